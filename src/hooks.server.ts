@@ -1,0 +1,54 @@
+/**
+ * Security headers on every response, the sandbox switch, startup checks of the configuration,
+ * and a request log that never prints a query string, a cookie or a body (they can hold codes,
+ * tokens and secrets).
+ */
+import type { Handle, ServerInit } from '@sveltejs/kit';
+import { json } from '@sveltejs/kit';
+import { validateSandboxConfig } from '$lib/server/sandbox/config';
+import { sandboxPreflight } from '$lib/server/sandbox/preflight';
+import { sandboxEnabled } from '$lib/server/presets';
+import { guardPolicy } from '$lib/server/send';
+import { limits } from '$lib/server/limits';
+import { sessionKeys } from '$lib/server/keys';
+
+export const init: ServerInit = async () => {
+	try {
+		sessionKeys();
+		limits();
+		guardPolicy();
+		if (sandboxEnabled()) validateSandboxConfig();
+	} catch (e) {
+		console.error(`\nThe playground cannot start: ${(e as Error).message}\n`);
+		process.exit(1);
+	}
+};
+
+const logRequests = (process.env.PLAYGROUND_LOG ?? 'on') !== 'off';
+
+export const handle: Handle = async ({ event, resolve }) => {
+	const t0 = performance.now();
+	const path = event.url.pathname;
+	let response: Response;
+	if (path.startsWith('/sandbox') && !sandboxEnabled()) {
+		response = json({ error: 'not_found', error_description: 'The built-in sandbox is turned off (SANDBOX=off).' }, { status: 404 });
+	} else {
+		response = (path.startsWith('/sandbox/') ? sandboxPreflight(event) : undefined) ?? (await resolve(event));
+	}
+	const h = response.headers;
+	const set = (name: string, value: string) => {
+		try {
+			h.set(name, value);
+		} catch {
+			/* immutable headers (a fetched Response): leave them */
+		}
+	};
+	set('X-Content-Type-Options', 'nosniff');
+	set('Referrer-Policy', 'no-referrer');
+	set('X-Frame-Options', 'DENY');
+	set('Cross-Origin-Opener-Policy', 'same-origin');
+	if (!h.has('Content-Security-Policy')) set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+	if (!path.startsWith('/_app/immutable/')) set('Cache-Control', 'no-store');
+	if (logRequests && path !== '/healthz') console.log(`${event.request.method} ${path} ${response.status} ${(performance.now() - t0).toFixed(1)}ms`);
+	return response;
+};

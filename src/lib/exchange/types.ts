@@ -1,0 +1,88 @@
+/**
+ * The Exchange: one HTTP round trip as it went on the wire.
+ * It is the only record that the views, the diagnostics and the exports read (design.md).
+ */
+
+export type Step = 'consent' | 'callback' | 'exchange' | 'refresh' | 'userinfo' | 'api' | 'check';
+
+/** Header lists keep their order and their case, as sent or as received. */
+export type HeaderList = [name: string, value: string][];
+
+export interface ExchangeRequest {
+	method: string;
+	url: string;
+	httpVersion: string;
+	headers: HeaderList;
+	body: string;
+}
+
+export interface ExchangeResponse {
+	status: number;
+	statusText: string;
+	httpVersion: string;
+	headers: HeaderList;
+	body: string;
+	/** True when the body was cut at the response size cap. */
+	truncated: boolean;
+}
+
+export type FailureKind =
+	| 'refused'
+	| 'timeout'
+	| 'dns'
+	| 'tls'
+	| 'too-large'
+	| 'blocked'
+	| 'reset'
+	| 'cancelled'
+	| 'network';
+
+export interface Failure {
+	kind: FailureKind;
+	message: string;
+}
+
+export interface Timing {
+	dns?: number;
+	connect?: number;
+	tls?: number;
+	firstByte?: number;
+	total: number;
+}
+
+export type FindingLevel = 'error' | 'warning' | 'info';
+
+export interface Finding {
+	level: FindingLevel;
+	code: string;
+	message: string;
+	fix?: string;
+	ref?: string;
+}
+
+/** What the playground noted about the secret it redacted, so the view can say so. */
+export interface Redaction {
+	/** Field or header that was redacted, e.g. "client_secret" or "Authorization (Basic)". */
+	what: string;
+	/** Length in bytes of the value that was really sent. */
+	length: number;
+}
+
+export interface Exchange {
+	id: string;
+	step: Step;
+	startedAt: string;
+	request: ExchangeRequest;
+	response?: ExchangeResponse;
+	failure?: Failure;
+	timing: Timing;
+	findings: Finding[];
+	redactions?: Redaction[];
+	/** Short human label, e.g. "Token exchange" or "Refresh before user-info (token had expired)". */
+	note?: string;
+}
+
+export function headerValue(headers: HeaderList, name: string): string | undefined {
+	const lower = name.toLowerCase();
+	return headers.find(([n]) => n.toLowerCase() === lower)?.[1];
+}

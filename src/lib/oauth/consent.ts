@@ -1,0 +1,113 @@
+/**
+ * The consent redirect (seed §4.1, RFC 6749 §4.1.1) and the state check on return (seed §5 step 3, RFC 6749 §10.12).
+ * Pure functions: no I/O.
+ */
+import { MAX_STATE_BYTES } from './setup';
+
+export interface ConsentRequest {
+	client_id: string;
+	redirect_uri: string;
+	scope: string;
+	state: string;
+}
+
+export function stateBytes(state: string): number {
+	return new TextEncoder().encode(state).length;
+}
+
+/** 32 random bytes, base64url: 43 characters, well under the seed's 500-byte cap. */
+export function makeState(random: (n: number) => Uint8Array = (n) => crypto.getRandomValues(new Uint8Array(n))): string {
+	const bytes = random(32);
+	let bin = '';
+	for (const b of bytes) bin += String.fromCharCode(b);
+	return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * The consent URL: the authorization endpoint with client_id, redirect_uri, response_type=code, scope and state.
+ * Query parameters already on the endpoint are kept (seed §5.9 shows `…/oauth2/auth?state=<STATE>`; ours replace theirs).
+ */
+export function consentUrl(authorizationEndpoint: string, req: ConsentRequest): string {
+	if (stateBytes(req.state) > MAX_STATE_BYTES) throw new RangeError(`state is over ${MAX_STATE_BYTES} bytes`);
+	const url = new URL(authorizationEndpoint);
+	for (const k of ['client_id', 'redirect_uri', 'response_type', 'scope', 'state']) url.searchParams.delete(k);
+	url.searchParams.set('client_id', req.client_id);
+	url.searchParams.set('redirect_uri', req.redirect_uri);
+	url.searchParams.set('response_type', 'code');
+	url.searchParams.set('scope', req.scope);
+	url.searchParams.set('state', req.state);
+	return url.toString();
+}
+
+/** What each consent parameter is for, shown in the table under the URL. */
+export const CONSENT_PARAM_HELP: Record<string, string> = {
+	client_id: "Your application's client id, from its registration (seed §2.1).",
+	redirect_uri: 'Where the service sends the browser back. It must match the registered redirect address exactly (seed §4.1).',
+	response_type: 'Always "code": the authorization-code flow (RFC 6749 §4.1.1).',
+	scope: '"read" or "read write". Empty means the scope set in the registration; a read-only registration cannot ask for write (seed §4.1).',
+	state: 'A random value the playground saved in its session. It must come back unchanged, or the response may be forged (seed §5 step 3).'
+};
+
+export type CallbackVerdict =
+	| { kind: 'code'; code: string }
+	| { kind: 'error'; error: string; description?: string; uri?: string }
+	| { kind: 'state-mismatch'; detail: string }
+	| { kind: 'no-pending-state' }
+	| { kind: 'malformed'; detail: string };
+
+/** Constant-time comparison of two strings (length leaks, as it does for any fixed-length random value). */
+export function sameString(a: string, b: string): boolean {
+	if (a.length !== b.length) return false;
+	let diff = 0;
+	for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+	return diff === 0;
+}
+
+/**
+ * Decides what a redirect back from the service means. The state is checked first, also on an error
+ * response, because an error that does not carry our state may be forged too (RFC 6749 §10.12).
+ */
+export function checkCallback(params: URLSearchParams, savedState: string | undefined): CallbackVerdict {
+	const returned = params.getAll('state');
+	const codes = params.getAll('code');
+	const errors = params.getAll('error');
+	if (savedState === undefined) return { kind: 'no-pending-state' };
+	if (returned.length > 1 || codes.length > 1 || errors.length > 1)
+		return { kind: 'malformed', detail: 'A parameter appears more than once; RFC 6749 §3.1 forbids repeated parameters.' };
+	if (returned.length === 0)
+		return { kind: 'state-mismatch', detail: 'The redirect carries no state, but the playground sent one.' };
+	if (!sameString(returned[0]!, savedState))
+		return { kind: 'state-mismatch', detail: 'The returned state differs from the state the playground saved.' };
+	if (errors.length === 1)
+		return {
+			kind: 'error',
+			error: errors[0]!,
+			description: params.get('error_description') ?? undefined,
+			uri: params.get('error_uri') ?? undefined
+		};
+	if (codes.length === 0 || codes[0] === '')
+		return { kind: 'malformed', detail: 'The redirect carries neither a code nor an error.' };
+	return { kind: 'code', code: codes[0]! };
+}
+
+/** Plain words for the authorization errors of RFC 6749 §4.1.2.1. */
+export function explainAuthorizationError(error: string): string {
+	switch (error) {
+		case 'access_denied':
+			return 'The user (or the service) refused the request on the consent page. Nothing is wrong with the setup: start again and choose Authorize.';
+		case 'invalid_scope':
+			return 'The service refused the requested scope. Use "read" or "read write"; a registration set to "Read only" cannot ask for write. Leave the scope empty to get the registration\'s default.';
+		case 'invalid_request':
+			return 'The consent request was malformed: a parameter is missing, repeated or invalid (for example a state over 500 bytes). The error description says which.';
+		case 'unauthorized_client':
+			return 'This client is not allowed to use the authorization-code flow. Check the registration.';
+		case 'unsupported_response_type':
+			return 'The service does not support this response_type. The flow needs response_type=code.';
+		case 'server_error':
+			return 'The service hit an unexpected error while handling the consent. Try again later.';
+		case 'temporarily_unavailable':
+			return 'The service is overloaded or down for maintenance. Try again later.';
+		default:
+			return 'The service returned an error code that RFC 6749 §4.1.2.1 does not define. Its description may say more.';
+	}
+}

@@ -1,0 +1,109 @@
+/**
+ * The playground setup: what a developer enters before the flow starts.
+ * Endpoints follow the seed (§4.1 `/oauth2/auth`, §4.2 `/oauth2/token`, §4.4 `/reader/api/0/user-info`)
+ * unless overridden. The client secret is not part of the setup: it is kept apart, sealed on the server.
+ */
+import { z } from 'zod';
+
+export const MAX_FIELD = 2048;
+export const MAX_STATE_BYTES = 500; // seed §4.1, §8
+
+const httpUrl = (what: string) =>
+	z
+		.string()
+		.trim()
+		.max(MAX_FIELD, `${what} is too long (at most ${MAX_FIELD} characters)`)
+		.refine((v) => URL.canParse(v), `${what} is not a valid URL`)
+		.refine((v) => !URL.canParse(v) || ['http:', 'https:'].includes(new URL(v).protocol), `${what} must start with http:// or https://`)
+		.refine((v) => !URL.canParse(v) || !new URL(v).hash, `${what} must not contain a #fragment`)
+		.refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), `${what} must not contain a user name or password`);
+
+const optionalUrl = (what: string) => z.union([z.literal(''), httpUrl(what)]).default('');
+
+/** RFC 6749 §3.3: scope = scope-token *( SP scope-token ), scope-token = 1*NQCHAR. Empty = the registration's default. */
+export const scopeSchema = z
+	.string()
+	.trim()
+	.max(200, 'Scope is too long')
+	.transform((v) => v.split(/\s+/).filter(Boolean).join(' '))
+	.refine((v) => /^[\x21\x23-\x5B\x5D-\x7E ]*$/.test(v), 'Scope may only hold printable ASCII words separated by spaces (RFC 6749 §3.3), no quotes or backslashes');
+
+export const setupSchema = z.object({
+	base_url: httpUrl('Base URL').transform((v) => v.replace(/\/+$/, '')),
+	client_id: z
+		.string()
+		.trim()
+		.min(1, 'Enter the client id from the registration')
+		.max(200, 'Client id is too long (at most 200 characters)')
+		.refine((v) => /^[\x20-\x7E]+$/.test(v), 'Client id may only hold printable ASCII characters'),
+	scope: scopeSchema.default(''),
+	redirect_uri: httpUrl('Redirect URI'),
+	authorization_endpoint: optionalUrl('Authorization endpoint'),
+	token_endpoint: optionalUrl('Token endpoint'),
+	userinfo_endpoint: optionalUrl('User-info endpoint'),
+	token_location: z.enum(['header', 'query'], { error: 'Choose where the access token goes' }).default('header'),
+	custom_state: z
+		.string()
+		.max(MAX_FIELD, 'State is too long')
+		.default('')
+		.refine((v) => new TextEncoder().encode(v).length <= MAX_STATE_BYTES, `State may be at most ${MAX_STATE_BYTES} bytes (seed §4.1)`),
+	auto_exchange: z.boolean().default(true)
+});
+
+export type Setup = z.output<typeof setupSchema>;
+export type SetupInput = z.input<typeof setupSchema>;
+
+export const secretSchema = z
+	.string()
+	.max(1024, 'Client secret is too long (at most 1024 characters)')
+	.refine((v) => !/[\r\n]/.test(v), 'Client secret must be on one line');
+
+export interface Endpoints {
+	authorization: string;
+	token: string;
+	userinfo: string;
+	/** Prefix of every other API call, ending in a slash. */
+	api: string;
+}
+
+export function endpoints(setup: Pick<Setup, 'base_url' | 'authorization_endpoint' | 'token_endpoint' | 'userinfo_endpoint'>): Endpoints {
+	const base = setup.base_url.replace(/\/+$/, '');
+	return {
+		authorization: setup.authorization_endpoint || `${base}/oauth2/auth`,
+		token: setup.token_endpoint || `${base}/oauth2/token`,
+		userinfo: setup.userinfo_endpoint || `${base}/reader/api/0/user-info`,
+		api: `${base}/reader/api/0/`
+	};
+}
+
+export type FieldErrors = Partial<Record<keyof Setup | 'client_secret' | 'form', string>>;
+
+/** zod issues → one message per field, the first one. */
+export function fieldErrors(error: z.ZodError): FieldErrors {
+	const out: Record<string, string> = {};
+	for (const issue of error.issues) {
+		const key = String(issue.path[0] ?? 'form');
+		out[key] ??= issue.message;
+	}
+	return out as FieldErrors;
+}
+
+/** Reads the setup form. Checkboxes arrive only when checked. */
+export function setupFromForm(form: FormData): Record<string, unknown> {
+	const text = (k: string) => {
+		const v = form.get(k);
+		return typeof v === 'string' ? v : undefined;
+	};
+	return {
+		base_url: text('base_url') ?? '',
+		client_id: text('client_id') ?? '',
+		scope: text('scope') ?? '',
+		redirect_uri: text('redirect_uri') ?? '',
+		authorization_endpoint: text('authorization_endpoint') ?? '',
+		token_endpoint: text('token_endpoint') ?? '',
+		userinfo_endpoint: text('userinfo_endpoint') ?? '',
+		token_location: text('token_location') ?? 'header',
+		custom_state: text('custom_state') ?? '',
+		auto_exchange: form.has('auto_exchange') ? text('auto_exchange') !== 'false' : false
+	};
+}

@@ -1,0 +1,83 @@
+/**
+ * Token-endpoint requests for both grants (seed §4.2, §4.3; RFC 6749 §4.1.3, §6) and the token response
+ * (seed §2.3, RFC 6749 §5.1). Pure: the sender makes the request.
+ */
+import { z } from 'zod';
+
+export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+
+/** The seed's exchange body, in the seed's order, with `scope` sent empty. */
+export function exchangeBody(p: { code: string; redirect_uri: string; client_id: string; client_secret: string }): string {
+	return new URLSearchParams([
+		['code', p.code],
+		['redirect_uri', p.redirect_uri],
+		['client_id', p.client_id],
+		['client_secret', p.client_secret],
+		['scope', ''],
+		['grant_type', 'authorization_code']
+	]).toString();
+}
+
+/** The seed's refresh body, in the seed's order. */
+export function refreshBody(p: { client_id: string; client_secret: string; refresh_token: string }): string {
+	return new URLSearchParams([
+		['client_id', p.client_id],
+		['client_secret', p.client_secret],
+		['grant_type', 'refresh_token'],
+		['refresh_token', p.refresh_token]
+	]).toString();
+}
+
+/**
+ * What the seed promises (§2.3). Lenient on purpose: extra fields pass through, and the diagnostics say
+ * what is missing or mistyped instead of the flow falling over.
+ */
+export const tokenResponseSchema = z.looseObject({
+	access_token: z.string().min(1),
+	token_type: z.string(),
+	expires_in: z.number().int().optional(),
+	refresh_token: z.string().min(1).optional(),
+	scope: z.string().optional()
+});
+
+export type TokenResponse = z.output<typeof tokenResponseSchema>;
+
+export const errorResponseSchema = z.looseObject({
+	error: z.string(),
+	error_description: z.string().optional(),
+	error_uri: z.string().optional()
+});
+
+export type ParsedTokenBody =
+	| { ok: true; tokens: TokenResponse; extra: Record<string, unknown> }
+	| { ok: false; error?: z.output<typeof errorResponseSchema>; problem: string };
+
+const KNOWN = new Set(['access_token', 'token_type', 'expires_in', 'refresh_token', 'scope']);
+
+/** Parses a token-endpoint response body. Some servers send expires_in as a numeric string; that is accepted. */
+export function parseTokenBody(status: number, body: string): ParsedTokenBody {
+	let json: unknown;
+	try {
+		json = JSON.parse(body);
+	} catch {
+		return { ok: false, problem: 'The token endpoint did not answer with JSON.' };
+	}
+	if (status < 200 || status >= 300 || (json && typeof json === 'object' && 'error' in json)) {
+		const err = errorResponseSchema.safeParse(json);
+		return err.success
+			? { ok: false, error: err.data, problem: `The token endpoint answered ${err.data.error}.` }
+			: { ok: false, problem: `The token endpoint answered HTTP ${status} without an RFC 6749 §5.2 error object.` };
+	}
+	if (json && typeof json === 'object' && 'expires_in' in json) {
+		const o = json as Record<string, unknown>;
+		if (typeof o.expires_in === 'string' && /^\d+$/.test(o.expires_in)) o.expires_in = Number(o.expires_in);
+	}
+	const parsed = tokenResponseSchema.safeParse(json);
+	if (!parsed.success) {
+		const first = parsed.error.issues[0];
+		return { ok: false, problem: `The token response is not usable: ${first?.path.join('.') || 'body'}: ${first?.message}.` };
+	}
+	const extra: Record<string, unknown> = {};
+	for (const [k, v] of Object.entries(parsed.data)) if (!KNOWN.has(k)) extra[k] = v;
+	return { ok: true, tokens: parsed.data, extra };
+}

@@ -1,0 +1,202 @@
+/**
+ * The flow's server-side steps. Each takes the session, does its one thing (through the one sender),
+ * and returns the new session and the exchanges to show. Route files only parse input and call these.
+ */
+import { randomUUID } from 'node:crypto';
+import { consentUrl, checkCallback, explainAuthorizationError, makeState } from '$lib/oauth/consent';
+import { diagnose, diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
+import { endpoints, type Setup } from '$lib/oauth/setup';
+import { exchangeBody, FORM_CONTENT_TYPE, parseTokenBody, refreshBody } from '$lib/oauth/token';
+import { fromResponse, isExpired } from '$lib/oauth/tokens';
+import { redactExchange } from '$lib/exchange/redact';
+import type { Exchange, HeaderList } from '$lib/exchange/types';
+import { send } from './send';
+import type { Session } from './session';
+
+export type StepResult = { ok: true; session: Session; exchanges: Exchange[] } | { ok: false; status: number; message: string; session?: Session; exchanges?: Exchange[] };
+
+/** Redact, then diagnose: what leaves the server. */
+export function present(ex: Exchange, session: Session, ctx: DiagnoseContext = {}): Exchange {
+	const secret = session.client_secret;
+	const clean = redactExchange(ex, secret ? [{ name: 'client_secret', value: secret }] : []);
+	return { ...clean, findings: [...clean.findings, ...diagnose(clean, ctx)] };
+}
+
+/** A new consent request: fresh state (or the custom one), saved in the session. */
+export function prepareConsent(session: Session, now = Date.now()): Session {
+	const setup = session.setup;
+	if (!setup) return session;
+	const state = setup.custom_state || makeState();
+	const url = consentUrl(endpoints(setup).authorization, { client_id: setup.client_id, redirect_uri: setup.redirect_uri, scope: setup.scope, state });
+	return { ...session, pending: { state, consent_url: url, redirect_uri: setup.redirect_uri, scope: setup.scope, created_at: now }, callback: undefined, code: undefined };
+}
+
+/** The consent redirect as an Exchange: the request the browser is about to make. */
+export function consentExchange(session: Session): Exchange | undefined {
+	if (!session.pending) return undefined;
+	const u = new URL(session.pending.consent_url);
+	return {
+		id: randomUUID(),
+		step: 'consent',
+		startedAt: new Date().toISOString(),
+		request: { method: 'GET', url: u.toString(), httpVersion: '1.1', headers: [['Host', u.host]], body: '' },
+		timing: { total: 0 },
+		findings: [],
+		note: 'The browser opens this URL; the service shows its consent page.'
+	};
+}
+
+const CALLBACK_HEADERS = new Set(['host', 'user-agent', 'accept', 'referer', 'cookie', 'sec-fetch-site']);
+
+/**
+ * The redirect back (seed §5 step 3). The state is single-use: whatever the outcome, the pending
+ * state is cleared. A code is kept only when the state matched.
+ */
+export function handleCallback(session: Session, url: URL, headers: Headers, now = Date.now()): { session: Session; exchange: Exchange } {
+	const saved = session.pending?.state;
+	const verdict = checkCallback(url.searchParams, saved);
+	const params = [...url.searchParams.entries()];
+	const sentHeaders: HeaderList = [];
+	headers.forEach((value, name) => {
+		if (CALLBACK_HEADERS.has(name)) sentHeaders.push([name, name === 'cookie' ? '<session cookie, not shown>' : value]);
+	});
+	const next: Session = { ...session, pending: undefined, code: undefined, outbox: undefined };
+	next.callback = {
+		params,
+		saved_state: saved,
+		returned_state: url.searchParams.get('state') ?? undefined,
+		verdict: verdict.kind,
+		received_at: now,
+		...(verdict.kind === 'error' ? { error: verdict.error, error_description: verdict.description, error_uri: verdict.uri } : {}),
+		...(verdict.kind === 'state-mismatch' || verdict.kind === 'malformed' ? { detail: verdict.detail } : {})
+	};
+	if (verdict.kind === 'code' && session.pending) next.code = { value: verdict.code, redirect_uri: session.pending.redirect_uri, scope: session.pending.scope };
+	const findings = diagnoseCallback(verdict.kind, verdict.kind === 'error' ? verdict.error : undefined, verdict.kind === 'error' ? verdict.description : verdict.kind === 'malformed' || verdict.kind === 'state-mismatch' ? verdict.detail : undefined);
+	if (verdict.kind === 'error') findings[0]!.fix = explainAuthorizationError(verdict.error);
+	const exchange: Exchange = {
+		id: randomUUID(),
+		step: 'callback',
+		startedAt: new Date(now).toISOString(),
+		request: { method: 'GET', url: url.toString(), httpVersion: '1.1', headers: sentHeaders, body: '' },
+		response: { status: 303, statusText: 'See Other', httpVersion: '1.1', headers: [['Location', '/']], body: '', truncated: false },
+		timing: { total: 0 },
+		findings,
+		note: 'The service sent the browser back to the playground.'
+	};
+	next.outbox = [exchange];
+	return { session: next, exchange };
+}
+
+function tokenHeaders(): HeaderList {
+	return [['Content-Type', FORM_CONTENT_TYPE]];
+}
+
+function needSetup(session: Session): { setup: Setup; secret: string } | { status: number; message: string } {
+	if (!session.setup) return { status: 409, message: 'Save the setup first.' };
+	if (!session.client_secret) return { status: 409, message: 'Enter the client secret in the setup first: token requests need it (seed §4.2).' };
+	return { setup: session.setup, secret: session.client_secret };
+}
+
+/** Step 3: the code exchange (seed §4.2). The code is used once, whatever the answer. */
+export async function exchangeCode(session: Session, signal?: AbortSignal): Promise<StepResult> {
+	const need = needSetup(session);
+	if ('status' in need) return { ok: false, ...need };
+	if (!session.code) return { ok: false, status: 409, message: 'There is no code to exchange. Open the consent page and authorize first; a code is used once.' };
+	const { setup, secret } = need;
+	const code = session.code;
+	const raw = await send({
+		step: 'exchange',
+		method: 'POST',
+		url: endpoints(setup).token,
+		headers: tokenHeaders(),
+		body: exchangeBody({ code: code.value, redirect_uri: code.redirect_uri, client_id: setup.client_id, client_secret: secret }),
+		note: 'The code exchange, from the playground server.',
+		signal
+	});
+	let next: Session = { ...session, code: undefined };
+	const parsed = raw.response ? parseTokenBody(raw.response.status, raw.response.body) : undefined;
+	if (parsed?.ok) next = { ...next, tokens: fromResponse(parsed.tokens, parsed.extra, code.scope, Date.now()) };
+	return { ok: true, session: next, exchanges: [present(raw, session, { requestedScope: code.scope })] };
+}
+
+/** Step 4: the refresh (seed §4.3). */
+export async function refreshTokens(session: Session, note = 'The refresh, from the playground server.', signal?: AbortSignal): Promise<StepResult> {
+	const need = needSetup(session);
+	if ('status' in need) return { ok: false, ...need };
+	const tokens = session.tokens;
+	if (!tokens?.refresh_token) return { ok: false, status: 409, message: tokens ? 'The service gave no refresh token, so there is nothing to refresh with.' : 'There are no tokens yet: finish the code exchange first.' };
+	const { setup, secret } = need;
+	const raw = await send({
+		step: 'refresh',
+		method: 'POST',
+		url: endpoints(setup).token,
+		headers: tokenHeaders(),
+		body: refreshBody({ client_id: setup.client_id, client_secret: secret, refresh_token: tokens.refresh_token }),
+		note,
+		signal
+	});
+	let next = session;
+	const parsed = raw.response ? parseTokenBody(raw.response.status, raw.response.body) : undefined;
+	if (parsed?.ok) next = { ...session, tokens: fromResponse(parsed.tokens, parsed.extra, tokens.requested_scope, Date.now(), tokens) };
+	return { ok: true, session: next, exchanges: [present(raw, session, { requestedScope: tokens.requested_scope })] };
+}
+
+export interface ApiCall {
+	method: 'GET' | 'POST';
+	/** Path below /reader/api/0/, e.g. "subscription/list". */
+	path: string;
+	query: string;
+	body: string;
+}
+
+function withToken(url: string, session: Session): { url: string; headers: HeaderList } {
+	const tokens = session.tokens!;
+	if (session.setup?.token_location === 'query') {
+		const u = new URL(url);
+		u.searchParams.set('access_token', tokens.access_token);
+		return { url: u.toString(), headers: [] };
+	}
+	return { url, headers: [['Authorization', `Bearer ${tokens.access_token}`]] };
+}
+
+/**
+ * Steps 5 and 6: an API call with the access token. The expiry is checked first; an expired token
+ * is refreshed as its own shown exchange (seed §5 step 6).
+ */
+export async function callApi(session: Session, step: 'userinfo' | 'api', call?: ApiCall, signal?: AbortSignal): Promise<StepResult> {
+	if (!session.setup) return { ok: false, status: 409, message: 'Save the setup first.' };
+	if (!session.tokens) return { ok: false, status: 409, message: 'There is no access token yet: finish the code exchange first.' };
+	const exchanges: Exchange[] = [];
+	let current = session;
+	if (isExpired(session.tokens, Date.now())) {
+		if (session.tokens.refresh_token && session.client_secret) {
+			const r = await refreshTokens(session, 'The access token had expired, so the playground refreshed it before the call (seed §5 step 6).', signal);
+			if (!r.ok) return r;
+			exchanges.push(...r.exchanges);
+			current = r.session;
+			if (current.tokens === session.tokens) return { ok: true, session: current, exchanges }; // refresh failed: the findings say why
+		}
+	}
+	const ep = endpoints(current.setup!);
+	let url: string;
+	if (step === 'userinfo' || !call) url = ep.userinfo;
+	else {
+		const u = new URL(call.path.replace(/^\/+/, ''), ep.api);
+		if (call.query) u.search = call.query.replace(/^\?/, '');
+		url = u.toString();
+		if (!url.startsWith(ep.api)) return { ok: false, status: 400, message: `The path must stay below ${ep.api}` };
+	}
+	const t = withToken(url, current);
+	const isPost = call?.method === 'POST' && step === 'api';
+	const raw = await send({
+		step,
+		method: isPost ? 'POST' : 'GET',
+		url: t.url,
+		headers: [...t.headers, ...(isPost ? ([['Content-Type', FORM_CONTENT_TYPE]] as HeaderList) : [])],
+		body: isPost ? call!.body : '',
+		note: step === 'userinfo' ? 'The user-info read (seed §4.4).' : `${isPost ? 'POST' : 'GET'} ${new URL(url).pathname}`,
+		signal
+	});
+	exchanges.push(present(raw, current, { tokenExpiresAt: current.tokens!.expires_at, requestedScope: current.tokens!.requested_scope }));
+	return { ok: true, session: current, exchanges };
+}

@@ -1,0 +1,369 @@
+/**
+ * The outbound guard: which URLs and addresses the playground's server may connect to (SSRF policy).
+ *
+ * A visitor types URLs and the server fetches them, so every fetch passes two checks:
+ *
+ * 1. checkUrl, before any network:
+ *    - the scheme is http: or https:;
+ *    - the URL carries no user name or password (user:pass@host);
+ *    - a literal IP host passes checkAddress (the WHATWG URL parser has already turned 0x7f.1,
+ *      2130706433, 0177.0.0.1 and friends into dotted decimal, so one form is enough);
+ *    - hosted mode: the host name matches PLAYGROUND_ALLOWED_HOSTS (`feeds.example.com` exactly,
+ *      `*.example.com` any name below example.com but not example.com itself; one trailing dot ignored).
+ *    Call it again for every URL fetched, including each redirect target.
+ *
+ * 2. guardedLookup, as the `lookup` of the http(s) request or agent: the name is resolved once, every
+ *    address it resolves to passes checkAddress, and the socket connects to the address that was
+ *    checked, so a second, different DNS answer (DNS rebinding) never reaches the connection.
+ *    Node skips `lookup` for literal IP hosts; checkUrl covers those.
+ *
+ * checkAddress rules, in order (the first match gives the reason):
+ *    always refused  cloud metadata: 169.254.169.254 (AWS, GCP, Azure, OCI...), fd00:ec2::254 (AWS),
+ *                      169.254.170.2 (AWS ECS), 169.254.170.23 and fd00:ec2::23 (AWS EKS Pod Identity),
+ *                      100.100.100.200 (Alibaba Cloud), 168.63.129.16 (Azure WireServer);
+ *                    unspecified 0.0.0.0/8, ::; broadcast 255.255.255.255; multicast 224.0.0.0/4, ff00::/8;
+ *                    reserved: 240.0.0.0/4, 192.0.0.0/24, 192.88.99.0/24, documentation ranges (192.0.2.0/24,
+ *                      198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32, 3fff::/20), discard 100::/64,
+ *                      Teredo 2001::/32 (its IPv4 end is obfuscated, so it cannot be checked).
+ *    hosted mode     loopback 127.0.0.0/8, ::1; private 10/8, 172.16/12, 192.168/16 (RFC 1918), site-local
+ *                      fec0::/10; link-local 169.254/16, fe80::/10; unique local fc00::/7; shared/CGNAT
+ *                      100.64/10; benchmarking 198.18/15, 2001:2::/48; local-use NAT64 64:ff9b:1::/48.
+ *    IPv6 forms that carry an IPv4 address are judged by that address too: IPv4-mapped ::ffff:0:0/96,
+ *    IPv4-translated ::ffff:0:0:0/96, IPv4-compatible ::/96, NAT64 64:ff9b::/96, 6to4 2002::/16.
+ *    Local mode lets loopback and private addresses through so developers can try their own servers.
+ *    A string that is not an IP address in standard form (node:net's isIP) is refused.
+ */
+import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export type GuardMode = 'local' | 'hosted';
+export interface GuardPolicy {
+	mode: GuardMode;
+	/** Host patterns, lowercase: `feeds.example.com` or `*.example.com`. Used in hosted mode. */
+	allowedHosts: string[];
+}
+export type GuardResult = { ok: true } | { ok: false; reason: string };
+
+type Ip = ipaddr.IPv4 | ipaddr.IPv6;
+type Range = [Ip, number];
+
+const OK: GuardResult = { ok: true };
+const refuse = (reason: string): GuardResult => ({ ok: false, reason });
+
+// ---------------------------------------------------------------------------------------------
+// Policy from the environment
+
+/**
+ * From env: PLAYGROUND_MODE ('local' | 'hosted'), PLAYGROUND_ALLOWED_HOSTS (comma-separated host
+ * patterns, `*.example.com` wildcards; setting it implies hosted mode). Default mode: 'local' when the
+ * server listens on loopback (HOST unset, or 127.x / ::1 / localhost), else 'hosted'.
+ * Throws an Error with a clear message on a bad value.
+ */
+export function policyFromEnv(env: Record<string, string | undefined> = process.env): GuardPolicy {
+	const mode = modeFromEnv(env.PLAYGROUND_MODE);
+	const hostsValue = env.PLAYGROUND_ALLOWED_HOSTS?.trim() ?? '';
+	if (hostsValue === '') return { mode: mode ?? (isLoopbackHost(env.HOST) ? 'local' : 'hosted'), allowedHosts: [] };
+	if (mode === 'local') {
+		throw new Error(
+			'PLAYGROUND_ALLOWED_HOSTS is set, which means hosted mode, but PLAYGROUND_MODE is "local"; unset one of them.'
+		);
+	}
+	return { mode: 'hosted', allowedHosts: parseAllowedHosts(hostsValue) };
+}
+
+function modeFromEnv(value: string | undefined): GuardMode | undefined {
+	const mode = value?.trim().toLowerCase() ?? '';
+	if (mode === '') return undefined;
+	if (mode === 'local' || mode === 'hosted') return mode;
+	throw new Error(`PLAYGROUND_MODE must be "local" or "hosted", not "${value}".`);
+}
+
+/** True when the server's HOST is unset or a loopback address, so only this machine can reach it. */
+function isLoopbackHost(host: string | undefined): boolean {
+	const h = (host ?? '').trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+	if (h === '' || h === 'localhost' || h === 'localhost.') return true;
+	const ip = parseIp(h);
+	return ip !== null && ip.range() === 'loopback';
+}
+
+const LABEL = '[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?';
+const HOST_PATTERN = new RegExp(`^(?:\\*\\.)?${LABEL}(?:\\.${LABEL})*$`);
+
+function parseAllowedHosts(value: string): string[] {
+	const patterns = value
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean)
+		.map(parseHostPattern);
+	if (patterns.length < 0) throw new Error('PLAYGROUND_ALLOWED_HOSTS is set but holds no host pattern.');
+	return patterns;
+}
+
+function parseHostPattern(raw: string): string {
+	const pattern = raw.toLowerCase().replace(/\.$/, '');
+	if (pattern.length > 253 || !HOST_PATTERN.test(pattern)) {
+		throw new Error(
+			`PLAYGROUND_ALLOWED_HOSTS: "${raw}" is not a host pattern. Expected a host name such as ` +
+				'feeds.example.com or a wildcard such as *.example.com: no scheme, port or path, ' +
+				'and internationalised names in their xn-- form.'
+		);
+	}
+	return pattern;
+}
+
+// ---------------------------------------------------------------------------------------------
+// URL checks, one function per rule
+
+/** Checks a URL before any network. */
+export function checkUrl(url: URL, policy: GuardPolicy): GuardResult {
+	for (const check of [checkScheme, checkCredentials, checkLiteralIp, checkAllowList]) {
+		const result = check(url, policy);
+		if (!result.ok) return result;
+	}
+	return OK;
+}
+
+function checkScheme(url: URL): GuardResult {
+	if (url.protocol === 'http:' || url.protocol === 'https:') return OK;
+	return refuse(`${url.protocol} URLs are refused; the playground only fetches http: and https: URLs.`);
+}
+
+function checkCredentials(url: URL): GuardResult {
+	if (url.username === '' && url.password === '') return OK;
+	return refuse(
+		'The URL carries a user name or password (user:pass@host), which the playground refuses; ' +
+			'send credentials in a header or the request body instead.'
+	);
+}
+
+function checkLiteralIp(url: URL, policy: GuardPolicy): GuardResult {
+	const literal = ipLiteral(url.hostname);
+	return literal === null ? OK : checkAddress(literal, policy);
+}
+
+function checkAllowList(url: URL, policy: GuardPolicy): GuardResult {
+	if (policy.mode === 'local') return OK;
+	const host = url.hostname.toLowerCase().replace(/\.$/, '');
+	if (policy.allowedHosts.some((pattern) => hostMatches(host, pattern.toLowerCase()))) return OK;
+	return refuse(
+		`${host} is not on this playground's list of allowed hosts (PLAYGROUND_ALLOWED_HOSTS); ` +
+			'the hosted playground only connects to listed hosts.'
+	);
+}
+
+/** The address in a URL hostname that is an IP literal ("[::1]" or dotted decimal), else null. */
+function ipLiteral(hostname: string): string | null {
+	if (hostname.startsWith('[') && hostname.endsWith(']')) return hostname.slice(1, -1);
+	const bare = hostname.replace(/\.$/, '');
+	return ipaddr.IPv4.isValidFourPartDecimal(bare) ? bare : null;
+}
+
+/** `*.example.com` matches names below example.com (any depth), not example.com itself. */
+function hostMatches(host: string, pattern: string): boolean {
+	if (!pattern.startsWith('*.')) return host === pattern;
+	const suffix = pattern.slice(1);
+	if (!host.endsWith(suffix)) return false;
+	const labels = host.slice(0, -suffix.length).split('.');
+	return !labels.includes('');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Address checks
+
+interface AddressRule {
+	/** Completes "<address> is ...". */
+	what: string;
+	ranges: Range[];
+}
+
+function rule(what: string, cidrs: string[]): AddressRule {
+	return { what, ranges: cidrs.map((cidr) => ipaddr.parseCIDR(cidr)) };
+}
+
+/** Refused in every mode. Metadata comes first: those addresses also sit in link-local, ULA and CGNAT. */
+const ALWAYS_REFUSED: AddressRule[] = [
+	rule('a cloud metadata address', [
+		'169.254.169.254/32',
+		'169.254.170.2/32',
+		'169.254.170.23/32',
+		'100.100.100.200/32',
+		'168.63.129.16/32',
+		'fd00:ec2::254/128',
+		'fd00:ec2::23/128'
+	]),
+	rule('an unspecified ("this network") address', ['0.0.0.0/8', '::/128']),
+	rule('the broadcast address', ['255.255.255.255/32']),
+	rule('a multicast address', ['224.0.0.0/4', 'ff00::/8']),
+	rule('a Teredo tunnel address, whose IPv4 end cannot be checked', ['2001::/32']),
+	rule('a reserved address', [
+		'240.0.0.0/4',
+		'192.0.0.0/24',
+		'192.0.2.0/24',
+		'192.88.99.0/24',
+		'198.51.100.0/24',
+		'203.0.113.0/24',
+		'100::/64',
+		'2001:db8::/32',
+		'3fff::/20'
+	])
+];
+
+/** Refused in hosted mode, allowed in local mode. */
+const REFUSED_WHEN_HOSTED: AddressRule[] = [
+	rule('a loopback address', ['127.0.0.0/8', '::1/128']),
+	rule('a private network address', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fec0::/10']),
+	rule('a link-local address', ['169.254.0.0/16', 'fe80::/10']),
+	rule('a unique local (private IPv6) address', ['fc00::/7']),
+	rule('a shared (carrier-grade NAT) address', ['100.64.0.0/10']),
+	rule('a benchmarking address', ['198.18.0.0/15', '2001:2::/48']),
+	rule('a local-use NAT64 address', ['64:ff9b:1::/48'])
+];
+
+const ALWAYS_TAIL = 'the playground never connects to it.';
+const HOSTED_TAIL = 'the hosted playground only connects to public addresses.';
+
+interface Refusal {
+	rule: AddressRule;
+	tail: string;
+}
+
+function inRule(ip: Ip, r: AddressRule): boolean {
+	return r.ranges.some(([net, bits]) => net.kind() === ip.kind() && ip.match(net, bits));
+}
+
+function findRefusal(ip: Ip, policy: GuardPolicy): Refusal | null {
+	const always = ALWAYS_REFUSED.find((r) => inRule(ip, r));
+	if (always) return { rule: always, tail: ALWAYS_TAIL };
+	if (policy.mode === 'local') return null;
+	const hosted = REFUSED_WHEN_HOSTED.find((r) => inRule(ip, r));
+	return hosted ? { rule: hosted, tail: HOSTED_TAIL } : null;
+}
+
+/** An IPv4 address written in the last 32 bits of an IPv6 address. */
+function low32(ip: ipaddr.IPv6): ipaddr.IPv4 {
+	const [a = 0, b = 0] = ip.parts.slice(6);
+	return new ipaddr.IPv4([a >> 8, a & 0xff, b >> 8, b & 0xff]);
+}
+
+const IPV4_MAPPED = ipaddr.parseCIDR('::ffff:0:0/96');
+const IPV4_TRANSLATED = ipaddr.parseCIDR('::ffff:0:0:0/96');
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
+const SIX_TO_FOUR = ipaddr.parseCIDR('2002::/16');
+
+interface Embedding {
+	what: string;
+	extract: (ip: ipaddr.IPv6) => ipaddr.IPv4 | null;
+}
+
+/** IPv6 addresses that lead to an IPv4 address: the first that applies names it. */
+const EMBEDDINGS: Embedding[] = [
+	{ what: 'an IPv4-mapped IPv6 address', extract: (ip) => (ip.match(IPV4_MAPPED) ? low32(ip) : null) },
+	{ what: 'an IPv4-translated IPv6 address', extract: (ip) => (ip.match(IPV4_TRANSLATED) ? low32(ip) : null) },
+	{
+		what: 'an IPv4-compatible IPv6 address',
+		// :: and ::1 are the IPv6 unspecified and loopback addresses, judged as such.
+		extract: (ip) => (ip.match(IPV4_COMPATIBLE) && ((ip.parts[6] ?? 0) !== 0 || (ip.parts[7] ?? 0) > 1) ? low32(ip) : null)
+	},
+	{ what: 'a NAT64 address', extract: (ip) => (ip.match(NAT64) ? low32(ip) : null) },
+	{
+		what: 'a 6to4 address',
+		extract: (ip) => {
+			if (!ip.match(SIX_TO_FOUR)) return null;
+			const [, a = 0, b = 0] = ip.parts;
+			return new ipaddr.IPv4([a >> 8, a & 0xff, b >> 8, b & 0xff]);
+		}
+	}
+];
+
+/**
+ * Dotted-decimal IPv4 or IPv6 text (a zone such as %eth0 allowed); anything else is null.
+ * node:net's isIP decides what counts as an address, as it does when a socket connects; IPv6 text is
+ * then written in the WHATWG URL parser's canonical form, because ipaddr.js reads a dotted tail
+ * loosely ("::ffff:0177.0.0.1", "::1.2.3.4" as if IPv4-mapped).
+ */
+function parseIp(text: string): Ip | null {
+	const kind = isIP(text);
+	if (kind === 4) return ipaddr.IPv4.parse(text);
+	if (kind !== 6) return null;
+	const bare = text.replace(/%.*$/, '');
+	return ipaddr.IPv6.parse(new URL(`http://[${bare}]/`).hostname.slice(1, -1));
+}
+
+/** Checks one resolved IP address (v4 or v6 text). */
+export function checkAddress(ip: string, policy: GuardPolicy): GuardResult {
+	const addr = parseIp(ip);
+	if (addr === null) return refuse(`"${ip}" is not an IP address; the playground only connects to checked addresses.`);
+	const direct = findRefusal(addr, policy);
+	if (direct) return refuse(`${ip} is ${direct.rule.what}; ${direct.tail}`);
+	if (addr instanceof ipaddr.IPv6) {
+		for (const embedding of EMBEDDINGS) {
+			const v4 = embedding.extract(addr);
+			if (v4 === null) continue;
+			const inner = findRefusal(v4, policy);
+			if (inner) return refuse(`${ip} is ${embedding.what} for ${v4.toString()}, which is ${inner.rule.what}; ${inner.tail}`);
+			break;
+		}
+	}
+	return OK;
+}
+
+// ---------------------------------------------------------------------------------------------
+// DNS: resolve once, check every answer, connect to what was checked
+
+type Resolve = (host: string, options: { family: 0 | 4 | 6; hints?: number }) => Promise<{ address: string; family: number }[]>;
+
+const systemResolver: Resolve = (host, { family, hints }) => dnsLookup(host, { all: true, family, hints });
+
+function familyOf(value: number | 'IPv4' | 'IPv6' | undefined): 0 | 4 | 6 {
+	if (value === 4 || value === 'IPv4') return 4;
+	if (value === 6 || value === 'IPv6') return 6;
+	return 0;
+}
+
+function guardError(reason: string): NodeJS.ErrnoException {
+	const err: NodeJS.ErrnoException = new Error(reason);
+	err.code = 'EGUARD';
+	return err;
+}
+
+function notFound(host: string): NodeJS.ErrnoException {
+	const err: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${host}`);
+	err.code = 'ENOTFOUND';
+	err.syscall = 'getaddrinfo';
+	return err;
+}
+
+/**
+ * A `lookup` for node:http/https request or agent options. Answers both forms: `{ all: true }`
+ * (Node's net asks for that when autoSelectFamily is on) with the list, otherwise the first address.
+ * The resolver is injectable for tests; by default it is dns.lookup.
+ */
+export function guardedLookup(
+	policy: GuardPolicy,
+	resolver?: (host: string) => Promise<{ address: string; family: number }[]>
+): LookupFunction {
+	const resolve: Resolve = resolver ? (host) => resolver(host) : systemResolver;
+	return (hostname, options, callback) => {
+		const family = familyOf(options?.family);
+		const answer = (answers: { address: string; family: number }[]) => {
+			for (const { address } of answers) {
+				const result = checkAddress(address, policy);
+				if (!result.ok) return callback(guardError(result.reason), '');
+			}
+			const usable = answers.filter((a) => family === 0 || a.family === family);
+			const first = usable[0];
+			if (first === undefined) return callback(notFound(hostname), '');
+			if (options?.all) {
+				const list: LookupAddress[] = usable.map((a) => ({ address: a.address, family: a.family }));
+				return callback(null, list);
+			}
+			return callback(null, first.address, first.family);
+		};
+		Promise.resolve()
+			.then(() => resolve(hostname, { family, hints: options?.hints }))
+			.then(answer, (err: NodeJS.ErrnoException) => callback(err, ''));
+	};
+}

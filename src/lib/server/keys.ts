@@ -1,0 +1,61 @@
+/**
+ * Keys for sealing the session cookie and for signing the sandbox's codes and tokens.
+ * PLAYGROUND_SESSION_KEY holds one or more keys, comma-separated: the first seals, all of them open
+ * (key rotation). A key is 32 bytes in base64url, or any other string, which is hashed to 32 bytes.
+ * With no key set, one is generated once and kept in the ignored file `.session-key`.
+ */
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export const KEY_FILE = '.session-key';
+
+export function parseKey(text: string): Uint8Array {
+	const trimmed = text.trim();
+	if (/^[A-Za-z0-9_-]{43}$/.test(trimmed)) {
+		const raw = Buffer.from(trimmed, 'base64url');
+		if (raw.length === 32) return new Uint8Array(raw);
+	}
+	return new Uint8Array(createHash('sha256').update(trimmed, 'utf8').digest());
+}
+
+export function parseKeyList(value: string): Uint8Array[] {
+	const parts = value
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean);
+	if (parts.length === 0) throw new Error('PLAYGROUND_SESSION_KEY is set but holds no key');
+	return parts.map(parseKey);
+}
+
+function localKey(): string {
+	const file = resolve(KEY_FILE);
+	try {
+		return readFileSync(file, 'utf8');
+	} catch {
+		const fresh = randomBytes(32).toString('base64url');
+		try {
+			writeFileSync(file, fresh + '\n', { flag: 'wx', mode: 0o600 });
+			return fresh;
+		} catch {
+			// Another process wrote it first: use theirs.
+			return readFileSync(file, 'utf8');
+		}
+	}
+}
+
+let cached: Uint8Array[] | undefined;
+
+/** All session keys, the current one first. */
+export function sessionKeys(): Uint8Array[] {
+	if (!cached) {
+		const env = process.env.PLAYGROUND_SESSION_KEY;
+		cached = env && env.trim() ? parseKeyList(env) : [parseKey(localKey())];
+	}
+	return cached;
+}
+
+/** A key for the sandbox's signed codes and tokens, derived from the current session key. */
+export function sandboxKey(): Uint8Array {
+	return new Uint8Array(createHmac('sha256', sessionKeys()[0]!).update('sandbox signing key v1').digest());
+}
