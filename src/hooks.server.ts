@@ -11,6 +11,7 @@ import { sandboxEnabled } from '$lib/server/presets';
 import { guardPolicy } from '$lib/server/send';
 import { limits } from '$lib/server/limits';
 import { sessionKeys } from '$lib/server/keys';
+import { crossSiteForm } from '$lib/server/csrf';
 
 export const init: ServerInit = async () => {
 	try {
@@ -30,7 +31,10 @@ export const handle: Handle = async ({ event, resolve }) => {
 	const t0 = performance.now();
 	const path = event.url.pathname;
 	let response: Response;
-	if (path.startsWith('/sandbox') && !sandboxEnabled()) {
+	if (crossSiteForm(event.request.method, event.url, event.request.headers)) {
+		const message = `Cross-site ${event.request.method} form submissions are forbidden`;
+		response = event.request.headers.get('accept')?.includes('text/html') ? new Response(message, { status: 403, headers: { 'content-type': 'text/plain' } }) : json({ message }, { status: 403 });
+	} else if (path.startsWith('/sandbox') && !sandboxEnabled()) {
 		response = json({ error: 'not_found', error_description: 'The built-in sandbox is turned off (SANDBOX=off).' }, { status: 404 });
 	} else {
 		response = (path.startsWith('/sandbox/') ? sandboxPreflight(event) : undefined) ?? (await resolve(event));

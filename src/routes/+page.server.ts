@@ -21,6 +21,7 @@ const apiSchema = z.object({
 		.max(500, 'Path is too long')
 		.transform((p) => p.replace(/^\/?(reader\/api\/0\/)?/, ''))
 		.refine((p) => /^[A-Za-z0-9._~!$&'()*+,;=:@%/-]+$/.test(p), 'The path may only hold URL path characters')
+		.refine((p) => !/^[a-z][a-z0-9+.-]*:/i.test(p) && !p.startsWith('/'), 'The path must stay below /reader/api/0/, not name another site')
 		.refine((p) => !p.split('/').some((seg) => seg === '..' || seg === '.' || /%2e%2e|%2f/i.test(seg)), 'The path must stay below /reader/api/0/'),
 	query: z.string().max(4000, 'Query is too long').default(''),
 	body: z.string().max(16_000, 'Body is too long').default('')

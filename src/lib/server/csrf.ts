@@ -1,0 +1,24 @@
+/**
+ * Cross-site form posts. SvelteKit's own origin check refuses every form-encoded POST without a
+ * matching Origin, which would also refuse the sandbox's token endpoint and API: those are machine
+ * endpoints called by servers (seed §4.2, §4.3), which send no Origin and authenticate with client
+ * credentials or a bearer token instead. So the check lives here, with those two exempt.
+ */
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+const MACHINE_ENDPOINTS = ['/sandbox/oauth2/token', '/sandbox/reader/api/0/'];
+
+export function isFormContentType(contentType: string | null): boolean {
+	const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+	// A missing Content-Type is treated like a form: a browser can send that cross-site too.
+	return type === '' || FORM_TYPES.includes(type);
+}
+
+/** True when the request is a form post from another site (or from nowhere) to a page or action. */
+export function crossSiteForm(method: string, url: URL, headers: Headers): boolean {
+	if (!UNSAFE.has(method)) return false;
+	if (MACHINE_ENDPOINTS.some((p) => url.pathname === p || (p.endsWith('/') && url.pathname.startsWith(p)))) return false;
+	if (!isFormContentType(headers.get('content-type'))) return false;
+	return headers.get('origin') !== url.origin;
+}

@@ -1,0 +1,246 @@
+/**
+ * The playground's form actions over real HTTP against the built server and its sandbox:
+ * the whole flow, and bad input of every kind answered with a 4xx and a reason, never a 500.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server';
+import { Client, consentUrlFrom, decide } from '../helpers/client';
+import type { Exchange } from '../../src/lib/exchange/types';
+
+const SECRET = 'it-playground-secret-7Qa9xZ';
+let srv: TestServer;
+
+beforeAll(async () => {
+	srv = await startServer();
+});
+afterAll(() => srv?.stop());
+
+function exchanges(r: { data: Record<string, unknown> }): Exchange[] {
+	return (r.data.exchanges as Exchange[]) ?? [];
+}
+
+async function setUp(c: Client, fields: Record<string, string> = {}) {
+	return c.action('setup', {
+		base_url: `${c.base}/sandbox`,
+		client_id: 'sandbox-rw',
+		client_secret: SECRET,
+		scope: 'read write',
+		redirect_uri: `${c.base}/callback`,
+		auto_exchange: 'true',
+		...fields
+	});
+}
+
+describe('the whole flow over HTTP', () => {
+	test('preset → consent → callback → exchange → user-info → refresh → API', async () => {
+		const c = new Client(srv.url);
+		const preset = await c.action('preset', { preset: 'sandbox-rw' });
+		expect(preset.type).toBe('success');
+		const html = await c.page();
+		expect(html).toContain('set, ends in …cret');
+		const consent = consentUrlFrom(html);
+		expect(consent).toContain('client_id=sandbox-rw');
+		const location = await decide(c, consent);
+		expect(location).toMatch(/\/callback\?code=/);
+		const cb = await c.fetch(location);
+		expect(cb.res.status).toBe(303);
+		expect(cb.res.headers.get('location')).toBe('/');
+		const page = await c.page();
+		expect(page).toContain('data-verdict="code"');
+
+		const ex = await c.action('exchange');
+		expect(ex.type).toBe('success');
+		const [tokenEx] = exchanges(ex);
+		expect(tokenEx!.response!.status).toBe(200);
+		expect(tokenEx!.request.body).toMatch(/^code=[^&]+&redirect_uri=[^&]+&client_id=sandbox-rw&client_secret=%3Credacted%3E&scope=&grant_type=authorization_code$|client_secret=<redacted>/);
+		expect(tokenEx!.request.body).toContain('client_secret=<redacted>');
+		expect(tokenEx!.request.headers.map(([n]) => n)).toEqual(['Host', 'User-Agent', 'Accept', 'Content-Type', 'Content-Length', 'Connection']);
+		expect(tokenEx!.redactions?.[0]?.length).toBe('sandbox-rw-secret'.length);
+
+		const again = await c.action('exchange');
+		expect(again.status).toBe(409);
+		expect(String(again.data.message)).toMatch(/no code/i);
+
+		const ui = await c.action('userinfo');
+		const [uiEx] = exchanges(ui);
+		expect(uiEx!.response!.status).toBe(200);
+		expect(JSON.parse(uiEx!.response!.body)).toHaveProperty('userId');
+		expect(uiEx!.request.headers.find(([n]) => n === 'Authorization')?.[1]).toMatch(/^Bearer /);
+
+		const rf = await c.action('refresh');
+		const [rfEx] = exchanges(rf);
+		expect(rfEx!.response!.status).toBe(200);
+		expect(rfEx!.request.body).toContain('grant_type=refresh_token');
+		expect(await c.page()).toContain('The refresh token rotated');
+
+		const api = await c.action('api', { method: 'GET', path: 'subscription/list', query: 'output=json', body: '' });
+		expect(exchanges(api)[0]!.response!.status).toBe(200);
+		expect(exchanges(api)[0]!.request.url).toMatch(/\/sandbox\/reader\/api\/0\/subscription\/list\?output=json$/);
+
+		for (const s of c.seen) expect(s.body + s.headers).not.toContain('sandbox-rw-secret');
+	});
+
+	test('a read-only client gets 403 on a zone-2 call, explained', async () => {
+		const c = new Client(srv.url);
+		await c.action('preset', { preset: 'sandbox-ro' });
+		await c.fetch(await decide(c, consentUrlFrom(await c.page())));
+		await c.page();
+		await c.action('exchange');
+		const api = await c.action('api', { method: 'POST', path: 'edit-tag', query: '', body: 'i=1&a=user/-/state/com.google/starred' });
+		const [ex] = exchanges(api);
+		expect(ex!.response!.status).toBe(403);
+		expect(ex!.findings.map((f) => f.code)).toContain('insufficient_scope');
+	});
+
+	test('the access token can go in the query instead of the header', async () => {
+		const c = new Client(srv.url);
+		await c.action('preset', { preset: 'sandbox-rw' });
+		await c.action('setup', { base_url: `${srv.url}/sandbox`, client_id: 'sandbox-rw', scope: 'read', redirect_uri: `${srv.url}/callback`, token_location: 'query', auto_exchange: 'true' });
+		await c.fetch(await decide(c, consentUrlFrom(await c.page())));
+		await c.page();
+		await c.action('exchange');
+		const [ex] = exchanges(await c.action('userinfo'));
+		expect(ex!.request.url).toContain('access_token=');
+		expect(ex!.request.headers.some(([n]) => n === 'Authorization')).toBe(false);
+		expect(ex!.response!.status).toBe(200);
+	});
+});
+
+describe('the state check', () => {
+	test('a tampered state aborts, and the code is never used', async () => {
+		const c = new Client(srv.url);
+		await c.action('preset', { preset: 'sandbox-rw' });
+		const loc = await decide(c, consentUrlFrom(await c.page()));
+		const u = new URL(loc);
+		u.searchParams.set('state', 'forged');
+		await c.fetch(u.toString());
+		const html = await c.page();
+		expect(html).toContain('data-verdict="state-mismatch"');
+		expect(html).toContain('may be forged');
+		const ex = await c.action('exchange');
+		expect(ex.status).toBe(409);
+	});
+	test('the state is single-use: the same redirect twice is refused the second time', async () => {
+		const c = new Client(srv.url);
+		await c.action('preset', { preset: 'sandbox-rw' });
+		const loc = await decide(c, consentUrlFrom(await c.page()));
+		await c.fetch(loc);
+		await c.fetch(loc);
+		expect(await c.page()).toContain('data-verdict="no-pending-state"');
+	});
+	test('Deny comes back as access_denied, explained', async () => {
+		const c = new Client(srv.url);
+		await c.action('preset', { preset: 'sandbox-rw' });
+		await c.fetch(await decide(c, consentUrlFrom(await c.page()), 'deny'));
+		const html = await c.page();
+		expect(html).toContain('access_denied');
+		expect(html).toContain('refused the request on the consent page');
+	});
+	test('iss and other extra parameters are shown and kept, never fatal', async () => {
+		const c = new Client(srv.url);
+		await c.action('preset', { preset: 'sandbox-rw' });
+		const loc = new URL(await decide(c, consentUrlFrom(await c.page())));
+		loc.searchParams.set('iss', 'https://issuer.example');
+		await c.fetch(loc.toString());
+		const html = await c.page();
+		expect(html).toContain('data-verdict="code"');
+		expect(html).toContain('https://issuer.example');
+		expect((await c.action('exchange')).type).toBe('success');
+	});
+});
+
+describe('bad input gets a 4xx with a reason, never a 500', () => {
+	test.each([
+		[{ base_url: 'not a url' }, 'base_url', /not a valid URL/],
+		[{ base_url: 'ftp://x.test' }, 'base_url', /http/],
+		[{ client_id: '' }, 'client_id', /client id/],
+		[{ scope: 'read "write"' }, 'scope', /quotes/],
+		[{ custom_state: 'x'.repeat(501) }, 'custom_state', /500 bytes/],
+		[{ token_location: 'cookie' }, 'token_location', /token goes/],
+		[{ redirect_uri: 'http://a.test/cb#frag' }, 'redirect_uri', /fragment/],
+		[{ client_secret: 'two\nlines' }, 'client_secret', /one line/],
+		[{ token_endpoint: 'javascript:alert(1)' }, 'token_endpoint', /http/]
+	])('setup %o → 400 naming %s', async (fields, field, message) => {
+		const c = new Client(srv.url);
+		const r = await setUp(c, fields as Record<string, string>);
+		expect(r.status).toBe(400);
+		expect((r.data.errors as Record<string, string>)[field]).toMatch(message);
+	});
+	test('a secret entered with an otherwise bad setup is kept, not lost', async () => {
+		const c = new Client(srv.url);
+		await setUp(c, { base_url: 'nope', client_secret: 'kept-secret-abcd1234' });
+		expect(await c.page()).toContain('set, ends in …1234');
+	});
+	test.each([
+		[{ method: 'DELETE', path: 'x' }, /GET or POST/],
+		[{ method: 'GET', path: '../../oauth2/token' }, /below/],
+		[{ method: 'GET', path: 'http://evil.test/x' }, /below|path/],
+		[{ method: 'GET', path: '' }, /path/],
+		[{ method: 'GET', path: 'a b' }, /path characters/]
+	])('api %o → 400', async (fields, message) => {
+		const c = new Client(srv.url);
+		await c.action('preset', { preset: 'sandbox-rw' });
+		const r = await c.action('api', fields);
+		expect(r.status).toBe(400);
+		expect(String(r.data.message)).toMatch(message);
+	});
+	test('steps out of order are 409 with what to do', async () => {
+		const c = new Client(srv.url);
+		for (const name of ['exchange', 'refresh', 'userinfo', 'restart']) {
+			const r = await c.action(name);
+			expect(r.status, name).toBe(409);
+			expect(String(r.data.message)).toMatch(/first|no code|setup/i);
+		}
+		const api = await c.action('api', { method: 'GET', path: 'tag/list' });
+		expect(api.status).toBe(409);
+	});
+	test('an unknown preset is a 400', async () => {
+		expect((await new Client(srv.url).action('preset', { preset: 'nope' })).status).toBe(400);
+	});
+	test('a tampered session cookie is no session, with a clear message', async () => {
+		const c = new Client(srv.url);
+		await c.action('preset', { preset: 'sandbox-rw' });
+		c.jar.set('pg_session', c.jar.get('pg_session')!.slice(0, -4) + 'AAAA');
+		const { res, body } = await c.fetch('/', { headers: { accept: 'text/html' } });
+		expect(res.status).toBe(200);
+		expect(body).toContain('could not be read');
+		expect((await c.action('exchange')).status).toBe(409);
+	});
+	test('a garbage cookie and a callback with no session are handled', async () => {
+		const c = new Client(srv.url);
+		c.jar.set('pg_session', '%%%garbage');
+		expect((await c.fetch('/callback?code=x&state=y')).res.status).toBe(303);
+		expect(await c.page()).toContain('data-verdict="no-pending-state"');
+	});
+	test('a cross-site form post is refused', async () => {
+		const r = await fetch(`${srv.url}/?/reset`, { method: 'POST', headers: { origin: 'https://evil.test', 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+		expect(r.status).toBe(403);
+	});
+});
+
+describe('headers', () => {
+	test('the page carries the security headers', async () => {
+		const r = await fetch(srv.url + '/');
+		expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+		expect(r.headers.get('referrer-policy')).toBe('no-referrer');
+		expect(r.headers.get('cache-control')).toContain('no-store');
+		expect(r.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+		expect(r.headers.get('content-security-policy')).not.toMatch(/script-src[^;]*unsafe-inline/);
+	});
+	test('the session cookie is HttpOnly and SameSite=Lax', async () => {
+		const r = await fetch(`${srv.url}/?/preset`, { method: 'POST', headers: { origin: srv.url, 'content-type': 'application/x-www-form-urlencoded', 'x-sveltekit-action': 'true' }, body: 'preset=sandbox-rw' });
+		const cookie = r.headers.getSetCookie().find((c) => c.startsWith('pg_session='))!;
+		expect(cookie).toMatch(/HttpOnly/i);
+		expect(cookie).toMatch(/SameSite=Lax/i);
+		expect(cookie).toMatch(/Path=\//);
+		expect(cookie).not.toContain('sandbox-rw-secret');
+	});
+});
+
+test('the server log holds no secret, code or token', () => {
+	const logs = srv.logs();
+	expect(logs).toContain('POST /');
+	expect(logs).not.toContain('sandbox-rw-secret');
+	expect(logs).not.toContain(SECRET);
+	expect(logs).not.toMatch(/code=|access_token|eyJ/);
+});

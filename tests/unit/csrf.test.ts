@@ -1,0 +1,23 @@
+import { expect, test } from 'vitest';
+import { crossSiteForm } from '$lib/server/csrf';
+
+const u = (p: string) => new URL(`http://127.0.0.1:5173${p}`);
+const h = (o: Record<string, string>) => new Headers(o);
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+test.each([
+	['POST', '/?/setup', { ...form, origin: 'http://127.0.0.1:5173' }, false],
+	['POST', '/?/setup', { ...form, origin: 'https://evil.test' }, true],
+	['POST', '/?/setup', form, true],
+	['POST', '/?/setup', { 'content-type': 'multipart/form-data; boundary=x', origin: 'http://localhost:5173' }, true],
+	['POST', '/?/setup', { 'content-type': 'text/plain' }, true],
+	['POST', '/?/setup', {}, true],
+	['POST', '/api/thing', { 'content-type': 'application/json' }, false],
+	['GET', '/', { origin: 'https://evil.test' }, false],
+	['POST', '/sandbox/oauth2/token', form, false],
+	['POST', '/sandbox/reader/api/0/edit-tag', form, false],
+	['POST', '/sandbox/oauth2/token/../../?/reset', form, true],
+	['POST', '/sandbox/oauth2/auth?/authorize', { ...form, origin: 'https://evil.test' }, true]
+])('%s %s %o → cross-site: %s', (method, path, headers, expected) => {
+	expect(crossSiteForm(method, u(path), h(headers))).toBe(expected);
+});
