@@ -7,6 +7,8 @@ import { pathToFileURL } from 'node:url';
 
 const host = (process.env.HOST ??= '127.0.0.1');
 const port = Number((process.env.PORT ??= '5173'));
+// Bodies sent without a Content-Length are capped by the adapter; give it the playground's own cap.
+process.env.BODY_SIZE_LIMIT ??= process.env.PLAYGROUND_MAX_REQUEST_BYTES || String(64 * 1024);
 const ownProtocol = !process.env.ORIGIN && !process.env.PROTOCOL_HEADER;
 if (ownProtocol) process.env.PROTOCOL_HEADER = 'x-playground-protocol';
 

@@ -31,7 +31,10 @@ export const handle: Handle = async ({ event, resolve }) => {
 	const t0 = performance.now();
 	const path = event.url.pathname;
 	let response: Response;
-	if (crossSiteForm(event.request.method, event.url, event.request.headers)) {
+	const declared = Number(event.request.headers.get('content-length') ?? 0);
+	if (declared > limits().maxRequestBytes) {
+		response = json({ error: 'request_too_large', message: `The request body is ${declared} bytes; the playground accepts at most ${limits().maxRequestBytes} (PLAYGROUND_MAX_REQUEST_BYTES).` }, { status: 413 });
+	} else if (crossSiteForm(event.request.method, event.url, event.request.headers)) {
 		const message = `Cross-site ${event.request.method} form submissions are forbidden`;
 		response = event.request.headers.get('accept')?.includes('text/html') ? new Response(message, { status: 403, headers: { 'content-type': 'text/plain' } }) : json({ message }, { status: 403 });
 	} else if (path.startsWith('/sandbox') && !sandboxEnabled()) {

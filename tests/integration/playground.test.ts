@@ -244,3 +244,13 @@ test('the server log holds no secret, code or token', () => {
 	expect(logs).not.toContain(SECRET);
 	expect(logs).not.toMatch(/code=|access_token|eyJ/);
 });
+
+test('an oversized request body is a 413 with a reason', async () => {
+	const r = await fetch(`${srv.url}/?/setup`, {
+		method: 'POST',
+		headers: { origin: srv.url, 'content-type': 'application/x-www-form-urlencoded', 'x-sveltekit-action': 'true' },
+		body: 'base_url=' + 'x'.repeat(70 * 1024)
+	});
+	expect(r.status).toBe(413);
+	expect((await r.json()).message).toMatch(/at most/);
+});

@@ -46,6 +46,9 @@ describe('the token set', () => {
 		expect(t.expires_at).toBe(now + 60_000);
 		expect(isExpired(t, now + 54_000)).toBe(false);
 		expect(isExpired(t, now + 56_000)).toBe(true);
+		const short = fromResponse({ access_token: 'a', token_type: 'Bearer', expires_in: 5 }, {}, 'read', now);
+		expect(isExpired(short, now + 4_000)).toBe(false);
+		expect(isExpired(short, now + 4_600)).toBe(true);
 	});
 	test('a refresh without refresh_token keeps the old one and says so', () => {
 		const first = fromResponse({ access_token: 'a', token_type: 'Bearer', expires_in: 60, refresh_token: 'r1' }, {}, 'read', now);

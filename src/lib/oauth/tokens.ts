@@ -51,11 +51,13 @@ export function fromResponse(res: TokenResponse, extra: Record<string, unknown>,
 	return set;
 }
 
-/** Treat a token as expired a little before its moment, so it does not expire in flight. */
+/** Treat a token as expired a little before its moment (5 s, or a tenth of a short lifetime), so it does not expire in flight. */
 export const EXPIRY_SKEW_MS = 5_000;
 
-export function isExpired(tokens: Pick<TokenSet, 'expires_at'>, now: number, skewMs = EXPIRY_SKEW_MS): boolean {
-	return tokens.expires_at !== undefined && now >= tokens.expires_at - skewMs;
+export function isExpired(tokens: Pick<TokenSet, 'expires_at' | 'obtained_at'>, now: number, skewMs = EXPIRY_SKEW_MS): boolean {
+	if (tokens.expires_at === undefined) return false;
+	const skew = Math.min(skewMs, Math.max(0, (tokens.expires_at - tokens.obtained_at) / 10));
+	return now >= tokens.expires_at - skew;
 }
 
 export function remainingMs(tokens: Pick<TokenSet, 'expires_at'>, now: number): number | undefined {

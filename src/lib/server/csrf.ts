@@ -15,10 +15,18 @@ export function isFormContentType(contentType: string | null): boolean {
 	return type === '' || FORM_TYPES.includes(type);
 }
 
-/** True when the request is a form post from another site (or from nowhere) to a page or action. */
+/**
+ * True when the request is a form post from another site (or from nowhere) to a page or action.
+ * Under `Referrer-Policy: no-referrer` a browser sends `Origin: null` even on same-origin form posts,
+ * so a null Origin is accepted when the browser's own `Sec-Fetch-Site` says same-origin.
+ */
 export function crossSiteForm(method: string, url: URL, headers: Headers): boolean {
 	if (!UNSAFE.has(method)) return false;
 	if (MACHINE_ENDPOINTS.some((p) => url.pathname === p || (p.endsWith('/') && url.pathname.startsWith(p)))) return false;
 	if (!isFormContentType(headers.get('content-type'))) return false;
-	return headers.get('origin') !== url.origin;
+	const origin = headers.get('origin');
+	if (origin !== null && origin !== 'null' && origin !== url.origin) return true;
+	const site = headers.get('sec-fetch-site');
+	if (site !== null) return site !== 'same-origin';
+	return origin !== url.origin;
 }

@@ -97,7 +97,7 @@ function parseAllowedHosts(value: string): string[] {
 		.map((s) => s.trim())
 		.filter(Boolean)
 		.map(parseHostPattern);
-	if (patterns.length < 0) throw new Error('PLAYGROUND_ALLOWED_HOSTS is set but holds no host pattern.');
+	if (patterns.length === 0) throw new Error('PLAYGROUND_ALLOWED_HOSTS is set but holds no host pattern.');
 	return patterns;
 }
 
@@ -241,41 +241,36 @@ function findRefusal(ip: Ip, policy: GuardPolicy): Refusal | null {
 	return hosted ? { rule: hosted, tail: HOSTED_TAIL } : null;
 }
 
-/** An IPv4 address written in the last 32 bits of an IPv6 address. */
-function low32(ip: ipaddr.IPv6): ipaddr.IPv4 {
-	const [a = 0, b = 0] = ip.parts.slice(6);
-	return new ipaddr.IPv4([a >> 8, a & 0xff, b >> 8, b & 0xff]);
+/** The IPv4 address held in two 16-bit groups of an IPv6 address, from group `at` on. */
+function ipv4At(ip: ipaddr.IPv6, at: number): ipaddr.IPv4 {
+	const hi = ip.parts[at] ?? 0;
+	const lo = ip.parts[at + 1] ?? 0;
+	return new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
 }
 
-const IPV4_MAPPED = ipaddr.parseCIDR('::ffff:0:0/96');
-const IPV4_TRANSLATED = ipaddr.parseCIDR('::ffff:0:0:0/96');
-const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
-const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
-const SIX_TO_FOUR = ipaddr.parseCIDR('2002::/16');
-
 interface Embedding {
+	/** Completes "<address> is ... for <IPv4>". */
 	what: string;
 	extract: (ip: ipaddr.IPv6) => ipaddr.IPv4 | null;
 }
 
-/** IPv6 addresses that lead to an IPv4 address: the first that applies names it. */
+function embedding(what: string, cidr: string, at: number, except?: string): Embedding {
+	const range = ipaddr.parseCIDR(cidr);
+	const excluded = except === undefined ? null : ipaddr.parseCIDR(except);
+	return {
+		what,
+		extract: (ip) => (ip.match(range) && !(excluded && ip.match(excluded)) ? ipv4At(ip, at) : null)
+	};
+}
+
+/** IPv6 forms that carry an IPv4 address (the prefixes do not overlap). */
 const EMBEDDINGS: Embedding[] = [
-	{ what: 'an IPv4-mapped IPv6 address', extract: (ip) => (ip.match(IPV4_MAPPED) ? low32(ip) : null) },
-	{ what: 'an IPv4-translated IPv6 address', extract: (ip) => (ip.match(IPV4_TRANSLATED) ? low32(ip) : null) },
-	{
-		what: 'an IPv4-compatible IPv6 address',
-		// :: and ::1 are the IPv6 unspecified and loopback addresses, judged as such.
-		extract: (ip) => (ip.match(IPV4_COMPATIBLE) && ((ip.parts[6] ?? 0) !== 0 || (ip.parts[7] ?? 0) > 1) ? low32(ip) : null)
-	},
-	{ what: 'a NAT64 address', extract: (ip) => (ip.match(NAT64) ? low32(ip) : null) },
-	{
-		what: 'a 6to4 address',
-		extract: (ip) => {
-			if (!ip.match(SIX_TO_FOUR)) return null;
-			const [, a = 0, b = 0] = ip.parts;
-			return new ipaddr.IPv4([a >> 8, a & 0xff, b >> 8, b & 0xff]);
-		}
-	}
+	embedding('an IPv4-mapped IPv6 address', '::ffff:0:0/96', 6),
+	embedding('an IPv4-translated IPv6 address', '::ffff:0:0:0/96', 6),
+	// :: and ::1 are the IPv6 unspecified and loopback addresses, judged as such.
+	embedding('an IPv4-compatible IPv6 address', '::/96', 6, '::/127'),
+	embedding('a NAT64 address', '64:ff9b::/96', 6),
+	embedding('a 6to4 address', '2002::/16', 1)
 ];
 
 /**
@@ -288,8 +283,12 @@ function parseIp(text: string): Ip | null {
 	const kind = isIP(text);
 	if (kind === 4) return ipaddr.IPv4.parse(text);
 	if (kind !== 6) return null;
-	const bare = text.replace(/%.*$/, '');
-	return ipaddr.IPv6.parse(new URL(`http://[${bare}]/`).hostname.slice(1, -1));
+	try {
+		const bare = text.replace(/%.*$/, '');
+		return ipaddr.IPv6.parse(new URL(`http://[${bare}]/`).hostname.slice(1, -1));
+	} catch {
+		return null;
+	}
 }
 
 /** Checks one resolved IP address (v4 or v6 text). */
@@ -304,7 +303,6 @@ export function checkAddress(ip: string, policy: GuardPolicy): GuardResult {
 			if (v4 === null) continue;
 			const inner = findRefusal(v4, policy);
 			if (inner) return refuse(`${ip} is ${embedding.what} for ${v4.toString()}, which is ${inner.rule.what}; ${inner.tail}`);
-			break;
 		}
 	}
 	return OK;
@@ -313,7 +311,8 @@ export function checkAddress(ip: string, policy: GuardPolicy): GuardResult {
 // ---------------------------------------------------------------------------------------------
 // DNS: resolve once, check every answer, connect to what was checked
 
-type Resolve = (host: string, options: { family: 0 | 4 | 6; hints?: number }) => Promise<{ address: string; family: number }[]>;
+type Answer = { address: string; family: number };
+type Resolve = (host: string, options: { family: 0 | 4 | 6; hints?: number }) => Promise<Answer[]>;
 
 const systemResolver: Resolve = (host, { family, hints }) => dnsLookup(host, { all: true, family, hints });
 
@@ -348,7 +347,7 @@ export function guardedLookup(
 	const resolve: Resolve = resolver ? (host) => resolver(host) : systemResolver;
 	return (hostname, options, callback) => {
 		const family = familyOf(options?.family);
-		const answer = (answers: { address: string; family: number }[]) => {
+		const answer = (answers: Answer[]) => {
 			for (const { address } of answers) {
 				const result = checkAddress(address, policy);
 				if (!result.ok) return callback(guardError(result.reason), '');

@@ -1,0 +1,209 @@
+/**
+ * The authorization endpoint (RFC 6749 §4.1.1, the seed §4.1): checks the consent request and turns
+ * the user's decision into the redirect back to the application.
+ *
+ * - Unknown client, or redirect_uri missing or not matching: an error page at the service, never a
+ *   redirect (RFC 6749 §4.1.2.1 first paragraph, §3.1.2.4).
+ * - Every other problem is redirected back with `error` (+ `error_description`, + `state`).
+ * - The decision form carries a signed, short-lived ticket; the decision reads nothing else.
+ */
+import { sandboxConfig, type SandboxClient, type SandboxScope } from './config';
+import { findClient, redirectUriMatches } from './clients';
+import { DEMO_USER } from './demo';
+import { parseScope, scopeWords } from './scope';
+import { newId, signCode, signTicket, verifyTicket } from './signing';
+
+/** The seed, §4.1 and §8: `state` is at most 500 bytes. */
+export const MAX_STATE_BYTES = 500;
+
+export const REDIRECT_URI_ERROR_URI = 'https://www.rfc-editor.org/rfc/rfc6749#section-3.1.2';
+const AUTH_ERROR_URI = 'https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1';
+
+export interface FatalError {
+	kind: 'fatal';
+	error: 'invalid_client' | 'redirect_uri_mismatch' | 'invalid_request';
+	error_description: string;
+	error_uri: string;
+}
+
+export interface ConsentRequest {
+	kind: 'consent';
+	client: SandboxClient;
+	redirect_uri: string;
+	scope: SandboxScope;
+	/** True when `scope` was empty and the registration's default was used. */
+	scopeWasDefault: boolean;
+	state: string;
+}
+
+export type AuthorizationCheck = FatalError | { kind: 'redirect'; location: string } | ConsentRequest;
+
+const PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state'] as const;
+
+function repeated(params: URLSearchParams, name: string): boolean {
+	return params.getAll(name).length > 1;
+}
+
+/**
+ * The checks that must end at the service: client_id known, redirect_uri registered (exact match).
+ * Returns the fatal error, or the client and redirect URI to send every later answer to.
+ */
+export function checkClientAndRedirect(params: URLSearchParams, requestOrigin: string): FatalError | { kind: 'ok'; client: SandboxClient; redirect_uri: string } {
+	for (const name of ['client_id', 'redirect_uri']) {
+		if (repeated(params, name)) {
+			return { kind: 'fatal', error: 'invalid_request', error_description: `The ${name} parameter is repeated`, error_uri: AUTH_ERROR_URI };
+		}
+	}
+	const client_id = params.get('client_id');
+	if (!client_id) {
+		return { kind: 'fatal', error: 'invalid_client', error_description: 'The client_id parameter is missing', error_uri: AUTH_ERROR_URI };
+	}
+	const client = findClient(client_id);
+	if (!client) {
+		return {
+			kind: 'fatal',
+			error: 'invalid_client',
+			error_description: `Unknown client_id ${JSON.stringify(client_id.slice(0, 100))}`,
+			error_uri: AUTH_ERROR_URI
+		};
+	}
+	const redirect_uri = params.get('redirect_uri');
+	if (!redirect_uri || !redirectUriMatches(client, redirect_uri, requestOrigin)) {
+		return {
+			kind: 'fatal',
+			error: 'redirect_uri_mismatch',
+			error_description: 'The redirect URI provided is missing or does not match',
+			error_uri: REDIRECT_URI_ERROR_URI
+		};
+	}
+	return { kind: 'ok', client, redirect_uri };
+}
+
+/**
+ * Adds parameters to a redirect URI, keeping its own query exactly as registered
+ * (RFC 6749 §3.1.2: "MUST retain" the query component).
+ */
+export function redirectWith(redirect_uri: string, params: Record<string, string | undefined>): string {
+	const added = new URLSearchParams();
+	for (const [name, value] of Object.entries(params)) if (value !== undefined) added.append(name, value);
+	const hash = redirect_uri.indexOf('#');
+	const base = hash === -1 ? redirect_uri : redirect_uri.slice(0, hash);
+	const sep = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+	return base + sep + added.toString();
+}
+
+/** Checks a whole consent request (RFC 6749 §4.1.1 and the seed's rules). */
+export function checkAuthorizationRequest(params: URLSearchParams, requestOrigin: string): AuthorizationCheck {
+	const target = checkClientAndRedirect(params, requestOrigin);
+	if (target.kind === 'fatal') return target;
+	const { client, redirect_uri } = target;
+	const state = params.get('state') ?? undefined;
+	const back = (error: string, error_description: string): AuthorizationCheck => ({
+		kind: 'redirect',
+		location: redirectWith(redirect_uri, { error, error_description, state: state || undefined })
+	});
+
+	for (const name of PARAMS) if (repeated(params, name)) return back('invalid_request', `The ${name} parameter is repeated`);
+
+	const response_type = params.get('response_type');
+	if (!response_type) return back('invalid_request', 'The response_type parameter is missing: send response_type=code');
+	if (response_type !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported');
+
+	if (!state) return back('invalid_request', 'The state parameter is required (CSRF protection)');
+	const stateBytes = Buffer.byteLength(state, 'utf8');
+	if (stateBytes > MAX_STATE_BYTES) {
+		return back('invalid_request', `The state parameter is ${stateBytes} bytes; at most ${MAX_STATE_BYTES} bytes are allowed`);
+	}
+
+	const scope = parseScope(params.get('scope'), client.default_scope);
+	if (!scope.ok) return back(scope.error, scope.description);
+
+	return {
+		kind: 'consent',
+		client,
+		redirect_uri,
+		scope: scope.scope,
+		scopeWasDefault: !(params.get('scope') ?? '').trim(),
+		state
+	};
+}
+
+export interface ConsentView {
+	ticket: string;
+	appName: string;
+	client_id: string;
+	scope: SandboxScope;
+	scopeWasDefault: boolean;
+	permissions: string[];
+	/** Where the browser goes after the decision (origin and path only). */
+	returnTo: string;
+	user: { name: string; email: string; userId: string };
+}
+
+/** What the consent page shows, with the signed ticket for its form. */
+export async function consentView(request: ConsentRequest): Promise<ConsentView> {
+	const { token } = await signTicket({
+		client_id: request.client.client_id,
+		redirect_uri: request.redirect_uri,
+		scope: request.scope,
+		state: request.state
+	});
+	const target = new URL(request.redirect_uri);
+	return {
+		ticket: token,
+		appName: request.client.name,
+		client_id: request.client.client_id,
+		scope: request.scope,
+		scopeWasDefault: request.scopeWasDefault,
+		permissions: scopeWords(request.scope),
+		returnTo: target.origin + target.pathname,
+		user: { name: DEMO_USER.userName, email: DEMO_USER.userEmail, userId: DEMO_USER.userId }
+	};
+}
+
+export type Decision = 'authorize' | 'deny';
+export type DecisionResult = { ok: true; location: string } | { ok: false; status: 400; message: string };
+
+/**
+ * Turns the user's decision into the redirect back (RFC 6749 §4.1.2 and §4.1.2.1 `access_denied`).
+ * Only the signed ticket is trusted: client, redirect URI, scope and state all come from it.
+ */
+export async function decideConsent(ticket: string | undefined, decision: Decision, now = Date.now()): Promise<DecisionResult> {
+	if (!ticket) return { ok: false, status: 400, message: 'The consent form is missing its ticket. Start again from the application.' };
+	const verified = await verifyTicket(ticket, now);
+	if (!verified.ok) {
+		return {
+			ok: false,
+			status: 400,
+			message:
+				verified.reason === 'expired'
+					? 'The consent form has expired. Start again from the application.'
+					: 'The consent form was not issued by this service (bad ticket). Start again from the application.'
+		};
+	}
+	const { client_id, redirect_uri, scope, state } = verified.claims;
+	const client = findClient(client_id);
+	if (!client) return { ok: false, status: 400, message: 'The application of this consent form is no longer registered.' };
+	if (decision === 'deny') {
+		return {
+			ok: true,
+			location: redirectWith(redirect_uri, { error: 'access_denied', error_description: 'The user denied the request', state })
+		};
+	}
+	const { token: code } = await signCode({ client_id, redirect_uri, scope, fam: newId() }, sandboxConfig().codeTtl, now);
+	return { ok: true, location: redirectWith(redirect_uri, { code, state }) };
+}
+
+/**
+ * The decision must come from the consent page itself. SvelteKit's own origin check guards form
+ * actions too; this one holds even if that check is turned off for the token endpoint's sake.
+ * Under `Referrer-Policy: no-referrer` browsers send `Origin: null` on a form POST, so the browser's
+ * `Sec-Fetch-Site` decides when present; otherwise `Origin` must name this origin.
+ */
+export function decisionIsSameOrigin(headers: Headers, origin: string): boolean {
+	const sent = headers.get('origin');
+	if (sent !== null && sent !== 'null' && sent !== origin) return false;
+	const site = headers.get('sec-fetch-site');
+	if (site !== null) return site === 'same-origin';
+	return sent === origin;
+}

@@ -1,0 +1,112 @@
+/**
+ * The little state the sandbox keeps in memory, per grant "family" (everything issued from one
+ * authorization code):
+ * - used authorization codes, so a code works once (RFC 6749 §4.1.2); a second use revokes the
+ *   family (§4.1.2 "SHOULD revoke all tokens previously issued based on that authorization code");
+ * - the current refresh token of each family, so refresh tokens rotate and a replayed old one
+ *   revokes the family (OAuth 2.0 Security BCP, RFC 9700 §4.14.2).
+ *
+ * Entries are dropped once everything they guard has expired, and the store is capped: when it is
+ * full the oldest families go first. A family the store does not know (after a restart, or evicted)
+ * is trusted on its signature alone, so a restart with the same key loses nothing but replay detection.
+ */
+
+interface Family {
+	client_id: string;
+	/** The jti of the one refresh token that may be used next. */
+	refreshJti: string;
+	revoked: boolean;
+	/** Unix seconds after which nothing of this family is valid any more. */
+	until: number;
+}
+
+export type RotateResult = 'ok' | 'revoked' | 'reused';
+
+export const MAX_FAMILIES = 50_000;
+const PRUNE_EVERY_MS = 60_000;
+
+export class GrantStore {
+	private usedCodes = new Map<string, { fam: string; exp: number }>();
+	private families = new Map<string, Family>();
+	private lastPrune = 0;
+
+	constructor(
+		private readonly now: () => number = Date.now,
+		private readonly maxFamilies = MAX_FAMILIES
+	) {}
+
+	private seconds(): number {
+		return Math.floor(this.now() / 1000);
+	}
+
+	/** Whether an authorization code was used already; when it was, the family it started. */
+	usedCode(jti: string): { fam: string } | undefined {
+		this.maybePrune();
+		return this.usedCodes.get(jti);
+	}
+
+	/** Marks a code used and starts its family, whose first refresh token is `refreshJti`. */
+	redeemCode(code: { jti: string; exp: number; fam: string; client_id: string }, refreshJti: string, until: number): void {
+		this.usedCodes.set(code.jti, { fam: code.fam, exp: code.exp });
+		this.families.set(code.fam, { client_id: code.client_id, refreshJti, revoked: false, until });
+		this.enforceCap();
+	}
+
+	isRevoked(fam: string): boolean {
+		return this.families.get(fam)?.revoked ?? false;
+	}
+
+	/** Revokes every token of a family. The mark stays until the family's tokens would have expired. */
+	revoke(fam: string, until = this.seconds() + 24 * 60 * 60): void {
+		const family = this.families.get(fam);
+		if (family) family.revoked = true;
+		else this.families.set(fam, { client_id: '', refreshJti: '', revoked: true, until });
+	}
+
+	/**
+	 * Uses the refresh token `presentedJti` of a family and makes `nextJti` the current one.
+	 * A token that is not the current one is a replay: the family is revoked.
+	 */
+	rotate(fam: string, client_id: string, presentedJti: string, nextJti: string, until: number): RotateResult {
+		this.maybePrune();
+		const family = this.families.get(fam);
+		if (family?.revoked) return 'revoked';
+		if (family && family.refreshJti !== presentedJti) {
+			family.revoked = true;
+			return 'reused';
+		}
+		if (family) {
+			family.refreshJti = nextJti;
+			family.until = Math.max(family.until, until);
+		} else {
+			this.families.set(fam, { client_id, refreshJti: nextJti, revoked: false, until });
+			this.enforceCap();
+		}
+		return 'ok';
+	}
+
+	/** Drops what has expired. Runs by itself at most once a minute; tests call it directly. */
+	prune(): void {
+		const now = this.seconds();
+		this.lastPrune = this.now();
+		for (const [jti, code] of this.usedCodes) if (code.exp <= now) this.usedCodes.delete(jti);
+		for (const [fam, family] of this.families) if (family.until <= now) this.families.delete(fam);
+	}
+
+	private maybePrune(): void {
+		if (this.now() - this.lastPrune >= PRUNE_EVERY_MS) this.prune();
+	}
+
+	private enforceCap(): void {
+		if (this.families.size <= this.maxFamilies) return;
+		this.prune();
+		for (const fam of this.families.keys()) {
+			if (this.families.size <= this.maxFamilies) break;
+			this.families.delete(fam);
+		}
+	}
+
+	size(): { codes: number; families: number } {
+		return { codes: this.usedCodes.size, families: this.families.size };
+	}
+}

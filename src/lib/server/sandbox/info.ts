@@ -1,0 +1,57 @@
+/**
+ * What the /sandbox page tells a visitor: base URL, endpoints, clients, lifetimes and limits.
+ * Secrets are shown for the built-in clients only (they are public); SANDBOX_CLIENTS secrets never are.
+ */
+import { sandboxConfig, type SandboxScope } from './config';
+import { builtinClients, findClient, registeredRedirectUris } from './clients';
+import { endpointList } from './api';
+import { DEMO_USER } from './demo';
+import { TICKET_TTL } from './signing';
+import { MAX_STATE_BYTES } from './authorize';
+
+export interface SandboxInfoClient {
+	client_id: string;
+	client_secret?: string;
+	name: string;
+	default_scope: SandboxScope;
+	access_ttl: number;
+	redirect_uris: string[];
+	zone1_limit: number;
+	zone2_limit: number;
+}
+
+export function sandboxInfo(origin: string) {
+	const config = sandboxConfig();
+	const base = `${origin}/sandbox`;
+	const describe = (client_id: string, secret?: string): SandboxInfoClient => {
+		const c = findClient(client_id)!;
+		return {
+			client_id: c.client_id,
+			...(secret !== undefined && { client_secret: secret }),
+			name: c.name,
+			default_scope: c.default_scope,
+			access_ttl: c.access_ttl ?? config.accessTtl,
+			redirect_uris: registeredRedirectUris(c, origin),
+			zone1_limit: c.zone1_limit ?? config.zone1Limit,
+			zone2_limit: c.zone2_limit ?? config.zone2Limit
+		};
+	};
+	return {
+		base,
+		endpoints: {
+			authorization: `${base}/oauth2/auth`,
+			token: `${base}/oauth2/token`,
+			api: `${base}/reader/api/0/`,
+			landing: `${base}/landing`
+		},
+		clients: builtinClients().map((c) => describe(c.client_id, c.client_secret)),
+		extraClients: config.extraClients.map((c) => describe(c.client_id)),
+		lifetimes: { code: config.codeTtl, access: config.accessTtl, refresh: config.refreshTtl, consentForm: TICKET_TTL },
+		limits: { zone1: config.zone1Limit, zone2: config.zone2Limit, window: config.limitWindow },
+		maxStateBytes: MAX_STATE_BYTES,
+		api: endpointList(),
+		user: { name: DEMO_USER.userName, email: DEMO_USER.userEmail, userId: DEMO_USER.userId }
+	};
+}
+
+export type SandboxInfo = ReturnType<typeof sandboxInfo>;

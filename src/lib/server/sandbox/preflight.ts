@@ -1,0 +1,19 @@
+/**
+ * Called from the server hook before routing. For `GET /sandbox/oauth2/auth` with an unknown client or
+ * a redirect_uri that is missing or not registered, it answers the JSON error page at the service
+ * (status 400), as the real service does; the consent page itself never sees those requests.
+ */
+import type { RequestEvent } from '@sveltejs/kit';
+import { checkClientAndRedirect } from './authorize';
+import { jsonResponse } from './http';
+
+export const AUTHORIZATION_PATH = '/sandbox/oauth2/auth';
+
+export function sandboxPreflight(event: RequestEvent): Response | undefined {
+	if (event.url.pathname !== AUTHORIZATION_PATH) return undefined;
+	if (event.request.method !== 'GET' && event.request.method !== 'HEAD') return undefined;
+	const check = checkClientAndRedirect(event.url.searchParams, event.url.origin);
+	if (check.kind !== 'fatal') return undefined;
+	const { error, error_description, error_uri } = check;
+	return jsonResponse(400, { error, error_description, error_uri });
+}

@@ -1,0 +1,33 @@
+// The sandbox consent page (RFC 6749 §4.1.1; the seed §4.1). Unknown clients and unregistered
+// redirect URIs are answered earlier, as JSON, by sandboxPreflight in the server hook.
+import { error, redirect, type RequestEvent } from '@sveltejs/kit';
+import { z } from 'zod';
+import { checkAuthorizationRequest, consentView, decideConsent, decisionIsSameOrigin, type Decision } from '$lib/server/sandbox/authorize';
+import type { Actions, PageServerLoad } from './$types';
+
+export const csr = false;
+
+export const load: PageServerLoad = async ({ url, setHeaders }) => {
+	const check = checkAuthorizationRequest(url.searchParams, url.origin);
+	if (check.kind === 'fatal') error(400, `${check.error}: ${check.error_description}`);
+	if (check.kind === 'redirect') redirect(302, check.location);
+	setHeaders({ 'cache-control': 'no-store' });
+	return consentView(check);
+};
+
+const decisionForm = z.object({ ticket: z.string().optional() });
+
+async function decide(event: RequestEvent, decision: Decision): Promise<never> {
+	if (!decisionIsSameOrigin(event.request.headers, event.url.origin)) {
+		error(403, 'This decision was sent from another site and is refused.');
+	}
+	const form = decisionForm.safeParse(Object.fromEntries(await event.request.formData()));
+	const result = await decideConsent(form.success ? form.data.ticket : undefined, decision);
+	if (!result.ok) error(result.status, result.message);
+	redirect(303, result.location);
+}
+
+export const actions: Actions = {
+	authorize: (event) => decide(event, 'authorize'),
+	deny: (event) => decide(event, 'deny')
+};

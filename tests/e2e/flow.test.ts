@@ -1,0 +1,222 @@
+/**
+ * The whole flow in real Chromium against the built server and its sandbox, as a user clicks it.
+ * Every response the browser receives, every URL it requests, and the server's log are scanned for
+ * the client secret. Screenshots of each step go to test-output/screenshots/.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { launch, shot } from '../helpers/browser';
+
+const SECRET = 'e2e-Secret-9f3K-x7Qa';
+let srv: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const problems: string[] = [];
+const bodies: { url: string; text: string }[] = [];
+const urls: string[] = [];
+
+beforeAll(async () => {
+	const port = await freePort();
+	const origin = `http://127.0.0.1:${port}`;
+	srv = await startServer(
+		{
+			SANDBOX_CLIENTS: JSON.stringify([
+				{ client_id: 'e2e-app', client_secret: SECRET, name: 'E2E app', redirect_uris: [`${origin}/callback`], default_scope: 'read write' }
+			])
+		},
+		port
+	);
+	browser = await launch();
+});
+
+afterAll(async () => {
+	await browser?.close();
+	await srv?.stop();
+});
+
+async function newPage(size = { width: 1280, height: 800 }): Promise<Page> {
+	context = await browser.newContext({ viewport: size });
+	page = await context.newPage();
+	page.on('console', (m) => {
+		if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+	});
+	page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+	page.on('request', (r) => urls.push(r.url()));
+	page.on('response', async (r) => {
+		try {
+			bodies.push({ url: r.url(), text: (await r.body()).toString('utf8') });
+		} catch {
+			/* redirects have no body */
+		}
+	});
+	return page;
+}
+
+afterEach(async () => {
+	await context?.close();
+	const seen = problems.splice(0);
+	expect(seen, 'no console errors or page errors').toEqual([]);
+});
+
+async function authorize(p: Page, decision: 'Authorize' | 'Deny' = 'Authorize') {
+	await p.getByRole('link', { name: 'Open the consent page' }).click();
+	await p.waitForURL(/\/sandbox\/oauth2\/auth/);
+	await p.getByRole('button', { name: decision }).click();
+	await p.waitForURL(srv.url + '/');
+}
+
+async function stepState(p: Page, id: string) {
+	return p.locator(`#${id}`).getAttribute('class');
+}
+
+describe('the whole flow', () => {
+	test('setup, consent, Authorize, callback, exchange, user-info, refresh, user-info', async () => {
+		const p = await newPage();
+		await p.goto(srv.url + '/');
+		await shot(p, '01-start');
+		await p.getByLabel('Client id').fill('e2e-app');
+		await p.getByLabel('Client secret').fill(SECRET);
+		await p.getByLabel('Scope', { exact: true }).fill('read write');
+		await p.getByRole('button', { name: 'Save setup' }).click();
+		await expect.poll(() => p.getByTestId('secret-hint').textContent()).toContain('ends in …x7Qa');
+		expect(await p.getByLabel('Client secret').inputValue()).toBe('');
+		const consentUrl = await p.getByTestId('consent-url').textContent();
+		expect(consentUrl).toContain('client_id=e2e-app');
+		expect(consentUrl).toContain('scope=read+write');
+		await shot(p, '02-consent-step');
+
+		await p.getByRole('link', { name: 'Open the consent page' }).click();
+		await p.waitForURL(/\/sandbox\/oauth2\/auth/);
+		await shot(p, '03-sandbox-consent-page');
+		await p.getByRole('button', { name: 'Authorize' }).click();
+		await p.waitForURL(srv.url + '/');
+		// Exchanged automatically on return
+		await p.getByTestId('access-token').waitFor();
+		expect(await stepState(p, 'callback')).toContain('step-done');
+		expect(await p.getByTestId('saved-state').textContent()).toBe(await p.getByTestId('returned-state').textContent());
+		const exchange = p.locator('#exchange details.exchange');
+		await expect.poll(() => exchange.textContent()).toContain('client_secret=<redacted>');
+		expect(await exchange.textContent()).toContain('HTTP/1.1 200 OK');
+		expect(await exchange.textContent()).toMatch(/Content-Length: \d+/);
+		expect(await p.getByTestId('countdown').textContent()).toMatch(/left/);
+		await shot(p, '04-tokens');
+
+		await p.getByRole('button', { name: 'Read the user info' }).click();
+		await expect.poll(() => p.locator('#userinfo details.exchange').textContent()).toContain('"userId"');
+		await shot(p, '05-userinfo');
+
+		const before = await p.getByTestId('access-token').textContent();
+		await p.getByRole('button', { name: 'Refresh the access token' }).click();
+		await expect.poll(() => p.getByTestId('rotation').textContent()).toContain('rotated');
+		expect(await p.getByTestId('access-token').textContent()).not.toBe(before);
+		await shot(p, '06-refresh');
+
+		await p.getByRole('button', { name: 'Read the user info' }).click();
+		const transcriptSteps = () => p.locator('.transcript details.exchange').evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
+		await expect.poll(transcriptSteps).toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'userinfo']);
+
+		// The transcript survives a reload.
+		await p.reload();
+		await p.locator('main[data-ready="true"]').waitFor();
+		await expect.poll(transcriptSteps).toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'userinfo']);
+		await shot(p, '07-after-reload');
+	});
+
+	test('a zone-2 call with the read-only client gets its 403, explained', async () => {
+		const p = await newPage();
+		await p.goto(srv.url + '/');
+		await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
+		await p.getByTestId('consent-url').waitFor();
+		await authorize(p);
+		await p.getByTestId('access-token').waitFor();
+		await p.getByLabel('Method').selectOption('POST');
+		await p.getByLabel(/Path below/).fill('edit-tag');
+		await p.getByLabel('Form body').fill('i=item-1&a=user/-/state/com.google/starred');
+		await p.getByRole('button', { name: 'Send' }).click();
+		const api = p.locator('#api details.exchange');
+		await expect.poll(() => api.textContent()).toContain('403');
+		expect(await api.locator('[data-code="insufficient_scope"]').textContent()).toMatch(/zone-2/);
+		await shot(p, '08-zone2-403');
+	});
+});
+
+describe('failures a user meets', () => {
+	test('a tampered state on the callback URL aborts with the explanation', async () => {
+		const p = await newPage();
+		await p.goto(srv.url + '/');
+		await p.getByRole('button', { name: 'Sandbox (read write)' }).click();
+		await p.getByTestId('consent-url').waitFor();
+		// An attacker in the middle changes the state on the redirect back.
+		await p.route((u) => u.pathname === '/sandbox/oauth2/auth' && u.search === '?/authorize', async (route) => {
+			const res = await route.fetch({ maxRedirects: 0, headers: { ...route.request().headers(), origin: new URL(route.request().url()).origin } });
+			const u = new URL(res.headers()['location']!);
+			u.searchParams.set('state', 'tampered-' + u.searchParams.get('state'));
+			await route.fulfill({ status: 303, headers: { location: u.toString() }, body: '' });
+		});
+		await authorize(p);
+		const alert = p.getByTestId('state-alert');
+		await alert.waitFor();
+		expect(await alert.textContent()).toMatch(/may be forged/);
+		expect(await stepState(p, 'callback')).toContain('step-failed');
+		expect(await p.getByTestId('access-token').count()).toBe(0);
+		await shot(p, '09-state-mismatch');
+		await p.unrouteAll();
+		await p.getByRole('button', { name: 'Try again' }).click();
+		await p.getByRole('link', { name: 'Open the consent page' }).waitFor();
+	});
+
+	test('Deny on the consent page shows access_denied', async () => {
+		const p = await newPage();
+		await p.goto(srv.url + '/');
+		await p.getByRole('button', { name: 'Sandbox (read write)' }).click();
+		await p.getByTestId('consent-url').waitFor();
+		await authorize(p, 'Deny');
+		const alert = p.getByTestId('auth-error');
+		await alert.waitFor();
+		expect(await alert.textContent()).toContain('access_denied');
+		expect(await alert.textContent()).toMatch(/refused the request/);
+		await shot(p, '10-access-denied');
+	});
+
+	test('an expired token (short-lifetime client) is refreshed before user-info', async () => {
+		const p = await newPage();
+		await p.goto(srv.url + '/');
+		await p.getByRole('button', { name: 'Sandbox (sandbox-short)' }).click();
+		await p.getByTestId('consent-url').waitFor();
+		await authorize(p);
+		await p.getByTestId('access-token').waitFor();
+		await expect.poll(() => p.getByTestId('countdown').textContent(), { timeout: 10_000 }).toMatch(/expired/);
+		await shot(p, '11-expired');
+		await p.getByRole('button', { name: 'Read the user info' }).click();
+		await expect.poll(() => p.locator('#userinfo details.exchange').textContent()).toContain('"userId"');
+		const steps = await p.locator('.transcript details.exchange').evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
+		expect(steps.slice(-2)).toEqual(['refresh', 'userinfo']);
+		expect(await p.locator('.transcript details.exchange[data-step="refresh"]').textContent()).toMatch(/had expired/);
+		await shot(p, '12-refreshed-before-userinfo');
+	});
+
+	test('the page works at phone width', async () => {
+		const p = await newPage({ width: 390, height: 844 });
+		await p.goto(srv.url + '/');
+		await p.getByRole('button', { name: 'Sandbox (read write)' }).click();
+		await p.getByTestId('consent-url').waitFor();
+		await authorize(p);
+		await p.getByTestId('access-token').waitFor();
+		await shot(p, '13-phone');
+		const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+		expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
+	});
+});
+
+describe('secret hygiene over the whole run', () => {
+	test('the client secret is in no response the browser got, no URL, and no server log line', () => {
+		expect(bodies.length).toBeGreaterThan(20);
+		const leaks = bodies.filter((b) => b.text.includes(SECRET) || b.text.includes(encodeURIComponent(SECRET)));
+		expect(leaks.map((l) => l.url)).toEqual([]);
+		expect(urls.filter((u) => u.includes(SECRET) || u.includes('client_secret'))).toEqual([]);
+		expect(srv.logs()).not.toContain(SECRET);
+		expect(srv.logs()).not.toMatch(/code=|access_token|refresh_token|eyJ/);
+	});
+});

@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { accessTtlFor, authenticateClient, findClient, limitsFor, originTwins, redirectUriMatches, registeredRedirectUris } from '$lib/server/sandbox/clients';
+
+const extra = [
+	{ client_id: 'ext', client_secret: 'ext-secret', redirect_uris: ['https://app.example.test/cb?tenant=1'], default_scope: 'read', access_ttl: 42, zone2_limit: 3 }
+];
+
+describe('sandbox client registrations and redirect URIs (RFC 6749 §3.1.2.3)', () => {
+	beforeEach(() => {
+		delete process.env.ORIGIN;
+		process.env.SANDBOX_CLIENTS = JSON.stringify(extra);
+	});
+	afterEach(() => {
+		delete process.env.ORIGIN;
+		delete process.env.SANDBOX_CLIENTS;
+	});
+
+	it('gives built-ins /callback and /sandbox/landing on the request origin and its loopback twin', () => {
+		const rw = findClient('sandbox-rw')!;
+		const list = registeredRedirectUris(rw, 'http://127.0.0.1:5173');
+		for (const uri of [
+			'http://127.0.0.1:5173/callback',
+			'http://localhost:5173/callback',
+			'http://127.0.0.1:5173/sandbox/landing',
+			'http://localhost:5173/sandbox/landing'
+		]) {
+			expect(list).toContain(uri);
+			expect(redirectUriMatches(rw, uri, 'http://127.0.0.1:5173')).toBe(true);
+		}
+		expect(redirectUriMatches(rw, 'http://localhost:5173/callback', 'http://localhost:5173')).toBe(true);
+		expect(redirectUriMatches(rw, 'http://127.0.0.1:5173/callback', 'http://localhost:5173')).toBe(true);
+	});
+
+	it('matches exactly: other port, scheme, path, query, case or trailing slash do not match', () => {
+		const rw = findClient('sandbox-rw')!;
+		for (const uri of [
+			'http://127.0.0.1:5174/callback',
+			'https://127.0.0.1:5173/callback',
+			'http://127.0.0.1:5173/callback/',
+			'http://127.0.0.1:5173/callback?x=1',
+			'http://127.0.0.1:5173/Callback',
+			'http://127.0.0.1:5173/callback#f',
+			'http://127.0.0.1:5173/other',
+			'http://evil.example/callback',
+			''
+		]) {
+			expect(redirectUriMatches(rw, uri, 'http://127.0.0.1:5173'), uri).toBe(false);
+		}
+	});
+
+	it('gives no twin to a non-loopback origin', () => {
+		expect(originTwins('https://playground.example.test')).toEqual(['https://playground.example.test']);
+		expect(originTwins('http://localhost:8080')).toContain('http://127.0.0.1:8080');
+		expect(originTwins('not a url')).toEqual([]);
+		const rw = findClient('sandbox-rw')!;
+		expect(redirectUriMatches(rw, 'https://localhost/callback', 'https://playground.example.test')).toBe(false);
+	});
+
+	it('also registers the ORIGIN variable', () => {
+		process.env.ORIGIN = 'https://playground.example.test';
+		const ro = findClient('sandbox-ro')!;
+		expect(redirectUriMatches(ro, 'https://playground.example.test/callback', 'http://127.0.0.1:5173')).toBe(true);
+		expect(redirectUriMatches(ro, 'https://playground.example.test/sandbox/landing', 'http://127.0.0.1:5173')).toBe(true);
+		expect(redirectUriMatches(ro, 'http://localhost:5173/callback', 'http://127.0.0.1:5173')).toBe(true);
+		delete process.env.ORIGIN;
+		expect(redirectUriMatches(ro, 'https://playground.example.test/callback', 'http://127.0.0.1:5173')).toBe(false);
+	});
+
+	it('uses the exact list of a SANDBOX_CLIENTS registration, whatever the origin', () => {
+		const ext = findClient('ext')!;
+		expect(ext.builtin).toBe(false);
+		expect(redirectUriMatches(ext, 'https://app.example.test/cb?tenant=1', 'http://127.0.0.1:5173')).toBe(true);
+		expect(redirectUriMatches(ext, 'https://app.example.test/cb', 'http://127.0.0.1:5173')).toBe(false);
+		expect(redirectUriMatches(ext, 'http://127.0.0.1:5173/callback', 'http://127.0.0.1:5173')).toBe(false);
+	});
+
+	it('authenticates with the exact secret only', () => {
+		expect(authenticateClient('sandbox-rw', 'sandbox-rw-secret')?.client_id).toBe('sandbox-rw');
+		expect(authenticateClient('sandbox-rw', 'sandbox-ro-secret')).toBeUndefined();
+		expect(authenticateClient('sandbox-rw', 'sandbox-rw-secret ')).toBeUndefined();
+		expect(authenticateClient('nobody', 'x')).toBeUndefined();
+		expect(authenticateClient('ext', 'ext-secret')?.client_id).toBe('ext');
+		expect(findClient('')).toBeUndefined();
+	});
+
+	it('takes lifetimes and limits from the registration, else from the environment', () => {
+		expect(accessTtlFor(findClient('sandbox-short')!)).toBe(5);
+		expect(accessTtlFor(findClient('sandbox-rw')!)).toBe(3600);
+		expect(accessTtlFor(findClient('ext')!)).toBe(42);
+		expect(limitsFor(findClient('ext'))).toEqual({ zone1: 100, zone2: 3 });
+		expect(limitsFor(undefined)).toEqual({ zone1: 100, zone2: 10 });
+	});
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { GrantStore } from '$lib/server/sandbox/grants';
+
+function clock(start = 1_700_000_000_000) {
+	let t = start;
+	return { now: () => t, advance: (ms: number) => (t += ms), sec: () => Math.floor(t / 1000) };
+}
+
+describe('sandbox grant state: single-use codes and rotating refresh tokens', () => {
+	it('remembers a used code and the family it started', () => {
+		const c = clock();
+		const g = new GrantStore(c.now);
+		const code = { jti: 'code-1', exp: c.sec() + 60, fam: 'fam-1', client_id: 'sandbox-rw' };
+		expect(g.usedCode('code-1')).toBeUndefined();
+		g.redeemCode(code, 'rt-1', c.sec() + 3600);
+		expect(g.usedCode('code-1')).toMatchObject({ fam: 'fam-1' });
+		expect(g.isRevoked('fam-1')).toBe(false);
+		g.revoke('fam-1');
+		expect(g.isRevoked('fam-1')).toBe(true);
+	});
+
+	it('rotates: the current refresh token works once, an old one revokes the family', () => {
+		const c = clock();
+		const g = new GrantStore(c.now);
+		g.redeemCode({ jti: 'c', exp: c.sec() + 60, fam: 'f', client_id: 'x' }, 'rt-1', c.sec() + 3600);
+		expect(g.rotate('f', 'x', 'rt-1', 'rt-2', c.sec() + 3600)).toBe('ok');
+		expect(g.rotate('f', 'x', 'rt-2', 'rt-3', c.sec() + 3600)).toBe('ok');
+		expect(g.isRevoked('f')).toBe(false);
+		expect(g.rotate('f', 'x', 'rt-1', 'rt-4', c.sec() + 3600)).toBe('reused');
+		expect(g.isRevoked('f')).toBe(true);
+		expect(g.rotate('f', 'x', 'rt-3', 'rt-5', c.sec() + 3600)).toBe('revoked');
+	});
+
+	it('trusts an unknown family (after a restart) and starts tracking it', () => {
+		const c = clock();
+		const g = new GrantStore(c.now);
+		expect(g.rotate('new-fam', 'x', 'rt-a', 'rt-b', c.sec() + 100)).toBe('ok');
+		expect(g.rotate('new-fam', 'x', 'rt-a', 'rt-c', c.sec() + 100)).toBe('reused');
+	});
+
+	it('revokes a family it has never seen, so its access tokens stop working', () => {
+		const g = new GrantStore();
+		g.revoke('ghost');
+		expect(g.isRevoked('ghost')).toBe(true);
+	});
+
+	it('forgets expired codes and families when pruning', () => {
+		const c = clock();
+		const g = new GrantStore(c.now);
+		g.redeemCode({ jti: 'c1', exp: c.sec() + 60, fam: 'f1', client_id: 'x' }, 'r1', c.sec() + 120);
+		g.redeemCode({ jti: 'c2', exp: c.sec() + 60, fam: 'f2', client_id: 'x' }, 'r2', c.sec() + 10_000);
+		expect(g.size()).toEqual({ codes: 2, families: 2 });
+		c.advance(61_000);
+		g.prune();
+		expect(g.size()).toEqual({ codes: 0, families: 2 });
+		c.advance(60_000);
+		g.prune();
+		expect(g.size()).toEqual({ codes: 0, families: 1 });
+	});
+
+	it('prunes by itself as time passes', () => {
+		const c = clock();
+		const g = new GrantStore(c.now);
+		g.redeemCode({ jti: 'c1', exp: c.sec() + 10, fam: 'f1', client_id: 'x' }, 'r1', c.sec() + 10);
+		c.advance(120_000);
+		expect(g.usedCode('c1')).toBeUndefined();
+		expect(g.size()).toEqual({ codes: 0, families: 0 });
+	});
+
+	it('never holds more than its cap of families', () => {
+		const c = clock();
+		const g = new GrantStore(c.now, 10);
+		for (let i = 0; i < 25; i++) g.redeemCode({ jti: `c${i}`, exp: c.sec() + 60, fam: `f${i}`, client_id: 'x' }, `r${i}`, c.sec() + 3600);
+		expect(g.size().families).toBe(10);
+		// The newest survive.
+		expect(g.rotate('f24', 'x', 'r24', 'r24b', c.sec() + 3600)).toBe('ok');
+	});
+});
