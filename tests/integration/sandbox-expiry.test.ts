@@ -5,16 +5,22 @@ import { freePort, type TestServer } from '../helpers/server';
 import { api, exchangeFields, expectOAuthError, getCode, postToken, refreshFields, sleep, startSandbox, tokensFor } from './sandbox-helpers';
 
 describe('short lifetimes', () => {
+	// Lifetimes are whole seconds (JWT exp), so a 1-second code can be gone within a few ms of its issue:
+	// the code test has a server of its own, and the token tests get codes that live long enough.
 	let srv: TestServer;
+	let codeSrv: TestServer;
 	beforeAll(async () => {
-		srv = await startSandbox({ SANDBOX_CODE_TTL: '1', SANDBOX_ACCESS_TTL: '1', SANDBOX_REFRESH_TTL: '2' });
+		[srv, codeSrv] = await Promise.all([
+			startSandbox({ SANDBOX_ACCESS_TTL: '1', SANDBOX_REFRESH_TTL: '2' }),
+			startSandbox({ SANDBOX_CODE_TTL: '1' })
+		]);
 	});
-	afterAll(() => srv?.stop());
+	afterAll(() => Promise.all([srv?.stop(), codeSrv?.stop()]));
 
 	it('an expired code: invalid_grant saying it expired', async () => {
-		const { code } = await getCode(srv);
+		const { code } = await getCode(codeSrv);
 		await sleep(2100);
-		expectOAuthError(await postToken(srv, exchangeFields(srv, code)), 400, 'invalid_grant', /expired/);
+		expectOAuthError(await postToken(codeSrv, exchangeFields(codeSrv, code)), 400, 'invalid_grant', /expired/);
 	});
 
 	it('an expired access token: 401 invalid_token saying it expired; an expired refresh token: invalid_grant', async () => {
