@@ -7,7 +7,7 @@ import type { Handle, ServerInit } from '@sveltejs/kit';
 import { json } from '@sveltejs/kit';
 import { validateSandboxConfig } from '$lib/server/sandbox/config';
 import { sandboxPreflight } from '$lib/server/sandbox/preflight';
-import { sandboxEnabled } from '$lib/server/presets';
+import { configuredPresets, sandboxEnabled } from '$lib/server/presets';
 import { guardPolicy } from '$lib/server/send';
 import { limits } from '$lib/server/limits';
 import { sessionKeys } from '$lib/server/keys';
@@ -18,6 +18,7 @@ export const init: ServerInit = async () => {
 		sessionKeys();
 		limits();
 		guardPolicy();
+		configuredPresets();
 		if (sandboxEnabled()) validateSandboxConfig();
 	} catch (e) {
 		console.error(`\nThe playground cannot start: ${(e as Error).message}\n`);

@@ -1,7 +1,7 @@
 import { fail } from '@sveltejs/kit';
 import { z } from 'zod';
-import { callApi, exchangeCode, refreshTokens } from '$lib/server/flow';
-import { applyPreset, restart, runStep, save, saveSetup, takeOutbox, view } from '$lib/server/page';
+import { callApi, checkRegistration, exchangeCode, pasteBack, refreshTokens } from '$lib/server/flow';
+import { applyPreset, prefillFrom, restart, runStep, save, saveSetup, takeOutbox, view } from '$lib/server/page';
 import { clearSession, readSession } from '$lib/server/session';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -9,7 +9,7 @@ export const load: PageServerLoad = async ({ cookies, url }) => {
 	const session = await readSession(cookies);
 	const outbox = await takeOutbox(cookies, url, session);
 	if (session.notice) await save(cookies, url, { v: 1 });
-	return { ...view(session, url.origin), outbox };
+	return { ...view(session, url.origin), outbox, prefill: prefillFrom(url) };
 };
 
 const apiSchema = z.object({
@@ -27,7 +27,17 @@ const apiSchema = z.object({
 	body: z.string().max(16_000, 'Body is too long').default('')
 });
 
+const pasteSchema = z.object({
+	pasted: z.string().trim().min(1, 'Paste the address your application landed on').max(8192, 'That is too long for a redirect address (at most 8192 characters)')
+});
+
 export const actions: Actions = {
+	check: ({ cookies, url, request }) => runStep(cookies, url, (s) => checkRegistration(s, request.signal)),
+	pasteback: async ({ cookies, url, request }) => {
+		const parsed = pasteSchema.safeParse({ pasted: (await request.formData()).get('pasted') ?? '' });
+		if (!parsed.success) return fail(400, { message: parsed.error.issues[0]?.message ?? 'Invalid input' });
+		return runStep(cookies, url, async (s) => pasteBack(s, parsed.data.pasted));
+	},
 	setup: ({ cookies, url, request }) => request.formData().then((f) => saveSetup(cookies, url, f)),
 	preset: ({ cookies, url, request }) => request.formData().then((f) => applyPreset(cookies, url, f)),
 	restart: ({ cookies, url }) => restart(cookies, url),

@@ -3,15 +3,20 @@
  * the whole flow, and bad input of every kind answered with a 4xx and a reason, never a 500.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server';
+import { freePort, startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom, decide } from '../helpers/client';
 import type { Exchange } from '../../src/lib/exchange/types';
 
-const SECRET = 'it-playground-secret-7Qa9xZ';
 let srv: TestServer;
 
 beforeAll(async () => {
-	srv = await startServer();
+	const port = await freePort();
+	srv = await startServer(
+		{
+			PLAYGROUND_PRESETS: JSON.stringify([{ name: 'docs-demo', label: 'Docs demo', base_url: `http://127.0.0.1:${port}/sandbox`, client_id: 'sandbox-ro', client_secret: 'sandbox-ro-secret', scope: 'read' }])
+		},
+		port
+	);
 });
 afterAll(() => srv?.stop());
 
@@ -23,7 +28,7 @@ async function setUp(c: Client, fields: Record<string, string> = {}) {
 	return c.action('setup', {
 		base_url: `${c.base}/sandbox`,
 		client_id: 'sandbox-rw',
-		client_secret: SECRET,
+		client_secret: 'sandbox-rw-secret',
 		scope: 'read write',
 		redirect_uri: `${c.base}/callback`,
 		auto_exchange: 'true',
@@ -241,7 +246,7 @@ test('the server log holds no secret, code or token', () => {
 	const logs = srv.logs();
 	expect(logs).toContain('POST /');
 	expect(logs).not.toContain('sandbox-rw-secret');
-	expect(logs).not.toContain(SECRET);
+	expect(logs).not.toContain('kept-secret-abcd1234');
 	expect(logs).not.toMatch(/code=|access_token|eyJ/);
 });
 
@@ -253,4 +258,106 @@ test('an oversized request body is a 413 with a reason', async () => {
 	});
 	expect(r.status).toBe(413);
 	expect((await r.json()).message).toMatch(/at most/);
+});
+
+describe('registration check', () => {
+	const codes = (r: { data: Record<string, unknown> }) => exchanges(r)[0]!.findings.map((f) => f.code);
+	test('a registered client and redirect URI: the service would show its consent page', async () => {
+		const c = new Client(srv.url);
+		await c.action('preset', { preset: 'sandbox-rw' });
+		const r = await c.action('check');
+		expect(exchanges(r)[0]!.step).toBe('check');
+		expect(exchanges(r)[0]!.response!.status).toBe(200);
+		expect(codes(r)).toEqual(['registration-ok']);
+		// The check used nothing up: the consent URL still works.
+		expect(await decide(c, consentUrlFrom(await c.page()))).toMatch(/code=/);
+	});
+	test('a redirect_uri that is not registered', async () => {
+		const c = new Client(srv.url);
+		await setUp(c, { redirect_uri: 'https://elsewhere.example/cb' });
+		const r = await c.action('check');
+		expect(exchanges(r)[0]!.response!.status).toBe(400);
+		expect(codes(r)).toEqual(['redirect_uri_mismatch']);
+	});
+	test('an unknown client', async () => {
+		const c = new Client(srv.url);
+		await setUp(c, { client_id: 'nobody' });
+		expect(codes(await c.action('check'))).toEqual(['unknown-client']);
+	});
+	test('a read-only registration asking for write', async () => {
+		const c = new Client(srv.url);
+		await setUp(c, { client_id: 'sandbox-ro', client_secret: 'sandbox-ro-secret', scope: 'read write' });
+		const r = await c.action('check');
+		expect(exchanges(r)[0]!.response!.status).toBe(302);
+		expect(codes(r)).toEqual(['invalid_scope']);
+	});
+});
+
+describe('paste-back mode', () => {
+	test('the sandbox landing page URL, pasted back, runs the state check and the exchange', async () => {
+		const c = new Client(srv.url);
+		await setUp(c, { redirect_uri: `${srv.url}/sandbox/landing` });
+		const landing = await decide(c, consentUrlFrom(await c.page()));
+		expect(landing).toMatch(/\/sandbox\/landing\?code=/);
+		const shown = await c.fetch(landing, { headers: { accept: 'text/html' } });
+		expect(shown.res.status).toBe(200);
+		const r = await c.action('pasteback', { pasted: `  ${landing}\n` });
+		expect(r.type).toBe('success');
+		expect(exchanges(r)[0]).toMatchObject({ step: 'callback' });
+		expect(await c.page()).toContain('data-verdict="code"');
+		const ex = await c.action('exchange');
+		expect(exchanges(ex)[0]!.response!.status).toBe(200);
+		expect(exchanges(ex)[0]!.request.body).toContain(encodeURIComponent(`${srv.url}/sandbox/landing`));
+	});
+	test('only the query works too, and a wrong state still aborts', async () => {
+		const c = new Client(srv.url);
+		await setUp(c, { redirect_uri: `${srv.url}/sandbox/landing` });
+		const landing = new URL(await decide(c, consentUrlFrom(await c.page())));
+		landing.searchParams.set('state', 'other');
+		await c.action('pasteback', { pasted: landing.search });
+		expect(await c.page()).toContain('data-verdict="state-mismatch"');
+	});
+	test.each([[''], ['hello there'], ['https://[broken'], ['x'.repeat(9000)]])('nonsense is a 400 with a reason: %#', async (pasted) => {
+		const c = new Client(srv.url);
+		await c.action('preset', { preset: 'sandbox-rw' });
+		const r = await c.action('pasteback', { pasted });
+		expect(r.status).toBe(400);
+		expect(String(r.data.message)).toMatch(/paste|URL|long|code/i);
+	});
+});
+
+describe('prefilled links', () => {
+	test('fill the form, name the host, refuse a secret and list unknown parameters', async () => {
+		const c = new Client(srv.url);
+		const { body } = await c.fetch('/?base_url=https%3A%2F%2Freader.example%2F&client_id=docs-app&scope=read&client_secret=leaky-secret-123&utm_source=docs&token_location=cookie', { headers: { accept: 'text/html' } });
+		expect(body).toContain('check that you trust reader.example');
+		expect(body).toContain('value="docs-app"');
+		expect(body).toContain('Refused: client_secret');
+		expect(body).toContain('Ignored, unknown: utm_source');
+		expect(body).toMatch(/token_location<\/code>: /);
+		expect(body).not.toContain('leaky-secret-123');
+		expect(srv.logs()).not.toContain('leaky-secret-123');
+	});
+	test('a configured preset opens with ?preset=NAME and brings its secret only on save', async () => {
+		const c = new Client(srv.url);
+		const { body } = await c.fetch('/?preset=docs-demo', { headers: { accept: 'text/html' } });
+		expect(body).toContain('preset Docs demo');
+		expect(body).toContain('value="sandbox-ro"');
+		expect(body).not.toContain('sandbox-ro-secret');
+		const saved = await setUp(c, { client_id: 'sandbox-ro', scope: 'read', client_secret: '', preset: 'docs-demo' });
+		expect(saved.type).toBe('success');
+		expect(await c.page()).toContain('set, ends in …cret');
+	});
+	test('the share link of a saved setup carries no secret', async () => {
+		const c = new Client(srv.url);
+		await c.action('preset', { preset: 'sandbox-rw' });
+		const html = await c.page();
+		expect(html).toContain('Copy a link to this setup');
+		expect(html).not.toContain('sandbox-rw-secret');
+	});
+	test('the link builder page documents every parameter', async () => {
+		const { body } = await new Client(srv.url).fetch('/link', { headers: { accept: 'text/html' } });
+		for (const p of ['base_url', 'client_id', 'scope', 'redirect_uri', 'authorization_endpoint', 'token_endpoint', 'userinfo_endpoint', 'token_location', 'preset']) expect(body).toContain(`<code>${p}</code>`);
+		expect(body).toContain('docs-demo');
+	});
 });

@@ -83,3 +83,35 @@ test('callback verdicts', () => {
 	expect(diagnoseCallback('code')[0]!.level).toBe('info');
 	expect(diagnoseCallback('error', 'access_denied')[0]!.level).toBe('warning');
 });
+
+test('rate-limit headers are read per zone', async () => {
+	const { rateLimits } = await import('$lib/exchange/ratelimit');
+	expect(rateLimits([['x-reader-zone1-usage', '3'], ['X-Reader-Zone1-Limit', '100'], ['X-Reader-Zone2-Usage', '10'], ['X-Reader-Zone2-Limit', '10'], ['X-Reader-Limits-Reset-After', '590']])).toEqual({
+		zones: [{ zone: 1, usage: 3, limit: 100 }, { zone: 2, usage: 10, limit: 10 }],
+		resetAfter: 590
+	});
+	expect(rateLimits([['Content-Type', 'x']])).toBeUndefined();
+	expect(rateLimits([['X-Reader-Zone1-Usage', 'lots'], ['X-Reader-Zone1-Limit', '1']])).toBeUndefined();
+});
+
+describe('registration check', () => {
+	const ctx = { redirectUri: 'https://app.test/cb', clientId: 'app' };
+	const check = (status: number, body: string, headers: HeaderList = [['Content-Type', 'application/json']]) => diagnose({ ...ex('check', status, body, headers), request: { method: 'GET', url: 'https://reader.test/oauth2/auth?client_id=app', httpVersion: '1.1', headers: [], body: '' } }, ctx);
+	test('the redirect_uri mismatch error page', () => {
+		const [f] = check(400, '{"error":"redirect_uri_mismatch","error_description":"The redirect URI provided is missing or does not match"}');
+		expect(f).toMatchObject({ level: 'error', code: 'redirect_uri_mismatch' });
+		expect(f!.message).toContain('https://app.test/cb');
+	});
+	test('an unknown client', () => {
+		expect(check(400, '{"error":"invalid_client","error_description":"Unknown client_id"}')[0]!.code).toBe('unknown-client');
+	});
+	test('a scope the registration does not allow comes back on the redirect', () => {
+		const [f] = check(302, '', [['Location', 'https://app.test/cb?error=invalid_scope&state=x']]);
+		expect(f).toMatchObject({ code: 'invalid_scope', level: 'error' });
+		expect(f!.fix).toMatch(/Read only/);
+	});
+	test('the consent or login page means the registration is accepted', () => {
+		expect(check(200, '<html>consent</html>', [['Content-Type', 'text/html']])[0]!.code).toBe('registration-ok');
+		expect(check(302, '', [['Location', 'https://reader.test/login']])[0]!.message).toMatch(/login page/);
+	});
+});

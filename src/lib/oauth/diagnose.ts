@@ -11,6 +11,9 @@ const RFC6750 = (s: string) => `RFC 6750 §${s}`;
 
 export interface DiagnoseContext {
 	requestedScope?: string;
+	/** For the registration check: the redirect_uri and client_id that were sent. */
+	redirectUri?: string;
+	clientId?: string;
 	/** Epoch ms when the access token used by this exchange expires, if known. */
 	tokenExpiresAt?: number;
 }
@@ -133,6 +136,45 @@ function jsonExpected(ex: Exchange): Finding[] {
 	return [{ level: res.truncated ? 'warning' : 'error', code: 'not-json', message: isHtml ? `JSON was expected, but the service answered with HTML (${ct || 'no Content-Type'}). This is often an error or login page, or the wrong URL.` : res.truncated ? 'The body is cut off, so it is not valid JSON.' : `JSON was expected, but the body is not valid JSON (${ct || 'no Content-Type'}).`, fix: isHtml ? 'Check the endpoint URL; read the HTML body for the service’s own message.' : undefined }];
 }
 
+const AUTH_ERROR_FIX: Record<string, string> = {
+	invalid_scope: 'Use "read" or "read write"; a registration set to "Read only" cannot ask for write. An empty scope gets the registration’s default.',
+	access_denied: 'The service refused without asking the user. Check that the application is allowed to use this flow.',
+	unsupported_response_type: 'The flow needs response_type=code.',
+	invalid_request: 'A parameter is missing, repeated or malformed (for example a state over 500 bytes).',
+	unauthorized_client: 'This client may not use the authorization-code flow. Check the registration.'
+};
+
+/** What the consent URL, fetched without following redirects, says about the registration. */
+function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
+	const res = ex.response!;
+	const body = json(res.body);
+	const client = ctx.clientId ? `client_id "${ctx.clientId}"` : 'this client_id';
+	const said = typeof body?.error_description === 'string' ? ` The service said: "${body.error_description}".` : '';
+	if (res.status >= 400 && res.status < 500) {
+		const err = typeof body?.error === 'string' ? body.error : undefined;
+		if (err === 'redirect_uri_mismatch' || /redirect/i.test(String(body?.error_description ?? '')))
+			return [{ level: 'error', code: 'redirect_uri_mismatch', message: `The service does not accept the redirect_uri "${ctx.redirectUri ?? '?'}" for ${client}: it shows an error page instead of the consent page.${said}`, fix: 'Register this exact redirect URI with the application (scheme, host, port and path must match character for character), or use the one that is registered.', ref: 'RFC 6749 §3.1.2.4; seed §4.1' }];
+		if (err === 'invalid_client' || err === 'unauthorized_client' || /client/i.test(String(body?.error_description ?? '')))
+			return [{ level: 'error', code: 'unknown-client', message: `The service does not know ${client}.${said}`, fix: 'Copy the client id from the application’s registration; check for spaces and the right environment.', ref: 'RFC 6749 §4.1.2.1' }];
+		return [{ level: 'error', code: err ?? 'consent-error', message: `The consent URL was refused with HTTP ${res.status}${err ? ` (${err})` : ''}.${said}`, ref: 'RFC 6749 §4.1.2.1' }];
+	}
+	if (res.status >= 500) return [{ level: 'error', code: 'server-error', message: `The service failed with HTTP ${res.status} on the consent URL.` }];
+	if (res.status >= 300 && res.status < 400) {
+		const location = headerValue(res.headers, 'Location') ?? '';
+		const target = URL.canParse(location, ex.request.url) ? new URL(location, ex.request.url) : undefined;
+		const back = target && ctx.redirectUri && URL.canParse(ctx.redirectUri) && target.origin + target.pathname === new URL(ctx.redirectUri).origin + new URL(ctx.redirectUri).pathname;
+		if (back && target.searchParams.has('error')) {
+			const err = target.searchParams.get('error')!;
+			const desc = target.searchParams.get('error_description');
+			return [{ level: 'error', code: err, message: `The service sends the browser straight back with error "${err}"${desc ? `: "${desc}"` : ''}. The client and redirect_uri are registered, but the request is refused.`, fix: AUTH_ERROR_FIX[err], ref: 'RFC 6749 §4.1.2.1' }];
+		}
+		if (back) return [{ level: 'info', code: 'registration-ok', message: 'The service redirects straight back to the redirect_uri: the registration is accepted (the user may have approved this application before).' }];
+		return [{ level: 'info', code: 'registration-ok', message: `The service redirects to ${target ? target.origin + target.pathname : 'another page'} (typically its login page): ${client} and the redirect_uri are accepted.` }];
+	}
+	if (res.status === 200) return [{ level: 'info', code: 'registration-ok', message: `The service would show its consent or login page: ${client} and the redirect_uri are accepted.` }];
+	return [];
+}
+
 export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 	if (ex.failure) {
 		const f = failureFindings[ex.failure.kind] ?? failureFindings.network!;
@@ -152,6 +194,7 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 		return out;
 	}
 	if (res.status >= 500) out.push({ level: 'error', code: 'server-error', message: `The service failed with HTTP ${res.status}.`, fix: 'This is on the service side. Try again later; if it repeats, report it with this exchange.' });
+	if (ex.step === 'check') return [...out, ...checkFindings(ex, ctx)];
 	if (ex.step === 'exchange' || ex.step === 'refresh') {
 		const ct = headerValue(ex.request.headers, 'Content-Type');
 		if (ex.request.method === 'POST' && (!ct || !/^application\/x-www-form-urlencoded\b/i.test(ct))) out.push({ level: 'error', code: 'content-type', message: `The token request was sent ${ct ? `with Content-Type ${ct}` : 'without a Content-Type'}.`, fix: 'Send Content-Type: application/x-www-form-urlencoded (seed §4.2).', ref: 'seed §4.2' });

@@ -97,6 +97,60 @@ function needSetup(session: Session): { setup: Setup; secret: string } | { statu
 	return { setup: session.setup, secret: session.client_secret };
 }
 
+/**
+ * The registration check: the server GETs the consent URL without following redirects and without
+ * authorizing anything, and reports what the service says about client_id, redirect_uri and scope.
+ * The pending state is not used up.
+ */
+export async function checkRegistration(session: Session, signal?: AbortSignal): Promise<StepResult> {
+	const setup = session.setup;
+	if (!setup) return { ok: false, status: 409, message: 'Save the setup first.' };
+	const url = session.pending?.consent_url ?? consentUrl(endpoints(setup).authorization, { client_id: setup.client_id, redirect_uri: setup.redirect_uri, scope: setup.scope, state: makeState() });
+	const raw = await send({
+		step: 'check',
+		method: 'GET',
+		url,
+		accept: 'text/html,application/json;q=0.9',
+		note: 'Registration check: the consent URL, fetched by the playground server without following redirects. Nothing is authorized.',
+		signal
+	});
+	return { ok: true, session, exchanges: [present(raw, session, { redirectUri: setup.redirect_uri, clientId: setup.client_id })] };
+}
+
+/** Paste-back mode: the URL (or only its query) that the application's own redirect URI received. */
+export function pasteBack(session: Session, pasted: string, now = Date.now()): StepResult {
+	if (!session.setup) return { ok: false, status: 409, message: 'Save the setup first.' };
+	const text = pasted.trim();
+	let url: URL;
+	if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+		if (!URL.canParse(text)) return { ok: false, status: 400, message: 'That is not a valid URL. Paste the whole address from the browser, or only the part after "?".' };
+		url = new URL(text);
+	} else {
+		url = new URL(session.pending?.redirect_uri ?? session.setup.redirect_uri);
+		url.search = text.replace(/^[?#]/, '');
+		url.hash = '';
+	}
+	// A response in the fragment (#code=…) is read too, and said so.
+	let fromFragment = false;
+	if (!url.searchParams.has('code') && !url.searchParams.has('error') && url.hash.length > 1) {
+		const frag = new URLSearchParams(url.hash.slice(1));
+		if (frag.has('code') || frag.has('error')) {
+			url.search = frag.toString();
+			fromFragment = true;
+		}
+	}
+	url.hash = '';
+	if (!url.searchParams.has('code') && !url.searchParams.has('error') && !url.searchParams.has('state'))
+		return { ok: false, status: 400, message: 'The pasted text holds no code, state or error parameter. Paste the full address the browser landed on after the consent page.' };
+	const { session: next, exchange } = handleCallback(session, url, new Headers(), now);
+	const pastedExchange: Exchange = {
+		...exchange,
+		response: undefined,
+		note: `Pasted back by hand (paste-back mode): the address your application's redirect URI received${fromFragment ? ' (the parameters were in the #fragment, which the authorization-code flow does not use)' : ''}.`
+	};
+	return { ok: true, session: { ...next, outbox: undefined }, exchanges: [pastedExchange] };
+}
+
 /** Step 3: the code exchange (seed §4.2). The code is used once, whatever the answer. */
 export async function exchangeCode(session: Session, signal?: AbortSignal): Promise<StepResult> {
 	const need = needSetup(session);

@@ -8,7 +8,9 @@ import { CONSENT_PARAM_HELP } from '$lib/oauth/consent';
 import { endpoints, fieldErrors, secretSchema, setupFromForm, setupSchema, type FieldErrors, type Setup } from '$lib/oauth/setup';
 import type { Exchange } from '$lib/exchange/types';
 import { consentExchange, prepareConsent, type StepResult } from './flow';
-import { presets, sandboxEnabled } from './presets';
+import { findPreset, presets, sandboxEnabled } from './presets';
+import { guardPolicy } from './send';
+import { hasPrefill, parsePrefill, prefillLink, type Prefill } from '$lib/oauth/prefill';
 import { readSession, writeSession, type Session } from './session';
 
 export const API_SUGGESTIONS = [
@@ -41,13 +43,27 @@ export function defaultSetup(origin: string): Setup {
 	};
 }
 
+/** A docs link's setup, with a named preset's non-secret fields under the link's own values. */
+export function prefillFrom(url: URL): (Prefill & { presetLabel?: string; presetHasSecret?: boolean }) | null {
+	if (!hasPrefill(url.searchParams)) return null;
+	const p = parsePrefill(url.searchParams);
+	if (!p.preset) return p;
+	const preset = findPreset(url.origin, p.preset);
+	if (!preset) return { ...p, errors: { ...p.errors, preset: `There is no preset named "${p.preset}".` }, preset: undefined };
+	const values = { ...preset.setup, redirect_uri: preset.setup.redirect_uri ?? `${url.origin}/callback`, ...p.values };
+	return { ...p, values, host: new URL(values.base_url).host, presetLabel: preset.label, presetHasSecret: !!preset.client_secret };
+}
+
 export function view(session: Session, origin: string) {
 	const setup = session.setup ?? null;
+	const defaults = defaultSetup(origin);
 	return {
 		origin,
 		callbackUrl: `${origin}/callback`,
-		defaults: defaultSetup(origin),
+		defaults,
 		setup,
+		shareLink: setup ? prefillLink(origin, setup, defaults) : null,
+		guardMode: guardPolicy().mode,
 		endpoints: setup ? endpoints(setup) : null,
 		secret: secretHint(session.client_secret),
 		pending: session.pending
@@ -97,6 +113,10 @@ export async function saveSetup(cookies: Cookies, url: URL, form: FormData) {
 	let next: Session = { ...session, notice: undefined };
 	// Keep a newly entered secret even when another field is wrong, so it need not be typed again.
 	if (secret.success && secret.data) next.client_secret = secret.data;
+	// A preset opened from a link brings its server-side secret when its client is kept.
+	const presetName = form.get('preset');
+	const preset = typeof presetName === 'string' && presetName ? findPreset(url.origin, presetName) : undefined;
+	if (preset?.client_secret && !(secret.success && secret.data) && parsed.success && parsed.data.client_id === preset.setup.client_id) next.client_secret = preset.client_secret;
 	if (!parsed.success || !secret.success) {
 		await save(cookies, url, next);
 		return fail(400, { errors, values, message: 'Some fields need fixing.' } satisfies SetupFailure);
@@ -112,7 +132,7 @@ const presetSchema = z.object({ preset: z.string().min(1).max(100) });
 
 export async function applyPreset(cookies: Cookies, url: URL, form: FormData) {
 	const parsed = presetSchema.safeParse({ preset: form.get('preset') });
-	const preset = parsed.success ? presets(url.origin).find((p) => p.name === parsed.data.preset) : undefined;
+	const preset = parsed.success ? findPreset(url.origin, parsed.data.preset) : undefined;
 	if (!preset) return fail(400, { message: 'Unknown preset.' });
 	const session = await readSession(cookies);
 	let next: Session = { v: 1, setup: { ...preset.setup, redirect_uri: preset.setup.redirect_uri ?? `${url.origin}/callback` }, client_secret: preset.client_secret };

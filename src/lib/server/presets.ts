@@ -1,8 +1,11 @@
 /**
- * Named setups the page offers as one-click presets. The built-in sandbox clients are always there
- * (when the sandbox is on). A preset's secret stays on the server: choosing one seals it into the session.
+ * Named setups: the built-in sandbox clients (when the sandbox is on) and those configured in
+ * PLAYGROUND_PRESETS (inline JSON or a file path). A preset may hold a client secret: it stays on the
+ * server, and choosing the preset seals it into the session. `/?preset=NAME` opens one.
  */
-import type { Setup } from '$lib/oauth/setup';
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { setupSchema, type Setup } from '$lib/oauth/setup';
 import { builtinClients } from './sandbox/clients';
 
 export interface Preset {
@@ -10,14 +13,70 @@ export interface Preset {
 	label: string;
 	description: string;
 	setup: Omit<Setup, 'redirect_uri'> & { redirect_uri?: string };
-	client_secret: string;
+	client_secret?: string;
 }
 
 export function sandboxEnabled(): boolean {
 	return (process.env.SANDBOX ?? 'on').toLowerCase() !== 'off';
 }
 
-export function presets(origin: string): Preset[] {
+const presetEntry = z.strictObject({
+	name: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1–64 letters, digits, dots, dashes or underscores'),
+	label: z.string().max(80).optional(),
+	description: z.string().max(300).optional(),
+	base_url: setupSchema.shape.base_url,
+	client_id: setupSchema.shape.client_id,
+	client_secret: z.string().max(1024).optional(),
+	scope: setupSchema.shape.scope,
+	redirect_uri: setupSchema.shape.redirect_uri.optional(),
+	authorization_endpoint: setupSchema.shape.authorization_endpoint,
+	token_endpoint: setupSchema.shape.token_endpoint,
+	userinfo_endpoint: setupSchema.shape.userinfo_endpoint,
+	token_location: setupSchema.shape.token_location,
+	auto_exchange: setupSchema.shape.auto_exchange
+});
+
+/** Reads PLAYGROUND_PRESETS. Throws with a message naming the entry and field on a bad value. */
+export function parsePresets(raw: string | undefined): Preset[] {
+	if (!raw || !raw.trim()) return [];
+	const text = raw.trim();
+	const inline = text.startsWith('[') || text.startsWith('{');
+	let source = text;
+	if (!inline) {
+		try {
+			source = readFileSync(text, 'utf8');
+		} catch (e) {
+			throw new Error(`PLAYGROUND_PRESETS names the file "${text}", which cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+		}
+	}
+	let json: unknown;
+	try {
+		json = JSON.parse(source);
+	} catch (e) {
+		throw new Error(`PLAYGROUND_PRESETS is not valid JSON: ${(e as Error).message}`);
+	}
+	const list = Array.isArray(json) ? json : [json];
+	const names = new Set<string>();
+	return list.map((entry, i) => {
+		const parsed = presetEntry.safeParse(entry);
+		if (!parsed.success) {
+			const issue = parsed.error.issues[0]!;
+			throw new Error(`PLAYGROUND_PRESETS entry ${i}: field ${issue.path.join('.') || '(entry)'} ${issue.message}`);
+		}
+		const { name, label, description, client_secret, redirect_uri, ...setup } = parsed.data;
+		if (names.has(name)) throw new Error(`PLAYGROUND_PRESETS entry ${i}: the name "${name}" is used twice`);
+		names.add(name);
+		return { name, label: label ?? name, description: description ?? `${setup.client_id} at ${setup.base_url}`, setup: { ...setup, custom_state: '', redirect_uri }, client_secret };
+	});
+}
+
+let configured: Preset[] | undefined;
+export function configuredPresets(): Preset[] {
+	configured ??= parsePresets(process.env.PLAYGROUND_PRESETS);
+	return configured;
+}
+
+function sandboxPresets(origin: string): Preset[] {
 	if (!sandboxEnabled()) return [];
 	return builtinClients().map((c) => ({
 		name: c.client_id,
@@ -36,4 +95,14 @@ export function presets(origin: string): Preset[] {
 		},
 		client_secret: c.client_secret
 	}));
+}
+
+export function presets(origin: string): Preset[] {
+	const own = configuredPresets();
+	const taken = new Set(own.map((p) => p.name));
+	return [...sandboxPresets(origin).filter((p) => !taken.has(p.name)), ...own];
+}
+
+export function findPreset(origin: string, name: string): Preset | undefined {
+	return presets(origin).find((p) => p.name === name);
 }

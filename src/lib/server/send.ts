@@ -25,6 +25,8 @@ export interface SendInput {
 	body?: string;
 	note?: string;
 	signal?: AbortSignal;
+	/** The Accept header; JSON unless said otherwise. */
+	accept?: string;
 	/** Local mode only: accept a self-signed or expired certificate. */
 	allowInvalidTls?: boolean;
 }
@@ -104,7 +106,7 @@ export async function send(input: SendInput): Promise<Exchange> {
 	const headers: HeaderList = [
 		['Host', hostHeader(u)],
 		['User-Agent', USER_AGENT],
-		['Accept', 'application/json'],
+		['Accept', input.accept ?? 'application/json'],
 		...(input.headers ?? [])
 	];
 	if (body.length > 0 || input.method === 'POST' || input.method === 'PUT' || input.method === 'PATCH') headers.push(['Content-Length', String(bodyBytes.length)]);

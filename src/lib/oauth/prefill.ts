@@ -1,0 +1,106 @@
+/**
+ * Prefilled links for docs pages: `/?base_url=…&client_id=…&scope=…&redirect_uri=…` plus the advanced
+ * settings, in snake_case like OAuth's own parameters. A link never carries a secret: a client_secret,
+ * token or code in it is refused, with a warning, and never used.
+ */
+import { setupSchema, type Setup } from './setup';
+
+/** Every parameter a link may carry, with what it means (the docs page lists these). */
+export const PREFILL_PARAMS = {
+	base_url: 'The service’s base URL; the endpoints follow from it (seed §4).',
+	client_id: 'The application’s client id (seed §2.1).',
+	scope: '`read`, `read write`, or empty for the registration’s default (seed §4.1).',
+	redirect_uri: 'The redirect URI to send; default: the playground’s own /callback. Another value turns on paste-back mode.',
+	authorization_endpoint: 'Overrides {base_url}/oauth2/auth.',
+	token_endpoint: 'Overrides {base_url}/oauth2/token.',
+	userinfo_endpoint: 'Overrides {base_url}/reader/api/0/user-info.',
+	token_location: '`header` (Authorization: Bearer, the default) or `query` (access_token parameter).',
+	auto_exchange: '`true` (default) or `false`: exchange the code as soon as the browser is back.',
+	preset: 'The name of a configured preset, e.g. `sandbox-rw`. Other parameters then override the preset’s fields.'
+} as const;
+
+export type PrefillKey = keyof typeof PREFILL_PARAMS;
+
+/** Parameters that must never travel in a URL. */
+export const REFUSED_PARAMS = ['client_secret', 'secret', 'access_token', 'refresh_token', 'id_token', 'code', 'password', 'token'] as const;
+
+export interface Prefill {
+	/** Field values taken from the link (only the valid ones). */
+	values: Partial<Setup>;
+	preset?: string;
+	/** Field → message, for values that were in the link but invalid. */
+	errors: Record<string, string>;
+	/** Parameters that were refused because they carry a secret. */
+	refused: string[];
+	/** Parameters this playground does not know, ignored. */
+	unknown: string[];
+	/** The host the link points the playground at, to be trusted or not. */
+	host?: string;
+}
+
+const MAX_LINK_VALUE = 2048;
+
+export function hasPrefill(params: URLSearchParams): boolean {
+	return [...params.keys()].length > 0;
+}
+
+export function parsePrefill(params: URLSearchParams): Prefill {
+	const out: Prefill = { values: {}, errors: {}, refused: [], unknown: [] };
+	const seen = new Set<string>();
+	for (const [key] of params) {
+		if (seen.has(key)) continue;
+		seen.add(key);
+		const lower = key.toLowerCase();
+		if ((REFUSED_PARAMS as readonly string[]).includes(lower) || /secret|password/.test(lower)) {
+			out.refused.push(key);
+			continue;
+		}
+		if (!(key in PREFILL_PARAMS)) {
+			out.unknown.push(key);
+			continue;
+		}
+		const all = params.getAll(key);
+		if (all.length > 1) {
+			out.errors[key] = `${key} appears ${all.length} times; give it once.`;
+			continue;
+		}
+		const raw = all[0]!;
+		if (raw.length > MAX_LINK_VALUE) {
+			out.errors[key] = `${key} is too long (at most ${MAX_LINK_VALUE} characters).`;
+			continue;
+		}
+		if (key === 'preset') {
+			out.preset = raw;
+			continue;
+		}
+		const field = key as Exclude<PrefillKey, 'preset'>;
+		const value: unknown = field === 'auto_exchange' ? (raw === 'true' ? true : raw === 'false' ? false : raw) : raw;
+		const shape = setupSchema.shape[field];
+		const parsed = shape.safeParse(value);
+		if (parsed.success) (out.values as Record<string, unknown>)[field] = parsed.data;
+		else out.errors[key] = parsed.error.issues[0]?.message ?? `${key} is not valid`;
+	}
+	const base = out.values.base_url ?? out.values.authorization_endpoint;
+	if (base) out.host = new URL(base).host;
+	return out;
+}
+
+/** The link to a setup: the fields that differ from the defaults, never a secret. */
+export function prefillLink(origin: string, setup: Partial<Setup>, defaults: Partial<Setup> = {}): string {
+	const url = new URL('/', origin);
+	const keys: (keyof Setup & PrefillKey)[] = ['base_url', 'client_id', 'scope', 'redirect_uri', 'authorization_endpoint', 'token_endpoint', 'userinfo_endpoint', 'token_location', 'auto_exchange'];
+	for (const k of keys) {
+		const v = setup[k];
+		if (v === undefined || v === '' || v === defaults[k]) continue;
+		if (k === 'redirect_uri' && v === `${origin}/callback`) continue;
+		url.searchParams.set(k, String(v));
+	}
+	if (setup.base_url !== undefined && !url.searchParams.has('base_url')) url.searchParams.set('base_url', setup.base_url);
+	return url.toString();
+}
+
+/** A ready "Try it in the playground" link for docs pages. Everything is escaped for HTML. */
+export function htmlSnippet(link: string, text = 'Try it in the playground'): string {
+	const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+	return `<a href="${esc(link)}" target="_blank" rel="noopener">${esc(text)}</a>`;
+}
