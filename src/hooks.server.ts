@@ -41,7 +41,10 @@ export const handle: Handle = async ({ event, resolve }) => {
 	} else if (path.startsWith('/sandbox') && !sandboxEnabled()) {
 		response = json({ error: 'not_found', error_description: 'The built-in sandbox is turned off (SANDBOX=off).' }, { status: 404 });
 	} else {
-		response = (path.startsWith('/sandbox/') ? sandboxPreflight(event) : undefined) ?? (await resolve(event));
+		// The theme the toggle remembered (a plain cookie: nothing secret), or the system's.
+		const chosen = event.cookies.get('pg_theme');
+		const theme = chosen === 'light' || chosen === 'dark' ? chosen : 'system';
+		response = (path.startsWith('/sandbox/') ? sandboxPreflight(event) : undefined) ?? (await resolve(event, { transformPageChunk: ({ html }) => html.replace('%pg.theme%', theme) }));
 	}
 	const h = response.headers;
 	const set = (name: string, value: string) => {

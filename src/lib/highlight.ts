@@ -18,7 +18,7 @@ export function highlighter(): Promise<HighlighterCore> {
 			import('@shikijs/langs/json'),
 			import('@shikijs/langs/shellscript'),
 			import('tm-grammars/grammars/http.json'),
-			import('@shikijs/themes/github-light'),
+			import('@shikijs/themes/github-light-high-contrast'),
 			import('@shikijs/themes/github-dark')
 		]);
 		return createHighlighterCore({
@@ -40,6 +40,6 @@ export function toLines(tokens: ThemedToken[][]): Line[] {
 export async function highlight(code: string, lang: Lang): Promise<Line[] | undefined> {
 	if (code.length > MAX_HIGHLIGHT) return undefined;
 	const hl = await highlighter();
-	const { tokens } = hl.codeToTokens(code, { lang, themes: { light: 'github-light', dark: 'github-dark' }, defaultColor: false });
+	const { tokens } = hl.codeToTokens(code, { lang, themes: { light: 'github-light-high-contrast', dark: 'github-dark' }, defaultColor: false });
 	return toLines(tokens);
 }

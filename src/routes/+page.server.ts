@@ -42,7 +42,10 @@ export const actions: Actions = {
 	preset: ({ cookies, url, request }) => request.formData().then((f) => applyPreset(cookies, url, f)),
 	restart: ({ cookies, url }) => restart(cookies, url),
 	exchange: ({ cookies, url, request }) => runStep(cookies, url, (s) => exchangeCode(s, request.signal)),
-	refresh: ({ cookies, url, request }) => runStep(cookies, url, (s) => refreshTokens(s, undefined, request.signal)),
+	refresh: async ({ cookies, url, request }) => {
+		const auto = (await request.formData()).get('auto') === '1';
+		return runStep(cookies, url, (s) => refreshTokens(s, auto ? 'Automatic refresh before expiry (the switch under the tokens).' : undefined, request.signal));
+	},
 	userinfo: ({ cookies, url, request }) => runStep(cookies, url, (s) => callApi(s, 'userinfo', undefined, request.signal)),
 	api: async ({ cookies, url, request }) => {
 		const form = await request.formData();

@@ -1,0 +1,183 @@
+/**
+ * What docs links, support staff and keyboard users meet, in real Chromium: prefilled links,
+ * paste-back mode with the sandbox landing page, auto-refresh, dark mode, shortcuts, and axe-core
+ * on every step of the flow in both themes.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startServer, type TestServer } from '../helpers/server';
+import { launch, shot } from '../helpers/browser';
+import { axeViolations } from '../helpers/axe';
+
+let srv: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+const problems: string[] = [];
+
+beforeAll(async () => {
+	srv = await startServer();
+	browser = await launch();
+});
+afterAll(async () => {
+	await browser?.close();
+	await srv?.stop();
+});
+
+async function newPage(opts: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<Page> {
+	context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 }, colorScheme: opts.colorScheme ?? 'light' });
+	const page = await context.newPage();
+	page.on('console', (m) => {
+		if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+	});
+	page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+	return page;
+}
+
+afterEach(async () => {
+	await context?.close();
+	const seen = problems.splice(0);
+	expect(seen, 'no console errors or page errors').toEqual([]);
+});
+
+async function authorize(p: Page) {
+	await p.getByRole('link', { name: 'Open the consent page' }).click();
+	await p.waitForURL(/\/sandbox\/oauth2\/auth/);
+	await p.getByRole('button', { name: 'Authorize' }).click();
+}
+
+describe('prefilled links', () => {
+	test('a docs link fills the setup, names the host, and focuses the secret field', async () => {
+		const p = await newPage();
+		const base = `${srv.url}/sandbox`;
+		await p.goto(`${srv.url}/?base_url=${encodeURIComponent(base)}&client_id=sandbox-ro&scope=read&utm_campaign=docs`);
+		const banner = p.getByTestId('prefill-banner');
+		await banner.waitFor();
+		expect(await banner.textContent()).toContain(`check that you trust 127.0.0.1:${srv.port}`);
+		expect(await p.getByTestId('prefill-unknown').textContent()).toContain('utm_campaign');
+		expect(await p.getByLabel('Client id').inputValue()).toBe('sandbox-ro');
+		expect(await p.getByLabel('Scope', { exact: true }).inputValue()).toBe('read');
+		await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('client_secret');
+		await expect.poll(() => p.url()).toBe(srv.url + '/');
+		await shot(p, '20-prefilled-link');
+		await p.getByLabel('Client secret').fill('sandbox-ro-secret');
+		await p.getByRole('button', { name: 'Save setup' }).click();
+		await p.getByTestId('consent-url').waitFor();
+		expect(await p.getByTestId('consent-url').textContent()).toContain('client_id=sandbox-ro');
+	});
+
+	test('a link carrying client_secret is refused, and the secret leaves the address bar', async () => {
+		const p = await newPage();
+		const urls: string[] = [];
+		await p.goto(`${srv.url}/?client_id=sandbox-rw&client_secret=do-not-use-me-1234`);
+		const refused = p.getByTestId('prefill-refused');
+		await refused.waitFor();
+		expect(await refused.textContent()).toContain('client_secret');
+		await expect.poll(() => p.url()).toBe(srv.url + '/');
+		p.on('request', (r) => urls.push(r.url()));
+		expect(await p.content()).not.toContain('do-not-use-me-1234');
+		await p.reload();
+		expect(await p.content()).not.toContain('do-not-use-me-1234');
+		expect(urls.filter((u) => u.includes('do-not-use-me'))).toEqual([]);
+		expect(srv.logs()).not.toContain('do-not-use-me-1234');
+		await shot(p, '21-link-with-secret-refused');
+	});
+});
+
+test('paste-back mode with the sandbox landing page, end to end', async () => {
+	const p = await newPage();
+	await p.goto(srv.url + '/');
+	await p.getByRole('button', { name: 'Sandbox (read write)' }).click();
+	await p.getByTestId('consent-url').waitFor();
+	await p.getByLabel('Redirect URI to register').fill(`${srv.url}/sandbox/landing`);
+	await p.getByRole('button', { name: 'Save setup' }).click();
+	await expect.poll(() => p.getByTestId('consent-url').textContent()).toContain(encodeURIComponent('/sandbox/landing'));
+	await authorize(p);
+	await p.waitForURL(/\/sandbox\/landing\?code=/);
+	await shot(p, '22-sandbox-landing');
+	const landed = p.url();
+	await p.goto(srv.url + '/');
+	await p.getByLabel(/The full address your application landed on/).fill(landed);
+	await p.getByRole('button', { name: 'Use this redirect' }).click();
+	await p.getByTestId('access-token').waitFor();
+	expect(await p.locator('#callback .states').getAttribute('data-verdict')).toBe('code');
+	expect(await p.locator('#exchange details.exchange').textContent()).toContain('HTTP/1.1 200 OK');
+	await shot(p, '23-paste-back-done');
+});
+
+test('auto-refresh fires once when switched on, as a shown exchange', async () => {
+	const p = await newPage();
+	await p.goto(srv.url + '/');
+	await p.getByRole('button', { name: 'Sandbox (sandbox-short)' }).click();
+	await p.getByTestId('consent-url').waitFor();
+	await authorize(p);
+	await p.waitForURL(srv.url + '/');
+	await p.getByTestId('access-token').waitFor();
+	const refreshes = () => p.locator('.transcript details.exchange[data-step="refresh"]').count();
+	expect(await refreshes()).toBe(0);
+	await p.getByLabel('Refresh automatically before expiry').check();
+	await expect.poll(refreshes, { timeout: 10_000 }).toBe(1);
+	expect(await p.locator('.transcript details.exchange[data-step="refresh"]').textContent()).toContain('Automatic refresh before expiry');
+	await p.getByLabel('Refresh automatically before expiry').uncheck();
+	await p.waitForTimeout(5500);
+	expect(await refreshes()).toBe(1);
+});
+
+test('dark mode follows the system, the toggle is remembered, shortcuts work', async () => {
+	const p = await newPage({ colorScheme: 'dark' });
+	await p.goto(srv.url + '/');
+	const bg = () => p.evaluate(() => getComputedStyle(document.body).backgroundColor);
+	expect(await bg()).toBe('rgb(17, 21, 28)');
+	await p.keyboard.press('t');
+	await expect.poll(bg).toBe('rgb(246, 247, 249)');
+	await p.reload();
+	expect(await bg()).toBe('rgb(246, 247, 249)');
+	await p.keyboard.press('?');
+	await expect.poll(() => p.locator('dialog.shortcuts').evaluate((d: HTMLDialogElement) => d.open)).toBe(true);
+	await shot(p, '24-shortcuts');
+	await p.keyboard.press('Escape');
+	await p.keyboard.press('n');
+	await expect.poll(() => p.evaluate(() => document.activeElement?.closest('.step')?.id)).toBe('setup');
+});
+
+describe('accessibility: axe-core on every step, both themes', () => {
+	for (const scheme of ['light', 'dark'] as const) {
+		for (const size of [
+			{ width: 1280, height: 800, name: 'wide' },
+			{ width: 390, height: 844, name: 'phone' }
+		]) {
+			test(`${scheme}, ${size.name}: 0 violations from start to the API call`, async () => {
+				const p = await newPage({ ...size, colorScheme: scheme });
+				const found: string[] = [];
+				const check = async (step: string) => {
+					await shot(p, `axe-${scheme}-${size.name}-${step}`);
+					for (const v of await axeViolations(p)) found.push(`${step}: ${v.id} (${v.impact}) ${v.help} → ${v.nodes.join(' | ')}`);
+				};
+				await p.goto(srv.url + '/');
+				await check('1-start');
+				await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
+				await p.getByTestId('consent-url').waitFor();
+				await check('2-consent');
+				await p.getByRole('link', { name: 'Open the consent page' }).click();
+				await p.waitForURL(/\/sandbox\/oauth2\/auth/);
+				await check('3-sandbox-consent');
+				await p.getByRole('button', { name: 'Authorize' }).click();
+				await p.waitForURL(srv.url + '/');
+				await p.getByTestId('access-token').waitFor();
+				await check('4-tokens');
+				await p.getByRole('button', { name: 'Read the user info' }).click();
+				await p.locator('#userinfo details.exchange').waitFor();
+				await p.getByRole('button', { name: 'Refresh the access token' }).click();
+				await p.locator('#refresh details.exchange').waitFor();
+				await p.getByLabel('Method').selectOption('POST');
+				await p.getByLabel(/Path below/).fill('edit-tag');
+				await p.getByRole('button', { name: 'Send' }).click();
+				await p.locator('#api details.exchange').waitFor();
+				await p.waitForTimeout(300); // highlighting is applied lazily
+				await check('5-after-api-403');
+				await p.goto(srv.url + '/link');
+				await check('6-link-builder');
+				expect(found).toEqual([]);
+			});
+		}
+	}
+});
