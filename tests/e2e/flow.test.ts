@@ -94,6 +94,8 @@ describe('the whole flow', () => {
 		await p.waitForURL(srv.url + '/');
 		// Exchanged automatically on return
 		await p.getByTestId('access-token').waitFor();
+		// The address with the code is in neither the address bar nor the history.
+		expect(p.url()).toBe(srv.url + '/');
 		expect(await stepState(p, 'callback')).toContain('step-done');
 		expect(await p.getByTestId('saved-state').textContent()).toBe(await p.getByTestId('returned-state').textContent());
 		const exchange = p.locator('#exchange details.exchange');
@@ -122,6 +124,18 @@ describe('the whole flow', () => {
 		await p.locator('main[data-ready="true"]').waitFor();
 		await expect.poll(transcriptSteps).toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'userinfo']);
 		await shot(p, '07-after-reload');
+
+		// Going back does not replay the callback: the previous entry is the consent page.
+		await p.goBack();
+		expect(p.url()).not.toContain('code=');
+		expect(p.url()).toContain('/sandbox/oauth2/auth');
+		await p.goForward();
+
+		// Start over clears the session and the transcript.
+		await p.getByRole('button', { name: 'Start over' }).click();
+		await expect.poll(() => p.locator('.transcript li').count()).toBe(0);
+		expect(await p.getByTestId('access-token').count()).toBe(0);
+		expect(await p.getByTestId('secret-hint').textContent()).not.toContain('ends in');
 	});
 
 	test('a zone-2 call with the read-only client gets its 403, explained', async () => {
@@ -187,7 +201,9 @@ describe('failures a user meets', () => {
 		await p.getByTestId('consent-url').waitFor();
 		await authorize(p);
 		await p.getByTestId('access-token').waitFor();
+		expect(await p.locator('.tokens').getAttribute('data-clock')).toBe('valid');
 		await expect.poll(() => p.getByTestId('countdown').textContent(), { timeout: 10_000 }).toMatch(/expired/);
+		expect(await p.locator('.tokens').getAttribute('data-clock')).toBe('expired');
 		await shot(p, '11-expired');
 		await p.getByRole('button', { name: 'Read the user info' }).click();
 		await expect.poll(() => p.locator('#userinfo details.exchange').textContent()).toContain('"userId"');

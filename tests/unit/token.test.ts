@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { exchangeBody, parseTokenBody, refreshBody } from '$lib/oauth/token';
-import { formatRemaining, fromResponse, isExpired, sameScope } from '$lib/oauth/tokens';
+import { clockState, formatRemaining, fromResponse, isExpired, sameScope } from '$lib/oauth/tokens';
 
 describe('token request bodies (seed §4.2, §4.3)', () => {
 	test('the exchange body has the seed fields in order, scope sent empty', () => {
@@ -69,4 +69,13 @@ describe('the token set', () => {
 		expect(formatRemaining(65_000)).toBe('1 min 05 s');
 		expect(formatRemaining(-3_000)).toBe('expired 3 s ago');
 	});
+});
+
+test('the token clock turns amber in the last 10% of the lifetime and red after it', () => {
+	const t = { obtained_at: 0, expires_at: 100_000 };
+	expect(clockState(t, 0)).toBe('valid');
+	expect(clockState(t, 89_999)).toBe('valid');
+	expect(clockState(t, 90_001)).toBe('soon');
+	expect(clockState(t, 100_000)).toBe('expired');
+	expect(clockState({ obtained_at: 0 }, 1)).toBe('unknown');
 });

@@ -76,3 +76,13 @@ export function formatRemaining(ms: number): string {
 	const text = h ? `${h} h ${pad(m)} min` : m ? `${m} min ${pad(s)} s` : `${s} s`;
 	return past ? `expired ${text} ago` : text;
 }
+
+export type ClockState = 'unknown' | 'valid' | 'soon' | 'expired';
+
+/** The token clock: amber ("soon") in the last 10% of the lifetime, red ("expired") after it. */
+export function clockState(tokens: Pick<TokenSet, 'expires_at' | 'obtained_at'>, now: number): ClockState {
+	if (tokens.expires_at === undefined) return 'unknown';
+	const left = tokens.expires_at - now;
+	if (left <= 0) return 'expired';
+	return left < (tokens.expires_at - tokens.obtained_at) * 0.1 ? 'soon' : 'valid';
+}
