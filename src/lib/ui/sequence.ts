@@ -97,37 +97,65 @@ export function shortPath(url: string, max = 28): string {
 	const oauth = p.indexOf('/oauth2/');
 	if (api >= 0) p = '…/' + p.slice(api + API_PREFIX.length);
 	else if (oauth >= 0) p = p.slice(oauth);
-	if (p.length > max) p = '…' + p.slice(p.length - (max - 1));
+	if (p.length > max) {
+		// Keep the end; start it at a slash when one is left, so no segment is cut in two.
+		const tail = p.slice(p.length - (max - 1));
+		const slash = tail.indexOf('/');
+		p = '…' + (slash >= 0 ? tail.slice(slash) : tail);
+	}
 	return p;
 }
 
-/** "Step 3, code exchange: POST /oauth2/token, 200 OK", with ", failed" and ", current step" when so. */
-export function arrowAriaLabel(ex: Exchange, current?: string): string {
-	const n = STEP_NUMBER[ex.step];
-	const name = STEP_NAME[ex.step];
-	const head = /^\d+$/.test(n) ? `Step ${n}, ${name}` : name.charAt(0).toUpperCase() + name.slice(1);
-	const kind = statusKind(ex);
-	let label = `${head}: ${ex.request.method} ${pathname(ex.request.url)}, ${statusPhrase(ex)}`;
-	if (kind === 'failed') label += ', failed';
-	if (current !== undefined && ex.step === current) label += ', current step';
-	return label;
+interface Fitted {
+	n: string;
+	method: string;
+	/** The path as shown, '' when there was no room for it. */
+	path: string;
+	status: string;
+	failed: boolean;
 }
 
-/** The two text lines of an arrow, fitted to `maxChars` characters: path cut first, then dropped. */
-export function arrowLabels(ex: Exchange, maxChars = Infinity): { main: string; status: string } {
+/** The parts of an arrow's labels, fitted to `maxChars` characters per line: path cut to its last segments first, then dropped. */
+function fit(ex: Exchange, maxChars: number): Fitted {
 	const n = STEP_NUMBER[ex.step];
 	const method = ex.request.method;
 	const failed = statusKind(ex) === 'failed';
-	const mark = failed ? '✕ ' : '';
 	const head = `${n} ${method}`;
-	let main = `${head} ${shortPath(ex.request.url)}`;
-	if (main.length > maxChars) {
-		const room = maxChars - head.length - 1;
-		main = room >= 6 ? `${head} ${shortPath(ex.request.url, room)}` : head;
+	let path = shortPath(ex.request.url);
+	if (head.length + 1 + path.length > maxChars) {
+		// A path cut to its last whole segments ("…/token"), or none at all: never half a word.
+		const cut = shortPath(ex.request.url, Math.max(maxChars - head.length - 1, 1));
+		path = cut.startsWith('…/') && cut.length > 2 ? cut : '';
 	}
-	let status = mark + statusPhrase(ex);
-	if (status.length > maxChars) status = mark + statusCode(ex);
-	return { main, status };
+	const mark = failed ? 2 : 0;
+	let status = statusPhrase(ex);
+	if (status.length + mark > maxChars) status = statusCode(ex);
+	return { n, method, path, status, failed };
+}
+
+/** The two text lines of an arrow: "3 POST /oauth2/token" above, "200 OK" (failures: "✕ 403 Forbidden") below. */
+export function arrowLabels(ex: Exchange, maxChars = Infinity): { main: string; status: string } {
+	const f = fit(ex, maxChars);
+	return { main: [f.n, f.method, f.path].filter(Boolean).join(' '), status: (f.failed ? '✕ ' : '') + f.status };
+}
+
+/**
+ * The arrow's accessible name, e.g. "Step 3, POST /oauth2/token, 200 OK (code exchange)". It holds
+ * the words shown on the arrow, in the same order (WCAG 2.5.3, label in name), then in brackets the
+ * step's name, the path when it was shortened, and whether it failed or is the current step.
+ */
+export function arrowAriaLabel(ex: Exchange, current?: string, maxChars = Infinity): string {
+	const f = fit(ex, maxChars);
+	const numbered = /^\d+$/.test(f.n);
+	const name = STEP_NAME[ex.step];
+	const request = [f.method, f.path].filter(Boolean).join(' ');
+	const head = numbered ? `Step ${f.n}, ${request}` : `${name.charAt(0).toUpperCase()}${name.slice(1)}: ${request}`;
+	const extra: string[] = numbered ? [name] : [];
+	const full = shortPath(ex.request.url, Infinity);
+	if (f.path !== full) extra.push(full);
+	if (f.failed) extra.push('failed');
+	if (current !== undefined && ex.step === current) extra.push('current step');
+	return `${head}, ${f.status}${extra.length ? ` (${extra.join(', ')})` : ''}`;
 }
 
 export interface LaneBox {
@@ -236,7 +264,7 @@ export function layoutSequence(exchanges: Exchange[], opts: { width?: number; se
 			labelX: (x1 + x2) / 2,
 			main: labels.main,
 			status: labels.status,
-			ariaLabel: arrowAriaLabel(ex, opts.current),
+			ariaLabel: arrowAriaLabel(ex, opts.current, maxChars),
 			title: `${ex.request.method} ${ex.request.url.split('?')[0]} → ${statusPhrase(ex)}`
 		};
 	});
