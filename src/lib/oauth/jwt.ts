@@ -1,0 +1,65 @@
+/**
+ * Decoding (never verifying) a token that happens to be a JWT, for display. jose's decoders work in
+ * the browser and on the server; anything they refuse (an opaque token, a JWE, garbage) is "not a JWT".
+ */
+import { decodeJwt as decodePayload, decodeProtectedHeader } from 'jose';
+
+export type TimeClaim = 'exp' | 'iat' | 'nbf';
+
+export interface JwtTime {
+	name: TimeClaim;
+	/** Seconds since the epoch, as in the token. */
+	value: number;
+	/** The same instant as an ISO 8601 string (UTC). */
+	date: string;
+}
+
+export type DecodedJwt =
+	| { ok: true; header: Record<string, unknown>; payload: Record<string, unknown>; times: JwtTime[] }
+	| { ok: false };
+
+const TIME_CLAIMS: TimeClaim[] = ['exp', 'iat', 'nbf'];
+/** The largest time a Date can hold, in milliseconds. */
+const MAX_DATE_MS = 8.64e15;
+
+/** Header and payload of a compact JWS; `{ ok: false }` for anything else (JWEs included). */
+export function decodeJwt(token: string): DecodedJwt {
+	const t = token.trim();
+	if (t.split('.').length !== 3) return { ok: false };
+	try {
+		const header = decodeProtectedHeader(t) as Record<string, unknown>;
+		const payload = decodePayload(t) as Record<string, unknown>;
+		const times: JwtTime[] = [];
+		for (const name of TIME_CLAIMS) {
+			const value = payload[name];
+			if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value * 1000) > MAX_DATE_MS) continue;
+			times.push({ name, value, date: new Date(value * 1000).toISOString() });
+		}
+		return { ok: true, header, payload, times };
+	} catch {
+		return { ok: false };
+	}
+}
+
+/** What each time claim means, in plain words. */
+export const TIME_CLAIM_NAMES: Record<TimeClaim, string> = {
+	exp: 'expires',
+	iat: 'issued',
+	nbf: 'not valid before'
+};
+
+/** "in 59 min", "3 s ago", "now": a time relative to `nowMs`, in whole units, rounded down. */
+export function relativeTime(atMs: number, nowMs: number): string {
+	const diff = atMs - nowMs;
+	const s = Math.floor(Math.abs(diff) / 1000);
+	if (s === 0) return 'now';
+	let text: string;
+	if (s < 60) text = `${s} s`;
+	else if (s < 3600) text = `${Math.floor(s / 60)} min`;
+	else if (s < 48 * 3600) {
+		const h = Math.floor(s / 3600);
+		const m = Math.floor((s % 3600) / 60);
+		text = m ? `${h} h ${m} min` : `${h} h`;
+	} else text = `${Math.floor(s / 86400)} days`;
+	return diff > 0 ? `in ${text}` : `${text} ago`;
+}

@@ -1,0 +1,286 @@
+/**
+ * The sequence diagram's layout, as pure functions of the exchanges: which lanes each arrow joins,
+ * its labels, its status, and where everything goes for a given width.
+ */
+import type { Exchange, Step } from '$lib/exchange/types';
+
+export type Lane = 'browser' | 'playground' | 'service';
+export type StatusKind = 'ok' | 'failed' | 'pending' | 'redirect';
+
+export const LANES: readonly { id: Lane; name: string; short: string }[] = [
+	{ id: 'browser', name: 'Browser', short: 'Browser' },
+	{ id: 'playground', name: 'Playground server', short: 'Playground' },
+	{ id: 'service', name: 'Service', short: 'Service' }
+];
+
+/** The step's number as the flow counts them; the registration check has a tick instead. */
+export const STEP_NUMBER: Record<Step, string> = {
+	consent: '1',
+	callback: '2',
+	exchange: '3',
+	refresh: '4',
+	userinfo: '5',
+	api: '6',
+	check: '✓'
+};
+
+export const STEP_NAME: Record<Step, string> = {
+	consent: 'consent',
+	callback: 'callback',
+	exchange: 'code exchange',
+	refresh: 'refresh',
+	userinfo: 'user-info',
+	api: 'API call',
+	check: 'registration check'
+};
+
+/**
+ * Which lanes an arrow joins. The consent is the browser opening the service's page; the callback
+ * is the service's redirect landing on the playground's /callback, so it is drawn from the browser
+ * to the playground server; every other step is the playground server calling the service.
+ */
+export function lanesOf(step: Step): { from: Lane; to: Lane } {
+	switch (step) {
+		case 'consent':
+			return { from: 'browser', to: 'service' };
+		case 'callback':
+			return { from: 'browser', to: 'playground' };
+		default:
+			return { from: 'playground', to: 'service' };
+	}
+}
+
+/**
+ * failed: no answer, an HTTP error, or an answer the diagnostics found wrong; pending: a request
+ * with no answer recorded (the browser navigating to the consent page); redirect: 3xx; else ok.
+ */
+export function statusKind(ex: Exchange): StatusKind {
+	if (ex.failure) return 'failed';
+	if (ex.response && ex.response.status >= 400) return 'failed';
+	if (ex.findings.some((f) => f.level === 'error')) return 'failed';
+	if (!ex.response) return 'pending';
+	if (ex.response.status >= 300) return 'redirect';
+	return 'ok';
+}
+
+/** Short status: "200", "403", "timeout", "navigates". */
+export function statusCode(ex: Exchange): string {
+	if (ex.failure) return ex.failure.kind;
+	if (ex.response) return String(ex.response.status);
+	return ex.step === 'consent' ? 'navigates' : 'no answer';
+}
+
+/** Long status: "200 OK", "403 Forbidden", "timeout", "the browser navigates". */
+export function statusPhrase(ex: Exchange): string {
+	if (ex.failure) return ex.failure.kind;
+	if (ex.response) return `${ex.response.status} ${ex.response.statusText}`.trim();
+	return ex.step === 'consent' ? 'the browser navigates' : 'no answer';
+}
+
+function pathname(url: string): string {
+	try {
+		return new URL(url).pathname;
+	} catch {
+		return url.split(/[?#]/)[0] ?? url;
+	}
+}
+
+const API_PREFIX = '/reader/api/0/';
+
+/**
+ * The path, shortened: token and consent endpoints from "/oauth2/", API calls below
+ * "/reader/api/0/" as "…/user-info", anything longer than `max` cut from the left.
+ */
+export function shortPath(url: string, max = 28): string {
+	let p = pathname(url);
+	const api = p.indexOf(API_PREFIX);
+	const oauth = p.indexOf('/oauth2/');
+	if (api >= 0) p = '…/' + p.slice(api + API_PREFIX.length);
+	else if (oauth >= 0) p = p.slice(oauth);
+	if (p.length > max) {
+		// Keep the end; start it at a slash when one is left, so no segment is cut in two.
+		const tail = p.slice(p.length - (max - 1));
+		const slash = tail.indexOf('/');
+		p = '…' + (slash >= 0 ? tail.slice(slash) : tail);
+	}
+	return p;
+}
+
+interface Fitted {
+	n: string;
+	method: string;
+	/** The path as shown, '' when there was no room for it. */
+	path: string;
+	status: string;
+	failed: boolean;
+}
+
+/** The parts of an arrow's labels, fitted to `maxChars` characters per line: path cut to its last segments first, then dropped. */
+function fit(ex: Exchange, maxChars: number): Fitted {
+	const n = STEP_NUMBER[ex.step];
+	const method = ex.request.method;
+	const failed = statusKind(ex) === 'failed';
+	const head = `${n} ${method}`;
+	let path = shortPath(ex.request.url);
+	if (head.length + 1 + path.length > maxChars) {
+		// A path cut to its last whole segments ("…/token"), or none at all: never half a word.
+		const cut = shortPath(ex.request.url, Math.max(maxChars - head.length - 1, 1));
+		path = cut.startsWith('…/') && cut.length > 2 ? cut : '';
+	}
+	const mark = failed ? 2 : 0;
+	let status = statusPhrase(ex);
+	if (status.length + mark > maxChars) status = statusCode(ex);
+	return { n, method, path, status, failed };
+}
+
+/** The two text lines of an arrow: "3 POST /oauth2/token" above, "200 OK" (failures: "✕ 403 Forbidden") below. */
+export function arrowLabels(ex: Exchange, maxChars = Infinity): { main: string; status: string } {
+	const f = fit(ex, maxChars);
+	return { main: [f.n, f.method, f.path].filter(Boolean).join(' '), status: (f.failed ? '✕ ' : '') + f.status };
+}
+
+/**
+ * The arrow's accessible name, e.g. "Step 3, POST /oauth2/token, 200 OK (code exchange)". It holds
+ * the words shown on the arrow, in the same order (WCAG 2.5.3, label in name), then in brackets the
+ * step's name, the path when it was shortened, and whether it failed or is the current step.
+ */
+export function arrowAriaLabel(ex: Exchange, current?: string, maxChars = Infinity): string {
+	const f = fit(ex, maxChars);
+	const numbered = /^\d+$/.test(f.n);
+	const name = STEP_NAME[ex.step];
+	const request = [f.method, f.path].filter(Boolean).join(' ');
+	const head = numbered ? `Step ${f.n}, ${request}` : `${name.charAt(0).toUpperCase()}${name.slice(1)}: ${request}`;
+	const extra: string[] = numbered ? [name] : [];
+	const full = shortPath(ex.request.url, Infinity);
+	if (f.path !== full) extra.push(full);
+	if (f.failed) extra.push('failed');
+	if (current !== undefined && ex.step === current) extra.push('current step');
+	return `${head}, ${f.status}${extra.length ? ` (${extra.join(', ')})` : ''}`;
+}
+
+export interface LaneBox {
+	id: Lane;
+	name: string;
+	label: string;
+	x: number;
+	boxWidth: number;
+}
+
+export interface ArrowRow {
+	id: string;
+	step: Step;
+	kind: StatusKind;
+	selected: boolean;
+	current: boolean;
+	/** Top of the row. */
+	y: number;
+	/** Where the line and the label sit. */
+	arrowY: number;
+	labelY: number;
+	statusY: number;
+	x1: number;
+	x2: number;
+	/** The line stops short of x2 so that the head ends exactly there. */
+	lineEnd: number;
+	/** The arrow head's three points, "x,y x,y x,y". */
+	head: string;
+	labelX: number;
+	main: string;
+	status: string;
+	ariaLabel: string;
+	/** Tooltip: method and URL without its query. */
+	title: string;
+}
+
+export interface SequenceLayout {
+	width: number;
+	height: number;
+	/** True when the labels had to be shortened. */
+	compact: boolean;
+	lanes: LaneBox[];
+	laneTop: number;
+	laneBottom: number;
+	rows: ArrowRow[];
+	rowX: number;
+	rowWidth: number;
+	rowHeight: number;
+	/** Where the empty-state hint goes. */
+	hintY: number;
+}
+
+export const GEOMETRY = {
+	pad: 8,
+	headerTop: 6,
+	headerHeight: 28,
+	firstRow: 44,
+	rowHeight: 54,
+	emptyHeight: 64,
+	bottom: 10,
+	/** Estimated widths of one character: labels are 12 px monospace, lane names 13 px sans-serif. */
+	labelChar: 7.4,
+	nameChar: 7.6,
+	minWidth: 240,
+	defaultWidth: 640
+} as const;
+
+const HEAD = 9;
+
+export function layoutSequence(exchanges: Exchange[], opts: { width?: number; selectedId?: string; current?: string } = {}): SequenceLayout {
+	const g = GEOMETRY;
+	const width = Math.max(g.minWidth, Math.round(opts.width && opts.width > 0 ? opts.width : g.defaultWidth));
+	const col = (width - 2 * g.pad) / 3;
+	const lanes: LaneBox[] = LANES.map((l, i) => {
+		const label = (l.name.length * g.nameChar + 16 <= col - 8 ? l.name : l.short);
+		return { id: l.id, name: l.name, label, x: g.pad + col * (i + 0.5), boxWidth: Math.min(col - 8, label.length * g.nameChar + 16) };
+	});
+	const xOf = (lane: Lane) => lanes.find((l) => l.id === lane)!.x;
+	let compact = lanes.some((l) => l.label !== l.name);
+	const rows: ArrowRow[] = exchanges.map((ex, i) => {
+		const { from, to } = lanesOf(ex.step);
+		const x1 = xOf(from);
+		const x2 = xOf(to);
+		const d = Math.sign(x2 - x1) || 1;
+		const y = g.firstRow + i * g.rowHeight;
+		const arrowY = y + 27;
+		const maxChars = Math.floor((Math.abs(x2 - x1) - 12) / g.labelChar);
+		const labels = arrowLabels(ex, maxChars);
+		const full = arrowLabels(ex);
+		if (labels.main !== full.main || labels.status !== full.status) compact = true;
+		const lineEnd = x2 - d * HEAD;
+		return {
+			id: ex.id,
+			step: ex.step,
+			kind: statusKind(ex),
+			selected: opts.selectedId !== undefined && ex.id === opts.selectedId,
+			current: opts.current !== undefined && ex.step === opts.current,
+			y,
+			arrowY,
+			labelY: y + 19,
+			statusY: y + 44,
+			x1,
+			x2,
+			lineEnd,
+			head: `${x2},${arrowY} ${lineEnd},${arrowY - 5} ${lineEnd},${arrowY + 5}`,
+			labelX: (x1 + x2) / 2,
+			main: labels.main,
+			status: labels.status,
+			ariaLabel: arrowAriaLabel(ex, opts.current, maxChars),
+			title: `${ex.request.method} ${ex.request.url.split('?')[0]} → ${statusPhrase(ex)}`
+		};
+	});
+	const body = exchanges.length ? exchanges.length * g.rowHeight : g.emptyHeight;
+	const laneBottom = g.firstRow + body;
+	return {
+		width,
+		height: laneBottom + g.bottom,
+		compact,
+		lanes,
+		laneTop: g.headerTop + g.headerHeight,
+		laneBottom,
+		rows,
+		rowX: g.pad / 2,
+		rowWidth: width - g.pad,
+		rowHeight: g.rowHeight,
+		hintY: g.firstRow + g.emptyHeight / 2
+	};
+}
