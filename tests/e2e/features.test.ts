@@ -181,3 +181,43 @@ describe('accessibility: axe-core on every step, both themes', () => {
 		}
 	}
 });
+
+test('the sequence diagram has one arrow per exchange, and an arrow opens its exchange', async () => {
+	const p = await newPage();
+	await p.goto(srv.url + '/');
+	expect(await p.locator('[data-sequence]').count()).toBe(1);
+	expect(await p.locator('[data-arrow]').count()).toBe(0);
+	await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
+	await p.getByTestId('consent-url').waitFor();
+	await authorize(p);
+	await p.waitForURL(srv.url + '/');
+	await p.getByTestId('access-token').waitFor();
+	await p.getByRole('button', { name: 'Read the user info' }).click();
+	await p.locator('#userinfo details.exchange').waitFor();
+	await p.getByLabel('Method').selectOption('POST');
+	await p.getByLabel(/Path below/).fill('edit-tag');
+	await p.getByRole('button', { name: 'Send' }).click();
+	await p.locator('#api details.exchange').waitFor();
+
+	const ids = await p.locator('.transcript details.exchange').evaluateAll((els) => els.map((e) => e.getAttribute('data-exchange-id')));
+	expect(ids).toHaveLength(5);
+	await expect.poll(() => p.locator('[data-arrow]').evaluateAll((els) => els.map((e) => e.getAttribute('data-exchange-id')))).toEqual(ids);
+	expect(await p.locator(`[data-arrow][data-exchange-id="${ids[4]}"]`).getAttribute('data-status')).toBe('failed');
+
+	// Click the exchange arrow: its transcript entry opens.
+	await p.locator(`[data-arrow][data-exchange-id="${ids[2]}"]`).click();
+	await expect.poll(() => p.locator(`.transcript details[data-exchange-id="${ids[2]}"]`).evaluate((d: HTMLDetailsElement) => d.open)).toBe(true);
+	// Enter on the user-info arrow opens that one.
+	await p.locator(`[data-arrow][data-exchange-id="${ids[3]}"]`).focus();
+	await p.keyboard.press('Enter');
+	await expect.poll(() => p.locator(`.transcript details[data-exchange-id="${ids[3]}"]`).evaluate((d: HTMLDetailsElement) => d.open)).toBe(true);
+	expect(await p.locator(`.transcript details[data-exchange-id="${ids[3]}"]`).textContent()).toContain('user-info');
+
+	// The timing bar and the decoded JWT are there too.
+	expect(await p.locator('#userinfo [data-timing]').count()).toBeGreaterThan(0);
+	const jwt = p.locator('[data-jwt="access_token"]');
+	await jwt.locator('summary').click();
+	expect(await jwt.textContent()).toMatch(/signature was not checked/i);
+	expect(await jwt.textContent()).toContain('"scope": "read"');
+	await shot(p, '25-diagram-and-jwt');
+});
