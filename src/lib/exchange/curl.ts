@@ -22,9 +22,9 @@
  *   (URL-encoded like the secret), so the command still runs once they are exported; any other copy
  *   of a token is shortened to its first and last 4 characters. With `includeTokens: true` the
  *   tokens are written out in full.
- * - The consent redirect is made by the browser, not by a server: it is shown as `echo '<URL>'`
- *   with a comment to open the URL in a browser. The callback (the browser's return to the
- *   playground) is shown the same way.
+ * - The consent redirect is made by the browser, not by a server: it is shown as the quoted URL,
+ *   printed (`printf '%s\n' '<URL>'`, so a script runs through it), with a comment to open it in a
+ *   browser. The callback (the browser's return to the playground) is shown the same way.
  */
 import { collectTokens, formDecode, isFormBody, mapFormFields, placeholder, scrubSecrets, splitPair, splitUrl } from './har';
 import { exchangeTitle } from './raw';
@@ -101,11 +101,17 @@ function comment(text: string): string {
 	return `# ${text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')}`;
 }
 
-const TOKEN_ENV: Record<string, CurlEnv> = { access_token: 'ACCESS_TOKEN', refresh_token: 'REFRESH_TOKEN' };
+const TOKEN_ENV = new Map<string, CurlEnv>([
+	['access_token', 'ACCESS_TOKEN'],
+	['refresh_token', 'REFRESH_TOKEN']
+]);
 
 /** Tokens in their usual places become marks, so the command reads them from the environment. */
 function markTokens(ex: Exchange): Exchange {
-	const field = (name: string, value: string) => (TOKEN_ENV[name] && value ? mark(TOKEN_ENV[name]) : undefined);
+	const field = (name: string, value: string) => {
+		const env = TOKEN_ENV.get(name);
+		return env && value ? mark(env) : undefined;
+	};
 	const request = { ...ex.request };
 	const u = splitUrl(request.url);
 	if (u.query !== undefined) {
@@ -215,7 +221,7 @@ function build(original: Exchange, includeTokens: boolean, tokens: string[]): Bu
 		);
 		const w = word(ex.request.url);
 		envIn(w, env);
-		lines.push(`echo ${quote(w)}`);
+		lines.push(`printf '%s\\n' ${quote(w)}`);
 		return { shown, lines, env };
 	}
 	if (ex.failure) lines.push(comment(`This request failed: ${ex.failure.message}`));
