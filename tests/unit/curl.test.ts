@@ -223,7 +223,7 @@ describe('toCurl: the secret and odd input in other places', () => {
 			}),
 			{ numRuns: 60 }
 		);
-	});
+	}, 30_000);
 
 	test('any secret value is passed through intact (property)', () => {
 		const secret = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).map((s) => s.replace(/\u0000/g, '')).filter(Boolean);
@@ -234,7 +234,7 @@ describe('toCurl: the secret and odd input in other places', () => {
 			}),
 			{ numRuns: 40 }
 		);
-	});
+	}, 30_000);
 
 	test('shellQuote closes and reopens around a quote', () => {
 		expect(shellQuote(`it's`)).toBe(`'it'\\''s'`);

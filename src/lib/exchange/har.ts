@@ -532,8 +532,8 @@ function listOf<T extends z.ZodType>(item: T) {
 		}));
 }
 
-const str = (max = 1_000_000) => z.string().max(max);
-const optStr = (max = 1_000_000) => z.string().max(max).optional().catch(undefined);
+const str = (max = 20_000_000) => z.string().max(max);
+const optStr = (max = 20_000_000) => z.string().max(max).optional().catch(undefined);
 const optNum = z.number().optional().catch(undefined);
 const nameValue = z.object({ name: str(10_000), value: z.string().catch('') });
 
