@@ -1,0 +1,138 @@
+/**
+ * The transcript as a Markdown report, for a support ticket or an issue: the setup (never a secret),
+ * a summary of the exchanges, then each exchange with its findings and its raw request and response.
+ * Tokens are shortened unless asked not to be, and the client secret is scrubbed again
+ * (design.md, "What the browser may see"). Text from the service (error descriptions, bodies) can't
+ * change the report's structure: prose is escaped, and code blocks get a fence longer than any run
+ * of backticks inside them.
+ */
+import { prepareForExport } from './har';
+import { exchangeTitle, prettyJson, requestHead, responseHead } from './raw';
+import type { Exchange, Finding } from './types';
+
+/** The setup fields worth showing; any field whose name mentions a secret or password is left out. */
+export interface MarkdownSetup {
+	base_url?: string;
+	client_id?: string;
+	scope?: string;
+	redirect_uri?: string;
+	token_location?: string;
+	[field: string]: unknown;
+}
+
+export interface MarkdownOptions {
+	setup?: MarkdownSetup;
+	/** Write access and refresh tokens in full. Default: shortened to their first and last 4 characters. */
+	includeTokens?: boolean;
+	generatedAt?: Date;
+}
+
+const NEVER_SHOWN = /secret|password|passwd/i;
+
+function oneLine(s: string): string {
+	return s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+}
+
+/** Prose: the characters that would start emphasis, links, HTML, code or a table cell are escaped. */
+function escape(s: string): string {
+	return oneLine(s).replace(/[\\`*_[\]<>|~#]/g, (c) => `\\${c}`);
+}
+
+/** An inline code span that no backtick inside can close. */
+function code(s: string): string {
+	const text = oneLine(s);
+	const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+	const ticks = '`'.repeat(longest + 1);
+	const pad = text.startsWith('`') || text.endsWith('`') || text === '' ? ' ' : '';
+	return `${ticks}${pad}${text}${pad}${ticks}`;
+}
+
+/** A table cell: inside a table even a code span needs its pipes escaped. */
+function cell(s: string): string {
+	return code(s).replace(/\|/g, '\\|');
+}
+
+/** A fenced block that the content can't close: the fence is longer than any backtick run inside. */
+export function fenced(content: string, lang = ''): string {
+	const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+	const fence = '`'.repeat(Math.max(3, longest + 1));
+	return `${fence}${lang}\n${content}\n${fence}`;
+}
+
+function title(ex: Exchange): string {
+	return exchangeTitle(ex).replace(/^\d+\.\s*/, '');
+}
+
+function statusOf(ex: Exchange): string {
+	if (ex.response) return `${ex.response.status}${ex.response.statusText ? ` ${ex.response.statusText}` : ''}`;
+	if (ex.failure) return `failed (${ex.failure.kind})`;
+	return ex.step === 'consent' ? 'opened in the browser' : 'no response';
+}
+
+function firstProblem(findings: Finding[]): Finding | undefined {
+	return findings.find((f) => f.level === 'error') ?? findings.find((f) => f.level === 'warning');
+}
+
+function setupValue(v: unknown): string {
+	if (typeof v === 'boolean') return v ? 'yes' : 'no';
+	if (v === '' || v === undefined || v === null) return '(empty)';
+	return typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+}
+
+function setupTable(setup: MarkdownSetup): string[] {
+	const rows = Object.entries(setup).filter(([k]) => !NEVER_SHOWN.test(k));
+	if (rows.length === 0) return [];
+	return ['## Setup', '', '| Field | Value |', '|---|---|', ...rows.map(([k, v]) => `| ${cell(k)} | ${cell(setupValue(v))} |`), '', 'The client secret is not part of this report.', ''];
+}
+
+function findingLines(f: Finding): string[] {
+	const lines = [`- **${f.level}** ${code(f.code)}: ${escape(f.message)}`];
+	if (f.fix) lines.push(`  Fix: ${escape(f.fix)}`);
+	if (f.ref) lines.push(`  Reference: ${escape(f.ref)}`);
+	return lines.map((l, i) => (i < lines.length - 1 ? `${l}  ` : l));
+}
+
+function withBody(head: string, body: string): string {
+	if (!body) return head;
+	return `${head}\n\n${prettyJson(body) ?? body}`;
+}
+
+function section(ex: Exchange, n: number): string[] {
+	const out = [`## ${n}. ${escape(title(ex))}`, ''];
+	if (ex.note) out.push(`*${escape(ex.note)}*`, '');
+	out.push(`${code(`${ex.request.method} ${ex.request.url}`)}, started ${escape(ex.startedAt)}, ${ex.timing.total} ms.`, '');
+	if (ex.findings.length) out.push('**Findings**', '', ...ex.findings.flatMap(findingLines), '');
+	else out.push('No findings.', '');
+	out.push('**Request**', '', fenced(withBody(requestHead(ex.request), ex.request.body), 'http'), '');
+	for (const r of ex.redactions ?? []) out.push(`${escape(r.what)}: shown as ${code('<redacted>')}; ${r.length} bytes were sent.`, '');
+	if (ex.failure) out.push(`**Failure** (${escape(ex.failure.kind)}): ${escape(ex.failure.message)}`, '');
+	if (ex.response) {
+		out.push('**Response**', '', fenced(withBody(responseHead(ex.response), ex.response.body), 'http'), '');
+		if (ex.response.truncated) out.push('The body was cut at the size cap; only its start is shown.', '');
+	} else if (ex.step === 'consent') out.push('No response here: the browser opened this URL and the service showed its consent page.', '');
+	else if (!ex.failure) out.push('No response was recorded.', '');
+	return out;
+}
+
+export function toMarkdown(exchanges: Exchange[], opts: MarkdownOptions = {}): string {
+	const shown = prepareForExport(exchanges, opts.includeTokens);
+	const generatedAt = opts.generatedAt ?? new Date();
+	const out: string[] = [
+		'# Feed-reader OAuth playground transcript',
+		'',
+		`Generated ${generatedAt.toISOString()}. ${shown.length} exchange${shown.length === 1 ? '' : 's'}. ` +
+			(opts.includeTokens ? '**This report holds full access and refresh tokens: share it only where they may be seen.**' : 'Tokens are shortened to their first and last 4 characters.') +
+			' The client secret is never in a transcript.',
+		''
+	];
+	if (opts.setup) out.push(...setupTable(opts.setup));
+	out.push('## Summary', '');
+	if (shown.length === 0) out.push('No exchanges yet.', '');
+	shown.forEach((ex, i) => {
+		const p = firstProblem(ex.findings);
+		out.push(`${i + 1}. **${escape(title(ex))}** (${ex.step}): ${code(`${ex.request.method} ${ex.request.url}`)} → ${escape(statusOf(ex))}${p ? `. ${p.level}: ${escape(p.message)}` : ''}`);
+	});
+	out.push('');
+	shown.forEach((ex, i) => out.push(...section(ex, i + 1)));
+	return out.join('\n').trimEnd() + '\n';
+}

@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import { fenced, toMarkdown } from '$lib/exchange/markdown';
+import { fromHar } from '$lib/exchange/har';
+import type { Exchange } from '$lib/exchange/types';
+import { ACCESS_1, SECRET, TOKENS, transcript } from './transcript';
+
+const setup = { base_url: 'http://127.0.0.1:5173/sandbox', client_id: 'sandbox-rw', scope: 'read', redirect_uri: 'http://127.0.0.1:5173/callback', token_location: 'header', auto_exchange: true };
+const generatedAt = new Date('2026-03-14T10:00:00Z');
+
+/** The fenced blocks of a Markdown text, read the way CommonMark does: a fence closes on a line of at least as many backticks. */
+function blocks(md: string): { fence: string; lang: string; content: string }[] {
+	const out: { fence: string; lang: string; content: string }[] = [];
+	const lines = md.split('\n');
+	for (let i = 0; i < lines.length; i++) {
+		const open = /^(`{3,})(\S*)$/.exec(lines[i]!);
+		if (!open) continue;
+		const content: string[] = [];
+		let j = i + 1;
+		for (; j < lines.length && !new RegExp(`^\`{${open[1]!.length},}\\s*$`).test(lines[j]!); j++) content.push(lines[j]!);
+		out.push({ fence: open[1]!, lang: open[2]!, content: content.join('\n') });
+		i = j;
+	}
+	return out;
+}
+
+describe('toMarkdown', () => {
+	const md = toMarkdown(transcript(), { setup, generatedAt });
+
+	test('a title, the setup as a table, a summary, then each exchange', () => {
+		expect(md).toMatch(/^# Feed-reader OAuth playground transcript\n/);
+		expect(md).toContain('Generated 2026-03-14T10:00:00.000Z. 7 exchanges.');
+		expect(md).toContain('| `client_id` | `sandbox-rw` |');
+		expect(md).toContain('| `redirect_uri` | `http://127.0.0.1:5173/callback` |');
+		expect(md).toContain('| `auto_exchange` | `yes` |');
+		expect(md).toMatch(/^6\. \*\*API call\*\* \(api\): `POST http:\/\/127\.0\.0\.1:5173\/sandbox\/reader\/api\/0\/edit-tag` → 403 Forbidden\. error: This call needs write permission/m);
+		expect(md).toMatch(/^7\. \*\*API call\*\* \(api\): .* → failed \(refused\)\. error: Nothing is listening/m);
+		expect(md.match(/^## \d+\. /gm)).toEqual(['## 1. ', '## 2. ', '## 3. ', '## 4. ', '## 5. ', '## 6. ', '## 7. ']);
+	});
+
+	test('findings with level, code, message, fix and reference', () => {
+		expect(md).toContain('- **error** `insufficient_scope`: This call needs write permission');
+		expect(md).toMatch(/ {2}Fix: Ask for scope "read write" at consent/);
+		expect(md).toContain('  Reference: RFC 6750 §3.1');
+	});
+
+	test('raw request and response in http blocks; JSON bodies pretty', () => {
+		const http = blocks(md).filter((b) => b.lang === 'http');
+		expect(http.length).toBe(12); // 7 requests, 5 responses (no response for consent and the failure)
+		// consent request; callback request and response; then the code exchange
+		expect(http[3]!.content).toMatch(/^POST \/sandbox\/oauth2\/token HTTP\/1\.1\nHost: 127\.0\.0\.1:5173\n/);
+		expect(http[3]!.content).toContain('\n\ncode=');
+		expect(http[4]!.content).toMatch(/^HTTP\/1\.1 200 OK\n/);
+		expect(http[4]!.content).toContain('{\n  "access_token": "eyJh…');
+		expect(http[4]!.content).toContain('\n  "token_type": "Bearer",\n');
+		expect(md).toContain('client\\_secret: shown as `<redacted>`; 17 bytes were sent.');
+	});
+
+	test('tokens are shortened by default and kept with includeTokens; the secret never appears', () => {
+		for (const tok of TOKENS) expect(md).not.toContain(tok);
+		expect(md).toContain(`${ACCESS_1.slice(0, 4)}…${ACCESS_1.slice(-4)}`);
+		const full = toMarkdown(transcript(), { setup, includeTokens: true, generatedAt });
+		for (const tok of TOKENS) expect(full).toContain(tok);
+		expect(full).toMatch(/holds full access and refresh tokens/);
+		for (const text of [md, full]) {
+			expect(text).not.toContain(SECRET);
+			expect(text).not.toContain(encodeURIComponent(SECRET));
+		}
+	});
+
+	test('nothing named secret is printed from the setup', () => {
+		const text = toMarkdown([], { setup: { ...setup, client_secret: 'hunter2-secret', clientSecret: 'x-secret-2', password: 'pw-3' }, generatedAt });
+		expect(text).not.toMatch(/hunter2|x-secret-2|pw-3|client_secret`/);
+		expect(text).toContain('No exchanges yet.');
+	});
+
+	test('a body holding ``` cannot close its fence', () => {
+		const ex = transcript()[3]!;
+		const hostile: Exchange = { ...ex, response: { ...ex.response!, headers: [['Content-Type', 'text/plain']], body: 'before\n```\n# Injected heading\n````\nafter' } };
+		const text = toMarkdown([hostile], { generatedAt });
+		const response = blocks(text).find((b) => b.content.startsWith('HTTP/1.1'))!;
+		expect(response.fence).toBe('`````');
+		expect(response.content).toContain('# Injected heading\n````\nafter');
+		fc.assert(
+			fc.property(fc.string({ unit: 'grapheme' }), (body) => {
+				const [b] = blocks(fenced(body, 'http'));
+				expect(b?.content).toBe(body);
+			}),
+			{ numRuns: 300 }
+		);
+	});
+
+	test('text from the service cannot add Markdown structure outside code', () => {
+		const ex = transcript()[5]!;
+		const hostile: Exchange = { ...ex, note: 'x\n# Heading\n<img src=x onerror=alert(1)> [link](javascript:alert(1)) | cell', findings: [{ level: 'error', code: 'a`b', message: '<script>alert(1)</script> **bold**\n## 2' }] };
+		const text = toMarkdown([hostile], { generatedAt });
+		expect(text).not.toMatch(/^# Heading/m);
+		expect(text).not.toMatch(/^## 2/m);
+		expect(text).not.toMatch(/(^|[^\\])<img/m);
+		expect(text).not.toMatch(/(^|[^\\])<script/m);
+		expect(text).toContain('\\<script\\>');
+		expect(text).toContain('``a`b``');
+	});
+
+	test('an imported browser HAR gives a report without its client secret', () => {
+		const r = fromHar(readFileSync(new URL('../fixtures/browser.har', import.meta.url), 'utf8'));
+		if (!r.ok) throw new Error(r.message);
+		const text = toMarkdown(r.exchanges, { generatedAt });
+		expect(text).not.toContain('inkwell-web-Zq9vL2pX7rT4');
+		expect(text).toContain('failed (timeout)');
+		expect(text).toMatch(/^cookie: <not imported>$/m);
+	});
+});
