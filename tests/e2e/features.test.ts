@@ -221,3 +221,62 @@ test('the sequence diagram has one arrow per exchange, and an arrow opens its ex
 	expect(await jwt.textContent()).toContain('"scope": "read"');
 	await shot(p, '25-diagram-and-jwt');
 });
+
+test('download the HAR and the Markdown report, import the HAR again: same exchanges and findings, no secret', async () => {
+	const p = await newPage();
+	await p.goto(srv.url + '/');
+	await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
+	await p.getByTestId('consent-url').waitFor();
+	await authorize(p);
+	await p.waitForURL(srv.url + '/');
+	await p.getByTestId('access-token').waitFor();
+	await p.getByLabel('Method').selectOption('POST');
+	await p.getByLabel(/Path below/).fill('edit-tag');
+	await p.getByRole('button', { name: 'Send' }).click();
+	await p.locator('#api details.exchange').waitFor();
+
+	const live = await p.locator('.transcript details.exchange').evaluateAll((els) =>
+		els.map((e) => ({ step: e.getAttribute('data-step'), findings: [...e.querySelectorAll('[data-code]')].map((f) => f.getAttribute('data-code')) }))
+	);
+	const [har] = await Promise.all([p.waitForEvent('download'), p.getByRole('button', { name: 'HAR', exact: true }).click()]);
+	const harPath = `test-output/${har.suggestedFilename()}`;
+	await har.saveAs(harPath);
+	const { readFileSync } = await import('node:fs');
+	const harText = readFileSync(harPath, 'utf8');
+	expect(JSON.parse(harText).log.version).toBe('1.2');
+	expect(harText).not.toContain('sandbox-ro-secret');
+	const token = await p.getByTestId('access-token').textContent();
+	expect(harText).not.toContain(token!);
+
+	const [md] = await Promise.all([p.waitForEvent('download'), p.getByRole('button', { name: 'Markdown report' }).click()]);
+	const mdPath = `test-output/${md.suggestedFilename()}`;
+	await md.saveAs(mdPath);
+	const report = readFileSync(mdPath, 'utf8');
+	expect(report).toContain('insufficient_scope');
+	expect(report).toMatch(/zone-2/);
+	expect(report).not.toContain('sandbox-ro-secret');
+	expect(report).not.toContain(token!);
+
+	// A fresh tab imports it: nothing goes over the network.
+	const q = await context.newPage();
+	q.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+	await q.goto(srv.url + '/');
+	await q.locator('main[data-ready="true"]').waitFor();
+	const requests: string[] = [];
+	q.on('request', (r) => requests.push(r.url()));
+	await q.getByTestId('import-har').setInputFiles(harPath);
+	await q.getByTestId('imported-banner').waitFor();
+	const again = await q.locator('.transcript details.exchange').evaluateAll((els) =>
+		els.map((e) => ({ step: e.getAttribute('data-step'), findings: [...e.querySelectorAll('[data-code]')].map((f) => f.getAttribute('data-code')) }))
+	);
+	expect(again).toEqual(live);
+	expect(await q.locator('[data-arrow]').count()).toBe(live.length);
+	expect(requests.filter((u) => !u.includes('/_app/'))).toEqual([]);
+	await shot(q, '26-imported-har');
+
+	// A file that is not a HAR gets a clear message.
+	const { writeFileSync } = await import('node:fs');
+	writeFileSync('test-output/not-a-har.json', '{"hello": "world"}');
+	await q.getByTestId('import-har').setInputFiles('test-output/not-a-har.json');
+	expect(await q.getByTestId('import-error').textContent()).toMatch(/not-a-har\.json: .*HAR/i);
+});

@@ -2,7 +2,8 @@
  * The consent redirect (seed §4.1, RFC 6749 §4.1.1) and the state check on return (seed §5 step 3, RFC 6749 §10.12).
  * Pure functions: no I/O.
  */
-import { MAX_STATE_BYTES } from './setup';
+/** seed §4.1 and §8: state is at most 500 bytes. */
+export const MAX_STATE_BYTES = 500;
 
 export interface ConsentRequest {
 	client_id: string;

@@ -4,7 +4,7 @@
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
-import { MAX_STATE_BYTES } from './setup';
+import { MAX_STATE_BYTES } from './consent';
 
 const RFC6749 = (s: string) => `RFC 6749 §${s}`;
 const RFC6750 = (s: string) => `RFC 6750 §${s}`;
