@@ -94,7 +94,8 @@ export async function save(cookies: Cookies, url: URL, session: Session): Promis
 export async function runStep(cookies: Cookies, url: URL, step: (s: Session) => Promise<StepResult>) {
 	const session = await readSession(cookies);
 	const result = await step(session);
-	if (result.session) await save(cookies, url, result.session);
+	// A step that changed nothing (a plain API call) leaves the cookie as it is: no re-sealing.
+	if (result.session && result.session !== session) await save(cookies, url, result.session);
 	if (!result.ok) return fail(result.status, { message: result.message, exchanges: result.exchanges ?? [] });
 	return { exchanges: result.exchanges };
 }

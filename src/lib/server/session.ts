@@ -48,19 +48,26 @@ export interface Session {
 
 export const emptySession = (): Session => ({ v: 1 });
 
+// Imported into WebCrypto once: jose would otherwise import the raw key on every seal and open.
+let cryptoKeys: Promise<CryptoKey[]> | undefined;
+function keys(): Promise<CryptoKey[]> {
+	cryptoKeys ??= Promise.all(sessionKeys().map((k) => crypto.subtle.importKey('raw', k as Uint8Array<ArrayBuffer>, 'AES-GCM', false, ['encrypt', 'decrypt'])));
+	return cryptoKeys;
+}
+
 function chunkName(i: number): string {
 	return i === 0 ? COOKIE : `${COOKIE}.${i}`;
 }
 
 export async function seal(session: Session): Promise<string> {
 	const data = new TextEncoder().encode(JSON.stringify({ ...session, iat: Math.floor(Date.now() / 1000) }));
-	return new CompactEncrypt(data).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt(sessionKeys()[0]!);
+	return new CompactEncrypt(data).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt((await keys())[0]!);
 }
 
 export type Opened = { ok: true; session: Session } | { ok: false; reason: string };
 
 export async function open(token: string): Promise<Opened> {
-	for (const key of sessionKeys()) {
+	for (const key of await keys()) {
 		try {
 			const { plaintext } = await compactDecrypt(token, key, { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] });
 			const parsed = JSON.parse(new TextDecoder().decode(plaintext)) as Session & { iat?: number };

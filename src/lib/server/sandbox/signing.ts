@@ -47,9 +47,10 @@ type Input<K extends Kind> = Omit<ClaimsOf<K>, 'jti' | 'exp' | 'iat'> & { jti?: 
 
 export type Verified<T> = { ok: true; claims: T } | { ok: false; reason: 'expired' | 'invalid' };
 
-let key: Uint8Array | undefined;
-function signingKey(): Uint8Array {
-	return (key ??= sandboxKey());
+// Imported once: jose would otherwise import the raw key into WebCrypto on every sign and verify.
+let key: Promise<CryptoKey> | undefined;
+function signingKey(): Promise<CryptoKey> {
+	return (key ??= crypto.subtle.importKey('raw', sandboxKey() as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
 }
 
 /** A random identifier (jti, family id): 128 bits, base64url. */
@@ -65,14 +66,14 @@ async function sign<K extends Kind>(kind: K, input: Input<K>, ttlSeconds: number
 		.setProtectedHeader({ alg: 'HS256', typ: TYP[kind] })
 		.setIssuedAt(iat)
 		.setExpirationTime(exp)
-		.sign(signingKey());
+		.sign(await signingKey());
 	return { token, jti, exp };
 }
 
 async function verify<K extends Kind>(kind: K, token: string, now = Date.now()): Promise<Verified<ClaimsOf<K>>> {
 	if (!token || token.length > 4096) return { ok: false, reason: 'invalid' };
 	try {
-		const { payload } = await jwtVerify(token, signingKey(), {
+		const { payload } = await jwtVerify(token, await signingKey(), {
 			algorithms: ['HS256'],
 			typ: TYP[kind],
 			currentDate: new Date(now)
