@@ -31,14 +31,14 @@ export const actions: Actions = {
 	setup: ({ cookies, url, request }) => request.formData().then((f) => saveSetup(cookies, url, f)),
 	preset: ({ cookies, url, request }) => request.formData().then((f) => applyPreset(cookies, url, f)),
 	restart: ({ cookies, url }) => restart(cookies, url),
-	exchange: ({ cookies, url, request }) => runStep(cookies, url, (s) => exchangeCode(s, request.signal)),
-	refresh: ({ cookies, url, request }) => runStep(cookies, url, (s) => refreshTokens(s, undefined, request.signal)),
-	userinfo: ({ cookies, url, request }) => runStep(cookies, url, (s) => callApi(s, 'userinfo', undefined, request.signal)),
-	api: async ({ cookies, url, request }) => {
-		const form = await request.formData();
+	exchange: (event) => runStep(event, (s) => exchangeCode(s, event.request.signal)),
+	refresh: (event) => runStep(event, (s) => refreshTokens(s, undefined, event.request.signal)),
+	userinfo: (event) => runStep(event, (s) => callApi(s, 'userinfo', undefined, event.request.signal)),
+	api: async (event) => {
+		const form = await event.request.formData();
 		const parsed = apiSchema.safeParse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string')));
 		if (!parsed.success) return fail(400, { message: parsed.error.issues[0]?.message ?? 'Invalid API call', field: String(parsed.error.issues[0]?.path[0] ?? '') });
-		return runStep(cookies, url, (s) => callApi(s, 'api', parsed.data, request.signal));
+		return runStep(event, (s) => callApi(s, 'api', parsed.data, event.request.signal));
 	},
 	reset: async ({ cookies }) => {
 		clearSession(cookies);
