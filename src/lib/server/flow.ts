@@ -111,7 +111,8 @@ export async function exchangeCode(session: Session, signal?: AbortSignal): Prom
 		headers: tokenHeaders(),
 		body: exchangeBody({ code: code.value, redirect_uri: code.redirect_uri, client_id: setup.client_id, client_secret: secret }),
 		note: 'The code exchange, from the playground server.',
-		signal
+		signal,
+		allowInvalidTls: setup.allow_invalid_tls
 	});
 	let next: Session = { ...session, code: undefined };
 	const parsed = raw.response ? parseTokenBody(raw.response.status, raw.response.body) : undefined;
@@ -133,7 +134,8 @@ export async function refreshTokens(session: Session, note = 'The refresh, from 
 		headers: tokenHeaders(),
 		body: refreshBody({ client_id: setup.client_id, client_secret: secret, refresh_token: tokens.refresh_token }),
 		note,
-		signal
+		signal,
+		allowInvalidTls: setup.allow_invalid_tls
 	});
 	let next = session;
 	const parsed = raw.response ? parseTokenBody(raw.response.status, raw.response.body) : undefined;
@@ -195,7 +197,8 @@ export async function callApi(session: Session, step: 'userinfo' | 'api', call?:
 		headers: [...t.headers, ...(isPost ? ([['Content-Type', FORM_CONTENT_TYPE]] as HeaderList) : [])],
 		body: isPost ? call!.body : '',
 		note: step === 'userinfo' ? 'The user-info read (seed §4.4).' : `${isPost ? 'POST' : 'GET'} ${new URL(url).pathname}`,
-		signal
+		signal,
+		allowInvalidTls: current.setup!.allow_invalid_tls
 	});
 	exchanges.push(present(raw, current, { tokenExpiresAt: current.tokens!.expires_at, requestedScope: current.tokens!.requested_scope }));
 	return { ok: true, session: current, exchanges };

@@ -10,6 +10,7 @@ import type { Exchange } from '$lib/exchange/types';
 import { overLimit } from './abuse';
 import { consentExchange, prepareConsent, type StepResult } from './flow';
 import { presets, sandboxEnabled } from './presets';
+import { guardPolicy } from './send';
 import { readSession, writeSession, type Session } from './session';
 
 export const API_SUGGESTIONS = [
@@ -38,7 +39,8 @@ export function defaultSetup(origin: string): Setup {
 		userinfo_endpoint: '',
 		token_location: 'header',
 		custom_state: '',
-		auto_exchange: true
+		auto_exchange: true,
+		allow_invalid_tls: false
 	};
 }
 
@@ -65,7 +67,8 @@ export function view(session: Session, origin: string) {
 		presets: presets(origin).map(({ name, label, description }) => ({ name, label, description })),
 		sandbox: sandboxEnabled(),
 		apiSuggestions: API_SUGGESTIONS,
-		notice: session.notice ?? null
+		notice: session.notice ?? null,
+		guardMode: guardPolicy().mode
 	};
 }
 

@@ -32,7 +32,8 @@ export function presets(origin: string): Preset[] {
 			userinfo_endpoint: '',
 			token_location: 'header',
 			custom_state: '',
-			auto_exchange: true
+			auto_exchange: true,
+			allow_invalid_tls: false
 		},
 		client_secret: c.client_secret
 	}));
