@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { callApi, exchangeCode, refreshTokens } from '$lib/server/flow';
 import { applyPreset, restart, runStep, save, saveSetup, takeOutbox, view } from '$lib/server/page';
 import { clearSession, readSession } from '$lib/server/session';
+import { readForm, withForm } from '$lib/server/form';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ cookies, url }) => {
@@ -28,14 +29,16 @@ const apiSchema = z.object({
 });
 
 export const actions: Actions = {
-	setup: ({ cookies, url, request }) => request.formData().then((f) => saveSetup(cookies, url, f)),
-	preset: ({ cookies, url, request }) => request.formData().then((f) => applyPreset(cookies, url, f)),
+	setup: ({ cookies, url, request }) => withForm(request, (f) => saveSetup(cookies, url, f)),
+	preset: ({ cookies, url, request }) => withForm(request, (f) => applyPreset(cookies, url, f)),
 	restart: ({ cookies, url }) => restart(cookies, url),
 	exchange: (event) => runStep(event, (s) => exchangeCode(s, event.request.signal)),
 	refresh: (event) => runStep(event, (s) => refreshTokens(s, undefined, event.request.signal)),
 	userinfo: (event) => runStep(event, (s) => callApi(s, 'userinfo', undefined, event.request.signal)),
 	api: async (event) => {
-		const form = await event.request.formData();
+		const body = await readForm(event.request);
+		if (!body.ok) return body.failure;
+		const form = body.form;
 		const parsed = apiSchema.safeParse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string')));
 		if (!parsed.success) return fail(400, { message: parsed.error.issues[0]?.message ?? 'Invalid API call', field: String(parsed.error.issues[0]?.path[0] ?? '') });
 		return runStep(event, (s) => callApi(s, 'api', parsed.data, event.request.signal));
