@@ -150,16 +150,27 @@ export async function send(input: SendInput): Promise<Exchange> {
 		};
 
 		const mod = u.protocol === 'https:' ? https : http;
-		const req = mod.request({
-			protocol: u.protocol,
-			hostname: u.hostname.replace(/^\[|\]$/g, ''),
-			port: u.port || undefined,
-			method: input.method,
-			path: u.pathname + u.search,
-			headers: headers.flat(),
-			agent: agentFor(u.protocol, insecure),
-			servername: u.protocol === 'https:' && !/^[\d.]+$|:/.test(u.hostname) ? u.hostname : undefined
-		});
+		let req: http.ClientRequest;
+		try {
+			req = mod.request({
+				protocol: u.protocol,
+				hostname: u.hostname.replace(/^\[|\]$/g, ''),
+				port: u.port || undefined,
+				method: input.method,
+				path: u.pathname + u.search,
+				headers: headers.flat(),
+				agent: agentFor(u.protocol, insecure),
+				servername: u.protocol === 'https:' && !/^[\d.]+$|:/.test(u.hostname) ? u.hostname : undefined
+			});
+		} catch (err) {
+			// Node refuses to write a header holding CR, LF or a character outside Latin-1 (a token from a
+			// misbehaving service can hold one): nothing was sent.
+			done = true;
+			const e = err as NodeJS.ErrnoException;
+			const what = e.code === 'ERR_INVALID_CHAR' ? `a header holds a character that HTTP does not allow (${e.message.replace(/^Invalid character in header content /, 'in ')}). Values that came from the service, such as the access token, go into headers; check them` : e.message;
+			resolve({ id, step: input.step, startedAt, request, timing: { total: round(performance.now() - t0) }, findings: [], note: input.note, failure: { kind: 'network', message: `The request was not sent: ${what}.` } });
+			return;
+		}
 
 		const connectTimer = setTimeout(() => fail({ kind: 'timeout', message: `No connection to ${u.host} within ${lim.connectTimeoutMs} ms.` }), lim.connectTimeoutMs);
 		let partial: { status: number; statusText: string; httpVersion: string; headers: HeaderList; chunks: Buffer[]; size: number } | undefined;
