@@ -4,9 +4,10 @@
  * unless overridden. The client secret is not part of the setup: it is kept apart, sealed on the server.
  */
 import { z } from 'zod';
+import { MAX_STATE_BYTES } from './consent';
 
 export const MAX_FIELD = 2048;
-export const MAX_STATE_BYTES = 500; // seed §4.1, §8
+export { MAX_STATE_BYTES } from './consent';
 
 const httpUrl = (what: string) =>
 	z
