@@ -10,6 +10,7 @@ import { sandboxPreflight } from '$lib/server/sandbox/preflight';
 import { configuredPresets, sandboxEnabled } from '$lib/server/presets';
 import { guardPolicy } from '$lib/server/send';
 import { limits } from '$lib/server/limits';
+import { abuseCounter } from '$lib/server/abuse';
 import { sessionKeys } from '$lib/server/keys';
 import { crossSiteForm } from '$lib/server/csrf';
 
@@ -19,6 +20,7 @@ export const init: ServerInit = async () => {
 		limits();
 		guardPolicy();
 		configuredPresets();
+		abuseCounter();
 		if (sandboxEnabled()) validateSandboxConfig();
 	} catch (e) {
 		console.error(`\nThe playground cannot start: ${(e as Error).message}\n`);

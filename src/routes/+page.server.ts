@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { callApi, checkRegistration, exchangeCode, pasteBack, refreshTokens } from '$lib/server/flow';
 import { applyPreset, prefillFrom, restart, runStep, save, saveSetup, takeOutbox, view } from '$lib/server/page';
 import { clearSession, readSession } from '$lib/server/session';
+import { readForm, withForm } from '$lib/server/form';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ cookies, url }) => {
@@ -32,26 +33,32 @@ const pasteSchema = z.object({
 });
 
 export const actions: Actions = {
-	check: ({ cookies, url, request }) => runStep(cookies, url, (s) => checkRegistration(s, request.signal)),
-	pasteback: async ({ cookies, url, request }) => {
-		const parsed = pasteSchema.safeParse({ pasted: (await request.formData()).get('pasted') ?? '' });
+	check: (event) => runStep(event, (s) => checkRegistration(s, event.request.signal)),
+	pasteback: async (event) => {
+		const body = await readForm(event.request);
+		if (!body.ok) return body.failure;
+		const parsed = pasteSchema.safeParse({ pasted: body.form.get('pasted') ?? '' });
 		if (!parsed.success) return fail(400, { message: parsed.error.issues[0]?.message ?? 'Invalid input' });
-		return runStep(cookies, url, async (s) => pasteBack(s, parsed.data.pasted));
+		return runStep(event, async (s) => pasteBack(s, parsed.data.pasted));
 	},
-	setup: ({ cookies, url, request }) => request.formData().then((f) => saveSetup(cookies, url, f)),
-	preset: ({ cookies, url, request }) => request.formData().then((f) => applyPreset(cookies, url, f)),
+	setup: ({ cookies, url, request }) => withForm(request, (f) => saveSetup(cookies, url, f)),
+	preset: ({ cookies, url, request }) => withForm(request, (f) => applyPreset(cookies, url, f)),
 	restart: ({ cookies, url }) => restart(cookies, url),
-	exchange: ({ cookies, url, request }) => runStep(cookies, url, (s) => exchangeCode(s, request.signal)),
-	refresh: async ({ cookies, url, request }) => {
-		const auto = (await request.formData()).get('auto') === '1';
-		return runStep(cookies, url, (s) => refreshTokens(s, auto ? 'Automatic refresh before expiry (the switch under the tokens).' : undefined, request.signal));
+	exchange: (event) => runStep(event, (s) => exchangeCode(s, event.request.signal)),
+	refresh: async (event) => {
+		const body = await readForm(event.request);
+		if (!body.ok) return body.failure;
+		const auto = body.form.get('auto') === '1';
+		return runStep(event, (s) => refreshTokens(s, auto ? 'Automatic refresh before expiry (the switch under the tokens).' : undefined, event.request.signal));
 	},
-	userinfo: ({ cookies, url, request }) => runStep(cookies, url, (s) => callApi(s, 'userinfo', undefined, request.signal)),
-	api: async ({ cookies, url, request }) => {
-		const form = await request.formData();
+	userinfo: (event) => runStep(event, (s) => callApi(s, 'userinfo', undefined, event.request.signal)),
+	api: async (event) => {
+		const body = await readForm(event.request);
+		if (!body.ok) return body.failure;
+		const form = body.form;
 		const parsed = apiSchema.safeParse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string')));
 		if (!parsed.success) return fail(400, { message: parsed.error.issues[0]?.message ?? 'Invalid API call', field: String(parsed.error.issues[0]?.path[0] ?? '') });
-		return runStep(cookies, url, (s) => callApi(s, 'api', parsed.data, request.signal));
+		return runStep(event, (s) => callApi(s, 'api', parsed.data, event.request.signal));
 	},
 	reset: async ({ cookies }) => {
 		clearSession(cookies);

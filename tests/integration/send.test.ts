@@ -166,6 +166,18 @@ describe('provider faults', () => {
 		const ex = await send({ step: 'userinfo', method: 'GET', url: 'file:///etc/passwd' });
 		expect(ex.failure?.kind).toBe('blocked');
 	});
+	test.each([
+		['a CR LF (header injection)', 'Bearer abc\r\nX-Injected: 1'],
+		['a character outside Latin-1', 'Bearer tok\u2028en😀']
+	])('a token holding %s is not sent, and nothing reaches the wire', async (_what, value) => {
+		const before = received.length;
+		const ex = await send({ step: 'userinfo', method: 'GET', url: `${base}/ok`, headers: [['Authorization', value]] });
+		expect(ex.response).toBeUndefined();
+		expect(ex.failure?.kind).toBe('network');
+		expect(ex.failure?.message).toMatch(/^The request was not sent: a header holds a character that HTTP does not allow \(in \["Authorization"\]\)/);
+		await new Promise((r) => setTimeout(r, 50));
+		expect(received.length).toBe(before);
+	});
 	test('the server stays usable after all of this', async () => {
 		const ex = await send({ step: 'exchange', method: 'GET', url: `${base}/ok` });
 		expect(ex.response?.status).toBe(200);

@@ -2,8 +2,9 @@
  * The consent redirect (seed §4.1, RFC 6749 §4.1.1) and the state check on return (seed §5 step 3, RFC 6749 §10.12).
  * Pure functions: no I/O.
  */
-/** seed §4.1 and §8: state is at most 500 bytes. */
-export const MAX_STATE_BYTES = 500;
+// Kept here, not in setup.ts: the page imports this module, and setup.ts would bring zod into the
+// browser bundle (zod probes for eval on load, which the page's CSP reports as a violation).
+export const MAX_STATE_BYTES = 500; // seed §4.1, §8
 
 export interface ConsentRequest {
 	client_id: string;

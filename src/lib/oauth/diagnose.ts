@@ -37,7 +37,7 @@ const failureFindings: Record<string, (msg: string) => Finding> = {
 	refused: (m) => ({ level: 'error', code: 'connection-refused', message: m, fix: 'Check the base URL and port, and that the service is running.' }),
 	dns: (m) => ({ level: 'error', code: 'dns-failure', message: m, fix: 'Check the spelling of the host name in the base URL.' }),
 	timeout: (m) => ({ level: 'error', code: 'timeout', message: m, fix: 'The service is slow or unreachable. Try again, or check the base URL.' }),
-	tls: (m) => ({ level: 'error', code: 'tls-failure', message: m, fix: 'The certificate is not trusted (self-signed, expired, or for another name). Fix the certificate; for a local test server only, the playground can be told to accept it.' }),
+	tls: (m) => ({ level: 'error', code: 'tls-failure', message: m, fix: 'The certificate is not trusted (self-signed, expired, or for another name). Fix the certificate. For a test server of your own, run the playground locally and tick "Accept invalid TLS certificates" in the setup\'s Advanced settings; the hosted playground always checks certificates.' }),
 	'too-large': (m) => ({ level: 'warning', code: 'response-too-large', message: m, fix: 'A token or user-info response should be small; check that the URL points at the right endpoint.' }),
 	reset: (m) => ({ level: 'error', code: 'connection-reset', message: m }),
 	cancelled: () => ({ level: 'info', code: 'cancelled', message: 'You cancelled this request before it finished.' }),

@@ -48,7 +48,9 @@ export const setupSchema = z.object({
 		.max(MAX_FIELD, 'State is too long')
 		.default('')
 		.refine((v) => new TextEncoder().encode(v).length <= MAX_STATE_BYTES, `State may be at most ${MAX_STATE_BYTES} bytes (seed §4.1)`),
-	auto_exchange: z.boolean().default(true)
+	auto_exchange: z.boolean().default(true),
+	/** Accept a self-signed or expired certificate. Honoured in local mode only (send.ts). */
+	allow_invalid_tls: z.boolean().default(false)
 });
 
 export type Setup = z.output<typeof setupSchema>;
@@ -105,6 +107,7 @@ export function setupFromForm(form: FormData): Record<string, unknown> {
 		userinfo_endpoint: text('userinfo_endpoint') ?? '',
 		token_location: text('token_location') ?? 'header',
 		custom_state: text('custom_state') ?? '',
-		auto_exchange: form.has('auto_exchange') ? text('auto_exchange') !== 'false' : false
+		auto_exchange: form.has('auto_exchange') ? text('auto_exchange') !== 'false' : false,
+		allow_invalid_tls: form.has('allow_invalid_tls') ? text('allow_invalid_tls') !== 'false' : false
 	};
 }

@@ -47,6 +47,10 @@ export function consentExchange(session: Session): Exchange | undefined {
 }
 
 const CALLBACK_HEADERS = new Set(['host', 'user-agent', 'accept', 'referer', 'cookie', 'sec-fetch-site']);
+/** A redirect with a longer query string is not read: it could not be kept in the session cookie, and no real one is this long. */
+export const MAX_CALLBACK_QUERY = 2048;
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}… (${s.length - n} more characters)` : s);
+const clipOptional = (s: string | undefined, n: number) => (s === undefined ? undefined : clip(s, n));
 
 /**
  * The redirect back (seed §5 step 3). The state is single-use: whatever the outcome, the pending
@@ -54,20 +58,23 @@ const CALLBACK_HEADERS = new Set(['host', 'user-agent', 'accept', 'referer', 'co
  */
 export function handleCallback(session: Session, url: URL, headers: Headers, now = Date.now()): { session: Session; exchange: Exchange } {
 	const saved = session.pending?.state;
-	const verdict = checkCallback(url.searchParams, saved);
-	const params = [...url.searchParams.entries()];
+	const tooLong = url.search.length > MAX_CALLBACK_QUERY;
+	const verdict: ReturnType<typeof checkCallback> = tooLong
+		? { kind: 'malformed', detail: `The redirect's query string is ${url.search.length} characters long, over the playground's limit of ${MAX_CALLBACK_QUERY}, so it was not read.` }
+		: checkCallback(url.searchParams, saved);
+	const params: [string, string][] = tooLong ? [] : [...url.searchParams.entries()];
 	const sentHeaders: HeaderList = [];
 	headers.forEach((value, name) => {
-		if (CALLBACK_HEADERS.has(name)) sentHeaders.push([name, name === 'cookie' ? '<session cookie, not shown>' : value]);
+		if (CALLBACK_HEADERS.has(name)) sentHeaders.push([name, name === 'cookie' ? '<session cookie, not shown>' : clip(value, 500)]);
 	});
 	const next: Session = { ...session, pending: undefined, code: undefined, outbox: undefined };
 	next.callback = {
 		params,
 		saved_state: saved,
-		returned_state: url.searchParams.get('state') ?? undefined,
+		returned_state: tooLong ? undefined : clipOptional(url.searchParams.get('state') ?? undefined, 600),
 		verdict: verdict.kind,
 		received_at: now,
-		...(verdict.kind === 'error' ? { error: verdict.error, error_description: verdict.description, error_uri: verdict.uri } : {}),
+		...(verdict.kind === 'error' ? { error: clip(verdict.error, 200), error_description: clipOptional(verdict.description, 1000), error_uri: clipOptional(verdict.uri, 1000) } : {}),
 		...(verdict.kind === 'state-mismatch' || verdict.kind === 'malformed' ? { detail: verdict.detail } : {})
 	};
 	if (verdict.kind === 'code' && session.pending) next.code = { value: verdict.code, redirect_uri: session.pending.redirect_uri, scope: session.pending.scope };
@@ -77,7 +84,7 @@ export function handleCallback(session: Session, url: URL, headers: Headers, now
 		id: randomUUID(),
 		step: 'callback',
 		startedAt: new Date(now).toISOString(),
-		request: { method: 'GET', url: url.toString(), httpVersion: '1.1', headers: sentHeaders, body: '' },
+		request: { method: 'GET', url: tooLong ? clip(url.toString(), 300) : url.toString(), httpVersion: '1.1', headers: sentHeaders, body: '' },
 		response: { status: 303, statusText: 'See Other', httpVersion: '1.1', headers: [['Location', '/']], body: '', truncated: false },
 		timing: { total: 0 },
 		findings,
@@ -165,7 +172,8 @@ export async function exchangeCode(session: Session, signal?: AbortSignal): Prom
 		headers: tokenHeaders(),
 		body: exchangeBody({ code: code.value, redirect_uri: code.redirect_uri, client_id: setup.client_id, client_secret: secret }),
 		note: 'The code exchange, from the playground server.',
-		signal
+		signal,
+		allowInvalidTls: setup.allow_invalid_tls
 	});
 	let next: Session = { ...session, code: undefined };
 	const parsed = raw.response ? parseTokenBody(raw.response.status, raw.response.body) : undefined;
@@ -187,7 +195,8 @@ export async function refreshTokens(session: Session, note = 'The refresh, from 
 		headers: tokenHeaders(),
 		body: refreshBody({ client_id: setup.client_id, client_secret: secret, refresh_token: tokens.refresh_token }),
 		note,
-		signal
+		signal,
+		allowInvalidTls: setup.allow_invalid_tls
 	});
 	let next = session;
 	const parsed = raw.response ? parseTokenBody(raw.response.status, raw.response.body) : undefined;
@@ -249,7 +258,8 @@ export async function callApi(session: Session, step: 'userinfo' | 'api', call?:
 		headers: [...t.headers, ...(isPost ? ([['Content-Type', FORM_CONTENT_TYPE]] as HeaderList) : [])],
 		body: isPost ? call!.body : '',
 		note: step === 'userinfo' ? 'The user-info read (seed §4.4).' : `${isPost ? 'POST' : 'GET'} ${new URL(url).pathname}`,
-		signal
+		signal,
+		allowInvalidTls: current.setup!.allow_invalid_tls
 	});
 	exchanges.push(present(raw, current, { tokenExpiresAt: current.tokens!.expires_at, requestedScope: current.tokens!.requested_scope }));
 	return { ok: true, session: current, exchanges };

@@ -1,6 +1,6 @@
 /** Limits of the playground server, from the environment (all listed in the README). */
 
-function intFromEnv(name: string, fallback: number, min = 1): number {
+export function intFromEnv(name: string, fallback: number, min = 1): number {
 	const raw = process.env[name];
 	if (raw === undefined || raw.trim() === '') return fallback;
 	const n = Number(raw);

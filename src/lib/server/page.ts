@@ -2,11 +2,12 @@
  * What the playground page may see of the session (never the client secret), and the helpers its
  * form actions share: read the session, run a step, write the session back.
  */
-import { fail, type Cookies } from '@sveltejs/kit';
+import { fail, type Cookies, type RequestEvent } from '@sveltejs/kit';
 import { z } from 'zod';
 import { CONSENT_PARAM_HELP } from '$lib/oauth/consent';
 import { endpoints, fieldErrors, secretSchema, setupFromForm, setupSchema, type FieldErrors, type Setup } from '$lib/oauth/setup';
 import type { Exchange } from '$lib/exchange/types';
+import { overLimit } from './abuse';
 import { consentExchange, prepareConsent, type StepResult } from './flow';
 import { findPreset, presets, sandboxEnabled } from './presets';
 import { guardPolicy } from './send';
@@ -39,7 +40,8 @@ export function defaultSetup(origin: string): Setup {
 		userinfo_endpoint: '',
 		token_location: 'header',
 		custom_state: '',
-		auto_exchange: true
+		auto_exchange: true,
+		allow_invalid_tls: false
 	};
 }
 
@@ -91,7 +93,10 @@ export async function save(cookies: Cookies, url: URL, session: Session): Promis
 }
 
 /** Runs a flow step as a form action: the new session is saved, the exchanges go to the tab's transcript. */
-export async function runStep(cookies: Cookies, url: URL, step: (s: Session) => Promise<StepResult>) {
+export async function runStep(event: Pick<RequestEvent, 'cookies' | 'url' | 'getClientAddress' | 'setHeaders'>, step: (s: Session) => Promise<StepResult>) {
+	const { cookies, url } = event;
+	const limited = overLimit(event);
+	if (limited) return limited;
 	const session = await readSession(cookies);
 	const result = await step(session);
 	// A step that changed nothing (a plain API call) leaves the cookie as it is: no re-sealing.

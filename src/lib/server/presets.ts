@@ -66,7 +66,7 @@ export function parsePresets(raw: string | undefined): Preset[] {
 		const { name, label, description, client_secret, redirect_uri, ...setup } = parsed.data;
 		if (names.has(name)) throw new Error(`PLAYGROUND_PRESETS entry ${i}: the name "${name}" is used twice`);
 		names.add(name);
-		return { name, label: label ?? name, description: description ?? `${setup.client_id} at ${setup.base_url}`, setup: { ...setup, custom_state: '', redirect_uri }, client_secret };
+		return { name, label: label ?? name, description: description ?? `${setup.client_id} at ${setup.base_url}`, setup: { ...setup, custom_state: '', allow_invalid_tls: false, redirect_uri }, client_secret };
 	});
 }
 
@@ -91,7 +91,8 @@ function sandboxPresets(origin: string): Preset[] {
 			userinfo_endpoint: '',
 			token_location: 'header',
 			custom_state: '',
-			auto_exchange: true
+			auto_exchange: true,
+			allow_invalid_tls: false
 		},
 		client_secret: c.client_secret
 	}));

@@ -62,7 +62,7 @@ function classify(err: NodeJS.ErrnoException): FailureKind {
 	if (code === 'ECONNREFUSED') return 'refused';
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NONAME') return 'dns';
 	if (code === 'ECONNRESET' || code === 'EPIPE') return 'reset';
-	if (code.startsWith('ERR_TLS') || code.startsWith('CERT_') || code.includes('SELF_SIGNED') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' || code === 'EPROTO') return 'tls';
+	if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.startsWith('CERT_') || code.includes('SELF_SIGNED') || code.startsWith('UNABLE_TO_') || code === 'HOSTNAME_MISMATCH' || code === 'EPROTO') return 'tls';
 	return 'network';
 }
 
@@ -75,12 +75,28 @@ function describe(kind: FailureKind, err: Error, u: URL): string {
 		case 'reset':
 			return `${u.host} closed the connection before answering.`;
 		case 'tls':
-			return `The TLS handshake with ${u.host} failed: ${err.message}`;
+			return `The TLS handshake with ${u.host} failed: ${tlsReason(err)}`;
 		case 'blocked':
 			return err.message;
 		default:
 			return `The request to ${u.host} failed: ${err.message}`;
 	}
+}
+
+/** A certificate error in plain words, with OpenSSL's own code for searching. */
+function tlsReason(err: NodeJS.ErrnoException): string {
+	const code = err.code ?? '';
+	const plain: Record<string, string> = {
+		DEPTH_ZERO_SELF_SIGNED_CERT: 'the certificate is self-signed, so no authority vouches for it',
+		SELF_SIGNED_CERT_IN_CHAIN: 'the certificate chain ends in a self-signed certificate that is not trusted',
+		CERT_HAS_EXPIRED: 'the certificate has expired',
+		CERT_NOT_YET_VALID: 'the certificate is not valid yet (check the clocks)',
+		ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate is for another host name',
+		UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the certificate was issued by an authority that is not trusted (or the server does not send its intermediate certificates)',
+		UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the certificate was issued by an authority that is not trusted (or the server does not send its intermediate certificates)'
+	};
+	const words = plain[code];
+	return words ? `${words} (${code}).` : err.message;
 }
 
 function pairs(raw: string[]): HeaderList {
@@ -136,16 +152,27 @@ export async function send(input: SendInput): Promise<Exchange> {
 		};
 
 		const mod = u.protocol === 'https:' ? https : http;
-		const req = mod.request({
-			protocol: u.protocol,
-			hostname: u.hostname.replace(/^\[|\]$/g, ''),
-			port: u.port || undefined,
-			method: input.method,
-			path: u.pathname + u.search,
-			headers: headers.flat(),
-			agent: agentFor(u.protocol, insecure),
-			servername: u.protocol === 'https:' && !/^[\d.]+$|:/.test(u.hostname) ? u.hostname : undefined
-		});
+		let req: http.ClientRequest;
+		try {
+			req = mod.request({
+				protocol: u.protocol,
+				hostname: u.hostname.replace(/^\[|\]$/g, ''),
+				port: u.port || undefined,
+				method: input.method,
+				path: u.pathname + u.search,
+				headers: headers.flat(),
+				agent: agentFor(u.protocol, insecure),
+				servername: u.protocol === 'https:' && !/^[\d.]+$|:/.test(u.hostname) ? u.hostname : undefined
+			});
+		} catch (err) {
+			// Node refuses to write a header holding CR, LF or a character outside Latin-1 (a token from a
+			// misbehaving service can hold one): nothing was sent.
+			done = true;
+			const e = err as NodeJS.ErrnoException;
+			const what = e.code === 'ERR_INVALID_CHAR' ? `a header holds a character that HTTP does not allow (${e.message.replace(/^Invalid character in header content /, 'in ')}). Values that came from the service, such as the access token, go into headers; check them` : e.message;
+			resolve({ id, step: input.step, startedAt, request, timing: { total: round(performance.now() - t0) }, findings: [], note: input.note, failure: { kind: 'network', message: `The request was not sent: ${what}.` } });
+			return;
+		}
 
 		const connectTimer = setTimeout(() => fail({ kind: 'timeout', message: `No connection to ${u.host} within ${lim.connectTimeoutMs} ms.` }), lim.connectTimeoutMs);
 		let partial: { status: number; statusText: string; httpVersion: string; headers: HeaderList; chunks: Buffer[]; size: number } | undefined;

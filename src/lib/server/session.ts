@@ -5,7 +5,7 @@
  * Large sessions are split over several cookies of at most ~3.5 KB each.
  */
 import { CompactEncrypt, compactDecrypt } from 'jose';
-import type { Cookies } from '@sveltejs/kit';
+import { error, type Cookies } from '@sveltejs/kit';
 import type { Setup } from '$lib/oauth/setup';
 import type { TokenSet } from '$lib/oauth/tokens';
 import type { Exchange } from '$lib/exchange/types';
@@ -14,6 +14,12 @@ import { sessionKeys } from './keys';
 export const COOKIE = 'pg_session';
 const CHUNK = 3500;
 const MAX_CHUNKS = 8;
+/**
+ * The most a sealed session may take. Browsers send every cookie back on every request, and Node
+ * refuses request headers over 16 KB (431), which would lock the browser out of the playground
+ * until its cookies were cleared; 12,000 bytes leaves room for the rest of the request.
+ */
+export const MAX_SEALED_BYTES = 12_000;
 /** A session older than this is dropped: a day of trying things is plenty. */
 const MAX_AGE_S = 24 * 3600;
 
@@ -98,9 +104,10 @@ export async function readSession(cookies: Cookies): Promise<Session> {
 export async function writeSession(cookies: Cookies, session: Session, secure: boolean): Promise<void> {
 	const { notice: _notice, ...rest } = session;
 	const sealed = await seal(rest);
+	if (sealed.length > MAX_SEALED_BYTES)
+		error(400, `This would make the session ${sealed.length} bytes, too large to keep in a cookie (at most ${MAX_SEALED_BYTES}). Shorten the longest setup fields; nothing was saved.`);
 	const chunks: string[] = [];
 	for (let i = 0; i < sealed.length; i += CHUNK) chunks.push(sealed.slice(i, i + CHUNK));
-	if (chunks.length > MAX_CHUNKS) throw new Error('session too large');
 	const opts = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure, maxAge: MAX_AGE_S };
 	chunks.forEach((c, i) => cookies.set(chunkName(i), c, opts));
 	for (let i = chunks.length; i < MAX_CHUNKS; i++) if (cookies.get(chunkName(i)) !== undefined) cookies.delete(chunkName(i), { path: '/' });

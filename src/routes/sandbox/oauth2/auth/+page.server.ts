@@ -3,6 +3,7 @@
 import { error, redirect, type RequestEvent } from '@sveltejs/kit';
 import { z } from 'zod';
 import { checkAuthorizationRequest, consentView, decideConsent, decisionIsSameOrigin, type Decision } from '$lib/server/sandbox/authorize';
+import { readForm } from '$lib/server/form';
 import type { Actions, PageServerLoad } from './$types';
 
 export const csr = false;
@@ -21,7 +22,9 @@ async function decide(event: RequestEvent, decision: Decision): Promise<never> {
 	if (!decisionIsSameOrigin(event.request.headers, event.url.origin)) {
 		error(403, 'This decision was sent from another site and is refused.');
 	}
-	const form = decisionForm.safeParse(Object.fromEntries(await event.request.formData()));
+	const body = await readForm(event.request);
+	if (!body.ok) error(400, body.failure.data.message);
+	const form = decisionForm.safeParse(Object.fromEntries(body.form));
 	const result = await decideConsent(form.success ? form.data.ticket : undefined, decision);
 	if (!result.ok) error(result.status, result.message);
 	redirect(303, result.location);

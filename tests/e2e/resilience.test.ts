@@ -1,0 +1,144 @@
+/**
+ * The server keeps no state of its own: the session is a sealed cookie, the sandbox's codes and
+ * tickets are signed. So (a) a restart between the consent page and Authorize loses nothing, and
+ * (b) two instances with the same key behind a round-robin proxy serve one flow between them.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { launch, shot } from '../helpers/browser';
+
+let browser: Browser;
+let context: BrowserContext | undefined;
+const servers: TestServer[] = [];
+const problems: string[] = [];
+
+beforeAll(async () => {
+	browser = await launch();
+});
+
+afterAll(async () => {
+	await browser?.close();
+});
+
+afterEach(async () => {
+	await context?.close();
+	context = undefined;
+	for (const s of servers.splice(0)) await s.stop();
+	expect(problems.splice(0), 'no console errors or page errors').toEqual([]);
+});
+
+async function start(env: Record<string, string>, port?: number): Promise<TestServer> {
+	const s = await startServer({ PLAYGROUND_LOG: 'off', ...env }, port);
+	servers.push(s);
+	return s;
+}
+
+async function newPage(): Promise<Page> {
+	context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+	const page = await context.newPage();
+	page.on('console', (m) => {
+		if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+	});
+	page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+	return page;
+}
+
+const transcriptSteps = (p: Page) => p.locator('.transcript details.exchange').evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
+
+describe('no state in the server', () => {
+	test('a restart between the consent page and Authorize loses nothing', async () => {
+		const port = await freePort();
+		const key = 'resilience-restart-key-0123456789abcdef';
+		const first = await start({ PLAYGROUND_SESSION_KEY: key }, port);
+		const p = await newPage();
+		await p.goto(first.url + '/');
+		await p.getByRole('button', { name: 'Sandbox (read write)' }).click();
+		await p.getByTestId('consent-url').waitFor();
+		const savedState = new URL((await p.getByTestId('consent-url').textContent())!).searchParams.get('state');
+		await p.getByRole('link', { name: 'Open the consent page' }).click();
+		await p.waitForURL(/\/sandbox\/oauth2\/auth/);
+		await shot(p, 'resilience-01-consent-before-restart');
+
+		// The server goes away and a new process comes up on the same port with the same key.
+		await first.stop();
+		servers.splice(servers.indexOf(first), 1);
+		expect(first.proc.exitCode).not.toBeNull();
+		const second = await start({ PLAYGROUND_SESSION_KEY: key }, port);
+		expect(second.proc.pid).not.toBe(first.proc.pid);
+
+		await p.getByRole('button', { name: 'Authorize' }).click();
+		await p.waitForURL(second.url + '/');
+		await p.getByTestId('access-token').waitFor();
+		expect(await p.locator('[data-verdict]').getAttribute('data-verdict')).toBe('code');
+		expect(await p.getByTestId('returned-state').textContent()).toBe(savedState);
+		expect(await p.getByTestId('saved-state').textContent()).toBe(savedState);
+		await expect.poll(() => p.locator('#exchange details.exchange').textContent()).toContain('HTTP/1.1 200 OK');
+		await p.getByRole('button', { name: 'Read the user info' }).click();
+		await expect.poll(() => p.locator('#userinfo details.exchange').textContent()).toContain('"userId"');
+		await shot(p, 'resilience-02-after-restart');
+	});
+
+	test('two instances with one key behind a round-robin proxy serve a whole flow', async () => {
+		const key = 'resilience-two-instances-key-0123456789';
+		const a = await start({ PLAYGROUND_SESSION_KEY: key });
+		const b = await start({ PLAYGROUND_SESSION_KEY: key });
+		const targets = [a.port, b.port];
+		const served = new Map<number, number>(targets.map((t) => [t, 0]));
+		let next = 0;
+		// Each request, from the browser or from the playground's own server calling the sandbox through
+		// the proxy's origin, goes to the next instance in turn. The Host header is kept, so both
+		// instances see the proxy's origin.
+		const proxy = http.createServer((req, res) => {
+			const port = targets[next++ % targets.length]!;
+			served.set(port, served.get(port)! + 1);
+			const up = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent: false }, (upRes) => {
+				res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.headers);
+				upRes.pipe(res);
+			});
+			up.on('error', (e) => {
+				res.writeHead(502, { 'content-type': 'text/plain' });
+				res.end(`proxy: ${e.message}`);
+			});
+			req.pipe(up);
+		});
+		await new Promise<void>((ok) => proxy.listen(0, '127.0.0.1', ok));
+		const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+		try {
+			const p = await newPage();
+			await p.goto(origin + '/');
+			await p.getByRole('button', { name: 'Sandbox (read write)' }).click();
+			await p.getByTestId('consent-url').waitFor();
+			expect(await p.getByTestId('consent-url').textContent()).toContain(encodeURIComponent(`${origin}/callback`));
+			await p.getByRole('link', { name: 'Open the consent page' }).click();
+			await p.waitForURL(/\/sandbox\/oauth2\/auth/);
+			await p.getByRole('button', { name: 'Authorize' }).click();
+			await p.waitForURL(origin + '/');
+			await p.getByTestId('access-token').waitFor();
+			expect(await p.locator('[data-verdict]').getAttribute('data-verdict')).toBe('code');
+			await expect.poll(() => p.locator('#exchange details.exchange').textContent()).toContain('HTTP/1.1 200 OK');
+
+			await p.getByRole('button', { name: 'Read the user info' }).click();
+			await expect.poll(() => p.locator('#userinfo details.exchange').textContent()).toContain('"userId"');
+
+			const before = await p.getByTestId('access-token').textContent();
+			await p.getByRole('button', { name: 'Refresh the access token' }).click();
+			await expect.poll(() => p.getByTestId('rotation').textContent()).toContain('rotated');
+			expect(await p.getByTestId('access-token').textContent()).not.toBe(before);
+			expect(await p.locator('#refresh details.exchange').textContent()).toContain('HTTP/1.1 200 OK');
+
+			await p.getByRole('button', { name: 'Read the user info' }).click();
+			await expect.poll(() => transcriptSteps(p)).toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'userinfo']);
+			expect(await p.locator('#userinfo details.exchange').textContent()).toContain('HTTP/1.1 200 OK');
+			await shot(p, 'resilience-03-round-robin');
+
+			// Both instances did real work.
+			for (const [port, n] of served) expect(n, `requests served by the instance on port ${port}`).toBeGreaterThan(5);
+		} finally {
+			proxy.closeAllConnections();
+			await new Promise<void>((ok) => proxy.close(() => ok()));
+		}
+	});
+});

@@ -1,0 +1,82 @@
+/**
+ * The abuse limit on a hosted server: every step that calls the service counts one attempt per client
+ * address, blocked or not; past the limit the action answers 429 with a plain message and Retry-After.
+ * Hosted mode refuses loopback addresses, so the sandbox's own URLs are blocked here: the limit still
+ * counts the attempts. The client address comes from X-Forwarded-For (ADDRESS_HEADER), so two clients
+ * can be told apart on loopback.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server';
+import { Client, consentUrlFrom, decide } from '../helpers/client';
+import type { Exchange } from '../../src/lib/exchange/types';
+
+const LIMIT = 4;
+let srv: TestServer;
+
+beforeAll(async () => {
+	srv = await startServer({ PLAYGROUND_MODE: 'hosted', PLAYGROUND_RATE_LIMIT: String(LIMIT), PLAYGROUND_RATE_WINDOW: '120', ADDRESS_HEADER: 'x-forwarded-for', XFF_DEPTH: '1' });
+});
+afterAll(() => srv?.stop());
+
+/** A client that always comes from `ip`. */
+function clientFrom(ip: string): Client {
+	const c = new Client(srv.url);
+	const inner = c.fetch.bind(c);
+	c.fetch = (path, init = {}) => {
+		const headers = new Headers(init.headers);
+		headers.set('x-forwarded-for', ip);
+		return inner(path, { ...init, headers });
+	};
+	return c;
+}
+
+describe('the outbound limit in hosted mode', () => {
+	test(`the ${LIMIT + 1}th outbound step from one address within the window is a 429 with Retry-After`, async () => {
+		const c = clientFrom('198.51.100.7');
+		await c.action('preset', { preset: 'sandbox-rw' });
+		await c.fetch(await decide(c, consentUrlFrom(await c.page())));
+
+		// 1: the exchange is attempted, and the guard blocks the loopback address.
+		const ex = await c.action('exchange');
+		expect(ex.type).toBe('success');
+		const [exchange] = ex.data.exchanges as Exchange[];
+		expect(exchange!.failure?.kind).toBe('blocked');
+		// 2..LIMIT: more attempts (these stop short of the network: there are no tokens).
+		for (let i = 2; i <= LIMIT; i++) expect((await c.action(i % 2 ? 'userinfo' : 'refresh')).status).toBe(409);
+
+		const started = Date.now();
+		const { res, body } = await c.fetch('/?/userinfo', {
+			method: 'POST',
+			body: '',
+			headers: { origin: srv.url, 'x-sveltekit-action': 'true', accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' }
+		});
+		const result = JSON.parse(body) as { type: string; status: number; data: string };
+		expect(result.type).toBe('failure');
+		expect(result.status).toBe(429);
+		expect(result.data).toMatch(new RegExp(`Too many requests from your address: ${LIMIT} per 120 s\\. Try again in \\d+ s\\.`));
+		const retry = Number(res.headers.get('retry-after'));
+		expect(retry).toBeGreaterThan(100);
+		expect(retry).toBeLessThanOrEqual(120 - Math.floor((Date.now() - started) / 1000) + 1);
+
+		// Every outbound step is limited, the API call included; steps that never call out are not.
+		expect((await c.action('exchange')).status).toBe(429);
+		expect((await c.action('api', { method: 'GET', path: 'tag/list' })).status).toBe(429);
+		expect((await c.action('restart')).type).toBe('success');
+		expect((await c.action('preset', { preset: 'sandbox-ro' })).type).toBe('success');
+	});
+
+	test('another address has its own count', async () => {
+		const c = clientFrom('203.0.113.20');
+		for (let i = 0; i < LIMIT; i++) expect((await c.action('userinfo')).status).toBe(409);
+		expect((await c.action('userinfo')).status).toBe(429);
+		expect((await clientFrom('203.0.113.21').action('userinfo')).status).toBe(409);
+	});
+
+	test('the page shows the refusal as the step error', async () => {
+		const c = clientFrom('198.51.100.7');
+		const r = await c.action('refresh');
+		expect(r.status).toBe(429);
+		expect(String(r.data.message)).toMatch(/^Too many requests from your address/);
+		expect(r.data.exchanges).toEqual([]);
+	});
+});

@@ -1,0 +1,60 @@
+/**
+ * Session key rotation (PLAYGROUND_SESSION_KEY=new,old): a server holding both keys reads a cookie
+ * sealed under the old one and seals what it writes under the new one; a server with only the new
+ * key reads the re-sealed cookie and refuses the old one, with the notice.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server';
+import { Client, consentUrlFrom } from '../helpers/client';
+
+const OLD = 'rotation-old-key-0123456789abcdefghijkl';
+const NEW = 'rotation-new-key-0123456789abcdefghijkl';
+const running: TestServer[] = [];
+
+async function serve(key: string): Promise<TestServer> {
+	const s = await startServer({ PLAYGROUND_SESSION_KEY: key, PLAYGROUND_LOG: 'off' });
+	running.push(s);
+	return s;
+}
+
+afterEach(async () => {
+	for (const s of running.splice(0)) await s.stop();
+});
+
+/** The same cookie jar, sent to another server. */
+function carry(from: Client, to: TestServer): Client {
+	const c = new Client(to.url);
+	c.jar = new Map(from.jar);
+	return c;
+}
+
+describe('key rotation', () => {
+	test('new,old reads a cookie sealed under old, and re-seals it under new', async () => {
+		const before = await serve(OLD);
+		const c = new Client(before.url);
+		await c.action('preset', { preset: 'sandbox-rw' });
+		const consent = consentUrlFrom(await c.page());
+		const sealedUnderOld = c.jar.get('pg_session')!;
+
+		const rotated = carry(c, await serve(`${NEW},${OLD}`));
+		const html = await rotated.page();
+		expect(html).not.toContain('could not be read');
+		expect(html).toContain('set, ends in …cret');
+		expect(new URL(consentUrlFrom(html)).searchParams.get('state')).toBe(new URL(consent).searchParams.get('state'));
+		// A write seals under the new key.
+		expect((await rotated.action('restart')).type).toBe('success');
+		expect(rotated.jar.get('pg_session')).not.toBe(sealedUnderOld);
+
+		const onlyNew = await serve(NEW);
+		const resealed = carry(rotated, onlyNew);
+		const page = await resealed.page();
+		expect(page).not.toContain('could not be read');
+		expect(page).toContain('set, ends in …cret');
+		expect(page).toContain('client_id=sandbox-rw');
+
+		const stale = carry(c, onlyNew); // still the cookie sealed under the old key
+		const refused = await stale.page();
+		expect(refused).toContain('could not be read');
+		expect(refused).not.toContain('client_id=sandbox-rw');
+	});
+});

@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AbuseCounter, clientKey, limitMessage, rateLimitFromEnv } from '$lib/server/abuse';
+
+describe('the abuse counter', () => {
+	it('allows `limit` attempts per window, then says how long to wait', () => {
+		let t = 0;
+		const c = new AbuseCounter(3, 60, () => t);
+		expect(c.hit('203.0.113.9')).toEqual({ ok: true, remaining: 2 });
+		expect(c.hit('203.0.113.9')).toEqual({ ok: true, remaining: 1 });
+		t = 36_500;
+		expect(c.hit('203.0.113.9')).toEqual({ ok: true, remaining: 0 });
+		expect(c.hit('203.0.113.9')).toEqual({ ok: false, retryAfterS: 24 });
+		t = 59_999;
+		expect(c.hit('203.0.113.9')).toEqual({ ok: false, retryAfterS: 1 });
+		t = 60_000;
+		expect(c.hit('203.0.113.9')).toEqual({ ok: true, remaining: 2 });
+	});
+
+	it('refused attempts do not extend the window', () => {
+		let t = 0;
+		const c = new AbuseCounter(1, 10, () => t);
+		c.hit('a');
+		for (t = 1000; t < 10_000; t += 1000) expect(c.hit('a').ok).toBe(false);
+		t = 10_000;
+		expect(c.hit('a').ok).toBe(true);
+	});
+
+	it('counts each address on its own', () => {
+		const c = new AbuseCounter(1, 60, () => 0);
+		expect(c.hit('198.51.100.1').ok).toBe(true);
+		expect(c.hit('198.51.100.1').ok).toBe(false);
+		expect(c.hit('198.51.100.2').ok).toBe(true);
+	});
+
+	it('counts an IPv6 client by its /64, and an IPv4-mapped address as IPv4', () => {
+		const c = new AbuseCounter(2, 60, () => 0);
+		expect(c.hit('2001:db8:1:2::1').ok).toBe(true);
+		expect(c.hit('2001:db8:1:2:ffff::9').ok).toBe(true);
+		expect(c.hit('2001:db8:1:2:abcd::1').ok).toBe(false);
+		expect(c.hit('2001:db8:1:3::1').ok).toBe(true);
+		expect(clientKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
+		expect(clientKey('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+		expect(clientKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+		expect(clientKey('not an address')).toBe('not an address');
+	});
+
+	it('prunes expired windows, so memory does not grow with past clients', () => {
+		let t = 0;
+		const c = new AbuseCounter(5, 1, () => t);
+		for (let i = 0; i < 1000; i++) c.hit(`10.0.${i >> 8}.${i & 255}`);
+		expect(c.size).toBe(1000);
+		t = 1_000;
+		c.hit('10.9.9.9');
+		expect(c.size).toBe(1);
+	});
+
+	it('tracks at most maxClients addresses, dropping the oldest window first', () => {
+		let t = 0;
+		const c = new AbuseCounter(1, 3600, () => t, 100);
+		for (let i = 0; i < 250; i++) {
+			t = i;
+			c.hit(`192.0.2.${i % 256}`);
+			expect(c.size).toBeLessThanOrEqual(100);
+		}
+		expect(c.size).toBe(100);
+		// The newest addresses are still counted; the oldest were dropped.
+		expect(c.hit('192.0.2.249').ok).toBe(false);
+		expect(c.hit('192.0.2.0').ok).toBe(true);
+	});
+
+	it('words the refusal plainly', () => {
+		expect(limitMessage(60, 60, 23)).toBe('Too many requests from your address: 60 per 60 s. Try again in 23 s.');
+	});
+});
+
+describe('configuration', () => {
+	const saved = { ...process.env };
+	afterEach(() => {
+		for (const k of ['PLAYGROUND_RATE_LIMIT', 'PLAYGROUND_RATE_WINDOW']) {
+			if (saved[k] === undefined) delete process.env[k];
+			else process.env[k] = saved[k];
+		}
+	});
+
+	it('defaults to 60 per 60 s in hosted mode and off in local mode', () => {
+		delete process.env.PLAYGROUND_RATE_LIMIT;
+		delete process.env.PLAYGROUND_RATE_WINDOW;
+		expect(rateLimitFromEnv('hosted')).toEqual({ limit: 60, windowS: 60 });
+		expect(rateLimitFromEnv('local').limit).toBe(0);
+	});
+
+	it('applies in local mode when set, and 0 turns it off', () => {
+		process.env.PLAYGROUND_RATE_LIMIT = '5';
+		process.env.PLAYGROUND_RATE_WINDOW = '10';
+		expect(rateLimitFromEnv('local')).toEqual({ limit: 5, windowS: 10 });
+		process.env.PLAYGROUND_RATE_LIMIT = '0';
+		expect(rateLimitFromEnv('hosted').limit).toBe(0);
+	});
+
+	it('refuses a bad value, naming the variable', () => {
+		process.env.PLAYGROUND_RATE_LIMIT = 'lots';
+		expect(() => rateLimitFromEnv('hosted')).toThrow(/PLAYGROUND_RATE_LIMIT/);
+		process.env.PLAYGROUND_RATE_LIMIT = '10';
+		process.env.PLAYGROUND_RATE_WINDOW = '0';
+		expect(() => rateLimitFromEnv('hosted')).toThrow(/PLAYGROUND_RATE_WINDOW/);
+	});
+});
