@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { gzipSync, constants as zlibConstants } from 'node:zlib';
 import { parse, unflatten } from 'devalue';
 import { ensureBuild } from './ensure-build.js';
+import { freePort } from './free-port.js';
 
 const QUICK = process.argv.includes('--quick');
 
@@ -158,18 +159,6 @@ function unexpected(what, r) {
 
 // ───────────────────────────── the server ─────────────────────────────
 
-/** @returns {Promise<number>} */
-function freePort() {
-	return new Promise((ok, fail) => {
-		const srv = createServer();
-		srv.once('error', fail);
-		srv.listen(0, '127.0.0.1', () => {
-			const a = srv.address();
-			const port = typeof a === 'object' && a ? a.port : 0;
-			srv.close(() => ok(port));
-		});
-	});
-}
 
 /** @type {Set<import('node:child_process').ChildProcess>} */
 const running = new Set();

@@ -10,10 +10,10 @@
 // server a high SANDBOX_ZONE1_LIMIT too (each flow makes two zone-1 calls as sandbox-rw).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { parse as devalueParse } from 'devalue';
 import { ensureBuild } from './ensure-build.js';
+import { freePort } from './free-port.js';
 
 const STEPS = ['preset', 'page', 'consent', 'authorize', 'callback', 'exchange', 'userinfo', 'refresh', 'userinfo2', 'check'];
 const LIMITS = { flows: 10_000, concurrency: 500, timeout: 1_800 };
@@ -37,18 +37,6 @@ function options(argv) {
 	return o;
 }
 
-/** @returns {Promise<number>} */
-function freePort() {
-	return new Promise((ok, fail) => {
-		const srv = createServer();
-		srv.once('error', fail);
-		srv.listen(0, '127.0.0.1', () => {
-			const addr = srv.address();
-			const port = typeof addr === 'object' && addr ? addr.port : 0;
-			srv.close(() => ok(port));
-		});
-	});
-}
 
 async function ownServer() {
 	ensureBuild();

@@ -2,7 +2,6 @@
  * Starts the built production server (build/index.js) on a free loopback port, for integration and e2e tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -17,17 +16,9 @@ export interface TestServer {
 
 export const TEST_SESSION_KEY = 'integration-test-session-key-0123456789';
 
-export async function freePort(): Promise<number> {
-	return new Promise((ok, fail) => {
-		const srv = createServer();
-		srv.once('error', fail);
-		srv.listen(0, '127.0.0.1', () => {
-			const addr = srv.address();
-			const port = typeof addr === 'object' && addr ? addr.port : 0;
-			srv.close(() => ok(port));
-		});
-	});
-}
+import { freePort } from '../../scripts/free-port.js';
+
+export { freePort };
 
 export async function startServer(env: Record<string, string> = {}, port?: number): Promise<TestServer> {
 	const entry = resolve('scripts/serve.js');

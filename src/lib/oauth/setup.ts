@@ -61,6 +61,11 @@ export const secretSchema = z
 	.max(1024, 'Client secret is too long (at most 1024 characters)')
 	.refine((v) => !/[\r\n]/.test(v), 'Client secret must be on one line');
 
+/** A full setup from the fields that matter, every other field at its default. */
+export function setupWith(fields: Pick<Setup, 'base_url' | 'redirect_uri'> & Partial<Setup>): Setup {
+	return { client_id: '', scope: '', authorization_endpoint: '', token_endpoint: '', userinfo_endpoint: '', token_location: 'header', custom_state: '', auto_exchange: true, allow_invalid_tls: false, ...fields };
+}
+
 export interface Endpoints {
 	authorization: string;
 	token: string;

@@ -5,7 +5,7 @@
 import { fail, type Cookies, type RequestEvent } from '@sveltejs/kit';
 import { z } from 'zod';
 import { CONSENT_PARAM_HELP } from '$lib/oauth/consent';
-import { endpoints, fieldErrors, secretSchema, setupFromForm, setupSchema, type FieldErrors, type Setup } from '$lib/oauth/setup';
+import { endpoints, fieldErrors, secretSchema, setupFromForm, setupSchema, setupWith, type FieldErrors, type Setup } from '$lib/oauth/setup';
 import type { Exchange } from '$lib/exchange/types';
 import { overLimit } from './abuse';
 import { consentExchange, prepareConsent, type StepResult } from './flow';
@@ -30,19 +30,7 @@ export function secretHint(secret: string | undefined): string | null {
 }
 
 export function defaultSetup(origin: string): Setup {
-	return {
-		base_url: sandboxEnabled() ? `${origin}/sandbox` : '',
-		client_id: '',
-		scope: '',
-		redirect_uri: `${origin}/callback`,
-		authorization_endpoint: '',
-		token_endpoint: '',
-		userinfo_endpoint: '',
-		token_location: 'header',
-		custom_state: '',
-		auto_exchange: true,
-		allow_invalid_tls: false
-	};
+	return setupWith({ base_url: sandboxEnabled() ? `${origin}/sandbox` : '', redirect_uri: `${origin}/callback` });
 }
 
 /** A docs link's setup, with a named preset's non-secret fields under the link's own values. */

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { setupSchema, type Setup } from '$lib/oauth/setup';
+import { setupSchema, setupWith, type Setup } from '$lib/oauth/setup';
 import { builtinClients } from './sandbox/clients';
 
 export interface Preset {
@@ -82,18 +82,7 @@ function sandboxPresets(origin: string): Preset[] {
 		name: c.client_id,
 		label: c.client_id === 'sandbox-rw' ? 'Sandbox (read write)' : c.client_id === 'sandbox-ro' ? 'Sandbox (read only)' : `Sandbox (${c.client_id})`,
 		description: `${c.name}: default scope "${c.default_scope}"${c.access_ttl ? `, access token lives ${c.access_ttl} s` : ''}.`,
-		setup: {
-			base_url: `${origin}/sandbox`,
-			client_id: c.client_id,
-			scope: c.default_scope,
-			authorization_endpoint: '',
-			token_endpoint: '',
-			userinfo_endpoint: '',
-			token_location: 'header',
-			custom_state: '',
-			auto_exchange: true,
-			allow_invalid_tls: false
-		},
+		setup: setupWith({ base_url: `${origin}/sandbox`, redirect_uri: `${origin}/callback`, client_id: c.client_id, scope: c.default_scope }),
 		client_secret: c.client_secret
 	}));
 }
