@@ -280,3 +280,30 @@ test('download the HAR and the Markdown report, import the HAR again: same excha
 	await q.getByTestId('import-har').setInputFiles('test-output/not-a-har.json');
 	expect(await q.getByTestId('import-error').textContent()).toMatch(/not-a-har\.json: .*HAR/i);
 });
+
+test('progress shows at once on a network step, and a slow one offers Cancel', async () => {
+	const { createServer } = await import('node:http');
+	const hang = createServer(() => undefined); // accepts, never answers
+	await new Promise<void>((ok) => hang.listen(0, '127.0.0.1', ok));
+	const port = (hang.address() as import('node:net').AddressInfo).port;
+	try {
+		const p = await newPage();
+		await p.goto(srv.url + '/');
+		await p.getByLabel('Base URL of the service').fill(`http://127.0.0.1:${port}`);
+		await p.getByLabel('Client id').fill('slow-app');
+		await p.getByLabel('Client secret').fill('slow-secret-1234');
+		await p.getByRole('button', { name: 'Save setup' }).click();
+		await p.getByTestId('consent-url').waitFor();
+		await p.getByRole('button', { name: 'Check the consent URL' }).click();
+		expect(await p.getByTestId('busy').textContent()).toMatch(/Checking the consent URL/);
+		expect(await p.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+		await p.getByRole('button', { name: 'Cancel' }).waitFor({ timeout: 5000 });
+		await shot(p, '27-slow-step-cancel');
+		await p.getByRole('button', { name: 'Cancel' }).click();
+		await expect.poll(() => p.locator('#consent .error').textContent()).toMatch(/Cancelled/);
+		expect(await p.getByTestId('busy').count()).toBe(0);
+	} finally {
+		hang.closeAllConnections();
+		await new Promise<void>((ok) => hang.close(() => ok()));
+	}
+});
