@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
+import { choosePreset, decide, signIn } from '../helpers/e2e';
 import { axeViolations } from '../helpers/axe';
 
 let srv: TestServer;
@@ -38,12 +39,6 @@ afterEach(async () => {
 	const seen = problems.splice(0);
 	expect(seen, 'no console errors or page errors').toEqual([]);
 });
-
-async function authorize(p: Page) {
-	await p.getByRole('link', { name: 'Open the consent page' }).click();
-	await p.waitForURL(/\/sandbox\/oauth2\/auth/);
-	await p.getByRole('button', { name: 'Authorize' }).click();
-}
 
 describe('prefilled links', () => {
 	test('a docs link fills the setup, names the host, and focuses the secret field', async () => {
@@ -85,13 +80,11 @@ describe('prefilled links', () => {
 
 test('paste-back mode with the sandbox landing page, end to end', async () => {
 	const p = await newPage();
-	await p.goto(srv.url + '/');
-	await p.getByRole('button', { name: 'Sandbox (read write)' }).click();
-	await p.getByTestId('consent-url').waitFor();
+	await choosePreset(p, srv.url, 'Sandbox (read write)');
 	await p.getByLabel('Redirect URI to register').fill(`${srv.url}/sandbox/landing`);
 	await p.getByRole('button', { name: 'Save setup' }).click();
 	await expect.poll(() => p.getByTestId('consent-url').textContent()).toContain(encodeURIComponent('/sandbox/landing'));
-	await authorize(p);
+	await decide(p);
 	await p.waitForURL(/\/sandbox\/landing\?code=/);
 	await shot(p, '22-sandbox-landing');
 	const landed = p.url();
@@ -106,12 +99,7 @@ test('paste-back mode with the sandbox landing page, end to end', async () => {
 
 test('auto-refresh fires once when switched on, as a shown exchange', async () => {
 	const p = await newPage();
-	await p.goto(srv.url + '/');
-	await p.getByRole('button', { name: 'Sandbox (sandbox-short)' }).click();
-	await p.getByTestId('consent-url').waitFor();
-	await authorize(p);
-	await p.waitForURL(srv.url + '/');
-	await p.getByTestId('access-token').waitFor();
+	await signIn(p, srv.url, 'Sandbox (sandbox-short)');
 	const refreshes = () => p.locator('.transcript details.exchange[data-step="refresh"]').count();
 	expect(await refreshes()).toBe(0);
 	await p.getByLabel('Refresh automatically before expiry').check();
@@ -125,12 +113,14 @@ test('auto-refresh fires once when switched on, as a shown exchange', async () =
 test('dark mode follows the system, the toggle is remembered, shortcuts work', async () => {
 	const p = await newPage({ colorScheme: 'dark' });
 	await p.goto(srv.url + '/');
+	await p.locator('main[data-ready="true"]').waitFor(); // the shortcuts listen once the page is live
 	const bg = () => p.evaluate(() => getComputedStyle(document.body).backgroundColor);
 	expect(await bg()).toBe('rgb(17, 21, 28)');
 	await p.keyboard.press('t');
 	await expect.poll(bg).toBe('rgb(246, 247, 249)');
 	await p.reload();
 	expect(await bg()).toBe('rgb(246, 247, 249)');
+	await p.locator('main[data-ready="true"]').waitFor();
 	await p.keyboard.press('?');
 	await expect.poll(() => p.locator('dialog.shortcuts').evaluate((d: HTMLDialogElement) => d.open)).toBe(true);
 	await shot(p, '24-shortcuts');
@@ -189,7 +179,7 @@ test('the sequence diagram has one arrow per exchange, and an arrow opens its ex
 	expect(await p.locator('[data-arrow]').count()).toBe(0);
 	await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
 	await p.getByTestId('consent-url').waitFor();
-	await authorize(p);
+	await decide(p);
 	await p.waitForURL(srv.url + '/');
 	await p.getByTestId('access-token').waitFor();
 	await p.getByRole('button', { name: 'Read the user info' }).click();
@@ -224,12 +214,7 @@ test('the sequence diagram has one arrow per exchange, and an arrow opens its ex
 
 test('download the HAR and the Markdown report, import the HAR again: same exchanges and findings, no secret', async () => {
 	const p = await newPage();
-	await p.goto(srv.url + '/');
-	await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
-	await p.getByTestId('consent-url').waitFor();
-	await authorize(p);
-	await p.waitForURL(srv.url + '/');
-	await p.getByTestId('access-token').waitFor();
+	await signIn(p, srv.url, 'Sandbox (read only)');
 	await p.getByLabel('Method').selectOption('POST');
 	await p.getByLabel(/Path below/).fill('edit-tag');
 	await p.getByRole('button', { name: 'Send' }).click();

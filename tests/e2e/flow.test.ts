@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
+import { choosePreset, decide, signIn } from '../helpers/e2e';
 
 const SECRET = 'e2e-Secret-9f3K-x7Qa';
 let srv: TestServer;
@@ -59,13 +60,6 @@ afterEach(async () => {
 	const seen = problems.splice(0);
 	expect(seen, 'no console errors or page errors').toEqual([]);
 });
-
-async function authorize(p: Page, decision: 'Authorize' | 'Deny' = 'Authorize') {
-	await p.getByRole('link', { name: 'Open the consent page' }).click();
-	await p.waitForURL(/\/sandbox\/oauth2\/auth/);
-	await p.getByRole('button', { name: decision }).click();
-	await p.waitForURL(srv.url + '/');
-}
 
 async function stepState(p: Page, id: string) {
 	return p.locator(`#${id}`).getAttribute('class');
@@ -140,11 +134,7 @@ describe('the whole flow', () => {
 
 	test('a zone-2 call with the read-only client gets its 403, explained', async () => {
 		const p = await newPage();
-		await p.goto(srv.url + '/');
-		await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
-		await p.getByTestId('consent-url').waitFor();
-		await authorize(p);
-		await p.getByTestId('access-token').waitFor();
+		await signIn(p, srv.url, 'Sandbox (read only)');
 		await p.getByLabel('Method').selectOption('POST');
 		await p.getByLabel(/Path below/).fill('edit-tag');
 		await p.getByLabel('Form body').fill('i=item-1&a=user/-/state/com.google/starred');
@@ -159,9 +149,7 @@ describe('the whole flow', () => {
 describe('failures a user meets', () => {
 	test('a tampered state on the callback URL aborts with the explanation', async () => {
 		const p = await newPage();
-		await p.goto(srv.url + '/');
-		await p.getByRole('button', { name: 'Sandbox (read write)' }).click();
-		await p.getByTestId('consent-url').waitFor();
+		await choosePreset(p, srv.url, 'Sandbox (read write)');
 		// An attacker in the middle changes the state on the redirect back.
 		await p.route((u) => u.pathname === '/sandbox/oauth2/auth' && u.search === '?/authorize', async (route) => {
 			const res = await route.fetch({ maxRedirects: 0, headers: { ...route.request().headers(), origin: new URL(route.request().url()).origin } });
@@ -169,7 +157,8 @@ describe('failures a user meets', () => {
 			u.searchParams.set('state', 'tampered-' + u.searchParams.get('state'));
 			await route.fulfill({ status: 303, headers: { location: u.toString() }, body: '' });
 		});
-		await authorize(p);
+		await decide(p);
+		await p.waitForURL(srv.url + '/');
 		const alert = p.getByTestId('state-alert');
 		await alert.waitFor();
 		expect(await alert.textContent()).toMatch(/may be forged/);
@@ -183,10 +172,9 @@ describe('failures a user meets', () => {
 
 	test('Deny on the consent page shows access_denied', async () => {
 		const p = await newPage();
-		await p.goto(srv.url + '/');
-		await p.getByRole('button', { name: 'Sandbox (read write)' }).click();
-		await p.getByTestId('consent-url').waitFor();
-		await authorize(p, 'Deny');
+		await choosePreset(p, srv.url, 'Sandbox (read write)');
+		await decide(p, 'Deny');
+		await p.waitForURL(srv.url + '/');
 		const alert = p.getByTestId('auth-error');
 		await alert.waitFor();
 		expect(await alert.textContent()).toContain('access_denied');
@@ -196,11 +184,7 @@ describe('failures a user meets', () => {
 
 	test('an expired token (short-lifetime client) is refreshed before user-info', async () => {
 		const p = await newPage();
-		await p.goto(srv.url + '/');
-		await p.getByRole('button', { name: 'Sandbox (sandbox-short)' }).click();
-		await p.getByTestId('consent-url').waitFor();
-		await authorize(p);
-		await p.getByTestId('access-token').waitFor();
+		await signIn(p, srv.url, 'Sandbox (sandbox-short)');
 		expect(await p.locator('.tokens').getAttribute('data-clock')).toBe('valid');
 		await expect.poll(() => p.getByTestId('countdown').textContent(), { timeout: 10_000 }).toMatch(/expired/);
 		expect(await p.locator('.tokens').getAttribute('data-clock')).toBe('expired');
@@ -215,11 +199,7 @@ describe('failures a user meets', () => {
 
 	test('the page works at phone width', async () => {
 		const p = await newPage({ width: 390, height: 844 });
-		await p.goto(srv.url + '/');
-		await p.getByRole('button', { name: 'Sandbox (read write)' }).click();
-		await p.getByTestId('consent-url').waitFor();
-		await authorize(p);
-		await p.getByTestId('access-token').waitFor();
+		await signIn(p, srv.url, 'Sandbox (read write)');
 		await shot(p, '13-phone');
 		const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 		expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);

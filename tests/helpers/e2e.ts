@@ -1,0 +1,24 @@
+/** Steps the e2e tests share: a sandbox preset, the consent decision, a whole sign-in. */
+import type { Page } from 'playwright-core';
+
+/** From the playground's consent step: open the consent page and press Authorize (or Deny). */
+export async function decide(p: Page, decision: 'Authorize' | 'Deny' = 'Authorize'): Promise<void> {
+	await p.getByRole('link', { name: 'Open the consent page' }).click();
+	await p.waitForURL(/\/sandbox\/oauth2\/auth/);
+	await p.getByRole('button', { name: decision }).click();
+}
+
+/** Opens the playground and chooses a sandbox preset; the consent URL is then on the page. */
+export async function choosePreset(p: Page, base: string, label: string): Promise<void> {
+	await p.goto(base + '/');
+	await p.getByRole('button', { name: label }).click();
+	await p.getByTestId('consent-url').waitFor();
+}
+
+/** The whole way to tokens with a sandbox preset: consent, Authorize, the automatic exchange. */
+export async function signIn(p: Page, base: string, label: string): Promise<void> {
+	await choosePreset(p, base, label);
+	await decide(p);
+	await p.waitForURL(base + '/');
+	await p.getByTestId('access-token').waitFor();
+}
