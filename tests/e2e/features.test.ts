@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { choosePreset, decide, signIn } from '../helpers/e2e';
+import { choosePreset, decide, openPlayground, signIn } from '../helpers/e2e';
 import { axeViolations } from '../helpers/axe';
 
 let srv: TestServer;
@@ -88,7 +88,7 @@ test('paste-back mode with the sandbox landing page, end to end', async () => {
 	await p.waitForURL(/\/sandbox\/landing\?code=/);
 	await shot(p, '22-sandbox-landing');
 	const landed = p.url();
-	await p.goto(srv.url + '/');
+	await openPlayground(p, srv.url);
 	await p.getByLabel(/The full address your application landed on/).fill(landed);
 	await p.getByRole('button', { name: 'Use this redirect' }).click();
 	await p.getByTestId('access-token').waitFor();
@@ -112,8 +112,7 @@ test('auto-refresh fires once when switched on, as a shown exchange', async () =
 
 test('dark mode follows the system, the toggle is remembered, shortcuts work', async () => {
 	const p = await newPage({ colorScheme: 'dark' });
-	await p.goto(srv.url + '/');
-	await p.locator('main[data-ready="true"]').waitFor(); // the shortcuts listen once the page is live
+	await openPlayground(p, srv.url);
 	const bg = () => p.evaluate(() => getComputedStyle(document.body).backgroundColor);
 	expect(await bg()).toBe('rgb(17, 21, 28)');
 	await p.keyboard.press('t');
@@ -142,7 +141,7 @@ describe('accessibility: axe-core on every step, both themes', () => {
 					await shot(p, `axe-${scheme}-${size.name}-${step}`);
 					for (const v of await axeViolations(p)) found.push(`${step}: ${v.id} (${v.impact}) ${v.help} → ${v.nodes.join(' | ')}`);
 				};
-				await p.goto(srv.url + '/');
+				await openPlayground(p, srv.url);
 				await check('1-start');
 				await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
 				await p.getByTestId('consent-url').waitFor();
@@ -174,7 +173,7 @@ describe('accessibility: axe-core on every step, both themes', () => {
 
 test('the sequence diagram has one arrow per exchange, and an arrow opens its exchange', async () => {
 	const p = await newPage();
-	await p.goto(srv.url + '/');
+	await openPlayground(p, srv.url);
 	expect(await p.locator('[data-sequence]').count()).toBe(1);
 	expect(await p.locator('[data-arrow]').count()).toBe(0);
 	await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
@@ -273,7 +272,7 @@ test('progress shows at once on a network step, and a slow one offers Cancel', a
 	const port = (hang.address() as import('node:net').AddressInfo).port;
 	try {
 		const p = await newPage();
-		await p.goto(srv.url + '/');
+		await openPlayground(p, srv.url);
 		await p.getByLabel('Base URL of the service').fill(`http://127.0.0.1:${port}`);
 		await p.getByLabel('Client id').fill('slow-app');
 		await p.getByLabel('Client secret').fill('slow-secret-1234');

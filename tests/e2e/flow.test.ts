@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { choosePreset, decide, signIn } from '../helpers/e2e';
+import { choosePreset, decide, openPlayground, signIn } from '../helpers/e2e';
 
 const SECRET = 'e2e-Secret-9f3K-x7Qa';
 let srv: TestServer;
@@ -68,7 +68,7 @@ async function stepState(p: Page, id: string) {
 describe('the whole flow', () => {
 	test('setup, consent, Authorize, callback, exchange, user-info, refresh, user-info', async () => {
 		const p = await newPage();
-		await p.goto(srv.url + '/');
+		await openPlayground(p, srv.url);
 		await shot(p, '01-start');
 		await p.getByLabel('Client id').fill('e2e-app');
 		await p.getByLabel('Client secret').fill(SECRET);

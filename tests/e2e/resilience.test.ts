@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
+import { choosePreset } from '../helpers/e2e';
 
 let browser: Browser;
 let context: BrowserContext | undefined;
@@ -54,9 +55,7 @@ describe('no state in the server', () => {
 		const key = 'resilience-restart-key-0123456789abcdef';
 		const first = await start({ PLAYGROUND_SESSION_KEY: key }, port);
 		const p = await newPage();
-		await p.goto(first.url + '/');
-		await p.getByRole('button', { name: 'Sandbox (read write)' }).click();
-		await p.getByTestId('consent-url').waitFor();
+		await choosePreset(p, first.url, 'Sandbox (read write)');
 		const savedState = new URL((await p.getByTestId('consent-url').textContent())!).searchParams.get('state');
 		await p.getByRole('link', { name: 'Open the consent page' }).click();
 		await p.waitForURL(/\/sandbox\/oauth2\/auth/);
@@ -108,9 +107,7 @@ describe('no state in the server', () => {
 		const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 		try {
 			const p = await newPage();
-			await p.goto(origin + '/');
-			await p.getByRole('button', { name: 'Sandbox (read write)' }).click();
-			await p.getByTestId('consent-url').waitFor();
+			await choosePreset(p, origin, 'Sandbox (read write)');
 			expect(await p.getByTestId('consent-url').textContent()).toContain(encodeURIComponent(`${origin}/callback`));
 			await p.getByRole('link', { name: 'Open the consent page' }).click();
 			await p.waitForURL(/\/sandbox\/oauth2\/auth/);

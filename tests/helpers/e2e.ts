@@ -8,9 +8,15 @@ export async function decide(p: Page, decision: 'Authorize' | 'Deny' = 'Authoriz
 	await p.getByRole('button', { name: decision }).click();
 }
 
+/** Opens the playground and waits until its script runs (buttons clicked before that do nothing). */
+export async function openPlayground(p: Page, base: string): Promise<void> {
+	await p.goto(base + '/');
+	await p.locator('main[data-ready="true"]').waitFor();
+}
+
 /** Opens the playground and chooses a sandbox preset; the consent URL is then on the page. */
 export async function choosePreset(p: Page, base: string, label: string): Promise<void> {
-	await p.goto(base + '/');
+	await openPlayground(p, base);
 	await p.getByRole('button', { name: label }).click();
 	await p.getByTestId('consent-url').waitFor();
 }
