@@ -130,7 +130,8 @@ export async function send(input: SendInput): Promise<Exchange> {
 	const request = { method: input.method, url: u.toString(), httpVersion: '1.1', headers, body };
 
 	const pol = guardPolicy();
-	const urlCheck = checkUrl(u, pol);
+	const own = ownSandbox(u);
+	const urlCheck = own ? ({ ok: true } as const) : checkUrl(u, pol);
 	if (!urlCheck.ok) return { id, step: input.step, startedAt, request, failure: { kind: 'blocked', message: urlCheck.reason }, timing: { total: 0 }, findings: [], note: input.note };
 	const insecure = !!input.allowInvalidTls && pol.mode === 'local';
 
@@ -154,14 +155,14 @@ export async function send(input: SendInput): Promise<Exchange> {
 		const mod = u.protocol === 'https:' ? https : http;
 		let req: http.ClientRequest;
 		try {
-			req = mod.request({
-				protocol: u.protocol,
-				hostname: u.hostname.replace(/^\[|\]$/g, ''),
-				port: u.port || undefined,
+			req = (own ? http : mod).request({
+				protocol: own ? 'http:' : u.protocol,
+				hostname: own ? own.hostname : u.hostname.replace(/^\[|\]$/g, ''),
+				port: own ? own.port : u.port || undefined,
 				method: input.method,
 				path: u.pathname + u.search,
 				headers: headers.flat(),
-				agent: agentFor(u.protocol, insecure),
+				agent: agentFor(own ? 'http:' : u.protocol, insecure),
 				servername: u.protocol === 'https:' && !/^[\d.]+$|:/.test(u.hostname) ? u.hostname : undefined
 			});
 		} catch (err) {
@@ -236,6 +237,21 @@ export async function send(input: SendInput): Promise<Exchange> {
 
 		req.end(bodyBytes.length ? bodyBytes : undefined);
 	});
+}
+
+/**
+ * The built-in sandbox answers under this server's own public origin (ORIGIN). In hosted mode that
+ * origin is on no allow list and its address may be private, so a request to it goes straight to
+ * this process's own listener instead, with the same request line and headers; nothing else can be
+ * reached this way.
+ */
+function ownSandbox(u: URL): { hostname: string; port: number } | undefined {
+	if (!u.pathname.startsWith('/sandbox/') || (process.env.SANDBOX ?? 'on').toLowerCase() === 'off') return undefined;
+	const origin = process.env.ORIGIN;
+	if (!origin || !URL.canParse(origin) || new URL(origin).origin !== u.origin) return undefined;
+	const host = process.env.HOST;
+	const hostname = !host || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.replace(/^\[|\]$/g, '');
+	return { hostname, port: Number(process.env.PORT || 5173) };
 }
 
 function blockedExchange(input: SendInput, id: string, startedAt: string, failure: Failure): Exchange {
