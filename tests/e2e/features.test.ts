@@ -99,7 +99,7 @@ test('paste-back mode with the sandbox landing page, end to end', async () => {
 
 test('auto-refresh fires once when switched on, as a shown exchange', async () => {
 	const p = await newPage();
-	await signIn(p, srv.url, 'Sandbox (sandbox-short)');
+	await signIn(p, srv.url, 'Sandbox (5-second token)');
 	const refreshes = () => p.locator('.transcript details.exchange[data-step="refresh"]').count();
 	expect(await refreshes()).toBe(0);
 	await p.getByLabel('Refresh automatically before expiry').check();

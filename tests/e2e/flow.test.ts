@@ -184,7 +184,7 @@ describe('failures a user meets', () => {
 
 	test('an expired token (short-lifetime client) is refreshed before user-info', async () => {
 		const p = await newPage();
-		await signIn(p, srv.url, 'Sandbox (sandbox-short)');
+		await signIn(p, srv.url, 'Sandbox (5-second token)');
 		expect(await p.locator('.tokens').getAttribute('data-clock')).toBe('valid');
 		await expect.poll(() => p.getByTestId('countdown').textContent(), { timeout: 10_000 }).toMatch(/expired/);
 		expect(await p.locator('.tokens').getAttribute('data-clock')).toBe('expired');

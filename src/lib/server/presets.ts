@@ -80,7 +80,7 @@ function sandboxPresets(origin: string): Preset[] {
 	if (!sandboxEnabled()) return [];
 	return builtinClients().map((c) => ({
 		name: c.client_id,
-		label: c.client_id === 'sandbox-rw' ? 'Sandbox (read write)' : c.client_id === 'sandbox-ro' ? 'Sandbox (read only)' : `Sandbox (${c.client_id})`,
+		label: c.client_id === 'sandbox-rw' ? 'Sandbox (read write)' : c.client_id === 'sandbox-ro' ? 'Sandbox (read only)' : c.access_ttl ? `Sandbox (${c.access_ttl}-second token)` : `Sandbox (${c.client_id})`,
 		description: `${c.name}: default scope "${c.default_scope}"${c.access_ttl ? `, access token lives ${c.access_ttl} s` : ''}.`,
 		setup: setupWith({ base_url: `${origin}/sandbox`, redirect_uri: `${origin}/callback`, client_id: c.client_id, scope: c.default_scope }),
 		client_secret: c.client_secret

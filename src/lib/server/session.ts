@@ -1,15 +1,15 @@
 /**
  * The sealed-cookie session. Everything the server must remember between requests (setup, client
  * secret, pending state, code, tokens) is encrypted and authenticated into HttpOnly cookies: a JWE
- * with `dir` + A256GCM (jose). Any instance with the key can serve any request; a restart loses nothing.
+ * with `dir` + A256GCM (jwe.ts). Any instance with the key can serve any request; a restart loses nothing.
  * Large sessions are split over several cookies of at most ~3.5 KB each.
  */
-import { CompactEncrypt, compactDecrypt } from 'jose';
 import { error, type Cookies } from '@sveltejs/kit';
 import type { Setup } from '$lib/oauth/setup';
 import type { TokenSet } from '$lib/oauth/tokens';
 import type { Exchange } from '$lib/exchange/types';
 import { sessionKeys } from './keys';
+import { openJwe, sealJwe } from './jwe';
 
 export const COOKIE = 'pg_session';
 const CHUNK = 3500;
@@ -54,35 +54,29 @@ export interface Session {
 
 export const emptySession = (): Session => ({ v: 1 });
 
-// Imported into WebCrypto once: jose would otherwise import the raw key on every seal and open.
-let cryptoKeys: Promise<CryptoKey[]> | undefined;
-function keys(): Promise<CryptoKey[]> {
-	cryptoKeys ??= Promise.all(sessionKeys().map((k) => crypto.subtle.importKey('raw', k as Uint8Array<ArrayBuffer>, 'AES-GCM', false, ['encrypt', 'decrypt'])));
-	return cryptoKeys;
-}
-
 function chunkName(i: number): string {
 	return i === 0 ? COOKIE : `${COOKIE}.${i}`;
 }
 
 export async function seal(session: Session): Promise<string> {
 	const data = new TextEncoder().encode(JSON.stringify({ ...session, iat: Math.floor(Date.now() / 1000) }));
-	return new CompactEncrypt(data).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt((await keys())[0]!);
+	return sealJwe(data, sessionKeys()[0]!);
 }
 
 export type Opened = { ok: true; session: Session } | { ok: false; reason: string };
 
 export async function open(token: string): Promise<Opened> {
-	for (const key of await keys()) {
+	for (const key of sessionKeys()) {
+		const plaintext = openJwe(token, key);
+		if (!plaintext) continue; // try the next key
 		try {
-			const { plaintext } = await compactDecrypt(token, key, { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] });
 			const parsed = JSON.parse(new TextDecoder().decode(plaintext)) as Session & { iat?: number };
 			if (parsed?.v !== 1) return { ok: false, reason: 'The session cookie is from an older version of the playground.' };
 			if (typeof parsed.iat === 'number' && Date.now() / 1000 - parsed.iat > MAX_AGE_S) return { ok: false, reason: 'The session had expired (older than a day).' };
 			delete parsed.iat;
 			return { ok: true, session: parsed };
 		} catch {
-			/* try the next key */
+			return { ok: false, reason: 'The session cookie could not be read.' };
 		}
 	}
 	return { ok: false, reason: 'The session cookie could not be read: it was changed, or sealed with a key this server does not hold. A fresh session was started.' };
