@@ -81,6 +81,8 @@ describe('prefilled links', () => {
 test('paste-back mode with the sandbox landing page, end to end', async () => {
 	const p = await newPage();
 	await choosePreset(p, srv.url, 'Sandbox (read write)');
+	// The saved setup folds into one line; open it to change the redirect URI.
+	await p.getByTestId('setup-summary').click();
 	await p.getByLabel('Redirect URI to register').fill(`${srv.url}/sandbox/landing`);
 	await p.getByRole('button', { name: 'Save setup' }).click();
 	await expect.poll(() => p.getByTestId('consent-url').textContent()).toContain(encodeURIComponent('/sandbox/landing'));
