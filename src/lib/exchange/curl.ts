@@ -26,7 +26,7 @@
  *   printed (`printf '%s\n' '<URL>'`, so a script runs through it), with a comment to open it in a
  *   browser. The callback (the browser's return to the playground) is shown the same way.
  */
-import { collectTokens, formDecode, isFormBody, mapFormFields, placeholder, scrubSecrets, splitPair, splitUrl } from './har';
+import { collectTokens, formDecode, isFormBody, mapFormFields, placeholder, scrubSecrets, splitPair, splitUrl } from './scrub';
 import { exchangeTitle } from './raw';
 import { REDACTED, redactTokens } from './redact';
 import type { Exchange } from './types';
