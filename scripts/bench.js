@@ -18,8 +18,28 @@ import { freePort } from './free-port.js';
 const QUICK = process.argv.includes('--quick');
 
 const CONFIG = QUICK
-	? { samples: 60, warmup: 10, loadSeconds: 3, loadWarmupSeconds: 1, sessions: 1000, sessionBudgetSeconds: 90, memWarmup: 100, coldRuns: 3, highlightRuns: 5 }
-	: { samples: 400, warmup: 40, loadSeconds: 10, loadWarmupSeconds: 2, sessions: 10_000, sessionBudgetSeconds: 480, memWarmup: 200, coldRuns: 5, highlightRuns: 20 };
+	? {
+			samples: 60,
+			warmup: 10,
+			loadSeconds: 3,
+			loadWarmupSeconds: 1,
+			sessions: 1000,
+			sessionBudgetSeconds: 90,
+			memWarmup: 100,
+			coldRuns: 3,
+			highlightRuns: 5
+		}
+	: {
+			samples: 400,
+			warmup: 40,
+			loadSeconds: 10,
+			loadWarmupSeconds: 2,
+			sessions: 10_000,
+			sessionBudgetSeconds: 480,
+			memWarmup: 200,
+			coldRuns: 5,
+			highlightRuns: 20
+		};
 const PREP_CONCURRENCY = 4;
 const SESSION_CONCURRENCY = 8;
 const LOAD_CONCURRENCY = [16, 64];
@@ -73,7 +93,14 @@ const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** @param {number[]} xs */
 function stats(xs) {
-	return { n: xs.length, median: round(quantile(xs, 0.5), 3), p90: round(quantile(xs, 0.9), 3), p99: round(quantile(xs, 0.99), 3), min: round(Math.min(...xs), 3), max: round(Math.max(...xs), 3) };
+	return {
+		n: xs.length,
+		median: round(quantile(xs, 0.5), 3),
+		p90: round(quantile(xs, 0.9), 3),
+		p99: round(quantile(xs, 0.99), 3),
+		min: round(Math.min(...xs), 3),
+		max: round(Math.max(...xs), 3)
+	};
 }
 
 /**
@@ -110,19 +137,33 @@ function request(agent, method, url, headers = {}, body) {
 	return new Promise((ok, fail) => {
 		const t0 = performance.now();
 		const u = new URL(url);
-		const h = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
-		const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method, headers: h, agent }, (res) => {
-			/** @type {Buffer[]} */
-			const chunks = [];
-			res.on('data', (c) => chunks.push(c));
-			res.on('end', () => {
-				const ms = performance.now() - t0;
-				const buf = Buffer.concat(chunks);
-				ok({ status: res.statusCode ?? 0, headers: res.headers, buf, body: buf.toString('utf8'), ms });
-			});
-			res.on('error', fail);
-		});
-		req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${u.pathname}: no answer within 30 s`)));
+		const h =
+			body === undefined
+				? headers
+				: { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+		const req = http.request(
+			{ host: u.hostname, port: u.port, path: u.pathname + u.search, method, headers: h, agent },
+			(res) => {
+				/** @type {Buffer[]} */
+				const chunks = [];
+				res.on('data', (c) => chunks.push(c));
+				res.on('end', () => {
+					const ms = performance.now() - t0;
+					const buf = Buffer.concat(chunks);
+					ok({
+						status: res.statusCode ?? 0,
+						headers: res.headers,
+						buf,
+						body: buf.toString('utf8'),
+						ms
+					});
+				});
+				res.on('error', fail);
+			}
+		);
+		req.setTimeout(30_000, () =>
+			req.destroy(new Error(`${method} ${u.pathname}: no answer within 30 s`))
+		);
 		req.on('error', fail);
 		req.end(body);
 	});
@@ -142,7 +183,9 @@ class Jar {
 			const i = pair.indexOf('=');
 			const name = pair.slice(0, i).trim();
 			const value = pair.slice(i + 1).trim();
-			const expired = attrs.some((a) => /max-age=0\b/i.test(a.trim()) || /expires=Thu, 01 Jan 1970/i.test(a.trim()));
+			const expired = attrs.some(
+				(a) => /max-age=0\b/i.test(a.trim()) || /expires=Thu, 01 Jan 1970/i.test(a.trim())
+			);
 			if (expired || value === '') this.cookies.delete(name);
 			else this.cookies.set(name, value);
 		}
@@ -150,7 +193,13 @@ class Jar {
 }
 
 /** @param {string} s */
-const unescapeHtml = (s) => s.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+const unescapeHtml = (s) =>
+	s
+		.replace(/&amp;/g, '&')
+		.replace(/&lt;/g, '<')
+		.replace(/&gt;/g, '>')
+		.replace(/&quot;/g, '"')
+		.replace(/&#39;/g, "'");
 
 /** @param {string} what @param {Res} r */
 function unexpected(what, r) {
@@ -158,7 +207,6 @@ function unexpected(what, r) {
 }
 
 // ───────────────────────────── the server ─────────────────────────────
-
 
 /** @type {Set<import('node:child_process').ChildProcess>} */
 const running = new Set();
@@ -170,7 +218,9 @@ process.on('exit', () => {
 // line of process.memoryUsage(), so memory can be read without changing the playground's code.
 const GC_HOOK =
 	'data:text/javascript,' +
-	encodeURIComponent("process.on('SIGUSR2',()=>{globalThis.gc();console.log('BENCH-MEM '+JSON.stringify(process.memoryUsage()))});");
+	encodeURIComponent(
+		"process.on('SIGUSR2',()=>{globalThis.gc();console.log('BENCH-MEM '+JSON.stringify(process.memoryUsage()))});"
+	);
 
 /**
  * Starts `node scripts/serve.js` on a free loopback port and polls `/` until it answers 200.
@@ -178,7 +228,9 @@ const GC_HOOK =
  */
 async function startServer(opts = {}) {
 	const port = await freePort();
-	const args = opts.gcHook ? ['--expose-gc', '--import', GC_HOOK, 'scripts/serve.js'] : ['scripts/serve.js'];
+	const args = opts.gcHook
+		? ['--expose-gc', '--import', GC_HOOK, 'scripts/serve.js']
+		: ['scripts/serve.js'];
 	const t0 = performance.now();
 	const proc = spawn(process.execPath, args, {
 		env: {
@@ -197,14 +249,16 @@ async function startServer(opts = {}) {
 	const lineWaiters = [];
 	proc.stdout?.on('data', (d) => {
 		out += d;
-		for (const line of String(d).split('\n')) if (line.startsWith('BENCH-MEM ')) lineWaiters.shift()?.(line.slice(10));
+		for (const line of String(d).split('\n'))
+			if (line.startsWith('BENCH-MEM ')) lineWaiters.shift()?.(line.slice(10));
 	});
 	proc.stderr?.on('data', (d) => (out += d));
 	const base = `http://127.0.0.1:${port}`;
 	const deadline = t0 + 20_000;
 	let readyMs = NaN;
 	for (;;) {
-		if (proc.exitCode !== null) throw new Error(`the server exited early (${proc.exitCode}):\n${out}`);
+		if (proc.exitCode !== null)
+			throw new Error(`the server exited early (${proc.exitCode}):\n${out}`);
 		try {
 			const r = await request(false, 'GET', base + '/', { accept: 'text/html' });
 			if (r.status === 200) {
@@ -214,7 +268,8 @@ async function startServer(opts = {}) {
 		} catch {
 			/* not listening yet */
 		}
-		if (performance.now() > deadline) throw new Error(`the server did not serve / within 20 s:\n${out}`);
+		if (performance.now() > deadline)
+			throw new Error(`the server did not serve / within 20 s:\n${out}`);
 		await sleep(5);
 	}
 	return {
@@ -237,7 +292,14 @@ async function startServer(opts = {}) {
 			const m = JSON.parse(String(line));
 			await sleep(1000);
 			const st = procStatus(/** @type {number} */ (proc.pid));
-			return { rssMiB: round(m.rss / MiB), heapUsedMiB: round(m.heapUsed / MiB), heapTotalMiB: round(m.heapTotal / MiB), externalMiB: round(m.external / MiB), vmRssMiB: st.vmRssMiB, vmHwmMiB: st.vmHwmMiB };
+			return {
+				rssMiB: round(m.rss / MiB),
+				heapUsedMiB: round(m.heapUsed / MiB),
+				heapTotalMiB: round(m.heapTotal / MiB),
+				externalMiB: round(m.external / MiB),
+				vmRssMiB: st.vmRssMiB,
+				vmHwmMiB: st.vmHwmMiB
+			};
 		},
 		/** GC and idle until RSS holds steady (at least 10 s, at most 40 s); the last reading and the series. */
 		async settledMemory() {
@@ -252,7 +314,11 @@ async function startServer(opts = {}) {
 				last = m;
 				if (steady && performance.now() - t > 10_000) break;
 			}
-			return { ...last, settleSeconds: round((performance.now() - t) / 1000, 1), vmRssSeriesMiB: series };
+			return {
+				...last,
+				settleSeconds: round((performance.now() - t) / 1000, 1),
+				vmRssSeriesMiB: series
+			};
 		},
 		/** @returns {Promise<void>} */
 		stop: () =>
@@ -275,7 +341,8 @@ async function startServer(opts = {}) {
 /** VmRSS and VmHWM (peak) of a process, from /proc. @param {number} pid */
 function procStatus(pid) {
 	const s = readFileSync(`/proc/${pid}/status`, 'utf8');
-	const kb = (/** @type {string} */ name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(s)?.[1] ?? NaN);
+	const kb = (/** @type {string} */ name) =>
+		Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(s)?.[1] ?? NaN);
 	return { vmRssMiB: round(kb('VmRSS') / 1024), vmHwmMiB: round(kb('VmHWM') / 1024) };
 }
 
@@ -289,11 +356,23 @@ function procCpuSeconds(pid) {
 // ───────────────────────────── the flow over HTTP ─────────────────────────────
 
 /** @param {string} base @param {Jar} jar */
-const actionHeaders = (base, jar) => ({ origin: base, 'x-sveltekit-action': 'true', accept: 'application/json', 'content-type': FORM, cookie: jar.header() });
+const actionHeaders = (base, jar) => ({
+	origin: base,
+	'x-sveltekit-action': 'true',
+	accept: 'application/json',
+	'content-type': FORM,
+	cookie: jar.header()
+});
 
 /** Calls a form action as the page's script does. @param {http.Agent} agent @param {string} base @param {Jar} jar @param {string} name @param {Record<string, string>} [fields] */
 async function action(agent, base, jar, name, fields = {}) {
-	const r = await request(agent, 'POST', `${base}/?/${name}`, actionHeaders(base, jar), new URLSearchParams(fields).toString());
+	const r = await request(
+		agent,
+		'POST',
+		`${base}/?/${name}`,
+		actionHeaders(base, jar),
+		new URLSearchParams(fields).toString()
+	);
 	jar.take(r.headers);
 	return r;
 }
@@ -301,7 +380,11 @@ async function action(agent, base, jar, name, fields = {}) {
 /** Decodes an action's JSON answer. @param {Res} r @returns {{ type: string, status: number, data: any }} */
 function actionResult(r) {
 	const json = JSON.parse(r.body);
-	return { type: json.type, status: json.status ?? r.status, data: json.data ? parse(json.data) : undefined };
+	return {
+		type: json.type,
+		status: json.status ?? r.status,
+		data: json.data ? parse(json.data) : undefined
+	};
 }
 
 /** The status of the first exchange an action returned, or a description of what came back instead. @param {Res} r */
@@ -309,7 +392,9 @@ function exchangeStatus(r) {
 	if (r.status !== 200) return `HTTP ${r.status}`;
 	const a = actionResult(r);
 	const ex = a.data?.exchanges?.[0];
-	return a.type === 'success' && ex?.response ? ex.response.status : `${a.type} ${JSON.stringify(a.data).slice(0, 200)}`;
+	return a.type === 'success' && ex?.response
+		? ex.response.status
+		: `${a.type} ${JSON.stringify(a.data).slice(0, 200)}`;
 }
 
 /** The page's data, as the page loads it after an action or a navigation (runs the page's load). @param {http.Agent} agent @param {string} base @param {Jar} jar */
@@ -329,7 +414,13 @@ async function authorize(agent, consentUrl) {
 	const ticket = /name="ticket" value="([^"]+)"/.exec(page.body)?.[1];
 	if (!ticket) throw new Error('no decision ticket on the consent page');
 	const u = new URL(consentUrl);
-	const post = await request(agent, 'POST', `${u.origin}${u.pathname}?/authorize`, { origin: u.origin, accept: 'text/html', 'content-type': FORM }, new URLSearchParams({ ticket: unescapeHtml(ticket) }).toString());
+	const post = await request(
+		agent,
+		'POST',
+		`${u.origin}${u.pathname}?/authorize`,
+		{ origin: u.origin, accept: 'text/html', 'content-type': FORM },
+		new URLSearchParams({ ticket: unescapeHtml(ticket) }).toString()
+	);
 	const loc = post.headers.location;
 	if (!loc) throw unexpected('the consent decision did not redirect', post);
 	return new URL(loc, u.origin).toString();
@@ -343,7 +434,8 @@ async function authorize(agent, consentUrl) {
 async function sessionWithCode(agent, base) {
 	const jar = new Jar();
 	const p = await action(agent, base, jar, 'preset', { preset: CLIENT_ID });
-	if (p.status !== 200 || actionResult(p).type !== 'success') throw unexpected('the preset action', p);
+	if (p.status !== 200 || actionResult(p).type !== 'success')
+		throw unexpected('the preset action', p);
 	const data = await pageData(agent, base, jar);
 	const consent = data?.pending?.consent_url;
 	if (typeof consent !== 'string') throw new Error('no consent URL in the page data');
@@ -359,7 +451,13 @@ async function sessionWithCode(agent, base) {
 /** A fresh code for the direct requests, from the same consent page. @param {http.Agent} agent @param {string} base */
 async function directCode(agent, base) {
 	const redirect_uri = `${base}/callback`;
-	const q = new URLSearchParams({ client_id: CLIENT_ID, redirect_uri, response_type: 'code', scope: 'read write', state: randomBytes(16).toString('base64url') });
+	const q = new URLSearchParams({
+		client_id: CLIENT_ID,
+		redirect_uri,
+		response_type: 'code',
+		scope: 'read write',
+		state: randomBytes(16).toString('base64url')
+	});
 	const location = await authorize(agent, `${base}/sandbox/oauth2/auth?${q}`);
 	const code = new URL(location).searchParams.get('code');
 	if (!code) throw new Error(`no code in ${location.replace(/code=[^&]+/, 'code=…')}`);
@@ -376,12 +474,22 @@ function directExchange(agent, base, c) {
 		['scope', ''],
 		['grant_type', 'authorization_code']
 	]).toString();
-	return request(agent, 'POST', `${base}/sandbox/oauth2/token`, { 'user-agent': USER_AGENT, accept: 'application/json', 'content-type': FORM }, body);
+	return request(
+		agent,
+		'POST',
+		`${base}/sandbox/oauth2/token`,
+		{ 'user-agent': USER_AGENT, accept: 'application/json', 'content-type': FORM },
+		body
+	);
 }
 
 /** GET user-info with the Bearer token, as the playground's sender writes it. @param {http.Agent} agent @param {string} base @param {string} token */
 function directUserinfo(agent, base, token) {
-	return request(agent, 'GET', `${base}/sandbox/reader/api/0/user-info`, { 'user-agent': USER_AGENT, accept: 'application/json', authorization: `Bearer ${token}` });
+	return request(agent, 'GET', `${base}/sandbox/reader/api/0/user-info`, {
+		'user-agent': USER_AGENT,
+		accept: 'application/json',
+		authorization: `Bearer ${token}`
+	});
 }
 
 /**
@@ -403,7 +511,13 @@ async function sideBySide(count, warmup, playground, direct) {
 	}
 	const p = stats(play);
 	const d = stats(dir);
-	return { playground: p, direct: d, overheadMedianMs: round(p.median - d.median, 3), overheadP99Ms: round(p.p99 - d.p99, 3), samples: { playground: play.map((x) => round(x, 3)), direct: dir.map((x) => round(x, 3)) } };
+	return {
+		playground: p,
+		direct: d,
+		overheadMedianMs: round(p.median - d.median, 3),
+		overheadP99Ms: round(p.p99 - d.p99, 3),
+		samples: { playground: play.map((x) => round(x, 3)), direct: dir.map((x) => round(x, 3)) }
+	};
 }
 
 /**
@@ -496,7 +610,11 @@ async function proxied() {
 			return r.ms;
 		},
 		async (i) => {
-			const r = await directExchange(one, base, /** @type {{ code: string, redirect_uri: string }} */ (codes[i]));
+			const r = await directExchange(
+				one,
+				base,
+				/** @type {{ code: string, redirect_uri: string }} */ (codes[i])
+			);
 			const token = r.status === 200 ? JSON.parse(r.body).access_token : undefined;
 			if (typeof token !== 'string') throw unexpected('the direct exchange', r);
 			tokens[i] = token;
@@ -531,13 +649,27 @@ async function proxied() {
 		let n = 0;
 		/** @param {http.Agent} agent @param {number} i */
 		const playStep = async (agent, i) => {
-			const r = await request(agent, 'POST', `${base}/?/userinfo`, { origin: base, 'x-sveltekit-action': 'true', accept: 'application/json', 'content-type': FORM, cookie: /** @type {string} */ (cookies[i % cookies.length]) }, '');
+			const r = await request(
+				agent,
+				'POST',
+				`${base}/?/userinfo`,
+				{
+					origin: base,
+					'x-sveltekit-action': 'true',
+					accept: 'application/json',
+					'content-type': FORM,
+					cookie: /** @type {string} */ (cookies[i % cookies.length])
+				},
+				''
+			);
 			// Every answer is checked cheaply; every 50th is decoded in full.
 			if (r.status !== 200 || !r.body.startsWith('{"type":"success"')) return false;
 			return n++ % 50 !== 0 || exchangeStatus(r) === 200;
 		};
 		/** @param {http.Agent} agent @param {number} i */
-		const directStep = async (agent, i) => (await directUserinfo(agent, base, /** @type {string} */ (tokens[i % tokens.length]))).status === 200;
+		const directStep = async (agent, i) =>
+			(await directUserinfo(agent, base, /** @type {string} */ (tokens[i % tokens.length])))
+				.status === 200;
 		await closedLoop(c, CONFIG.loadWarmupSeconds, playStep, srv.pid);
 		const play = await closedLoop(c, CONFIG.loadSeconds, playStep, srv.pid);
 		await closedLoop(c, CONFIG.loadWarmupSeconds, directStep, srv.pid);
@@ -573,9 +705,15 @@ async function memory() {
 			const st = exchangeStatus(r);
 			if (st !== 200) throw new Error(`exchange: ${st}`);
 			// The action said the exchange succeeded; every 100th session is also read back.
-			if (done % 100 === 0 && !(await pageData(agent, base, jar))?.tokens?.access_token) throw new Error('no tokens in the session after the exchange');
+			if (done % 100 === 0 && !(await pageData(agent, base, jar))?.tokens?.access_token)
+				throw new Error('no tokens in the session after the exchange');
 			done++;
-			if (done % every === 0) trend.push({ sessions: done, seconds: round((performance.now() - t0) / 1000, 1), vmRssMiB: procStatus(srv.pid).vmRssMiB });
+			if (done % every === 0)
+				trend.push({
+					sessions: done,
+					seconds: round((performance.now() - t0) / 1000, 1),
+					vmRssMiB: procStatus(srv.pid).vmRssMiB
+				});
 		} catch (e) {
 			failed++;
 			if (errors.length < 5) errors.push(String(/** @type {Error} */ (e).message));
@@ -616,12 +754,24 @@ async function memory() {
 /** (e) First load in Chromium: JS and CSS bytes as transferred, and their gzip sizes. @param {string} base */
 async function firstLoad(base) {
 	const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-	if (!existsSync(executablePath)) throw new Error(`no browser at ${executablePath} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+	if (!existsSync(executablePath))
+		throw new Error(
+			`no browser at ${executablePath} (apt-get install -y chromium, or set CHROMIUM_PATH)`
+		);
 	const { chromium } = await import('playwright-core');
 	const browser = await chromium.launch({
 		executablePath,
 		headless: true,
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+		args: [
+			'--headless',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync'
+		]
 	});
 	try {
 		const context = await browser.newContext();
@@ -635,7 +785,15 @@ async function firstLoad(base) {
 			/** @type {Record<string, string>} */
 			const h = {};
 			for (const [k, v] of Object.entries(e.response.headers)) h[k.toLowerCase()] = String(v);
-			seen.set(e.requestId, { url: e.response.url, type: e.type, mime: e.response.mimeType, status: e.response.status, encoding: h['content-encoding'] ?? 'identity', contentLength: Number(h['content-length'] ?? NaN), headerBytes: e.response.encodedDataLength });
+			seen.set(e.requestId, {
+				url: e.response.url,
+				type: e.type,
+				mime: e.response.mimeType,
+				status: e.response.status,
+				encoding: h['content-encoding'] ?? 'identity',
+				contentLength: Number(h['content-length'] ?? NaN),
+				headerBytes: e.response.encodedDataLength
+			});
 		});
 		cdp.on('Network.loadingFinished', (e) => {
 			const r = seen.get(e.requestId);
@@ -647,8 +805,17 @@ async function firstLoad(base) {
 		const files = [];
 		for (const r of seen.values()) {
 			const path = new URL(r.url).pathname;
-			const kind = /\.m?js$/.test(path) || r.mime.includes('javascript') ? 'js' : /\.css$/.test(path) || r.mime === 'text/css' ? 'css' : r.type === 'Document' ? 'html' : 'other';
-			const bodyBytes = Number.isFinite(r.contentLength) ? r.contentLength : (r.total ?? 0) - r.headerBytes;
+			const kind =
+				/\.m?js$/.test(path) || r.mime.includes('javascript')
+					? 'js'
+					: /\.css$/.test(path) || r.mime === 'text/css'
+						? 'css'
+						: r.type === 'Document'
+							? 'html'
+							: 'other';
+			const bodyBytes = Number.isFinite(r.contentLength)
+				? r.contentLength
+				: (r.total ?? 0) - r.headerBytes;
 			// The gzip size of the same file: what the server sends for Accept-Encoding: gzip, or
 			// node:zlib's gzip (level 9) of the plain file when the server has no gzip for it.
 			let gzipBytes = r.encoding === 'gzip' ? bodyBytes : NaN;
@@ -668,17 +835,46 @@ async function firstLoad(base) {
 					}
 				}
 			}
-			files.push({ path, kind, status: r.status, encoding: r.encoding, transferredBodyBytes: bodyBytes, transferredTotalBytes: r.total ?? NaN, rawBytes, gzipBytes, gzipFrom });
+			files.push({
+				path,
+				kind,
+				status: r.status,
+				encoding: r.encoding,
+				transferredBodyBytes: bodyBytes,
+				transferredTotalBytes: r.total ?? NaN,
+				rawBytes,
+				gzipBytes,
+				gzipFrom
+			});
 		}
 		await context.close();
 		/** @param {string} kind @param {'transferredBodyBytes' | 'gzipBytes' | 'rawBytes'} field */
-		const sum = (kind, field) => files.filter((f) => f.kind === kind).reduce((a, f) => a + f[field], 0);
+		const sum = (kind, field) =>
+			files.filter((f) => f.kind === kind).reduce((a, f) => a + f[field], 0);
 		return {
 			browser: browser.version(),
-			encodings: [...new Set(files.filter((f) => f.kind === 'js' || f.kind === 'css').map((f) => f.encoding))],
-			js: { files: files.filter((f) => f.kind === 'js').length, transferredBytes: sum('js', 'transferredBodyBytes'), gzipBytes: sum('js', 'gzipBytes'), rawBytes: sum('js', 'rawBytes') },
-			css: { files: files.filter((f) => f.kind === 'css').length, transferredBytes: sum('css', 'transferredBodyBytes'), gzipBytes: sum('css', 'gzipBytes'), rawBytes: sum('css', 'rawBytes') },
-			html: files.filter((f) => f.kind === 'html').map((f) => ({ path: f.path, encoding: f.encoding, transferredBodyBytes: f.transferredBodyBytes })),
+			encodings: [
+				...new Set(files.filter((f) => f.kind === 'js' || f.kind === 'css').map((f) => f.encoding))
+			],
+			js: {
+				files: files.filter((f) => f.kind === 'js').length,
+				transferredBytes: sum('js', 'transferredBodyBytes'),
+				gzipBytes: sum('js', 'gzipBytes'),
+				rawBytes: sum('js', 'rawBytes')
+			},
+			css: {
+				files: files.filter((f) => f.kind === 'css').length,
+				transferredBytes: sum('css', 'transferredBodyBytes'),
+				gzipBytes: sum('css', 'gzipBytes'),
+				rawBytes: sum('css', 'rawBytes')
+			},
+			html: files
+				.filter((f) => f.kind === 'html')
+				.map((f) => ({
+					path: f.path,
+					encoding: f.encoding,
+					transferredBodyBytes: f.transferredBodyBytes
+				})),
 			largest: files
 				.filter((f) => f.kind === 'js' || f.kind === 'css')
 				.sort((a, b) => b.gzipBytes - a.gzipBytes)
@@ -695,7 +891,12 @@ async function firstLoad(base) {
 function jsonBody(bytes) {
 	/** @type {object[]} */
 	const items = [];
-	const wrap = () => JSON.stringify({ direction: 'ltr', id: 'user/-/state/com.google/reading-list', updated: 1700000000, items }, null, 2);
+	const wrap = () =>
+		JSON.stringify(
+			{ direction: 'ltr', id: 'user/-/state/com.google/reading-list', updated: 1700000000, items },
+			null,
+			2
+		);
 	for (let i = 0; ; i++) {
 		items.push({
 			id: `tag:google.com,2005:reader/item/${i.toString(16).padStart(16, '0')}`,
@@ -703,9 +904,20 @@ function jsonBody(bytes) {
 			published: 1700000000 + i,
 			title: `Item ${i}: a headline of ordinary length`,
 			canonical: [{ href: `https://example.com/posts/${i}` }],
-			categories: ['user/-/state/com.google/reading-list', 'user/-/label/News', i % 3 ? 'user/-/state/com.google/read' : 'user/-/state/com.google/fresh'],
-			origin: { streamId: 'feed/https://example.com/feed.xml', title: 'Example feed', htmlUrl: 'https://example.com/' },
-			summary: { direction: 'ltr', content: `<p>Paragraph ${i} with some "quoted" text, a number ${i * 7.25} and true/false/null.</p>` },
+			categories: [
+				'user/-/state/com.google/reading-list',
+				'user/-/label/News',
+				i % 3 ? 'user/-/state/com.google/read' : 'user/-/state/com.google/fresh'
+			],
+			origin: {
+				streamId: 'feed/https://example.com/feed.xml',
+				title: 'Example feed',
+				htmlUrl: 'https://example.com/'
+			},
+			summary: {
+				direction: 'ltr',
+				content: `<p>Paragraph ${i} with some "quoted" text, a number ${i * 7.25} and true/false/null.</p>`
+			},
 			starred: i % 5 === 0,
 			score: null
 		});
@@ -731,7 +943,8 @@ async function highlighting() {
 		let t = performance.now();
 		const first = await mod.highlight(body, 'json');
 		const firstMs = performance.now() - t;
-		if (!Array.isArray(first) || first.length < 100) throw new Error('highlight() returned no lines');
+		if (!Array.isArray(first) || first.length < 100)
+			throw new Error('highlight() returned no lines');
 		/** @type {number[]} */
 		const runs = [];
 		for (let i = 0; i < CONFIG.highlightRuns; i++) {
@@ -739,7 +952,17 @@ async function highlighting() {
 			await mod.highlight(body, 'json');
 			runs.push(performance.now() - t);
 		}
-		const small = JSON.stringify({ access_token: 'x'.repeat(200), token_type: 'Bearer', expires_in: 3600, refresh_token: 'y'.repeat(200), scope: 'read write' }, null, 2);
+		const small = JSON.stringify(
+			{
+				access_token: 'x'.repeat(200),
+				token_type: 'Bearer',
+				expires_in: 3600,
+				refresh_token: 'y'.repeat(200),
+				scope: 'read write'
+			},
+			null,
+			2
+		);
 		/** @type {number[]} */
 		const smallRuns = [];
 		for (let i = 0; i < CONFIG.highlightRuns; i++) {
@@ -747,7 +970,13 @@ async function highlighting() {
 			await mod.highlight(small, 'json');
 			smallRuns.push(performance.now() - t);
 		}
-		return { bodyChars: body.length, lines: first.length, firstCallMs: round(firstMs, 1), runs: stats(runs), tokenResponse: { bodyChars: small.length, ...stats(smallRuns) } };
+		return {
+			bodyChars: body.length,
+			lines: first.length,
+			firstCallMs: round(firstMs, 1),
+			runs: stats(runs),
+			tokenResponse: { bodyChars: small.length, ...stats(smallRuns) }
+		};
 	} finally {
 		await vite.close();
 	}
@@ -775,14 +1004,24 @@ async function main() {
 		config: CONFIG,
 		serverEnv: SERVER_ENV
 	};
-	console.log(`Benchmark${QUICK ? ' (--quick)' : ''}: ${env.date}, Node ${env.node}, ${env.cpus} CPUs (${env.cpuModel}), load average ${env.loadAverageAtStart.join(' ')}`);
-	console.log(`The bench's servers run with ${Object.entries(SERVER_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}: the sandbox's rate limits and code lifetime are raised so they do not cut the run short, and the request log is off.`);
+	console.log(
+		`Benchmark${QUICK ? ' (--quick)' : ''}: ${env.date}, Node ${env.node}, ${env.cpus} CPUs (${env.cpuModel}), load average ${env.loadAverageAtStart.join(' ')}`
+	);
+	console.log(
+		`The bench's servers run with ${Object.entries(SERVER_ENV)
+			.map(([k, v]) => `${k}=${v}`)
+			.join(
+				' '
+			)}: the sandbox's rate limits and code lifetime are raised so they do not cut the run short, and the request log is off.`
+	);
 	console.log('The load generator runs on the same machine and takes CPU from the server.\n');
 
 	console.log(`(g) cold start: ${CONFIG.coldRuns} starts of node scripts/serve.js…`);
 	const cold = await coldStart();
 
-	console.log(`(a)(b)(c) preparing ${CONFIG.warmup + CONFIG.samples} sessions with a code and as many codes for direct requests…`);
+	console.log(
+		`(a)(b)(c) preparing ${CONFIG.warmup + CONFIG.samples} sessions with a code and as many codes for direct requests…`
+	);
 	const p = await proxied();
 	console.log(`          prepared in ${p.prepSeconds} s; exchange, user-info and load measured`);
 
@@ -797,13 +1036,16 @@ async function main() {
 	}
 	await p.srv.stop();
 
-	console.log(`(d) memory: up to ${CONFIG.sessions} sessions with tokens, at most ${CONFIG.sessionBudgetSeconds} s…`);
+	console.log(
+		`(d) memory: up to ${CONFIG.sessions} sessions with tokens, at most ${CONFIG.sessionBudgetSeconds} s…`
+	);
 	const mem = await memory();
 
 	console.log('(f) highlighting a 100 KB JSON body…');
 	const hl = await highlighting();
 
-	const rates = (/** @type {'playground' | 'direct'} */ side) => p.load.map((l) => l[side].perSecond);
+	const rates = (/** @type {'playground' | 'direct'} */ side) =>
+		p.load.map((l) => l[side].perSecond);
 	const minRate = Math.min(...rates('playground'));
 	const loadErrors = p.load.reduce((a, l) => a + l.playground.errors + l.direct.errors, 0);
 	const js = fl?.js;
@@ -811,13 +1053,63 @@ async function main() {
 
 	/** @type {{ figure: string, measured: string, target: string, met: string }[]} */
 	const rows = [
-		{ figure: '(a) exchange overhead', measured: `${p.exchange.overheadMedianMs.toFixed(2)} ms median (playground ${p.exchange.playground.median.toFixed(2)} / p99 ${p.exchange.playground.p99.toFixed(2)}; direct ${p.exchange.direct.median.toFixed(2)} / p99 ${p.exchange.direct.p99.toFixed(2)} ms)`, target: `≤ ${TARGETS.exchangeOverheadMs} ms median`, met: yes(p.exchange.overheadMedianMs <= TARGETS.exchangeOverheadMs) },
-		{ figure: '(b) user-info overhead', measured: `${p.userinfo.overheadMedianMs.toFixed(2)} ms median (playground ${p.userinfo.playground.median.toFixed(2)} / p99 ${p.userinfo.playground.p99.toFixed(2)}; direct ${p.userinfo.direct.median.toFixed(2)} / p99 ${p.userinfo.direct.p99.toFixed(2)} ms)`, target: `≤ ${TARGETS.userinfoOverheadMs} ms median`, met: yes(p.userinfo.overheadMedianMs <= TARGETS.userinfoOverheadMs) },
-		{ figure: '(c) throughput, userinfo action', measured: p.load.map((l) => `${l.playground.perSecond.toFixed(0)} steps/s at ${l.concurrency}`).join(', ') + ` (direct GET: ${rates('direct').map((x) => x.toFixed(0)).join(', ')}/s)${loadErrors ? `, ${loadErrors} errors` : ''}`, target: `≥ ${TARGETS.stepsPerSecond} steps/s`, met: yes(minRate >= TARGETS.stepsPerSecond) },
-		{ figure: '(d) memory, RSS growth', measured: `${mem.rssGrowthMiB >= 0 ? '+' : ''}${mem.rssGrowthMiB.toFixed(1)} MB after ${mem.sessions} sessions with tokens${mem.failed ? ` (${mem.failed} flows failed)` : ''} (${mem.before.vmRssMiB.toFixed(1)} → ${mem.after.vmRssMiB.toFixed(1)} MB, each after a full GC and idle)`, target: `≤ ${TARGETS.rssGrowthMiB} MB after ${TARGETS.rssGrowthSessions}`, met: mem.sessions < TARGETS.rssGrowthSessions ? `${yes(mem.rssGrowthMiB <= TARGETS.rssGrowthMiB)} (but only ${mem.sessions} of ${TARGETS.rssGrowthSessions} sessions)` : yes(mem.rssGrowthMiB <= TARGETS.rssGrowthMiB) },
-		{ figure: '(e) first load, JS gzip', measured: js && css ? `JS ${kib(js.gzipBytes)} gzip in ${js.files} files, CSS ${kib(css.gzipBytes)} gzip (transferred as ${fl?.encodings.join('/')}: JS ${kib(js.transferredBytes)}, CSS ${kib(css.transferredBytes)})` : `not measured: ${flError}`, target: `JS ≤ ${TARGETS.firstLoadJsGzipKiB} KB gzip`, met: js ? yes(js.gzipBytes <= TARGETS.firstLoadJsGzipKiB * KiB) : 'NOT MEASURED' },
-		{ figure: '(f) highlighting 100 KB JSON', measured: `${hl.runs.median.toFixed(1)} ms median (p90 ${hl.runs.p90.toFixed(1)} ms; first call ${hl.firstCallMs.toFixed(0)} ms with loading shiki)`, target: `≤ ${TARGETS.highlightMs} ms, or off the request path`, met: hl.runs.median <= TARGETS.highlightMs ? 'yes' : 'NO on time; yes off the request path (lazy, in the browser)' },
-		{ figure: '(g) cold start', measured: `${cold.medianMs.toFixed(0)} ms median (runs: ${cold.runsMs.map((x) => x.toFixed(0)).join(', ')} ms)`, target: `≤ ${TARGETS.coldStartMs} ms`, met: yes(cold.medianMs <= TARGETS.coldStartMs) }
+		{
+			figure: '(a) exchange overhead',
+			measured: `${p.exchange.overheadMedianMs.toFixed(2)} ms median (playground ${p.exchange.playground.median.toFixed(2)} / p99 ${p.exchange.playground.p99.toFixed(2)}; direct ${p.exchange.direct.median.toFixed(2)} / p99 ${p.exchange.direct.p99.toFixed(2)} ms)`,
+			target: `≤ ${TARGETS.exchangeOverheadMs} ms median`,
+			met: yes(p.exchange.overheadMedianMs <= TARGETS.exchangeOverheadMs)
+		},
+		{
+			figure: '(b) user-info overhead',
+			measured: `${p.userinfo.overheadMedianMs.toFixed(2)} ms median (playground ${p.userinfo.playground.median.toFixed(2)} / p99 ${p.userinfo.playground.p99.toFixed(2)}; direct ${p.userinfo.direct.median.toFixed(2)} / p99 ${p.userinfo.direct.p99.toFixed(2)} ms)`,
+			target: `≤ ${TARGETS.userinfoOverheadMs} ms median`,
+			met: yes(p.userinfo.overheadMedianMs <= TARGETS.userinfoOverheadMs)
+		},
+		{
+			figure: '(c) throughput, userinfo action',
+			measured:
+				p.load
+					.map((l) => `${l.playground.perSecond.toFixed(0)} steps/s at ${l.concurrency}`)
+					.join(', ') +
+				` (direct GET: ${rates('direct')
+					.map((x) => x.toFixed(0))
+					.join(', ')}/s)${loadErrors ? `, ${loadErrors} errors` : ''}`,
+			target: `≥ ${TARGETS.stepsPerSecond} steps/s`,
+			met: yes(minRate >= TARGETS.stepsPerSecond)
+		},
+		{
+			figure: '(d) memory, RSS growth',
+			measured: `${mem.rssGrowthMiB >= 0 ? '+' : ''}${mem.rssGrowthMiB.toFixed(1)} MB after ${mem.sessions} sessions with tokens${mem.failed ? ` (${mem.failed} flows failed)` : ''} (${mem.before.vmRssMiB.toFixed(1)} → ${mem.after.vmRssMiB.toFixed(1)} MB, each after a full GC and idle)`,
+			target: `≤ ${TARGETS.rssGrowthMiB} MB after ${TARGETS.rssGrowthSessions}`,
+			met:
+				mem.sessions < TARGETS.rssGrowthSessions
+					? `${yes(mem.rssGrowthMiB <= TARGETS.rssGrowthMiB)} (but only ${mem.sessions} of ${TARGETS.rssGrowthSessions} sessions)`
+					: yes(mem.rssGrowthMiB <= TARGETS.rssGrowthMiB)
+		},
+		{
+			figure: '(e) first load, JS gzip',
+			measured:
+				js && css
+					? `JS ${kib(js.gzipBytes)} gzip in ${js.files} files, CSS ${kib(css.gzipBytes)} gzip (transferred as ${fl?.encodings.join('/')}: JS ${kib(js.transferredBytes)}, CSS ${kib(css.transferredBytes)})`
+					: `not measured: ${flError}`,
+			target: `JS ≤ ${TARGETS.firstLoadJsGzipKiB} KB gzip`,
+			met: js ? yes(js.gzipBytes <= TARGETS.firstLoadJsGzipKiB * KiB) : 'NOT MEASURED'
+		},
+		{
+			figure: '(f) highlighting 100 KB JSON',
+			measured: `${hl.runs.median.toFixed(1)} ms median (p90 ${hl.runs.p90.toFixed(1)} ms; first call ${hl.firstCallMs.toFixed(0)} ms with loading shiki)`,
+			target: `≤ ${TARGETS.highlightMs} ms, or off the request path`,
+			met:
+				hl.runs.median <= TARGETS.highlightMs
+					? 'yes'
+					: 'NO on time; yes off the request path (lazy, in the browser)'
+		},
+		{
+			figure: '(g) cold start',
+			measured: `${cold.medianMs.toFixed(0)} ms median (runs: ${cold.runsMs.map((x) => x.toFixed(0)).join(', ')} ms)`,
+			target: `≤ ${TARGETS.coldStartMs} ms`,
+			met: yes(cold.medianMs <= TARGETS.coldStartMs)
+		}
 	];
 
 	const results = {
@@ -840,11 +1132,20 @@ async function main() {
 	console.log('\n' + markdownTable(rows));
 	console.log(`\nDetails:`);
 	for (const x of p.load) {
-		console.log(`  (c) concurrency ${x.concurrency}: userinfo action ${x.playground.perSecond}/s, p50 ${x.playground.latencyMedianMs} ms, p99 ${x.playground.latencyP99Ms} ms, server ${x.playground.serverCpuMsPerStep} ms CPU per step on ${x.playground.serverCpuCores} cores, load generator ${x.playground.clientCpuCores} cores, ${x.playground.errors} errors; direct GET ${x.direct.perSecond}/s, server ${x.direct.serverCpuMsPerStep} ms CPU per request`);
+		console.log(
+			`  (c) concurrency ${x.concurrency}: userinfo action ${x.playground.perSecond}/s, p50 ${x.playground.latencyMedianMs} ms, p99 ${x.playground.latencyP99Ms} ms, server ${x.playground.serverCpuMsPerStep} ms CPU per step on ${x.playground.serverCpuCores} cores, load generator ${x.playground.clientCpuCores} cores, ${x.playground.errors} errors; direct GET ${x.direct.perSecond}/s, server ${x.direct.serverCpuMsPerStep} ms CPU per request`
+		);
 	}
-	console.log(`  (d) ${mem.sessions} sessions in ${mem.seconds} s (${mem.sessionsPerSecond}/s at concurrency ${mem.concurrency}, each preset → consent → authorize → callback → exchange), ${mem.failed} failed, after ${mem.warmupSessions} warm-up sessions; RSS fresh ${mem.freshVmRssMiB} MB, right after the sessions ${mem.rightAfterWithoutGc.vmRssMiB} MB (peak ${mem.rightAfterWithoutGc.vmHwmMiB} MB), settled ${mem.after.vmRssMiB} MB; V8 heap used ${mem.before.heapUsedMiB} → ${mem.after.heapUsedMiB} MB`);
-	if (fl) console.log(`  (e) ${fl.browser}; largest files (gzip): ${fl.largest.map((f) => `${f.path.replace(/^\/_app\/immutable\//, '')} ${kib(f.gzipBytes)}`).join(', ')}; HTML document ${fl.html.map((h) => `${kib(h.transferredBodyBytes)} ${h.encoding}`).join(', ')}`);
-	console.log(`  (f) in Node, src/lib/highlight.ts loaded through Vite; ${hl.bodyChars} characters, ${hl.lines} lines, ${hl.runs.n} runs (min ${hl.runs.min} ms); a token response (${hl.tokenResponse.bodyChars} characters) takes ${hl.tokenResponse.median} ms`);
+	console.log(
+		`  (d) ${mem.sessions} sessions in ${mem.seconds} s (${mem.sessionsPerSecond}/s at concurrency ${mem.concurrency}, each preset → consent → authorize → callback → exchange), ${mem.failed} failed, after ${mem.warmupSessions} warm-up sessions; RSS fresh ${mem.freshVmRssMiB} MB, right after the sessions ${mem.rightAfterWithoutGc.vmRssMiB} MB (peak ${mem.rightAfterWithoutGc.vmHwmMiB} MB), settled ${mem.after.vmRssMiB} MB; V8 heap used ${mem.before.heapUsedMiB} → ${mem.after.heapUsedMiB} MB`
+	);
+	if (fl)
+		console.log(
+			`  (e) ${fl.browser}; largest files (gzip): ${fl.largest.map((f) => `${f.path.replace(/^\/_app\/immutable\//, '')} ${kib(f.gzipBytes)}`).join(', ')}; HTML document ${fl.html.map((h) => `${kib(h.transferredBodyBytes)} ${h.encoding}`).join(', ')}`
+		);
+	console.log(
+		`  (f) in Node, src/lib/highlight.ts loaded through Vite; ${hl.bodyChars} characters, ${hl.lines} lines, ${hl.runs.n} runs (min ${hl.runs.min} ms); a token response (${hl.tokenResponse.bodyChars} characters) takes ${hl.tokenResponse.median} ms`
+	);
 	console.log(`  load average at the end: ${results.loadAverageAtEnd.join(' ')}`);
 	console.log(`\nAll numbers: bench-results.json`);
 }

@@ -20,7 +20,9 @@ export function ensureBuild() {
 	const built = existsSync(marker) ? statSync(marker).mtimeMs : 0;
 	const source = Math.max(...inputs.map(newest));
 	if (built > source) return false;
-	console.log(built ? 'Sources changed since the last build: building…' : 'No build yet: building…');
+	console.log(
+		built ? 'Sources changed since the last build: building…' : 'No build yet: building…'
+	);
 	execSync('npx vite build --logLevel warn', { stdio: 'inherit' });
 	return true;
 }

@@ -15,7 +15,18 @@ import { parse as devalueParse } from 'devalue';
 import { ensureBuild } from './ensure-build.js';
 import { freePort } from './free-port.js';
 
-const STEPS = ['preset', 'page', 'consent', 'authorize', 'callback', 'exchange', 'userinfo', 'refresh', 'userinfo2', 'check'];
+const STEPS = [
+	'preset',
+	'page',
+	'consent',
+	'authorize',
+	'callback',
+	'exchange',
+	'userinfo',
+	'refresh',
+	'userinfo2',
+	'check'
+];
 const LIMITS = { flows: 10_000, concurrency: 500, timeout: 1_800 };
 
 /** @param {string[]} argv */
@@ -29,14 +40,17 @@ function options(argv) {
 		else if (name === '--flows' || name === '--concurrency' || name === '--timeout') {
 			const key = /** @type {'flows' | 'concurrency' | 'timeout'} */ (name.slice(2));
 			const n = Number(value);
-			if (!Number.isInteger(n) || n < 1 || n > LIMITS[key]) throw new Error(`${name} must be a whole number from 1 to ${LIMITS[key]}, got ${value}`);
+			if (!Number.isInteger(n) || n < 1 || n > LIMITS[key])
+				throw new Error(`${name} must be a whole number from 1 to ${LIMITS[key]}, got ${value}`);
 			o[key] = n;
-		} else throw new Error(`unknown option ${argv[i]}. Usage: node scripts/load.js [--flows N] [--concurrency C] [--timeout S] [--url URL]`);
+		} else
+			throw new Error(
+				`unknown option ${argv[i]}. Usage: node scripts/load.js [--flows N] [--concurrency C] [--timeout S] [--url URL]`
+			);
 	}
 	if (!o.concurrency) o.concurrency = Math.min(o.flows, 50);
 	return o;
 }
-
 
 async function ownServer() {
 	ensureBuild();
@@ -86,7 +100,13 @@ async function ownServer() {
 }
 
 /** @param {string} s */
-const unescapeHtml = (s) => s.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+const unescapeHtml = (s) =>
+	s
+		.replace(/&amp;/g, '&')
+		.replace(/&lt;/g, '<')
+		.replace(/&gt;/g, '>')
+		.replace(/&quot;/g, '"')
+		.replace(/&#39;/g, "'");
 
 /** One browser's worth of state: a cookie jar, and timings per step. */
 class Flow {
@@ -105,8 +125,14 @@ class Flow {
 	/** @param {string} url @param {RequestInit} [init] */
 	async fetch(url, init = {}) {
 		const headers = new Headers(init.headers);
-		if (this.jar.size && new URL(url).origin === this.base) headers.set('cookie', [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '));
-		const res = await fetch(url, { ...init, headers, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+		if (this.jar.size && new URL(url).origin === this.base)
+			headers.set('cookie', [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '));
+		const res = await fetch(url, {
+			...init,
+			headers,
+			redirect: 'manual',
+			signal: AbortSignal.timeout(30_000)
+		});
 		for (const c of res.headers.getSetCookie()) {
 			const [pair = '', ...attrs] = c.split(';');
 			const i = pair.indexOf('=');
@@ -136,11 +162,21 @@ class Flow {
 		const { body } = await this.fetch(`${this.base}/?/${name}`, {
 			method: 'POST',
 			body: new URLSearchParams(fields),
-			headers: { origin: this.base, 'x-sveltekit-action': 'true', accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' }
+			headers: {
+				origin: this.base,
+				'x-sveltekit-action': 'true',
+				accept: 'application/json',
+				'content-type': 'application/x-www-form-urlencoded'
+			}
 		});
 		const r = JSON.parse(body);
-		if (r.type !== 'success') throw new Error(`${name}: ${r.type} ${r.status ?? ''} ${r.data ? JSON.stringify(devalueParse(r.data)).slice(0, 200) : JSON.stringify(r.error)}`);
-		return /** @type {{ exchanges?: { request: { headers: [string, string][], body: string }, response?: { status: number, body: string } }[] }} */ (devalueParse(r.data));
+		if (r.type !== 'success')
+			throw new Error(
+				`${name}: ${r.type} ${r.status ?? ''} ${r.data ? JSON.stringify(devalueParse(r.data)).slice(0, 200) : JSON.stringify(r.error)}`
+			);
+		return /** @type {{ exchanges?: { request: { headers: [string, string][], body: string }, response?: { status: number, body: string } }[] }} */ (
+			devalueParse(r.data)
+		);
 	}
 
 	/** The one exchange of a step: a 200 with a JSON body. @param {string} name */
@@ -148,8 +184,13 @@ class Flow {
 		const ex = (await this.action(name)).exchanges?.[0];
 		if (!ex?.response) throw new Error(`${name}: no response recorded`);
 		if (ex.response.status !== 200) {
-			const hint = ex.response.status === 429 ? ' (the sandbox limit: start that server with a high SANDBOX_ZONE1_LIMIT)' : '';
-			throw new Error(`${name}: the service answered ${ex.response.status}${hint}: ${ex.response.body.slice(0, 200)}`);
+			const hint =
+				ex.response.status === 429
+					? ' (the sandbox limit: start that server with a high SANDBOX_ZONE1_LIMIT)'
+					: '';
+			throw new Error(
+				`${name}: the service answered ${ex.response.status}${hint}: ${ex.response.body.slice(0, 200)}`
+			);
 		}
 		return { request: ex.request, json: JSON.parse(ex.response.body) };
 	}
@@ -163,7 +204,8 @@ class Flow {
 	/** @param {{ request: { headers: [string, string][] } }} ex @param {string} token @param {string} step */
 	static usedToken(ex, token, step) {
 		const auth = ex.request.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1];
-		if (auth !== `Bearer ${token}`) throw new Error(`${step}: sent "${auth?.slice(0, 40)}…", not this flow's access token`);
+		if (auth !== `Bearer ${token}`)
+			throw new Error(`${step}: sent "${auth?.slice(0, 40)}…", not this flow's access token`);
 	}
 
 	async run() {
@@ -180,28 +222,40 @@ class Flow {
 		});
 		const callback = await this.time('authorize', async () => {
 			const u = new URL(consentUrl);
-			const { res } = await this.fetch(`${u.origin}${u.pathname}?/authorize`, { method: 'POST', body: new URLSearchParams({ ticket }), headers: { origin: u.origin, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' } });
+			const { res } = await this.fetch(`${u.origin}${u.pathname}?/authorize`, {
+				method: 'POST',
+				body: new URLSearchParams({ ticket }),
+				headers: {
+					origin: u.origin,
+					accept: 'text/html',
+					'content-type': 'application/x-www-form-urlencoded'
+				}
+			});
 			const loc = res.headers.get('location');
-			if (res.status !== 303 || !loc?.includes('code=')) throw new Error(`authorize: ${res.status} ${loc}`);
+			if (res.status !== 303 || !loc?.includes('code='))
+				throw new Error(`authorize: ${res.status} ${loc}`);
 			return loc;
 		});
 		await this.time('callback', async () => {
 			const { res } = await this.fetch(callback);
-			if (res.status !== 303 || res.headers.get('location') !== '/') throw new Error(`callback: ${res.status} ${res.headers.get('location')}`);
+			if (res.status !== 303 || res.headers.get('location') !== '/')
+				throw new Error(`callback: ${res.status} ${res.headers.get('location')}`);
 		});
 		const first = await this.time('exchange', () => this.exchange('exchange'));
 		const { access_token: a1, refresh_token: r1 } = first.json;
 		this.tokens.push(a1, r1);
 		Flow.usedToken(await this.time('userinfo', () => this.exchange('userinfo')), a1, 'userinfo');
 		const refreshed = await this.time('refresh', () => this.exchange('refresh'));
-		if (!refreshed.request.body.includes(`refresh_token=${encodeURIComponent(r1)}`)) throw new Error('refresh: did not send this flow\'s refresh token');
+		if (!refreshed.request.body.includes(`refresh_token=${encodeURIComponent(r1)}`))
+			throw new Error("refresh: did not send this flow's refresh token");
 		const { access_token: a2, refresh_token: r2 } = refreshed.json;
 		if (a2 === a1) throw new Error('refresh: the access token did not change');
 		this.tokens.push(a2, r2);
 		Flow.usedToken(await this.time('userinfo2', () => this.exchange('userinfo')), a2, 'userinfo2');
 		this.finalPage = await this.time('check', () => this.page());
 		const shown = /data-testid="access-token"[^>]*>([^<]+)</.exec(this.finalPage)?.[1];
-		if (shown === undefined || unescapeHtml(shown) !== a2) throw new Error('check: the page does not show this flow\'s current access token');
+		if (shown === undefined || unescapeHtml(shown) !== a2)
+			throw new Error("check: the page does not show this flow's current access token");
 	}
 }
 
@@ -215,7 +269,9 @@ async function main() {
 	const o = options(process.argv.slice(2));
 	const server = o.url ? undefined : await ownServer();
 	const base = o.url ?? server?.url ?? '';
-	console.log(`load: ${o.flows} flows, ${o.concurrency} at a time, against ${base}${server ? ' (own server)' : ''}`);
+	console.log(
+		`load: ${o.flows} flows, ${o.concurrency} at a time, against ${base}${server ? ' (own server)' : ''}`
+	);
 	/** @type {Flow[]} */
 	const done = [];
 	/** @type {string[]} */
@@ -242,28 +298,49 @@ async function main() {
 		await server?.stop();
 	}
 	const wall = (performance.now() - t0) / 1000;
-	if (started < o.flows) errors.push(`time limit: only ${started} of ${o.flows} flows started within ${o.timeout} s`);
+	if (started < o.flows)
+		errors.push(`time limit: only ${started} of ${o.flows} flows started within ${o.timeout} s`);
 
 	// Isolation: every token belongs to one flow, and each flow's last page shows none of the others'.
 	const owner = new Map();
-	for (const f of done) for (const t of f.tokens) {
-		if (owner.has(t)) errors.push(`isolation: flows ${owner.get(t)} and ${f.n} got the same token`);
-		owner.set(t, f.n);
-	}
+	for (const f of done)
+		for (const t of f.tokens) {
+			if (owner.has(t))
+				errors.push(`isolation: flows ${owner.get(t)} and ${f.n} got the same token`);
+			owner.set(t, f.n);
+		}
 	for (const f of done) {
-		const seen = [...(f.finalPage ?? '').matchAll(/data-testid="(?:access|refresh)-token"[^>]*>([^<]+)</g)].map((x) => unescapeHtml(x[1] ?? ''));
-		for (const t of seen) if (owner.has(t) && owner.get(t) !== f.n) errors.push(`isolation: flow ${f.n}'s page shows flow ${owner.get(t)}'s token`);
+		const seen = [
+			...(f.finalPage ?? '').matchAll(/data-testid="(?:access|refresh)-token"[^>]*>([^<]+)</g)
+		].map((x) => unescapeHtml(x[1] ?? ''));
+		for (const t of seen)
+			if (owner.has(t) && owner.get(t) !== f.n)
+				errors.push(`isolation: flow ${f.n}'s page shows flow ${owner.get(t)}'s token`);
 	}
 
 	const rows = [...STEPS, 'total'].map((step) => {
 		const xs = done.map((f) => f.ms[step]).filter((x) => x !== undefined);
-		return `${step.padEnd(10)} ${quantile(xs, 0.5).toFixed(1).padStart(8)} ${quantile(xs, 0.99).toFixed(1).padStart(8)} ${Math.max(0, ...xs).toFixed(1).padStart(8)}`;
+		return `${step.padEnd(10)} ${quantile(xs, 0.5).toFixed(1).padStart(8)} ${quantile(xs, 0.99).toFixed(1).padStart(8)} ${Math.max(
+			0,
+			...xs
+		)
+			.toFixed(1)
+			.padStart(8)}`;
 	});
-	console.log(`\n${'step'.padEnd(10)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}\n${rows.join('\n')}`);
-	console.log(`\n${done.length} flows completed in ${wall.toFixed(2)} s: ${(done.length / wall).toFixed(1)} flows/s (${((done.length * STEPS.length) / wall).toFixed(0)} requests/s from the clients, plus 4 per flow from the playground to its sandbox)`);
-	if (!errors.some((e) => e.startsWith('isolation'))) console.log(`isolation: ${owner.size} distinct tokens over ${done.length} flows; every call used its own flow's token; every page showed only its own`);
+	console.log(
+		`\n${'step'.padEnd(10)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}\n${rows.join('\n')}`
+	);
+	console.log(
+		`\n${done.length} flows completed in ${wall.toFixed(2)} s: ${(done.length / wall).toFixed(1)} flows/s (${((done.length * STEPS.length) / wall).toFixed(0)} requests/s from the clients, plus 4 per flow from the playground to its sandbox)`
+	);
+	if (!errors.some((e) => e.startsWith('isolation')))
+		console.log(
+			`isolation: ${owner.size} distinct tokens over ${done.length} flows; every call used its own flow's token; every page showed only its own`
+		);
 	if (errors.length) {
-		console.error(`\n${errors.length} error(s):\n${errors.slice(0, 20).join('\n')}${errors.length > 20 ? '\n…' : ''}`);
+		console.error(
+			`\n${errors.length} error(s):\n${errors.slice(0, 20).join('\n')}${errors.length > 20 ? '\n…' : ''}`
+		);
 		process.exit(1);
 	}
 	console.log('errors: 0');

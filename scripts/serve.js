@@ -28,7 +28,8 @@ server.on('error', (err) => {
 server.listen(port, host, () => {
 	const shown = process.env.ORIGIN ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 	console.log(`OAuth playground: ${shown}/`);
-	if ((process.env.SANDBOX ?? 'on').toLowerCase() !== 'off') console.log(`Sandbox service:  ${shown}/sandbox`);
+	if ((process.env.SANDBOX ?? 'on').toLowerCase() !== 'off')
+		console.log(`Sandbox service:  ${shown}/sandbox`);
 });
 
 function stop() {

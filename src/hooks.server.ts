@@ -36,17 +36,35 @@ export const handle: Handle = async ({ event, resolve }) => {
 	let response: Response;
 	const declared = Number(event.request.headers.get('content-length') ?? 0);
 	if (declared > limits().maxRequestBytes) {
-		response = json({ error: 'request_too_large', message: `The request body is ${declared} bytes; the playground accepts at most ${limits().maxRequestBytes} (PLAYGROUND_MAX_REQUEST_BYTES).` }, { status: 413 });
+		response = json(
+			{
+				error: 'request_too_large',
+				message: `The request body is ${declared} bytes; the playground accepts at most ${limits().maxRequestBytes} (PLAYGROUND_MAX_REQUEST_BYTES).`
+			},
+			{ status: 413 }
+		);
 	} else if (crossSiteForm(event.request.method, event.url, event.request.headers)) {
 		const message = `Cross-site ${event.request.method} form submissions are forbidden`;
-		response = event.request.headers.get('accept')?.includes('text/html') ? new Response(message, { status: 403, headers: { 'content-type': 'text/plain' } }) : json({ message }, { status: 403 });
+		response = event.request.headers.get('accept')?.includes('text/html')
+			? new Response(message, { status: 403, headers: { 'content-type': 'text/plain' } })
+			: json({ message }, { status: 403 });
 	} else if (path.startsWith('/sandbox') && !sandboxEnabled()) {
-		response = json({ error: 'not_found', error_description: 'The built-in sandbox is turned off (SANDBOX=off).' }, { status: 404 });
+		response = json(
+			{
+				error: 'not_found',
+				error_description: 'The built-in sandbox is turned off (SANDBOX=off).'
+			},
+			{ status: 404 }
+		);
 	} else {
 		// The theme the toggle remembered (a plain cookie: nothing secret), or the system's.
 		const chosen = event.cookies.get('pg_theme');
 		const theme = chosen === 'light' || chosen === 'dark' ? chosen : 'system';
-		response = (path.startsWith('/sandbox/') ? sandboxPreflight(event) : undefined) ?? (await resolve(event, { transformPageChunk: ({ html }) => html.replace('%pg.theme%', theme) }));
+		response =
+			(path.startsWith('/sandbox/') ? sandboxPreflight(event) : undefined) ??
+			(await resolve(event, {
+				transformPageChunk: ({ html }) => html.replace('%pg.theme%', theme)
+			}));
 	}
 	const h = response.headers;
 	const set = (name: string, value: string) => {
@@ -60,8 +78,12 @@ export const handle: Handle = async ({ event, resolve }) => {
 	set('Referrer-Policy', 'no-referrer');
 	set('X-Frame-Options', 'DENY');
 	set('Cross-Origin-Opener-Policy', 'same-origin');
-	if (!h.has('Content-Security-Policy')) set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+	if (!h.has('Content-Security-Policy'))
+		set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
 	if (!path.startsWith('/_app/immutable/')) set('Cache-Control', 'no-store');
-	if (logRequests && path !== '/healthz') console.log(`${event.request.method} ${path} ${response.status} ${(performance.now() - t0).toFixed(1)}ms`);
+	if (logRequests && path !== '/healthz')
+		console.log(
+			`${event.request.method} ${path} ${response.status} ${(performance.now() - t0).toFixed(1)}ms`
+		);
 	return response;
 };

@@ -12,7 +12,15 @@ let loading: Promise<HighlighterCore> | undefined;
 
 export function highlighter(): Promise<HighlighterCore> {
 	loading ??= (async () => {
-		const [{ createHighlighterCore }, { createJavaScriptRegexEngine }, json, shellscript, http, light, dark] = await Promise.all([
+		const [
+			{ createHighlighterCore },
+			{ createJavaScriptRegexEngine },
+			json,
+			shellscript,
+			http,
+			light,
+			dark
+		] = await Promise.all([
 			import('shiki/core'),
 			import('shiki/engine/javascript'),
 			import('@shikijs/langs/json'),
@@ -23,7 +31,15 @@ export function highlighter(): Promise<HighlighterCore> {
 		]);
 		return createHighlighterCore({
 			engine: createJavaScriptRegexEngine(),
-			langs: [json.default, shellscript.default, { ...(http.default as object), name: 'http', embeddedLangs: ['shellscript', 'json'] } as never],
+			langs: [
+				json.default,
+				shellscript.default,
+				{
+					...(http.default as object),
+					name: 'http',
+					embeddedLangs: ['shellscript', 'json']
+				} as never
+			],
 			themes: [light.default, dark.default]
 		});
 	})();
@@ -40,6 +56,10 @@ export function toLines(tokens: ThemedToken[][]): Line[] {
 export async function highlight(code: string, lang: Lang): Promise<Line[] | undefined> {
 	if (code.length > MAX_HIGHLIGHT) return undefined;
 	const hl = await highlighter();
-	const { tokens } = hl.codeToTokens(code, { lang, themes: { light: 'github-light-high-contrast', dark: 'github-dark' }, defaultColor: false });
+	const { tokens } = hl.codeToTokens(code, {
+		lang,
+		themes: { light: 'github-light-high-contrast', dark: 'github-dark' },
+		defaultColor: false
+	});
 	return toLines(tokens);
 }

@@ -1,7 +1,22 @@
 import { fail } from '@sveltejs/kit';
 import { z } from 'zod';
-import { callApi, checkRegistration, exchangeCode, pasteBack, refreshTokens } from '$lib/server/flow';
-import { applyPreset, prefillFrom, restart, runStep, save, saveSetup, takeOutbox, view } from '$lib/server/page';
+import {
+	callApi,
+	checkRegistration,
+	exchangeCode,
+	pasteBack,
+	refreshTokens
+} from '$lib/server/flow';
+import {
+	applyPreset,
+	prefillFrom,
+	restart,
+	runStep,
+	save,
+	saveSetup,
+	takeOutbox,
+	view
+} from '$lib/server/page';
 import { clearSession, readSession } from '$lib/server/session';
 import { readForm, withForm } from '$lib/server/form';
 import type { Actions, PageServerLoad } from './$types';
@@ -21,15 +36,28 @@ const apiSchema = z.object({
 		.min(1, 'Enter a path below /reader/api/0/')
 		.max(500, 'Path is too long')
 		.transform((p) => p.replace(/^\/?(reader\/api\/0\/)?/, ''))
-		.refine((p) => /^[A-Za-z0-9._~!$&'()*+,;=:@%/-]+$/.test(p), 'The path may only hold URL path characters')
-		.refine((p) => !/^[a-z][a-z0-9+.-]*:/i.test(p) && !p.startsWith('/'), 'The path must stay below /reader/api/0/, not name another site')
-		.refine((p) => !p.split('/').some((seg) => seg === '..' || seg === '.' || /%2e%2e|%2f/i.test(seg)), 'The path must stay below /reader/api/0/'),
+		.refine(
+			(p) => /^[A-Za-z0-9._~!$&'()*+,;=:@%/-]+$/.test(p),
+			'The path may only hold URL path characters'
+		)
+		.refine(
+			(p) => !/^[a-z][a-z0-9+.-]*:/i.test(p) && !p.startsWith('/'),
+			'The path must stay below /reader/api/0/, not name another site'
+		)
+		.refine(
+			(p) => !p.split('/').some((seg) => seg === '..' || seg === '.' || /%2e%2e|%2f/i.test(seg)),
+			'The path must stay below /reader/api/0/'
+		),
 	query: z.string().max(4000, 'Query is too long').default(''),
 	body: z.string().max(16_000, 'Body is too long').default('')
 });
 
 const pasteSchema = z.object({
-	pasted: z.string().trim().min(1, 'Paste the address your application landed on').max(8192, 'That is too long for a redirect address (at most 8192 characters)')
+	pasted: z
+		.string()
+		.trim()
+		.min(1, 'Paste the address your application landed on')
+		.max(8192, 'That is too long for a redirect address (at most 8192 characters)')
 });
 
 export const actions: Actions = {
@@ -38,7 +66,8 @@ export const actions: Actions = {
 		const body = await readForm(event.request);
 		if (!body.ok) return body.failure;
 		const parsed = pasteSchema.safeParse({ pasted: body.form.get('pasted') ?? '' });
-		if (!parsed.success) return fail(400, { message: parsed.error.issues[0]?.message ?? 'Invalid input' });
+		if (!parsed.success)
+			return fail(400, { message: parsed.error.issues[0]?.message ?? 'Invalid input' });
 		return runStep(event, async (s) => pasteBack(s, parsed.data.pasted));
 	},
 	setup: ({ cookies, url, request }) => withForm(request, (f) => saveSetup(cookies, url, f)),
@@ -49,15 +78,28 @@ export const actions: Actions = {
 		const body = await readForm(event.request);
 		if (!body.ok) return body.failure;
 		const auto = body.form.get('auto') === '1';
-		return runStep(event, (s) => refreshTokens(s, auto ? 'Automatic refresh before expiry (the switch under the tokens).' : undefined, event.request.signal));
+		return runStep(event, (s) =>
+			refreshTokens(
+				s,
+				auto ? 'Automatic refresh before expiry (the switch under the tokens).' : undefined,
+				event.request.signal
+			)
+		);
 	},
-	userinfo: (event) => runStep(event, (s) => callApi(s, 'userinfo', undefined, event.request.signal)),
+	userinfo: (event) =>
+		runStep(event, (s) => callApi(s, 'userinfo', undefined, event.request.signal)),
 	api: async (event) => {
 		const body = await readForm(event.request);
 		if (!body.ok) return body.failure;
 		const form = body.form;
-		const parsed = apiSchema.safeParse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string')));
-		if (!parsed.success) return fail(400, { message: parsed.error.issues[0]?.message ?? 'Invalid API call', field: String(parsed.error.issues[0]?.path[0] ?? '') });
+		const parsed = apiSchema.safeParse(
+			Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string'))
+		);
+		if (!parsed.success)
+			return fail(400, {
+				message: parsed.error.issues[0]?.message ?? 'Invalid API call',
+				field: String(parsed.error.issues[0]?.path[0] ?? '')
+			});
 		return runStep(event, (s) => callApi(s, 'api', parsed.data, event.request.signal));
 	},
 	reset: async ({ cookies }) => {

@@ -24,8 +24,13 @@ afterAll(async () => {
 	await srv?.stop();
 });
 
-async function newPage(opts: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<Page> {
-	context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 }, colorScheme: opts.colorScheme ?? 'light' });
+async function newPage(
+	opts: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}
+): Promise<Page> {
+	context = await browser.newContext({
+		viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
+		colorScheme: opts.colorScheme ?? 'light'
+	});
 	const page = await context.newPage();
 	page.on('console', (m) => {
 		if (m.type() === 'error') problems.push(`console: ${m.text()}`);
@@ -44,7 +49,9 @@ describe('prefilled links', () => {
 	test('a docs link fills the setup, names the host, and focuses the secret field', async () => {
 		const p = await newPage();
 		const base = `${srv.url}/sandbox`;
-		await p.goto(`${srv.url}/?base_url=${encodeURIComponent(base)}&client_id=sandbox-ro&scope=read&utm_campaign=docs`);
+		await p.goto(
+			`${srv.url}/?base_url=${encodeURIComponent(base)}&client_id=sandbox-ro&scope=read&utm_campaign=docs`
+		);
 		const banner = p.getByTestId('prefill-banner');
 		await banner.waitFor();
 		expect(await banner.textContent()).toContain(`check that you trust 127.0.0.1:${srv.port}`);
@@ -85,7 +92,9 @@ test('paste-back mode with the sandbox landing page, end to end', async () => {
 	await p.getByTestId('setup-summary').click();
 	await p.getByLabel('Redirect URI to register').fill(`${srv.url}/sandbox/landing`);
 	await p.getByRole('button', { name: 'Save setup' }).click();
-	await expect.poll(() => p.getByTestId('consent-url').textContent()).toContain(encodeURIComponent('/sandbox/landing'));
+	await expect
+		.poll(() => p.getByTestId('consent-url').textContent())
+		.toContain(encodeURIComponent('/sandbox/landing'));
 	await decide(p);
 	await p.waitForURL(/\/sandbox\/landing\?code=/);
 	await shot(p, '22-sandbox-landing');
@@ -106,7 +115,9 @@ test('auto-refresh fires once when switched on, as a shown exchange', async () =
 	expect(await refreshes()).toBe(0);
 	await p.getByLabel('Refresh automatically before expiry').check();
 	await expect.poll(refreshes, { timeout: 10_000 }).toBe(1);
-	expect(await p.locator('.transcript details.exchange[data-step="refresh"]').textContent()).toContain('Automatic refresh before expiry');
+	expect(
+		await p.locator('.transcript details.exchange[data-step="refresh"]').textContent()
+	).toContain('Automatic refresh before expiry');
 	await p.getByLabel('Refresh automatically before expiry').uncheck();
 	await p.waitForTimeout(5500);
 	expect(await refreshes()).toBe(1);
@@ -123,11 +134,15 @@ test('dark mode follows the system, the toggle is remembered, shortcuts work', a
 	expect(await bg()).toBe('rgb(246, 247, 249)');
 	await p.locator('main[data-ready="true"]').waitFor();
 	await p.keyboard.press('?');
-	await expect.poll(() => p.locator('dialog.shortcuts').evaluate((d: HTMLDialogElement) => d.open)).toBe(true);
+	await expect
+		.poll(() => p.locator('dialog.shortcuts').evaluate((d: HTMLDialogElement) => d.open))
+		.toBe(true);
 	await shot(p, '24-shortcuts');
 	await p.keyboard.press('Escape');
 	await p.keyboard.press('n');
-	await expect.poll(() => p.evaluate(() => document.activeElement?.closest('.step')?.id)).toBe('setup');
+	await expect
+		.poll(() => p.evaluate(() => document.activeElement?.closest('.step')?.id))
+		.toBe('setup');
 });
 
 describe('accessibility: axe-core on every step, both themes', () => {
@@ -141,7 +156,8 @@ describe('accessibility: axe-core on every step, both themes', () => {
 				const found: string[] = [];
 				const check = async (step: string) => {
 					await shot(p, `axe-${scheme}-${size.name}-${step}`);
-					for (const v of await axeViolations(p)) found.push(`${step}: ${v.id} (${v.impact}) ${v.help} → ${v.nodes.join(' | ')}`);
+					for (const v of await axeViolations(p))
+						found.push(`${step}: ${v.id} (${v.impact}) ${v.help} → ${v.nodes.join(' | ')}`);
 				};
 				await openPlayground(p, srv.url);
 				await check('1-start');
@@ -190,19 +206,43 @@ test('the sequence diagram has one arrow per exchange, and an arrow opens its ex
 	await p.getByRole('button', { name: 'Send' }).click();
 	await p.locator('#api details.exchange').waitFor();
 
-	const ids = await p.locator('.transcript details.exchange').evaluateAll((els) => els.map((e) => e.getAttribute('data-exchange-id')));
+	const ids = await p
+		.locator('.transcript details.exchange')
+		.evaluateAll((els) => els.map((e) => e.getAttribute('data-exchange-id')));
 	expect(ids).toHaveLength(5);
-	await expect.poll(() => p.locator('[data-arrow]').evaluateAll((els) => els.map((e) => e.getAttribute('data-exchange-id')))).toEqual(ids);
-	expect(await p.locator(`[data-arrow][data-exchange-id="${ids[4]}"]`).getAttribute('data-status')).toBe('failed');
+	await expect
+		.poll(() =>
+			p
+				.locator('[data-arrow]')
+				.evaluateAll((els) => els.map((e) => e.getAttribute('data-exchange-id')))
+		)
+		.toEqual(ids);
+	expect(
+		await p.locator(`[data-arrow][data-exchange-id="${ids[4]}"]`).getAttribute('data-status')
+	).toBe('failed');
 
 	// Click the exchange arrow: its transcript entry opens.
 	await p.locator(`[data-arrow][data-exchange-id="${ids[2]}"]`).click();
-	await expect.poll(() => p.locator(`.transcript details[data-exchange-id="${ids[2]}"]`).evaluate((d: HTMLDetailsElement) => d.open)).toBe(true);
+	await expect
+		.poll(() =>
+			p
+				.locator(`.transcript details[data-exchange-id="${ids[2]}"]`)
+				.evaluate((d: HTMLDetailsElement) => d.open)
+		)
+		.toBe(true);
 	// Enter on the user-info arrow opens that one.
 	await p.locator(`[data-arrow][data-exchange-id="${ids[3]}"]`).focus();
 	await p.keyboard.press('Enter');
-	await expect.poll(() => p.locator(`.transcript details[data-exchange-id="${ids[3]}"]`).evaluate((d: HTMLDetailsElement) => d.open)).toBe(true);
-	expect(await p.locator(`.transcript details[data-exchange-id="${ids[3]}"]`).textContent()).toContain('user-info');
+	await expect
+		.poll(() =>
+			p
+				.locator(`.transcript details[data-exchange-id="${ids[3]}"]`)
+				.evaluate((d: HTMLDetailsElement) => d.open)
+		)
+		.toBe(true);
+	expect(
+		await p.locator(`.transcript details[data-exchange-id="${ids[3]}"]`).textContent()
+	).toContain('user-info');
 
 	// The timing bar and the decoded JWT are there too.
 	expect(await p.locator('#userinfo [data-timing]').count()).toBeGreaterThan(0);
@@ -222,9 +262,15 @@ test('download the HAR and the Markdown report, import the HAR again: same excha
 	await p.locator('#api details.exchange').waitFor();
 
 	const live = await p.locator('.transcript details.exchange').evaluateAll((els) =>
-		els.map((e) => ({ step: e.getAttribute('data-step'), findings: [...e.querySelectorAll('[data-code]')].map((f) => f.getAttribute('data-code')) }))
+		els.map((e) => ({
+			step: e.getAttribute('data-step'),
+			findings: [...e.querySelectorAll('[data-code]')].map((f) => f.getAttribute('data-code'))
+		}))
 	);
-	const [har] = await Promise.all([p.waitForEvent('download'), p.getByRole('button', { name: 'HAR', exact: true }).click()]);
+	const [har] = await Promise.all([
+		p.waitForEvent('download'),
+		p.getByRole('button', { name: 'HAR', exact: true }).click()
+	]);
 	const harPath = `test-output/${har.suggestedFilename()}`;
 	await har.saveAs(harPath);
 	const { readFileSync } = await import('node:fs');
@@ -234,7 +280,10 @@ test('download the HAR and the Markdown report, import the HAR again: same excha
 	const token = await p.getByTestId('access-token').textContent();
 	expect(harText).not.toContain(token!);
 
-	const [md] = await Promise.all([p.waitForEvent('download'), p.getByRole('button', { name: 'Markdown report' }).click()]);
+	const [md] = await Promise.all([
+		p.waitForEvent('download'),
+		p.getByRole('button', { name: 'Markdown report' }).click()
+	]);
 	const mdPath = `test-output/${md.suggestedFilename()}`;
 	await md.saveAs(mdPath);
 	const report = readFileSync(mdPath, 'utf8');
@@ -253,7 +302,10 @@ test('download the HAR and the Markdown report, import the HAR again: same excha
 	await q.getByTestId('import-har').setInputFiles(harPath);
 	await q.getByTestId('imported-banner').waitFor();
 	const again = await q.locator('.transcript details.exchange').evaluateAll((els) =>
-		els.map((e) => ({ step: e.getAttribute('data-step'), findings: [...e.querySelectorAll('[data-code]')].map((f) => f.getAttribute('data-code')) }))
+		els.map((e) => ({
+			step: e.getAttribute('data-step'),
+			findings: [...e.querySelectorAll('[data-code]')].map((f) => f.getAttribute('data-code'))
+		}))
 	);
 	expect(again).toEqual(live);
 	expect(await q.locator('[data-arrow]').count()).toBe(live.length);

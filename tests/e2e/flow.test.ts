@@ -24,7 +24,13 @@ beforeAll(async () => {
 	srv = await startServer(
 		{
 			SANDBOX_CLIENTS: JSON.stringify([
-				{ client_id: 'e2e-app', client_secret: SECRET, name: 'E2E app', redirect_uris: [`${origin}/callback`], default_scope: 'read write' }
+				{
+					client_id: 'e2e-app',
+					client_secret: SECRET,
+					name: 'E2E app',
+					redirect_uris: [`${origin}/callback`],
+					default_scope: 'read write'
+				}
 			])
 		},
 		port
@@ -91,7 +97,9 @@ describe('the whole flow', () => {
 		// The address with the code is in neither the address bar nor the history.
 		expect(p.url()).toBe(srv.url + '/');
 		expect(await stepState(p, 'callback')).toContain('step-done');
-		expect(await p.getByTestId('saved-state').textContent()).toBe(await p.getByTestId('returned-state').textContent());
+		expect(await p.getByTestId('saved-state').textContent()).toBe(
+			await p.getByTestId('returned-state').textContent()
+		);
 		const exchange = p.locator('#exchange details.exchange');
 		await expect.poll(() => exchange.textContent()).toContain('client_secret=<redacted>');
 		expect(await exchange.textContent()).toContain('HTTP/1.1 200 OK');
@@ -100,7 +108,9 @@ describe('the whole flow', () => {
 		await shot(p, '04-tokens');
 
 		await p.getByRole('button', { name: 'Read the user info' }).click();
-		await expect.poll(() => p.locator('#userinfo details.exchange').textContent()).toContain('"userId"');
+		await expect
+			.poll(() => p.locator('#userinfo details.exchange').textContent())
+			.toContain('"userId"');
 		await shot(p, '05-userinfo');
 
 		const before = await p.getByTestId('access-token').textContent();
@@ -110,13 +120,20 @@ describe('the whole flow', () => {
 		await shot(p, '06-refresh');
 
 		await p.getByRole('button', { name: 'Read the user info' }).click();
-		const transcriptSteps = () => p.locator('.transcript details.exchange').evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
-		await expect.poll(transcriptSteps).toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'userinfo']);
+		const transcriptSteps = () =>
+			p
+				.locator('.transcript details.exchange')
+				.evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
+		await expect
+			.poll(transcriptSteps)
+			.toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'userinfo']);
 
 		// The transcript survives a reload.
 		await p.reload();
 		await p.locator('main[data-ready="true"]').waitFor();
-		await expect.poll(transcriptSteps).toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'userinfo']);
+		await expect
+			.poll(transcriptSteps)
+			.toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'userinfo']);
 		await shot(p, '07-after-reload');
 
 		// Going back does not replay the callback: the previous entry is the consent page.
@@ -151,12 +168,18 @@ describe('failures a user meets', () => {
 		const p = await newPage();
 		await choosePreset(p, srv.url, 'Sandbox (read write)');
 		// An attacker in the middle changes the state on the redirect back.
-		await p.route((u) => u.pathname === '/sandbox/oauth2/auth' && u.search === '?/authorize', async (route) => {
-			const res = await route.fetch({ maxRedirects: 0, headers: { ...route.request().headers(), origin: new URL(route.request().url()).origin } });
-			const u = new URL(res.headers()['location']!);
-			u.searchParams.set('state', 'tampered-' + u.searchParams.get('state'));
-			await route.fulfill({ status: 303, headers: { location: u.toString() }, body: '' });
-		});
+		await p.route(
+			(u) => u.pathname === '/sandbox/oauth2/auth' && u.search === '?/authorize',
+			async (route) => {
+				const res = await route.fetch({
+					maxRedirects: 0,
+					headers: { ...route.request().headers(), origin: new URL(route.request().url()).origin }
+				});
+				const u = new URL(res.headers()['location']!);
+				u.searchParams.set('state', 'tampered-' + u.searchParams.get('state'));
+				await route.fulfill({ status: 303, headers: { location: u.toString() }, body: '' });
+			}
+		);
 		await decide(p);
 		await p.waitForURL(srv.url + '/');
 		const alert = p.getByTestId('state-alert');
@@ -186,14 +209,22 @@ describe('failures a user meets', () => {
 		const p = await newPage();
 		await signIn(p, srv.url, 'Sandbox (5-second token)');
 		expect(await p.locator('.tokens').getAttribute('data-clock')).toBe('valid');
-		await expect.poll(() => p.getByTestId('countdown').textContent(), { timeout: 10_000 }).toMatch(/expired/);
+		await expect
+			.poll(() => p.getByTestId('countdown').textContent(), { timeout: 10_000 })
+			.toMatch(/expired/);
 		expect(await p.locator('.tokens').getAttribute('data-clock')).toBe('expired');
 		await shot(p, '11-expired');
 		await p.getByRole('button', { name: 'Read the user info' }).click();
-		await expect.poll(() => p.locator('#userinfo details.exchange').textContent()).toContain('"userId"');
-		const steps = await p.locator('.transcript details.exchange').evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
+		await expect
+			.poll(() => p.locator('#userinfo details.exchange').textContent())
+			.toContain('"userId"');
+		const steps = await p
+			.locator('.transcript details.exchange')
+			.evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
 		expect(steps.slice(-2)).toEqual(['refresh', 'userinfo']);
-		expect(await p.locator('.transcript details.exchange[data-step="refresh"]').textContent()).toMatch(/had expired/);
+		expect(
+			await p.locator('.transcript details.exchange[data-step="refresh"]').textContent()
+		).toMatch(/had expired/);
 		await shot(p, '12-refreshed-before-userinfo');
 	});
 
@@ -201,7 +232,9 @@ describe('failures a user meets', () => {
 		const p = await newPage({ width: 390, height: 844 });
 		await signIn(p, srv.url, 'Sandbox (read write)');
 		await shot(p, '13-phone');
-		const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+		const overflow = await p.evaluate(
+			() => document.documentElement.scrollWidth - document.documentElement.clientWidth
+		);
 		expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
 	});
 });
@@ -209,7 +242,9 @@ describe('failures a user meets', () => {
 describe('secret hygiene over the whole run', () => {
 	test('the client secret is in no response the browser got, no URL, and no server log line', () => {
 		expect(bodies.length).toBeGreaterThan(20);
-		const leaks = bodies.filter((b) => b.text.includes(SECRET) || b.text.includes(encodeURIComponent(SECRET)));
+		const leaks = bodies.filter(
+			(b) => b.text.includes(SECRET) || b.text.includes(encodeURIComponent(SECRET))
+		);
 		expect(leaks.map((l) => l.url)).toEqual([]);
 		expect(urls.filter((u) => u.includes(SECRET) || u.includes('client_secret'))).toEqual([]);
 		expect(srv.logs()).not.toContain(SECRET);

@@ -47,7 +47,10 @@ async function newPage(): Promise<Page> {
 	return page;
 }
 
-const transcriptSteps = (p: Page) => p.locator('.transcript details.exchange').evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
+const transcriptSteps = (p: Page) =>
+	p
+		.locator('.transcript details.exchange')
+		.evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
 
 describe('no state in the server', () => {
 	test('a restart between the consent page and Authorize loses nothing', async () => {
@@ -56,7 +59,9 @@ describe('no state in the server', () => {
 		const first = await start({ PLAYGROUND_SESSION_KEY: key }, port);
 		const p = await newPage();
 		await choosePreset(p, first.url, 'Sandbox (read write)');
-		const savedState = new URL((await p.getByTestId('consent-url').textContent())!).searchParams.get('state');
+		const savedState = new URL(
+			(await p.getByTestId('consent-url').textContent())!
+		).searchParams.get('state');
 		await p.getByRole('link', { name: 'Open the consent page' }).click();
 		await p.waitForURL(/\/sandbox\/oauth2\/auth/);
 		await shot(p, 'resilience-01-consent-before-restart');
@@ -74,9 +79,13 @@ describe('no state in the server', () => {
 		expect(await p.locator('[data-verdict]').getAttribute('data-verdict')).toBe('code');
 		expect(await p.getByTestId('returned-state').textContent()).toBe(savedState);
 		expect(await p.getByTestId('saved-state').textContent()).toBe(savedState);
-		await expect.poll(() => p.locator('#exchange details.exchange').textContent()).toContain('HTTP/1.1 200 OK');
+		await expect
+			.poll(() => p.locator('#exchange details.exchange').textContent())
+			.toContain('HTTP/1.1 200 OK');
 		await p.getByRole('button', { name: 'Read the user info' }).click();
-		await expect.poll(() => p.locator('#userinfo details.exchange').textContent()).toContain('"userId"');
+		await expect
+			.poll(() => p.locator('#userinfo details.exchange').textContent())
+			.toContain('"userId"');
 		await shot(p, 'resilience-02-after-restart');
 	});
 
@@ -93,10 +102,20 @@ describe('no state in the server', () => {
 		const proxy = http.createServer((req, res) => {
 			const port = targets[next++ % targets.length]!;
 			served.set(port, served.get(port)! + 1);
-			const up = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent: false }, (upRes) => {
-				res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.headers);
-				upRes.pipe(res);
-			});
+			const up = http.request(
+				{
+					host: '127.0.0.1',
+					port,
+					method: req.method,
+					path: req.url,
+					headers: req.headers,
+					agent: false
+				},
+				(upRes) => {
+					res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.headers);
+					upRes.pipe(res);
+				}
+			);
 			up.on('error', (e) => {
 				res.writeHead(502, { 'content-type': 'text/plain' });
 				res.end(`proxy: ${e.message}`);
@@ -108,31 +127,44 @@ describe('no state in the server', () => {
 		try {
 			const p = await newPage();
 			await choosePreset(p, origin, 'Sandbox (read write)');
-			expect(await p.getByTestId('consent-url').textContent()).toContain(encodeURIComponent(`${origin}/callback`));
+			expect(await p.getByTestId('consent-url').textContent()).toContain(
+				encodeURIComponent(`${origin}/callback`)
+			);
 			await p.getByRole('link', { name: 'Open the consent page' }).click();
 			await p.waitForURL(/\/sandbox\/oauth2\/auth/);
 			await p.getByRole('button', { name: 'Authorize' }).click();
 			await p.waitForURL(origin + '/');
 			await p.getByTestId('access-token').waitFor();
 			expect(await p.locator('[data-verdict]').getAttribute('data-verdict')).toBe('code');
-			await expect.poll(() => p.locator('#exchange details.exchange').textContent()).toContain('HTTP/1.1 200 OK');
+			await expect
+				.poll(() => p.locator('#exchange details.exchange').textContent())
+				.toContain('HTTP/1.1 200 OK');
 
 			await p.getByRole('button', { name: 'Read the user info' }).click();
-			await expect.poll(() => p.locator('#userinfo details.exchange').textContent()).toContain('"userId"');
+			await expect
+				.poll(() => p.locator('#userinfo details.exchange').textContent())
+				.toContain('"userId"');
 
 			const before = await p.getByTestId('access-token').textContent();
 			await p.getByRole('button', { name: 'Refresh the access token' }).click();
 			await expect.poll(() => p.getByTestId('rotation').textContent()).toContain('rotated');
 			expect(await p.getByTestId('access-token').textContent()).not.toBe(before);
-			expect(await p.locator('#refresh details.exchange').textContent()).toContain('HTTP/1.1 200 OK');
+			expect(await p.locator('#refresh details.exchange').textContent()).toContain(
+				'HTTP/1.1 200 OK'
+			);
 
 			await p.getByRole('button', { name: 'Read the user info' }).click();
-			await expect.poll(() => transcriptSteps(p)).toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'userinfo']);
-			expect(await p.locator('#userinfo details.exchange').textContent()).toContain('HTTP/1.1 200 OK');
+			await expect
+				.poll(() => transcriptSteps(p))
+				.toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'userinfo']);
+			expect(await p.locator('#userinfo details.exchange').textContent()).toContain(
+				'HTTP/1.1 200 OK'
+			);
 			await shot(p, 'resilience-03-round-robin');
 
 			// Both instances did real work.
-			for (const [port, n] of served) expect(n, `requests served by the instance on port ${port}`).toBeGreaterThan(5);
+			for (const [port, n] of served)
+				expect(n, `requests served by the instance on port ${port}`).toBeGreaterThan(5);
 		} finally {
 			proxy.closeAllConnections();
 			await new Promise<void>((ok) => proxy.close(() => ok()));

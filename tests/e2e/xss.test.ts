@@ -56,7 +56,13 @@ const P = [
 /** What can go in an HTTP header value (Node writes Latin-1 without CR/LF). */
 const HEADER_SAFE = P.filter((p) => /^[\t\x20-\x7e]*$/.test(p));
 /** Header names are tokens: no < > " ( ) = ; so these are as hostile as a name gets. */
-const HEADER_NAMES = ["X-'onfocus'-__xss-40", 'x-`__xss`-41', 'X-&lt__xss-42', 'x-%3Cscript%3E__xss-43', "x-'-alert-__xss-44"];
+const HEADER_NAMES = [
+	"X-'onfocus'-__xss-40",
+	'x-`__xss`-41',
+	'X-&lt__xss-42',
+	'x-%3Cscript%3E__xss-43',
+	"x-'-alert-__xss-44"
+];
 /** A raw JSON escape: JSON.parse turns it into markup, which the pretty view then shows. */
 const ESCAPED_IN_JSON = '<img src=x onerror=alert(window.__xss=45)>';
 
@@ -79,7 +85,13 @@ function payloadHeaders(res: http.ServerResponse) {
 	res.setHeader('X-Reader-Limits-Reset-After', HEADER_SAFE[2]!);
 }
 
-function send(res: http.ServerResponse, status: number, reason: string, type: string, body: string) {
+function send(
+	res: http.ServerResponse,
+	status: number,
+	reason: string,
+	type: string,
+	body: string
+) {
 	payloadHeaders(res);
 	res.setHeader('Content-Type', type);
 	res.writeHead(status, reason);
@@ -99,23 +111,66 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, body: strin
 	if (u.pathname === '/oauth2/token') {
 		if (new URLSearchParams(body).get('grant_type') === 'refresh_token') {
 			res.setHeader('WWW-Authenticate', `Basic realm="${HEADER_SAFE[5]}"`);
-			return send(res, 400, `Bad ${HEADER_SAFE[6]}`, 'application/json', JSON.stringify({ error: P[7], error_description: P[8], error_uri: P[4] }));
+			return send(
+				res,
+				400,
+				`Bad ${HEADER_SAFE[6]}`,
+				'application/json',
+				JSON.stringify({ error: P[7], error_description: P[8], error_uri: P[4] })
+			);
 		}
 		const extra = Object.fromEntries(P.map((p, i) => [`x${i}_${p}`, p]));
-		const token = { access_token: `at-${HEADER_SAFE[0]}`, token_type: P[5], expires_in: 3600, refresh_token: `rt-${HEADER_SAFE[1]}`, scope: P[2], ...extra, nested: { list: P.slice(0, 5), deep: { x: P[16] } } };
+		const token = {
+			access_token: `at-${HEADER_SAFE[0]}`,
+			token_type: P[5],
+			expires_in: 3600,
+			refresh_token: `rt-${HEADER_SAFE[1]}`,
+			scope: P[2],
+			...extra,
+			nested: { list: P.slice(0, 5), deep: { x: P[16] } }
+		};
 		return send(res, 200, `OK ${HEADER_SAFE[3]}`, 'application/json', JSON.stringify(token));
 	}
 	if (u.pathname === '/reader/api/0/user-info') {
-		const info = { userId: P[0], userName: P[1], userEmail: P[19], ...Object.fromEntries(P.map((p, i) => [p, `v${i}`])) };
-		const json = JSON.stringify(info).slice(0, -1) + `,"escaped":"${ESCAPED_IN_JSON.replace(/</g, '\\u003c').replace(/>/g, '\\u003e')}"}`;
+		const info = {
+			userId: P[0],
+			userName: P[1],
+			userEmail: P[19],
+			...Object.fromEntries(P.map((p, i) => [p, `v${i}`]))
+		};
+		const json =
+			JSON.stringify(info).slice(0, -1) +
+			`,"escaped":"${ESCAPED_IN_JSON.replace(/</g, '\\u003c').replace(/>/g, '\\u003e')}"}`;
 		return send(res, 200, `OK ${HEADER_SAFE[4]}`, 'application/json', json);
 	}
-	if (u.pathname === '/reader/api/0/html') return send(res, 200, 'OK', 'text/html; charset=utf-8', `<!doctype html><html><head><title>${P[23]}</title></head><body>\n${P.join('\n')}\n</body></html>`);
+	if (u.pathname === '/reader/api/0/html')
+		return send(
+			res,
+			200,
+			'OK',
+			'text/html; charset=utf-8',
+			`<!doctype html><html><head><title>${P[23]}</title></head><body>\n${P.join('\n')}\n</body></html>`
+		);
 	if (u.pathname === '/reader/api/0/denied') {
-		res.setHeader('WWW-Authenticate', `Bearer error="invalid_token", error_description="${HEADER_SAFE[9]!.replace(/"/g, "'")}"`);
-		return send(res, 401, 'Unauthorized', 'application/json', JSON.stringify({ error: 'invalid_token', error_description: P[10] }));
+		res.setHeader(
+			'WWW-Authenticate',
+			`Bearer error="invalid_token", error_description="${HEADER_SAFE[9]!.replace(/"/g, "'")}"`
+		);
+		return send(
+			res,
+			401,
+			'Unauthorized',
+			'application/json',
+			JSON.stringify({ error: 'invalid_token', error_description: P[10] })
+		);
 	}
-	send(res, 404, 'Not Found', 'application/json', JSON.stringify({ error: 'not_found', error_description: P[11] }));
+	send(
+		res,
+		404,
+		'Not Found',
+		'application/json',
+		JSON.stringify({ error: 'not_found', error_description: P[11] })
+	);
 }
 
 /** Consent rounds: the payloads spread over redirects that each stay under the callback's 2048-character limit. */
@@ -134,7 +189,16 @@ function rounds(): { kind: 'code' | 'error'; params: [string, string][] }[] {
 	out.push({ kind: 'code', params: current });
 	out.forEach((round, k) => round.params.unshift(['code', k === 0 ? P[2]! : `c${k}-${P[k + 2]}`]));
 	out[0]!.params.push(['iss', P[4]!]);
-	out.push({ kind: 'error', params: [['error', P[5]!], ['error_description', P[0]!], ['error_uri', P[4]!], ['iss', P[19]!], ['p-extra', P[15]!]] });
+	out.push({
+		kind: 'error',
+		params: [
+			['error', P[5]!],
+			['error_description', P[0]!],
+			['error_uri', P[4]!],
+			['iss', P[19]!],
+			['p-extra', P[15]!]
+		]
+	});
 	return out;
 }
 
@@ -202,16 +266,34 @@ afterAll(async () => {
 async function assertInert(where: string) {
 	await page.waitForTimeout(150); // let any onload/onerror/autofocus fire
 	const state = await page.evaluate(() => {
-		const w = window as unknown as { __xss?: unknown; __found?: string[]; __csp?: string[]; __bad?: (el: Element) => boolean };
-		const sweep = w.__bad ? [...document.querySelectorAll('*')].filter((el) => w.__bad!(el)).map((el) => el.outerHTML.slice(0, 200)) : ['init script missing'];
-		return { xss: w.__xss ?? null, found: w.__found ?? ['init script missing'], csp: w.__csp ?? [], sweep };
+		const w = window as unknown as {
+			__xss?: unknown;
+			__found?: string[];
+			__csp?: string[];
+			__bad?: (el: Element) => boolean;
+		};
+		const sweep = w.__bad
+			? [...document.querySelectorAll('*')]
+					.filter((el) => w.__bad!(el))
+					.map((el) => el.outerHTML.slice(0, 200))
+			: ['init script missing'];
+		return {
+			xss: w.__xss ?? null,
+			found: w.__found ?? ['init script missing'],
+			csp: w.__csp ?? [],
+			sweep
+		};
 	});
 	expect(state, where).toEqual({ xss: null, found: [], csp: [], sweep: [] });
 	expect(problems, where).toEqual([]);
 }
 
 /** The text of a part of the page (closed <details> included). */
-const text = (selector: string) => page.locator(selector).first().evaluate((el) => el.textContent ?? '');
+const text = (selector: string) =>
+	page
+		.locator(selector)
+		.first()
+		.evaluate((el) => el.textContent ?? '');
 const asJson = (s: string) => JSON.stringify(s).slice(1, -1);
 
 function expectShown(haystack: string, needles: string[], where: string) {
@@ -235,7 +317,8 @@ describe('provider-controlled strings stay text', () => {
 		const transcriptCount = () => page.locator('.transcript details.exchange').count();
 		let expected = 0;
 		for (const [i, round] of all.entries()) {
-			if (i > 0) await page.locator('#consent').getByRole('button', { name: 'Prepare a new one' }).click();
+			if (i > 0)
+				await page.locator('#consent').getByRole('button', { name: 'Prepare a new one' }).click();
 			nextRedirect = round.params;
 			await page.getByRole('link', { name: 'Open the consent page' }).click();
 			await page.waitForURL(srv.url + '/');
@@ -256,15 +339,37 @@ describe('provider-controlled strings stay text', () => {
 
 		// The token response: status line, header names and values, body, and the token panel.
 		const exchange = await text('#exchange');
-		expectShown(exchange, [...HEADER_SAFE.map((p, n) => `X-P${n}: ${p}`), ...HEADER_NAMES, `OK ${HEADER_SAFE[3]}`, ...P.map(asJson)], 'the exchange');
+		expectShown(
+			exchange,
+			[
+				...HEADER_SAFE.map((p, n) => `X-P${n}: ${p}`),
+				...HEADER_NAMES,
+				`OK ${HEADER_SAFE[3]}`,
+				...P.map(asJson)
+			],
+			'the exchange'
+		);
 		const tokens = await text('#tokens');
-		expectShown(tokens, [P[5]!, P[2]!, `at-${HEADER_SAFE[0]}`, ...P, ...P.map((p, n) => `x${n}_${p}`)], 'the token panel');
+		expectShown(
+			tokens,
+			[P[5]!, P[2]!, `at-${HEADER_SAFE[0]}`, ...P, ...P.map((p, n) => `x${n}_${p}`)],
+			'the token panel'
+		);
 
 		await page.getByRole('button', { name: 'Read the user info' }).click();
 		await expect.poll(transcriptCount).toBe((expected += 1));
 		await expect.poll(() => text('#userinfo')).toContain(`OK ${HEADER_SAFE[4]}`);
 		const userinfo = await text('#userinfo');
-		expectShown(userinfo, [...P.map(asJson), ESCAPED_IN_JSON, `Authorization: Bearer at-${HEADER_SAFE[0]}`, ...HEADER_SAFE], 'user-info');
+		expectShown(
+			userinfo,
+			[
+				...P.map(asJson),
+				ESCAPED_IN_JSON,
+				`Authorization: Bearer at-${HEADER_SAFE[0]}`,
+				...HEADER_SAFE
+			],
+			'user-info'
+		);
 		await assertInert('after user-info');
 
 		await page.getByRole('button', { name: 'Refresh the access token' }).click();
@@ -284,7 +389,11 @@ describe('provider-controlled strings stay text', () => {
 		await page.getByRole('button', { name: 'Send' }).click();
 		await expect.poll(transcriptCount).toBe((expected += 1));
 		await expect.poll(() => text('#api')).toContain('401 Unauthorized');
-		expectShown(await text('#api'), [HEADER_SAFE[9]!.replace(/"/g, "'"), asJson(P[10]!)], 'the 401');
+		expectShown(
+			await text('#api'),
+			[HEADER_SAFE[9]!.replace(/"/g, "'"), asJson(P[10]!)],
+			'the 401'
+		);
 		await assertInert('after a 401');
 
 		// The whole transcript, re-rendered from sessionStorage after a reload.

@@ -15,8 +15,27 @@ export interface AxeViolation {
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 	await page.evaluate(`${source}\n;0`);
 	return page.evaluate(async () => {
-		const w = window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } };
+		const w = window as unknown as {
+			axe: {
+				run: (
+					ctx: Document,
+					opts: object
+				) => Promise<{
+					violations: {
+						id: string;
+						impact: string | null;
+						help: string;
+						nodes: { target: string[] }[];
+					}[];
+				}>;
+			};
+		};
 		const r = await w.axe.run(document, { resultTypes: ['violations'] });
-		return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+		return r.violations.map((v) => ({
+			id: v.id,
+			impact: v.impact,
+			help: v.help,
+			nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' '))
+		}));
 	});
 }

@@ -50,21 +50,117 @@ commonName = supplied
 export function makeCerts(): TestCerts {
 	const probe = spawnSync('openssl', ['version'], { encoding: 'utf8' });
 	if (probe.error || probe.status !== 0)
-		throw new Error('The TLS tests make their certificates with the openssl command, which was not found. Install it (apt-get install -y openssl).');
+		throw new Error(
+			'The TLS tests make their certificates with the openssl command, which was not found. Install it (apt-get install -y openssl).'
+		);
 	const dir = mkdtempSync(join(tmpdir(), 'playground-certs-'));
-	const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+	const run = (...args: string[]) =>
+		execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
 	writeFileSync(join(dir, 'ossl.cnf'), CONFIG);
 	writeFileSync(join(dir, 'index.txt'), '');
 	writeFileSync(join(dir, 'serial'), '10\n');
 	const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
 	const cfg = ['-config', 'ossl.cnf'];
-	run('req', ...cfg, '-x509', ...ec, '-keyout', 'self.key', '-out', 'self.pem', '-days', '2', '-subj', '/CN=127.0.0.1', '-extensions', 'leaf');
-	run('req', ...cfg, '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Playground test CA', '-extensions', 'ca_ext');
-	run('req', ...cfg, '-new', ...ec, '-keyout', 'valid.key', '-out', 'valid.csr', '-subj', '/CN=127.0.0.1');
-	run('x509', '-req', '-in', 'valid.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', '2', '-days', '2', '-extfile', 'ossl.cnf', '-extensions', 'leaf', '-out', 'valid.pem');
-	run('req', ...cfg, '-new', ...ec, '-keyout', 'expired.key', '-out', 'expired.csr', '-subj', '/CN=127.0.0.1');
-	run('ca', '-batch', ...cfg, '-cert', 'ca.pem', '-keyfile', 'ca.key', '-in', 'expired.csr', '-out', 'expired.pem', '-startdate', '20200101000000Z', '-enddate', '20200102000000Z', '-extensions', 'leaf', '-notext');
-	const pair = (name: string): Pair => ({ key: readFileSync(join(dir, `${name}.key`), 'utf8'), cert: readFileSync(join(dir, `${name}.pem`), 'utf8') });
+	run(
+		'req',
+		...cfg,
+		'-x509',
+		...ec,
+		'-keyout',
+		'self.key',
+		'-out',
+		'self.pem',
+		'-days',
+		'2',
+		'-subj',
+		'/CN=127.0.0.1',
+		'-extensions',
+		'leaf'
+	);
+	run(
+		'req',
+		...cfg,
+		'-x509',
+		...ec,
+		'-keyout',
+		'ca.key',
+		'-out',
+		'ca.pem',
+		'-days',
+		'2',
+		'-subj',
+		'/CN=Playground test CA',
+		'-extensions',
+		'ca_ext'
+	);
+	run(
+		'req',
+		...cfg,
+		'-new',
+		...ec,
+		'-keyout',
+		'valid.key',
+		'-out',
+		'valid.csr',
+		'-subj',
+		'/CN=127.0.0.1'
+	);
+	run(
+		'x509',
+		'-req',
+		'-in',
+		'valid.csr',
+		'-CA',
+		'ca.pem',
+		'-CAkey',
+		'ca.key',
+		'-set_serial',
+		'2',
+		'-days',
+		'2',
+		'-extfile',
+		'ossl.cnf',
+		'-extensions',
+		'leaf',
+		'-out',
+		'valid.pem'
+	);
+	run(
+		'req',
+		...cfg,
+		'-new',
+		...ec,
+		'-keyout',
+		'expired.key',
+		'-out',
+		'expired.csr',
+		'-subj',
+		'/CN=127.0.0.1'
+	);
+	run(
+		'ca',
+		'-batch',
+		...cfg,
+		'-cert',
+		'ca.pem',
+		'-keyfile',
+		'ca.key',
+		'-in',
+		'expired.csr',
+		'-out',
+		'expired.pem',
+		'-startdate',
+		'20200101000000Z',
+		'-enddate',
+		'20200102000000Z',
+		'-extensions',
+		'leaf',
+		'-notext'
+	);
+	const pair = (name: string): Pair => ({
+		key: readFileSync(join(dir, `${name}.key`), 'utf8'),
+		cert: readFileSync(join(dir, `${name}.pem`), 'utf8')
+	});
 	return {
 		dir,
 		caFile: join(dir, 'ca.pem'),

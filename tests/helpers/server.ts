@@ -20,9 +20,13 @@ import { freePort } from '../../scripts/free-port.js';
 
 export { freePort };
 
-export async function startServer(env: Record<string, string> = {}, port?: number): Promise<TestServer> {
+export async function startServer(
+	env: Record<string, string> = {},
+	port?: number
+): Promise<TestServer> {
 	const entry = resolve('scripts/serve.js');
-	if (!existsSync(resolve('build/handler.js'))) throw new Error('build/handler.js is missing: run `npm run build` first');
+	if (!existsSync(resolve('build/handler.js')))
+		throw new Error('build/handler.js is missing: run `npm run build` first');
 	const p = port ?? (await freePort());
 	let out = '';
 	const proc = spawn(process.execPath, [entry], {

@@ -14,7 +14,13 @@ const LIMIT = 4;
 let srv: TestServer;
 
 beforeAll(async () => {
-	srv = await startServer({ PLAYGROUND_MODE: 'hosted', PLAYGROUND_RATE_LIMIT: String(LIMIT), PLAYGROUND_RATE_WINDOW: '120', ADDRESS_HEADER: 'x-forwarded-for', XFF_DEPTH: '1' });
+	srv = await startServer({
+		PLAYGROUND_MODE: 'hosted',
+		PLAYGROUND_RATE_LIMIT: String(LIMIT),
+		PLAYGROUND_RATE_WINDOW: '120',
+		ADDRESS_HEADER: 'x-forwarded-for',
+		XFF_DEPTH: '1'
+	});
 });
 afterAll(() => srv?.stop());
 
@@ -42,18 +48,28 @@ describe('the outbound limit in hosted mode', () => {
 		const [exchange] = ex.data.exchanges as Exchange[];
 		expect(exchange!.failure?.kind).toBe('blocked');
 		// 2..LIMIT: more attempts (these stop short of the network: there are no tokens).
-		for (let i = 2; i <= LIMIT; i++) expect((await c.action(i % 2 ? 'userinfo' : 'refresh')).status).toBe(409);
+		for (let i = 2; i <= LIMIT; i++)
+			expect((await c.action(i % 2 ? 'userinfo' : 'refresh')).status).toBe(409);
 
 		const started = Date.now();
 		const { res, body } = await c.fetch('/?/userinfo', {
 			method: 'POST',
 			body: '',
-			headers: { origin: srv.url, 'x-sveltekit-action': 'true', accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' }
+			headers: {
+				origin: srv.url,
+				'x-sveltekit-action': 'true',
+				accept: 'application/json',
+				'content-type': 'application/x-www-form-urlencoded'
+			}
 		});
 		const result = JSON.parse(body) as { type: string; status: number; data: string };
 		expect(result.type).toBe('failure');
 		expect(result.status).toBe(429);
-		expect(result.data).toMatch(new RegExp(`Too many requests from your address: ${LIMIT} per 120 s\\. Try again in \\d+ s\\.`));
+		expect(result.data).toMatch(
+			new RegExp(
+				`Too many requests from your address: ${LIMIT} per 120 s\\. Try again in \\d+ s\\.`
+			)
+		);
 		const retry = Number(res.headers.get('retry-after'));
 		expect(retry).toBeGreaterThan(100);
 		expect(retry).toBeLessThanOrEqual(120 - Math.floor((Date.now() - started) / 1000) + 1);

@@ -14,7 +14,10 @@ let origin: string;
 beforeAll(async () => {
 	const port = await freePort();
 	origin = `http://localhost:${port}`;
-	srv = await startServer({ PLAYGROUND_MODE: 'hosted', PLAYGROUND_ALLOWED_HOSTS: 'reader.example.com', ORIGIN: origin }, port);
+	srv = await startServer(
+		{ PLAYGROUND_MODE: 'hosted', PLAYGROUND_ALLOWED_HOSTS: 'reader.example.com', ORIGIN: origin },
+		port
+	);
 });
 afterAll(() => srv?.stop());
 
@@ -40,7 +43,14 @@ test.each([
 	['cloud metadata', () => 'http://169.254.169.254']
 ])('everything else stays blocked: %s', async (_name, base) => {
 	const c = new Client(origin);
-	await c.action('setup', { base_url: base(origin), client_id: 'sandbox-rw', client_secret: 'sandbox-rw-secret', scope: 'read', redirect_uri: `${origin}/callback`, auto_exchange: 'true' });
+	await c.action('setup', {
+		base_url: base(origin),
+		client_id: 'sandbox-rw',
+		client_secret: 'sandbox-rw-secret',
+		scope: 'read',
+		redirect_uri: `${origin}/callback`,
+		auto_exchange: 'true'
+	});
 	const r = await c.action('check');
 	const [ex] = r.data.exchanges as Exchange[];
 	expect(ex!.failure?.kind).toBe('blocked');

@@ -40,7 +40,9 @@ describe('key rotation', () => {
 		const html = await rotated.page();
 		expect(html).not.toContain('could not be read');
 		expect(html).toContain('set, ends in …cret');
-		expect(new URL(consentUrlFrom(html)).searchParams.get('state')).toBe(new URL(consent).searchParams.get('state'));
+		expect(new URL(consentUrlFrom(html)).searchParams.get('state')).toBe(
+			new URL(consent).searchParams.get('state')
+		);
 		// A write seals under the new key.
 		expect((await rotated.action('restart')).type).toBe('success');
 		expect(rotated.jar.get('pg_session')).not.toBe(sealedUnderOld);

@@ -13,7 +13,16 @@ beforeAll(async () => {
 	const port = await freePort();
 	srv = await startServer(
 		{
-			PLAYGROUND_PRESETS: JSON.stringify([{ name: 'docs-demo', label: 'Docs demo', base_url: `http://127.0.0.1:${port}/sandbox`, client_id: 'sandbox-ro', client_secret: 'sandbox-ro-secret', scope: 'read' }])
+			PLAYGROUND_PRESETS: JSON.stringify([
+				{
+					name: 'docs-demo',
+					label: 'Docs demo',
+					base_url: `http://127.0.0.1:${port}/sandbox`,
+					client_id: 'sandbox-ro',
+					client_secret: 'sandbox-ro-secret',
+					scope: 'read'
+				}
+			])
 		},
 		port
 	);
@@ -57,9 +66,18 @@ describe('the whole flow over HTTP', () => {
 		expect(ex.type).toBe('success');
 		const [tokenEx] = exchanges(ex);
 		expect(tokenEx!.response!.status).toBe(200);
-		expect(tokenEx!.request.body).toMatch(/^code=[^&]+&redirect_uri=[^&]+&client_id=sandbox-rw&client_secret=%3Credacted%3E&scope=&grant_type=authorization_code$|client_secret=<redacted>/);
+		expect(tokenEx!.request.body).toMatch(
+			/^code=[^&]+&redirect_uri=[^&]+&client_id=sandbox-rw&client_secret=%3Credacted%3E&scope=&grant_type=authorization_code$|client_secret=<redacted>/
+		);
 		expect(tokenEx!.request.body).toContain('client_secret=<redacted>');
-		expect(tokenEx!.request.headers.map(([n]) => n)).toEqual(['Host', 'User-Agent', 'Accept', 'Content-Type', 'Content-Length', 'Connection']);
+		expect(tokenEx!.request.headers.map(([n]) => n)).toEqual([
+			'Host',
+			'User-Agent',
+			'Accept',
+			'Content-Type',
+			'Content-Length',
+			'Connection'
+		]);
 		expect(tokenEx!.redactions?.[0]?.length).toBe('sandbox-rw-secret'.length);
 
 		const again = await c.action('exchange');
@@ -78,9 +96,16 @@ describe('the whole flow over HTTP', () => {
 		expect(rfEx!.request.body).toContain('grant_type=refresh_token');
 		expect(await c.page()).toContain('The refresh token rotated');
 
-		const api = await c.action('api', { method: 'GET', path: 'subscription/list', query: 'output=json', body: '' });
+		const api = await c.action('api', {
+			method: 'GET',
+			path: 'subscription/list',
+			query: 'output=json',
+			body: ''
+		});
 		expect(exchanges(api)[0]!.response!.status).toBe(200);
-		expect(exchanges(api)[0]!.request.url).toMatch(/\/sandbox\/reader\/api\/0\/subscription\/list\?output=json$/);
+		expect(exchanges(api)[0]!.request.url).toMatch(
+			/\/sandbox\/reader\/api\/0\/subscription\/list\?output=json$/
+		);
 
 		for (const s of c.seen) expect(s.body + s.headers).not.toContain('sandbox-rw-secret');
 	});
@@ -91,7 +116,12 @@ describe('the whole flow over HTTP', () => {
 		await c.fetch(await decide(c, consentUrlFrom(await c.page())));
 		await c.page();
 		await c.action('exchange');
-		const api = await c.action('api', { method: 'POST', path: 'edit-tag', query: '', body: 'i=1&a=user/-/state/com.google/starred' });
+		const api = await c.action('api', {
+			method: 'POST',
+			path: 'edit-tag',
+			query: '',
+			body: 'i=1&a=user/-/state/com.google/starred'
+		});
 		const [ex] = exchanges(api);
 		expect(ex!.response!.status).toBe(403);
 		expect(ex!.findings.map((f) => f.code)).toContain('insufficient_scope');
@@ -100,7 +130,14 @@ describe('the whole flow over HTTP', () => {
 	test('the access token can go in the query instead of the header', async () => {
 		const c = new Client(srv.url);
 		await c.action('preset', { preset: 'sandbox-rw' });
-		await c.action('setup', { base_url: `${srv.url}/sandbox`, client_id: 'sandbox-rw', scope: 'read', redirect_uri: `${srv.url}/callback`, token_location: 'query', auto_exchange: 'true' });
+		await c.action('setup', {
+			base_url: `${srv.url}/sandbox`,
+			client_id: 'sandbox-rw',
+			scope: 'read',
+			redirect_uri: `${srv.url}/callback`,
+			token_location: 'query',
+			auto_exchange: 'true'
+		});
 		await c.fetch(await decide(c, consentUrlFrom(await c.page())));
 		await c.page();
 		await c.action('exchange');
@@ -218,7 +255,11 @@ describe('bad input gets a 4xx with a reason, never a 500', () => {
 		expect(await c.page()).toContain('data-verdict="no-pending-state"');
 	});
 	test('a cross-site form post is refused', async () => {
-		const r = await fetch(`${srv.url}/?/reset`, { method: 'POST', headers: { origin: 'https://evil.test', 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+		const r = await fetch(`${srv.url}/?/reset`, {
+			method: 'POST',
+			headers: { origin: 'https://evil.test', 'content-type': 'application/x-www-form-urlencoded' },
+			body: ''
+		});
 		expect(r.status).toBe(403);
 	});
 });
@@ -233,7 +274,15 @@ describe('headers', () => {
 		expect(r.headers.get('content-security-policy')).not.toMatch(/script-src[^;]*unsafe-inline/);
 	});
 	test('the session cookie is HttpOnly and SameSite=Lax', async () => {
-		const r = await fetch(`${srv.url}/?/preset`, { method: 'POST', headers: { origin: srv.url, 'content-type': 'application/x-www-form-urlencoded', 'x-sveltekit-action': 'true' }, body: 'preset=sandbox-rw' });
+		const r = await fetch(`${srv.url}/?/preset`, {
+			method: 'POST',
+			headers: {
+				origin: srv.url,
+				'content-type': 'application/x-www-form-urlencoded',
+				'x-sveltekit-action': 'true'
+			},
+			body: 'preset=sandbox-rw'
+		});
 		const cookie = r.headers.getSetCookie().find((c) => c.startsWith('pg_session='))!;
 		expect(cookie).toMatch(/HttpOnly/i);
 		expect(cookie).toMatch(/SameSite=Lax/i);
@@ -253,7 +302,11 @@ test('the server log holds no secret, code or token', () => {
 test('an oversized request body is a 413 with a reason', async () => {
 	const r = await fetch(`${srv.url}/?/setup`, {
 		method: 'POST',
-		headers: { origin: srv.url, 'content-type': 'application/x-www-form-urlencoded', 'x-sveltekit-action': 'true' },
+		headers: {
+			origin: srv.url,
+			'content-type': 'application/x-www-form-urlencoded',
+			'x-sveltekit-action': 'true'
+		},
 		body: 'base_url=' + 'x'.repeat(70 * 1024)
 	});
 	expect(r.status).toBe(413);
@@ -261,7 +314,8 @@ test('an oversized request body is a 413 with a reason', async () => {
 });
 
 describe('registration check', () => {
-	const codes = (r: { data: Record<string, unknown> }) => exchanges(r)[0]!.findings.map((f) => f.code);
+	const codes = (r: { data: Record<string, unknown> }) =>
+		exchanges(r)[0]!.findings.map((f) => f.code);
 	test('a registered client and redirect URI: the service would show its consent page', async () => {
 		const c = new Client(srv.url);
 		await c.action('preset', { preset: 'sandbox-rw' });
@@ -286,7 +340,11 @@ describe('registration check', () => {
 	});
 	test('a read-only registration asking for write', async () => {
 		const c = new Client(srv.url);
-		await setUp(c, { client_id: 'sandbox-ro', client_secret: 'sandbox-ro-secret', scope: 'read write' });
+		await setUp(c, {
+			client_id: 'sandbox-ro',
+			client_secret: 'sandbox-ro-secret',
+			scope: 'read write'
+		});
 		const r = await c.action('check');
 		expect(exchanges(r)[0]!.response!.status).toBe(302);
 		expect(codes(r)).toEqual(['invalid_scope']);
@@ -307,7 +365,9 @@ describe('paste-back mode', () => {
 		expect(await c.page()).toContain('data-verdict="code"');
 		const ex = await c.action('exchange');
 		expect(exchanges(ex)[0]!.response!.status).toBe(200);
-		expect(exchanges(ex)[0]!.request.body).toContain(encodeURIComponent(`${srv.url}/sandbox/landing`));
+		expect(exchanges(ex)[0]!.request.body).toContain(
+			encodeURIComponent(`${srv.url}/sandbox/landing`)
+		);
 	});
 	test('only the query works too, and a wrong state still aborts', async () => {
 		const c = new Client(srv.url);
@@ -317,19 +377,25 @@ describe('paste-back mode', () => {
 		await c.action('pasteback', { pasted: landing.search });
 		expect(await c.page()).toContain('data-verdict="state-mismatch"');
 	});
-	test.each([[''], ['hello there'], ['https://[broken'], ['x'.repeat(9000)]])('nonsense is a 400 with a reason: %#', async (pasted) => {
-		const c = new Client(srv.url);
-		await c.action('preset', { preset: 'sandbox-rw' });
-		const r = await c.action('pasteback', { pasted });
-		expect(r.status).toBe(400);
-		expect(String(r.data.message)).toMatch(/paste|URL|long|code/i);
-	});
+	test.each([[''], ['hello there'], ['https://[broken'], ['x'.repeat(9000)]])(
+		'nonsense is a 400 with a reason: %#',
+		async (pasted) => {
+			const c = new Client(srv.url);
+			await c.action('preset', { preset: 'sandbox-rw' });
+			const r = await c.action('pasteback', { pasted });
+			expect(r.status).toBe(400);
+			expect(String(r.data.message)).toMatch(/paste|URL|long|code/i);
+		}
+	);
 });
 
 describe('prefilled links', () => {
 	test('fill the form, name the host, refuse a secret and list unknown parameters', async () => {
 		const c = new Client(srv.url);
-		const { body } = await c.fetch('/?base_url=https%3A%2F%2Freader.example%2F&client_id=docs-app&scope=read&client_secret=leaky-secret-123&utm_source=docs&token_location=cookie', { headers: { accept: 'text/html' } });
+		const { body } = await c.fetch(
+			'/?base_url=https%3A%2F%2Freader.example%2F&client_id=docs-app&scope=read&client_secret=leaky-secret-123&utm_source=docs&token_location=cookie',
+			{ headers: { accept: 'text/html' } }
+		);
 		expect(body).toContain('check that you trust reader.example');
 		expect(body).toContain('value="docs-app"');
 		expect(body).toContain('Refused: client_secret');
@@ -344,7 +410,12 @@ describe('prefilled links', () => {
 		expect(body).toContain('preset Docs demo');
 		expect(body).toContain('value="sandbox-ro"');
 		expect(body).not.toContain('sandbox-ro-secret');
-		const saved = await setUp(c, { client_id: 'sandbox-ro', scope: 'read', client_secret: '', preset: 'docs-demo' });
+		const saved = await setUp(c, {
+			client_id: 'sandbox-ro',
+			scope: 'read',
+			client_secret: '',
+			preset: 'docs-demo'
+		});
 		expect(saved.type).toBe('success');
 		expect(await c.page()).toContain('set, ends in …cret');
 	});
@@ -357,7 +428,18 @@ describe('prefilled links', () => {
 	});
 	test('the link builder page documents every parameter', async () => {
 		const { body } = await new Client(srv.url).fetch('/link', { headers: { accept: 'text/html' } });
-		for (const p of ['base_url', 'client_id', 'scope', 'redirect_uri', 'authorization_endpoint', 'token_endpoint', 'userinfo_endpoint', 'token_location', 'preset']) expect(body).toContain(`<code>${p}</code>`);
+		for (const p of [
+			'base_url',
+			'client_id',
+			'scope',
+			'redirect_uri',
+			'authorization_endpoint',
+			'token_endpoint',
+			'userinfo_endpoint',
+			'token_location',
+			'preset'
+		])
+			expect(body).toContain(`<code>${p}</code>`);
 		expect(body).toContain('docs-demo');
 	});
 });

@@ -2,7 +2,16 @@
 // X-Reader-* rate-limit headers on every answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server';
-import { SECRETS, api, apiPost, startSandbox, tokensFor, usage, sleep, type Tokens } from './sandbox-helpers';
+import {
+	SECRETS,
+	api,
+	apiPost,
+	startSandbox,
+	tokensFor,
+	usage,
+	sleep,
+	type Tokens
+} from './sandbox-helpers';
 
 const READ = 'user/-/state/com.google/read';
 let srv: TestServer;
@@ -28,7 +37,12 @@ describe('bearer tokens (RFC 6750)', () => {
 		expect(res.status).toBe(401);
 		expect(res.headers.get('www-authenticate')).toBe('Bearer realm="sandbox"');
 		expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-		expect(usage(res)).toMatchObject({ 'zone1-usage': 0, 'zone1-limit': 100, 'zone2-usage': 0, 'zone2-limit': 10 });
+		expect(usage(res)).toMatchObject({
+			'zone1-usage': 0,
+			'zone1-limit': 100,
+			'zone2-usage': 0,
+			'zone2-limit': 10
+		});
 	});
 
 	it('a token in another scheme counts as no token', async () => {
@@ -40,7 +54,9 @@ describe('bearer tokens (RFC 6750)', () => {
 	it('an invalid token: 401 invalid_token in the header and in the JSON body', async () => {
 		const res = await api(srv, 'user-info', { token: 'not-a-token' });
 		expect(res.status).toBe(401);
-		expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="sandbox", error="invalid_token", error_description="[^"]+"$/);
+		expect(res.headers.get('www-authenticate')).toMatch(
+			/^Bearer realm="sandbox", error="invalid_token", error_description="[^"]+"$/
+		);
 		const body = await res.json();
 		expect(body.error).toBe('invalid_token');
 		expect(typeof body.error_description).toBe('string');
@@ -59,7 +75,9 @@ describe('bearer tokens (RFC 6750)', () => {
 	});
 
 	it('refuses a token sent both ways', async () => {
-		const res = await api(srv, `user-info?access_token=${encodeURIComponent(rw.access_token)}`, { token: rw.access_token });
+		const res = await api(srv, `user-info?access_token=${encodeURIComponent(rw.access_token)}`, {
+			token: rw.access_token
+		});
 		expect(res.status).toBe(400);
 		expect((await res.json()).error).toBe('invalid_request');
 		expect(res.headers.get('www-authenticate')).toContain('error="invalid_request"');
@@ -72,8 +90,20 @@ describe('zone 1: reads', () => {
 		expect(res.status).toBe(200);
 		expect(res.headers.get('content-type')).toMatch(/^application\/json/);
 		const body = await res.json();
-		expect(Object.keys(body).sort()).toEqual(['isBloggerUser', 'isMultiLoginEnabled', 'signupTimeSec', 'userEmail', 'userId', 'userName', 'userProfileId']);
-		expect(body).toMatchObject({ userId: '1001', userName: 'Demo Reader', userEmail: 'demo@example.com' });
+		expect(Object.keys(body).sort()).toEqual([
+			'isBloggerUser',
+			'isMultiLoginEnabled',
+			'signupTimeSec',
+			'userEmail',
+			'userId',
+			'userName',
+			'userProfileId'
+		]);
+		expect(body).toMatchObject({
+			userId: '1001',
+			userName: 'Demo Reader',
+			userEmail: 'demo@example.com'
+		});
 	});
 
 	it('subscription/list, tag/list, unread-count, stream/contents, stream/items/ids answer Google-Reader-style JSON', async () => {
@@ -84,12 +114,16 @@ describe('zone 1: reads', () => {
 		expect(subs.subscriptions[0].categories[0].id).toMatch(/^user\/1001\/label\//);
 
 		const tags = await (await api(srv, 'tag/list', { token: ro.access_token })).json();
-		expect(tags.tags.map((t: { id: string }) => t.id)).toContain('user/1001/state/com.google/starred');
+		expect(tags.tags.map((t: { id: string }) => t.id)).toContain(
+			'user/1001/state/com.google/starred'
+		);
 
 		const counts = await (await api(srv, 'unread-count', { token: ro.access_token })).json();
 		expect(counts.unreadcounts.find((u: { id: string }) => u.id === feed).count).toBeGreaterThan(0);
 
-		const contents = await api(srv, `stream/contents/${encodeURIComponent(feed)}?n=2`, { token: ro.access_token });
+		const contents = await api(srv, `stream/contents/${encodeURIComponent(feed)}?n=2`, {
+			token: ro.access_token
+		});
 		expect(contents.status).toBe(200);
 		const c = await contents.json();
 		expect(c.id).toBe(feed);
@@ -101,11 +135,19 @@ describe('zone 1: reads', () => {
 		const all = await (await api(srv, 'stream/contents', { token: ro.access_token })).json();
 		expect(all.id).toBe('user/1001/state/com.google/reading-list');
 
-		const ids = await (await api(srv, `stream/items/ids?s=${encodeURIComponent(feed)}&n=20`, { token: ro.access_token })).json();
+		const ids = await (
+			await api(srv, `stream/items/ids?s=${encodeURIComponent(feed)}&n=20`, {
+				token: ro.access_token
+			})
+		).json();
 		expect(ids.itemRefs.length).toBeGreaterThan(0);
 		expect(ids.itemRefs[0].id).toMatch(/^\d+$/);
 
-		const unknown = await api(srv, `stream/contents/${encodeURIComponent('feed/https://nope.example/')}`, { token: ro.access_token });
+		const unknown = await api(
+			srv,
+			`stream/contents/${encodeURIComponent('feed/https://nope.example/')}`,
+			{ token: ro.access_token }
+		);
 		expect(unknown.status).toBe(404);
 		expect((await unknown.json()).error).toBe('not_found');
 		const noStream = await api(srv, 'stream/items/ids', { token: ro.access_token });
@@ -117,9 +159,15 @@ describe('zone 2: writes', () => {
 	it('needs write: a read token gets 403 insufficient_scope, and nothing is counted', async () => {
 		const before = usage(await api(srv, 'user-info', { token: ro.access_token }))['zone2-usage'];
 		for (const path of ['edit-tag', 'mark-all-as-read']) {
-			const res = await apiPost(srv, path, ro.access_token, [['i', '1001'], ['a', READ], ['s', 'user/-/state/com.google/reading-list']]);
+			const res = await apiPost(srv, path, ro.access_token, [
+				['i', '1001'],
+				['a', READ],
+				['s', 'user/-/state/com.google/reading-list']
+			]);
 			expect(res.status).toBe(403);
-			expect(res.headers.get('www-authenticate')).toBe('Bearer realm="sandbox", error="insufficient_scope", scope="read write"');
+			expect(res.headers.get('www-authenticate')).toBe(
+				'Bearer realm="sandbox", error="insufficient_scope", scope="read write"'
+			);
 			const body = await res.json();
 			expect(body.error).toBe('insufficient_scope');
 			expect(typeof body.error_description).toBe('string');
@@ -129,12 +177,19 @@ describe('zone 2: writes', () => {
 
 	it('edit-tag answers plain-text OK and changes the unread count', async () => {
 		const before = await unreadTotal(rw.access_token);
-		const res = await apiPost(srv, 'edit-tag', rw.access_token, [['i', '1001'], ['i', 'tag:google.com,2005:reader/item/00000000000003ea'], ['a', READ]]);
+		const res = await apiPost(srv, 'edit-tag', rw.access_token, [
+			['i', '1001'],
+			['i', 'tag:google.com,2005:reader/item/00000000000003ea'],
+			['a', READ]
+		]);
 		expect(res.status).toBe(200);
 		expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
 		expect(await res.text()).toBe('OK');
 		expect(await unreadTotal(rw.access_token)).toBe(before - 2);
-		const undo = await apiPost(srv, 'edit-tag', rw.access_token, [['i', '1001'], ['r', READ]]);
+		const undo = await apiPost(srv, 'edit-tag', rw.access_token, [
+			['i', '1001'],
+			['r', READ]
+		]);
 		expect(await undo.text()).toBe('OK');
 		expect(await unreadTotal(rw.access_token)).toBe(before - 1);
 	});
@@ -151,7 +206,13 @@ describe('zone 2: writes', () => {
 	it('refuses bad parameters with a JSON 400', async () => {
 		for (const [path, fields] of [
 			['edit-tag', [['a', READ]]],
-			['edit-tag', [['i', '999999'], ['a', READ]]],
+			[
+				'edit-tag',
+				[
+					['i', '999999'],
+					['a', READ]
+				]
+			],
 			['mark-all-as-read', []]
 		] as [string, [string, string][]][]) {
 			const res = await apiPost(srv, path, rw.access_token, fields);
@@ -191,7 +252,9 @@ describe('paths and methods', () => {
 		expect(second['zone2-limit']).toBe(10);
 		expect(second['limits-reset-after']).toBeGreaterThan(0);
 		expect(second['limits-reset-after']).toBeLessThanOrEqual(600);
-		const write = usage(await apiPost(srv, 'mark-all-as-read', t.access_token, [['s', 'user/-/label/News']]));
+		const write = usage(
+			await apiPost(srv, 'mark-all-as-read', t.access_token, [['s', 'user/-/label/News']])
+		);
 		expect(write['zone2-usage']).toBe(first['zone2-usage'] + 1);
 		expect(write['zone1-usage']).toBe(second['zone1-usage']);
 	});
@@ -206,7 +269,14 @@ describe('rate limits', () => {
 			SANDBOX_ZONE2_LIMIT: '1',
 			SANDBOX_LIMIT_WINDOW: '2',
 			SANDBOX_CLIENTS: JSON.stringify([
-				{ client_id: 'tight', client_secret: 'tight-secret', redirect_uris: ['http://app.example.test/cb'], default_scope: 'read write', zone1_limit: 1, zone2_limit: 2 }
+				{
+					client_id: 'tight',
+					client_secret: 'tight-secret',
+					redirect_uris: ['http://app.example.test/cb'],
+					default_scope: 'read write',
+					zone1_limit: 1,
+					zone2_limit: 2
+				}
 			])
 		});
 	});
@@ -222,12 +292,21 @@ describe('rate limits', () => {
 		const over = await api(lim, 'user-info', { token: t.access_token });
 		expect(over.status).toBe(429);
 		expect(over.headers.get('retry-after')).toMatch(/^[12]$/);
-		expect(usage(over)).toMatchObject({ 'zone1-usage': 3, 'zone1-limit': 3, 'zone2-usage': 0, 'zone2-limit': 1 });
+		expect(usage(over)).toMatchObject({
+			'zone1-usage': 3,
+			'zone1-limit': 3,
+			'zone2-usage': 0,
+			'zone2-limit': 1
+		});
 		expect((await over.json()).error).toBe('rate_limited');
 
 		// Zone 2 has its own count.
-		expect((await apiPost(lim, 'mark-all-as-read', t.access_token, [['s', 'user/-/label/News']])).status).toBe(200);
-		const over2 = await apiPost(lim, 'mark-all-as-read', t.access_token, [['s', 'user/-/label/News']]);
+		expect(
+			(await apiPost(lim, 'mark-all-as-read', t.access_token, [['s', 'user/-/label/News']])).status
+		).toBe(200);
+		const over2 = await apiPost(lim, 'mark-all-as-read', t.access_token, [
+			['s', 'user/-/label/News']
+		]);
 		expect(over2.status).toBe(429);
 		expect(over2.headers.get('retry-after')).toBeTruthy();
 

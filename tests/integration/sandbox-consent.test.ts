@@ -2,7 +2,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
 import type { TestServer } from '../helpers/server';
-import { authUrl, getCode, getConsent, jwtPayload, openConsent, postDecision, startSandbox } from './sandbox-helpers';
+import {
+	authUrl,
+	getCode,
+	getConsent,
+	jwtPayload,
+	openConsent,
+	postDecision,
+	startSandbox
+} from './sandbox-helpers';
 
 const EXT_REDIRECT = 'http://app.example.test/cb?tenant=a%20b&x=1';
 let srv: TestServer;
@@ -10,7 +18,13 @@ let srv: TestServer;
 beforeAll(async () => {
 	srv = await startSandbox({
 		SANDBOX_CLIENTS: JSON.stringify([
-			{ client_id: 'ext-app', client_secret: 'ext-secret', name: 'Example <Reader> & Co', redirect_uris: [EXT_REDIRECT], default_scope: 'read write' }
+			{
+				client_id: 'ext-app',
+				client_secret: 'ext-secret',
+				name: 'Example <Reader> & Co',
+				redirect_uris: [EXT_REDIRECT],
+				default_scope: 'read write'
+			}
 		])
 	});
 });
@@ -32,7 +46,13 @@ function errorRedirect(res: Response, redirect: string): URL {
 
 describe('errors shown at the service (never redirected)', () => {
 	it('redirect_uri not registered: JSON 400 redirect_uri_mismatch', async () => {
-		for (const redirect_uri of [`${srv.url}/callback/`, `${srv.url}/callbackx`, `${srv.url}/callback?x=1`, 'http://evil.example/callback', `http://127.0.0.1:1/callback`]) {
+		for (const redirect_uri of [
+			`${srv.url}/callback/`,
+			`${srv.url}/callbackx`,
+			`${srv.url}/callback?x=1`,
+			'http://evil.example/callback',
+			`http://127.0.0.1:1/callback`
+		]) {
 			const res = await getConsent(srv, { redirect_uri });
 			await expectServiceError(res, {
 				error: 'redirect_uri_mismatch',
@@ -43,24 +63,43 @@ describe('errors shown at the service (never redirected)', () => {
 	});
 
 	it('redirect_uri missing: JSON 400 redirect_uri_mismatch', async () => {
-		const res = await fetch(authUrl(srv, { client_id: 'sandbox-rw', response_type: 'code', state: 's' }), { redirect: 'manual' });
+		const res = await fetch(
+			authUrl(srv, { client_id: 'sandbox-rw', response_type: 'code', state: 's' }),
+			{ redirect: 'manual' }
+		);
 		await expectServiceError(res, { error: 'redirect_uri_mismatch' });
 	});
 
 	it('unknown or missing client_id: JSON 400 invalid_client', async () => {
-		await expectServiceError(await getConsent(srv, { client_id: 'no-such-app' }), { error: 'invalid_client', error_description: 'Unknown client_id "no-such-app"' });
-		const res = await fetch(authUrl(srv, { redirect_uri: `${srv.url}/callback`, response_type: 'code', state: 's' }), { redirect: 'manual' });
+		await expectServiceError(await getConsent(srv, { client_id: 'no-such-app' }), {
+			error: 'invalid_client',
+			error_description: 'Unknown client_id "no-such-app"'
+		});
+		const res = await fetch(
+			authUrl(srv, { redirect_uri: `${srv.url}/callback`, response_type: 'code', state: 's' }),
+			{ redirect: 'manual' }
+		);
 		await expectServiceError(res, { error: 'invalid_client' });
 	});
 
 	it('a bad redirect_uri wins over every other problem', async () => {
-		await expectServiceError(await getConsent(srv, { redirect_uri: 'http://evil.example/cb', response_type: 'token', state: undefined }), { error: 'redirect_uri_mismatch' });
+		await expectServiceError(
+			await getConsent(srv, {
+				redirect_uri: 'http://evil.example/cb',
+				response_type: 'token',
+				state: undefined
+			}),
+			{ error: 'redirect_uri_mismatch' }
+		);
 	});
 });
 
 describe('errors redirected back to the application', () => {
 	it('response_type other than code: unsupported_response_type with the state', async () => {
-		const loc = errorRedirect(await getConsent(srv, { response_type: 'token', state: 'keep me' }), `${srv.url}/callback`);
+		const loc = errorRedirect(
+			await getConsent(srv, { response_type: 'token', state: 'keep me' }),
+			`${srv.url}/callback`
+		);
 		expect(loc.searchParams.get('error')).toBe('unsupported_response_type');
 		expect(loc.searchParams.get('state')).toBe('keep me');
 		expect(loc.searchParams.has('code')).toBe(false);
@@ -74,20 +113,29 @@ describe('errors redirected back to the application', () => {
 
 	it('state over 500 bytes of UTF-8: invalid_request; exactly 500 bytes is fine', async () => {
 		expect((await getConsent(srv, { state: 'ü'.repeat(250) })).status).toBe(200);
-		const loc = errorRedirect(await getConsent(srv, { state: 'ü'.repeat(250) + '!' }), `${srv.url}/callback`);
+		const loc = errorRedirect(
+			await getConsent(srv, { state: 'ü'.repeat(250) + '!' }),
+			`${srv.url}/callback`
+		);
 		expect(loc.searchParams.get('error')).toBe('invalid_request');
 		expect(loc.searchParams.get('error_description')).toMatch(/500 bytes/);
 	});
 
 	it('write asked by the read-only registration: invalid_scope with the state', async () => {
-		const loc = errorRedirect(await getConsent(srv, { client_id: 'sandbox-ro', scope: 'read write', state: 'ro-state' }), `${srv.url}/callback`);
+		const loc = errorRedirect(
+			await getConsent(srv, { client_id: 'sandbox-ro', scope: 'read write', state: 'ro-state' }),
+			`${srv.url}/callback`
+		);
 		expect(loc.searchParams.get('error')).toBe('invalid_scope');
 		expect(loc.searchParams.get('error_description')).toBeTruthy();
 		expect(loc.searchParams.get('state')).toBe('ro-state');
 	});
 
 	it('an unknown scope value: invalid_scope', async () => {
-		const loc = errorRedirect(await getConsent(srv, { scope: 'read admin' }), `${srv.url}/callback`);
+		const loc = errorRedirect(
+			await getConsent(srv, { scope: 'read admin' }),
+			`${srv.url}/callback`
+		);
 		expect(loc.searchParams.get('error')).toBe('invalid_scope');
 	});
 });
@@ -105,14 +153,20 @@ describe('the consent page', () => {
 		expect(html).toContain('demo@example.com');
 		expect(html).toMatch(/<h1[^>]*>/);
 		expect(html).toMatch(/<form[^>]*method="POST"/i);
-		expect(html).toMatch(/<button[^>]*type="submit"[^>]*formaction="\?\/authorize"[^>]*>Authorize<\/button>/);
+		expect(html).toMatch(
+			/<button[^>]*type="submit"[^>]*formaction="\?\/authorize"[^>]*>Authorize<\/button>/
+		);
 		expect(html).toMatch(/<button[^>]*type="submit"[^>]*formaction="\?\/deny"[^>]*>Deny<\/button>/);
 		expect(html).not.toMatch(/<script[^>]*src="https?:/);
 		expect(html).not.toMatch(/<link[^>]*href="https?:\/\/(?!127\.0\.0\.1)/);
 	});
 
 	it('asks only for read when scope is read, or for the read-only registration by default', async () => {
-		for (const p of [{ scope: 'read' }, { client_id: 'sandbox-ro', scope: '' }, { client_id: 'sandbox-ro' }]) {
+		for (const p of [
+			{ scope: 'read' },
+			{ client_id: 'sandbox-ro', scope: '' },
+			{ client_id: 'sandbox-ro' }
+		]) {
 			const { html } = await openConsent(srv, p);
 			expect(html).toContain('Read your subscriptions, tags and unread counts');
 			expect(html).not.toContain('Change your subscriptions and tags');
@@ -136,7 +190,9 @@ describe('the consent page', () => {
 		const twin = srv.url.replace('127.0.0.1', 'localhost');
 		expect((await getConsent(srv, { redirect_uri: `${twin}/callback` })).status).toBe(200);
 		expect((await getConsent(srv, { redirect_uri: `${twin}/sandbox/landing` })).status).toBe(200);
-		expect((await getConsent(srv, { redirect_uri: `${srv.url}/sandbox/landing` })).status).toBe(200);
+		expect((await getConsent(srv, { redirect_uri: `${srv.url}/sandbox/landing` })).status).toBe(
+			200
+		);
 	});
 });
 
@@ -147,11 +203,19 @@ describe('the decision', () => {
 		expect(location.origin + location.pathname).toBe(`${srv.url}/callback`);
 		expect(location.searchParams.get('state')).toBe(state);
 		expect([...location.searchParams.keys()]).toEqual(['code', 'state']);
-		expect(jwtPayload(code)).toMatchObject({ client_id: 'sandbox-rw', redirect_uri: `${srv.url}/callback`, scope: 'read write' });
+		expect(jwtPayload(code)).toMatchObject({
+			client_id: 'sandbox-rw',
+			redirect_uri: `${srv.url}/callback`,
+			scope: 'read write'
+		});
 	});
 
 	it('keeps the registered query of the redirect URI', async () => {
-		const { ticket } = await openConsent(srv, { client_id: 'ext-app', redirect_uri: EXT_REDIRECT, state: 's1' });
+		const { ticket } = await openConsent(srv, {
+			client_id: 'ext-app',
+			redirect_uri: EXT_REDIRECT,
+			state: 's1'
+		});
 		const res = await postDecision(srv, 'authorize', { ticket });
 		expect(res.status).toBe(303);
 		const loc = res.headers.get('location')!;
@@ -184,7 +248,10 @@ describe('the decision', () => {
 		const loc = new URL(res.headers.get('location')!);
 		expect(loc.origin + loc.pathname).toBe(`${srv.url}/callback`);
 		expect(loc.searchParams.get('state')).toBe('real');
-		expect(jwtPayload(loc.searchParams.get('code')!)).toMatchObject({ client_id: 'sandbox-ro', scope: 'read' });
+		expect(jwtPayload(loc.searchParams.get('code')!)).toMatchObject({
+			client_id: 'sandbox-ro',
+			scope: 'read'
+		});
 	});
 
 	it('refuses a missing ticket with 400 and a clear message', async () => {
@@ -215,7 +282,10 @@ describe('the decision', () => {
 
 	it('refuses a decision posted from another site', async () => {
 		const { ticket } = await openConsent(srv);
-		const foreign: Record<string, string>[] = [{ Origin: 'http://evil.example' }, { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' }];
+		const foreign: Record<string, string>[] = [
+			{ Origin: 'http://evil.example' },
+			{ Origin: 'null', 'Sec-Fetch-Site': 'cross-site' }
+		];
 		for (const headers of foreign) {
 			const res = await postDecision(srv, 'authorize', { ticket }, headers);
 			expect(res.status).toBe(403);
@@ -227,7 +297,12 @@ describe('the decision', () => {
 
 	it('accepts the decision as a browser sends it under Referrer-Policy: no-referrer (Origin: null, Sec-Fetch-Site: same-origin)', async () => {
 		const { ticket } = await openConsent(srv);
-		const res = await postDecision(srv, 'authorize', { ticket }, { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' });
+		const res = await postDecision(
+			srv,
+			'authorize',
+			{ ticket },
+			{ Origin: 'null', 'Sec-Fetch-Site': 'same-origin' }
+		);
 		expect(res.status).toBe(303);
 		expect(new URL(res.headers.get('location')!).searchParams.get('code')).toBeTruthy();
 	});

@@ -2,7 +2,17 @@
 // and a restart with the same key keeping a code valid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type TestServer } from '../helpers/server';
-import { api, exchangeFields, expectOAuthError, getCode, postToken, refreshFields, sleep, startSandbox, tokensFor } from './sandbox-helpers';
+import {
+	api,
+	exchangeFields,
+	expectOAuthError,
+	getCode,
+	postToken,
+	refreshFields,
+	sleep,
+	startSandbox,
+	tokensFor
+} from './sandbox-helpers';
 
 describe('short lifetimes', () => {
 	// Lifetimes are whole seconds (JWT exp), so a 1-second code can be gone within a few ms of its issue:
@@ -20,7 +30,12 @@ describe('short lifetimes', () => {
 	it('an expired code: invalid_grant saying it expired', async () => {
 		const { code } = await getCode(codeSrv);
 		await sleep(2100);
-		expectOAuthError(await postToken(codeSrv, exchangeFields(codeSrv, code)), 400, 'invalid_grant', /expired/);
+		expectOAuthError(
+			await postToken(codeSrv, exchangeFields(codeSrv, code)),
+			400,
+			'invalid_grant',
+			/expired/
+		);
 	});
 
 	it('an expired access token: 401 invalid_token saying it expired; an expired refresh token: invalid_grant', async () => {
@@ -29,10 +44,17 @@ describe('short lifetimes', () => {
 		await sleep(2100);
 		const res = await api(srv, 'user-info', { token: t.access_token });
 		expect(res.status).toBe(401);
-		expect(res.headers.get('www-authenticate')).toBe('Bearer realm="sandbox", error="invalid_token", error_description="The access token has expired"');
+		expect(res.headers.get('www-authenticate')).toBe(
+			'Bearer realm="sandbox", error="invalid_token", error_description="The access token has expired"'
+		);
 		expect((await res.json()).error_description).toMatch(/expired/);
 		// The refresh token (2 s) has expired too by now.
-		expectOAuthError(await postToken(srv, refreshFields('sandbox-rw', t.refresh_token)), 400, 'invalid_grant', /expired/);
+		expectOAuthError(
+			await postToken(srv, refreshFields('sandbox-rw', t.refresh_token)),
+			400,
+			'invalid_grant',
+			/expired/
+		);
 	});
 
 	it('the sandbox-short registration keeps its own 5-second lifetime', async () => {
@@ -55,7 +77,9 @@ describe('restart with the same key', () => {
 		try {
 			const a = await postToken(second, exchangeFields(second, code));
 			expect(a.res.status, JSON.stringify(a.body)).toBe(200);
-			expect((await api(second, 'user-info', { token: a.body.access_token as string })).status).toBe(200);
+			expect(
+				(await api(second, 'user-info', { token: a.body.access_token as string })).status
+			).toBe(200);
 		} finally {
 			await second.stop();
 		}
@@ -63,16 +87,27 @@ describe('restart with the same key', () => {
 
 	it('does not accept codes signed under another key', async () => {
 		const port = await freePort();
-		const first = await startSandbox({ PLAYGROUND_SESSION_KEY: 'one key for the first server run' }, port);
+		const first = await startSandbox(
+			{ PLAYGROUND_SESSION_KEY: 'one key for the first server run' },
+			port
+		);
 		let code: string;
 		try {
 			({ code } = await getCode(first));
 		} finally {
 			await first.stop();
 		}
-		const second = await startSandbox({ PLAYGROUND_SESSION_KEY: 'another key for the second run' }, port);
+		const second = await startSandbox(
+			{ PLAYGROUND_SESSION_KEY: 'another key for the second run' },
+			port
+		);
 		try {
-			expectOAuthError(await postToken(second, exchangeFields(second, code)), 400, 'invalid_grant', /invalid/);
+			expectOAuthError(
+				await postToken(second, exchangeFields(second, code)),
+				400,
+				'invalid_grant',
+				/invalid/
+			);
 		} finally {
 			await second.stop();
 		}

@@ -6,10 +6,17 @@ import { expect } from 'vitest';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 
 /** Client secrets by client_id; a test adds the ones of its SANDBOX_CLIENTS. */
-export const SECRETS: Record<string, string> = { 'sandbox-rw': 'sandbox-rw-secret', 'sandbox-ro': 'sandbox-ro-secret', 'sandbox-short': 'sandbox-short-secret' };
+export const SECRETS: Record<string, string> = {
+	'sandbox-rw': 'sandbox-rw-secret',
+	'sandbox-ro': 'sandbox-ro-secret',
+	'sandbox-short': 'sandbox-short-secret'
+};
 
 /** A server on a free port, whose ORIGIN is http://127.0.0.1:<port> (so form posts from there are same-origin). */
-export async function startSandbox(env: Record<string, string> = {}, port?: number): Promise<TestServer> {
+export async function startSandbox(
+	env: Record<string, string> = {},
+	port?: number
+): Promise<TestServer> {
 	const p = port ?? (await freePort());
 	return startServer({ ORIGIN: `http://127.0.0.1:${p}`, ...env }, p);
 }
@@ -28,13 +35,29 @@ export interface ConsentParams {
 	state?: string;
 }
 
-export function consentParams(srv: TestServer, p: ConsentParams = {}): Record<string, string | undefined> {
-	return { client_id: 'sandbox-rw', redirect_uri: `${srv.url}/callback`, response_type: 'code', state: 'state-123', ...p };
+export function consentParams(
+	srv: TestServer,
+	p: ConsentParams = {}
+): Record<string, string | undefined> {
+	return {
+		client_id: 'sandbox-rw',
+		redirect_uri: `${srv.url}/callback`,
+		response_type: 'code',
+		state: 'state-123',
+		...p
+	};
 }
 
 /** GETs the consent page (manual redirects). */
-export function getConsent(srv: TestServer, p: ConsentParams = {}, headers: Record<string, string> = {}): Promise<Response> {
-	return fetch(authUrl(srv, consentParams(srv, p)), { redirect: 'manual', headers: { Accept: 'text/html', ...headers } });
+export function getConsent(
+	srv: TestServer,
+	p: ConsentParams = {},
+	headers: Record<string, string> = {}
+): Promise<Response> {
+	return fetch(authUrl(srv, consentParams(srv, p)), {
+		redirect: 'manual',
+		headers: { Accept: 'text/html', ...headers }
+	});
 }
 
 export function ticketOf(html: string): string {
@@ -44,7 +67,10 @@ export function ticketOf(html: string): string {
 }
 
 /** Opens the consent page and returns its HTML and ticket. */
-export async function openConsent(srv: TestServer, p: ConsentParams = {}): Promise<{ html: string; ticket: string }> {
+export async function openConsent(
+	srv: TestServer,
+	p: ConsentParams = {}
+): Promise<{ html: string; ticket: string }> {
 	const res = await getConsent(srv, p);
 	const html = await res.text();
 	expect(res.status, html.slice(0, 300)).toBe(200);
@@ -61,13 +87,21 @@ export function postDecision(
 	return fetch(`${srv.url}/sandbox/oauth2/auth?/${action}`, {
 		method: 'POST',
 		redirect: 'manual',
-		headers: { Origin: srv.url, Accept: 'text/html', 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+		headers: {
+			Origin: srv.url,
+			Accept: 'text/html',
+			'Content-Type': 'application/x-www-form-urlencoded',
+			...headers
+		},
 		body: new URLSearchParams(fields).toString()
 	});
 }
 
 /** Runs the consent step to the end and returns the code and the redirect it came on. */
-export async function getCode(srv: TestServer, p: ConsentParams = {}): Promise<{ code: string; location: URL }> {
+export async function getCode(
+	srv: TestServer,
+	p: ConsentParams = {}
+): Promise<{ code: string; location: URL }> {
 	const { ticket } = await openConsent(srv, p);
 	const res = await postDecision(srv, 'authorize', { ticket });
 	expect(res.status).toBe(303);
@@ -82,7 +116,11 @@ export interface TokenAnswer {
 	body: Record<string, unknown>;
 }
 
-export async function postToken(srv: TestServer, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<TokenAnswer> {
+export async function postToken(
+	srv: TestServer,
+	fields: Record<string, string>,
+	headers: Record<string, string> = {}
+): Promise<TokenAnswer> {
 	const res = await fetch(`${srv.url}/sandbox/oauth2/token`, {
 		method: 'POST',
 		headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
@@ -91,8 +129,20 @@ export async function postToken(srv: TestServer, fields: Record<string, string>,
 	return { res, body: (await res.json()) as Record<string, unknown> };
 }
 
-export function exchangeFields(srv: TestServer, code: string, client_id = 'sandbox-rw', redirect_uri = `${srv.url}/callback`): Record<string, string> {
-	return { code, redirect_uri, client_id, client_secret: SECRETS[client_id] ?? '', scope: '', grant_type: 'authorization_code' };
+export function exchangeFields(
+	srv: TestServer,
+	code: string,
+	client_id = 'sandbox-rw',
+	redirect_uri = `${srv.url}/callback`
+): Record<string, string> {
+	return {
+		code,
+		redirect_uri,
+		client_id,
+		client_secret: SECRETS[client_id] ?? '',
+		scope: '',
+		grant_type: 'authorization_code'
+	};
 }
 
 export interface Tokens {
@@ -104,7 +154,11 @@ export interface Tokens {
 }
 
 /** Consent, then exchange: a fresh token set for a client. */
-export async function tokensFor(srv: TestServer, client_id = 'sandbox-rw', p: ConsentParams = {}): Promise<Tokens> {
+export async function tokensFor(
+	srv: TestServer,
+	client_id = 'sandbox-rw',
+	p: ConsentParams = {}
+): Promise<Tokens> {
 	const { code } = await getCode(srv, { client_id, ...p });
 	const { res, body } = await postToken(srv, exchangeFields(srv, code, client_id, p.redirect_uri));
 	expect(res.status, JSON.stringify(body)).toBe(200);
@@ -112,11 +166,21 @@ export async function tokensFor(srv: TestServer, client_id = 'sandbox-rw', p: Co
 }
 
 export function refreshFields(client_id: string, refresh_token: string): Record<string, string> {
-	return { client_id, client_secret: SECRETS[client_id] ?? '', grant_type: 'refresh_token', refresh_token };
+	return {
+		client_id,
+		client_secret: SECRETS[client_id] ?? '',
+		grant_type: 'refresh_token',
+		refresh_token
+	};
 }
 
 /** RFC 6749 §5.2: a JSON error with the code, a description, and no-store. */
-export function expectOAuthError(a: TokenAnswer, status: number, error: string, description?: RegExp): void {
+export function expectOAuthError(
+	a: TokenAnswer,
+	status: number,
+	error: string,
+	description?: RegExp
+): void {
 	expect(a.res.status, JSON.stringify(a.body)).toBe(status);
 	expect(a.body.error).toBe(error);
 	expect(typeof a.body.error_description).toBe('string');
@@ -125,16 +189,28 @@ export function expectOAuthError(a: TokenAnswer, status: number, error: string, 
 	expect(a.res.headers.get('cache-control')).toBe('no-store');
 }
 
-export function api(srv: TestServer, path: string, init: RequestInit & { token?: string } = {}): Promise<Response> {
+export function api(
+	srv: TestServer,
+	path: string,
+	init: RequestInit & { token?: string } = {}
+): Promise<Response> {
 	const { token, headers, ...rest } = init;
 	return fetch(`${srv.url}/sandbox/reader/api/0/${path}`, {
 		redirect: 'manual',
 		...rest,
-		headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(headers as Record<string, string> | undefined) }
+		headers: {
+			...(token ? { Authorization: `Bearer ${token}` } : {}),
+			...(headers as Record<string, string> | undefined)
+		}
 	});
 }
 
-export function apiPost(srv: TestServer, path: string, token: string, fields: [string, string][]): Promise<Response> {
+export function apiPost(
+	srv: TestServer,
+	path: string,
+	token: string,
+	fields: [string, string][]
+): Promise<Response> {
 	return api(srv, path, {
 		method: 'POST',
 		token,
@@ -143,7 +219,13 @@ export function apiPost(srv: TestServer, path: string, token: string, fields: [s
 	});
 }
 
-const USAGE_KEYS = ['zone1-usage', 'zone1-limit', 'zone2-usage', 'zone2-limit', 'limits-reset-after'] as const;
+const USAGE_KEYS = [
+	'zone1-usage',
+	'zone1-limit',
+	'zone2-usage',
+	'zone2-limit',
+	'limits-reset-after'
+] as const;
 
 /** The five X-Reader-* headers as numbers; fails the test when one is missing. */
 export function usage(res: Response): Record<(typeof USAGE_KEYS)[number], number> {
@@ -157,7 +239,10 @@ export function usage(res: Response): Record<(typeof USAGE_KEYS)[number], number
 }
 
 export function jwtPayload(token: string): Record<string, unknown> {
-	return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+	return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<
+		string,
+		unknown
+	>;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

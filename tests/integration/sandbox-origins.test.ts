@@ -5,7 +5,10 @@ import { freePort, startServer, type TestServer } from '../helpers/server';
 import { authUrl } from './sandbox-helpers';
 
 function consent(srv: TestServer, redirect_uri: string, headers: Record<string, string> = {}) {
-	return fetch(authUrl(srv, { client_id: 'sandbox-ro', redirect_uri, response_type: 'code', state: 's' }), { redirect: 'manual', headers });
+	return fetch(
+		authUrl(srv, { client_id: 'sandbox-ro', redirect_uri, response_type: 'code', state: 's' }),
+		{ redirect: 'manual', headers }
+	);
 }
 
 describe('without ORIGIN: the origin of the request', () => {
@@ -19,14 +22,23 @@ describe('without ORIGIN: the origin of the request', () => {
 
 	it('registers /callback and /sandbox/landing on the request origin and its twin', async () => {
 		const http = { 'X-Forwarded-Proto': 'http' };
-		for (const uri of [`http://127.0.0.1:${port}/callback`, `http://localhost:${port}/callback`, `http://127.0.0.1:${port}/sandbox/landing`, `http://localhost:${port}/sandbox/landing`]) {
+		for (const uri of [
+			`http://127.0.0.1:${port}/callback`,
+			`http://localhost:${port}/callback`,
+			`http://127.0.0.1:${port}/sandbox/landing`,
+			`http://localhost:${port}/sandbox/landing`
+		]) {
 			expect((await consent(srv, uri, http)).status, uri).toBe(200);
 		}
 	});
 
 	it('keeps the scheme and the port', async () => {
 		const http = { 'X-Forwarded-Proto': 'http' };
-		for (const uri of [`https://127.0.0.1:${port}/callback`, `http://127.0.0.1:${port + 1}/callback`, `http://localhost/callback`]) {
+		for (const uri of [
+			`https://127.0.0.1:${port}/callback`,
+			`http://127.0.0.1:${port + 1}/callback`,
+			`http://localhost/callback`
+		]) {
 			expect((await consent(srv, uri, http)).status, uri).toBe(400);
 		}
 		// The same request seen as https: only the https URIs are registered.
@@ -45,7 +57,9 @@ describe('with ORIGIN', () => {
 
 	it('registers the URIs on the ORIGIN variable', async () => {
 		expect((await consent(srv, 'https://playground.example.test/callback')).status).toBe(200);
-		expect((await consent(srv, 'https://playground.example.test/sandbox/landing')).status).toBe(200);
+		expect((await consent(srv, 'https://playground.example.test/sandbox/landing')).status).toBe(
+			200
+		);
 		expect((await consent(srv, 'http://playground.example.test/callback')).status).toBe(400);
 		expect((await consent(srv, 'https://localhost/callback')).status).toBe(400);
 	});

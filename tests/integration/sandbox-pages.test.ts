@@ -6,7 +6,14 @@ import { startSandbox } from './sandbox-helpers';
 let srv: TestServer;
 beforeAll(async () => {
 	srv = await startSandbox({
-		SANDBOX_CLIENTS: JSON.stringify([{ client_id: 'listed-app', client_secret: 'never-shown-secret', redirect_uris: ['https://app.example.test/cb'], default_scope: 'read' }])
+		SANDBOX_CLIENTS: JSON.stringify([
+			{
+				client_id: 'listed-app',
+				client_secret: 'never-shown-secret',
+				redirect_uris: ['https://app.example.test/cb'],
+				default_scope: 'read'
+			}
+		])
 	});
 });
 afterAll(() => srv?.stop());
@@ -17,7 +24,15 @@ describe('/sandbox', () => {
 		expect(res.status).toBe(200);
 		const html = await res.text();
 		expect(html).toContain(`${srv.url}/sandbox`);
-		for (const s of ['sandbox-rw', 'sandbox-rw-secret', 'sandbox-ro', 'sandbox-ro-secret', 'sandbox-short', 'sandbox-short-secret']) expect(html).toContain(s);
+		for (const s of [
+			'sandbox-rw',
+			'sandbox-rw-secret',
+			'sandbox-ro',
+			'sandbox-ro-secret',
+			'sandbox-short',
+			'sandbox-short-secret'
+		])
+			expect(html).toContain(s);
 		expect(html).toContain(`${srv.url}/sandbox/oauth2/auth`);
 		expect(html).toContain(`${srv.url}/sandbox/oauth2/token`);
 		expect(html).toContain(`${srv.url}/sandbox/reader/api/0/`);
@@ -42,7 +57,9 @@ describe('/sandbox/landing', () => {
 		expect(html).toMatch(/<textarea[^>]*readonly[^>]*>/);
 		expect(html).toContain(url.replace(/&/g, '&amp;'));
 		expect(html).toContain('<td><code>code</code></td><td><code>abc123</code></td>');
-		expect(html).toContain('<td><code>state</code></td><td><code>&lt;script>alert(1)&lt;/script></code></td>');
+		expect(html).toContain(
+			'<td><code>state</code></td><td><code>&lt;script>alert(1)&lt;/script></code></td>'
+		);
 		expect(html).not.toContain('<script>alert(1)');
 		expect(html).toMatch(/<button[^>]*type="button"[^>]*>Copy URL<\/button>/);
 	});
@@ -55,11 +72,17 @@ describe('/sandbox/landing', () => {
 
 describe('start-up check of the sandbox configuration', () => {
 	it('refuses to start on a bad SANDBOX_CLIENTS, naming the entry and the field', async () => {
-		const bad = JSON.stringify([{ client_id: 'x', client_secret: 'y', redirect_uris: ['not-a-url'], default_scope: 'read' }]);
-		await expect(startServer({ SANDBOX_CLIENTS: bad })).rejects.toThrow(/SANDBOX_CLIENTS \(inline JSON\): entry 0 \(client_id "x"\): field redirect_uris\[0\]/);
+		const bad = JSON.stringify([
+			{ client_id: 'x', client_secret: 'y', redirect_uris: ['not-a-url'], default_scope: 'read' }
+		]);
+		await expect(startServer({ SANDBOX_CLIENTS: bad })).rejects.toThrow(
+			/SANDBOX_CLIENTS \(inline JSON\): entry 0 \(client_id "x"\): field redirect_uris\[0\]/
+		);
 	});
 
 	it('refuses to start on a bad number', async () => {
-		await expect(startServer({ SANDBOX_ACCESS_TTL: 'ten' })).rejects.toThrow(/SANDBOX_ACCESS_TTL must be a positive whole number/);
+		await expect(startServer({ SANDBOX_ACCESS_TTL: 'ten' })).rejects.toThrow(
+			/SANDBOX_ACCESS_TTL must be a positive whole number/
+		);
 	});
 });

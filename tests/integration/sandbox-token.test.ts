@@ -20,7 +20,13 @@ let srv: TestServer;
 beforeAll(async () => {
 	srv = await startSandbox({
 		SANDBOX_CLIENTS: JSON.stringify([
-			{ client_id: 'odd:client', client_secret: ODD_SECRET, redirect_uris: ['http://app.example.test/cb'], default_scope: 'read write', access_ttl: 120 }
+			{
+				client_id: 'odd:client',
+				client_secret: ODD_SECRET,
+				redirect_uris: ['http://app.example.test/cb'],
+				default_scope: 'read write',
+				access_ttl: 120
+			}
 		])
 	});
 });
@@ -34,7 +40,10 @@ const basic = (id: string, secret: string, encode = true) => {
 describe('request format', () => {
 	it('refuses a missing Content-Type with invalid_request naming the header', async () => {
 		const { code } = await getCode(srv);
-		const res = await fetch(`${srv.url}/sandbox/oauth2/token`, { method: 'POST', body: new Blob([new URLSearchParams(exchangeFields(srv, code)).toString()]) });
+		const res = await fetch(`${srv.url}/sandbox/oauth2/token`, {
+			method: 'POST',
+			body: new Blob([new URLSearchParams(exchangeFields(srv, code)).toString()])
+		});
 		expect(res.headers.get('content-type')).toMatch(/^application\/json/);
 		expectOAuthError({ res, body: await res.json() }, 400, 'invalid_request', /Content-Type/);
 	});
@@ -46,17 +55,29 @@ describe('request format', () => {
 			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify(exchangeFields(srv, code))
 		});
-		expectOAuthError({ res, body: await res.json() }, 400, 'invalid_request', /Content-Type.*application\/x-www-form-urlencoded/);
+		expectOAuthError(
+			{ res, body: await res.json() },
+			400,
+			'invalid_request',
+			/Content-Type.*application\/x-www-form-urlencoded/
+		);
 	});
 
 	it('accepts parameters on the media type (charset)', async () => {
 		const { code } = await getCode(srv);
-		const a = await postToken(srv, exchangeFields(srv, code), { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' });
+		const a = await postToken(srv, exchangeFields(srv, code), {
+			'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8'
+		});
 		expect(a.res.status).toBe(200);
 	});
 
 	it('caps the body at 16 KiB', async () => {
-		const a = await postToken(srv, { grant_type: 'authorization_code', client_id: 'sandbox-rw', client_secret: 'sandbox-rw-secret', pad: 'x'.repeat(17 * 1024) });
+		const a = await postToken(srv, {
+			grant_type: 'authorization_code',
+			client_id: 'sandbox-rw',
+			client_secret: 'sandbox-rw-secret',
+			pad: 'x'.repeat(17 * 1024)
+		});
 		expect([400, 413]).toContain(a.res.status);
 		expectOAuthError(a, a.res.status, 'invalid_request', /larger than/);
 	});
@@ -67,7 +88,12 @@ describe('request format', () => {
 			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
 			body: 'grant_type=refresh_token&grant_type=authorization_code&client_id=sandbox-rw&client_secret=sandbox-rw-secret'
 		});
-		expectOAuthError({ res, body: await res.json() }, 400, 'invalid_request', /grant_type.*repeated/);
+		expectOAuthError(
+			{ res, body: await res.json() },
+			400,
+			'invalid_request',
+			/grant_type.*repeated/
+		);
 	});
 
 	it('answers other methods with a JSON 405', async () => {
@@ -85,10 +111,18 @@ describe('client authentication', () => {
 	});
 
 	it('accepts HTTP Basic with form-urlencoded id and secret', async () => {
-		const { code } = await getCode(srv, { client_id: 'odd:client', redirect_uri: 'http://app.example.test/cb' });
+		const { code } = await getCode(srv, {
+			client_id: 'odd:client',
+			redirect_uri: 'http://app.example.test/cb'
+		});
 		const a = await postToken(
 			srv,
-			{ grant_type: 'authorization_code', code, redirect_uri: 'http://app.example.test/cb', scope: '' },
+			{
+				grant_type: 'authorization_code',
+				code,
+				redirect_uri: 'http://app.example.test/cb',
+				scope: ''
+			},
 			{ Authorization: basic('odd:client', ODD_SECRET) }
 		);
 		expect(a.res.status, JSON.stringify(a.body)).toBe(200);
@@ -104,14 +138,36 @@ describe('client authentication', () => {
 
 	it('unknown client or no credentials: 401 invalid_client', async () => {
 		const { code } = await getCode(srv);
-		expectOAuthError(await postToken(srv, { ...exchangeFields(srv, code), client_id: 'nobody' }), 401, 'invalid_client');
-		expectOAuthError(await postToken(srv, { grant_type: 'authorization_code', code, redirect_uri: `${srv.url}/callback` }), 401, 'invalid_client');
+		expectOAuthError(
+			await postToken(srv, { ...exchangeFields(srv, code), client_id: 'nobody' }),
+			401,
+			'invalid_client'
+		);
+		expectOAuthError(
+			await postToken(srv, {
+				grant_type: 'authorization_code',
+				code,
+				redirect_uri: `${srv.url}/callback`
+			}),
+			401,
+			'invalid_client'
+		);
 	});
 
 	it('wrong Basic credentials: 401 invalid_client with WWW-Authenticate Basic', async () => {
 		const { code } = await getCode(srv);
-		const fields = { grant_type: 'authorization_code', code, redirect_uri: `${srv.url}/callback`, scope: '' };
-		for (const auth of [basic('sandbox-rw', 'wrong'), basic('odd:client', ODD_SECRET, false), 'Basic !!!', 'Bearer abc']) {
+		const fields = {
+			grant_type: 'authorization_code',
+			code,
+			redirect_uri: `${srv.url}/callback`,
+			scope: ''
+		};
+		for (const auth of [
+			basic('sandbox-rw', 'wrong'),
+			basic('odd:client', ODD_SECRET, false),
+			'Basic !!!',
+			'Bearer abc'
+		]) {
 			const a = await postToken(srv, fields, { Authorization: auth });
 			expectOAuthError(a, 401, 'invalid_client');
 			expect(a.res.headers.get('www-authenticate')).toBe('Basic realm="sandbox"');
@@ -120,7 +176,9 @@ describe('client authentication', () => {
 
 	it('both methods at once: 400 invalid_request', async () => {
 		const { code } = await getCode(srv);
-		const a = await postToken(srv, exchangeFields(srv, code), { Authorization: basic('sandbox-rw', 'sandbox-rw-secret') });
+		const a = await postToken(srv, exchangeFields(srv, code), {
+			Authorization: basic('sandbox-rw', 'sandbox-rw-secret')
+		});
 		expectOAuthError(a, 400, 'invalid_request', /only one/);
 	});
 });
@@ -129,8 +187,16 @@ describe('grant types', () => {
 	it('missing grant_type: invalid_request; another one: unsupported_grant_type', async () => {
 		const creds = { client_id: 'sandbox-rw', client_secret: 'sandbox-rw-secret' };
 		expectOAuthError(await postToken(srv, creds), 400, 'invalid_request', /grant_type/);
-		expectOAuthError(await postToken(srv, { ...creds, grant_type: 'password', username: 'a', password: 'b' }), 400, 'unsupported_grant_type');
-		expectOAuthError(await postToken(srv, { ...creds, grant_type: 'client_credentials' }), 400, 'unsupported_grant_type');
+		expectOAuthError(
+			await postToken(srv, { ...creds, grant_type: 'password', username: 'a', password: 'b' }),
+			400,
+			'unsupported_grant_type'
+		);
+		expectOAuthError(
+			await postToken(srv, { ...creds, grant_type: 'client_credentials' }),
+			400,
+			'unsupported_grant_type'
+		);
 	});
 });
 
@@ -139,7 +205,13 @@ describe('authorization_code grant', () => {
 		const { code } = await getCode(srv);
 		const a = await postToken(srv, exchangeFields(srv, code));
 		expect(a.res.status).toBe(200);
-		expect(Object.keys(a.body)).toEqual(['access_token', 'token_type', 'expires_in', 'refresh_token', 'scope']);
+		expect(Object.keys(a.body)).toEqual([
+			'access_token',
+			'token_type',
+			'expires_in',
+			'refresh_token',
+			'scope'
+		]);
 		expect(a.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'read write' });
 		expect(a.res.headers.get('cache-control')).toBe('no-store');
 		expect(a.res.headers.get('pragma')).toBe('no-cache');
@@ -149,9 +221,17 @@ describe('authorization_code grant', () => {
 	it('issues an HS256 JWT access token with the documented claims', async () => {
 		const t = await tokensFor(srv);
 		const [header] = t.access_token.split('.');
-		expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toMatchObject({ alg: 'HS256' });
+		expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toMatchObject({
+			alg: 'HS256'
+		});
 		const c = jwtPayload(t.access_token);
-		expect(c).toMatchObject({ iss: `${srv.url}/sandbox`, sub: '1001', aud: 'sandbox-rw', client_id: 'sandbox-rw', scope: 'read write' });
+		expect(c).toMatchObject({
+			iss: `${srv.url}/sandbox`,
+			sub: '1001',
+			aud: 'sandbox-rw',
+			client_id: 'sandbox-rw',
+			scope: 'read write'
+		});
 		expect(typeof c.fam).toBe('string');
 		expect(typeof c.jti).toBe('string');
 		expect((c.exp as number) - (c.iat as number)).toBe(3600);
@@ -182,7 +262,10 @@ describe('authorization_code grant', () => {
 
 	it('refuses a redirect_uri other than the consent one', async () => {
 		const { code } = await getCode(srv);
-		const a = await postToken(srv, { ...exchangeFields(srv, code), redirect_uri: `${srv.url}/sandbox/landing` });
+		const a = await postToken(srv, {
+			...exchangeFields(srv, code),
+			redirect_uri: `${srv.url}/sandbox/landing`
+		});
 		expectOAuthError(a, 400, 'invalid_grant', /redirect_uri/);
 		// The mistake does not burn the code.
 		expect((await postToken(srv, exchangeFields(srv, code))).res.status).toBe(200);
@@ -190,7 +273,12 @@ describe('authorization_code grant', () => {
 
 	it('refuses a code issued to another client', async () => {
 		const { code } = await getCode(srv);
-		expectOAuthError(await postToken(srv, exchangeFields(srv, code, 'sandbox-ro')), 400, 'invalid_grant', /another client/);
+		expectOAuthError(
+			await postToken(srv, exchangeFields(srv, code, 'sandbox-ro')),
+			400,
+			'invalid_grant',
+			/another client/
+		);
 	});
 
 	it('refuses a made-up or tampered code', async () => {
@@ -198,13 +286,21 @@ describe('authorization_code grant', () => {
 		const [h, , s] = code.split('.');
 		const claims = jwtPayload(code);
 		const tampered = `${h}.${Buffer.from(JSON.stringify({ ...claims, scope: 'read write', client_id: 'sandbox-ro' })).toString('base64url')}.${s}`;
-		expectOAuthError(await postToken(srv, exchangeFields(srv, tampered, 'sandbox-ro')), 400, 'invalid_grant', /invalid/);
+		expectOAuthError(
+			await postToken(srv, exchangeFields(srv, tampered, 'sandbox-ro')),
+			400,
+			'invalid_grant',
+			/invalid/
+		);
 		expectOAuthError(await postToken(srv, exchangeFields(srv, 'abc')), 400, 'invalid_grant');
 	});
 
 	it('accepts an empty scope field and ignores a different scope', async () => {
 		const { code } = await getCode(srv, { client_id: 'sandbox-ro' });
-		const a = await postToken(srv, { ...exchangeFields(srv, code, 'sandbox-ro'), scope: 'read write' });
+		const a = await postToken(srv, {
+			...exchangeFields(srv, code, 'sandbox-ro'),
+			scope: 'read write'
+		});
 		expect(a.res.status).toBe(200);
 		expect(a.body.scope).toBe('read');
 	});
@@ -216,13 +312,22 @@ describe('authorization_code grant', () => {
 		const tokens = first.body as unknown as Tokens;
 		expect((await api(srv, 'user-info', { token: tokens.access_token })).status).toBe(200);
 
-		expectOAuthError(await postToken(srv, exchangeFields(srv, code)), 400, 'invalid_grant', /already been used/);
+		expectOAuthError(
+			await postToken(srv, exchangeFields(srv, code)),
+			400,
+			'invalid_grant',
+			/already been used/
+		);
 
 		const after = await api(srv, 'user-info', { token: tokens.access_token });
 		expect(after.status).toBe(401);
 		expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"');
 		expect((await after.json()).error_description).toMatch(/revoked/);
-		expectOAuthError(await postToken(srv, refreshFields('sandbox-rw', tokens.refresh_token)), 400, 'invalid_grant');
+		expectOAuthError(
+			await postToken(srv, refreshFields('sandbox-rw', tokens.refresh_token)),
+			400,
+			'invalid_grant'
+		);
 	});
 });
 
@@ -231,13 +336,21 @@ describe('refresh_token grant', () => {
 		const t = await tokensFor(srv, 'sandbox-rw', { scope: 'read' });
 		const a = await postToken(srv, refreshFields('sandbox-rw', t.refresh_token));
 		expect(a.res.status).toBe(200);
-		expect(Object.keys(a.body)).toEqual(['access_token', 'token_type', 'expires_in', 'refresh_token', 'scope']);
+		expect(Object.keys(a.body)).toEqual([
+			'access_token',
+			'token_type',
+			'expires_in',
+			'refresh_token',
+			'scope'
+		]);
 		expect(a.body.scope).toBe('read');
 		expect(a.body.refresh_token).not.toBe(t.refresh_token);
 		expect(a.body.access_token).not.toBe(t.access_token);
 		expect(a.res.headers.get('cache-control')).toBe('no-store');
 		expect(a.res.headers.get('pragma')).toBe('no-cache');
-		expect((await api(srv, 'user-info', { token: a.body.access_token as string })).status).toBe(200);
+		expect((await api(srv, 'user-info', { token: a.body.access_token as string })).status).toBe(
+			200
+		);
 		// And again with the new one.
 		const b = await postToken(srv, refreshFields('sandbox-rw', a.body.refresh_token as string));
 		expect(b.res.status).toBe(200);
@@ -245,19 +358,55 @@ describe('refresh_token grant', () => {
 
 	it('a replayed old refresh token fails and revokes the whole grant', async () => {
 		const t = await tokensFor(srv);
-		const next = (await postToken(srv, refreshFields('sandbox-rw', t.refresh_token))).body as unknown as Tokens;
-		expectOAuthError(await postToken(srv, refreshFields('sandbox-rw', t.refresh_token)), 400, 'invalid_grant', /already used/);
-		expectOAuthError(await postToken(srv, refreshFields('sandbox-rw', next.refresh_token)), 400, 'invalid_grant', /revoked/);
+		const next = (await postToken(srv, refreshFields('sandbox-rw', t.refresh_token)))
+			.body as unknown as Tokens;
+		expectOAuthError(
+			await postToken(srv, refreshFields('sandbox-rw', t.refresh_token)),
+			400,
+			'invalid_grant',
+			/already used/
+		);
+		expectOAuthError(
+			await postToken(srv, refreshFields('sandbox-rw', next.refresh_token)),
+			400,
+			'invalid_grant',
+			/revoked/
+		);
 		expect((await api(srv, 'user-info', { token: next.access_token })).status).toBe(401);
 	});
 
 	it('refuses a refresh token of another client, a made-up one, or a missing one', async () => {
 		const t = await tokensFor(srv);
-		expectOAuthError(await postToken(srv, refreshFields('sandbox-ro', t.refresh_token)), 400, 'invalid_grant', /another client/);
-		expectOAuthError(await postToken(srv, refreshFields('sandbox-rw', t.access_token)), 400, 'invalid_grant', /invalid/);
-		expectOAuthError(await postToken(srv, refreshFields('sandbox-rw', 'nonsense')), 400, 'invalid_grant');
-		expectOAuthError(await postToken(srv, { client_id: 'sandbox-rw', client_secret: 'sandbox-rw-secret', grant_type: 'refresh_token' }), 400, 'invalid_request', /refresh_token/);
+		expectOAuthError(
+			await postToken(srv, refreshFields('sandbox-ro', t.refresh_token)),
+			400,
+			'invalid_grant',
+			/another client/
+		);
+		expectOAuthError(
+			await postToken(srv, refreshFields('sandbox-rw', t.access_token)),
+			400,
+			'invalid_grant',
+			/invalid/
+		);
+		expectOAuthError(
+			await postToken(srv, refreshFields('sandbox-rw', 'nonsense')),
+			400,
+			'invalid_grant'
+		);
+		expectOAuthError(
+			await postToken(srv, {
+				client_id: 'sandbox-rw',
+				client_secret: 'sandbox-rw-secret',
+				grant_type: 'refresh_token'
+			}),
+			400,
+			'invalid_request',
+			/refresh_token/
+		);
 		// The other client's attempt did not spend it.
-		expect((await postToken(srv, refreshFields('sandbox-rw', t.refresh_token))).res.status).toBe(200);
+		expect((await postToken(srv, refreshFields('sandbox-rw', t.refresh_token))).res.status).toBe(
+			200
+		);
 	});
 });

@@ -40,27 +40,51 @@ beforeAll(async () => {
 			const path = raw.split(' ')[1]!;
 			switch (path) {
 				case '/ok':
-					sock.write(reply('200 OK', ['Content-Type: application/json', 'X-Custom: One', 'x-custom: two'], '{"access_token":"a","token_type":"Bearer","expires_in":60,"refresh_token":"r","scope":"read"}'));
+					sock.write(
+						reply(
+							'200 OK',
+							['Content-Type: application/json', 'X-Custom: One', 'x-custom: two'],
+							'{"access_token":"a","token_type":"Bearer","expires_in":60,"refresh_token":"r","scope":"read"}'
+						)
+					);
 					break;
 				case '/html500':
-					sock.write(reply('502 Bad Gateway', ['Content-Type: text/html'], '<html><h1>Bad gateway</h1></html>'));
+					sock.write(
+						reply(
+							'502 Bad Gateway',
+							['Content-Type: text/html'],
+							'<html><h1>Bad gateway</h1></html>'
+						)
+					);
 					break;
 				case '/notjson':
 					sock.write(reply('200 OK', ['Content-Type: application/json'], 'hello'));
 					break;
 				case '/truncated':
-					sock.write(reply('200 OK', ['Content-Type: application/json'], '{"access_token":"a","tok'));
+					sock.write(
+						reply('200 OK', ['Content-Type: application/json'], '{"access_token":"a","tok')
+					);
 					break;
 				case '/big':
-					sock.write(reply('200 OK', ['Content-Type: application/json'], JSON.stringify({ pad: 'x'.repeat(10_000) })));
+					sock.write(
+						reply(
+							'200 OK',
+							['Content-Type: application/json'],
+							JSON.stringify({ pad: 'x'.repeat(10_000) })
+						)
+					);
 					break;
 				case '/redirect':
-					sock.write(reply('302 Found', ['Location: http://169.254.169.254/latest/meta-data/'], ''));
+					sock.write(
+						reply('302 Found', ['Location: http://169.254.169.254/latest/meta-data/'], '')
+					);
 					break;
 				case '/hang':
 					break; // never answers
 				case '/drip': {
-					sock.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":');
+					sock.write(
+						'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":'
+					);
 					const t = setInterval(() => (sock.writable ? sock.write(' ') : clearInterval(t)), 200);
 					sock.on('close', () => clearInterval(t));
 					break;
@@ -86,15 +110,34 @@ afterAll(async () => {
 describe('what went on the wire', () => {
 	test('the recorded request is exactly the bytes the server received', async () => {
 		const before = received.length;
-		const ex = await send({ step: 'exchange', method: 'POST', url: `${base}/ok`, headers: [['Content-Type', 'application/x-www-form-urlencoded']], body: 'code=a%2Fb&scope=' });
+		const ex = await send({
+			step: 'exchange',
+			method: 'POST',
+			url: `${base}/ok`,
+			headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+			body: 'code=a%2Fb&scope='
+		});
 		const raw = received[before]!;
-		const head = [`POST /ok HTTP/1.1`, ...ex.request.headers.map(([n, v]) => `${n}: ${v}`)].join('\r\n');
+		const head = [`POST /ok HTTP/1.1`, ...ex.request.headers.map(([n, v]) => `${n}: ${v}`)].join(
+			'\r\n'
+		);
 		expect(raw).toBe(`${head}\r\n\r\n${ex.request.body}`);
-		expect(ex.request.headers.map(([n]) => n)).toEqual(['Host', 'User-Agent', 'Accept', 'Content-Type', 'Content-Length', 'Connection']);
+		expect(ex.request.headers.map(([n]) => n)).toEqual([
+			'Host',
+			'User-Agent',
+			'Accept',
+			'Content-Type',
+			'Content-Length',
+			'Connection'
+		]);
 	});
 	test('response headers keep their order, case and repeats', async () => {
 		const ex = await send({ step: 'exchange', method: 'GET', url: `${base}/ok` });
-		expect(ex.response!.headers.slice(0, 3)).toEqual([['Content-Type', 'application/json'], ['X-Custom', 'One'], ['x-custom', 'two']]);
+		expect(ex.response!.headers.slice(0, 3)).toEqual([
+			['Content-Type', 'application/json'],
+			['X-Custom', 'One'],
+			['x-custom', 'two']
+		]);
 		expect(ex.response!.status).toBe(200);
 		expect(ex.response!.statusText).toBe('OK');
 		expect(ex.timing.total).toBeGreaterThan(0);
@@ -108,12 +151,22 @@ describe('provider faults', () => {
 		await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
 		const port = (s.address() as net.AddressInfo).port;
 		await new Promise<void>((ok) => s.close(() => ok()));
-		const ex = await send({ step: 'exchange', method: 'POST', url: `http://127.0.0.1:${port}/`, body: 'a=1' });
+		const ex = await send({
+			step: 'exchange',
+			method: 'POST',
+			url: `http://127.0.0.1:${port}/`,
+			body: 'a=1'
+		});
 		expect(ex.failure?.kind).toBe('refused');
 		expect(diagnose(ex)[0]!.code).toBe('connection-refused');
 	});
 	test('DNS failure', async () => {
-		const ex = await send({ step: 'exchange', method: 'POST', url: 'http://no-such-host.invalid/', body: 'a=1' });
+		const ex = await send({
+			step: 'exchange',
+			method: 'POST',
+			url: 'http://no-such-host.invalid/',
+			body: 'a=1'
+		});
 		expect(['dns', 'timeout']).toContain(ex.failure?.kind);
 	});
 	test('a hang ends at the total timeout', async () => {
@@ -128,16 +181,30 @@ describe('provider faults', () => {
 		expect(ex.response?.body.startsWith('{"a":')).toBe(true);
 	});
 	test('5xx with an HTML body', async () => {
-		const ex = await send({ step: 'exchange', method: 'POST', url: `${base}/html500`, headers: [['Content-Type', 'application/x-www-form-urlencoded']], body: 'a=1' });
+		const ex = await send({
+			step: 'exchange',
+			method: 'POST',
+			url: `${base}/html500`,
+			headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+			body: 'a=1'
+		});
 		expect(ex.response?.status).toBe(502);
-		expect(diagnose(ex).map((f) => f.code)).toEqual(expect.arrayContaining(['server-error', 'not-json']));
+		expect(diagnose(ex).map((f) => f.code)).toEqual(
+			expect.arrayContaining(['server-error', 'not-json'])
+		);
 	});
 	test('200 with a body that is not JSON', async () => {
 		const ex = await send({ step: 'userinfo', method: 'GET', url: `${base}/notjson` });
 		expect(diagnose(ex).map((f) => f.code)).toContain('not-json');
 	});
 	test('truncated JSON', async () => {
-		const ex = await send({ step: 'exchange', method: 'POST', url: `${base}/truncated`, headers: [['Content-Type', 'application/x-www-form-urlencoded']], body: 'a=1' });
+		const ex = await send({
+			step: 'exchange',
+			method: 'POST',
+			url: `${base}/truncated`,
+			headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+			body: 'a=1'
+		});
 		expect(diagnose(ex).map((f) => f.code)).toContain('not-json');
 	});
 	test('an oversized body is cut at the cap and marked truncated', async () => {
@@ -148,7 +215,13 @@ describe('provider faults', () => {
 	});
 	test('a redirect is the result, never followed', async () => {
 		const before = received.length;
-		const ex = await send({ step: 'exchange', method: 'POST', url: `${base}/redirect`, headers: [['Content-Type', 'application/x-www-form-urlencoded']], body: 'a=1' });
+		const ex = await send({
+			step: 'exchange',
+			method: 'POST',
+			url: `${base}/redirect`,
+			headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+			body: 'a=1'
+		});
 		expect(ex.response?.status).toBe(302);
 		expect(received.length).toBe(before + 1);
 		expect(diagnose(ex)[0]!.code).toBe('redirect');
@@ -158,7 +231,11 @@ describe('provider faults', () => {
 		expect(['reset', 'network']).toContain(ex.failure?.kind);
 	});
 	test('a cloud metadata address is never contacted', async () => {
-		const ex = await send({ step: 'userinfo', method: 'GET', url: 'http://169.254.169.254/latest/meta-data/' });
+		const ex = await send({
+			step: 'userinfo',
+			method: 'GET',
+			url: 'http://169.254.169.254/latest/meta-data/'
+		});
 		expect(ex.failure?.kind).toBe('blocked');
 		expect(diagnose(ex)[0]!.code).toBe('blocked');
 	});
@@ -171,10 +248,17 @@ describe('provider faults', () => {
 		['a character outside Latin-1', 'Bearer tok\u2028en😀']
 	])('a token holding %s is not sent, and nothing reaches the wire', async (_what, value) => {
 		const before = received.length;
-		const ex = await send({ step: 'userinfo', method: 'GET', url: `${base}/ok`, headers: [['Authorization', value]] });
+		const ex = await send({
+			step: 'userinfo',
+			method: 'GET',
+			url: `${base}/ok`,
+			headers: [['Authorization', value]]
+		});
 		expect(ex.response).toBeUndefined();
 		expect(ex.failure?.kind).toBe('network');
-		expect(ex.failure?.message).toMatch(/^The request was not sent: a header holds a character that HTTP does not allow \(in \["Authorization"\]\)/);
+		expect(ex.failure?.message).toMatch(
+			/^The request was not sent: a header holds a character that HTTP does not allow \(in \["Authorization"\]\)/
+		);
 		await new Promise((r) => setTimeout(r, 50));
 		expect(received.length).toBe(before);
 	});

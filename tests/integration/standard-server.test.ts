@@ -30,11 +30,32 @@ beforeAll(async () => {
 				res.writeHead(302, { location: back.toString() }).end();
 			} else if (u.pathname === '/oauth2/token') {
 				const f = new URLSearchParams(body);
-				const ok = f.get('client_secret') === 'std-secret' && (f.get('code') === 'std-code-1' || f.get('grant_type') === 'refresh_token');
-				res.writeHead(ok ? 200 : 400, { 'content-type': 'application/json;charset=UTF-8', 'cache-control': 'no-store' });
-				res.end(JSON.stringify(ok ? { access_token: 'std-access-' + seen.length, token_type: 'bearer', expires_in: 3600, scope: 'write read', id_token: 'not-a-jwt', issued_token_type: 'urn:x', refresh_token: 'std-refresh-' + seen.length } : { error: 'invalid_grant' }));
+				const ok =
+					f.get('client_secret') === 'std-secret' &&
+					(f.get('code') === 'std-code-1' || f.get('grant_type') === 'refresh_token');
+				res.writeHead(ok ? 200 : 400, {
+					'content-type': 'application/json;charset=UTF-8',
+					'cache-control': 'no-store'
+				});
+				res.end(
+					JSON.stringify(
+						ok
+							? {
+									access_token: 'std-access-' + seen.length,
+									token_type: 'bearer',
+									expires_in: 3600,
+									scope: 'write read',
+									id_token: 'not-a-jwt',
+									issued_token_type: 'urn:x',
+									refresh_token: 'std-refresh-' + seen.length
+								}
+							: { error: 'invalid_grant' }
+					)
+				);
 			} else if (u.pathname === '/reader/api/0/user-info') {
-				res.writeHead(req.headers.authorization?.startsWith('Bearer std-access-') ? 200 : 401, { 'content-type': 'application/json' });
+				res.writeHead(req.headers.authorization?.startsWith('Bearer std-access-') ? 200 : 401, {
+					'content-type': 'application/json'
+				});
 				res.end(JSON.stringify({ userId: '7', userName: 'Std', extraField: true }));
 			} else res.writeHead(404).end();
 		});
@@ -50,7 +71,14 @@ afterAll(async () => {
 
 test('the whole flow against a standard server with extras', async () => {
 	const c = new Client(srv.url);
-	const saved = await c.action('setup', { base_url: providerUrl, client_id: 'std-app', client_secret: 'std-secret', scope: 'read write', redirect_uri: `${srv.url}/callback`, auto_exchange: 'true' });
+	const saved = await c.action('setup', {
+		base_url: providerUrl,
+		client_id: 'std-app',
+		client_secret: 'std-secret',
+		scope: 'read write',
+		redirect_uri: `${srv.url}/callback`,
+		auto_exchange: 'true'
+	});
 	expect(saved.type).toBe('success');
 	const consent = await c.fetch(consentUrlFrom(await c.page()));
 	expect(consent.res.status).toBe(302);
@@ -77,7 +105,14 @@ test('the whole flow against a standard server with extras', async () => {
 	expect((rf.data.exchanges as Exchange[])[0]!.response!.status).toBe(200);
 	// The seed's form fields went to the standard server, secret included, scope empty.
 	const tokenBody = new URLSearchParams(seen.find((s) => s.path === '/oauth2/token')!.body);
-	expect([...tokenBody.keys()]).toEqual(['code', 'redirect_uri', 'client_id', 'client_secret', 'scope', 'grant_type']);
+	expect([...tokenBody.keys()]).toEqual([
+		'code',
+		'redirect_uri',
+		'client_id',
+		'client_secret',
+		'scope',
+		'grant_type'
+	]);
 	expect(tokenBody.get('scope')).toBe('');
 	for (const s of c.seen) expect(s.body).not.toContain('std-secret');
 });

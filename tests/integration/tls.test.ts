@@ -33,10 +33,18 @@ async function fakeService(pair: Pair): Promise<Fake> {
 			if (req.method === 'POST' && req.url === '/oauth2/token') {
 				const grant = new URLSearchParams(body).get('grant_type');
 				n++;
-				return json(200, { access_token: `at-${grant}-${n}`, token_type: 'Bearer', expires_in: 3600, refresh_token: `rt-${n}`, scope: 'read' });
+				return json(200, {
+					access_token: `at-${grant}-${n}`,
+					token_type: 'Bearer',
+					expires_in: 3600,
+					refresh_token: `rt-${n}`,
+					scope: 'read'
+				});
 			}
 			if (req.url === '/reader/api/0/user-info') {
-				return req.headers.authorization?.startsWith('Bearer at-') ? json(200, { userId: '1', userName: 'tls' }) : json(401, { error: 'invalid_token' });
+				return req.headers.authorization?.startsWith('Bearer at-')
+					? json(200, { userId: '1', userName: 'tls' })
+					: json(401, { error: 'invalid_token' });
 			}
 			json(404, { error: 'not_found' });
 		});
@@ -58,7 +66,8 @@ const fakes: Record<'selfSigned' | 'valid' | 'expired', Fake> = {} as never;
 
 beforeAll(async () => {
 	certs = makeCerts();
-	for (const k of ['selfSigned', 'valid', 'expired'] as const) fakes[k] = await fakeService(certs[k]);
+	for (const k of ['selfSigned', 'valid', 'expired'] as const)
+		fakes[k] = await fakeService(certs[k]);
 	srv = await startServer({ NODE_EXTRA_CA_CERTS: certs.caFile });
 });
 
@@ -104,7 +113,9 @@ describe('without the switch', () => {
 		const { exchange } = await exchangeAt(fakes.selfSigned.url, false);
 		expect(exchange.response).toBeUndefined();
 		expect(exchange.failure?.kind).toBe('tls');
-		expect(exchange.failure?.message).toMatch(/^The TLS handshake with 127\.0\.0\.1:\d+ failed: the certificate is self-signed/);
+		expect(exchange.failure?.message).toMatch(
+			/^The TLS handshake with 127\.0\.0\.1:\d+ failed: the certificate is self-signed/
+		);
 		const finding = exchange.findings.find((f) => f.code === 'tls-failure');
 		expect(finding?.level).toBe('error');
 		expect(finding?.fix).toMatch(/Accept invalid TLS certificates/);
@@ -121,10 +132,19 @@ describe('without the switch', () => {
 describe('with the switch, in local mode', () => {
 	test('the page offers it in the Advanced settings and keeps it ticked', async () => {
 		const c = new Client(srv.url);
-		expect(await c.page()).toMatch(/<input type="checkbox" name="allow_invalid_tls" value="true"(?![^>]*checked)/);
-		await c.action('setup', { base_url: fakes.selfSigned.url, client_id: 'tls-app', redirect_uri: `${srv.url}/callback`, allow_invalid_tls: 'true' });
+		expect(await c.page()).toMatch(
+			/<input type="checkbox" name="allow_invalid_tls" value="true"(?![^>]*checked)/
+		);
+		await c.action('setup', {
+			base_url: fakes.selfSigned.url,
+			client_id: 'tls-app',
+			redirect_uri: `${srv.url}/callback`,
+			allow_invalid_tls: 'true'
+		});
 		const html = await c.page();
-		expect(html).toMatch(/<input type="checkbox" name="allow_invalid_tls" value="true"[^>]*checked/);
+		expect(html).toMatch(
+			/<input type="checkbox" name="allow_invalid_tls" value="true"[^>]*checked/
+		);
 		expect(html).toMatch(/<details class="advanced" open/);
 	});
 
@@ -191,7 +211,13 @@ describe('in hosted mode', () => {
 	}
 
 	test('the sender ignores the switch', async () => {
-		const request = { step: 'userinfo' as const, method: 'GET' as const, url: `${fakes.selfSigned.url}/reader/api/0/user-info`, headers: [['Authorization', 'Bearer at-x']] as [string, string][], allowInvalidTls: true };
+		const request = {
+			step: 'userinfo' as const,
+			method: 'GET' as const,
+			url: `${fakes.selfSigned.url}/reader/api/0/user-info`,
+			headers: [['Authorization', 'Bearer at-x']] as [string, string][],
+			allowInvalidTls: true
+		};
 		const local = await (await senderWith('local'))(request);
 		expect(local.failure).toBeUndefined();
 		expect(local.response?.status).toBe(200);

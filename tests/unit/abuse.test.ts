@@ -69,7 +69,9 @@ describe('the abuse counter', () => {
 	});
 
 	it('words the refusal plainly', () => {
-		expect(limitMessage(60, 60, 23)).toBe('Too many requests from your address: 60 per 60 s. Try again in 23 s.');
+		expect(limitMessage(60, 60, 23)).toBe(
+			'Too many requests from your address: 60 per 60 s. Try again in 23 s.'
+		);
 	});
 });
 

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { checkCallback, consentUrl, explainAuthorizationError, makeState, sameString, stateBytes } from '$lib/oauth/consent';
+import {
+	checkCallback,
+	consentUrl,
+	explainAuthorizationError,
+	makeState,
+	sameString,
+	stateBytes
+} from '$lib/oauth/consent';
 
 describe('makeState', () => {
 	test('is 32 random bytes in base64url: 43 URL-safe characters', () => {
@@ -13,10 +20,21 @@ describe('makeState', () => {
 });
 
 describe('consentUrl', () => {
-	const req = { client_id: 'app 1', redirect_uri: 'http://127.0.0.1:5173/callback', scope: 'read write', state: 'ä&=x' };
+	const req = {
+		client_id: 'app 1',
+		redirect_uri: 'http://127.0.0.1:5173/callback',
+		scope: 'read write',
+		state: 'ä&=x'
+	};
 	test('carries the five seed parameters, URL-encoded', () => {
 		const u = new URL(consentUrl('https://reader.test/oauth2/auth', req));
-		expect([...u.searchParams.keys()]).toEqual(['client_id', 'redirect_uri', 'response_type', 'scope', 'state']);
+		expect([...u.searchParams.keys()]).toEqual([
+			'client_id',
+			'redirect_uri',
+			'response_type',
+			'scope',
+			'state'
+		]);
 		expect(u.searchParams.get('response_type')).toBe('code');
 		expect(u.searchParams.get('state')).toBe('ä&=x');
 		expect(u.searchParams.get('redirect_uri')).toBe(req.redirect_uri);
@@ -28,9 +46,13 @@ describe('consentUrl', () => {
 		expect(u.searchParams.getAll('state')).toEqual(['ä&=x']);
 	});
 	test('refuses a state over 500 bytes', () => {
-		expect(() => consentUrl('https://reader.test/a', { ...req, state: 'é'.repeat(251) })).toThrow(RangeError);
+		expect(() => consentUrl('https://reader.test/a', { ...req, state: 'é'.repeat(251) })).toThrow(
+			RangeError
+		);
 		expect(stateBytes('é'.repeat(250))).toBe(500);
-		expect(() => consentUrl('https://reader.test/a', { ...req, state: 'é'.repeat(250) })).not.toThrow();
+		expect(() =>
+			consentUrl('https://reader.test/a', { ...req, state: 'é'.repeat(250) })
+		).not.toThrow();
 	});
 });
 
@@ -40,7 +62,10 @@ describe('checkCallback', () => {
 		expect(checkCallback(p('code=abc&state=s1'), 's1')).toEqual({ kind: 'code', code: 'abc' });
 	});
 	test('extra parameters such as iss are not fatal', () => {
-		expect(checkCallback(p('code=abc&state=s1&iss=https%3A%2F%2Freader.test'), 's1')).toEqual({ kind: 'code', code: 'abc' });
+		expect(checkCallback(p('code=abc&state=s1&iss=https%3A%2F%2Freader.test'), 's1')).toEqual({
+			kind: 'code',
+			code: 'abc'
+		});
 	});
 	test('a different state is a mismatch, and the code is not handed out', () => {
 		const v = checkCallback(p('code=abc&state=s2'), 's1');
@@ -51,7 +76,10 @@ describe('checkCallback', () => {
 		expect(checkCallback(p('code=abc'), 's1').kind).toBe('state-mismatch');
 	});
 	test('an error must carry the state too', () => {
-		expect(checkCallback(p('error=access_denied&state=s1'), 's1')).toMatchObject({ kind: 'error', error: 'access_denied' });
+		expect(checkCallback(p('error=access_denied&state=s1'), 's1')).toMatchObject({
+			kind: 'error',
+			error: 'access_denied'
+		});
 		expect(checkCallback(p('error=access_denied&state=zz'), 's1').kind).toBe('state-mismatch');
 	});
 	test('no pending state: the redirect is not expected', () => {

@@ -9,14 +9,29 @@ test.each([
 	['POST', '/?/setup', { ...form, origin: 'http://127.0.0.1:5173' }, false],
 	['POST', '/?/setup', { ...form, origin: 'https://evil.test' }, true],
 	['POST', '/?/setup', form, true],
-	['POST', '/?/setup', { 'content-type': 'multipart/form-data; boundary=x', origin: 'http://localhost:5173' }, true],
+	[
+		'POST',
+		'/?/setup',
+		{ 'content-type': 'multipart/form-data; boundary=x', origin: 'http://localhost:5173' },
+		true
+	],
 	['POST', '/?/setup', { 'content-type': 'text/plain' }, true],
 	['POST', '/?/setup', {}, true],
 	['POST', '/?/setup', { ...form, origin: 'null', 'sec-fetch-site': 'same-origin' }, false],
 	['POST', '/?/setup', { ...form, origin: 'null', 'sec-fetch-site': 'cross-site' }, true],
 	['POST', '/?/setup', { ...form, origin: 'null' }, true],
-	['POST', '/?/setup', { ...form, origin: 'https://evil.test', 'sec-fetch-site': 'same-origin' }, true],
-	['POST', '/?/setup', { ...form, origin: 'http://127.0.0.1:5173', 'sec-fetch-site': 'same-site' }, true],
+	[
+		'POST',
+		'/?/setup',
+		{ ...form, origin: 'https://evil.test', 'sec-fetch-site': 'same-origin' },
+		true
+	],
+	[
+		'POST',
+		'/?/setup',
+		{ ...form, origin: 'http://127.0.0.1:5173', 'sec-fetch-site': 'same-site' },
+		true
+	],
 	['POST', '/api/thing', { 'content-type': 'application/json' }, false],
 	['GET', '/', { origin: 'https://evil.test' }, false],
 	['POST', '/sandbox/oauth2/token', form, false],

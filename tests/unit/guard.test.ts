@@ -12,7 +12,10 @@ import {
 } from '../../src/lib/server/guard';
 
 const LOCAL: GuardPolicy = { mode: 'local', allowedHosts: [] };
-const HOSTED: GuardPolicy = { mode: 'hosted', allowedHosts: ['feeds.example.com', '*.reader.test'] };
+const HOSTED: GuardPolicy = {
+	mode: 'hosted',
+	allowedHosts: ['feeds.example.com', '*.reader.test']
+};
 
 /** `true`: allowed. A string: refused, with a reason containing it. */
 type Expected = true | string;
@@ -31,10 +34,12 @@ function bothModes(table: [string, Expected, Expected][]) {
 
 const SCHEME = 'only fetches http: and https:';
 const CREDENTIALS = 'user name or password';
-const NOT_LISTED = 'not on this playground\'s list of allowed hosts';
+const NOT_LISTED = "not on this playground's list of allowed hosts";
 const METADATA = 'cloud metadata address; the playground never connects to it';
-const LOOPBACK_127 = '127.0.0.1 is a loopback address; the hosted playground only connects to public addresses';
-const VIA_127 = 'for 127.0.0.1, which is a loopback address; the hosted playground only connects to public addresses';
+const LOOPBACK_127 =
+	'127.0.0.1 is a loopback address; the hosted playground only connects to public addresses';
+const VIA_127 =
+	'for 127.0.0.1, which is a loopback address; the hosted playground only connects to public addresses';
 
 // [url, local mode, hosted mode with allowedHosts feeds.example.com and *.reader.test]
 const URLS: [string, Expected, Expected][] = [
@@ -55,7 +60,11 @@ const URLS: [string, Expected, Expected][] = [
 	['http://172.16.5.4/', true, '172.16.5.4 is a private network address'],
 	['http://172.32.0.1/', true, NOT_LISTED], // just outside 172.16.0.0/12: public
 	['http://192.168.1.1/', true, '192.168.1.1 is a private network address'],
-	['http://169.254.169.254/latest/meta-data/', `169.254.169.254 is a ${METADATA}`, `169.254.169.254 is a ${METADATA}`],
+	[
+		'http://169.254.169.254/latest/meta-data/',
+		`169.254.169.254 is a ${METADATA}`,
+		`169.254.169.254 is a ${METADATA}`
+	],
 	['http://169.254.170.2/v2/credentials', METADATA, METADATA],
 	['http://100.100.100.200/latest/meta-data/', METADATA, METADATA],
 	['http://169.254.1.1/', true, '169.254.1.1 is a link-local address'],
@@ -92,7 +101,11 @@ const URLS: [string, Expected, Expected][] = [
 	['http://[::ffff:169.254.169.254]/', `for 169.254.169.254, which is a ${METADATA}`, METADATA],
 	['http://[::ffff:10.0.0.1]/', true, 'for 10.0.0.1, which is a private network address'],
 	['http://[::127.0.0.1]/', true, `::7f00:1 is an IPv4-compatible IPv6 address ${VIA_127}`],
-	['http://[64:ff9b::a9fe:a9fe]/', `NAT64 address for 169.254.169.254, which is a ${METADATA}`, METADATA],
+	[
+		'http://[64:ff9b::a9fe:a9fe]/',
+		`NAT64 address for 169.254.169.254, which is a ${METADATA}`,
+		METADATA
+	],
 	['http://[2002:7f00:1::1]/', true, `6to4 address ${VIA_127}`],
 	// Host names: local mode leaves them to resolution; hosted mode needs them on the allow list
 	['http://localhost:3000/', true, `localhost is ${NOT_LISTED}`],
@@ -120,7 +133,14 @@ describe('checkUrl', () => {
 	});
 
 	test('the URL parser normalises odd IPv4 notations to dotted decimal', () => {
-		for (const odd of ['0x7f.1', '2130706433', '0177.0.0.1', '017700000001', '127.1', '0x7f.0.0.1']) {
+		for (const odd of [
+			'0x7f.1',
+			'2130706433',
+			'0177.0.0.1',
+			'017700000001',
+			'127.1',
+			'0x7f.0.0.1'
+		]) {
 			expect(new URL(`http://${odd}/`).hostname).toBe('127.0.0.1');
 		}
 		expect(new URL('http://[::ffff:127.0.0.1]/').hostname).toBe('[::ffff:7f00:1]');
@@ -130,7 +150,10 @@ describe('checkUrl', () => {
 		const publicIp: GuardPolicy = { mode: 'hosted', allowedHosts: ['93.184.216.34'] };
 		expectResult(checkUrl(new URL('http://93.184.216.34/'), publicIp), true);
 		const privateIp: GuardPolicy = { mode: 'hosted', allowedHosts: ['10.0.0.1', 'localhost'] };
-		expectResult(checkUrl(new URL('http://10.0.0.1/'), privateIp), '10.0.0.1 is a private network address');
+		expectResult(
+			checkUrl(new URL('http://10.0.0.1/'), privateIp),
+			'10.0.0.1 is a private network address'
+		);
 		// localhost passes the URL check here; its resolution (loopback) is what refuses it, see guardedLookup.
 		expectResult(checkUrl(new URL('http://localhost/'), privateIp), true);
 	});
@@ -230,7 +253,8 @@ describe('checkAddress', () => {
 		});
 		expect(checkAddress('10.0.0.5', HOSTED)).toEqual({
 			ok: false,
-			reason: '10.0.0.5 is a private network address; the hosted playground only connects to public addresses.'
+			reason:
+				'10.0.0.5 is a private network address; the hosted playground only connects to public addresses.'
 		});
 	});
 });
@@ -243,7 +267,11 @@ interface LookupOutcome {
 	family?: number;
 }
 
-function runLookup(lookup: ReturnType<typeof guardedLookup>, host: string, options: Parameters<ReturnType<typeof guardedLookup>>[1]) {
+function runLookup(
+	lookup: ReturnType<typeof guardedLookup>,
+	host: string,
+	options: Parameters<ReturnType<typeof guardedLookup>>[1]
+) {
 	return new Promise<LookupOutcome>((resolve) => {
 		lookup(host, options, (err, address, family) => resolve({ err, address, family }));
 	});
@@ -252,7 +280,8 @@ function runLookup(lookup: ReturnType<typeof guardedLookup>, host: string, optio
 function fixedResolver(table: Record<string, { address: string; family: number }[]>) {
 	return vi.fn(async (host: string) => {
 		const answers = table[host];
-		if (!answers) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+		if (!answers)
+			throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
 		return answers;
 	});
 }
@@ -280,7 +309,11 @@ const DNS = {
 
 describe('guardedLookup', () => {
 	test('a listed host resolving to a private address is refused in hosted mode', async () => {
-		const out = await runLookup(guardedLookup(HOSTED, fixedResolver(DNS)), 'intranet.reader.test', {});
+		const out = await runLookup(
+			guardedLookup(HOSTED, fixedResolver(DNS)),
+			'intranet.reader.test',
+			{}
+		);
 		expect(out.err?.code).toBe('EGUARD');
 		expect(out.err?.message).toBe(
 			'10.0.0.5 is a private network address; the hosted playground only connects to public addresses.'
@@ -288,7 +321,11 @@ describe('guardedLookup', () => {
 	});
 
 	test('the same host is allowed in local mode, with the checked address', async () => {
-		const out = await runLookup(guardedLookup(LOCAL, fixedResolver(DNS)), 'intranet.reader.test', {});
+		const out = await runLookup(
+			guardedLookup(LOCAL, fixedResolver(DNS)),
+			'intranet.reader.test',
+			{}
+		);
 		expect(out).toEqual({ err: null, address: '10.0.0.5', family: 4 });
 	});
 
@@ -297,7 +334,11 @@ describe('guardedLookup', () => {
 		['hosted', HOSTED]
 	] as const)('%s: a public answer comes back exactly, in both forms', async (_mode, policy) => {
 		const lookup = guardedLookup(policy, fixedResolver(DNS));
-		expect(await runLookup(lookup, 'feeds.example.com', {})).toEqual({ err: null, address: '93.184.216.34', family: 4 });
+		expect(await runLookup(lookup, 'feeds.example.com', {})).toEqual({
+			err: null,
+			address: '93.184.216.34',
+			family: 4
+		});
 		expect(await runLookup(lookup, 'feeds.example.com', { all: true })).toEqual({
 			err: null,
 			address: [{ address: '93.184.216.34', family: 4 }],
@@ -318,7 +359,9 @@ describe('guardedLookup', () => {
 	);
 
 	test('local: mixed answers are all returned, in order, with all: true', async () => {
-		const out = await runLookup(guardedLookup(LOCAL, fixedResolver(DNS)), 'mixed.reader.test', { all: true });
+		const out = await runLookup(guardedLookup(LOCAL, fixedResolver(DNS)), 'mixed.reader.test', {
+			all: true
+		});
 		expect(out).toEqual({
 			err: null,
 			address: [
@@ -330,13 +373,19 @@ describe('guardedLookup', () => {
 	});
 
 	test('metadata is refused even in local mode', async () => {
-		const out = await runLookup(guardedLookup(LOCAL, fixedResolver(DNS)), 'metadata.reader.test', { all: true });
+		const out = await runLookup(guardedLookup(LOCAL, fixedResolver(DNS)), 'metadata.reader.test', {
+			all: true
+		});
 		expect(out.err?.code).toBe('EGUARD');
 		expect(out.err?.message).toContain('169.254.169.254 is a cloud metadata address');
 	});
 
 	test('hosted: an IPv4-mapped private answer is refused', async () => {
-		const out = await runLookup(guardedLookup(HOSTED, fixedResolver(DNS)), 'mapped.reader.test', {});
+		const out = await runLookup(
+			guardedLookup(HOSTED, fixedResolver(DNS)),
+			'mapped.reader.test',
+			{}
+		);
 		expect(out.err?.code).toBe('EGUARD');
 		expect(out.err?.message).toContain('for 10.0.0.5, which is a private network address');
 	});
@@ -350,7 +399,11 @@ describe('guardedLookup', () => {
 
 	test('honours the requested family', async () => {
 		const lookup = guardedLookup(HOSTED, fixedResolver(DNS));
-		expect(await runLookup(lookup, 'dual.reader.test', { family: 4 })).toEqual({ err: null, address: '93.184.216.34', family: 4 });
+		expect(await runLookup(lookup, 'dual.reader.test', { family: 4 })).toEqual({
+			err: null,
+			address: '93.184.216.34',
+			family: 4
+		});
 		expect(await runLookup(lookup, 'dual.reader.test', { family: 'IPv6', all: true })).toEqual({
 			err: null,
 			address: [{ address: '2606:2800:220:1:248:1893:25c8:1946', family: 6 }],
@@ -424,7 +477,11 @@ describe('guardedLookup', () => {
 				autoSelectFamily,
 				agent: false
 			};
-			return new Promise<{ body?: string; err?: NodeJS.ErrnoException; allFlags: (boolean | undefined)[] }>((resolve) => {
+			return new Promise<{
+				body?: string;
+				err?: NodeJS.ErrnoException;
+				allFlags: (boolean | undefined)[];
+			}>((resolve) => {
 				const req = http.get(options, (res) => {
 					let body = '';
 					res.setEncoding('utf8');
@@ -435,12 +492,15 @@ describe('guardedLookup', () => {
 			});
 		}
 
-		test.each([true, false])('local mode connects to the checked address (autoSelectFamily %s)', async (auto) => {
-			const port = await listen();
-			const out = await get(port, LOCAL, auto);
-			expect(out.body).toBe('hello from 127.0.0.1');
-			expect(out.allFlags).toEqual([auto ? true : undefined]);
-		});
+		test.each([true, false])(
+			'local mode connects to the checked address (autoSelectFamily %s)',
+			async (auto) => {
+				const port = await listen();
+				const out = await get(port, LOCAL, auto);
+				expect(out.body).toBe('hello from 127.0.0.1');
+				expect(out.allFlags).toEqual([auto ? true : undefined]);
+			}
+		);
 
 		test.each([true, false])('hosted mode never connects (autoSelectFamily %s)', async (auto) => {
 			const port = await listen();
@@ -486,12 +546,20 @@ describe('policyFromEnv', () => {
 	});
 
 	test('PLAYGROUND_ALLOWED_HOSTS implies hosted mode and is normalised', () => {
-		expect(policyFromEnv({ PLAYGROUND_ALLOWED_HOSTS: ' Feeds.Example.com, *.reader.test ,auth.example.org.,' })).toEqual({
+		expect(
+			policyFromEnv({
+				PLAYGROUND_ALLOWED_HOSTS: ' Feeds.Example.com, *.reader.test ,auth.example.org.,'
+			})
+		).toEqual({
 			mode: 'hosted',
 			allowedHosts: ['feeds.example.com', '*.reader.test', 'auth.example.org']
 		});
-		expect(policyFromEnv({ PLAYGROUND_ALLOWED_HOSTS: 'feeds.example.com', HOST: '127.0.0.1' }).mode).toBe('hosted');
-		expect(policyFromEnv({ PLAYGROUND_ALLOWED_HOSTS: 'feeds.example.com', PLAYGROUND_MODE: 'hosted' })).toEqual({
+		expect(
+			policyFromEnv({ PLAYGROUND_ALLOWED_HOSTS: 'feeds.example.com', HOST: '127.0.0.1' }).mode
+		).toBe('hosted');
+		expect(
+			policyFromEnv({ PLAYGROUND_ALLOWED_HOSTS: 'feeds.example.com', PLAYGROUND_MODE: 'hosted' })
+		).toEqual({
 			mode: 'hosted',
 			allowedHosts: ['feeds.example.com']
 		});
@@ -510,14 +578,19 @@ describe('policyFromEnv', () => {
 		expect(policyFromEnv()).toEqual({ mode: 'hosted', allowedHosts: ['feeds.example.com'] });
 	});
 
-	test.each(['public', 'production', 'on', 'localhost'])('PLAYGROUND_MODE=%s is an error', (value) => {
-		expect(() => policyFromEnv({ PLAYGROUND_MODE: value })).toThrow(`PLAYGROUND_MODE must be "local" or "hosted", not "${value}".`);
-	});
+	test.each(['public', 'production', 'on', 'localhost'])(
+		'PLAYGROUND_MODE=%s is an error',
+		(value) => {
+			expect(() => policyFromEnv({ PLAYGROUND_MODE: value })).toThrow(
+				`PLAYGROUND_MODE must be "local" or "hosted", not "${value}".`
+			);
+		}
+	);
 
 	test('PLAYGROUND_ALLOWED_HOSTS with PLAYGROUND_MODE=local is an error', () => {
-		expect(() => policyFromEnv({ PLAYGROUND_MODE: 'local', PLAYGROUND_ALLOWED_HOSTS: 'feeds.example.com' })).toThrow(
-			/PLAYGROUND_ALLOWED_HOSTS is set.*PLAYGROUND_MODE is "local"/
-		);
+		expect(() =>
+			policyFromEnv({ PLAYGROUND_MODE: 'local', PLAYGROUND_ALLOWED_HOSTS: 'feeds.example.com' })
+		).toThrow(/PLAYGROUND_ALLOWED_HOSTS is set.*PLAYGROUND_MODE is "local"/);
 	});
 
 	test.each([
@@ -540,12 +613,14 @@ describe('policyFromEnv', () => {
 		'user@feeds.example.com',
 		`${'a'.repeat(64)}.example.com`
 	])('pattern %j is an error naming it', (pattern) => {
-		expect(() => policyFromEnv({ PLAYGROUND_ALLOWED_HOSTS: `feeds.example.com, ${pattern}` })).toThrow(
-			`PLAYGROUND_ALLOWED_HOSTS: "${pattern}" is not a host pattern.`
-		);
+		expect(() =>
+			policyFromEnv({ PLAYGROUND_ALLOWED_HOSTS: `feeds.example.com, ${pattern}` })
+		).toThrow(`PLAYGROUND_ALLOWED_HOSTS: "${pattern}" is not a host pattern.`);
 	});
 
 	test('a value with no pattern in it is an error', () => {
-		expect(() => policyFromEnv({ PLAYGROUND_ALLOWED_HOSTS: ' , ,' })).toThrow('holds no host pattern');
+		expect(() => policyFromEnv({ PLAYGROUND_ALLOWED_HOSTS: ' , ,' })).toThrow(
+			'holds no host pattern'
+		);
 	});
 });

@@ -10,7 +10,8 @@ import type { Exchange } from '$lib/exchange/types';
 import { ACCESS_1, SECRET, TOKENS, transcript } from './transcript';
 
 const require = createRequire(import.meta.url);
-const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) =>
+	readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
 
 /** The HAR 1.2 JSON schema of the har-schema package (draft-06), checked by ajv in strict mode. */
 function harValidator() {
@@ -21,12 +22,18 @@ function harValidator() {
 	ajv.addKeyword({ keyword: 'min', schemaType: 'number' });
 	ajv.addKeyword({ keyword: 'optional', schemaType: 'boolean' });
 	ajv.addKeyword({ keyword: 'unique', schemaType: 'boolean' });
-	ajv.addFormat('date-time', (s: string) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(s) && !Number.isNaN(Date.parse(s)));
+	ajv.addFormat(
+		'date-time',
+		(s: string) =>
+			/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(s) &&
+			!Number.isNaN(Date.parse(s))
+	);
 	ajv.addFormat('uri', (s: string) => URL.canParse(s));
 	ajv.addFormat('ipv4', /^(\d{1,3}\.){3}\d{1,3}$/);
 	ajv.addFormat('ipv6', /^[0-9a-f:.]+$/i);
 	const dir = dirname(require.resolve('har-schema/lib/har.json'));
-	for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) ajv.addSchema(JSON.parse(readFileSync(join(dir, file), 'utf8')) as object);
+	for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')))
+		ajv.addSchema(JSON.parse(readFileSync(join(dir, file), 'utf8')) as object);
 	return ajv.getSchema('har.json#')!;
 }
 
@@ -41,13 +48,26 @@ describe('toHar', () => {
 		const ok = validate(JSON.parse(text));
 		expect(validate.errors ?? []).toEqual([]);
 		expect(ok).toBe(true);
-		expect(har.log).toMatchObject({ version: '1.2', creator: { name: 'feed-reader-oauth-playground', version: '0.1.0' } });
-		expect(har.log.entries.map((e) => e._step)).toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'api', 'api']);
+		expect(har.log).toMatchObject({
+			version: '1.2',
+			creator: { name: 'feed-reader-oauth-playground', version: '0.1.0' }
+		});
+		expect(har.log.entries.map((e) => e._step)).toEqual([
+			'consent',
+			'callback',
+			'exchange',
+			'userinfo',
+			'refresh',
+			'api',
+			'api'
+		]);
 	});
 
 	test('the schema check is real: a broken HAR fails it', () => {
 		const validate = harValidator();
-		const har = JSON.parse(JSON.stringify(toHar(transcript()))) as { log: { entries: Record<string, unknown>[] } };
+		const har = JSON.parse(JSON.stringify(toHar(transcript()))) as {
+			log: { entries: Record<string, unknown>[] };
+		};
 		delete har.log.entries[2]!.timings;
 		(har.log.entries[3]!.request as Record<string, unknown>).url = 'not a url';
 		expect(validate(har)).toBe(false);
@@ -57,7 +77,9 @@ describe('toHar', () => {
 	test('time is the sum of the non-negative timings; ssl is counted inside connect', () => {
 		for (const e of toHar(transcript()).log.entries) {
 			const t = e.timings;
-			const sum = [t.blocked, t.dns, t.connect, t.send, t.wait, t.receive].filter((x) => x >= 0).reduce((a, b) => a + b, 0);
+			const sum = [t.blocked, t.dns, t.connect, t.send, t.wait, t.receive]
+				.filter((x) => x >= 0)
+				.reduce((a, b) => a + b, 0);
 			expect(e.time).toBeCloseTo(sum, 9);
 			expect(t.send).toBeGreaterThanOrEqual(0);
 			expect(t.wait).toBeGreaterThanOrEqual(0);
@@ -65,10 +87,24 @@ describe('toHar', () => {
 		}
 		expect(harTimings({ dns: 1.5, connect: 2, tls: 3.25, firstByte: 10, total: 12.5 })).toEqual({
 			time: 12.5,
-			timings: { blocked: -1, dns: 1.5, connect: 5.25, ssl: 3.25, send: 0, wait: 3.25, receive: 2.5 }
+			timings: {
+				blocked: -1,
+				dns: 1.5,
+				connect: 5.25,
+				ssl: 3.25,
+				send: 0,
+				wait: 3.25,
+				receive: 2.5
+			}
 		});
 		// A kept-alive socket: no DNS, connect or TLS this time.
-		expect(harTimings({ firstByte: 3.1, total: 3.4 }).timings).toMatchObject({ dns: -1, connect: -1, ssl: -1, wait: 3.1, receive: 0.3 });
+		expect(harTimings({ firstByte: 3.1, total: 3.4 }).timings).toMatchObject({
+			dns: -1,
+			connect: -1,
+			ssl: -1,
+			wait: 3.1,
+			receive: 0.3
+		});
 	});
 
 	test('an exchange without a response gets status 0; a failure travels in _failure', () => {
@@ -76,12 +112,20 @@ describe('toHar', () => {
 		expect(consent!.response).toMatchObject({ status: 0, statusText: '', content: { size: 0 } });
 		expect(consent!._failure).toBeUndefined();
 		expect(failed!.response.status).toBe(0);
-		expect(failed!._failure).toEqual({ kind: 'refused', message: expect.stringContaining('refused') });
+		expect(failed!._failure).toEqual({
+			kind: 'refused',
+			message: expect.stringContaining('refused')
+		});
 		expect(failed!._findings.map((f) => f.code)).toEqual(['connection-refused']);
 		expect(exchange!._redactions).toEqual([{ what: 'client_secret', length: SECRET.length }]);
-		expect(exchange!.request.postData?.params).toContainEqual({ name: 'client_secret', value: REDACTED });
+		expect(exchange!.request.postData?.params).toContainEqual({
+			name: 'client_secret',
+			value: REDACTED
+		});
 		// The true sent size, though the body shown says <redacted>.
-		expect(exchange!.request.bodySize).toBe(Number(exchange!.request.headers.find((h) => h.name === 'Content-Length')!.value));
+		expect(exchange!.request.bodySize).toBe(
+			Number(exchange!.request.headers.find((h) => h.name === 'Content-Length')!.value)
+		);
 	});
 
 	test('tokens are shortened by default and written in full with includeTokens; the secret never appears', () => {
@@ -90,20 +134,31 @@ describe('toHar', () => {
 		expect(short).toContain(`${ACCESS_1.slice(0, 4)}…${ACCESS_1.slice(-4)}`);
 		const full = JSON.stringify(toHar(transcript(), { includeTokens: true }));
 		for (const t of TOKENS) expect(full).toContain(t);
-		for (const text of [short, full]) for (const form of secretForms(SECRET)) expect(text).not.toContain(form);
+		for (const text of [short, full])
+			for (const form of secretForms(SECRET)) expect(text).not.toContain(form);
 	});
 
 	test('a secret the server missed (a Basic header, a query field) is scrubbed by the export too', () => {
 		const ex = transcript()[2]!;
 		const leaky: Exchange = {
 			...ex,
-			request: { ...ex.request, url: `${ex.request.url}?client_secret=${encodeURIComponent('q&z=1')}`, headers: [...ex.request.headers, ['Authorization', `Basic ${btoa('sandbox-rw:another-secret-value')}`]] }
+			request: {
+				...ex.request,
+				url: `${ex.request.url}?client_secret=${encodeURIComponent('q&z=1')}`,
+				headers: [
+					...ex.request.headers,
+					['Authorization', `Basic ${btoa('sandbox-rw:another-secret-value')}`]
+				]
+			}
 		};
 		const text = JSON.stringify(toHar([leaky]));
 		expect(text).not.toContain('another-secret-value');
 		expect(text).not.toContain(btoa('sandbox-rw:another-secret-value'));
 		expect(text).not.toContain('q%26z%3D1');
-		expect(toHar([leaky]).log.entries[0]!.request.queryString).toContainEqual({ name: 'client_secret', value: REDACTED });
+		expect(toHar([leaky]).log.entries[0]!.request.queryString).toContainEqual({
+			name: 'client_secret',
+			value: REDACTED
+		});
 	});
 });
 
@@ -130,7 +185,9 @@ describe('fromHar: round trip', () => {
 
 	test('the findings are recomputed, not copied: a doctored _findings list is ignored', () => {
 		const har = toHar(transcript(), { includeTokens: true });
-		har.log.entries[5]!._findings = [{ level: 'info', code: 'all-good', message: 'nothing to see' }];
+		har.log.entries[5]!._findings = [
+			{ level: 'info', code: 'all-good', message: 'nothing to see' }
+		];
 		const back = fromHar(JSON.stringify(har));
 		if (!back.ok) throw new Error(back.message);
 		expect(back.exchanges[5]!.findings.map((f) => f.code)).toEqual(['insufficient_scope']);
@@ -147,7 +204,13 @@ describe('fromHar: round trip', () => {
 	test('scope context is rebuilt from the consent URL: a narrower grant is flagged again', () => {
 		const t = transcript();
 		const consent = t[0]!;
-		const wider = { ...consent, request: { ...consent.request, url: consent.request.url.replace('scope=read', 'scope=read+write') } };
+		const wider = {
+			...consent,
+			request: {
+				...consent.request,
+				url: consent.request.url.replace('scope=read', 'scope=read+write')
+			}
+		};
 		const back = fromHar(JSON.stringify(toHar([wider, ...t.slice(1)])));
 		if (!back.ok) throw new Error(back.message);
 		expect(back.exchanges[2]!.findings.map((f) => f.code)).toContain('scope-differs');
@@ -164,7 +227,15 @@ describe('fromHar: a browser HAR (Chromium "Save all as HAR")', () => {
 	test('keeps only the OAuth entries, in order, with their steps', () => {
 		expect(result.source).toBe('browser');
 		expect(result.skipped).toBe(5); // the page, a .js, a .css, the favicon and a font
-		expect(exchanges.map((e) => e.step)).toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'api', 'api']);
+		expect(exchanges.map((e) => e.step)).toEqual([
+			'consent',
+			'callback',
+			'exchange',
+			'userinfo',
+			'refresh',
+			'api',
+			'api'
+		]);
 		expect(new Set(exchanges.map((e) => e.id)).size).toBe(exchanges.length);
 	});
 
@@ -183,21 +254,39 @@ describe('fromHar: a browser HAR (Chromium "Save all as HAR")', () => {
 	});
 
 	test('cookie and Set-Cookie values are not imported', () => {
-		const cookies = exchanges.flatMap((e) => [...e.request.headers, ...(e.response?.headers ?? [])]).filter(([n]) => /^(set-)?cookie$/i.test(n));
+		const cookies = exchanges
+			.flatMap((e) => [...e.request.headers, ...(e.response?.headers ?? [])])
+			.filter(([n]) => /^(set-)?cookie$/i.test(n));
 		expect(cookies.length).toBe(4);
 		for (const [, v] of cookies) expect(v).toBe(NOT_IMPORTED);
 		const all = JSON.stringify(result);
-		for (const value of ['aXq9LmN2pR4tV6xZ8bD0fH2j', 'bYr0MnO3qS5uW7yA9cE1gI3k', 'eyJ1aWQiOm51bGwsImNzcmYiOiJhYmMxMjMifQ', 'Zm9vYmFyYmF6cXV4MTIzNDU2']) expect(all).not.toContain(value);
+		for (const value of [
+			'aXq9LmN2pR4tV6xZ8bD0fH2j',
+			'bYr0MnO3qS5uW7yA9cE1gI3k',
+			'eyJ1aWQiOm51bGwsImNzcmYiOiJhYmMxMjMifQ',
+			'Zm9vYmFyYmF6cXV4MTIzNDU2'
+		])
+			expect(all).not.toContain(value);
 	});
 
 	test('the client secret of the browser app is redacted, in the form body and in the Basic header', () => {
 		expect(text).toContain(BROWSER_SECRET); // the fixture does hold it
 		const all = JSON.stringify(result);
-		for (const form of [BROWSER_SECRET, encodeURIComponent(BROWSER_SECRET), btoa(`inkwell-web:${BROWSER_SECRET}`)]) expect(all).not.toContain(form);
+		for (const form of [
+			BROWSER_SECRET,
+			encodeURIComponent(BROWSER_SECRET),
+			btoa(`inkwell-web:${BROWSER_SECRET}`)
+		])
+			expect(all).not.toContain(form);
 		expect(exchanges[2]!.request.body).toContain(`client_secret=${REDACTED}`);
-		expect(exchanges[2]!.redactions).toEqual([{ what: 'client_secret', length: BROWSER_SECRET.length }]);
+		expect(exchanges[2]!.redactions).toEqual([
+			{ what: 'client_secret', length: BROWSER_SECRET.length }
+		]);
 		expect(exchanges[4]!.request.headers).toContainEqual(['authorization', `Basic ${REDACTED}`]);
-		expect(exchanges[4]!.redactions?.[0]).toMatchObject({ what: expect.stringContaining('Basic'), length: BROWSER_SECRET.length });
+		expect(exchanges[4]!.redactions?.[0]).toMatchObject({
+			what: expect.stringContaining('Basic'),
+			length: BROWSER_SECRET.length
+		});
 	});
 
 	test('the findings are those of diagnose(): 403 insufficient_scope, a timed-out request', () => {
@@ -210,7 +299,13 @@ describe('fromHar: a browser HAR (Chromium "Save all as HAR")', () => {
 
 	test('timings: ssl comes out of connect, and time is the total', () => {
 		const consent = exchanges[0]!;
-		expect(consent.timing).toEqual({ dns: 18.2, connect: 17.2, tls: 38.1, firstByte: 167.1, total: 167.6 });
+		expect(consent.timing).toEqual({
+			dns: 18.2,
+			connect: 17.2,
+			tls: 38.1,
+			firstByte: 167.1,
+			total: 167.6
+		});
 	});
 
 	test('an export of the import passes the schema and holds no cookie or secret', () => {
@@ -223,27 +318,59 @@ describe('fromHar: a browser HAR (Chromium "Save all as HAR")', () => {
 
 describe('fromHar: bad files get a clear message', () => {
 	test('not JSON', () => {
-		expect(fromHar('<html>not a har</html>')).toEqual({ ok: false, message: expect.stringMatching(/^This file is not JSON: /) });
-		expect(fromHar('')).toMatchObject({ ok: false, message: expect.stringMatching(/^This file is not JSON/) });
+		expect(fromHar('<html>not a har</html>')).toEqual({
+			ok: false,
+			message: expect.stringMatching(/^This file is not JSON: /)
+		});
+		expect(fromHar('')).toMatchObject({
+			ok: false,
+			message: expect.stringMatching(/^This file is not JSON/)
+		});
 	});
 	test('JSON, but not a HAR', () => {
 		for (const text of ['{}', '[]', '{"log":{}}', '{"log":{"entries":{}}}', 'null', '42'])
-			expect(fromHar(text)).toEqual({ ok: false, message: expect.stringMatching(/^This file is JSON, but not a HAR: it has no log\.entries list/) });
+			expect(fromHar(text)).toEqual({
+				ok: false,
+				message: expect.stringMatching(
+					/^This file is JSON, but not a HAR: it has no log\.entries list/
+				)
+			});
 	});
 	test('a wrong version', () => {
-		expect(fromHar('{"log":{"version":"2.0","entries":[]}}')).toEqual({ ok: false, message: expect.stringMatching(/version "2\.0"; the import reads HAR 1\.2/) });
+		expect(fromHar('{"log":{"version":"2.0","entries":[]}}')).toEqual({
+			ok: false,
+			message: expect.stringMatching(/version "2\.0"; the import reads HAR 1\.2/)
+		});
 	});
 	test('too large', () => {
 		const big = ' '.repeat(12 * 1024 * 1024 + 300_000) + '{}';
-		expect(fromHar(big)).toEqual({ ok: false, message: 'The file is 12.3 MB; the import takes at most 5 MB.' });
-		expect(fromHar(fixture('browser.har'), { maxBytes: 10_000 })).toEqual({ ok: false, message: expect.stringMatching(/^The file is 5\d\.\d KB; the import takes at most 9\.7 KB\.$/) });
+		expect(fromHar(big)).toEqual({
+			ok: false,
+			message: 'The file is 12.3 MB; the import takes at most 5 MB.'
+		});
+		expect(fromHar(fixture('browser.har'), { maxBytes: 10_000 })).toEqual({
+			ok: false,
+			message: expect.stringMatching(/^The file is 5\d\.\d KB; the import takes at most 9\.7 KB\.$/)
+		});
 	});
 	test('a HAR with no OAuth requests', () => {
-		const har = JSON.parse(fixture('browser.har')) as { log: { entries: { request: { url: string } }[] } };
-		const entries = har.log.entries.filter((e) => !/oauth2|callback|reader\/api/.test(e.request.url));
+		const har = JSON.parse(fixture('browser.har')) as {
+			log: { entries: { request: { url: string } }[] };
+		};
+		const entries = har.log.entries.filter(
+			(e) => !/oauth2|callback|reader\/api/.test(e.request.url)
+		);
 		const many = Array.from({ length: 42 }, (_, i) => entries[i % entries.length]);
-		expect(fromHar(JSON.stringify({ log: { ...har.log, entries: many } }))).toEqual({ ok: false, message: expect.stringMatching(/^This HAR has 42 requests, none of them to \/oauth2\/ or \/reader\/api\/0\//) });
-		expect(fromHar('{"log":{"version":"1.2","entries":[]}}')).toEqual({ ok: false, message: 'This HAR has no requests in it.' });
+		expect(fromHar(JSON.stringify({ log: { ...har.log, entries: many } }))).toEqual({
+			ok: false,
+			message: expect.stringMatching(
+				/^This HAR has 42 requests, none of them to \/oauth2\/ or \/reader\/api\/0\//
+			)
+		});
+		expect(fromHar('{"log":{"version":"1.2","entries":[]}}')).toEqual({
+			ok: false,
+			message: 'This HAR has no requests in it.'
+		});
 	});
 	test('malformed entries are skipped and counted; the good ones come through', () => {
 		const har = JSON.parse(fixture('playground.har')) as { log: { entries: unknown[] } };
@@ -264,24 +391,102 @@ describe('fromHar: hostile input never throws', () => {
 	const golden = JSON.parse(JSON.stringify(toHar(transcript()))) as unknown;
 	const entryLike = fc.record(
 		{
-			startedDateTime: fc.oneof(fc.string(), fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.anything()),
+			startedDateTime: fc.oneof(
+				fc.string(),
+				fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+				fc.anything()
+			),
 			time: fc.oneof(fc.double(), fc.anything()),
 			request: fc.record(
 				{
 					method: fc.oneof(fc.constantFrom('GET', 'POST'), fc.string()),
-					url: fc.oneof(fc.constantFrom('https://r.test/oauth2/token', 'https://r.test/oauth2/auth?scope=read', 'https://r.test/callback?error=access_denied', 'https://r.test/reader/api/0/user-info', 'https://r.test/reader/api/0/x?client_secret=s3'), fc.webUrl(), fc.string(), fc.anything()),
+					url: fc.oneof(
+						fc.constantFrom(
+							'https://r.test/oauth2/token',
+							'https://r.test/oauth2/auth?scope=read',
+							'https://r.test/callback?error=access_denied',
+							'https://r.test/reader/api/0/user-info',
+							'https://r.test/reader/api/0/x?client_secret=s3'
+						),
+						fc.webUrl(),
+						fc.string(),
+						fc.anything()
+					),
 					httpVersion: fc.oneof(fc.constantFrom('h2', 'http/2.0', 'HTTP/1.1', ''), fc.anything()),
-					headers: fc.oneof(fc.array(fc.record({ name: fc.oneof(fc.constantFrom(':path', 'Authorization', 'Cookie', 'Content-Type'), fc.string()), value: fc.oneof(fc.constantFrom('Basic Og==', 'Basic !!!', 'Bearer x', `Basic ${btoa('a:b')}`), fc.string(), fc.anything()) })), fc.anything()),
-					postData: fc.oneof(fc.record({ mimeType: fc.constantFrom('application/x-www-form-urlencoded', 'application/json'), text: fc.oneof(fc.string(), fc.constantFrom('grant_type=refresh_token&client_secret=%E0%A4%A', '{"client_secret":"abc","a":[{"client_secret":1}]}')), params: fc.anything() }, { requiredKeys: [] }), fc.anything())
+					headers: fc.oneof(
+						fc.array(
+							fc.record({
+								name: fc.oneof(
+									fc.constantFrom(':path', 'Authorization', 'Cookie', 'Content-Type'),
+									fc.string()
+								),
+								value: fc.oneof(
+									fc.constantFrom('Basic Og==', 'Basic !!!', 'Bearer x', `Basic ${btoa('a:b')}`),
+									fc.string(),
+									fc.anything()
+								)
+							})
+						),
+						fc.anything()
+					),
+					postData: fc.oneof(
+						fc.record(
+							{
+								mimeType: fc.constantFrom('application/x-www-form-urlencoded', 'application/json'),
+								text: fc.oneof(
+									fc.string(),
+									fc.constantFrom(
+										'grant_type=refresh_token&client_secret=%E0%A4%A',
+										'{"client_secret":"abc","a":[{"client_secret":1}]}'
+									)
+								),
+								params: fc.anything()
+							},
+							{ requiredKeys: [] }
+						),
+						fc.anything()
+					)
 				},
 				{ requiredKeys: [] }
 			),
 			response: fc.oneof(
-				fc.record({ status: fc.oneof(fc.integer({ min: -5, max: 700 }), fc.anything()), headers: fc.anything(), content: fc.oneof(fc.record({ text: fc.oneof(fc.string(), fc.base64String()), encoding: fc.constantFrom('base64', 'utf8', '') }), fc.anything()), _error: fc.anything() }, { requiredKeys: [] }),
+				fc.record(
+					{
+						status: fc.oneof(fc.integer({ min: -5, max: 700 }), fc.anything()),
+						headers: fc.anything(),
+						content: fc.oneof(
+							fc.record({
+								text: fc.oneof(fc.string(), fc.base64String()),
+								encoding: fc.constantFrom('base64', 'utf8', '')
+							}),
+							fc.anything()
+						),
+						_error: fc.anything()
+					},
+					{ requiredKeys: [] }
+				),
 				fc.anything()
 			),
-			timings: fc.oneof(fc.dictionary(fc.constantFrom('blocked', 'dns', 'connect', 'ssl', 'send', 'wait', 'receive'), fc.oneof(fc.double(), fc.anything())), fc.anything()),
-			_step: fc.oneof(fc.constantFrom('consent', 'callback', 'exchange', 'refresh', 'userinfo', 'api', 'check', 'bogus'), fc.anything()),
+			timings: fc.oneof(
+				fc.dictionary(
+					fc.constantFrom('blocked', 'dns', 'connect', 'ssl', 'send', 'wait', 'receive'),
+					fc.oneof(fc.double(), fc.anything())
+				),
+				fc.anything()
+			),
+			_step: fc.oneof(
+				fc.constantFrom(
+					'consent',
+					'callback',
+					'exchange',
+					'refresh',
+					'userinfo',
+					'api',
+					'check',
+					'bogus'
+				),
+				fc.anything()
+			),
 			_id: fc.anything(),
 			_findings: fc.anything(),
 			_failure: fc.anything(),
@@ -311,19 +516,31 @@ describe('fromHar: hostile input never throws', () => {
 
 	test('HAR-shaped files with random entries', () => {
 		fc.assert(
-			fc.property(fc.constantFrom('1.2', '1.1', undefined), fc.array(fc.oneof(entryLike, fc.anything()), { maxLength: 8 }), (version, entries) => {
-				const r = fromHar(JSON.stringify({ log: { version, creator: { name: 'feed-reader-oauth-playground', version: 'x' }, entries } }));
-				expect(typeof r.ok).toBe('boolean');
-				if (r.ok) {
-					for (const ex of r.exchanges) {
-						expect(typeof ex.request.url).toBe('string');
-						expect(Array.isArray(ex.findings)).toBe(true);
-						expect(JSON.stringify(ex)).not.toMatch(/client_secret=s3|"client_secret":"abc"/);
+			fc.property(
+				fc.constantFrom('1.2', '1.1', undefined),
+				fc.array(fc.oneof(entryLike, fc.anything()), { maxLength: 8 }),
+				(version, entries) => {
+					const r = fromHar(
+						JSON.stringify({
+							log: {
+								version,
+								creator: { name: 'feed-reader-oauth-playground', version: 'x' },
+								entries
+							}
+						})
+					);
+					expect(typeof r.ok).toBe('boolean');
+					if (r.ok) {
+						for (const ex of r.exchanges) {
+							expect(typeof ex.request.url).toBe('string');
+							expect(Array.isArray(ex.findings)).toBe(true);
+							expect(JSON.stringify(ex)).not.toMatch(/client_secret=s3|"client_secret":"abc"/);
+						}
+						// What was imported exports again.
+						expect(toHar(r.exchanges).log.entries.length).toBe(r.exchanges.length);
 					}
-					// What was imported exports again.
-					expect(toHar(r.exchanges).log.entries.length).toBe(r.exchanges.length);
 				}
-			}),
+			),
 			{ numRuns: 200 }
 		);
 	}, 30_000);
@@ -333,18 +550,23 @@ describe('fromHar: hostile input never throws', () => {
 		const walk = (node: unknown, path: (string | number)[], depth: number) => {
 			paths.push(path);
 			if (depth > 6 || node === null || typeof node !== 'object') return;
-			for (const [k, v] of Object.entries(node)) walk(v, [...path, Array.isArray(node) ? Number(k) : k], depth + 1);
+			for (const [k, v] of Object.entries(node))
+				walk(v, [...path, Array.isArray(node) ? Number(k) : k], depth + 1);
 		};
 		walk(golden, [], 0);
 		fc.assert(
-			fc.property(fc.constantFrom(...paths.filter((p) => p.length > 0)), fc.anything(), (path, value) => {
-				const copy = structuredClone(golden) as Record<string | number, unknown>;
-				let node = copy as Record<string | number, unknown>;
-				for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
-				node[path[path.length - 1]!] = value;
-				const r = fromHar(JSON.stringify(copy));
-				expect(typeof r.ok).toBe('boolean');
-			}),
+			fc.property(
+				fc.constantFrom(...paths.filter((p) => p.length > 0)),
+				fc.anything(),
+				(path, value) => {
+					const copy = structuredClone(golden) as Record<string | number, unknown>;
+					let node = copy as Record<string | number, unknown>;
+					for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+					node[path[path.length - 1]!] = value;
+					const r = fromHar(JSON.stringify(copy));
+					expect(typeof r.ok).toBe('boolean');
+				}
+			),
 			{ numRuns: 250 }
 		);
 	}, 30_000);

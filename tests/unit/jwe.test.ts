@@ -15,7 +15,9 @@ test('what it seals, jose opens', async () => {
 });
 
 test('what jose seals, it opens', async () => {
-	const token = await new CompactEncrypt(new TextEncoder().encode('héllo')).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: 'k1' }).encrypt(key);
+	const token = await new CompactEncrypt(new TextEncoder().encode('héllo'))
+		.setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: 'k1' })
+		.encrypt(key);
 	expect(text(openJwe(token, key))).toBe('héllo');
 });
 
@@ -36,7 +38,10 @@ test('a wrong key, a changed byte anywhere, or another algorithm: nothing opens'
 		p[i] = s.slice(0, -2) + (s.at(-2) === 'A' ? 'B' : 'A') + s.at(-1);
 		expect(openJwe(p.join('.'), key), `part ${i}`).toBeUndefined();
 	}
-	const cbc = await new CompactEncrypt(new TextEncoder().encode('x')).setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512' }).encrypt(new Uint8Array(64));
+	const cbc = await new CompactEncrypt(new TextEncoder().encode('x'))
+		.setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512' })
+		.encrypt(new Uint8Array(64));
 	expect(openJwe(cbc, key)).toBeUndefined();
-	for (const junk of ['', 'a.b.c', '....', 'a..b.c.d', token + '.x', token.replace('..', '.AAAA.')]) expect(openJwe(junk, key)).toBeUndefined();
+	for (const junk of ['', 'a.b.c', '....', 'a..b.c.d', token + '.x', token.replace('..', '.AAAA.')])
+		expect(openJwe(junk, key)).toBeUndefined();
 });

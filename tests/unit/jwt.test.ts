@@ -28,7 +28,9 @@ describe('decodeJwt', () => {
 	test('lists only the time claims that are usable numbers', () => {
 		const token = `${b64u('{"alg":"HS256"}')}.${b64u('{"exp":"tomorrow","nbf":1e20,"iat":1000}')}.sig`;
 		const d = decodeJwt(token);
-		expect(d.ok && d.times).toEqual([{ name: 'iat', value: 1_000, date: '1970-01-01T00:16:40.000Z' }]);
+		expect(d.ok && d.times).toEqual([
+			{ name: 'iat', value: 1_000, date: '1970-01-01T00:16:40.000Z' }
+		]);
 	});
 
 	test('ignores whitespace around the token', async () => {

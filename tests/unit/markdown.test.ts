@@ -6,7 +6,14 @@ import { fromHar } from '$lib/exchange/har';
 import type { Exchange } from '$lib/exchange/types';
 import { ACCESS_1, SECRET, TOKENS, transcript } from './transcript';
 
-const setup = { base_url: 'http://127.0.0.1:5173/sandbox', client_id: 'sandbox-rw', scope: 'read', redirect_uri: 'http://127.0.0.1:5173/callback', token_location: 'header', auto_exchange: true };
+const setup = {
+	base_url: 'http://127.0.0.1:5173/sandbox',
+	client_id: 'sandbox-rw',
+	scope: 'read',
+	redirect_uri: 'http://127.0.0.1:5173/callback',
+	token_location: 'header',
+	auto_exchange: true
+};
 const generatedAt = new Date('2026-03-14T10:00:00Z');
 
 /** The fenced blocks of a Markdown text, read the way CommonMark does: a fence closes on a line of at least as many backticks. */
@@ -18,7 +25,8 @@ function blocks(md: string): { fence: string; lang: string; content: string }[] 
 		if (!open) continue;
 		const content: string[] = [];
 		let j = i + 1;
-		for (; j < lines.length && !new RegExp(`^\`{${open[1]!.length},}\\s*$`).test(lines[j]!); j++) content.push(lines[j]!);
+		for (; j < lines.length && !new RegExp(`^\`{${open[1]!.length},}\\s*$`).test(lines[j]!); j++)
+			content.push(lines[j]!);
 		out.push({ fence: open[1]!, lang: open[2]!, content: content.join('\n') });
 		i = j;
 	}
@@ -34,9 +42,21 @@ describe('toMarkdown', () => {
 		expect(md).toContain('| `client_id` | `sandbox-rw` |');
 		expect(md).toContain('| `redirect_uri` | `http://127.0.0.1:5173/callback` |');
 		expect(md).toContain('| `auto_exchange` | `yes` |');
-		expect(md).toMatch(/^6\. \*\*API call\*\* \(api\): `POST http:\/\/127\.0\.0\.1:5173\/sandbox\/reader\/api\/0\/edit-tag` → 403 Forbidden\. error: This call needs write permission/m);
-		expect(md).toMatch(/^7\. \*\*API call\*\* \(api\): .* → failed \(refused\)\. error: Nothing is listening/m);
-		expect(md.match(/^## \d+\. /gm)).toEqual(['## 1. ', '## 2. ', '## 3. ', '## 4. ', '## 5. ', '## 6. ', '## 7. ']);
+		expect(md).toMatch(
+			/^6\. \*\*API call\*\* \(api\): `POST http:\/\/127\.0\.0\.1:5173\/sandbox\/reader\/api\/0\/edit-tag` → 403 Forbidden\. error: This call needs write permission/m
+		);
+		expect(md).toMatch(
+			/^7\. \*\*API call\*\* \(api\): .* → failed \(refused\)\. error: Nothing is listening/m
+		);
+		expect(md.match(/^## \d+\. /gm)).toEqual([
+			'## 1. ',
+			'## 2. ',
+			'## 3. ',
+			'## 4. ',
+			'## 5. ',
+			'## 6. ',
+			'## 7. '
+		]);
 	});
 
 	test('findings with level, code, message, fix and reference', () => {
@@ -49,7 +69,9 @@ describe('toMarkdown', () => {
 		const http = blocks(md).filter((b) => b.lang === 'http');
 		expect(http.length).toBe(12); // 7 requests, 5 responses (no response for consent and the failure)
 		// consent request; callback request and response; then the code exchange
-		expect(http[3]!.content).toMatch(/^POST \/sandbox\/oauth2\/token HTTP\/1\.1\nHost: 127\.0\.0\.1:5173\n/);
+		expect(http[3]!.content).toMatch(
+			/^POST \/sandbox\/oauth2\/token HTTP\/1\.1\nHost: 127\.0\.0\.1:5173\n/
+		);
 		expect(http[3]!.content).toContain('\n\ncode=');
 		expect(http[4]!.content).toMatch(/^HTTP\/1\.1 200 OK\n/);
 		expect(http[4]!.content).toContain('{\n  "access_token": "eyJh…');
@@ -70,14 +92,29 @@ describe('toMarkdown', () => {
 	});
 
 	test('nothing named secret is printed from the setup', () => {
-		const text = toMarkdown([], { setup: { ...setup, client_secret: 'hunter2-secret', clientSecret: 'x-secret-2', password: 'pw-3' }, generatedAt });
+		const text = toMarkdown([], {
+			setup: {
+				...setup,
+				client_secret: 'hunter2-secret',
+				clientSecret: 'x-secret-2',
+				password: 'pw-3'
+			},
+			generatedAt
+		});
 		expect(text).not.toMatch(/hunter2|x-secret-2|pw-3|client_secret`/);
 		expect(text).toContain('No exchanges yet.');
 	});
 
 	test('a body holding ``` cannot close its fence', () => {
 		const ex = transcript()[3]!;
-		const hostile: Exchange = { ...ex, response: { ...ex.response!, headers: [['Content-Type', 'text/plain']], body: 'before\n```\n# Injected heading\n````\nafter' } };
+		const hostile: Exchange = {
+			...ex,
+			response: {
+				...ex.response!,
+				headers: [['Content-Type', 'text/plain']],
+				body: 'before\n```\n# Injected heading\n````\nafter'
+			}
+		};
 		const text = toMarkdown([hostile], { generatedAt });
 		const response = blocks(text).find((b) => b.content.startsWith('HTTP/1.1'))!;
 		expect(response.fence).toBe('`````');
@@ -93,7 +130,13 @@ describe('toMarkdown', () => {
 
 	test('text from the service cannot add Markdown structure outside code', () => {
 		const ex = transcript()[5]!;
-		const hostile: Exchange = { ...ex, note: 'x\n# Heading\n<img src=x onerror=alert(1)> [link](javascript:alert(1)) | cell', findings: [{ level: 'error', code: 'a`b', message: '<script>alert(1)</script> **bold**\n## 2' }] };
+		const hostile: Exchange = {
+			...ex,
+			note: 'x\n# Heading\n<img src=x onerror=alert(1)> [link](javascript:alert(1)) | cell',
+			findings: [
+				{ level: 'error', code: 'a`b', message: '<script>alert(1)</script> **bold**\n## 2' }
+			]
+		};
 		const text = toMarkdown([hostile], { generatedAt });
 		expect(text).not.toMatch(/^# Heading/m);
 		expect(text).not.toMatch(/^## 2/m);

@@ -5,8 +5,18 @@ const q = (s: string) => new URLSearchParams(s);
 
 describe('parsePrefill', () => {
 	test('fills the known fields', () => {
-		const p = parsePrefill(q('base_url=https://reader.example/&client_id=app-1&scope=read&token_location=query&auto_exchange=false'));
-		expect(p.values).toEqual({ base_url: 'https://reader.example', client_id: 'app-1', scope: 'read', token_location: 'query', auto_exchange: false });
+		const p = parsePrefill(
+			q(
+				'base_url=https://reader.example/&client_id=app-1&scope=read&token_location=query&auto_exchange=false'
+			)
+		);
+		expect(p.values).toEqual({
+			base_url: 'https://reader.example',
+			client_id: 'app-1',
+			scope: 'read',
+			token_location: 'query',
+			auto_exchange: false
+		});
 		expect(p.host).toBe('reader.example');
 		expect(p.errors).toEqual({});
 	});
@@ -17,7 +27,9 @@ describe('parsePrefill', () => {
 		expect(p.values).toEqual({ client_id: 'a' });
 	});
 	test('invalid values get messages, unknown parameters are listed', () => {
-		const p = parsePrefill(q('base_url=javascript:alert(1)&token_location=cookie&utm_source=docs&foo=1'));
+		const p = parsePrefill(
+			q('base_url=javascript:alert(1)&token_location=cookie&utm_source=docs&foo=1')
+		);
 		expect(p.errors.base_url).toMatch(/http/);
 		expect(p.errors.token_location).toBeTruthy();
 		expect(p.unknown).toEqual(['utm_source', 'foo']);
@@ -33,18 +45,37 @@ describe('parsePrefill', () => {
 
 describe('prefillLink', () => {
 	test('round-trips through parsePrefill and never carries a secret', () => {
-		const setup = { base_url: 'https://reader.example', client_id: 'app 1', scope: 'read write', redirect_uri: 'https://app.example/cb', token_location: 'query' as const, auto_exchange: false };
+		const setup = {
+			base_url: 'https://reader.example',
+			client_id: 'app 1',
+			scope: 'read write',
+			redirect_uri: 'https://app.example/cb',
+			token_location: 'query' as const,
+			auto_exchange: false
+		};
 		const link = prefillLink('http://127.0.0.1:5173', { ...setup, client_secret: 'nope' } as never);
 		expect(link).not.toContain('nope');
 		expect(link).not.toContain('secret');
 		expect(parsePrefill(new URL(link).searchParams).values).toEqual(setup);
 	});
 	test('leaves out the defaults and the playground’s own callback', () => {
-		const link = prefillLink('http://127.0.0.1:5173', { base_url: 'https://r.example', client_id: 'a', redirect_uri: 'http://127.0.0.1:5173/callback', token_location: 'header', auto_exchange: true }, { token_location: 'header', auto_exchange: true });
+		const link = prefillLink(
+			'http://127.0.0.1:5173',
+			{
+				base_url: 'https://r.example',
+				client_id: 'a',
+				redirect_uri: 'http://127.0.0.1:5173/callback',
+				token_location: 'header',
+				auto_exchange: true
+			},
+			{ token_location: 'header', auto_exchange: true }
+		);
 		expect(link).toBe('http://127.0.0.1:5173/?base_url=https%3A%2F%2Fr.example&client_id=a');
 	});
 });
 
 test('the HTML snippet escapes the link', () => {
-	expect(htmlSnippet('http://x/?a=1&b="<>')).toBe('<a href="http://x/?a=1&amp;b=&quot;&lt;&gt;" target="_blank" rel="noopener">Try it in the playground</a>');
+	expect(htmlSnippet('http://x/?a=1&b="<>')).toBe(
+		'<a href="http://x/?a=1&amp;b=&quot;&lt;&gt;" target="_blank" rel="noopener">Try it in the playground</a>'
+	);
 });

@@ -3,7 +3,12 @@ import { REDACTED, redactExchange, redactTokens, shortenToken } from '$lib/excha
 import type { Exchange } from '$lib/exchange/types';
 
 const secret = 'S3cr+t/with&odd=chars';
-const body = new URLSearchParams([['code', 'c'], ['client_id', 'id'], ['client_secret', secret], ['scope', '']]).toString();
+const body = new URLSearchParams([
+	['code', 'c'],
+	['client_id', 'id'],
+	['client_secret', secret],
+	['scope', '']
+]).toString();
 
 function ex(): Exchange {
 	return {
@@ -14,10 +19,21 @@ function ex(): Exchange {
 			method: 'POST',
 			url: `https://reader.test/oauth2/token?client_secret=${encodeURIComponent(secret)}`,
 			httpVersion: '1.1',
-			headers: [['Host', 'reader.test'], ['Content-Length', String(body.length)], ['Authorization', `Basic ${btoa(`id:${secret}`)}`]],
+			headers: [
+				['Host', 'reader.test'],
+				['Content-Length', String(body.length)],
+				['Authorization', `Basic ${btoa(`id:${secret}`)}`]
+			],
 			body
 		},
-		response: { status: 400, statusText: 'Bad Request', httpVersion: '1.1', headers: [], body: `{"echo":"${secret}"}`, truncated: false },
+		response: {
+			status: 400,
+			statusText: 'Bad Request',
+			httpVersion: '1.1',
+			headers: [],
+			body: `{"echo":"${secret}"}`,
+			truncated: false
+		},
 		timing: { total: 1 },
 		findings: []
 	};

@@ -34,8 +34,15 @@ describe('sandbox consent request checks (RFC 6749 §4.1.1, §4.1.2.1)', () => {
 	});
 
 	it('ends at the service for an unknown or missing client', () => {
-		expect(check({ ...base, client_id: 'nope' })).toMatchObject({ kind: 'fatal', error: 'invalid_client', error_description: 'Unknown client_id "nope"' });
-		expect(check({ redirect_uri: CB, response_type: 'code', state: 's' })).toMatchObject({ kind: 'fatal', error: 'invalid_client' });
+		expect(check({ ...base, client_id: 'nope' })).toMatchObject({
+			kind: 'fatal',
+			error: 'invalid_client',
+			error_description: 'Unknown client_id "nope"'
+		});
+		expect(check({ redirect_uri: CB, response_type: 'code', state: 's' })).toMatchObject({
+			kind: 'fatal',
+			error: 'invalid_client'
+		});
 	});
 
 	it('ends at the service for a missing or unregistered redirect_uri', () => {
@@ -50,16 +57,23 @@ describe('sandbox consent request checks (RFC 6749 §4.1.1, §4.1.2.1)', () => {
 		void _omit;
 		expect(check(noRedirect)).toEqual(expected);
 		// Even the other checks' failures must not redirect to an unregistered URI.
-		expect(check({ ...base, redirect_uri: 'http://evil.example/callback', response_type: 'token' }).kind).toBe('fatal');
+		expect(
+			check({ ...base, redirect_uri: 'http://evil.example/callback', response_type: 'token' }).kind
+		).toBe('fatal');
 	});
 
 	it('refuses repeated client_id or redirect_uri at the service, other repeats by redirect', () => {
 		const p = new URLSearchParams(base);
 		p.append('redirect_uri', CB);
-		expect(checkAuthorizationRequest(p, ORIGIN)).toMatchObject({ kind: 'fatal', error: 'invalid_request' });
+		expect(checkAuthorizationRequest(p, ORIGIN)).toMatchObject({
+			kind: 'fatal',
+			error: 'invalid_request'
+		});
 		const q = new URLSearchParams(base);
 		q.append('state', 'again');
-		expect(location(checkAuthorizationRequest(q, ORIGIN)).searchParams.get('error')).toBe('invalid_request');
+		expect(location(checkAuthorizationRequest(q, ORIGIN)).searchParams.get('error')).toBe(
+			'invalid_request'
+		);
 	});
 
 	it('redirects unsupported_response_type with the state', () => {
@@ -67,7 +81,9 @@ describe('sandbox consent request checks (RFC 6749 §4.1.1, §4.1.2.1)', () => {
 		expect(url.origin + url.pathname).toBe(CB);
 		expect(url.searchParams.get('error')).toBe('unsupported_response_type');
 		expect(url.searchParams.get('state')).toBe('st');
-		expect(location(check({ ...base, response_type: '' })).searchParams.get('error')).toBe('invalid_request');
+		expect(location(check({ ...base, response_type: '' })).searchParams.get('error')).toBe(
+			'invalid_request'
+		);
 	});
 
 	it('requires state and caps it at 500 bytes of UTF-8', () => {
@@ -89,19 +105,39 @@ describe('sandbox consent request checks (RFC 6749 §4.1.1, §4.1.2.1)', () => {
 		expect(ro.searchParams.get('error')).toBe('invalid_scope');
 		expect(ro.searchParams.get('state')).toBe('st');
 		expect(ro.searchParams.get('error_description')).toBeTruthy();
-		expect(location(check({ ...base, scope: 'admin' })).searchParams.get('error')).toBe('invalid_scope');
+		expect(location(check({ ...base, scope: 'admin' })).searchParams.get('error')).toBe(
+			'invalid_scope'
+		);
 	});
 
 	it('normalizes the scope and falls back to the registration', () => {
-		expect(check({ ...base, scope: 'write read' })).toMatchObject({ kind: 'consent', scope: 'read write', scopeWasDefault: false });
-		expect(check({ ...base, client_id: 'sandbox-ro', scope: '' })).toMatchObject({ kind: 'consent', scope: 'read', scopeWasDefault: true });
-		expect(check(base)).toMatchObject({ kind: 'consent', scope: 'read write', scopeWasDefault: true });
+		expect(check({ ...base, scope: 'write read' })).toMatchObject({
+			kind: 'consent',
+			scope: 'read write',
+			scopeWasDefault: false
+		});
+		expect(check({ ...base, client_id: 'sandbox-ro', scope: '' })).toMatchObject({
+			kind: 'consent',
+			scope: 'read',
+			scopeWasDefault: true
+		});
+		expect(check(base)).toMatchObject({
+			kind: 'consent',
+			scope: 'read write',
+			scopeWasDefault: true
+		});
 	});
 
 	it('keeps the registered query of the redirect URI byte for byte', () => {
-		expect(redirectWith('https://a.example/cb?tenant=a%20b&x=1', { code: 'c', state: 'a b&c' })).toBe('https://a.example/cb?tenant=a%20b&x=1&code=c&state=a+b%26c');
-		expect(redirectWith('https://a.example/cb', { code: 'c', state: undefined })).toBe('https://a.example/cb?code=c');
-		expect(redirectWith('https://a.example/cb?', { code: 'c' })).toBe('https://a.example/cb?code=c');
+		expect(
+			redirectWith('https://a.example/cb?tenant=a%20b&x=1', { code: 'c', state: 'a b&c' })
+		).toBe('https://a.example/cb?tenant=a%20b&x=1&code=c&state=a+b%26c');
+		expect(redirectWith('https://a.example/cb', { code: 'c', state: undefined })).toBe(
+			'https://a.example/cb?code=c'
+		);
+		expect(redirectWith('https://a.example/cb?', { code: 'c' })).toBe(
+			'https://a.example/cb?code=c'
+		);
 	});
 });
 
@@ -117,7 +153,12 @@ describe('sandbox consent decision', () => {
 		expect(view.appName).toBe('Sandbox playground (read/write)');
 		expect(view.permissions).toEqual(['Read your subscriptions, tags and unread counts']);
 		expect(view.user).toEqual({ name: 'Demo Reader', email: 'demo@example.com', userId: '1001' });
-		expect(decodeJwt(view.ticket)).toMatchObject({ client_id: 'sandbox-rw', redirect_uri: CB, scope: 'read', state: 'st' });
+		expect(decodeJwt(view.ticket)).toMatchObject({
+			client_id: 'sandbox-rw',
+			redirect_uri: CB,
+			scope: 'read',
+			state: 'st'
+		});
 	});
 
 	it('authorizes with a code and the unchanged state', async () => {
@@ -128,7 +169,11 @@ describe('sandbox consent decision', () => {
 		const url = new URL(r.location);
 		expect(url.origin + url.pathname).toBe(CB);
 		expect(url.searchParams.get('state')).toBe(state);
-		expect(decodeJwt(url.searchParams.get('code')!)).toMatchObject({ client_id: 'sandbox-rw', redirect_uri: CB, scope: 'read write' });
+		expect(decodeJwt(url.searchParams.get('code')!)).toMatchObject({
+			client_id: 'sandbox-rw',
+			redirect_uri: CB,
+			scope: 'read write'
+		});
 	});
 
 	it('gives the code the SANDBOX_CODE_TTL lifetime', async () => {
@@ -152,13 +197,31 @@ describe('sandbox consent decision', () => {
 	});
 
 	it('refuses a missing, forged, foreign-kind or expired ticket', async () => {
-		expect(await decideConsent(undefined, 'authorize')).toMatchObject({ ok: false, status: 400, message: expect.stringMatching(/missing its ticket/) });
-		expect(await decideConsent('forged.ticket.value', 'authorize')).toMatchObject({ ok: false, status: 400, message: expect.stringMatching(/bad ticket/) });
-		const code = await signCode({ client_id: 'sandbox-rw', redirect_uri: CB, scope: 'read', fam: 'f' }, 60);
+		expect(await decideConsent(undefined, 'authorize')).toMatchObject({
+			ok: false,
+			status: 400,
+			message: expect.stringMatching(/missing its ticket/)
+		});
+		expect(await decideConsent('forged.ticket.value', 'authorize')).toMatchObject({
+			ok: false,
+			status: 400,
+			message: expect.stringMatching(/bad ticket/)
+		});
+		const code = await signCode(
+			{ client_id: 'sandbox-rw', redirect_uri: CB, scope: 'read', fam: 'f' },
+			60
+		);
 		expect(await decideConsent(code.token, 'authorize')).toMatchObject({ ok: false, status: 400 });
 		const now = Date.now();
-		const old = await signTicket({ client_id: 'sandbox-rw', redirect_uri: CB, scope: 'read', state: 's' }, now - (TICKET_TTL + 1) * 1000);
-		expect(await decideConsent(old.token, 'authorize', now)).toMatchObject({ ok: false, status: 400, message: expect.stringMatching(/expired/) });
+		const old = await signTicket(
+			{ client_id: 'sandbox-rw', redirect_uri: CB, scope: 'read', state: 's' },
+			now - (TICKET_TTL + 1) * 1000
+		);
+		expect(await decideConsent(old.token, 'authorize', now)).toMatchObject({
+			ok: false,
+			status: 400,
+			message: expect.stringMatching(/expired/)
+		});
 	});
 });
 
@@ -166,10 +229,19 @@ describe('sandbox decision origin check', () => {
 	const h = (init: Record<string, string>) => new Headers(init);
 	it('accepts the same origin, refuses other sites', () => {
 		expect(decisionIsSameOrigin(h({ origin: ORIGIN }), ORIGIN)).toBe(true);
-		expect(decisionIsSameOrigin(h({ origin: 'null', 'sec-fetch-site': 'same-origin' }), ORIGIN)).toBe(true);
+		expect(
+			decisionIsSameOrigin(h({ origin: 'null', 'sec-fetch-site': 'same-origin' }), ORIGIN)
+		).toBe(true);
 		expect(decisionIsSameOrigin(h({ origin: 'http://evil.example' }), ORIGIN)).toBe(false);
-		expect(decisionIsSameOrigin(h({ origin: 'http://evil.example', 'sec-fetch-site': 'same-origin' }), ORIGIN)).toBe(false);
-		expect(decisionIsSameOrigin(h({ origin: 'null', 'sec-fetch-site': 'cross-site' }), ORIGIN)).toBe(false);
+		expect(
+			decisionIsSameOrigin(
+				h({ origin: 'http://evil.example', 'sec-fetch-site': 'same-origin' }),
+				ORIGIN
+			)
+		).toBe(false);
+		expect(
+			decisionIsSameOrigin(h({ origin: 'null', 'sec-fetch-site': 'cross-site' }), ORIGIN)
+		).toBe(false);
 		expect(decisionIsSameOrigin(h({ origin: 'null' }), ORIGIN)).toBe(false);
 		expect(decisionIsSameOrigin(h({ 'sec-fetch-site': 'same-site' }), ORIGIN)).toBe(false);
 		expect(decisionIsSameOrigin(h({}), ORIGIN)).toBe(false);
@@ -183,7 +255,11 @@ describe('sandboxPreflight', () => {
 	}
 
 	it('answers JSON 400 for a bad client or redirect URI on GET /sandbox/oauth2/auth', async () => {
-		const res = sandboxPreflight(event(`/sandbox/oauth2/auth?client_id=sandbox-rw&redirect_uri=${encodeURIComponent('http://evil.example/cb')}`))!;
+		const res = sandboxPreflight(
+			event(
+				`/sandbox/oauth2/auth?client_id=sandbox-rw&redirect_uri=${encodeURIComponent('http://evil.example/cb')}`
+			)
+		)!;
 		expect(res.status).toBe(400);
 		expect(res.headers.get('content-type')).toBe('application/json');
 		expect(res.headers.get('location')).toBeNull();
@@ -198,7 +274,11 @@ describe('sandboxPreflight', () => {
 	});
 
 	it('lets everything else through', () => {
-		expect(sandboxPreflight(event(`/sandbox/oauth2/auth?client_id=sandbox-rw&redirect_uri=${encodeURIComponent(CB)}`))).toBeUndefined();
+		expect(
+			sandboxPreflight(
+				event(`/sandbox/oauth2/auth?client_id=sandbox-rw&redirect_uri=${encodeURIComponent(CB)}`)
+			)
+		).toBeUndefined();
 		expect(sandboxPreflight(event('/sandbox/oauth2/auth?/authorize', 'POST'))).toBeUndefined();
 		expect(sandboxPreflight(event('/sandbox/oauth2/token?client_id=zzz'))).toBeUndefined();
 		expect(sandboxPreflight(event('/sandbox'))).toBeUndefined();

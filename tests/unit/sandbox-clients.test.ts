@@ -1,8 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { accessTtlFor, authenticateClient, findClient, limitsFor, originTwins, redirectUriMatches, registeredRedirectUris } from '$lib/server/sandbox/clients';
+import {
+	accessTtlFor,
+	authenticateClient,
+	findClient,
+	limitsFor,
+	originTwins,
+	redirectUriMatches,
+	registeredRedirectUris
+} from '$lib/server/sandbox/clients';
 
 const extra = [
-	{ client_id: 'ext', client_secret: 'ext-secret', redirect_uris: ['https://app.example.test/cb?tenant=1'], default_scope: 'read', access_ttl: 42, zone2_limit: 3 }
+	{
+		client_id: 'ext',
+		client_secret: 'ext-secret',
+		redirect_uris: ['https://app.example.test/cb?tenant=1'],
+		default_scope: 'read',
+		access_ttl: 42,
+		zone2_limit: 3
+	}
 ];
 
 describe('sandbox client registrations and redirect URIs (RFC 6749 §3.1.2.3)', () => {
@@ -27,8 +42,12 @@ describe('sandbox client registrations and redirect URIs (RFC 6749 §3.1.2.3)', 
 			expect(list).toContain(uri);
 			expect(redirectUriMatches(rw, uri, 'http://127.0.0.1:5173')).toBe(true);
 		}
-		expect(redirectUriMatches(rw, 'http://localhost:5173/callback', 'http://localhost:5173')).toBe(true);
-		expect(redirectUriMatches(rw, 'http://127.0.0.1:5173/callback', 'http://localhost:5173')).toBe(true);
+		expect(redirectUriMatches(rw, 'http://localhost:5173/callback', 'http://localhost:5173')).toBe(
+			true
+		);
+		expect(redirectUriMatches(rw, 'http://127.0.0.1:5173/callback', 'http://localhost:5173')).toBe(
+			true
+		);
 	});
 
 	it('matches exactly: other port, scheme, path, query, case or trailing slash do not match', () => {
@@ -49,29 +68,51 @@ describe('sandbox client registrations and redirect URIs (RFC 6749 §3.1.2.3)', 
 	});
 
 	it('gives no twin to a non-loopback origin', () => {
-		expect(originTwins('https://playground.example.test')).toEqual(['https://playground.example.test']);
+		expect(originTwins('https://playground.example.test')).toEqual([
+			'https://playground.example.test'
+		]);
 		expect(originTwins('http://localhost:8080')).toContain('http://127.0.0.1:8080');
 		expect(originTwins('not a url')).toEqual([]);
 		const rw = findClient('sandbox-rw')!;
-		expect(redirectUriMatches(rw, 'https://localhost/callback', 'https://playground.example.test')).toBe(false);
+		expect(
+			redirectUriMatches(rw, 'https://localhost/callback', 'https://playground.example.test')
+		).toBe(false);
 	});
 
 	it('also registers the ORIGIN variable', () => {
 		process.env.ORIGIN = 'https://playground.example.test';
 		const ro = findClient('sandbox-ro')!;
-		expect(redirectUriMatches(ro, 'https://playground.example.test/callback', 'http://127.0.0.1:5173')).toBe(true);
-		expect(redirectUriMatches(ro, 'https://playground.example.test/sandbox/landing', 'http://127.0.0.1:5173')).toBe(true);
-		expect(redirectUriMatches(ro, 'http://localhost:5173/callback', 'http://127.0.0.1:5173')).toBe(true);
+		expect(
+			redirectUriMatches(ro, 'https://playground.example.test/callback', 'http://127.0.0.1:5173')
+		).toBe(true);
+		expect(
+			redirectUriMatches(
+				ro,
+				'https://playground.example.test/sandbox/landing',
+				'http://127.0.0.1:5173'
+			)
+		).toBe(true);
+		expect(redirectUriMatches(ro, 'http://localhost:5173/callback', 'http://127.0.0.1:5173')).toBe(
+			true
+		);
 		delete process.env.ORIGIN;
-		expect(redirectUriMatches(ro, 'https://playground.example.test/callback', 'http://127.0.0.1:5173')).toBe(false);
+		expect(
+			redirectUriMatches(ro, 'https://playground.example.test/callback', 'http://127.0.0.1:5173')
+		).toBe(false);
 	});
 
 	it('uses the exact list of a SANDBOX_CLIENTS registration, whatever the origin', () => {
 		const ext = findClient('ext')!;
 		expect(ext.builtin).toBe(false);
-		expect(redirectUriMatches(ext, 'https://app.example.test/cb?tenant=1', 'http://127.0.0.1:5173')).toBe(true);
-		expect(redirectUriMatches(ext, 'https://app.example.test/cb', 'http://127.0.0.1:5173')).toBe(false);
-		expect(redirectUriMatches(ext, 'http://127.0.0.1:5173/callback', 'http://127.0.0.1:5173')).toBe(false);
+		expect(
+			redirectUriMatches(ext, 'https://app.example.test/cb?tenant=1', 'http://127.0.0.1:5173')
+		).toBe(true);
+		expect(redirectUriMatches(ext, 'https://app.example.test/cb', 'http://127.0.0.1:5173')).toBe(
+			false
+		);
+		expect(redirectUriMatches(ext, 'http://127.0.0.1:5173/callback', 'http://127.0.0.1:5173')).toBe(
+			false
+		);
 	});
 
 	it('authenticates with the exact secret only', () => {

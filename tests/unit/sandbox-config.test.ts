@@ -2,10 +2,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSandboxConfig, parseSandboxClients, sandboxEnvVars, validateSandboxConfig, SANDBOX_CLIENT_SECRETS } from '$lib/server/sandbox/config';
+import {
+	loadSandboxConfig,
+	parseSandboxClients,
+	sandboxEnvVars,
+	validateSandboxConfig,
+	SANDBOX_CLIENT_SECRETS
+} from '$lib/server/sandbox/config';
 import { builtinClients } from '$lib/server/sandbox/clients';
 
-const good = { client_id: 'my-app', client_secret: 's3cret', redirect_uris: ['https://app.example.test/cb'], default_scope: 'read' };
+const good = {
+	client_id: 'my-app',
+	client_secret: 's3cret',
+	redirect_uris: ['https://app.example.test/cb'],
+	default_scope: 'read'
+};
 
 function message(fn: () => unknown): string {
 	try {
@@ -25,13 +36,31 @@ describe('sandbox configuration', () => {
 
 	it('has the documented defaults', () => {
 		const c = loadSandboxConfig({});
-		expect(c).toMatchObject({ accessTtl: 3600, codeTtl: 60, refreshTtl: 30 * 86400, zone1Limit: 100, zone2Limit: 10, limitWindow: 600, extraClients: [] });
+		expect(c).toMatchObject({
+			accessTtl: 3600,
+			codeTtl: 60,
+			refreshTtl: 30 * 86400,
+			zone1Limit: 100,
+			zone2Limit: 10,
+			limitWindow: 600,
+			extraClients: []
+		});
 		expect(c.origin).toBeUndefined();
 	});
 
 	it('reads the numbers and ORIGIN', () => {
-		const c = loadSandboxConfig({ SANDBOX_ACCESS_TTL: '5', SANDBOX_CODE_TTL: '1', SANDBOX_LIMIT_WINDOW: '2', ORIGIN: 'http://localhost:5173/' });
-		expect(c).toMatchObject({ accessTtl: 5, codeTtl: 1, limitWindow: 2, origin: 'http://localhost:5173' });
+		const c = loadSandboxConfig({
+			SANDBOX_ACCESS_TTL: '5',
+			SANDBOX_CODE_TTL: '1',
+			SANDBOX_LIMIT_WINDOW: '2',
+			ORIGIN: 'http://localhost:5173/'
+		});
+		expect(c).toMatchObject({
+			accessTtl: 5,
+			codeTtl: 1,
+			limitWindow: 2,
+			origin: 'http://localhost:5173'
+		});
 	});
 
 	it('names the variable and the value of a bad number', () => {
@@ -40,16 +69,40 @@ describe('sandbox configuration', () => {
 			expect(m).toContain('SANDBOX_ZONE1_LIMIT must be a positive whole number');
 			expect(m).toContain(JSON.stringify(bad));
 		}
-		const both = message(() => loadSandboxConfig({ SANDBOX_CODE_TTL: 'x', SANDBOX_REFRESH_TTL: '0' }));
+		const both = message(() =>
+			loadSandboxConfig({ SANDBOX_CODE_TTL: 'x', SANDBOX_REFRESH_TTL: '0' })
+		);
 		expect(both).toContain('SANDBOX_CODE_TTL');
 		expect(both).toContain('SANDBOX_REFRESH_TTL');
 	});
 
 	it('parses inline JSON (array or one object) into clients', () => {
-		const list = parseSandboxClients(JSON.stringify([good, { ...good, client_id: 'other', name: 'Other', default_scope: 'read write', access_ttl: 30, zone1_limit: 5 }]));
+		const list = parseSandboxClients(
+			JSON.stringify([
+				good,
+				{
+					...good,
+					client_id: 'other',
+					name: 'Other',
+					default_scope: 'read write',
+					access_ttl: 30,
+					zone1_limit: 5
+				}
+			])
+		);
 		expect(list).toHaveLength(2);
-		expect(list[0]).toMatchObject({ client_id: 'my-app', name: 'my-app', default_scope: 'read', builtin: false });
-		expect(list[1]).toMatchObject({ client_id: 'other', name: 'Other', access_ttl: 30, zone1_limit: 5 });
+		expect(list[0]).toMatchObject({
+			client_id: 'my-app',
+			name: 'my-app',
+			default_scope: 'read',
+			builtin: false
+		});
+		expect(list[1]).toMatchObject({
+			client_id: 'other',
+			name: 'Other',
+			access_ttl: 30,
+			zone1_limit: 5
+		});
 		expect(parseSandboxClients(JSON.stringify(good))).toHaveLength(1);
 	});
 
@@ -58,29 +111,63 @@ describe('sandbox configuration', () => {
 		const file = join(dir, 'clients.json');
 		writeFileSync(file, JSON.stringify([good]));
 		expect(parseSandboxClients(file)[0]!.client_id).toBe('my-app');
-		expect(message(() => parseSandboxClients(join(dir, 'missing.json')))).toMatch(/^SANDBOX_CLIENTS \(file ".*missing\.json"\): cannot read the file/);
+		expect(message(() => parseSandboxClients(join(dir, 'missing.json')))).toMatch(
+			/^SANDBOX_CLIENTS \(file ".*missing\.json"\): cannot read the file/
+		);
 	});
 
 	it('says which entry and which field is wrong', () => {
-		const m = message(() => parseSandboxClients(JSON.stringify([good, { ...good, client_id: 'two', redirect_uris: ['not a url'] }])));
-		expect(m).toBe('SANDBOX_CLIENTS (inline JSON): entry 1 (client_id "two"): field redirect_uris[0] must be an absolute http(s) URL without a fragment');
-		expect(message(() => parseSandboxClients(JSON.stringify([{ ...good, default_scope: 'write' }])))).toBe(
+		const m = message(() =>
+			parseSandboxClients(
+				JSON.stringify([good, { ...good, client_id: 'two', redirect_uris: ['not a url'] }])
+			)
+		);
+		expect(m).toBe(
+			'SANDBOX_CLIENTS (inline JSON): entry 1 (client_id "two"): field redirect_uris[0] must be an absolute http(s) URL without a fragment'
+		);
+		expect(
+			message(() => parseSandboxClients(JSON.stringify([{ ...good, default_scope: 'write' }])))
+		).toBe(
 			'SANDBOX_CLIENTS (inline JSON): entry 0 (client_id "my-app"): field default_scope must be "read" or "read write"'
 		);
-		expect(message(() => parseSandboxClients(JSON.stringify([{ ...good, client_secret: undefined }])))).toBe(
+		expect(
+			message(() => parseSandboxClients(JSON.stringify([{ ...good, client_secret: undefined }])))
+		).toBe(
 			'SANDBOX_CLIENTS (inline JSON): entry 0 (client_id "my-app"): field client_secret is required'
 		);
-		expect(message(() => parseSandboxClients(JSON.stringify([{ ...good, access_ttl: 0 }])))).toContain('field access_ttl must be a positive whole number');
-		expect(message(() => parseSandboxClients(JSON.stringify([{ ...good, redirect_uri: 'x' }])))).toContain('unknown field(s) "redirect_uri"');
-		expect(message(() => parseSandboxClients(JSON.stringify([{ ...good, redirect_uris: ['https://a.example/cb#frag'] }])))).toContain('redirect_uris[0]');
-		expect(message(() => parseSandboxClients(JSON.stringify([{ ...good, redirect_uris: ['ftp://a.example/cb'] }])))).toContain('redirect_uris[0]');
-		expect(message(() => parseSandboxClients(JSON.stringify([42])))).toBe('SANDBOX_CLIENTS (inline JSON): entry 0: must be an object');
+		expect(
+			message(() => parseSandboxClients(JSON.stringify([{ ...good, access_ttl: 0 }])))
+		).toContain('field access_ttl must be a positive whole number');
+		expect(
+			message(() => parseSandboxClients(JSON.stringify([{ ...good, redirect_uri: 'x' }])))
+		).toContain('unknown field(s) "redirect_uri"');
+		expect(
+			message(() =>
+				parseSandboxClients(
+					JSON.stringify([{ ...good, redirect_uris: ['https://a.example/cb#frag'] }])
+				)
+			)
+		).toContain('redirect_uris[0]');
+		expect(
+			message(() =>
+				parseSandboxClients(JSON.stringify([{ ...good, redirect_uris: ['ftp://a.example/cb'] }]))
+			)
+		).toContain('redirect_uris[0]');
+		expect(message(() => parseSandboxClients(JSON.stringify([42])))).toBe(
+			'SANDBOX_CLIENTS (inline JSON): entry 0: must be an object'
+		);
 	});
 
 	it('refuses bad JSON, duplicate ids and the built-in ids', () => {
-		expect(message(() => parseSandboxClients('[{"client_id": '))).toMatch(/^SANDBOX_CLIENTS \(inline JSON\): not valid JSON/);
-		expect(message(() => parseSandboxClients(JSON.stringify([good, good])))).toContain('entry 1 (client_id "my-app"): field client_id is registered twice');
-		expect(message(() => parseSandboxClients(JSON.stringify([{ ...good, client_id: 'sandbox-rw' }])))).toContain('field client_id is the id of a built-in client');
+		expect(message(() => parseSandboxClients('[{"client_id": '))).toMatch(
+			/^SANDBOX_CLIENTS \(inline JSON\): not valid JSON/
+		);
+		expect(message(() => parseSandboxClients(JSON.stringify([good, good])))).toContain(
+			'entry 1 (client_id "my-app"): field client_id is registered twice'
+		);
+		expect(
+			message(() => parseSandboxClients(JSON.stringify([{ ...good, client_id: 'sandbox-rw' }])))
+		).toContain('field client_id is the id of a built-in client');
 	});
 
 	it('validateSandboxConfig throws on a bad environment and passes on a good one', () => {
@@ -95,17 +182,41 @@ describe('sandbox configuration', () => {
 
 	it('lists every variable it reads, with a description', () => {
 		const names = sandboxEnvVars().map((v) => v.name);
-		for (const n of ['SANDBOX', 'SANDBOX_CLIENTS', 'SANDBOX_ACCESS_TTL', 'SANDBOX_CODE_TTL', 'SANDBOX_REFRESH_TTL', 'SANDBOX_ZONE1_LIMIT', 'SANDBOX_ZONE2_LIMIT', 'SANDBOX_LIMIT_WINDOW', 'ORIGIN']) {
+		for (const n of [
+			'SANDBOX',
+			'SANDBOX_CLIENTS',
+			'SANDBOX_ACCESS_TTL',
+			'SANDBOX_CODE_TTL',
+			'SANDBOX_REFRESH_TTL',
+			'SANDBOX_ZONE1_LIMIT',
+			'SANDBOX_ZONE2_LIMIT',
+			'SANDBOX_LIMIT_WINDOW',
+			'ORIGIN'
+		]) {
 			expect(names).toContain(n);
 		}
 		for (const v of sandboxEnvVars()) expect(v.description.length).toBeGreaterThan(10);
 	});
 
 	it('has the three built-in clients with fixed, readable secrets', () => {
-		expect(SANDBOX_CLIENT_SECRETS).toEqual({ 'sandbox-rw': 'sandbox-rw-secret', 'sandbox-ro': 'sandbox-ro-secret', 'sandbox-short': 'sandbox-short-secret' });
+		expect(SANDBOX_CLIENT_SECRETS).toEqual({
+			'sandbox-rw': 'sandbox-rw-secret',
+			'sandbox-ro': 'sandbox-ro-secret',
+			'sandbox-short': 'sandbox-short-secret'
+		});
 		const byId = Object.fromEntries(builtinClients().map((c) => [c.client_id, c]));
-		expect(byId['sandbox-rw']).toMatchObject({ default_scope: 'read write', client_secret: 'sandbox-rw-secret' });
-		expect(byId['sandbox-ro']).toMatchObject({ default_scope: 'read', client_secret: 'sandbox-ro-secret' });
-		expect(byId['sandbox-short']).toMatchObject({ default_scope: 'read write', access_ttl: 5, client_secret: 'sandbox-short-secret' });
+		expect(byId['sandbox-rw']).toMatchObject({
+			default_scope: 'read write',
+			client_secret: 'sandbox-rw-secret'
+		});
+		expect(byId['sandbox-ro']).toMatchObject({
+			default_scope: 'read',
+			client_secret: 'sandbox-ro-secret'
+		});
+		expect(byId['sandbox-short']).toMatchObject({
+			default_scope: 'read write',
+			access_ttl: 5,
+			client_secret: 'sandbox-short-secret'
+		});
 	});
 });

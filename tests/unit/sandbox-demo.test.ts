@@ -14,12 +14,21 @@ import {
 	unreadCount
 } from '$lib/server/sandbox/demo';
 
-const total = (s: ReaderState) => unreadCount(s).unreadcounts.find((u) => u.id.endsWith('/reading-list'))!.count;
+const total = (s: ReaderState) =>
+	unreadCount(s).unreadcounts.find((u) => u.id.endsWith('/reading-list'))!.count;
 
 describe('sandbox demo account', () => {
 	it('has the user-info fields of the real service', () => {
 		expect(Object.keys(DEMO_USER).sort()).toEqual(
-			['userId', 'userName', 'userProfileId', 'userEmail', 'isBloggerUser', 'signupTimeSec', 'isMultiLoginEnabled'].sort()
+			[
+				'userId',
+				'userName',
+				'userProfileId',
+				'userEmail',
+				'isBloggerUser',
+				'signupTimeSec',
+				'isMultiLoginEnabled'
+			].sort()
 		);
 	});
 
@@ -42,13 +51,19 @@ describe('sandbox demo account', () => {
 
 	it('edit-tag marks read and unread, stars, labels', () => {
 		const s = new ReaderState();
-		expect(editTag(s, ['1001', itemLongId(1002)], ['user/-/state/com.google/read'], [])).toEqual({ ok: true });
+		expect(editTag(s, ['1001', itemLongId(1002)], ['user/-/state/com.google/read'], [])).toEqual({
+			ok: true
+		});
 		expect(total(s)).toBe(7);
 		expect(editTag(s, ['1001'], [], ['user/-/state/com.google/read'])).toEqual({ ok: true });
 		expect(total(s)).toBe(8);
 		editTag(s, ['1004'], ['user/-/state/com.google/starred', 'user/-/label/Keep'], []);
-		expect(streamItemIds('user/-/state/com.google/starred', { n: 20 }, s)!.itemRefs.map((r) => r.id)).toContain('1004');
-		expect(streamItemIds('user/-/label/Keep', { n: 20 }, s)!.itemRefs.map((r) => r.id)).toEqual(['1004']);
+		expect(
+			streamItemIds('user/-/state/com.google/starred', { n: 20 }, s)!.itemRefs.map((r) => r.id)
+		).toContain('1004');
+		expect(streamItemIds('user/-/label/Keep', { n: 20 }, s)!.itemRefs.map((r) => r.id)).toEqual([
+			'1004'
+		]);
 	});
 
 	it('edit-tag refuses missing or unknown items and tags', () => {
@@ -87,9 +102,17 @@ describe('sandbox demo account', () => {
 		const rest = streamContents('user/-/state/com.google/reading-list', { n: 20, c: '5' }, s)!;
 		expect(rest.items).toHaveLength(7);
 		expect(rest.continuation).toBeUndefined();
-		const unread = streamContents('user/-/state/com.google/reading-list', { n: 20, xt: 'user/-/state/com.google/read' }, s)!;
+		const unread = streamContents(
+			'user/-/state/com.google/reading-list',
+			{ n: 20, xt: 'user/-/state/com.google/read' },
+			s
+		)!;
 		expect(unread.items).toHaveLength(9);
-		const oldestFirst = streamContents('user/-/state/com.google/reading-list', { n: 1, r: 'o' }, s)!;
+		const oldestFirst = streamContents(
+			'user/-/state/com.google/reading-list',
+			{ n: 1, r: 'o' },
+			s
+		)!;
 		expect(oldestFirst.items[0]!.id).toBe(itemLongId(1012));
 		expect(streamContents('feed/https://nope.example/', { n: 5 }, s)).toBeUndefined();
 	});
@@ -98,7 +121,10 @@ describe('sandbox demo account', () => {
 		expect(findEndpoint('user-info')?.endpoint).toMatchObject({ method: 'GET', zone: 1 });
 		expect(findEndpoint('edit-tag')?.endpoint).toMatchObject({ method: 'POST', zone: 2 });
 		expect(findEndpoint('mark-all-as-read')?.endpoint.zone).toBe(2);
-		expect(findEndpoint('stream/contents/feed/https://a.example/rss')).toMatchObject({ name: 'stream/contents', rest: 'feed/https://a.example/rss' });
+		expect(findEndpoint('stream/contents/feed/https://a.example/rss')).toMatchObject({
+			name: 'stream/contents',
+			rest: 'feed/https://a.example/rss'
+		});
 		expect(findEndpoint('stream/contents')).toMatchObject({ name: 'stream/contents', rest: '' });
 		expect(findEndpoint('user-info/extra')).toBeUndefined();
 		expect(findEndpoint('nope')).toBeUndefined();

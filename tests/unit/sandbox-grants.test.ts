@@ -48,7 +48,11 @@ describe('sandbox grant state: single-use codes and rotating refresh tokens', ()
 		const c = clock();
 		const g = new GrantStore(c.now);
 		g.redeemCode({ jti: 'c1', exp: c.sec() + 60, fam: 'f1', client_id: 'x' }, 'r1', c.sec() + 120);
-		g.redeemCode({ jti: 'c2', exp: c.sec() + 60, fam: 'f2', client_id: 'x' }, 'r2', c.sec() + 10_000);
+		g.redeemCode(
+			{ jti: 'c2', exp: c.sec() + 60, fam: 'f2', client_id: 'x' },
+			'r2',
+			c.sec() + 10_000
+		);
 		expect(g.size()).toEqual({ codes: 2, families: 2 });
 		c.advance(61_000);
 		g.prune();
@@ -70,7 +74,12 @@ describe('sandbox grant state: single-use codes and rotating refresh tokens', ()
 	it('never holds more than its cap of families', () => {
 		const c = clock();
 		const g = new GrantStore(c.now, 10);
-		for (let i = 0; i < 25; i++) g.redeemCode({ jti: `c${i}`, exp: c.sec() + 60, fam: `f${i}`, client_id: 'x' }, `r${i}`, c.sec() + 3600);
+		for (let i = 0; i < 25; i++)
+			g.redeemCode(
+				{ jti: `c${i}`, exp: c.sec() + 60, fam: `f${i}`, client_id: 'x' },
+				`r${i}`,
+				c.sec() + 3600
+			);
 		expect(g.size().families).toBe(10);
 		// The newest survive.
 		expect(g.rotate('f24', 'x', 'r24', 'r24b', c.sec() + 3600)).toBe('ok');

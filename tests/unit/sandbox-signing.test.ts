@@ -15,7 +15,12 @@ import {
 // The signing key is derived from this on first use.
 process.env.PLAYGROUND_SESSION_KEY = 'unit-test-sandbox-signing-key';
 
-const code = { client_id: 'sandbox-rw', redirect_uri: 'http://127.0.0.1:5173/callback', scope: 'read write' as const, fam: 'fam-1' };
+const code = {
+	client_id: 'sandbox-rw',
+	redirect_uri: 'http://127.0.0.1:5173/callback',
+	scope: 'read write' as const,
+	fam: 'fam-1'
+};
 
 describe('sandbox signed codes and tokens', () => {
 	it('signs and verifies an authorization code with its claims', async () => {
@@ -36,9 +41,17 @@ describe('sandbox signed codes and tokens', () => {
 	it('refuses a tampered token and one signed with another key', async () => {
 		const { token } = await signCode(code, 60);
 		const [h, p, s] = token.split('.');
-		const forgedPayload = Buffer.from(JSON.stringify({ ...decodeJwt(token), scope: 'read write', client_id: 'sandbox-ro' })).toString('base64url');
-		expect(await verifyCode(`${h}.${forgedPayload}.${s}`)).toEqual({ ok: false, reason: 'invalid' });
-		expect(await verifyCode(`${h}.${p}.${s!.slice(0, -2)}AA`)).toEqual({ ok: false, reason: 'invalid' });
+		const forgedPayload = Buffer.from(
+			JSON.stringify({ ...decodeJwt(token), scope: 'read write', client_id: 'sandbox-ro' })
+		).toString('base64url');
+		expect(await verifyCode(`${h}.${forgedPayload}.${s}`)).toEqual({
+			ok: false,
+			reason: 'invalid'
+		});
+		expect(await verifyCode(`${h}.${p}.${s!.slice(0, -2)}AA`)).toEqual({
+			ok: false,
+			reason: 'invalid'
+		});
 		const foreign = await new SignJWT({ ...code, jti: 'x' })
 			.setProtectedHeader({ alg: 'HS256', typ: 'sandbox-code+jwt' })
 			.setIssuedAt()
@@ -51,9 +64,29 @@ describe('sandbox signed codes and tokens', () => {
 
 	it('never accepts one kind of credential as another', async () => {
 		const c = (await signCode(code, 60)).token;
-		const t = (await signTicket({ client_id: 'sandbox-rw', redirect_uri: code.redirect_uri, scope: 'read', state: 's' })).token;
-		const r = (await signRefreshToken({ client_id: 'sandbox-rw', scope: 'read', fam: 'f' }, 60)).token;
-		const a = (await signAccessToken({ iss: 'x/sandbox', sub: '1001', aud: 'sandbox-rw', client_id: 'sandbox-rw', scope: 'read', fam: 'f' }, 60)).token;
+		const t = (
+			await signTicket({
+				client_id: 'sandbox-rw',
+				redirect_uri: code.redirect_uri,
+				scope: 'read',
+				state: 's'
+			})
+		).token;
+		const r = (await signRefreshToken({ client_id: 'sandbox-rw', scope: 'read', fam: 'f' }, 60))
+			.token;
+		const a = (
+			await signAccessToken(
+				{
+					iss: 'x/sandbox',
+					sub: '1001',
+					aud: 'sandbox-rw',
+					client_id: 'sandbox-rw',
+					scope: 'read',
+					fam: 'f'
+				},
+				60
+			)
+		).token;
 		expect((await verifyTicket(c)).ok).toBe(false);
 		expect((await verifyTicket(t)).ok).toBe(true);
 		expect((await verifyCode(t)).ok).toBe(false);
@@ -66,10 +99,28 @@ describe('sandbox signed codes and tokens', () => {
 
 	it('puts the RFC 9068 claims in the access token', async () => {
 		const now = Date.UTC(2025, 0, 1);
-		const { token } = await signAccessToken({ iss: 'http://127.0.0.1:5173/sandbox', sub: '1001', aud: 'sandbox-rw', client_id: 'sandbox-rw', scope: 'read', fam: 'f' }, 5, now);
+		const { token } = await signAccessToken(
+			{
+				iss: 'http://127.0.0.1:5173/sandbox',
+				sub: '1001',
+				aud: 'sandbox-rw',
+				client_id: 'sandbox-rw',
+				scope: 'read',
+				fam: 'f'
+			},
+			5,
+			now
+		);
 		expect(decodeProtectedHeader(token).typ).toBe('at+jwt');
 		const claims = decodeJwt(token);
-		expect(claims).toMatchObject({ iss: 'http://127.0.0.1:5173/sandbox', sub: '1001', aud: 'sandbox-rw', client_id: 'sandbox-rw', scope: 'read', fam: 'f' });
+		expect(claims).toMatchObject({
+			iss: 'http://127.0.0.1:5173/sandbox',
+			sub: '1001',
+			aud: 'sandbox-rw',
+			client_id: 'sandbox-rw',
+			scope: 'read',
+			fam: 'f'
+		});
 		expect(claims.exp! - claims.iat!).toBe(5);
 		expect(typeof claims.jti).toBe('string');
 	});

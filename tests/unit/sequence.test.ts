@@ -1,6 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import type { Exchange, Step } from '$lib/exchange/types';
-import { arrowAriaLabel, arrowLabels, GEOMETRY, lanesOf, layoutSequence, shortPath, STEP_NUMBER, statusCode, statusKind } from '$lib/ui/sequence';
+import {
+	arrowAriaLabel,
+	arrowLabels,
+	GEOMETRY,
+	lanesOf,
+	layoutSequence,
+	shortPath,
+	STEP_NUMBER,
+	statusCode,
+	statusKind
+} from '$lib/ui/sequence';
 
 const SANDBOX = 'http://127.0.0.1:5173/sandbox';
 
@@ -20,14 +30,31 @@ function ex(step: Step, over: Partial<Exchange> = {}): Exchange {
 		step,
 		startedAt: '2025-01-01T00:00:00.000Z',
 		request: { method, url: url[step], httpVersion: '1.1', headers: [], body: '' },
-		response: step === 'consent' ? undefined : { status: step === 'callback' ? 303 : 200, statusText: step === 'callback' ? 'See Other' : 'OK', httpVersion: '1.1', headers: [], body: '', truncated: false },
+		response:
+			step === 'consent'
+				? undefined
+				: {
+						status: step === 'callback' ? 303 : 200,
+						statusText: step === 'callback' ? 'See Other' : 'OK',
+						httpVersion: '1.1',
+						headers: [],
+						body: '',
+						truncated: false
+					},
 		timing: { total: step === 'consent' || step === 'callback' ? 0 : 12 },
 		findings: [],
 		...over
 	};
 }
 
-const notFound = { status: 403, statusText: 'Forbidden', httpVersion: '1.1', headers: [], body: '{}', truncated: false };
+const notFound = {
+	status: 403,
+	statusText: 'Forbidden',
+	httpVersion: '1.1',
+	headers: [],
+	body: '{}',
+	truncated: false
+};
 
 describe('lanesOf', () => {
 	test.each([
@@ -45,21 +72,42 @@ describe('lanesOf', () => {
 
 describe('statusKind', () => {
 	test('a 2xx answer is ok', () => expect(statusKind(ex('exchange'))).toBe('ok'));
-	test('the callback (303) is a redirect', () => expect(statusKind(ex('callback'))).toBe('redirect'));
-	test('the consent navigation has no answer: pending', () => expect(statusKind(ex('consent'))).toBe('pending'));
-	test('a 4xx answer failed', () => expect(statusKind(ex('userinfo', { response: notFound }))).toBe('failed'));
-	test('a transport failure failed', () => expect(statusKind(ex('exchange', { response: undefined, failure: { kind: 'timeout', message: 'slow' } }))).toBe('failed'));
+	test('the callback (303) is a redirect', () =>
+		expect(statusKind(ex('callback'))).toBe('redirect'));
+	test('the consent navigation has no answer: pending', () =>
+		expect(statusKind(ex('consent'))).toBe('pending'));
+	test('a 4xx answer failed', () =>
+		expect(statusKind(ex('userinfo', { response: notFound }))).toBe('failed'));
+	test('a transport failure failed', () =>
+		expect(
+			statusKind(
+				ex('exchange', { response: undefined, failure: { kind: 'timeout', message: 'slow' } })
+			)
+		).toBe('failed'));
 	test('a 200 with an error finding failed', () =>
-		expect(statusKind(ex('exchange', { findings: [{ level: 'error', code: 'no-access-token', message: 'x' }] }))).toBe('failed'));
+		expect(
+			statusKind(
+				ex('exchange', { findings: [{ level: 'error', code: 'no-access-token', message: 'x' }] })
+			)
+		).toBe('failed'));
 	test('a 303 callback whose state did not match failed', () =>
-		expect(statusKind(ex('callback', { findings: [{ level: 'error', code: 'state-mismatch', message: 'x' }] }))).toBe('failed'));
-	test('warnings alone do not fail', () => expect(statusKind(ex('api', { findings: [{ level: 'warning', code: 'w', message: 'x' }] }))).toBe('ok'));
+		expect(
+			statusKind(
+				ex('callback', { findings: [{ level: 'error', code: 'state-mismatch', message: 'x' }] })
+			)
+		).toBe('failed'));
+	test('warnings alone do not fail', () =>
+		expect(
+			statusKind(ex('api', { findings: [{ level: 'warning', code: 'w', message: 'x' }] }))
+		).toBe('ok'));
 });
 
 describe('statusCode', () => {
 	test('the number, the failure kind, or what the browser does', () => {
 		expect(statusCode(ex('exchange'))).toBe('200');
-		expect(statusCode(ex('exchange', { response: undefined, failure: { kind: 'timeout', message: '' } }))).toBe('timeout');
+		expect(
+			statusCode(ex('exchange', { response: undefined, failure: { kind: 'timeout', message: '' } }))
+		).toBe('timeout');
 		expect(statusCode(ex('consent'))).toBe('navigates');
 	});
 });
@@ -87,8 +135,14 @@ describe('shortPath', () => {
 describe('arrowLabels', () => {
 	test('full labels: number, method, short path; the status', () => {
 		expect(arrowLabels(ex('exchange'))).toEqual({ main: '3 POST /oauth2/token', status: '200 OK' });
-		expect(arrowLabels(ex('consent'))).toEqual({ main: '1 GET /oauth2/auth', status: 'the browser navigates' });
-		expect(arrowLabels(ex('callback'))).toEqual({ main: '2 GET /callback', status: '303 See Other' });
+		expect(arrowLabels(ex('consent'))).toEqual({
+			main: '1 GET /oauth2/auth',
+			status: 'the browser navigates'
+		});
+		expect(arrowLabels(ex('callback'))).toEqual({
+			main: '2 GET /callback',
+			status: '303 See Other'
+		});
 		expect(arrowLabels(ex('check'))).toEqual({ main: '✓ GET /oauth2/auth', status: '200 OK' });
 	});
 
@@ -100,8 +154,15 @@ describe('arrowLabels', () => {
 
 	test('failures carry a ✕ mark, not only a colour', () => {
 		expect(arrowLabels(ex('userinfo', { response: notFound })).status).toBe('✕ 403 Forbidden');
-		expect(arrowLabels(ex('exchange', { response: undefined, failure: { kind: 'timeout', message: '' } })).status).toBe('✕ timeout');
-		expect(arrowLabels(ex('exchange', { findings: [{ level: 'error', code: 'x', message: 'x' }] })).status).toBe('✕ 200 OK');
+		expect(
+			arrowLabels(
+				ex('exchange', { response: undefined, failure: { kind: 'timeout', message: '' } })
+			).status
+		).toBe('✕ timeout');
+		expect(
+			arrowLabels(ex('exchange', { findings: [{ level: 'error', code: 'x', message: 'x' }] }))
+				.status
+		).toBe('✕ 200 OK');
 		expect(arrowLabels(ex('exchange')).status).not.toContain('✕');
 	});
 
@@ -118,23 +179,44 @@ describe('arrowLabels', () => {
 
 describe('arrowAriaLabel', () => {
 	test('names the step, the request and the answer', () => {
-		expect(arrowAriaLabel(ex('exchange'))).toBe('Step 3, POST /oauth2/token, 200 OK (code exchange)');
-		expect(arrowAriaLabel(ex('consent'))).toBe('Step 1, GET /oauth2/auth, the browser navigates (consent)');
+		expect(arrowAriaLabel(ex('exchange'))).toBe(
+			'Step 3, POST /oauth2/token, 200 OK (code exchange)'
+		);
+		expect(arrowAriaLabel(ex('consent'))).toBe(
+			'Step 1, GET /oauth2/auth, the browser navigates (consent)'
+		);
 		expect(arrowAriaLabel(ex('check'))).toBe('Registration check: GET /oauth2/auth, 200 OK');
 	});
 	test('says failed and current in words', () => {
-		expect(arrowAriaLabel(ex('userinfo', { response: notFound }), 'userinfo')).toBe('Step 5, GET …/user-info, 403 Forbidden (user-info, failed, current step)');
-		expect(arrowAriaLabel(ex('refresh', { response: undefined, failure: { kind: 'timeout', message: '' } }), 'api')).toBe('Step 4, POST /oauth2/token, timeout (refresh, failed)');
+		expect(arrowAriaLabel(ex('userinfo', { response: notFound }), 'userinfo')).toBe(
+			'Step 5, GET …/user-info, 403 Forbidden (user-info, failed, current step)'
+		);
+		expect(
+			arrowAriaLabel(
+				ex('refresh', { response: undefined, failure: { kind: 'timeout', message: '' } }),
+				'api'
+			)
+		).toBe('Step 4, POST /oauth2/token, timeout (refresh, failed)');
 	});
 	test('when the path is not shown, the name still gives it', () => {
-		expect(arrowAriaLabel(ex('exchange'), undefined, 10)).toBe('Step 3, POST, 200 OK (code exchange, /oauth2/token)');
-		expect(arrowAriaLabel(ex('api'), undefined, 18)).toBe('Step 6, GET …/list, 200 OK (API call, …/subscription/list)');
+		expect(arrowAriaLabel(ex('exchange'), undefined, 10)).toBe(
+			'Step 3, POST, 200 OK (code exchange, /oauth2/token)'
+		);
+		expect(arrowAriaLabel(ex('api'), undefined, 18)).toBe(
+			'Step 6, GET …/list, 200 OK (API call, …/subscription/list)'
+		);
 	});
 
 	// The words shown on the arrow must appear, in order and together, in its name (the rule axe
 	// checks as label-content-name-mismatch): letters and digits only, bracketed parts left out.
-	const words = (t: string) => t.replace(/\([^()]*\)/g, ' ').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-	const contains = (hay: string[], needle: string[]) => hay.some((_, i) => needle.every((w, j) => hay[i + j] === w));
+	const words = (t: string) =>
+		t
+			.replace(/\([^()]*\)/g, ' ')
+			.toLowerCase()
+			.split(/[^\p{L}\p{N}]+/u)
+			.filter(Boolean);
+	const contains = (hay: string[], needle: string[]) =>
+		hay.some((_, i) => needle.every((w, j) => hay[i + j] === w));
 	const all = [
 		ex('consent'),
 		ex('callback'),
@@ -144,16 +226,27 @@ describe('arrowAriaLabel', () => {
 		ex('api'),
 		ex('check', { response: { ...notFound, status: 400, statusText: 'Bad Request' } })
 	];
-	test.each([Infinity, 30, 18, 12, 8, 4])('the shown words are in the name (room for %d characters)', (room) => {
-		for (const e of all) {
-			const l = arrowLabels(e, room);
-			expect(contains(words(arrowAriaLabel(e, 'api', room)), words(`${l.main} ${l.status}`))).toBe(true);
+	test.each([Infinity, 30, 18, 12, 8, 4])(
+		'the shown words are in the name (room for %d characters)',
+		(room) => {
+			for (const e of all) {
+				const l = arrowLabels(e, room);
+				expect(
+					contains(words(arrowAriaLabel(e, 'api', room)), words(`${l.main} ${l.status}`))
+				).toBe(true);
+			}
 		}
-	});
+	);
 });
 
 describe('layoutSequence', () => {
-	const flow = [ex('consent'), ex('callback'), ex('exchange'), ex('userinfo', { response: notFound }), ex('api')];
+	const flow = [
+		ex('consent'),
+		ex('callback'),
+		ex('exchange'),
+		ex('userinfo', { response: notFound }),
+		ex('api')
+	];
 
 	test('one row per exchange, in order, one lane position per end', () => {
 		const l = layoutSequence(flow, { width: 640 });
@@ -198,7 +291,8 @@ describe('layoutSequence', () => {
 		}
 		expect(l.rows[3]!.status).toMatch(/^✕ 403/);
 		expect(layoutSequence(flow, { width: 300 }).rows[3]!.status).toBe('✕ 403');
-		for (const lane of l.lanes) expect(lane.boxWidth).toBeLessThanOrEqual((390 - 2 * GEOMETRY.pad) / 3);
+		for (const lane of l.lanes)
+			expect(lane.boxWidth).toBeLessThanOrEqual((390 - 2 * GEOMETRY.pad) / 3);
 	});
 
 	test('marks the selected exchange and the current step', () => {

@@ -19,7 +19,11 @@ describe('phases', () => {
 	});
 
 	test('plain HTTP to an address: no DNS and no TLS segment', () => {
-		expect(phases({ connect: 1, firstByte: 10, total: 12 }).map((p) => p.name)).toEqual(['connect', 'waiting', 'download']);
+		expect(phases({ connect: 1, firstByte: 10, total: 12 }).map((p) => p.name)).toEqual([
+			'connect',
+			'waiting',
+			'download'
+		]);
 	});
 
 	test('a kept-alive connection: only waiting and download', () => {
@@ -56,31 +60,44 @@ describe('phases', () => {
 	test('property: never negative, in order, and adding up to the total', () => {
 		const ms = fc.option(fc.double({ min: -5, max: 5000, noNaN: true }), { nil: undefined });
 		fc.assert(
-			fc.property(ms, ms, ms, ms, fc.double({ min: 0, max: 20000, noNaN: true }), (dns, connect, tls, firstByte, total) => {
-				const t: Timing = { dns, connect, tls, firstByte, total };
-				const list = phases(t);
-				let at = 0;
-				for (const p of list) {
-					expect(p.ms).toBeGreaterThanOrEqual(0);
-					expect(p.start).toBeCloseTo(at, 6);
-					at = p.start + p.ms;
+			fc.property(
+				ms,
+				ms,
+				ms,
+				ms,
+				fc.double({ min: 0, max: 20000, noNaN: true }),
+				(dns, connect, tls, firstByte, total) => {
+					const t: Timing = { dns, connect, tls, firstByte, total };
+					const list = phases(t);
+					let at = 0;
+					for (const p of list) {
+						expect(p.ms).toBeGreaterThanOrEqual(0);
+						expect(p.start).toBeCloseTo(at, 6);
+						at = p.start + p.ms;
+					}
+					if (total > 0) expect(sum(t)).toBeCloseTo(total, 6);
+					else expect(list).toEqual([]);
 				}
-				if (total > 0) expect(sum(t)).toBeCloseTo(total, 6);
-				else expect(list).toEqual([]);
-			})
+			)
 		);
 	});
 });
 
 describe('describeTiming', () => {
 	test('names every known phase and the total', () => {
-		expect(describeTiming({ dns: 1.2, connect: 0.8, firstByte: 14, total: 14.4 })).toBe('DNS 1.2 ms, connect 0.8 ms, waiting 12 ms, download 0.4 ms, total 14 ms');
+		expect(describeTiming({ dns: 1.2, connect: 0.8, firstByte: 14, total: 14.4 })).toBe(
+			'DNS 1.2 ms, connect 0.8 ms, waiting 12 ms, download 0.4 ms, total 14 ms'
+		);
 	});
 	test('says when the connection was reused', () => {
-		expect(describeTiming({ firstByte: 3, total: 3.5 })).toBe('Reused connection: waiting 3.0 ms, download 0.5 ms, total 3.5 ms');
+		expect(describeTiming({ firstByte: 3, total: 3.5 })).toBe(
+			'Reused connection: waiting 3.0 ms, download 0.5 ms, total 3.5 ms'
+		);
 	});
 	test('includes TLS', () => {
-		expect(describeTiming({ dns: 10, connect: 20, tls: 30, firstByte: 100, total: 150 })).toBe('DNS 10 ms, connect 20 ms, TLS 30 ms, waiting 40 ms, download 50 ms, total 150 ms');
+		expect(describeTiming({ dns: 10, connect: 20, tls: 30, firstByte: 100, total: 150 })).toBe(
+			'DNS 10 ms, connect 20 ms, TLS 30 ms, waiting 40 ms, download 50 ms, total 150 ms'
+		);
 	});
 	test('is empty when nothing was measured', () => {
 		expect(describeTiming({ total: 0 })).toBe('');

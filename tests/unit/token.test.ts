@@ -4,17 +4,36 @@ import { clockState, formatRemaining, fromResponse, isExpired, sameScope } from 
 
 describe('token request bodies (seed §4.2, §4.3)', () => {
 	test('the exchange body has the seed fields in order, scope sent empty', () => {
-		const body = exchangeBody({ code: 'c/1', redirect_uri: 'http://x/cb', client_id: 'id', client_secret: 's&=' });
-		expect(body).toBe('code=c%2F1&redirect_uri=http%3A%2F%2Fx%2Fcb&client_id=id&client_secret=s%26%3D&scope=&grant_type=authorization_code');
+		const body = exchangeBody({
+			code: 'c/1',
+			redirect_uri: 'http://x/cb',
+			client_id: 'id',
+			client_secret: 's&='
+		});
+		expect(body).toBe(
+			'code=c%2F1&redirect_uri=http%3A%2F%2Fx%2Fcb&client_id=id&client_secret=s%26%3D&scope=&grant_type=authorization_code'
+		);
 	});
 	test('the refresh body has the seed fields in order', () => {
-		expect(refreshBody({ client_id: 'id', client_secret: 's', refresh_token: 'r+1' })).toBe('client_id=id&client_secret=s&grant_type=refresh_token&refresh_token=r%2B1');
+		expect(refreshBody({ client_id: 'id', client_secret: 's', refresh_token: 'r+1' })).toBe(
+			'client_id=id&client_secret=s&grant_type=refresh_token&refresh_token=r%2B1'
+		);
 	});
 });
 
 describe('parseTokenBody', () => {
 	test('accepts the seed shape and keeps extra fields apart', () => {
-		const r = parseTokenBody(200, JSON.stringify({ access_token: 'a', token_type: 'Bearer', expires_in: 3600, refresh_token: 'r', scope: 'read', id_token: 'x' }));
+		const r = parseTokenBody(
+			200,
+			JSON.stringify({
+				access_token: 'a',
+				token_type: 'Bearer',
+				expires_in: 3600,
+				refresh_token: 'r',
+				scope: 'read',
+				id_token: 'x'
+			})
+		);
 		expect(r.ok).toBe(true);
 		if (r.ok) {
 			expect(r.tokens.access_token).toBe('a');
@@ -42,20 +61,53 @@ describe('parseTokenBody', () => {
 describe('the token set', () => {
 	const now = 1_700_000_000_000;
 	test('expiry is now + expires_in', () => {
-		const t = fromResponse({ access_token: 'a', token_type: 'Bearer', expires_in: 60, refresh_token: 'r', scope: 'read' }, {}, 'read', now);
+		const t = fromResponse(
+			{
+				access_token: 'a',
+				token_type: 'Bearer',
+				expires_in: 60,
+				refresh_token: 'r',
+				scope: 'read'
+			},
+			{},
+			'read',
+			now
+		);
 		expect(t.expires_at).toBe(now + 60_000);
 		expect(isExpired(t, now + 54_000)).toBe(false);
 		expect(isExpired(t, now + 56_000)).toBe(true);
-		const short = fromResponse({ access_token: 'a', token_type: 'Bearer', expires_in: 5 }, {}, 'read', now);
+		const short = fromResponse(
+			{ access_token: 'a', token_type: 'Bearer', expires_in: 5 },
+			{},
+			'read',
+			now
+		);
 		expect(isExpired(short, now + 4_000)).toBe(false);
 		expect(isExpired(short, now + 4_600)).toBe(true);
 	});
 	test('a refresh without refresh_token keeps the old one and says so', () => {
-		const first = fromResponse({ access_token: 'a', token_type: 'Bearer', expires_in: 60, refresh_token: 'r1' }, {}, 'read', now);
-		const second = fromResponse({ access_token: 'b', token_type: 'Bearer', expires_in: 60 }, {}, 'read', now + 1, first);
+		const first = fromResponse(
+			{ access_token: 'a', token_type: 'Bearer', expires_in: 60, refresh_token: 'r1' },
+			{},
+			'read',
+			now
+		);
+		const second = fromResponse(
+			{ access_token: 'b', token_type: 'Bearer', expires_in: 60 },
+			{},
+			'read',
+			now + 1,
+			first
+		);
 		expect(second.refresh_token).toBe('r1');
 		expect(second.refresh).toEqual({ rotated: false, kept_old: true });
-		const third = fromResponse({ access_token: 'c', token_type: 'Bearer', refresh_token: 'r2' }, {}, 'read', now + 2, second);
+		const third = fromResponse(
+			{ access_token: 'c', token_type: 'Bearer', refresh_token: 'r2' },
+			{},
+			'read',
+			now + 2,
+			second
+		);
 		expect(third.refresh).toEqual({ rotated: true, kept_old: false });
 		expect(third.expires_at).toBeUndefined();
 		expect(isExpired(third, now + 1e12)).toBe(false);

@@ -26,7 +26,16 @@
  *   printed (`printf '%s\n' '<URL>'`, so a script runs through it), with a comment to open it in a
  *   browser. The callback (the browser's return to the playground) is shown the same way.
  */
-import { collectTokens, formDecode, isFormBody, mapFormFields, placeholder, scrubSecrets, splitPair, splitUrl } from './scrub';
+import {
+	collectTokens,
+	formDecode,
+	isFormBody,
+	mapFormFields,
+	placeholder,
+	scrubSecrets,
+	splitPair,
+	splitUrl
+} from './scrub';
 import { exchangeTitle } from './raw';
 import { REDACTED, redactTokens } from './redact';
 import type { Exchange } from './types';
@@ -75,7 +84,8 @@ export function shellQuote(s: string): string {
 function quote(w: Word): string {
 	const segs = w.filter((s) => s !== '');
 	if (segs.length === 0) return "''";
-	if (segs.length === 1 && typeof segs[0] === 'string' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(segs[0])) return segs[0];
+	if (segs.length === 1 && typeof segs[0] === 'string' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(segs[0]))
+		return segs[0];
 	const hasEnv = segs.some((s) => typeof s !== 'string');
 	// "…$VAR…" when the literal parts have nothing a double quote would expand; else '…'"$VAR"'…'.
 	if (hasEnv && segs.every((s) => typeof s !== 'string' || !/[$`"\\!\u0000]/.test(s))) {
@@ -84,7 +94,8 @@ function quote(w: Word): string {
 			if (typeof s === 'string') out += s;
 			else {
 				const next = segs[i + 1];
-				out += typeof next === 'string' && /^[A-Za-z0-9_]/.test(next) ? `\${${s.env}}` : `$${s.env}`;
+				out +=
+					typeof next === 'string' && /^[A-Za-z0-9_]/.test(next) ? `\${${s.env}}` : `$${s.env}`;
 			}
 		});
 		return out + '"';
@@ -118,10 +129,13 @@ function markTokens(ex: Exchange): Exchange {
 		const q = mapFormFields(u.query, field);
 		if (q.changed) request.url = `${u.base}?${q.text}${u.hash}`;
 	}
-	if (isFormBody(request.headers, request.body)) request.body = mapFormFields(request.body, field).text;
+	if (isFormBody(request.headers, request.body))
+		request.body = mapFormFields(request.body, field).text;
 	request.headers = request.headers.map(([n, v]) => {
 		const m = /^(\s*bearer\s+)\S+(\s*)$/i.exec(v);
-		return n.toLowerCase() === 'authorization' && m ? [n, `${m[1]}${mark('ACCESS_TOKEN')}${m[2]}`] : [n, v];
+		return n.toLowerCase() === 'authorization' && m
+			? [n, `${m[1]}${mark('ACCESS_TOKEN')}${m[2]}`]
+			: [n, v];
 	});
 	return { ...ex, request };
 }
@@ -184,15 +198,25 @@ function urlArgs(url: string): { url: string; extra: Arg[] } {
 }
 
 function clientIdOf(ex: Exchange): string | undefined {
-	const fromFields = (text: string) => text.split('&').map(splitPair).find(([n]) => formDecode(n) === 'client_id');
-	const pair = (isFormBody(ex.request.headers, ex.request.body) ? fromFields(ex.request.body) : undefined) ?? fromFields(splitUrl(ex.request.url).query ?? '');
+	const fromFields = (text: string) =>
+		text
+			.split('&')
+			.map(splitPair)
+			.find(([n]) => formDecode(n) === 'client_id');
+	const pair =
+		(isFormBody(ex.request.headers, ex.request.body) ? fromFields(ex.request.body) : undefined) ??
+		fromFields(splitUrl(ex.request.url).query ?? '');
 	const id = pair ? formDecode(pair[1]) : '';
 	return id && !id.includes(':') ? id : undefined;
 }
 
 function label(ex: Exchange, index?: number): string {
 	const title = exchangeTitle(ex).replace(/^\d+\.\s*/, '');
-	const status = ex.response ? `${ex.response.status}${ex.response.statusText ? ` ${ex.response.statusText}` : ''}` : ex.failure ? `failed (${ex.failure.kind})` : 'no response recorded';
+	const status = ex.response
+		? `${ex.response.status}${ex.response.statusText ? ` ${ex.response.statusText}` : ''}`
+		: ex.failure
+			? `failed (${ex.failure.kind})`
+			: 'no response recorded';
 	return `${index !== undefined ? `${index}. ` : ''}${title}: ${ex.request.method} ${ex.request.url} → ${status}`;
 }
 
@@ -239,7 +263,12 @@ function build(original: Exchange, includeTokens: boolean, tokens: string[]): Bu
 		if (CURL_SETS.has(lower)) continue;
 		if (lower === 'authorization' && /^\s*basic\s+<redacted>\s*$/i.test(value)) {
 			const id = clientIdOf(ex);
-			args.push({ opt: '--user', word: id ? [`${id}:`, { env: 'CLIENT_SECRET' }] : [{ env: 'CLIENT_ID' }, ':', { env: 'CLIENT_SECRET' }] });
+			args.push({
+				opt: '--user',
+				word: id
+					? [`${id}:`, { env: 'CLIENT_SECRET' }]
+					: [{ env: 'CLIENT_ID' }, ':', { env: 'CLIENT_SECRET' }]
+			});
 			continue;
 		}
 		if (lower === 'cookie' && placeholder(value)) {
@@ -251,7 +280,10 @@ function build(original: Exchange, includeTokens: boolean, tokens: string[]): Bu
 	}
 
 	const body = ex.request.body;
-	if (body.replace(new RegExp(MARK.source, 'g'), '').includes('\u0000')) lines.push(comment('The body holds NUL bytes, which a shell argument cannot carry; they are left out.'));
+	if (body.replace(new RegExp(MARK.source, 'g'), '').includes('\u0000'))
+		lines.push(
+			comment('The body holds NUL bytes, which a shell argument cannot carry; they are left out.')
+		);
 	if (body) args.push(...bodyArgs(body, isFormBody(ex.request.headers, body)));
 
 	for (const a of args) if (a.word) envIn(a.word, env);
@@ -273,21 +305,32 @@ export function toCurl(ex: Exchange, opts: CurlOptions = {}): string {
 }
 
 /** The whole transcript as a bash script: one commented curl command per exchange, in order. */
-export function toCurlScript(exchanges: Exchange[], opts: CurlOptions & { generatedAt?: Date } = {}): string {
+export function toCurlScript(
+	exchanges: Exchange[],
+	opts: CurlOptions & { generatedAt?: Date } = {}
+): string {
 	const includeTokens = !!opts.includeTokens;
 	const tokens = includeTokens ? [] : collectTokens(exchanges.map(scrubSecrets));
 	const built = exchanges.map((ex) => build(ex, includeTokens, tokens));
 	const env = new Set<CurlEnv>(built.flatMap((b) => [...b.env]));
 	const head = [
 		'#!/usr/bin/env bash',
-		comment('The feed-reader OAuth playground transcript as curl commands, one per exchange, in order.'),
+		comment(
+			'The feed-reader OAuth playground transcript as curl commands, one per exchange, in order.'
+		),
 		...(opts.generatedAt ? [comment(`Generated ${opts.generatedAt.toISOString()}.`)] : []),
-		comment('Each command repeats one recorded request. Codes are single-use and refresh tokens rotate,'),
+		comment(
+			'Each command repeats one recorded request. Codes are single-use and refresh tokens rotate,'
+		),
 		comment('so a repeat may get another answer than the recorded one.'),
-		...(includeTokens ? [comment('This script holds full access and refresh tokens: keep it private.')] : []),
+		...(includeTokens
+			? [comment('This script holds full access and refresh tokens: keep it private.')]
+			: []),
 		...(env.size ? ['#', comment('Before running:'), ...envLines(env, '  ')] : [])
 	];
 	const guards = [...env].map((v) => `: "\${${v}:?export ${v} first}"`);
-	const body = built.map((b, i) => ['', comment(`── ${label(b.shown, i + 1)}`), ...b.lines].join('\n'));
+	const body = built.map((b, i) =>
+		['', comment(`── ${label(b.shown, i + 1)}`), ...b.lines].join('\n')
+	);
 	return [...head, ...guards, ...body].join('\n') + '\n';
 }

@@ -21,8 +21,30 @@
 import { z } from 'zod';
 import { diagnose, diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
 import { explainAuthorizationError } from '$lib/oauth/consent';
-import { decodeBase64Utf8, formFields, isFormBody, parseJson, placeholder, prepareForExport, queryFields, scrubSecrets, splitUrl, utf8Length } from './scrub';
-import { headerValue, type Exchange, type ExchangeResponse, type Failure, type FailureKind, type Finding, type HeaderList, type Redaction, type Step, type Timing } from './types';
+import {
+	decodeBase64Utf8,
+	formFields,
+	isFormBody,
+	parseJson,
+	placeholder,
+	prepareForExport,
+	queryFields,
+	scrubSecrets,
+	splitUrl,
+	utf8Length
+} from './scrub';
+import {
+	headerValue,
+	type Exchange,
+	type ExchangeResponse,
+	type Failure,
+	type FailureKind,
+	type Finding,
+	type HeaderList,
+	type Redaction,
+	type Step,
+	type Timing
+} from './types';
 
 export const HAR_CREATOR = 'feed-reader-oauth-playground';
 export const DEFAULT_MAX_IMPORT_BYTES = 5 * 1024 * 1024;
@@ -177,12 +199,14 @@ function responseCookies(headers: HeaderList): HarCookie[] {
 function postDataOf(body: string, headers: HeaderList): HarPostData {
 	const mimeType = headerValue(headers, 'Content-Type') ?? '';
 	const data: HarPostData = { mimeType, text: body };
-	if (isFormBody(headers, body)) data.params = formFields(body).map(([name, value]) => ({ name, value }));
+	if (isFormBody(headers, body))
+		data.params = formFields(body).map(([name, value]) => ({ name, value }));
 	return data;
 }
 
 /** Milliseconds as integer microseconds, so that sums are exact. */
-const us = (ms: number | undefined) => (ms === undefined || !Number.isFinite(ms) ? undefined : Math.max(0, Math.round(ms * 1000)));
+const us = (ms: number | undefined) =>
+	ms === undefined || !Number.isFinite(ms) ? undefined : Math.max(0, Math.round(ms * 1000));
 
 export function harTimings(t: Timing): { time: number; timings: HarTimings } {
 	const dns = us(t.dns);
@@ -194,7 +218,15 @@ export function harTimings(t: Timing): { time: number; timings: HarTimings } {
 	const wait = Math.max(0, firstByte - setup);
 	const receive = Math.max(0, total - firstByte);
 	const ms = (v: number | undefined) => (v === undefined ? -1 : v / 1000);
-	const timings: HarTimings = { blocked: -1, dns: ms(dns), connect: ms(connect), ssl: ms(tls), send: 0, wait: wait / 1000, receive: receive / 1000 };
+	const timings: HarTimings = {
+		blocked: -1,
+		dns: ms(dns),
+		connect: ms(connect),
+		ssl: ms(tls),
+		send: 0,
+		wait: wait / 1000,
+		receive: receive / 1000
+	};
 	return { time: (setup + wait + receive) / 1000, timings };
 }
 
@@ -230,16 +262,40 @@ function toEntry(ex: Exchange): HarEntry {
 				httpVersion: harHttpVersion(res.httpVersion),
 				cookies: responseCookies(res.headers),
 				headers: res.headers.map(([name, value]) => ({ name, value })),
-				content: { size: utf8Length(res.body), mimeType: headerValue(res.headers, 'Content-Type') ?? 'x-unknown', text: res.body },
+				content: {
+					size: utf8Length(res.body),
+					mimeType: headerValue(res.headers, 'Content-Type') ?? 'x-unknown',
+					text: res.body
+				},
 				redirectURL: headerValue(res.headers, 'Location') ?? '',
 				headersSize: -1,
 				// As received: Content-Length, also when the body shown differs from it (tokens shortened);
 				// a cut body counts only what arrived.
 				bodySize: res.truncated ? utf8Length(res.body) : bodySize(res.headers, res.body)
 			}
-		: { status: 0, statusText: '', httpVersion: '', cookies: [], headers: [], content: { size: 0, mimeType: 'x-unknown' }, redirectURL: '', headersSize: -1, bodySize: -1 };
+		: {
+				status: 0,
+				statusText: '',
+				httpVersion: '',
+				cookies: [],
+				headers: [],
+				content: { size: 0, mimeType: 'x-unknown' },
+				redirectURL: '',
+				headersSize: -1,
+				bodySize: -1
+			};
 	const { time, timings } = harTimings(ex.timing);
-	const entry: HarEntry = { startedDateTime: validDate(ex.startedAt), time, request, response, cache: {}, timings, _id: ex.id, _step: ex.step, _findings: ex.findings };
+	const entry: HarEntry = {
+		startedDateTime: validDate(ex.startedAt),
+		time,
+		request,
+		response,
+		cache: {},
+		timings,
+		_id: ex.id,
+		_step: ex.step,
+		_findings: ex.findings
+	};
 	if (ex.failure) entry._failure = ex.failure;
 	if (ex.note) entry._note = ex.note;
 	if (ex.redactions?.length) entry._redactions = ex.redactions;
@@ -266,18 +322,38 @@ export function toHar(exchanges: Exchange[], opts: HarOptions = {}): Har {
 // ---------------------------------------------------------------------------------------------
 // Import
 
-const STEPS = ['consent', 'callback', 'exchange', 'refresh', 'userinfo', 'api', 'check'] as const satisfies readonly Step[];
-const FAILURE_KINDS = ['refused', 'timeout', 'dns', 'tls', 'too-large', 'blocked', 'reset', 'cancelled', 'network'] as const satisfies readonly FailureKind[];
+const STEPS = [
+	'consent',
+	'callback',
+	'exchange',
+	'refresh',
+	'userinfo',
+	'api',
+	'check'
+] as const satisfies readonly Step[];
+const FAILURE_KINDS = [
+	'refused',
+	'timeout',
+	'dns',
+	'tls',
+	'too-large',
+	'blocked',
+	'reset',
+	'cancelled',
+	'network'
+] as const satisfies readonly FailureKind[];
 
 /** An array whose malformed items are dropped, instead of failing the whole entry. */
 function listOf<T extends z.ZodType>(item: T) {
 	return z
 		.array(z.unknown())
 		.catch([])
-		.transform((items) => items.flatMap((x) => {
-			const r = item.safeParse(x);
-			return r.success ? [r.data as z.output<T>] : [];
-		}));
+		.transform((items) =>
+			items.flatMap((x) => {
+				const r = item.safeParse(x);
+				return r.success ? [r.data as z.output<T>] : [];
+			})
+		);
 }
 
 const str = (max = 20_000_000) => z.string().max(max);
@@ -317,11 +393,24 @@ const entrySchema = z.object({
 		})
 		.optional()
 		.catch(undefined),
-	timings: z.object({ blocked: optNum, dns: optNum, connect: optNum, ssl: optNum, send: optNum, wait: optNum, receive: optNum }).catch({}),
+	timings: z
+		.object({
+			blocked: optNum,
+			dns: optNum,
+			connect: optNum,
+			ssl: optNum,
+			send: optNum,
+			wait: optNum,
+			receive: optNum
+		})
+		.catch({}),
 	_id: optStr(200),
 	_step: z.enum(STEPS).optional().catch(undefined),
 	_findings: listOf(findingSchema).optional(),
-	_failure: z.object({ kind: z.enum(FAILURE_KINDS).catch('network'), message: str(10_000) }).optional().catch(undefined),
+	_failure: z
+		.object({ kind: z.enum(FAILURE_KINDS).catch('network'), message: str(10_000) })
+		.optional()
+		.catch(undefined),
 	_note: optStr(10_000),
 	_redactions: listOf(z.object({ what: str(1_000), length: z.number().int().min(0) })).optional(),
 	_truncated: z.boolean().optional().catch(undefined)
@@ -332,12 +421,17 @@ type HarInEntry = z.output<typeof entrySchema>;
 const harSchema = z.object({
 	log: z.object({
 		version: z.unknown().optional(),
-		creator: z.object({ name: z.string().catch('') }).optional().catch(undefined),
+		creator: z
+			.object({ name: z.string().catch('') })
+			.optional()
+			.catch(undefined),
 		entries: z.array(z.unknown())
 	})
 });
 
-export type ImportResult = { ok: true; exchanges: Exchange[]; skipped: number; source: 'playground' | 'browser' } | { ok: false; message: string };
+export type ImportResult =
+	| { ok: true; exchanges: Exchange[]; skipped: number; source: 'playground' | 'browser' }
+	| { ok: false; message: string };
 
 const MiB = 1024 * 1024;
 function size(bytes: number, round: (n: number) => number): string {
@@ -354,9 +448,13 @@ function pathOf(url: string): string | undefined {
 /** The step of an entry from its path; undefined when it is not an OAuth request. */
 function stepFromPath(path: string, body: string): Step | undefined {
 	if (path.endsWith('/oauth2/auth')) return 'consent';
-	if (path.endsWith('/oauth2/token')) return formFields(body).some(([n, v]) => n === 'grant_type' && v === 'refresh_token') ? 'refresh' : 'exchange';
+	if (path.endsWith('/oauth2/token'))
+		return formFields(body).some(([n, v]) => n === 'grant_type' && v === 'refresh_token')
+			? 'refresh'
+			: 'exchange';
 	if (path.endsWith('/callback')) return 'callback';
-	if (path.includes('/reader/api/0/')) return path.endsWith('/reader/api/0/user-info') ? 'userinfo' : 'api';
+	if (path.includes('/reader/api/0/'))
+		return path.endsWith('/reader/api/0/user-info') ? 'userinfo' : 'api';
 	return undefined;
 }
 
@@ -368,11 +466,13 @@ function httpVersionIn(v: string): string {
 	return t.replace(/^http\//, '').toUpperCase();
 }
 
-
 function importHeaders(list: { name: string; value: string }[], cookieHeader: string): HeaderList {
 	return list
 		.filter((h) => h.name && !h.name.startsWith(':'))
-		.map((h) => [h.name, h.name.toLowerCase() === cookieHeader && !placeholder(h.value) ? NOT_IMPORTED : h.value]);
+		.map((h) => [
+			h.name,
+			h.name.toLowerCase() === cookieHeader && !placeholder(h.value) ? NOT_IMPORTED : h.value
+		]);
 }
 
 /** Chromium's `_error` on a failed request (e.g. net::ERR_CONNECTION_REFUSED) as a failure kind. */
@@ -386,7 +486,9 @@ function chromiumFailure(error: string): Failure {
 				? 'timeout'
 				: e.includes('CERT') || e.includes('SSL')
 					? 'tls'
-					: e.includes('CONNECTION_RESET') || e.includes('CONNECTION_CLOSED') || e.includes('EMPTY_RESPONSE')
+					: e.includes('CONNECTION_RESET') ||
+						  e.includes('CONNECTION_CLOSED') ||
+						  e.includes('EMPTY_RESPONSE')
 						? 'reset'
 						: e.includes('ABORTED')
 							? 'cancelled'
@@ -398,12 +500,17 @@ function chromiumFailure(error: string): Failure {
 
 function importTiming(e: HarInEntry, hasResponse: boolean): Timing {
 	const t = e.timings;
-	const pos = (v: number | undefined) => (v !== undefined && Number.isFinite(v) && v >= 0 ? v : undefined);
+	const pos = (v: number | undefined) =>
+		v !== undefined && Number.isFinite(v) && v >= 0 ? v : undefined;
 	const r = (v: number) => Math.round(v * 1000) / 1000;
 	const dns = pos(t.dns);
 	const ssl = pos(t.ssl);
-	const connect = pos(t.connect) !== undefined ? Math.max(0, pos(t.connect)! - (ssl ?? 0)) : undefined;
-	const sum = [t.blocked, t.dns, t.connect, t.send, t.wait].reduce<number>((a, v) => a + (pos(v) ?? 0), 0);
+	const connect =
+		pos(t.connect) !== undefined ? Math.max(0, pos(t.connect)! - (ssl ?? 0)) : undefined;
+	const sum = [t.blocked, t.dns, t.connect, t.send, t.wait].reduce<number>(
+		(a, v) => a + (pos(v) ?? 0),
+		0
+	);
 	const timing: Timing = { total: r(pos(e.time) ?? sum + (pos(t.receive) ?? 0)) };
 	if (dns !== undefined) timing.dns = r(dns);
 	if (connect !== undefined) timing.connect = r(connect);
@@ -416,7 +523,9 @@ function entryBody(e: HarInEntry): string {
 	const pd = e.request.postData;
 	if (!pd) return '';
 	if (pd.text !== undefined) return pd.text;
-	return pd.params.length ? new URLSearchParams(pd.params.map((p) => [p.name, p.value])).toString() : '';
+	return pd.params.length
+		? new URLSearchParams(pd.params.map((p) => [p.name, p.value])).toString()
+		: '';
 }
 
 function importEntry(e: HarInEntry, step: Step, id: string): Exchange {
@@ -426,14 +535,27 @@ function importEntry(e: HarInEntry, step: Step, id: string): Exchange {
 	if (r && r.status > 0) {
 		let text = r.content.text ?? '';
 		if (r.content.encoding?.toLowerCase() === 'base64') text = decodeBase64Utf8(text) ?? '';
-		response = { status: r.status, statusText: r.statusText, httpVersion: httpVersionIn(r.httpVersion), headers: importHeaders(r.headers, 'set-cookie'), body: text, truncated: e._truncated ?? false };
+		response = {
+			status: r.status,
+			statusText: r.statusText,
+			httpVersion: httpVersionIn(r.httpVersion),
+			headers: importHeaders(r.headers, 'set-cookie'),
+			body: text,
+			truncated: e._truncated ?? false
+		};
 	}
 	const failure = e._failure ?? (r?._error && !response ? chromiumFailure(r._error) : undefined);
 	const ex: Exchange = {
 		id,
 		step,
 		startedAt: validDate(e.startedDateTime),
-		request: { method: e.request.method, url: e.request.url, httpVersion: httpVersionIn(e.request.httpVersion), headers: importHeaders(e.request.headers, 'cookie'), body },
+		request: {
+			method: e.request.method,
+			url: e.request.url,
+			httpVersion: httpVersionIn(e.request.httpVersion),
+			headers: importHeaders(e.request.headers, 'cookie'),
+			body
+		},
 		timing: importTiming(e, !!response),
 		findings: []
 	};
@@ -467,11 +589,19 @@ function rediagnose(exchanges: Exchange[], carried: (Finding[] | undefined)[]): 
 		const ctx: DiagnoseContext = { requestedScope, tokenExpiresAt };
 		const findings = ex.step === 'callback' ? callbackFindings(ex, carried[i]) : diagnose(ex, ctx);
 		const res = ex.response;
-		if ((ex.step === 'exchange' || ex.step === 'refresh') && res && res.status >= 200 && res.status < 300) {
+		if (
+			(ex.step === 'exchange' || ex.step === 'refresh') &&
+			res &&
+			res.status >= 200 &&
+			res.status < 300
+		) {
 			const body = parseJson(res.body) as Record<string, unknown> | undefined;
 			if (body && typeof body === 'object' && typeof body.access_token === 'string') {
 				const expiresIn = body.expires_in;
-				tokenExpiresAt = typeof expiresIn === 'number' && Number.isFinite(expiresIn) ? Date.parse(ex.startedAt) + ex.timing.total + expiresIn * 1000 : undefined;
+				tokenExpiresAt =
+					typeof expiresIn === 'number' && Number.isFinite(expiresIn)
+						? Date.parse(ex.startedAt) + ex.timing.total + expiresIn * 1000
+						: undefined;
 			}
 		}
 		return { ...ex, findings };
@@ -488,7 +618,10 @@ export function fromHar(text: string, opts: ImportOptions = {}): ImportResult {
 	try {
 		return importHar(text, opts);
 	} catch (err) {
-		return { ok: false, message: `This file could not be read as a HAR: ${err instanceof Error ? err.message : String(err)}` };
+		return {
+			ok: false,
+			message: `This file could not be read as a HAR: ${err instanceof Error ? err.message : String(err)}`
+		};
 	}
 }
 
@@ -496,18 +629,33 @@ function importHar(text: string, opts: ImportOptions): ImportResult {
 	if (typeof text !== 'string') return { ok: false, message: 'There is no file text to import.' };
 	const maxBytes = opts.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES;
 	const bytes = utf8Length(text);
-	if (bytes > maxBytes) return { ok: false, message: `The file is ${size(bytes, Math.ceil)}; the import takes at most ${size(maxBytes, Math.floor)}.` };
+	if (bytes > maxBytes)
+		return {
+			ok: false,
+			message: `The file is ${size(bytes, Math.ceil)}; the import takes at most ${size(maxBytes, Math.floor)}.`
+		};
 	let json: unknown;
 	try {
 		json = JSON.parse(text.replace(/^\uFEFF/, ''));
 	} catch (err) {
-		return { ok: false, message: `This file is not JSON: ${err instanceof Error ? err.message : String(err)}` };
+		return {
+			ok: false,
+			message: `This file is not JSON: ${err instanceof Error ? err.message : String(err)}`
+		};
 	}
 	const har = harSchema.safeParse(json);
-	if (!har.success) return { ok: false, message: 'This file is JSON, but not a HAR: it has no log.entries list. Save it from the browser’s Network panel with “Save all as HAR”, or export it from the playground.' };
+	if (!har.success)
+		return {
+			ok: false,
+			message:
+				'This file is JSON, but not a HAR: it has no log.entries list. Save it from the browser’s Network panel with “Save all as HAR”, or export it from the playground.'
+		};
 	const { version, creator, entries } = har.data.log;
 	if (version !== undefined && version !== '1.2' && version !== '1.1')
-		return { ok: false, message: `This HAR is version ${JSON.stringify(version).slice(0, 40)}; the import reads HAR 1.2 (and 1.1).` };
+		return {
+			ok: false,
+			message: `This HAR is version ${JSON.stringify(version).slice(0, 40)}; the import reads HAR 1.2 (and 1.1).`
+		};
 	const source = creator?.name === HAR_CREATOR ? 'playground' : 'browser';
 
 	const picked: Exchange[] = [];
@@ -538,7 +686,10 @@ function importHar(text: string, opts: ImportOptions): ImportResult {
 		const n = entries.length;
 		return {
 			ok: false,
-			message: n === 0 ? 'This HAR has no requests in it.' : `This HAR has ${n} request${n === 1 ? '' : 's'}, none of them to /oauth2/ or /reader/api/0/. Record the flow with the Network panel open (tick “Preserve log”), then save again.`
+			message:
+				n === 0
+					? 'This HAR has no requests in it.'
+					: `This HAR has ${n} request${n === 1 ? '' : 's'}, none of them to /oauth2/ or /reader/api/0/. Record the flow with the Network panel open (tick “Preserve log”), then save again.`
 		};
 	}
 	return { ok: true, exchanges: rediagnose(picked, carried), skipped, source };

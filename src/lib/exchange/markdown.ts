@@ -64,7 +64,8 @@ function title(ex: Exchange): string {
 }
 
 function statusOf(ex: Exchange): string {
-	if (ex.response) return `${ex.response.status}${ex.response.statusText ? ` ${ex.response.statusText}` : ''}`;
+	if (ex.response)
+		return `${ex.response.status}${ex.response.statusText ? ` ${ex.response.statusText}` : ''}`;
 	if (ex.failure) return `failed (${ex.failure.kind})`;
 	return ex.step === 'consent' ? 'opened in the browser' : 'no response';
 }
@@ -76,13 +77,22 @@ function firstProblem(findings: Finding[]): Finding | undefined {
 function setupValue(v: unknown): string {
 	if (typeof v === 'boolean') return v ? 'yes' : 'no';
 	if (v === '' || v === undefined || v === null) return '(empty)';
-	return typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+	return typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
 }
 
 function setupTable(setup: MarkdownSetup): string[] {
 	const rows = Object.entries(setup).filter(([k]) => !NEVER_SHOWN.test(k));
 	if (rows.length === 0) return [];
-	return ['## Setup', '', '| Field | Value |', '|---|---|', ...rows.map(([k, v]) => `| ${cell(k)} | ${cell(setupValue(v))} |`), '', 'The client secret is not part of this report.', ''];
+	return [
+		'## Setup',
+		'',
+		'| Field | Value |',
+		'|---|---|',
+		...rows.map(([k, v]) => `| ${cell(k)} | ${cell(setupValue(v))} |`),
+		'',
+		'The client secret is not part of this report.',
+		''
+	];
 }
 
 function findingLines(f: Finding): string[] {
@@ -100,16 +110,36 @@ function withBody(head: string, body: string): string {
 function section(ex: Exchange, n: number): string[] {
 	const out = [`## ${n}. ${escape(title(ex))}`, ''];
 	if (ex.note) out.push(`*${escape(ex.note)}*`, '');
-	out.push(`${code(`${ex.request.method} ${ex.request.url}`)}, started ${escape(ex.startedAt)}, ${ex.timing.total} ms.`, '');
+	out.push(
+		`${code(`${ex.request.method} ${ex.request.url}`)}, started ${escape(ex.startedAt)}, ${ex.timing.total} ms.`,
+		''
+	);
 	if (ex.findings.length) out.push('**Findings**', '', ...ex.findings.flatMap(findingLines), '');
 	else out.push('No findings.', '');
-	out.push('**Request**', '', fenced(withBody(requestHead(ex.request), ex.request.body), 'http'), '');
-	for (const r of ex.redactions ?? []) out.push(`${escape(r.what)}: shown as ${code('<redacted>')}; ${r.length} bytes were sent.`, '');
-	if (ex.failure) out.push(`**Failure** (${escape(ex.failure.kind)}): ${escape(ex.failure.message)}`, '');
+	out.push(
+		'**Request**',
+		'',
+		fenced(withBody(requestHead(ex.request), ex.request.body), 'http'),
+		''
+	);
+	for (const r of ex.redactions ?? [])
+		out.push(`${escape(r.what)}: shown as ${code('<redacted>')}; ${r.length} bytes were sent.`, '');
+	if (ex.failure)
+		out.push(`**Failure** (${escape(ex.failure.kind)}): ${escape(ex.failure.message)}`, '');
 	if (ex.response) {
-		out.push('**Response**', '', fenced(withBody(responseHead(ex.response), ex.response.body), 'http'), '');
-		if (ex.response.truncated) out.push('The body was cut at the size cap; only its start is shown.', '');
-	} else if (ex.step === 'consent') out.push('No response here: the browser opened this URL and the service showed its consent page.', '');
+		out.push(
+			'**Response**',
+			'',
+			fenced(withBody(responseHead(ex.response), ex.response.body), 'http'),
+			''
+		);
+		if (ex.response.truncated)
+			out.push('The body was cut at the size cap; only its start is shown.', '');
+	} else if (ex.step === 'consent')
+		out.push(
+			'No response here: the browser opened this URL and the service showed its consent page.',
+			''
+		);
 	else if (!ex.failure) out.push('No response was recorded.', '');
 	return out;
 }
@@ -121,7 +151,9 @@ export function toMarkdown(exchanges: Exchange[], opts: MarkdownOptions = {}): s
 		'# Feed-reader OAuth playground transcript',
 		'',
 		`Generated ${generatedAt.toISOString()}. ${shown.length} exchange${shown.length === 1 ? '' : 's'}. ` +
-			(opts.includeTokens ? '**This report holds full access and refresh tokens: share it only where they may be seen.**' : 'Tokens are shortened to their first and last 4 characters.') +
+			(opts.includeTokens
+				? '**This report holds full access and refresh tokens: share it only where they may be seen.**'
+				: 'Tokens are shortened to their first and last 4 characters.') +
 			' The client secret is never in a transcript.',
 		''
 	];
@@ -130,7 +162,9 @@ export function toMarkdown(exchanges: Exchange[], opts: MarkdownOptions = {}): s
 	if (shown.length === 0) out.push('No exchanges yet.', '');
 	shown.forEach((ex, i) => {
 		const p = firstProblem(ex.findings);
-		out.push(`${i + 1}. **${escape(title(ex))}** (${ex.step}): ${code(`${ex.request.method} ${ex.request.url}`)} → ${escape(statusOf(ex))}${p ? `. ${p.level}: ${escape(p.message)}` : ''}`);
+		out.push(
+			`${i + 1}. **${escape(title(ex))}** (${ex.step}): ${code(`${ex.request.method} ${ex.request.url}`)} → ${escape(statusOf(ex))}${p ? `. ${p.level}: ${escape(p.message)}` : ''}`
+		);
 	});
 	out.push('');
 	shown.forEach((ex, i) => out.push(...section(ex, i + 1)));

@@ -17,7 +17,9 @@ export function requestHead(req: ExchangeRequest): string {
 }
 
 export function responseHead(res: ExchangeResponse): string {
-	const lines = [`HTTP/${res.httpVersion} ${res.status}${res.statusText ? ' ' + res.statusText : ''}`];
+	const lines = [
+		`HTTP/${res.httpVersion} ${res.status}${res.statusText ? ' ' + res.statusText : ''}`
+	];
 	for (const [n, v] of res.headers) lines.push(`${n}: ${v}`);
 	return lines.join('\n');
 }

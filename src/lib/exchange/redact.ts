@@ -14,7 +14,11 @@ export interface Secret {
 }
 
 function encodings(value: string): string[] {
-	const forms = new Set([value, encodeURIComponent(value), new URLSearchParams([['x', value]]).toString().slice(2)]);
+	const forms = new Set([
+		value,
+		encodeURIComponent(value),
+		new URLSearchParams([['x', value]]).toString().slice(2)
+	]);
 	return [...forms].filter(Boolean).sort((a, b) => b.length - a.length);
 }
 
@@ -36,7 +40,11 @@ function basicHolds(headerValue: string, secret: string): boolean {
 	try {
 		const bin = atob(m[1]!.replace(/-/g, '+').replace(/_/g, '/'));
 		const decoded = new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
-		return decoded.includes(secret) || decoded.includes(encodeURIComponent(secret)) || decoded.includes(new URLSearchParams([['x', secret]]).toString().slice(2));
+		return (
+			decoded.includes(secret) ||
+			decoded.includes(encodeURIComponent(secret)) ||
+			decoded.includes(new URLSearchParams([['x', secret]]).toString().slice(2))
+		);
 	} catch {
 		return false;
 	}
@@ -45,11 +53,18 @@ function basicHolds(headerValue: string, secret: string): boolean {
 function redactHeaders(headers: HeaderList, secret: Secret, noted: Redaction[]): HeaderList {
 	return headers.map(([name, value]) => {
 		if (name.toLowerCase() === 'authorization' && basicHolds(value, secret.value)) {
-			noted.push({ what: `${secret.name} (in the Authorization: Basic header)`, length: new TextEncoder().encode(secret.value).length });
+			noted.push({
+				what: `${secret.name} (in the Authorization: Basic header)`,
+				length: new TextEncoder().encode(secret.value).length
+			});
 			return [name, `Basic ${REDACTED}`];
 		}
 		const r = replaceAll(value, secret.value);
-		if (r.hit) noted.push({ what: `${secret.name} (in the ${name} header)`, length: new TextEncoder().encode(secret.value).length });
+		if (r.hit)
+			noted.push({
+				what: `${secret.name} (in the ${name} header)`,
+				length: new TextEncoder().encode(secret.value).length
+			});
 		return [name, r.text];
 	});
 }
@@ -76,7 +91,11 @@ export function redactExchange(ex: Exchange, secrets: Secret[]): Exchange {
 			if (rb.hit) noted.push({ what: `${s.name} (echoed in the response body)`, length: len });
 			response.body = rb.text;
 		}
-		if (ex.failure) ex = { ...ex, failure: { ...ex.failure, message: replaceAll(ex.failure.message, s.value).text } };
+		if (ex.failure)
+			ex = {
+				...ex,
+				failure: { ...ex.failure, message: replaceAll(ex.failure.message, s.value).text }
+			};
 	}
 	return { ...ex, request, response, redactions: noted.length ? noted : undefined };
 }
@@ -89,13 +108,22 @@ export function shortenToken(token: string): string {
 
 /** Replaces tokens by their shortened form everywhere in the exchange (exports default). */
 export function redactTokens(ex: Exchange, tokens: string[]): Exchange {
-	const real = [...new Set(tokens.filter((t) => t.length >= 8))].sort((a, b) => b.length - a.length);
+	const real = [...new Set(tokens.filter((t) => t.length >= 8))].sort(
+		(a, b) => b.length - a.length
+	);
 	if (real.length === 0) return ex;
 	const swap = (text: string) => real.reduce((acc, t) => acc.split(t).join(shortenToken(t)), text);
 	const swapHeaders = (h: HeaderList): HeaderList => h.map(([n, v]) => [n, swap(v)]);
 	return {
 		...ex,
-		request: { ...ex.request, url: swap(ex.request.url), headers: swapHeaders(ex.request.headers), body: swap(ex.request.body) },
-		response: ex.response ? { ...ex.response, headers: swapHeaders(ex.response.headers), body: swap(ex.response.body) } : undefined
+		request: {
+			...ex.request,
+			url: swap(ex.request.url),
+			headers: swapHeaders(ex.request.headers),
+			body: swap(ex.request.body)
+		},
+		response: ex.response
+			? { ...ex.response, headers: swapHeaders(ex.response.headers), body: swap(ex.response.body) }
+			: undefined
 	};
 }

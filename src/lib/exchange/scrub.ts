@@ -47,7 +47,9 @@ export function splitUrl(url: string): { base: string; query: string | undefined
 	const hash = hashAt < 0 ? '' : url.slice(hashAt);
 	const rest = hashAt < 0 ? url : url.slice(0, hashAt);
 	const q = rest.indexOf('?');
-	return q < 0 ? { base: rest, query: undefined, hash } : { base: rest.slice(0, q), query: rest.slice(q + 1), hash };
+	return q < 0
+		? { base: rest, query: undefined, hash }
+		: { base: rest.slice(0, q), query: rest.slice(q + 1), hash };
 }
 
 export function isFormBody(headers: HeaderList, body: string): boolean {
@@ -58,7 +60,10 @@ export function isFormBody(headers: HeaderList, body: string): boolean {
 }
 
 /** Replaces the values of the named form fields, leaving every other byte as it was. */
-export function mapFormFields(text: string, fn: (name: string, value: string) => string | undefined): { text: string; changed: boolean } {
+export function mapFormFields(
+	text: string,
+	fn: (name: string, value: string) => string | undefined
+): { text: string; changed: boolean } {
 	let changed = false;
 	const pieces = text.split('&').map((piece) => {
 		const [rawName, rawValue] = splitPair(piece);
@@ -72,10 +77,13 @@ export function mapFormFields(text: string, fn: (name: string, value: string) =>
 
 export function formFields(text: string): [string, string][] {
 	if (!text) return [];
-	return text.split('&').filter(Boolean).map((p) => {
-		const [n, v] = splitPair(p);
-		return [formDecode(n), formDecode(v)];
-	});
+	return text
+		.split('&')
+		.filter(Boolean)
+		.map((p) => {
+			const [n, v] = splitPair(p);
+			return [formDecode(n), formDecode(v)];
+		});
 }
 
 export function queryFields(url: string): [string, string][] {
@@ -155,9 +163,11 @@ function jsonSecrets(body: string, values: string[]): void {
  */
 export function scrubSecrets(ex: Exchange): Exchange {
 	const found: string[] = [];
-	for (const [n, v] of queryFields(ex.request.url)) if (n === SECRET_FIELD && v && !isRedacted(v)) found.push(v);
+	for (const [n, v] of queryFields(ex.request.url))
+		if (n === SECRET_FIELD && v && !isRedacted(v)) found.push(v);
 	if (isFormBody(ex.request.headers, ex.request.body))
-		for (const [n, v] of formFields(ex.request.body)) if (n === SECRET_FIELD && v && !isRedacted(v)) found.push(v);
+		for (const [n, v] of formFields(ex.request.body))
+			if (n === SECRET_FIELD && v && !isRedacted(v)) found.push(v);
 	jsonSecrets(ex.request.body, found);
 	if (ex.response) jsonSecrets(ex.response.body, found);
 	for (const [n, v] of ex.request.headers) {
@@ -170,7 +180,12 @@ export function scrubSecrets(ex: Exchange): Exchange {
 	// Long values: everywhere they occur, as the server's own redaction does. Short ones only where
 	// they were found, so that a three-letter test secret does not blank out half the transcript.
 	const long = [...new Set(found.filter((v) => v.length >= 8))];
-	let out = long.length ? redactExchange(ex, long.map((value) => ({ name: SECRET_FIELD, value }))) : ex;
+	let out = long.length
+		? redactExchange(
+				ex,
+				long.map((value) => ({ name: SECRET_FIELD, value }))
+			)
+		: ex;
 	const noted: Redaction[] = [...(out.redactions ?? [])];
 	const note = (what: string, value: string) => noted.push({ what, length: utf8Length(value) });
 	const fieldFn = (where: string) => (name: string, value: string) => {
@@ -185,7 +200,8 @@ export function scrubSecrets(ex: Exchange): Exchange {
 		const q = mapFormFields(u.query, fieldFn(`${SECRET_FIELD} (in the URL)`));
 		if (q.changed) request.url = `${u.base}?${q.text}${u.hash}`;
 	}
-	if (isFormBody(request.headers, request.body)) request.body = mapFormFields(request.body, fieldFn(SECRET_FIELD)).text;
+	if (isFormBody(request.headers, request.body))
+		request.body = mapFormFields(request.body, fieldFn(SECRET_FIELD)).text;
 	else if (request.body.includes(SECRET_FIELD)) {
 		const parsed = parseJson(request.body);
 		const values: string[] = [];
@@ -234,7 +250,8 @@ export function collectTokens(exchanges: Exchange[]): string[] {
 	};
 	const fromJson = (body: string) => {
 		const v = parseJson(body);
-		if (v && typeof v === 'object' && !Array.isArray(v)) for (const k of TOKEN_FIELDS) add((v as Record<string, unknown>)[k]);
+		if (v && typeof v === 'object' && !Array.isArray(v))
+			for (const k of TOKEN_FIELDS) add((v as Record<string, unknown>)[k]);
 	};
 	for (const ex of exchanges) {
 		for (const [n, v] of ex.request.headers) {

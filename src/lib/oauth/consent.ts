@@ -18,7 +18,9 @@ export function stateBytes(state: string): number {
 }
 
 /** 32 random bytes, base64url: 43 characters, well under the seed's 500-byte cap. */
-export function makeState(random: (n: number) => Uint8Array = (n) => crypto.getRandomValues(new Uint8Array(n))): string {
+export function makeState(
+	random: (n: number) => Uint8Array = (n) => crypto.getRandomValues(new Uint8Array(n))
+): string {
 	const bytes = random(32);
 	let bin = '';
 	for (const b of bytes) bin += String.fromCharCode(b);
@@ -30,9 +32,11 @@ export function makeState(random: (n: number) => Uint8Array = (n) => crypto.getR
  * Query parameters already on the endpoint are kept (seed §5.9 shows `…/oauth2/auth?state=<STATE>`; ours replace theirs).
  */
 export function consentUrl(authorizationEndpoint: string, req: ConsentRequest): string {
-	if (stateBytes(req.state) > MAX_STATE_BYTES) throw new RangeError(`state is over ${MAX_STATE_BYTES} bytes`);
+	if (stateBytes(req.state) > MAX_STATE_BYTES)
+		throw new RangeError(`state is over ${MAX_STATE_BYTES} bytes`);
 	const url = new URL(authorizationEndpoint);
-	for (const k of ['client_id', 'redirect_uri', 'response_type', 'scope', 'state']) url.searchParams.delete(k);
+	for (const k of ['client_id', 'redirect_uri', 'response_type', 'scope', 'state'])
+		url.searchParams.delete(k);
 	url.searchParams.set('client_id', req.client_id);
 	url.searchParams.set('redirect_uri', req.redirect_uri);
 	url.searchParams.set('response_type', 'code');
@@ -44,10 +48,13 @@ export function consentUrl(authorizationEndpoint: string, req: ConsentRequest): 
 /** What each consent parameter is for, shown in the table under the URL. */
 export const CONSENT_PARAM_HELP: Record<string, string> = {
 	client_id: "Your application's client id, from its registration (seed §2.1).",
-	redirect_uri: 'Where the service sends the browser back. It must match the registered redirect address exactly (seed §4.1).',
+	redirect_uri:
+		'Where the service sends the browser back. It must match the registered redirect address exactly (seed §4.1).',
 	response_type: 'Always "code": the authorization-code flow (RFC 6749 §4.1.1).',
-	scope: '"read" or "read write". Empty means the scope set in the registration; a read-only registration cannot ask for write (seed §4.1).',
-	state: 'A random value the playground saved in its session. It must come back unchanged, or the response may be forged (seed §5 step 3).'
+	scope:
+		'"read" or "read write". Empty means the scope set in the registration; a read-only registration cannot ask for write (seed §4.1).',
+	state:
+		'A random value the playground saved in its session. It must come back unchanged, or the response may be forged (seed §5 step 3).'
 };
 
 export type CallbackVerdict =
@@ -69,17 +76,29 @@ export function sameString(a: string, b: string): boolean {
  * Decides what a redirect back from the service means. The state is checked first, also on an error
  * response, because an error that does not carry our state may be forged too (RFC 6749 §10.12).
  */
-export function checkCallback(params: URLSearchParams, savedState: string | undefined): CallbackVerdict {
+export function checkCallback(
+	params: URLSearchParams,
+	savedState: string | undefined
+): CallbackVerdict {
 	const returned = params.getAll('state');
 	const codes = params.getAll('code');
 	const errors = params.getAll('error');
 	if (savedState === undefined) return { kind: 'no-pending-state' };
 	if (returned.length > 1 || codes.length > 1 || errors.length > 1)
-		return { kind: 'malformed', detail: 'A parameter appears more than once; RFC 6749 §3.1 forbids repeated parameters.' };
+		return {
+			kind: 'malformed',
+			detail: 'A parameter appears more than once; RFC 6749 §3.1 forbids repeated parameters.'
+		};
 	if (returned.length === 0)
-		return { kind: 'state-mismatch', detail: 'The redirect carries no state, but the playground sent one.' };
+		return {
+			kind: 'state-mismatch',
+			detail: 'The redirect carries no state, but the playground sent one.'
+		};
 	if (!sameString(returned[0]!, savedState))
-		return { kind: 'state-mismatch', detail: 'The returned state differs from the state the playground saved.' };
+		return {
+			kind: 'state-mismatch',
+			detail: 'The returned state differs from the state the playground saved.'
+		};
 	if (errors.length === 1)
 		return {
 			kind: 'error',

@@ -22,7 +22,9 @@ function json(body: string | undefined): Record<string, unknown> | undefined {
 	if (!body) return undefined;
 	try {
 		const v = JSON.parse(body);
-		return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+		return v && typeof v === 'object' && !Array.isArray(v)
+			? (v as Record<string, unknown>)
+			: undefined;
 	} catch {
 		return undefined;
 	}
@@ -33,14 +35,48 @@ function words(s: unknown): Set<string> {
 }
 
 const failureFindings: Record<string, (msg: string) => Finding> = {
-	blocked: (m) => ({ level: 'error', code: 'blocked', message: `The playground refused to send this request: ${m}`, fix: 'Use a public http(s) address of the service, or run the playground locally to reach a server on your own machine.' }),
-	refused: (m) => ({ level: 'error', code: 'connection-refused', message: m, fix: 'Check the base URL and port, and that the service is running.' }),
-	dns: (m) => ({ level: 'error', code: 'dns-failure', message: m, fix: 'Check the spelling of the host name in the base URL.' }),
-	timeout: (m) => ({ level: 'error', code: 'timeout', message: m, fix: 'The service is slow or unreachable. Try again, or check the base URL.' }),
-	tls: (m) => ({ level: 'error', code: 'tls-failure', message: m, fix: 'The certificate is not trusted (self-signed, expired, or for another name). Fix the certificate. For a test server of your own, run the playground locally and tick "Accept invalid TLS certificates" in the setup\'s Advanced settings; the hosted playground always checks certificates.' }),
-	'too-large': (m) => ({ level: 'warning', code: 'response-too-large', message: m, fix: 'A token or user-info response should be small; check that the URL points at the right endpoint.' }),
+	blocked: (m) => ({
+		level: 'error',
+		code: 'blocked',
+		message: `The playground refused to send this request: ${m}`,
+		fix: 'Use a public http(s) address of the service, or run the playground locally to reach a server on your own machine.'
+	}),
+	refused: (m) => ({
+		level: 'error',
+		code: 'connection-refused',
+		message: m,
+		fix: 'Check the base URL and port, and that the service is running.'
+	}),
+	dns: (m) => ({
+		level: 'error',
+		code: 'dns-failure',
+		message: m,
+		fix: 'Check the spelling of the host name in the base URL.'
+	}),
+	timeout: (m) => ({
+		level: 'error',
+		code: 'timeout',
+		message: m,
+		fix: 'The service is slow or unreachable. Try again, or check the base URL.'
+	}),
+	tls: (m) => ({
+		level: 'error',
+		code: 'tls-failure',
+		message: m,
+		fix: 'The certificate is not trusted (self-signed, expired, or for another name). Fix the certificate. For a test server of your own, run the playground locally and tick "Accept invalid TLS certificates" in the setup\'s Advanced settings; the hosted playground always checks certificates.'
+	}),
+	'too-large': (m) => ({
+		level: 'warning',
+		code: 'response-too-large',
+		message: m,
+		fix: 'A token or user-info response should be small; check that the URL points at the right endpoint.'
+	}),
 	reset: (m) => ({ level: 'error', code: 'connection-reset', message: m }),
-	cancelled: () => ({ level: 'info', code: 'cancelled', message: 'You cancelled this request before it finished.' }),
+	cancelled: () => ({
+		level: 'info',
+		code: 'cancelled',
+		message: 'You cancelled this request before it finished.'
+	}),
 	network: (m) => ({ level: 'error', code: 'network-error', message: m })
 };
 
@@ -48,52 +84,201 @@ function tokenErrorFinding(ex: Exchange, err: string, desc: string | undefined):
 	const said = desc ? ` The service said: "${desc}".` : '';
 	switch (err) {
 		case 'invalid_client':
-			return { level: 'error', code: 'invalid_client', message: `The service did not accept the client credentials.${said}`, fix: 'Check client_id and client_secret against the registration; a secret that was regenerated invalidates the old one.', ref: RFC6749('5.2') };
+			return {
+				level: 'error',
+				code: 'invalid_client',
+				message: `The service did not accept the client credentials.${said}`,
+				fix: 'Check client_id and client_secret against the registration; a secret that was regenerated invalidates the old one.',
+				ref: RFC6749('5.2')
+			};
 		case 'invalid_grant':
 			return ex.step === 'refresh'
-				? { level: 'error', code: 'invalid_grant', message: `The refresh token was refused.${said}`, fix: 'It may have been used already (refresh tokens rotate: each refresh returns a new one), revoked, or expired. Run the flow again from the consent step.', ref: RFC6749('6') }
-				: { level: 'error', code: 'invalid_grant', message: `The authorization code was refused.${said}`, fix: 'Likely causes: the code was already used (codes are single-use), it expired (exchange it at once), or the redirect_uri differs from the one sent at consent. Start the flow again.', ref: RFC6749('4.1.3') };
+				? {
+						level: 'error',
+						code: 'invalid_grant',
+						message: `The refresh token was refused.${said}`,
+						fix: 'It may have been used already (refresh tokens rotate: each refresh returns a new one), revoked, or expired. Run the flow again from the consent step.',
+						ref: RFC6749('6')
+					}
+				: {
+						level: 'error',
+						code: 'invalid_grant',
+						message: `The authorization code was refused.${said}`,
+						fix: 'Likely causes: the code was already used (codes are single-use), it expired (exchange it at once), or the redirect_uri differs from the one sent at consent. Start the flow again.',
+						ref: RFC6749('4.1.3')
+					};
 		case 'invalid_scope':
-			return { level: 'error', code: 'invalid_scope', message: `The requested scope was refused.${said}`, fix: 'Use "read" or "read write"; a read-only registration cannot ask for write.', ref: RFC6749('5.2') };
+			return {
+				level: 'error',
+				code: 'invalid_scope',
+				message: `The requested scope was refused.${said}`,
+				fix: 'Use "read" or "read write"; a read-only registration cannot ask for write.',
+				ref: RFC6749('5.2')
+			};
 		case 'unsupported_grant_type':
-			return { level: 'error', code: 'unsupported_grant_type', message: `The token endpoint does not support this grant_type.${said}`, fix: 'grant_type must be authorization_code for the exchange and refresh_token for the refresh (seed §4.2, §4.3).', ref: RFC6749('5.2') };
+			return {
+				level: 'error',
+				code: 'unsupported_grant_type',
+				message: `The token endpoint does not support this grant_type.${said}`,
+				fix: 'grant_type must be authorization_code for the exchange and refresh_token for the refresh (seed §4.2, §4.3).',
+				ref: RFC6749('5.2')
+			};
 		case 'unauthorized_client':
-			return { level: 'error', code: 'unauthorized_client', message: `This client may not use this grant.${said}`, fix: 'Check the registration.', ref: RFC6749('5.2') };
+			return {
+				level: 'error',
+				code: 'unauthorized_client',
+				message: `This client may not use this grant.${said}`,
+				fix: 'Check the registration.',
+				ref: RFC6749('5.2')
+			};
 		case 'invalid_request': {
 			const ct = /content-type/i.test(desc ?? '');
-			return { level: 'error', code: ct ? 'content-type' : 'invalid_request', message: `The token request was malformed.${said}`, fix: ct ? 'Send Content-Type: application/x-www-form-urlencoded on token requests (seed §4.2).' : 'A required parameter is missing or repeated (seed §4.2 lists them).', ref: RFC6749('5.2') };
+			return {
+				level: 'error',
+				code: ct ? 'content-type' : 'invalid_request',
+				message: `The token request was malformed.${said}`,
+				fix: ct
+					? 'Send Content-Type: application/x-www-form-urlencoded on token requests (seed §4.2).'
+					: 'A required parameter is missing or repeated (seed §4.2 lists them).',
+				ref: RFC6749('5.2')
+			};
 		}
 		default:
-			return { level: 'error', code: err, message: `The token endpoint answered with error "${err}".${said}`, ref: RFC6749('5.2') };
+			return {
+				level: 'error',
+				code: err,
+				message: `The token endpoint answered with error "${err}".${said}`,
+				ref: RFC6749('5.2')
+			};
 	}
 }
 
-function tokenResponseFindings(ex: Exchange, body: Record<string, unknown>, ctx: DiagnoseContext): Finding[] {
+function tokenResponseFindings(
+	ex: Exchange,
+	body: Record<string, unknown>,
+	ctx: DiagnoseContext
+): Finding[] {
 	const out: Finding[] = [];
 	const ref = 'seed §2.3';
-	if (typeof body.access_token !== 'string' || !body.access_token) out.push({ level: 'error', code: 'missing-access_token', message: 'The token response has no access_token string.', ref });
-	if (typeof body.token_type !== 'string') out.push({ level: 'error', code: 'missing-token_type', message: 'The token response has no token_type.', ref });
-	else if (body.token_type.toLowerCase() !== 'bearer') out.push({ level: 'warning', code: 'token_type', message: `token_type is "${body.token_type}", not Bearer.`, ref });
-	else if (body.token_type !== 'Bearer') out.push({ level: 'info', code: 'token_type-case', message: `token_type is "${body.token_type}"; the seed shows "Bearer". The value is case-insensitive (RFC 6749 §5.1).`, ref });
-	if (body.expires_in === undefined) out.push({ level: 'warning', code: 'missing-expires_in', message: 'The token response has no expires_in, so the playground cannot tell when the token expires.', ref });
-	else if (typeof body.expires_in !== 'number' || !Number.isInteger(body.expires_in)) out.push({ level: 'warning', code: 'expires_in-type', message: `expires_in should be an integer number of seconds; it is ${JSON.stringify(body.expires_in)}.`, ref });
-	else if (body.expires_in <= 0) out.push({ level: 'error', code: 'expires_in-range', message: `expires_in is ${body.expires_in}: the token is expired the moment it arrives.`, ref });
-	else if (body.expires_in > 366 * 24 * 3600) out.push({ level: 'warning', code: 'expires_in-range', message: `expires_in is ${body.expires_in} s, over a year: implausibly long for an access token.`, ref });
+	if (typeof body.access_token !== 'string' || !body.access_token)
+		out.push({
+			level: 'error',
+			code: 'missing-access_token',
+			message: 'The token response has no access_token string.',
+			ref
+		});
+	if (typeof body.token_type !== 'string')
+		out.push({
+			level: 'error',
+			code: 'missing-token_type',
+			message: 'The token response has no token_type.',
+			ref
+		});
+	else if (body.token_type.toLowerCase() !== 'bearer')
+		out.push({
+			level: 'warning',
+			code: 'token_type',
+			message: `token_type is "${body.token_type}", not Bearer.`,
+			ref
+		});
+	else if (body.token_type !== 'Bearer')
+		out.push({
+			level: 'info',
+			code: 'token_type-case',
+			message: `token_type is "${body.token_type}"; the seed shows "Bearer". The value is case-insensitive (RFC 6749 §5.1).`,
+			ref
+		});
+	if (body.expires_in === undefined)
+		out.push({
+			level: 'warning',
+			code: 'missing-expires_in',
+			message:
+				'The token response has no expires_in, so the playground cannot tell when the token expires.',
+			ref
+		});
+	else if (typeof body.expires_in !== 'number' || !Number.isInteger(body.expires_in))
+		out.push({
+			level: 'warning',
+			code: 'expires_in-type',
+			message: `expires_in should be an integer number of seconds; it is ${JSON.stringify(body.expires_in)}.`,
+			ref
+		});
+	else if (body.expires_in <= 0)
+		out.push({
+			level: 'error',
+			code: 'expires_in-range',
+			message: `expires_in is ${body.expires_in}: the token is expired the moment it arrives.`,
+			ref
+		});
+	else if (body.expires_in > 366 * 24 * 3600)
+		out.push({
+			level: 'warning',
+			code: 'expires_in-range',
+			message: `expires_in is ${body.expires_in} s, over a year: implausibly long for an access token.`,
+			ref
+		});
 	if (body.refresh_token === undefined) {
-		if (ex.step === 'refresh') out.push({ level: 'info', code: 'refresh_token-kept', message: 'The refresh response has no refresh_token; the playground keeps the old one (RFC 6749 §6).', ref: RFC6749('6') });
-		else out.push({ level: 'warning', code: 'missing-refresh_token', message: 'The token response has no refresh_token, so the token cannot be refreshed.', ref });
-	} else if (typeof body.refresh_token !== 'string') out.push({ level: 'error', code: 'refresh_token-type', message: 'refresh_token is not a string.', ref });
-	if (body.scope === undefined) out.push({ level: 'info', code: 'missing-scope', message: 'The token response has no scope; per RFC 6749 §5.1 that means the requested scope was granted.', ref });
-	else if (typeof body.scope !== 'string') out.push({ level: 'warning', code: 'scope-type', message: 'scope should be a space-separated string.', ref });
+		if (ex.step === 'refresh')
+			out.push({
+				level: 'info',
+				code: 'refresh_token-kept',
+				message:
+					'The refresh response has no refresh_token; the playground keeps the old one (RFC 6749 §6).',
+				ref: RFC6749('6')
+			});
+		else
+			out.push({
+				level: 'warning',
+				code: 'missing-refresh_token',
+				message: 'The token response has no refresh_token, so the token cannot be refreshed.',
+				ref
+			});
+	} else if (typeof body.refresh_token !== 'string')
+		out.push({
+			level: 'error',
+			code: 'refresh_token-type',
+			message: 'refresh_token is not a string.',
+			ref
+		});
+	if (body.scope === undefined)
+		out.push({
+			level: 'info',
+			code: 'missing-scope',
+			message:
+				'The token response has no scope; per RFC 6749 §5.1 that means the requested scope was granted.',
+			ref
+		});
+	else if (typeof body.scope !== 'string')
+		out.push({
+			level: 'warning',
+			code: 'scope-type',
+			message: 'scope should be a space-separated string.',
+			ref
+		});
 	else if (ctx.requestedScope) {
 		const asked = words(ctx.requestedScope);
 		const got = words(body.scope);
 		const same = asked.size === got.size && [...asked].every((w) => got.has(w));
-		if (!same) out.push({ level: 'warning', code: 'scope-differs', message: `Granted scope "${body.scope}" differs from the requested "${ctx.requestedScope}".`, fix: got.has('write') || !asked.has('write') ? undefined : 'Write was not granted: zone-2 calls will get 403. Check that the registration is not "Read only".', ref: RFC6749('3.3') });
+		if (!same)
+			out.push({
+				level: 'warning',
+				code: 'scope-differs',
+				message: `Granted scope "${body.scope}" differs from the requested "${ctx.requestedScope}".`,
+				fix:
+					got.has('write') || !asked.has('write')
+						? undefined
+						: 'Write was not granted: zone-2 calls will get 403. Check that the registration is not "Read only".',
+				ref: RFC6749('3.3')
+			});
 	}
 	const known = new Set(['access_token', 'token_type', 'expires_in', 'refresh_token', 'scope']);
 	const extra = Object.keys(body).filter((k) => !known.has(k));
-	if (extra.length) out.push({ level: 'info', code: 'extra-fields', message: `Fields beyond seed §2.3: ${extra.join(', ')}. They are shown and kept.` });
+	if (extra.length)
+		out.push({
+			level: 'info',
+			code: 'extra-fields',
+			message: `Fields beyond seed §2.3: ${extra.join(', ')}. They are shown and kept.`
+		});
 	return out;
 }
 
@@ -101,7 +286,15 @@ function rateLimitFindings(ex: Exchange): Finding[] {
 	const res = ex.response!;
 	const reset = headerValue(res.headers, 'X-Reader-Limits-Reset-After');
 	if (res.status === 429)
-		return [{ level: 'error', code: 'rate-limited', message: `The service's rate limit is reached (429).${reset ? ` The limits reset in ${reset} s.` : ''}`, fix: 'Wait for the reset; zone-1 (reads) and zone-2 (writes) are counted apart.', ref: 'X-Reader-Zone*-Usage headers' }];
+		return [
+			{
+				level: 'error',
+				code: 'rate-limited',
+				message: `The service's rate limit is reached (429).${reset ? ` The limits reset in ${reset} s.` : ''}`,
+				fix: 'Wait for the reset; zone-1 (reads) and zone-2 (writes) are counted apart.',
+				ref: 'X-Reader-Zone*-Usage headers'
+			}
+		];
 	return [];
 }
 
@@ -111,14 +304,39 @@ function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	const www = headerValue(res.headers, 'WWW-Authenticate') ?? '';
 	const body = json(res.body);
 	if (res.status === 401) {
-		const expired = ctx.tokenExpiresAt !== undefined && Date.parse(ex.startedAt) >= ctx.tokenExpiresAt;
-		out.push({ level: 'error', code: 'invalid_token', message: expired ? 'The access token had expired when this request was sent (401).' : `The service refused the access token (401${/invalid_token/.test(www) ? ', invalid_token' : ''}).`, fix: expired ? 'Refresh the token (step 4), then call again.' : 'The token may be expired, revoked, or sent in the wrong place. Refresh it, or check where the token goes (header or query).', ref: RFC6750('3.1') });
+		const expired =
+			ctx.tokenExpiresAt !== undefined && Date.parse(ex.startedAt) >= ctx.tokenExpiresAt;
+		out.push({
+			level: 'error',
+			code: 'invalid_token',
+			message: expired
+				? 'The access token had expired when this request was sent (401).'
+				: `The service refused the access token (401${/invalid_token/.test(www) ? ', invalid_token' : ''}).`,
+			fix: expired
+				? 'Refresh the token (step 4), then call again.'
+				: 'The token may be expired, revoked, or sent in the wrong place. Refresh it, or check where the token goes (header or query).',
+			ref: RFC6750('3.1')
+		});
 	} else if (res.status === 403) {
 		const scope = /insufficient_scope/.test(www) || body?.error === 'insufficient_scope';
 		out.push(
 			scope
-				? { level: 'error', code: 'insufficient_scope', message: 'This call needs write permission: it is a zone-2 call, and the token was granted "read" only (403).', fix: 'Ask for scope "read write" at consent, with a registration that is not "Read only" (seed §5 step 7).', ref: RFC6750('3.1') }
-				: { level: 'error', code: 'forbidden', message: 'The service refused the call (403). For this service that means the application credentials were rejected, or the call needs "read write" (zone 2).', fix: 'Check the registration and the granted scope.', ref: 'seed §5 step 7' }
+				? {
+						level: 'error',
+						code: 'insufficient_scope',
+						message:
+							'This call needs write permission: it is a zone-2 call, and the token was granted "read" only (403).',
+						fix: 'Ask for scope "read write" at consent, with a registration that is not "Read only" (seed §5 step 7).',
+						ref: RFC6750('3.1')
+					}
+				: {
+						level: 'error',
+						code: 'forbidden',
+						message:
+							'The service refused the call (403). For this service that means the application credentials were rejected, or the call needs "read write" (zone 2).',
+						fix: 'Check the registration and the granted scope.',
+						ref: 'seed §5 step 7'
+					}
 		);
 	}
 	out.push(...rateLimitFindings(ex));
@@ -133,15 +351,32 @@ function jsonExpected(ex: Exchange): Finding[] {
 	if (/^\s*\[/.test(res.body)) return [];
 	const isHtml = /html/i.test(ct) || /^\s*</.test(res.body);
 	if (ex.step === 'api' && res.body.trim() === 'OK') return [];
-	return [{ level: res.truncated ? 'warning' : 'error', code: 'not-json', message: isHtml ? `JSON was expected, but the service answered with HTML (${ct || 'no Content-Type'}). This is often an error or login page, or the wrong URL.` : res.truncated ? 'The body is cut off, so it is not valid JSON.' : `JSON was expected, but the body is not valid JSON (${ct || 'no Content-Type'}).`, fix: isHtml ? 'Check the endpoint URL; read the HTML body for the service’s own message.' : undefined }];
+	return [
+		{
+			level: res.truncated ? 'warning' : 'error',
+			code: 'not-json',
+			message: isHtml
+				? `JSON was expected, but the service answered with HTML (${ct || 'no Content-Type'}). This is often an error or login page, or the wrong URL.`
+				: res.truncated
+					? 'The body is cut off, so it is not valid JSON.'
+					: `JSON was expected, but the body is not valid JSON (${ct || 'no Content-Type'}).`,
+			fix: isHtml
+				? 'Check the endpoint URL; read the HTML body for the service’s own message.'
+				: undefined
+		}
+	];
 }
 
 const AUTH_ERROR_FIX: Record<string, string> = {
-	invalid_scope: 'Use "read" or "read write"; a registration set to "Read only" cannot ask for write. An empty scope gets the registration’s default.',
-	access_denied: 'The service refused without asking the user. Check that the application is allowed to use this flow.',
+	invalid_scope:
+		'Use "read" or "read write"; a registration set to "Read only" cannot ask for write. An empty scope gets the registration’s default.',
+	access_denied:
+		'The service refused without asking the user. Check that the application is allowed to use this flow.',
 	unsupported_response_type: 'The flow needs response_type=code.',
-	invalid_request: 'A parameter is missing, repeated or malformed (for example a state over 500 bytes).',
-	unauthorized_client: 'This client may not use the authorization-code flow. Check the registration.'
+	invalid_request:
+		'A parameter is missing, repeated or malformed (for example a state over 500 bytes).',
+	unauthorized_client:
+		'This client may not use the authorization-code flow. Check the registration.'
 };
 
 /** What the consent URL, fetched without following redirects, says about the registration. */
@@ -149,29 +384,102 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	const res = ex.response!;
 	const body = json(res.body);
 	const client = ctx.clientId ? `client_id "${ctx.clientId}"` : 'this client_id';
-	const said = typeof body?.error_description === 'string' ? ` The service said: "${body.error_description}".` : '';
+	const said =
+		typeof body?.error_description === 'string'
+			? ` The service said: "${body.error_description}".`
+			: '';
 	if (res.status >= 400 && res.status < 500) {
 		const err = typeof body?.error === 'string' ? body.error : undefined;
 		if (err === 'redirect_uri_mismatch' || /redirect/i.test(String(body?.error_description ?? '')))
-			return [{ level: 'error', code: 'redirect_uri_mismatch', message: `The service does not accept the redirect_uri "${ctx.redirectUri ?? '?'}" for ${client}: it shows an error page instead of the consent page.${said}`, fix: 'Register this exact redirect URI with the application (scheme, host, port and path must match character for character), or use the one that is registered.', ref: 'RFC 6749 §3.1.2.4; seed §4.1' }];
-		if (err === 'invalid_client' || err === 'unauthorized_client' || /client/i.test(String(body?.error_description ?? '')))
-			return [{ level: 'error', code: 'unknown-client', message: `The service does not know ${client}.${said}`, fix: 'Copy the client id from the application’s registration; check for spaces and the right environment.', ref: 'RFC 6749 §4.1.2.1' }];
-		return [{ level: 'error', code: err ?? 'consent-error', message: `The consent URL was refused with HTTP ${res.status}${err ? ` (${err})` : ''}.${said}`, ref: 'RFC 6749 §4.1.2.1' }];
+			return [
+				{
+					level: 'error',
+					code: 'redirect_uri_mismatch',
+					message: `The service does not accept the redirect_uri "${ctx.redirectUri ?? '?'}" for ${client}: it shows an error page instead of the consent page.${said}`,
+					fix: 'Register this exact redirect URI with the application (scheme, host, port and path must match character for character), or use the one that is registered.',
+					ref: 'RFC 6749 §3.1.2.4; seed §4.1'
+				}
+			];
+		if (
+			err === 'invalid_client' ||
+			err === 'unauthorized_client' ||
+			/client/i.test(String(body?.error_description ?? ''))
+		)
+			return [
+				{
+					level: 'error',
+					code: 'unknown-client',
+					message: `The service does not know ${client}.${said}`,
+					fix: 'Copy the client id from the application’s registration; check for spaces and the right environment.',
+					ref: 'RFC 6749 §4.1.2.1'
+				}
+			];
+		return [
+			{
+				level: 'error',
+				code: err ?? 'consent-error',
+				message: `The consent URL was refused with HTTP ${res.status}${err ? ` (${err})` : ''}.${said}`,
+				ref: 'RFC 6749 §4.1.2.1'
+			}
+		];
 	}
-	if (res.status >= 500) return [{ level: 'error', code: 'server-error', message: `The service failed with HTTP ${res.status} on the consent URL.` }];
+	if (res.status >= 500)
+		return [
+			{
+				level: 'error',
+				code: 'server-error',
+				message: `The service failed with HTTP ${res.status} on the consent URL.`
+			}
+		];
 	if (res.status >= 300 && res.status < 400) {
 		const location = headerValue(res.headers, 'Location') ?? '';
-		const target = URL.canParse(location, ex.request.url) ? new URL(location, ex.request.url) : undefined;
-		const back = target && ctx.redirectUri && URL.canParse(ctx.redirectUri) && target.origin + target.pathname === new URL(ctx.redirectUri).origin + new URL(ctx.redirectUri).pathname;
+		const target = URL.canParse(location, ex.request.url)
+			? new URL(location, ex.request.url)
+			: undefined;
+		const back =
+			target &&
+			ctx.redirectUri &&
+			URL.canParse(ctx.redirectUri) &&
+			target.origin + target.pathname ===
+				new URL(ctx.redirectUri).origin + new URL(ctx.redirectUri).pathname;
 		if (back && target.searchParams.has('error')) {
 			const err = target.searchParams.get('error')!;
 			const desc = target.searchParams.get('error_description');
-			return [{ level: 'error', code: err, message: `The service sends the browser straight back with error "${err}"${desc ? `: "${desc}"` : ''}. The client and redirect_uri are registered, but the request is refused.`, fix: AUTH_ERROR_FIX[err], ref: 'RFC 6749 §4.1.2.1' }];
+			return [
+				{
+					level: 'error',
+					code: err,
+					message: `The service sends the browser straight back with error "${err}"${desc ? `: "${desc}"` : ''}. The client and redirect_uri are registered, but the request is refused.`,
+					fix: AUTH_ERROR_FIX[err],
+					ref: 'RFC 6749 §4.1.2.1'
+				}
+			];
 		}
-		if (back) return [{ level: 'info', code: 'registration-ok', message: 'The service redirects straight back to the redirect_uri: the registration is accepted (the user may have approved this application before).' }];
-		return [{ level: 'info', code: 'registration-ok', message: `The service redirects to ${target ? target.origin + target.pathname : 'another page'} (typically its login page): ${client} and the redirect_uri are accepted.` }];
+		if (back)
+			return [
+				{
+					level: 'info',
+					code: 'registration-ok',
+					message:
+						'The service redirects straight back to the redirect_uri: the registration is accepted (the user may have approved this application before).'
+				}
+			];
+		return [
+			{
+				level: 'info',
+				code: 'registration-ok',
+				message: `The service redirects to ${target ? target.origin + target.pathname : 'another page'} (typically its login page): ${client} and the redirect_uri are accepted.`
+			}
+		];
 	}
-	if (res.status === 200) return [{ level: 'info', code: 'registration-ok', message: `The service would show its consent or login page: ${client} and the redirect_uri are accepted.` }];
+	if (res.status === 200)
+		return [
+			{
+				level: 'info',
+				code: 'registration-ok',
+				message: `The service would show its consent or login page: ${client} and the redirect_uri are accepted.`
+			}
+		];
 	return [];
 }
 
@@ -184,26 +492,70 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 	if (ex.step === 'consent') {
 		const u = URL.canParse(ex.request.url) ? new URL(ex.request.url) : undefined;
 		const state = u?.searchParams.get('state') ?? '';
-		if (new TextEncoder().encode(state).length > MAX_STATE_BYTES) out.push({ level: 'error', code: 'state-too-long', message: `The state is over ${MAX_STATE_BYTES} bytes; the service will refuse it.`, ref: 'seed §4.1' });
+		if (new TextEncoder().encode(state).length > MAX_STATE_BYTES)
+			out.push({
+				level: 'error',
+				code: 'state-too-long',
+				message: `The state is over ${MAX_STATE_BYTES} bytes; the service will refuse it.`,
+				ref: 'seed §4.1'
+			});
 		return out;
 	}
 	const res = ex.response;
 	if (!res) return out;
 	if (res.status >= 300 && res.status < 400 && ex.step !== 'callback' && ex.step !== 'check') {
-		out.push({ level: 'error', code: 'redirect', message: `The service answered with a redirect (${res.status}) to ${headerValue(res.headers, 'Location') ?? 'nowhere'}. The playground does not follow redirects on back-channel requests.`, fix: 'Use the final URL directly; a redirect here usually means http instead of https, or a missing path segment.' });
+		out.push({
+			level: 'error',
+			code: 'redirect',
+			message: `The service answered with a redirect (${res.status}) to ${headerValue(res.headers, 'Location') ?? 'nowhere'}. The playground does not follow redirects on back-channel requests.`,
+			fix: 'Use the final URL directly; a redirect here usually means http instead of https, or a missing path segment.'
+		});
 		return out;
 	}
-	if (res.status >= 500) out.push({ level: 'error', code: 'server-error', message: `The service failed with HTTP ${res.status}.`, fix: 'This is on the service side. Try again later; if it repeats, report it with this exchange.' });
+	if (res.status >= 500)
+		out.push({
+			level: 'error',
+			code: 'server-error',
+			message: `The service failed with HTTP ${res.status}.`,
+			fix: 'This is on the service side. Try again later; if it repeats, report it with this exchange.'
+		});
 	if (ex.step === 'check') return [...out, ...checkFindings(ex, ctx)];
 	if (ex.step === 'exchange' || ex.step === 'refresh') {
 		const ct = headerValue(ex.request.headers, 'Content-Type');
-		if (ex.request.method === 'POST' && (!ct || !/^application\/x-www-form-urlencoded\b/i.test(ct))) out.push({ level: 'error', code: 'content-type', message: `The token request was sent ${ct ? `with Content-Type ${ct}` : 'without a Content-Type'}.`, fix: 'Send Content-Type: application/x-www-form-urlencoded (seed §4.2).', ref: 'seed §4.2' });
+		if (ex.request.method === 'POST' && (!ct || !/^application\/x-www-form-urlencoded\b/i.test(ct)))
+			out.push({
+				level: 'error',
+				code: 'content-type',
+				message: `The token request was sent ${ct ? `with Content-Type ${ct}` : 'without a Content-Type'}.`,
+				fix: 'Send Content-Type: application/x-www-form-urlencoded (seed §4.2).',
+				ref: 'seed §4.2'
+			});
 		const body = json(res.body);
-		if (body && typeof body.error === 'string') out.push(tokenErrorFinding(ex, body.error, typeof body.error_description === 'string' ? body.error_description : undefined));
-		else if (res.status >= 200 && res.status < 300 && body) out.push(...tokenResponseFindings(ex, body, ctx));
-		else if (res.status >= 400 && res.status < 500 && !body) out.push({ level: 'error', code: 'no-error-object', message: `HTTP ${res.status} without an RFC 6749 §5.2 JSON error object.`, ref: RFC6749('5.2') });
+		if (body && typeof body.error === 'string')
+			out.push(
+				tokenErrorFinding(
+					ex,
+					body.error,
+					typeof body.error_description === 'string' ? body.error_description : undefined
+				)
+			);
+		else if (res.status >= 200 && res.status < 300 && body)
+			out.push(...tokenResponseFindings(ex, body, ctx));
+		else if (res.status >= 400 && res.status < 500 && !body)
+			out.push({
+				level: 'error',
+				code: 'no-error-object',
+				message: `HTTP ${res.status} without an RFC 6749 §5.2 JSON error object.`,
+				ref: RFC6749('5.2')
+			});
 		const cc = headerValue(res.headers, 'Cache-Control');
-		if (res.status === 200 && !/no-store/i.test(cc ?? '')) out.push({ level: 'info', code: 'cache-control', message: 'The token response lacks Cache-Control: no-store, which RFC 6749 §5.1 requires.', ref: RFC6749('5.1') });
+		if (res.status === 200 && !/no-store/i.test(cc ?? ''))
+			out.push({
+				level: 'info',
+				code: 'cache-control',
+				message: 'The token response lacks Cache-Control: no-store, which RFC 6749 §5.1 requires.',
+				ref: RFC6749('5.1')
+			});
 		out.push(...jsonExpected(ex));
 		return out;
 	}
@@ -212,7 +564,13 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 		out.push(...jsonExpected(ex));
 		if (ex.step === 'userinfo' && res.status === 200) {
 			const body = json(res.body);
-			if (body && !('userId' in body)) out.push({ level: 'info', code: 'userinfo-fields', message: 'The user record has no userId field, which clients of this service usually read.' });
+			if (body && !('userId' in body))
+				out.push({
+					level: 'info',
+					code: 'userinfo-fields',
+					message:
+						'The user record has no userId field, which clients of this service usually read.'
+				});
 		}
 		return out;
 	}
@@ -223,14 +581,53 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 export function diagnoseCallback(verdict: string, error?: string, description?: string): Finding[] {
 	switch (verdict) {
 		case 'state-mismatch':
-			return [{ level: 'error', code: 'state-mismatch', message: 'The returned state does not match the saved one. The response may be forged (CSRF), so the flow stopped and the code was not used.', fix: 'Start again with "Try again". If it repeats, check that nothing rewrites the redirect, and that only one tab runs the flow.', ref: 'seed §5 step 3; RFC 6749 §10.12' }];
+			return [
+				{
+					level: 'error',
+					code: 'state-mismatch',
+					message:
+						'The returned state does not match the saved one. The response may be forged (CSRF), so the flow stopped and the code was not used.',
+					fix: 'Start again with "Try again". If it repeats, check that nothing rewrites the redirect, and that only one tab runs the flow.',
+					ref: 'seed §5 step 3; RFC 6749 §10.12'
+				}
+			];
 		case 'no-pending-state':
-			return [{ level: 'error', code: 'no-pending-state', message: 'A redirect arrived, but the playground was not waiting for one: its state was used already or the session was reset.', fix: 'State values are single-use. Start the flow again from the consent step.', ref: 'RFC 6749 §10.12' }];
+			return [
+				{
+					level: 'error',
+					code: 'no-pending-state',
+					message:
+						'A redirect arrived, but the playground was not waiting for one: its state was used already or the session was reset.',
+					fix: 'State values are single-use. Start the flow again from the consent step.',
+					ref: 'RFC 6749 §10.12'
+				}
+			];
 		case 'malformed':
-			return [{ level: 'error', code: 'malformed-callback', message: description ?? 'The redirect is malformed.', ref: 'RFC 6749 §4.1.2' }];
+			return [
+				{
+					level: 'error',
+					code: 'malformed-callback',
+					message: description ?? 'The redirect is malformed.',
+					ref: 'RFC 6749 §4.1.2'
+				}
+			];
 		case 'error':
-			return [{ level: error === 'access_denied' ? 'warning' : 'error', code: error ?? 'error', message: `The service sent back error "${error}"${description ? `: "${description}"` : ''}.`, ref: 'RFC 6749 §4.1.2.1' }];
+			return [
+				{
+					level: error === 'access_denied' ? 'warning' : 'error',
+					code: error ?? 'error',
+					message: `The service sent back error "${error}"${description ? `: "${description}"` : ''}.`,
+					ref: 'RFC 6749 §4.1.2.1'
+				}
+			];
 		default:
-			return [{ level: 'info', code: 'state-ok', message: 'The returned state matches the saved one.', ref: 'seed §5 step 3' }];
+			return [
+				{
+					level: 'info',
+					code: 'state-ok',
+					message: 'The returned state matches the saved one.',
+					ref: 'seed §5 step 3'
+				}
+			];
 	}
 }

@@ -15,7 +15,12 @@ export interface JwtTime {
 }
 
 export type DecodedJwt =
-	| { ok: true; header: Record<string, unknown>; payload: Record<string, unknown>; times: JwtTime[] }
+	| {
+			ok: true;
+			header: Record<string, unknown>;
+			payload: Record<string, unknown>;
+			times: JwtTime[];
+	  }
 	| { ok: false };
 
 const TIME_CLAIMS: TimeClaim[] = ['exp', 'iat', 'nbf'];
@@ -32,7 +37,12 @@ export function decodeJwt(token: string): DecodedJwt {
 		const times: JwtTime[] = [];
 		for (const name of TIME_CLAIMS) {
 			const value = payload[name];
-			if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value * 1000) > MAX_DATE_MS) continue;
+			if (
+				typeof value !== 'number' ||
+				!Number.isFinite(value) ||
+				Math.abs(value * 1000) > MAX_DATE_MS
+			)
+				continue;
 			times.push({ name, value, date: new Date(value * 1000).toISOString() });
 		}
 		return { ok: true, header, payload, times };

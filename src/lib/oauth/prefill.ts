@@ -10,19 +10,31 @@ export const PREFILL_PARAMS = {
 	base_url: 'The service’s base URL; the endpoints follow from it (seed §4).',
 	client_id: 'The application’s client id (seed §2.1).',
 	scope: '`read`, `read write`, or empty for the registration’s default (seed §4.1).',
-	redirect_uri: 'The redirect URI to send; default: the playground’s own /callback. Another value turns on paste-back mode.',
+	redirect_uri:
+		'The redirect URI to send; default: the playground’s own /callback. Another value turns on paste-back mode.',
 	authorization_endpoint: 'Overrides {base_url}/oauth2/auth.',
 	token_endpoint: 'Overrides {base_url}/oauth2/token.',
 	userinfo_endpoint: 'Overrides {base_url}/reader/api/0/user-info.',
-	token_location: '`header` (Authorization: Bearer, the default) or `query` (access_token parameter).',
+	token_location:
+		'`header` (Authorization: Bearer, the default) or `query` (access_token parameter).',
 	auto_exchange: '`true` (default) or `false`: exchange the code as soon as the browser is back.',
-	preset: 'The name of a configured preset, e.g. `sandbox-rw`. Other parameters then override the preset’s fields.'
+	preset:
+		'The name of a configured preset, e.g. `sandbox-rw`. Other parameters then override the preset’s fields.'
 } as const;
 
 export type PrefillKey = keyof typeof PREFILL_PARAMS;
 
 /** Parameters that must never travel in a URL. */
-export const REFUSED_PARAMS = ['client_secret', 'secret', 'access_token', 'refresh_token', 'id_token', 'code', 'password', 'token'] as const;
+export const REFUSED_PARAMS = [
+	'client_secret',
+	'secret',
+	'access_token',
+	'refresh_token',
+	'id_token',
+	'code',
+	'password',
+	'token'
+] as const;
 
 export interface Prefill {
 	/** Field values taken from the link (only the valid ones). */
@@ -74,7 +86,8 @@ export function parsePrefill(params: URLSearchParams): Prefill {
 			continue;
 		}
 		const field = key as Exclude<PrefillKey, 'preset'>;
-		const value: unknown = field === 'auto_exchange' ? (raw === 'true' ? true : raw === 'false' ? false : raw) : raw;
+		const value: unknown =
+			field === 'auto_exchange' ? (raw === 'true' ? true : raw === 'false' ? false : raw) : raw;
 		const shape = setupSchema.shape[field];
 		const parsed = shape.safeParse(value);
 		if (parsed.success) (out.values as Record<string, unknown>)[field] = parsed.data;
@@ -86,21 +99,37 @@ export function parsePrefill(params: URLSearchParams): Prefill {
 }
 
 /** The link to a setup: the fields that differ from the defaults, never a secret. */
-export function prefillLink(origin: string, setup: Partial<Setup>, defaults: Partial<Setup> = {}): string {
+export function prefillLink(
+	origin: string,
+	setup: Partial<Setup>,
+	defaults: Partial<Setup> = {}
+): string {
 	const url = new URL('/', origin);
-	const keys: (keyof Setup & PrefillKey)[] = ['base_url', 'client_id', 'scope', 'redirect_uri', 'authorization_endpoint', 'token_endpoint', 'userinfo_endpoint', 'token_location', 'auto_exchange'];
+	const keys: (keyof Setup & PrefillKey)[] = [
+		'base_url',
+		'client_id',
+		'scope',
+		'redirect_uri',
+		'authorization_endpoint',
+		'token_endpoint',
+		'userinfo_endpoint',
+		'token_location',
+		'auto_exchange'
+	];
 	for (const k of keys) {
 		const v = setup[k];
 		if (v === undefined || v === '' || v === defaults[k]) continue;
 		if (k === 'redirect_uri' && v === `${origin}/callback`) continue;
 		url.searchParams.set(k, String(v));
 	}
-	if (setup.base_url !== undefined && !url.searchParams.has('base_url')) url.searchParams.set('base_url', setup.base_url);
+	if (setup.base_url !== undefined && !url.searchParams.has('base_url'))
+		url.searchParams.set('base_url', setup.base_url);
 	return url.toString();
 }
 
 /** A ready "Try it in the playground" link for docs pages. Everything is escaped for HTML. */
 export function htmlSnippet(link: string, text = 'Try it in the playground'): string {
-	const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+	const esc = (s: string) =>
+		s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 	return `<a href="${esc(link)}" target="_blank" rel="noopener">${esc(text)}</a>`;
 }

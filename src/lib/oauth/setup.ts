@@ -15,9 +15,15 @@ const httpUrl = (what: string) =>
 		.trim()
 		.max(MAX_FIELD, `${what} is too long (at most ${MAX_FIELD} characters)`)
 		.refine((v) => URL.canParse(v), `${what} is not a valid URL`)
-		.refine((v) => !URL.canParse(v) || ['http:', 'https:'].includes(new URL(v).protocol), `${what} must start with http:// or https://`)
+		.refine(
+			(v) => !URL.canParse(v) || ['http:', 'https:'].includes(new URL(v).protocol),
+			`${what} must start with http:// or https://`
+		)
 		.refine((v) => !URL.canParse(v) || !new URL(v).hash, `${what} must not contain a #fragment`)
-		.refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), `${what} must not contain a user name or password`);
+		.refine(
+			(v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password),
+			`${what} must not contain a user name or password`
+		);
 
 const optionalUrl = (what: string) => z.union([z.literal(''), httpUrl(what)]).default('');
 
@@ -27,7 +33,10 @@ export const scopeSchema = z
 	.trim()
 	.max(200, 'Scope is too long')
 	.transform((v) => v.split(/\s+/).filter(Boolean).join(' '))
-	.refine((v) => /^[\x21\x23-\x5B\x5D-\x7E ]*$/.test(v), 'Scope may only hold printable ASCII words separated by spaces (RFC 6749 §3.3), no quotes or backslashes');
+	.refine(
+		(v) => /^[\x21\x23-\x5B\x5D-\x7E ]*$/.test(v),
+		'Scope may only hold printable ASCII words separated by spaces (RFC 6749 §3.3), no quotes or backslashes'
+	);
 
 export const setupSchema = z.object({
 	base_url: httpUrl('Base URL').transform((v) => v.replace(/\/+$/, '')),
@@ -42,12 +51,17 @@ export const setupSchema = z.object({
 	authorization_endpoint: optionalUrl('Authorization endpoint'),
 	token_endpoint: optionalUrl('Token endpoint'),
 	userinfo_endpoint: optionalUrl('User-info endpoint'),
-	token_location: z.enum(['header', 'query'], { error: 'Choose where the access token goes' }).default('header'),
+	token_location: z
+		.enum(['header', 'query'], { error: 'Choose where the access token goes' })
+		.default('header'),
 	custom_state: z
 		.string()
 		.max(MAX_FIELD, 'State is too long')
 		.default('')
-		.refine((v) => new TextEncoder().encode(v).length <= MAX_STATE_BYTES, `State may be at most ${MAX_STATE_BYTES} bytes (seed §4.1)`),
+		.refine(
+			(v) => new TextEncoder().encode(v).length <= MAX_STATE_BYTES,
+			`State may be at most ${MAX_STATE_BYTES} bytes (seed §4.1)`
+		),
 	auto_exchange: z.boolean().default(true),
 	/** Accept a self-signed or expired certificate. Honoured in local mode only (send.ts). */
 	allow_invalid_tls: z.boolean().default(false)
@@ -62,8 +76,21 @@ export const secretSchema = z
 	.refine((v) => !/[\r\n]/.test(v), 'Client secret must be on one line');
 
 /** A full setup from the fields that matter, every other field at its default. */
-export function setupWith(fields: Pick<Setup, 'base_url' | 'redirect_uri'> & Partial<Setup>): Setup {
-	return { client_id: '', scope: '', authorization_endpoint: '', token_endpoint: '', userinfo_endpoint: '', token_location: 'header', custom_state: '', auto_exchange: true, allow_invalid_tls: false, ...fields };
+export function setupWith(
+	fields: Pick<Setup, 'base_url' | 'redirect_uri'> & Partial<Setup>
+): Setup {
+	return {
+		client_id: '',
+		scope: '',
+		authorization_endpoint: '',
+		token_endpoint: '',
+		userinfo_endpoint: '',
+		token_location: 'header',
+		custom_state: '',
+		auto_exchange: true,
+		allow_invalid_tls: false,
+		...fields
+	};
 }
 
 export interface Endpoints {
@@ -74,7 +101,9 @@ export interface Endpoints {
 	api: string;
 }
 
-export function endpoints(setup: Pick<Setup, 'base_url' | 'authorization_endpoint' | 'token_endpoint' | 'userinfo_endpoint'>): Endpoints {
+export function endpoints(
+	setup: Pick<Setup, 'base_url' | 'authorization_endpoint' | 'token_endpoint' | 'userinfo_endpoint'>
+): Endpoints {
 	const base = setup.base_url.replace(/\/+$/, '');
 	return {
 		authorization: setup.authorization_endpoint || `${base}/oauth2/auth`,

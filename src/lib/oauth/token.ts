@@ -7,7 +7,12 @@ import { z } from 'zod';
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
 /** The seed's exchange body, in the seed's order, with `scope` sent empty. */
-export function exchangeBody(p: { code: string; redirect_uri: string; client_id: string; client_secret: string }): string {
+export function exchangeBody(p: {
+	code: string;
+	redirect_uri: string;
+	client_id: string;
+	client_secret: string;
+}): string {
 	return new URLSearchParams([
 		['code', p.code],
 		['redirect_uri', p.redirect_uri],
@@ -19,7 +24,11 @@ export function exchangeBody(p: { code: string; redirect_uri: string; client_id:
 }
 
 /** The seed's refresh body, in the seed's order. */
-export function refreshBody(p: { client_id: string; client_secret: string; refresh_token: string }): string {
+export function refreshBody(p: {
+	client_id: string;
+	client_secret: string;
+	refresh_token: string;
+}): string {
 	return new URLSearchParams([
 		['client_id', p.client_id],
 		['client_secret', p.client_secret],
@@ -66,16 +75,23 @@ export function parseTokenBody(status: number, body: string): ParsedTokenBody {
 		const err = errorResponseSchema.safeParse(json);
 		return err.success
 			? { ok: false, error: err.data, problem: `The token endpoint answered ${err.data.error}.` }
-			: { ok: false, problem: `The token endpoint answered HTTP ${status} without an RFC 6749 §5.2 error object.` };
+			: {
+					ok: false,
+					problem: `The token endpoint answered HTTP ${status} without an RFC 6749 §5.2 error object.`
+				};
 	}
 	if (json && typeof json === 'object' && 'expires_in' in json) {
 		const o = json as Record<string, unknown>;
-		if (typeof o.expires_in === 'string' && /^\d+$/.test(o.expires_in)) o.expires_in = Number(o.expires_in);
+		if (typeof o.expires_in === 'string' && /^\d+$/.test(o.expires_in))
+			o.expires_in = Number(o.expires_in);
 	}
 	const parsed = tokenResponseSchema.safeParse(json);
 	if (!parsed.success) {
 		const first = parsed.error.issues[0];
-		return { ok: false, problem: `The token response is not usable: ${first?.path.join('.') || 'body'}: ${first?.message}.` };
+		return {
+			ok: false,
+			problem: `The token response is not usable: ${first?.path.join('.') || 'body'}: ${first?.message}.`
+		};
 	}
 	const extra: Record<string, unknown> = {};
 	for (const [k, v] of Object.entries(parsed.data)) if (!KNOWN.has(k)) extra[k] = v;

@@ -33,7 +33,13 @@ export function sameScope(a: string | undefined, b: string | undefined): boolean
 	return x.size === y.size && [...x].every((w) => y.has(w));
 }
 
-export function fromResponse(res: TokenResponse, extra: Record<string, unknown>, requestedScope: string, now: number, previous?: TokenSet): TokenSet {
+export function fromResponse(
+	res: TokenResponse,
+	extra: Record<string, unknown>,
+	requestedScope: string,
+	now: number,
+	previous?: TokenSet
+): TokenSet {
 	const expiresIn = typeof res.expires_in === 'number' ? res.expires_in : undefined;
 	const set: TokenSet = {
 		access_token: res.access_token,
@@ -47,14 +53,22 @@ export function fromResponse(res: TokenResponse, extra: Record<string, unknown>,
 		requested_scope: requestedScope,
 		extra
 	};
-	if (previous) set.refresh = { rotated: !!res.refresh_token && res.refresh_token !== previous.refresh_token, kept_old: !res.refresh_token };
+	if (previous)
+		set.refresh = {
+			rotated: !!res.refresh_token && res.refresh_token !== previous.refresh_token,
+			kept_old: !res.refresh_token
+		};
 	return set;
 }
 
 /** Treat a token as expired a little before its moment (5 s, or a tenth of a short lifetime), so it does not expire in flight. */
 export const EXPIRY_SKEW_MS = 5_000;
 
-export function isExpired(tokens: Pick<TokenSet, 'expires_at' | 'obtained_at'>, now: number, skewMs = EXPIRY_SKEW_MS): boolean {
+export function isExpired(
+	tokens: Pick<TokenSet, 'expires_at' | 'obtained_at'>,
+	now: number,
+	skewMs = EXPIRY_SKEW_MS
+): boolean {
 	if (tokens.expires_at === undefined) return false;
 	const skew = Math.min(skewMs, Math.max(0, (tokens.expires_at - tokens.obtained_at) / 10));
 	return now >= tokens.expires_at - skew;
@@ -80,7 +94,10 @@ export function formatRemaining(ms: number): string {
 export type ClockState = 'unknown' | 'valid' | 'soon' | 'expired';
 
 /** The token clock: amber ("soon") in the last 10% of the lifetime, red ("expired") after it. */
-export function clockState(tokens: Pick<TokenSet, 'expires_at' | 'obtained_at'>, now: number): ClockState {
+export function clockState(
+	tokens: Pick<TokenSet, 'expires_at' | 'obtained_at'>,
+	now: number
+): ClockState {
 	if (tokens.expires_at === undefined) return 'unknown';
 	const left = tokens.expires_at - now;
 	if (left <= 0) return 'expired';

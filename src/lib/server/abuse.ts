@@ -77,11 +77,16 @@ export class AbuseCounter {
 		if (!bucket || t - bucket.start >= this.windowMs) {
 			if (bucket) this.buckets.delete(key);
 			else if (this.buckets.size >= this.maxClients) this.prune(t);
-			if (this.buckets.size >= this.maxClients) this.buckets.delete(this.buckets.keys().next().value!);
+			if (this.buckets.size >= this.maxClients)
+				this.buckets.delete(this.buckets.keys().next().value!);
 			bucket = { start: t, count: 0 };
 			this.buckets.set(key, bucket); // insertion order = window start order: the first key is the oldest
 		}
-		if (bucket.count >= this.limit) return { ok: false, retryAfterS: Math.max(1, Math.ceil((bucket.start + this.windowMs - t) / 1000)) };
+		if (bucket.count >= this.limit)
+			return {
+				ok: false,
+				retryAfterS: Math.max(1, Math.ceil((bucket.start + this.windowMs - t) / 1000))
+			};
 		bucket.count++;
 		return { ok: true, remaining: this.limit - bucket.count };
 	}
@@ -122,5 +127,8 @@ export function overLimit(event: Pick<RequestEvent, 'getClientAddress' | 'setHea
 	const verdict = c.hit(event.getClientAddress());
 	if (verdict.ok) return undefined;
 	event.setHeaders({ 'retry-after': String(verdict.retryAfterS) });
-	return fail(429, { message: limitMessage(c.limit, c.windowS, verdict.retryAfterS), exchanges: [] });
+	return fail(429, {
+		message: limitMessage(c.limit, c.windowS, verdict.retryAfterS),
+		exchanges: []
+	});
 }

@@ -22,7 +22,12 @@ export function isFormContentType(contentType: string | null): boolean {
  */
 export function crossSiteForm(method: string, url: URL, headers: Headers): boolean {
 	if (!UNSAFE.has(method)) return false;
-	if (MACHINE_ENDPOINTS.some((p) => url.pathname === p || (p.endsWith('/') && url.pathname.startsWith(p)))) return false;
+	if (
+		MACHINE_ENDPOINTS.some(
+			(p) => url.pathname === p || (p.endsWith('/') && url.pathname.startsWith(p))
+		)
+	)
+		return false;
 	if (!isFormContentType(headers.get('content-type'))) return false;
 	const origin = headers.get('origin');
 	if (origin !== null && origin !== 'null' && origin !== url.origin) return true;

@@ -3,7 +3,12 @@
  * and returns the new session and the exchanges to show. Route files only parse input and call these.
  */
 import { randomUUID } from 'node:crypto';
-import { consentUrl, checkCallback, explainAuthorizationError, makeState } from '$lib/oauth/consent';
+import {
+	consentUrl,
+	checkCallback,
+	explainAuthorizationError,
+	makeState
+} from '$lib/oauth/consent';
 import { diagnose, diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
 import { endpoints, type Setup } from '$lib/oauth/setup';
 import { exchangeBody, FORM_CONTENT_TYPE, parseTokenBody, refreshBody } from '$lib/oauth/token';
@@ -13,7 +18,9 @@ import type { Exchange, HeaderList } from '$lib/exchange/types';
 import { send } from './send';
 import type { Session } from './session';
 
-export type StepResult = { ok: true; session: Session; exchanges: Exchange[] } | { ok: false; status: number; message: string; session?: Session; exchanges?: Exchange[] };
+export type StepResult =
+	| { ok: true; session: Session; exchanges: Exchange[] }
+	| { ok: false; status: number; message: string; session?: Session; exchanges?: Exchange[] };
 
 /** Redact, then diagnose: what leaves the server. */
 export function present(ex: Exchange, session: Session, ctx: DiagnoseContext = {}): Exchange {
@@ -27,8 +34,24 @@ export function prepareConsent(session: Session, now = Date.now()): Session {
 	const setup = session.setup;
 	if (!setup) return session;
 	const state = setup.custom_state || makeState();
-	const url = consentUrl(endpoints(setup).authorization, { client_id: setup.client_id, redirect_uri: setup.redirect_uri, scope: setup.scope, state });
-	return { ...session, pending: { state, consent_url: url, redirect_uri: setup.redirect_uri, scope: setup.scope, created_at: now }, callback: undefined, code: undefined };
+	const url = consentUrl(endpoints(setup).authorization, {
+		client_id: setup.client_id,
+		redirect_uri: setup.redirect_uri,
+		scope: setup.scope,
+		state
+	});
+	return {
+		...session,
+		pending: {
+			state,
+			consent_url: url,
+			redirect_uri: setup.redirect_uri,
+			scope: setup.scope,
+			created_at: now
+		},
+		callback: undefined,
+		code: undefined
+	};
 }
 
 /** The consent redirect as an Exchange: the request the browser is about to make. */
@@ -39,53 +62,116 @@ export function consentExchange(session: Session): Exchange | undefined {
 		id: randomUUID(),
 		step: 'consent',
 		startedAt: new Date().toISOString(),
-		request: { method: 'GET', url: u.toString(), httpVersion: '1.1', headers: [['Host', u.host]], body: '' },
+		request: {
+			method: 'GET',
+			url: u.toString(),
+			httpVersion: '1.1',
+			headers: [['Host', u.host]],
+			body: ''
+		},
 		timing: { total: 0 },
 		findings: [],
 		note: 'The browser opens this URL; the service shows its consent page.'
 	};
 }
 
-const CALLBACK_HEADERS = new Set(['host', 'user-agent', 'accept', 'referer', 'cookie', 'sec-fetch-site']);
+const CALLBACK_HEADERS = new Set([
+	'host',
+	'user-agent',
+	'accept',
+	'referer',
+	'cookie',
+	'sec-fetch-site'
+]);
 /** A redirect with a longer query string is not read: it could not be kept in the session cookie, and no real one is this long. */
 export const MAX_CALLBACK_QUERY = 2048;
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}… (${s.length - n} more characters)` : s);
-const clipOptional = (s: string | undefined, n: number) => (s === undefined ? undefined : clip(s, n));
+const clip = (s: string, n: number) =>
+	s.length > n ? `${s.slice(0, n)}… (${s.length - n} more characters)` : s;
+const clipOptional = (s: string | undefined, n: number) =>
+	s === undefined ? undefined : clip(s, n);
 
 /**
  * The redirect back (seed §5 step 3). The state is single-use: whatever the outcome, the pending
  * state is cleared. A code is kept only when the state matched.
  */
-export function handleCallback(session: Session, url: URL, headers: Headers, now = Date.now()): { session: Session; exchange: Exchange } {
+export function handleCallback(
+	session: Session,
+	url: URL,
+	headers: Headers,
+	now = Date.now()
+): { session: Session; exchange: Exchange } {
 	const saved = session.pending?.state;
 	const tooLong = url.search.length > MAX_CALLBACK_QUERY;
 	const verdict: ReturnType<typeof checkCallback> = tooLong
-		? { kind: 'malformed', detail: `The redirect's query string is ${url.search.length} characters long, over the playground's limit of ${MAX_CALLBACK_QUERY}, so it was not read.` }
+		? {
+				kind: 'malformed',
+				detail: `The redirect's query string is ${url.search.length} characters long, over the playground's limit of ${MAX_CALLBACK_QUERY}, so it was not read.`
+			}
 		: checkCallback(url.searchParams, saved);
 	const params: [string, string][] = tooLong ? [] : [...url.searchParams.entries()];
 	const sentHeaders: HeaderList = [];
 	headers.forEach((value, name) => {
-		if (CALLBACK_HEADERS.has(name)) sentHeaders.push([name, name === 'cookie' ? '<session cookie, not shown>' : clip(value, 500)]);
+		if (CALLBACK_HEADERS.has(name))
+			sentHeaders.push([
+				name,
+				name === 'cookie' ? '<session cookie, not shown>' : clip(value, 500)
+			]);
 	});
 	const next: Session = { ...session, pending: undefined, code: undefined, outbox: undefined };
 	next.callback = {
 		params,
 		saved_state: saved,
-		returned_state: tooLong ? undefined : clipOptional(url.searchParams.get('state') ?? undefined, 600),
+		returned_state: tooLong
+			? undefined
+			: clipOptional(url.searchParams.get('state') ?? undefined, 600),
 		verdict: verdict.kind,
 		received_at: now,
-		...(verdict.kind === 'error' ? { error: clip(verdict.error, 200), error_description: clipOptional(verdict.description, 1000), error_uri: clipOptional(verdict.uri, 1000) } : {}),
-		...(verdict.kind === 'state-mismatch' || verdict.kind === 'malformed' ? { detail: verdict.detail } : {})
+		...(verdict.kind === 'error'
+			? {
+					error: clip(verdict.error, 200),
+					error_description: clipOptional(verdict.description, 1000),
+					error_uri: clipOptional(verdict.uri, 1000)
+				}
+			: {}),
+		...(verdict.kind === 'state-mismatch' || verdict.kind === 'malformed'
+			? { detail: verdict.detail }
+			: {})
 	};
-	if (verdict.kind === 'code' && session.pending) next.code = { value: verdict.code, redirect_uri: session.pending.redirect_uri, scope: session.pending.scope };
-	const findings = diagnoseCallback(verdict.kind, verdict.kind === 'error' ? verdict.error : undefined, verdict.kind === 'error' ? verdict.description : verdict.kind === 'malformed' || verdict.kind === 'state-mismatch' ? verdict.detail : undefined);
+	if (verdict.kind === 'code' && session.pending)
+		next.code = {
+			value: verdict.code,
+			redirect_uri: session.pending.redirect_uri,
+			scope: session.pending.scope
+		};
+	const findings = diagnoseCallback(
+		verdict.kind,
+		verdict.kind === 'error' ? verdict.error : undefined,
+		verdict.kind === 'error'
+			? verdict.description
+			: verdict.kind === 'malformed' || verdict.kind === 'state-mismatch'
+				? verdict.detail
+				: undefined
+	);
 	if (verdict.kind === 'error') findings[0]!.fix = explainAuthorizationError(verdict.error);
 	const exchange: Exchange = {
 		id: randomUUID(),
 		step: 'callback',
 		startedAt: new Date(now).toISOString(),
-		request: { method: 'GET', url: tooLong ? clip(url.toString(), 300) : url.toString(), httpVersion: '1.1', headers: sentHeaders, body: '' },
-		response: { status: 303, statusText: 'See Other', httpVersion: '1.1', headers: [['Location', '/']], body: '', truncated: false },
+		request: {
+			method: 'GET',
+			url: tooLong ? clip(url.toString(), 300) : url.toString(),
+			httpVersion: '1.1',
+			headers: sentHeaders,
+			body: ''
+		},
+		response: {
+			status: 303,
+			statusText: 'See Other',
+			httpVersion: '1.1',
+			headers: [['Location', '/']],
+			body: '',
+			truncated: false
+		},
 		timing: { total: 0 },
 		findings,
 		note: 'The service sent the browser back to the playground.'
@@ -98,9 +184,15 @@ function tokenHeaders(): HeaderList {
 	return [['Content-Type', FORM_CONTENT_TYPE]];
 }
 
-function needSetup(session: Session): { setup: Setup; secret: string } | { status: number; message: string } {
+function needSetup(
+	session: Session
+): { setup: Setup; secret: string } | { status: number; message: string } {
 	if (!session.setup) return { status: 409, message: 'Save the setup first.' };
-	if (!session.client_secret) return { status: 409, message: 'Enter the client secret in the setup first: token requests need it (seed §4.2).' };
+	if (!session.client_secret)
+		return {
+			status: 409,
+			message: 'Enter the client secret in the setup first: token requests need it (seed §4.2).'
+		};
 	return { setup: session.setup, secret: session.client_secret };
 }
 
@@ -109,10 +201,20 @@ function needSetup(session: Session): { setup: Setup; secret: string } | { statu
  * authorizing anything, and reports what the service says about client_id, redirect_uri and scope.
  * The pending state is not used up.
  */
-export async function checkRegistration(session: Session, signal?: AbortSignal): Promise<StepResult> {
+export async function checkRegistration(
+	session: Session,
+	signal?: AbortSignal
+): Promise<StepResult> {
 	const setup = session.setup;
 	if (!setup) return { ok: false, status: 409, message: 'Save the setup first.' };
-	const url = session.pending?.consent_url ?? consentUrl(endpoints(setup).authorization, { client_id: setup.client_id, redirect_uri: setup.redirect_uri, scope: setup.scope, state: makeState() });
+	const url =
+		session.pending?.consent_url ??
+		consentUrl(endpoints(setup).authorization, {
+			client_id: setup.client_id,
+			redirect_uri: setup.redirect_uri,
+			scope: setup.scope,
+			state: makeState()
+		});
 	const raw = await send({
 		step: 'check',
 		method: 'GET',
@@ -121,7 +223,13 @@ export async function checkRegistration(session: Session, signal?: AbortSignal):
 		note: 'Registration check: the consent URL, fetched by the playground server without following redirects. Nothing is authorized.',
 		signal
 	});
-	return { ok: true, session, exchanges: [present(raw, session, { redirectUri: setup.redirect_uri, clientId: setup.client_id })] };
+	return {
+		ok: true,
+		session,
+		exchanges: [
+			present(raw, session, { redirectUri: setup.redirect_uri, clientId: setup.client_id })
+		]
+	};
 }
 
 /** Paste-back mode: the URL (or only its query) that the application's own redirect URI received. */
@@ -130,7 +238,13 @@ export function pasteBack(session: Session, pasted: string, now = Date.now()): S
 	const text = pasted.trim();
 	let url: URL;
 	if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-		if (!URL.canParse(text)) return { ok: false, status: 400, message: 'That is not a valid URL. Paste the whole address from the browser, or only the part after "?".' };
+		if (!URL.canParse(text))
+			return {
+				ok: false,
+				status: 400,
+				message:
+					'That is not a valid URL. Paste the whole address from the browser, or only the part after "?".'
+			};
 		url = new URL(text);
 	} else {
 		url = new URL(session.pending?.redirect_uri ?? session.setup.redirect_uri);
@@ -147,8 +261,17 @@ export function pasteBack(session: Session, pasted: string, now = Date.now()): S
 		}
 	}
 	url.hash = '';
-	if (!url.searchParams.has('code') && !url.searchParams.has('error') && !url.searchParams.has('state'))
-		return { ok: false, status: 400, message: 'The pasted text holds no code, state or error parameter. Paste the full address the browser landed on after the consent page.' };
+	if (
+		!url.searchParams.has('code') &&
+		!url.searchParams.has('error') &&
+		!url.searchParams.has('state')
+	)
+		return {
+			ok: false,
+			status: 400,
+			message:
+				'The pasted text holds no code, state or error parameter. Paste the full address the browser landed on after the consent page.'
+		};
 	const { session: next, exchange } = handleCallback(session, url, new Headers(), now);
 	const pastedExchange: Exchange = {
 		...exchange,
@@ -162,7 +285,13 @@ export function pasteBack(session: Session, pasted: string, now = Date.now()): S
 export async function exchangeCode(session: Session, signal?: AbortSignal): Promise<StepResult> {
 	const need = needSetup(session);
 	if ('status' in need) return { ok: false, ...need };
-	if (!session.code) return { ok: false, status: 409, message: 'There is no code to exchange. Open the consent page and authorize first; a code is used once.' };
+	if (!session.code)
+		return {
+			ok: false,
+			status: 409,
+			message:
+				'There is no code to exchange. Open the consent page and authorize first; a code is used once.'
+		};
 	const { setup, secret } = need;
 	const code = session.code;
 	const raw = await send({
@@ -170,38 +299,71 @@ export async function exchangeCode(session: Session, signal?: AbortSignal): Prom
 		method: 'POST',
 		url: endpoints(setup).token,
 		headers: tokenHeaders(),
-		body: exchangeBody({ code: code.value, redirect_uri: code.redirect_uri, client_id: setup.client_id, client_secret: secret }),
+		body: exchangeBody({
+			code: code.value,
+			redirect_uri: code.redirect_uri,
+			client_id: setup.client_id,
+			client_secret: secret
+		}),
 		note: 'The code exchange, from the playground server.',
 		signal,
 		allowInvalidTls: setup.allow_invalid_tls
 	});
 	let next: Session = { ...session, code: undefined };
 	const parsed = raw.response ? parseTokenBody(raw.response.status, raw.response.body) : undefined;
-	if (parsed?.ok) next = { ...next, tokens: fromResponse(parsed.tokens, parsed.extra, code.scope, Date.now()) };
-	return { ok: true, session: next, exchanges: [present(raw, session, { requestedScope: code.scope })] };
+	if (parsed?.ok)
+		next = { ...next, tokens: fromResponse(parsed.tokens, parsed.extra, code.scope, Date.now()) };
+	return {
+		ok: true,
+		session: next,
+		exchanges: [present(raw, session, { requestedScope: code.scope })]
+	};
 }
 
 /** Step 4: the refresh (seed §4.3). */
-export async function refreshTokens(session: Session, note = 'The refresh, from the playground server.', signal?: AbortSignal): Promise<StepResult> {
+export async function refreshTokens(
+	session: Session,
+	note = 'The refresh, from the playground server.',
+	signal?: AbortSignal
+): Promise<StepResult> {
 	const need = needSetup(session);
 	if ('status' in need) return { ok: false, ...need };
 	const tokens = session.tokens;
-	if (!tokens?.refresh_token) return { ok: false, status: 409, message: tokens ? 'The service gave no refresh token, so there is nothing to refresh with.' : 'There are no tokens yet: finish the code exchange first.' };
+	if (!tokens?.refresh_token)
+		return {
+			ok: false,
+			status: 409,
+			message: tokens
+				? 'The service gave no refresh token, so there is nothing to refresh with.'
+				: 'There are no tokens yet: finish the code exchange first.'
+		};
 	const { setup, secret } = need;
 	const raw = await send({
 		step: 'refresh',
 		method: 'POST',
 		url: endpoints(setup).token,
 		headers: tokenHeaders(),
-		body: refreshBody({ client_id: setup.client_id, client_secret: secret, refresh_token: tokens.refresh_token }),
+		body: refreshBody({
+			client_id: setup.client_id,
+			client_secret: secret,
+			refresh_token: tokens.refresh_token
+		}),
 		note,
 		signal,
 		allowInvalidTls: setup.allow_invalid_tls
 	});
 	let next = session;
 	const parsed = raw.response ? parseTokenBody(raw.response.status, raw.response.body) : undefined;
-	if (parsed?.ok) next = { ...session, tokens: fromResponse(parsed.tokens, parsed.extra, tokens.requested_scope, Date.now(), tokens) };
-	return { ok: true, session: next, exchanges: [present(raw, session, { requestedScope: tokens.requested_scope })] };
+	if (parsed?.ok)
+		next = {
+			...session,
+			tokens: fromResponse(parsed.tokens, parsed.extra, tokens.requested_scope, Date.now(), tokens)
+		};
+	return {
+		ok: true,
+		session: next,
+		exchanges: [present(raw, session, { requestedScope: tokens.requested_scope })]
+	};
 }
 
 export interface ApiCall {
@@ -226,14 +388,28 @@ function withToken(url: string, session: Session): { url: string; headers: Heade
  * Steps 5 and 6: an API call with the access token. The expiry is checked first; an expired token
  * is refreshed as its own shown exchange (seed §5 step 6).
  */
-export async function callApi(session: Session, step: 'userinfo' | 'api', call?: ApiCall, signal?: AbortSignal): Promise<StepResult> {
+export async function callApi(
+	session: Session,
+	step: 'userinfo' | 'api',
+	call?: ApiCall,
+	signal?: AbortSignal
+): Promise<StepResult> {
 	if (!session.setup) return { ok: false, status: 409, message: 'Save the setup first.' };
-	if (!session.tokens) return { ok: false, status: 409, message: 'There is no access token yet: finish the code exchange first.' };
+	if (!session.tokens)
+		return {
+			ok: false,
+			status: 409,
+			message: 'There is no access token yet: finish the code exchange first.'
+		};
 	const exchanges: Exchange[] = [];
 	let current = session;
 	if (isExpired(session.tokens, Date.now())) {
 		if (session.tokens.refresh_token && session.client_secret) {
-			const r = await refreshTokens(session, 'The access token had expired, so the playground refreshed it before the call (seed §5 step 6).', signal);
+			const r = await refreshTokens(
+				session,
+				'The access token had expired, so the playground refreshed it before the call (seed §5 step 6).',
+				signal
+			);
 			if (!r.ok) return r;
 			exchanges.push(...r.exchanges);
 			current = r.session;
@@ -247,7 +423,8 @@ export async function callApi(session: Session, step: 'userinfo' | 'api', call?:
 		const u = new URL(call.path.replace(/^\/+/, ''), ep.api);
 		if (call.query) u.search = call.query.replace(/^\?/, '');
 		url = u.toString();
-		if (!url.startsWith(ep.api)) return { ok: false, status: 400, message: `The path must stay below ${ep.api}` };
+		if (!url.startsWith(ep.api))
+			return { ok: false, status: 400, message: `The path must stay below ${ep.api}` };
 	}
 	const t = withToken(url, current);
 	const isPost = call?.method === 'POST' && step === 'api';
@@ -255,12 +432,23 @@ export async function callApi(session: Session, step: 'userinfo' | 'api', call?:
 		step,
 		method: isPost ? 'POST' : 'GET',
 		url: t.url,
-		headers: [...t.headers, ...(isPost ? ([['Content-Type', FORM_CONTENT_TYPE]] as HeaderList) : [])],
+		headers: [
+			...t.headers,
+			...(isPost ? ([['Content-Type', FORM_CONTENT_TYPE]] as HeaderList) : [])
+		],
 		body: isPost ? call!.body : '',
-		note: step === 'userinfo' ? 'The user-info read (seed §4.4).' : `${isPost ? 'POST' : 'GET'} ${new URL(url).pathname}`,
+		note:
+			step === 'userinfo'
+				? 'The user-info read (seed §4.4).'
+				: `${isPost ? 'POST' : 'GET'} ${new URL(url).pathname}`,
 		signal,
 		allowInvalidTls: current.setup!.allow_invalid_tls
 	});
-	exchanges.push(present(raw, current, { tokenExpiresAt: current.tokens!.expires_at, requestedScope: current.tokens!.requested_scope }));
+	exchanges.push(
+		present(raw, current, {
+			tokenExpiresAt: current.tokens!.expires_at,
+			requestedScope: current.tokens!.requested_scope
+		})
+	);
 	return { ok: true, session: current, exchanges };
 }

@@ -6,14 +6,25 @@
  */
 import { fail } from '@sveltejs/kit';
 
-export async function readForm(request: Request): Promise<{ ok: true; form: FormData } | { ok: false; failure: ReturnType<typeof fail<{ message: string }>> }> {
+export async function readForm(
+	request: Request
+): Promise<
+	| { ok: true; form: FormData }
+	| { ok: false; failure: ReturnType<typeof fail<{ message: string }>> }
+> {
 	try {
 		return { ok: true, form: await request.formData() };
 	} catch (e) {
 		const status = (e as { status?: unknown }).status;
 		if (typeof status === 'number' && status >= 400 && status < 500) throw e; // 413 from the body cap: keep it
-		const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim() || 'no content type';
-		return { ok: false, failure: fail(400, { message: `The form body could not be read (${type}): send it as application/x-www-form-urlencoded or well-formed multipart/form-data.` }) };
+		const type =
+			(request.headers.get('content-type') ?? '').split(';')[0]!.trim() || 'no content type';
+		return {
+			ok: false,
+			failure: fail(400, {
+				message: `The form body could not be read (${type}): send it as application/x-www-form-urlencoded or well-formed multipart/form-data.`
+			})
+		};
 	}
 }
 

@@ -64,7 +64,8 @@ const refuse = (reason: string): GuardResult => ({ ok: false, reason });
 export function policyFromEnv(env: Record<string, string | undefined> = process.env): GuardPolicy {
 	const mode = modeFromEnv(env.PLAYGROUND_MODE);
 	const hostsValue = env.PLAYGROUND_ALLOWED_HOSTS?.trim() ?? '';
-	if (hostsValue === '') return { mode: mode ?? (isLoopbackHost(env.HOST) ? 'local' : 'hosted'), allowedHosts: [] };
+	if (hostsValue === '')
+		return { mode: mode ?? (isLoopbackHost(env.HOST) ? 'local' : 'hosted'), allowedHosts: [] };
 	if (mode === 'local') {
 		throw new Error(
 			'PLAYGROUND_ALLOWED_HOSTS is set, which means hosted mode, but PLAYGROUND_MODE is "local"; unset one of them.'
@@ -82,7 +83,10 @@ function modeFromEnv(value: string | undefined): GuardMode | undefined {
 
 /** True when the server's HOST is unset or a loopback address, so only this machine can reach it. */
 function isLoopbackHost(host: string | undefined): boolean {
-	const h = (host ?? '').trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+	const h = (host ?? '')
+		.trim()
+		.toLowerCase()
+		.replace(/^\[(.*)\]$/, '$1');
 	if (h === '' || h === 'localhost' || h === 'localhost.') return true;
 	const ip = parseIp(h);
 	return ip !== null && ip.range() === 'loopback';
@@ -97,7 +101,8 @@ function parseAllowedHosts(value: string): string[] {
 		.map((s) => s.trim())
 		.filter(Boolean)
 		.map(parseHostPattern);
-	if (patterns.length === 0) throw new Error('PLAYGROUND_ALLOWED_HOSTS is set but holds no host pattern.');
+	if (patterns.length === 0)
+		throw new Error('PLAYGROUND_ALLOWED_HOSTS is set but holds no host pattern.');
 	return patterns;
 }
 
@@ -127,7 +132,9 @@ export function checkUrl(url: URL, policy: GuardPolicy): GuardResult {
 
 function checkScheme(url: URL): GuardResult {
 	if (url.protocol === 'http:' || url.protocol === 'https:') return OK;
-	return refuse(`${url.protocol} URLs are refused; the playground only fetches http: and https: URLs.`);
+	return refuse(
+		`${url.protocol} URLs are refused; the playground only fetches http: and https: URLs.`
+	);
 }
 
 function checkCredentials(url: URL): GuardResult {
@@ -294,7 +301,10 @@ function parseIp(text: string): Ip | null {
 /** Checks one resolved IP address (v4 or v6 text). */
 export function checkAddress(ip: string, policy: GuardPolicy): GuardResult {
 	const addr = parseIp(ip);
-	if (addr === null) return refuse(`"${ip}" is not an IP address; the playground only connects to checked addresses.`);
+	if (addr === null)
+		return refuse(
+			`"${ip}" is not an IP address; the playground only connects to checked addresses.`
+		);
 	const direct = findRefusal(addr, policy);
 	if (direct) return refuse(`${ip} is ${direct.rule.what}; ${direct.tail}`);
 	if (addr instanceof ipaddr.IPv6) {
@@ -302,7 +312,10 @@ export function checkAddress(ip: string, policy: GuardPolicy): GuardResult {
 			const v4 = embedding.extract(addr);
 			if (v4 === null) continue;
 			const inner = findRefusal(v4, policy);
-			if (inner) return refuse(`${ip} is ${embedding.what} for ${v4.toString()}, which is ${inner.rule.what}; ${inner.tail}`);
+			if (inner)
+				return refuse(
+					`${ip} is ${embedding.what} for ${v4.toString()}, which is ${inner.rule.what}; ${inner.tail}`
+				);
 		}
 	}
 	return OK;
@@ -314,7 +327,8 @@ export function checkAddress(ip: string, policy: GuardPolicy): GuardResult {
 type Answer = { address: string; family: number };
 type Resolve = (host: string, options: { family: 0 | 4 | 6; hints?: number }) => Promise<Answer[]>;
 
-const systemResolver: Resolve = (host, { family, hints }) => dnsLookup(host, { all: true, family, hints });
+const systemResolver: Resolve = (host, { family, hints }) =>
+	dnsLookup(host, { all: true, family, hints });
 
 function familyOf(value: number | 'IPv4' | 'IPv6' | undefined): 0 | 4 | 6 {
 	if (value === 4 || value === 'IPv4') return 4;

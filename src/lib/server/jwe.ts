@@ -22,7 +22,8 @@ const B64URL = /^[A-Za-z0-9_-]*$/;
 /** The plaintext, or undefined when the token is malformed, uses other algorithms, or fails authentication. */
 export function openJwe(token: string, key: Uint8Array): Uint8Array | undefined {
 	const parts = token.split('.');
-	if (parts.length !== 5 || parts[1] !== '' || !parts.every((p) => B64URL.test(p))) return undefined;
+	if (parts.length !== 5 || parts[1] !== '' || !parts.every((p) => B64URL.test(p)))
+		return undefined;
 	const [header, , ivText, ctText, tagText] = parts as [string, string, string, string, string];
 	let h: unknown;
 	try {
@@ -31,7 +32,15 @@ export function openJwe(token: string, key: Uint8Array): Uint8Array | undefined 
 		return undefined;
 	}
 	const fields = h as Record<string, unknown>;
-	if (!h || typeof h !== 'object' || fields.alg !== 'dir' || fields.enc !== 'A256GCM' || 'crit' in fields || 'zip' in fields) return undefined;
+	if (
+		!h ||
+		typeof h !== 'object' ||
+		fields.alg !== 'dir' ||
+		fields.enc !== 'A256GCM' ||
+		'crit' in fields ||
+		'zip' in fields
+	)
+		return undefined;
 	const iv = Buffer.from(ivText, 'base64url');
 	const tag = Buffer.from(tagText, 'base64url');
 	if (iv.length !== 12 || tag.length !== 16 || key.length !== 32) return undefined;
@@ -39,7 +48,9 @@ export function openJwe(token: string, key: Uint8Array): Uint8Array | undefined 
 		const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: 16 });
 		decipher.setAAD(Buffer.from(header, 'ascii'));
 		decipher.setAuthTag(tag);
-		return new Uint8Array(Buffer.concat([decipher.update(Buffer.from(ctText, 'base64url')), decipher.final()]));
+		return new Uint8Array(
+			Buffer.concat([decipher.update(Buffer.from(ctText, 'base64url')), decipher.final()])
+		);
 	} catch {
 		return undefined;
 	}

@@ -57,5 +57,7 @@ export function sessionKeys(): Uint8Array[] {
 
 /** A key for the sandbox's signed codes and tokens, derived from the current session key. */
 export function sandboxKey(): Uint8Array {
-	return new Uint8Array(createHmac('sha256', sessionKeys()[0]!).update('sandbox signing key v1').digest());
+	return new Uint8Array(
+		createHmac('sha256', sessionKeys()[0]!).update('sandbox signing key v1').digest()
+	);
 }

@@ -4,7 +4,8 @@ export function intFromEnv(name: string, fallback: number, min = 1): number {
 	const raw = process.env[name];
 	if (raw === undefined || raw.trim() === '') return fallback;
 	const n = Number(raw);
-	if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min}, got "${raw}"`);
+	if (!Number.isInteger(n) || n < min)
+		throw new Error(`${name} must be a whole number ≥ ${min}, got "${raw}"`);
 	return n;
 }
 

@@ -5,7 +5,16 @@
 import { fail, type Cookies, type RequestEvent } from '@sveltejs/kit';
 import { z } from 'zod';
 import { CONSENT_PARAM_HELP } from '$lib/oauth/consent';
-import { endpoints, fieldErrors, secretSchema, setupFromForm, setupSchema, setupWith, type FieldErrors, type Setup } from '$lib/oauth/setup';
+import {
+	endpoints,
+	fieldErrors,
+	secretSchema,
+	setupFromForm,
+	setupSchema,
+	setupWith,
+	type FieldErrors,
+	type Setup
+} from '$lib/oauth/setup';
 import type { Exchange } from '$lib/exchange/types';
 import { overLimit } from './abuse';
 import { consentExchange, prepareConsent, type StepResult } from './flow';
@@ -26,22 +35,44 @@ export const API_SUGGESTIONS = [
 
 export function secretHint(secret: string | undefined): string | null {
 	if (!secret) return null;
-	return secret.length >= 12 ? `set, ends in …${secret.slice(-4)}` : `set (${secret.length} characters)`;
+	return secret.length >= 12
+		? `set, ends in …${secret.slice(-4)}`
+		: `set (${secret.length} characters)`;
 }
 
 export function defaultSetup(origin: string): Setup {
-	return setupWith({ base_url: sandboxEnabled() ? `${origin}/sandbox` : '', redirect_uri: `${origin}/callback` });
+	return setupWith({
+		base_url: sandboxEnabled() ? `${origin}/sandbox` : '',
+		redirect_uri: `${origin}/callback`
+	});
 }
 
 /** A docs link's setup, with a named preset's non-secret fields under the link's own values. */
-export function prefillFrom(url: URL): (Prefill & { presetLabel?: string; presetHasSecret?: boolean }) | null {
+export function prefillFrom(
+	url: URL
+): (Prefill & { presetLabel?: string; presetHasSecret?: boolean }) | null {
 	if (!hasPrefill(url.searchParams)) return null;
 	const p = parsePrefill(url.searchParams);
 	if (!p.preset) return p;
 	const preset = findPreset(url.origin, p.preset);
-	if (!preset) return { ...p, errors: { ...p.errors, preset: `There is no preset named "${p.preset}".` }, preset: undefined };
-	const values = { ...preset.setup, redirect_uri: preset.setup.redirect_uri ?? `${url.origin}/callback`, ...p.values };
-	return { ...p, values, host: new URL(values.base_url).host, presetLabel: preset.label, presetHasSecret: !!preset.client_secret };
+	if (!preset)
+		return {
+			...p,
+			errors: { ...p.errors, preset: `There is no preset named "${p.preset}".` },
+			preset: undefined
+		};
+	const values = {
+		...preset.setup,
+		redirect_uri: preset.setup.redirect_uri ?? `${url.origin}/callback`,
+		...p.values
+	};
+	return {
+		...p,
+		values,
+		host: new URL(values.base_url).host,
+		presetLabel: preset.label,
+		presetHasSecret: !!preset.client_secret
+	};
 }
 
 export function view(session: Session, origin: string) {
@@ -60,7 +91,15 @@ export function view(session: Session, origin: string) {
 			? {
 					consent_url: session.pending.consent_url,
 					state: session.pending.state,
-					params: [...new URL(session.pending.consent_url).searchParams.entries()].map(([k, v]) => ({ name: k, value: v, help: CONSENT_PARAM_HELP[k] ?? 'A parameter that was already on the authorization endpoint.' })),
+					params: [...new URL(session.pending.consent_url).searchParams.entries()].map(
+						([k, v]) => ({
+							name: k,
+							value: v,
+							help:
+								CONSENT_PARAM_HELP[k] ??
+								'A parameter that was already on the authorization endpoint.'
+						})
+					),
 					exchange: consentExchange(session)
 				}
 			: null,
@@ -81,7 +120,10 @@ export async function save(cookies: Cookies, url: URL, session: Session): Promis
 }
 
 /** Runs a flow step as a form action: the new session is saved, the exchanges go to the tab's transcript. */
-export async function runStep(event: Pick<RequestEvent, 'cookies' | 'url' | 'getClientAddress' | 'setHeaders'>, step: (s: Session) => Promise<StepResult>) {
+export async function runStep(
+	event: Pick<RequestEvent, 'cookies' | 'url' | 'getClientAddress' | 'setHeaders'>,
+	step: (s: Session) => Promise<StepResult>
+) {
 	const { cookies, url } = event;
 	const limited = overLimit(event);
 	if (limited) return limited;
@@ -89,11 +131,16 @@ export async function runStep(event: Pick<RequestEvent, 'cookies' | 'url' | 'get
 	const result = await step(session);
 	// A step that changed nothing (a plain API call) leaves the cookie as it is: no re-sealing.
 	if (result.session && result.session !== session) await save(cookies, url, result.session);
-	if (!result.ok) return fail(result.status, { message: result.message, exchanges: result.exchanges ?? [] });
+	if (!result.ok)
+		return fail(result.status, { message: result.message, exchanges: result.exchanges ?? [] });
 	return { exchanges: result.exchanges };
 }
 
-export type SetupFailure = { errors: FieldErrors; values: Record<string, unknown>; message: string };
+export type SetupFailure = {
+	errors: FieldErrors;
+	values: Record<string, unknown>;
+	message: string;
+};
 
 /** The setup form: validate, keep the secret apart, prepare a fresh consent request. */
 export async function saveSetup(cookies: Cookies, url: URL, form: FormData) {
@@ -103,17 +150,29 @@ export async function saveSetup(cookies: Cookies, url: URL, form: FormData) {
 	const secret = secretSchema.safeParse(typeof secretRaw === 'string' ? secretRaw : '');
 	const parsed = setupSchema.safeParse(values);
 	const errors: FieldErrors = parsed.success ? {} : fieldErrors(parsed.error);
-	if (!secret.success) errors.client_secret = secret.error.issues[0]?.message ?? 'Invalid client secret';
+	if (!secret.success)
+		errors.client_secret = secret.error.issues[0]?.message ?? 'Invalid client secret';
 	let next: Session = { ...session, notice: undefined };
 	// Keep a newly entered secret even when another field is wrong, so it need not be typed again.
 	if (secret.success && secret.data) next.client_secret = secret.data;
 	// A preset opened from a link brings its server-side secret when its client is kept.
 	const presetName = form.get('preset');
-	const preset = typeof presetName === 'string' && presetName ? findPreset(url.origin, presetName) : undefined;
-	if (preset?.client_secret && !(secret.success && secret.data) && parsed.success && parsed.data.client_id === preset.setup.client_id) next.client_secret = preset.client_secret;
+	const preset =
+		typeof presetName === 'string' && presetName ? findPreset(url.origin, presetName) : undefined;
+	if (
+		preset?.client_secret &&
+		!(secret.success && secret.data) &&
+		parsed.success &&
+		parsed.data.client_id === preset.setup.client_id
+	)
+		next.client_secret = preset.client_secret;
 	if (!parsed.success || !secret.success) {
 		await save(cookies, url, next);
-		return fail(400, { errors, values, message: 'Some fields need fixing.' } satisfies SetupFailure);
+		return fail(400, {
+			errors,
+			values,
+			message: 'Some fields need fixing.'
+		} satisfies SetupFailure);
 	}
 	const changedClient = session.setup && session.setup.client_id !== parsed.data.client_id;
 	next = { ...next, setup: parsed.data, tokens: changedClient ? undefined : next.tokens };
@@ -129,7 +188,11 @@ export async function applyPreset(cookies: Cookies, url: URL, form: FormData) {
 	const preset = parsed.success ? findPreset(url.origin, parsed.data.preset) : undefined;
 	if (!preset) return fail(400, { message: 'Unknown preset.' });
 	const session = await readSession(cookies);
-	let next: Session = { v: 1, setup: { ...preset.setup, redirect_uri: preset.setup.redirect_uri ?? `${url.origin}/callback` }, client_secret: preset.client_secret };
+	let next: Session = {
+		v: 1,
+		setup: { ...preset.setup, redirect_uri: preset.setup.redirect_uri ?? `${url.origin}/callback` },
+		client_secret: preset.client_secret
+	};
 	if (session.setup?.auto_exchange === false) next.setup!.auto_exchange = false;
 	next = prepareConsent(next);
 	await save(cookies, url, next);
@@ -145,7 +208,11 @@ export async function restart(cookies: Cookies, url: URL) {
 }
 
 /** Hands the callback's recorded exchange to the page once. */
-export async function takeOutbox(cookies: Cookies, url: URL, session: Session): Promise<Exchange[]> {
+export async function takeOutbox(
+	cookies: Cookies,
+	url: URL,
+	session: Session
+): Promise<Exchange[]> {
 	if (!session.outbox?.length) return [];
 	const out = session.outbox;
 	await save(cookies, url, { ...session, outbox: undefined });

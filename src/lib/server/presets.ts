@@ -21,7 +21,9 @@ export function sandboxEnabled(): boolean {
 }
 
 const presetEntry = z.strictObject({
-	name: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1–64 letters, digits, dots, dashes or underscores'),
+	name: z
+		.string()
+		.regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1–64 letters, digits, dots, dashes or underscores'),
 	label: z.string().max(80).optional(),
 	description: z.string().max(300).optional(),
 	base_url: setupSchema.shape.base_url,
@@ -46,7 +48,9 @@ export function parsePresets(raw: string | undefined): Preset[] {
 		try {
 			source = readFileSync(text, 'utf8');
 		} catch (e) {
-			throw new Error(`PLAYGROUND_PRESETS names the file "${text}", which cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+			throw new Error(
+				`PLAYGROUND_PRESETS names the file "${text}", which cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`
+			);
 		}
 	}
 	let json: unknown;
@@ -61,12 +65,21 @@ export function parsePresets(raw: string | undefined): Preset[] {
 		const parsed = presetEntry.safeParse(entry);
 		if (!parsed.success) {
 			const issue = parsed.error.issues[0]!;
-			throw new Error(`PLAYGROUND_PRESETS entry ${i}: field ${issue.path.join('.') || '(entry)'} ${issue.message}`);
+			throw new Error(
+				`PLAYGROUND_PRESETS entry ${i}: field ${issue.path.join('.') || '(entry)'} ${issue.message}`
+			);
 		}
 		const { name, label, description, client_secret, redirect_uri, ...setup } = parsed.data;
-		if (names.has(name)) throw new Error(`PLAYGROUND_PRESETS entry ${i}: the name "${name}" is used twice`);
+		if (names.has(name))
+			throw new Error(`PLAYGROUND_PRESETS entry ${i}: the name "${name}" is used twice`);
 		names.add(name);
-		return { name, label: label ?? name, description: description ?? `${setup.client_id} at ${setup.base_url}`, setup: { ...setup, custom_state: '', allow_invalid_tls: false, redirect_uri }, client_secret };
+		return {
+			name,
+			label: label ?? name,
+			description: description ?? `${setup.client_id} at ${setup.base_url}`,
+			setup: { ...setup, custom_state: '', allow_invalid_tls: false, redirect_uri },
+			client_secret
+		};
 	});
 }
 
@@ -80,9 +93,21 @@ function sandboxPresets(origin: string): Preset[] {
 	if (!sandboxEnabled()) return [];
 	return builtinClients().map((c) => ({
 		name: c.client_id,
-		label: c.client_id === 'sandbox-rw' ? 'Sandbox (read write)' : c.client_id === 'sandbox-ro' ? 'Sandbox (read only)' : c.access_ttl ? `Sandbox (${c.access_ttl}-second token)` : `Sandbox (${c.client_id})`,
+		label:
+			c.client_id === 'sandbox-rw'
+				? 'Sandbox (read write)'
+				: c.client_id === 'sandbox-ro'
+					? 'Sandbox (read only)'
+					: c.access_ttl
+						? `Sandbox (${c.access_ttl}-second token)`
+						: `Sandbox (${c.client_id})`,
 		description: `${c.name}: default scope "${c.default_scope}"${c.access_ttl ? `, access token lives ${c.access_ttl} s` : ''}.`,
-		setup: setupWith({ base_url: `${origin}/sandbox`, redirect_uri: `${origin}/callback`, client_id: c.client_id, scope: c.default_scope }),
+		setup: setupWith({
+			base_url: `${origin}/sandbox`,
+			redirect_uri: `${origin}/callback`,
+			client_id: c.client_id,
+			scope: c.default_scope
+		}),
 		client_secret: c.client_secret
 	}));
 }

@@ -41,7 +41,13 @@ export interface Session {
 	setup?: Setup;
 	client_secret?: string;
 	/** The consent request waiting for its redirect back. */
-	pending?: { state: string; consent_url: string; redirect_uri: string; scope: string; created_at: number };
+	pending?: {
+		state: string;
+		consent_url: string;
+		redirect_uri: string;
+		scope: string;
+		created_at: number;
+	};
 	callback?: CallbackRecord;
 	/** A code that passed the state check and is waiting to be exchanged. Single use. */
 	code?: { value: string; redirect_uri: string; scope: string };
@@ -59,7 +65,9 @@ function chunkName(i: number): string {
 }
 
 export async function seal(session: Session): Promise<string> {
-	const data = new TextEncoder().encode(JSON.stringify({ ...session, iat: Math.floor(Date.now() / 1000) }));
+	const data = new TextEncoder().encode(
+		JSON.stringify({ ...session, iat: Math.floor(Date.now() / 1000) })
+	);
 	return sealJwe(data, sessionKeys()[0]!);
 }
 
@@ -71,15 +79,24 @@ export async function open(token: string): Promise<Opened> {
 		if (!plaintext) continue; // try the next key
 		try {
 			const parsed = JSON.parse(new TextDecoder().decode(plaintext)) as Session & { iat?: number };
-			if (parsed?.v !== 1) return { ok: false, reason: 'The session cookie is from an older version of the playground.' };
-			if (typeof parsed.iat === 'number' && Date.now() / 1000 - parsed.iat > MAX_AGE_S) return { ok: false, reason: 'The session had expired (older than a day).' };
+			if (parsed?.v !== 1)
+				return {
+					ok: false,
+					reason: 'The session cookie is from an older version of the playground.'
+				};
+			if (typeof parsed.iat === 'number' && Date.now() / 1000 - parsed.iat > MAX_AGE_S)
+				return { ok: false, reason: 'The session had expired (older than a day).' };
 			delete parsed.iat;
 			return { ok: true, session: parsed };
 		} catch {
 			return { ok: false, reason: 'The session cookie could not be read.' };
 		}
 	}
-	return { ok: false, reason: 'The session cookie could not be read: it was changed, or sealed with a key this server does not hold. A fresh session was started.' };
+	return {
+		ok: false,
+		reason:
+			'The session cookie could not be read: it was changed, or sealed with a key this server does not hold. A fresh session was started.'
+	};
 }
 
 /** Reads the session from the request cookies. A missing cookie is an empty session; a broken one is an empty session with a notice. */
@@ -95,18 +112,27 @@ export async function readSession(cookies: Cookies): Promise<Session> {
 	return opened.ok ? opened.session : { v: 1, notice: opened.reason };
 }
 
-export async function writeSession(cookies: Cookies, session: Session, secure: boolean): Promise<void> {
+export async function writeSession(
+	cookies: Cookies,
+	session: Session,
+	secure: boolean
+): Promise<void> {
 	const { notice: _notice, ...rest } = session;
 	const sealed = await seal(rest);
 	if (sealed.length > MAX_SEALED_BYTES)
-		error(400, `This would make the session ${sealed.length} bytes, too large to keep in a cookie (at most ${MAX_SEALED_BYTES}). Shorten the longest setup fields; nothing was saved.`);
+		error(
+			400,
+			`This would make the session ${sealed.length} bytes, too large to keep in a cookie (at most ${MAX_SEALED_BYTES}). Shorten the longest setup fields; nothing was saved.`
+		);
 	const chunks: string[] = [];
 	for (let i = 0; i < sealed.length; i += CHUNK) chunks.push(sealed.slice(i, i + CHUNK));
 	const opts = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure, maxAge: MAX_AGE_S };
 	chunks.forEach((c, i) => cookies.set(chunkName(i), c, opts));
-	for (let i = chunks.length; i < MAX_CHUNKS; i++) if (cookies.get(chunkName(i)) !== undefined) cookies.delete(chunkName(i), { path: '/' });
+	for (let i = chunks.length; i < MAX_CHUNKS; i++)
+		if (cookies.get(chunkName(i)) !== undefined) cookies.delete(chunkName(i), { path: '/' });
 }
 
 export function clearSession(cookies: Cookies): void {
-	for (let i = 0; i < MAX_CHUNKS; i++) if (cookies.get(chunkName(i)) !== undefined) cookies.delete(chunkName(i), { path: '/' });
+	for (let i = 0; i < MAX_CHUNKS; i++)
+		if (cookies.get(chunkName(i)) !== undefined) cookies.delete(chunkName(i), { path: '/' });
 }

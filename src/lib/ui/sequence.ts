@@ -136,7 +136,10 @@ function fit(ex: Exchange, maxChars: number): Fitted {
 /** The two text lines of an arrow: "3 POST /oauth2/token" above, "200 OK" (failures: "✕ 403 Forbidden") below. */
 export function arrowLabels(ex: Exchange, maxChars = Infinity): { main: string; status: string } {
 	const f = fit(ex, maxChars);
-	return { main: [f.n, f.method, f.path].filter(Boolean).join(' '), status: (f.failed ? '✕ ' : '') + f.status };
+	return {
+		main: [f.n, f.method, f.path].filter(Boolean).join(' '),
+		status: (f.failed ? '✕ ' : '') + f.status
+	};
 }
 
 /**
@@ -149,7 +152,9 @@ export function arrowAriaLabel(ex: Exchange, current?: string, maxChars = Infini
 	const numbered = /^\d+$/.test(f.n);
 	const name = STEP_NAME[ex.step];
 	const request = [f.method, f.path].filter(Boolean).join(' ');
-	const head = numbered ? `Step ${f.n}, ${request}` : `${name.charAt(0).toUpperCase()}${name.slice(1)}: ${request}`;
+	const head = numbered
+		? `Step ${f.n}, ${request}`
+		: `${name.charAt(0).toUpperCase()}${name.slice(1)}: ${request}`;
 	const extra: string[] = numbered ? [name] : [];
 	const full = shortPath(ex.request.url, Infinity);
 	if (f.path !== full) extra.push(full);
@@ -225,13 +230,25 @@ export const GEOMETRY = {
 
 const HEAD = 9;
 
-export function layoutSequence(exchanges: Exchange[], opts: { width?: number; selectedId?: string; current?: string } = {}): SequenceLayout {
+export function layoutSequence(
+	exchanges: Exchange[],
+	opts: { width?: number; selectedId?: string; current?: string } = {}
+): SequenceLayout {
 	const g = GEOMETRY;
-	const width = Math.max(g.minWidth, Math.round(opts.width && opts.width > 0 ? opts.width : g.defaultWidth));
+	const width = Math.max(
+		g.minWidth,
+		Math.round(opts.width && opts.width > 0 ? opts.width : g.defaultWidth)
+	);
 	const col = (width - 2 * g.pad) / 3;
 	const lanes: LaneBox[] = LANES.map((l, i) => {
-		const label = (l.name.length * g.nameChar + 16 <= col - 8 ? l.name : l.short);
-		return { id: l.id, name: l.name, label, x: g.pad + col * (i + 0.5), boxWidth: Math.min(col - 8, label.length * g.nameChar + 16) };
+		const label = l.name.length * g.nameChar + 16 <= col - 8 ? l.name : l.short;
+		return {
+			id: l.id,
+			name: l.name,
+			label,
+			x: g.pad + col * (i + 0.5),
+			boxWidth: Math.min(col - 8, label.length * g.nameChar + 16)
+		};
 	});
 	const xOf = (lane: Lane) => lanes.find((l) => l.id === lane)!.x;
 	let compact = lanes.some((l) => l.label !== l.name);

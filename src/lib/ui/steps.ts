@@ -15,10 +15,19 @@ export interface FlowFacts {
 
 export function failed(ex: Exchange | undefined): boolean {
 	if (!ex) return false;
-	return !!ex.failure || (ex.response?.status ?? 0) >= 400 || ex.findings.some((f) => f.level === 'error');
+	return (
+		!!ex.failure ||
+		(ex.response?.status ?? 0) >= 400 ||
+		ex.findings.some((f) => f.level === 'error')
+	);
 }
 
-export function stepStates(f: FlowFacts): Record<'setup' | 'consent' | 'callback' | 'exchange' | 'refresh' | 'userinfo' | 'api', StepState> {
+export function stepStates(
+	f: FlowFacts
+): Record<
+	'setup' | 'consent' | 'callback' | 'exchange' | 'refresh' | 'userinfo' | 'api',
+	StepState
+> {
 	const s = (busyName: string, done: boolean, current: boolean, bad = false): StepState =>
 		f.busy === busyName ? 'busy' : bad ? 'failed' : done ? 'done' : current ? 'current' : 'todo';
 	const cb = f.callbackVerdict;
@@ -27,9 +36,24 @@ export function stepStates(f: FlowFacts): Record<'setup' | 'consent' | 'callback
 		setup: s('setup', f.setupDone, !f.setupDone),
 		consent: s('consent', !!cb, f.setupDone && f.pending && !cb),
 		callback: s('callback', cb === 'code', false, !!cb && cb !== 'code'),
-		exchange: s('exchange', f.hasTokens && !f.hasCode, f.hasCode, !f.hasCode && !f.hasTokens && failed(exch)),
-		refresh: s('refresh', !!f.latest('refresh') && !failed(f.latest('refresh')), false, failed(f.latest('refresh'))),
-		userinfo: s('userinfo', !!f.latest('userinfo') && !failed(f.latest('userinfo')), f.hasTokens && !f.latest('userinfo'), failed(f.latest('userinfo'))),
+		exchange: s(
+			'exchange',
+			f.hasTokens && !f.hasCode,
+			f.hasCode,
+			!f.hasCode && !f.hasTokens && failed(exch)
+		),
+		refresh: s(
+			'refresh',
+			!!f.latest('refresh') && !failed(f.latest('refresh')),
+			false,
+			failed(f.latest('refresh'))
+		),
+		userinfo: s(
+			'userinfo',
+			!!f.latest('userinfo') && !failed(f.latest('userinfo')),
+			f.hasTokens && !f.latest('userinfo'),
+			failed(f.latest('userinfo'))
+		),
 		api: s('api', !!f.latest('api') && !failed(f.latest('api')), false, failed(f.latest('api')))
 	};
 }

@@ -52,7 +52,13 @@ export function phases(timing: Timing): Phase[] {
 
 /** A kept-alive connection: an answer came, but there was no DNS lookup, connect or TLS handshake. */
 export function reusedConnection(timing: Timing): boolean {
-	return timing.total > 0 && known(timing.firstByte) && !known(timing.dns) && !known(timing.connect) && !known(timing.tls);
+	return (
+		timing.total > 0 &&
+		known(timing.firstByte) &&
+		!known(timing.dns) &&
+		!known(timing.connect) &&
+		!known(timing.tls)
+	);
 }
 
 /** "12 ms", "0.8 ms", "0 ms": one decimal below 10 ms, whole milliseconds above. */

@@ -36,7 +36,8 @@ class Transcript {
 	}
 
 	latest(step: Exchange['step']): Exchange | undefined {
-		for (let i = this.items.length - 1; i >= 0; i--) if (this.items[i]!.step === step) return this.items[i];
+		for (let i = this.items.length - 1; i >= 0; i--)
+			if (this.items[i]!.step === step) return this.items[i];
 		return undefined;
 	}
 

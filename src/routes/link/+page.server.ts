@@ -5,5 +5,9 @@ import type { PageServerLoad } from './$types';
 export const load: PageServerLoad = ({ url }) => ({
 	origin: url.origin,
 	sandbox: sandboxEnabled(),
-	presets: presets(url.origin).map((p) => ({ name: p.name, label: p.label, description: p.description }))
+	presets: presets(url.origin).map((p) => ({
+		name: p.name,
+		label: p.label,
+		description: p.description
+	}))
 });

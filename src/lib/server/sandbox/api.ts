@@ -51,9 +51,21 @@ interface Context {
 const ok = (ctx: Context, body: unknown) => jsonResponse(200, body, ctx.headers);
 
 const plainOk = (ctx: Context) =>
-	new Response('OK', { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...ctx.headers } });
+	new Response('OK', {
+		status: 200,
+		headers: {
+			'Content-Type': 'text/plain; charset=utf-8',
+			'Cache-Control': 'no-store',
+			...ctx.headers
+		}
+	});
 
-function apiError(status: number, error: string, error_description: string, headers: Record<string, string>): Response {
+function apiError(
+	status: number,
+	error: string,
+	error_description: string,
+	headers: Record<string, string>
+): Response {
 	return jsonResponse(status, { error, error_description }, headers);
 }
 
@@ -68,14 +80,23 @@ function streamQuery(params: URLSearchParams): StreamQuery {
 }
 
 function unknownStream(ctx: Context, id: string): Response {
-	return apiError(404, 'not_found', `Unknown stream ${JSON.stringify(id.slice(0, 200))}`, ctx.headers);
+	return apiError(
+		404,
+		'not_found',
+		`Unknown stream ${JSON.stringify(id.slice(0, 200))}`,
+		ctx.headers
+	);
 }
 
 const ENDPOINTS: Record<string, Endpoint> = {
 	'user-info': { method: 'GET', zone: 1, handle: (ctx) => ok(ctx, DEMO_USER) },
 	'subscription/list': { method: 'GET', zone: 1, handle: (ctx) => ok(ctx, subscriptionList()) },
 	'tag/list': { method: 'GET', zone: 1, handle: (ctx) => ok(ctx, tagList()) },
-	'unread-count': { method: 'GET', zone: 1, handle: (ctx) => ok(ctx, unreadCount(readerState(ctx.client.client_id))) },
+	'unread-count': {
+		method: 'GET',
+		zone: 1,
+		handle: (ctx) => ok(ctx, unreadCount(readerState(ctx.client.client_id)))
+	},
 	'stream/contents': {
 		method: 'GET',
 		zone: 1,
@@ -91,7 +112,8 @@ const ENDPOINTS: Record<string, Endpoint> = {
 		zone: 1,
 		handle: (ctx) => {
 			const id = ctx.params.get('s');
-			if (!id) return apiError(400, 'invalid_request', 'Parameter s (stream id) is required', ctx.headers);
+			if (!id)
+				return apiError(400, 'invalid_request', 'Parameter s (stream id) is required', ctx.headers);
 			const body = streamItemIds(id, streamQuery(ctx.params), readerState(ctx.client.client_id));
 			return body ? ok(ctx, body) : unknownStream(ctx, id);
 		}
@@ -101,8 +123,15 @@ const ENDPOINTS: Record<string, Endpoint> = {
 		zone: 2,
 		handle: (ctx) => {
 			const p = ctx.params;
-			const result = editTag(readerState(ctx.client.client_id), p.getAll('i'), p.getAll('a'), p.getAll('r'));
-			return result.ok ? plainOk(ctx) : apiError(400, 'invalid_request', result.description, ctx.headers);
+			const result = editTag(
+				readerState(ctx.client.client_id),
+				p.getAll('i'),
+				p.getAll('a'),
+				p.getAll('r')
+			);
+			return result.ok
+				? plainOk(ctx)
+				: apiError(400, 'invalid_request', result.description, ctx.headers);
 		}
 	},
 	'mark-all-as-read': {
@@ -110,102 +139,201 @@ const ENDPOINTS: Record<string, Endpoint> = {
 		zone: 2,
 		handle: (ctx) => {
 			const p = ctx.params;
-			const result = markAllAsRead(readerState(ctx.client.client_id), p.get('s') ?? undefined, p.get('ts') ?? undefined);
-			return result.ok ? plainOk(ctx) : apiError(400, 'invalid_request', result.description, ctx.headers);
+			const result = markAllAsRead(
+				readerState(ctx.client.client_id),
+				p.get('s') ?? undefined,
+				p.get('ts') ?? undefined
+			);
+			return result.ok
+				? plainOk(ctx)
+				: apiError(400, 'invalid_request', result.description, ctx.headers);
 		}
 	}
 };
 
 /** The endpoint a path names, and the rest of the path after it. */
-export function findEndpoint(path: string): { name: string; endpoint: Endpoint; rest: string } | undefined {
+export function findEndpoint(
+	path: string
+): { name: string; endpoint: Endpoint; rest: string } | undefined {
 	const clean = path.replace(/^\/+|\/+$/g, '');
 	const exact = ENDPOINTS[clean];
 	if (exact) return { name: clean, endpoint: exact, rest: '' };
 	for (const [name, endpoint] of Object.entries(ENDPOINTS)) {
-		if (endpoint.prefix && clean.startsWith(name + '/')) return { name, endpoint, rest: clean.slice(name.length + 1) };
+		if (endpoint.prefix && clean.startsWith(name + '/'))
+			return { name, endpoint, rest: clean.slice(name.length + 1) };
 	}
 	return undefined;
 }
 
 /** The names of every endpoint, with method and zone (shown on the /sandbox page). */
 export function endpointList(): { path: string; method: Method; zone: Zone }[] {
-	return Object.entries(ENDPOINTS).map(([name, e]) => ({ path: e.prefix ? `${name}/<stream id>` : name, method: e.method, zone: e.zone }));
+	return Object.entries(ENDPOINTS).map(([name, e]) => ({
+		path: e.prefix ? `${name}/<stream id>` : name,
+		method: e.method,
+		zone: e.zone
+	}));
 }
 
 type TokenLookup =
 	| { ok: true; client: SandboxClient; claims: AccessClaims }
-	| { ok: false; status: 400 | 401; error?: 'invalid_request' | 'invalid_token'; description: string };
+	| {
+			ok: false;
+			status: 400 | 401;
+			error?: 'invalid_request' | 'invalid_token';
+			description: string;
+	  };
 
 /** RFC 6750 §2.1 and §2.3: where the token is; §3.1: what is wrong with it. */
 async function lookUpToken(request: Request, url: URL, now: number): Promise<TokenLookup> {
 	const header = request.headers.get('authorization');
 	const query = url.searchParams.getAll('access_token');
-	const bearer = header !== null && /^bearer\s+/i.test(header.trim()) ? header.trim().replace(/^bearer\s+/i, '') : undefined;
+	const bearer =
+		header !== null && /^bearer\s+/i.test(header.trim())
+			? header.trim().replace(/^bearer\s+/i, '')
+			: undefined;
 	if (bearer !== undefined && query.length) {
-		return { ok: false, status: 400, error: 'invalid_request', description: 'The access token was sent twice (Authorization header and access_token parameter): use one' };
+		return {
+			ok: false,
+			status: 400,
+			error: 'invalid_request',
+			description:
+				'The access token was sent twice (Authorization header and access_token parameter): use one'
+		};
 	}
-	if (query.length > 1) return { ok: false, status: 400, error: 'invalid_request', description: 'The access_token parameter is repeated' };
+	if (query.length > 1)
+		return {
+			ok: false,
+			status: 400,
+			error: 'invalid_request',
+			description: 'The access_token parameter is repeated'
+		};
 	const token = bearer ?? query[0];
 	if (!token) {
-		const other = header !== null && header.trim() ? ' (the Authorization header does not use the Bearer scheme)' : '';
-		return { ok: false, status: 401, description: `An access token is required: send Authorization: Bearer <token>${other}` };
+		const other =
+			header !== null && header.trim()
+				? ' (the Authorization header does not use the Bearer scheme)'
+				: '';
+		return {
+			ok: false,
+			status: 401,
+			description: `An access token is required: send Authorization: Bearer <token>${other}`
+		};
 	}
 	const verified = await verifyAccessToken(token, now);
 	if (!verified.ok) {
-		return { ok: false, status: 401, error: 'invalid_token', description: verified.reason === 'expired' ? 'The access token has expired' : 'The access token is invalid' };
+		return {
+			ok: false,
+			status: 401,
+			error: 'invalid_token',
+			description:
+				verified.reason === 'expired'
+					? 'The access token has expired'
+					: 'The access token is invalid'
+		};
 	}
-	if (grants.isRevoked(verified.claims.fam)) return { ok: false, status: 401, error: 'invalid_token', description: 'The access token has been revoked' };
+	if (grants.isRevoked(verified.claims.fam))
+		return {
+			ok: false,
+			status: 401,
+			error: 'invalid_token',
+			description: 'The access token has been revoked'
+		};
 	const client = findClient(verified.claims.client_id);
-	if (!client) return { ok: false, status: 401, error: 'invalid_token', description: 'The client of this access token is no longer registered' };
+	if (!client)
+		return {
+			ok: false,
+			status: 401,
+			error: 'invalid_token',
+			description: 'The client of this access token is no longer registered'
+		};
 	return { ok: true, client, claims: verified.claims };
 }
 
 function bearerChallenge(fields: Record<string, string> = {}): string {
-	return ['Bearer realm="sandbox"', ...Object.entries(fields).map(([k, v]) => `${k}="${v}"`)].join(', ');
+	return ['Bearer realm="sandbox"', ...Object.entries(fields).map(([k, v]) => `${k}="${v}"`)].join(
+		', '
+	);
 }
 
 /** Handles any request under /sandbox/reader/api/0/. `path` is the part after that prefix. */
-export async function readerApi(request: Request, url: URL, path: string, now = Date.now()): Promise<Response> {
+export async function readerApi(
+	request: Request,
+	url: URL,
+	path: string,
+	now = Date.now()
+): Promise<Response> {
 	const { limitWindow } = sandboxConfig();
-	const peek = (client?: SandboxClient): Usage => limiter.peek(client?.client_id, limitsFor(client), limitWindow);
+	const peek = (client?: SandboxClient): Usage =>
+		limiter.peek(client?.client_id, limitsFor(client), limitWindow);
 
 	const token = await lookUpToken(request, url, now);
 	if (!token.ok) {
 		const headers = usageHeaders(peek());
-		const challenge = token.error ? bearerChallenge({ error: token.error, error_description: token.description }) : bearerChallenge();
-		return jsonResponse(token.status, { error: token.error ?? 'unauthorized', error_description: token.description }, { ...headers, 'WWW-Authenticate': challenge });
+		const challenge = token.error
+			? bearerChallenge({ error: token.error, error_description: token.description })
+			: bearerChallenge();
+		return jsonResponse(
+			token.status,
+			{ error: token.error ?? 'unauthorized', error_description: token.description },
+			{ ...headers, 'WWW-Authenticate': challenge }
+		);
 	}
 	const { client, claims } = token;
 
 	const found = findEndpoint(path);
-	if (!found) return apiError(404, 'not_found', `There is no API endpoint ${JSON.stringify(path.slice(0, 200))}`, usageHeaders(peek(client)));
+	if (!found)
+		return apiError(
+			404,
+			'not_found',
+			`There is no API endpoint ${JSON.stringify(path.slice(0, 200))}`,
+			usageHeaders(peek(client))
+		);
 	const { endpoint, rest } = found;
 	const method = request.method === 'HEAD' ? 'GET' : request.method;
 	if (method !== endpoint.method) {
-		return apiError(405, 'method_not_allowed', `Use ${endpoint.method} for ${found.name}`, { ...usageHeaders(peek(client)), Allow: endpoint.method === 'GET' ? 'GET, HEAD' : 'POST' });
+		return apiError(405, 'method_not_allowed', `Use ${endpoint.method} for ${found.name}`, {
+			...usageHeaders(peek(client)),
+			Allow: endpoint.method === 'GET' ? 'GET, HEAD' : 'POST'
+		});
 	}
 	if (endpoint.zone === 2 && !hasWrite(claims.scope)) {
-		return apiError(403, 'insufficient_scope', `${found.name} is in zone 2 and needs the "read write" scope; this token has "${claims.scope}"`, {
-			...usageHeaders(peek(client)),
-			'WWW-Authenticate': bearerChallenge({ error: 'insufficient_scope', scope: 'read write' })
-		});
+		return apiError(
+			403,
+			'insufficient_scope',
+			`${found.name} is in zone 2 and needs the "read write" scope; this token has "${claims.scope}"`,
+			{
+				...usageHeaders(peek(client)),
+				'WWW-Authenticate': bearerChallenge({ error: 'insufficient_scope', scope: 'read write' })
+			}
+		);
 	}
 
 	const params = new URLSearchParams(url.searchParams);
 	params.delete('access_token');
 	if (method === 'POST' && isFormContentType(request.headers.get('content-type'))) {
 		const body = await readBodyCapped(request);
-		if (!body.ok) return apiError(413, 'invalid_request', 'The request body is too large', usageHeaders(peek(client)));
+		if (!body.ok)
+			return apiError(
+				413,
+				'invalid_request',
+				'The request body is too large',
+				usageHeaders(peek(client))
+			);
 		for (const [k, v] of new URLSearchParams(body.text)) params.append(k, v);
 	}
 
 	const taken = limiter.take(client.client_id, endpoint.zone, limitsFor(client), limitWindow);
 	const headers = usageHeaders(taken.usage);
 	if (!taken.allowed) {
-		return apiError(429, 'rate_limited', `The zone ${endpoint.zone} limit of ${endpoint.zone === 1 ? taken.usage.zone1Limit : taken.usage.zone2Limit} requests per ${limitWindow} seconds is reached`, {
-			...headers,
-			'Retry-After': String(taken.usage.resetAfter)
-		});
+		return apiError(
+			429,
+			'rate_limited',
+			`The zone ${endpoint.zone} limit of ${endpoint.zone === 1 ? taken.usage.zone1Limit : taken.usage.zone2Limit} requests per ${limitWindow} seconds is reached`,
+			{
+				...headers,
+				'Retry-After': String(taken.usage.resetAfter)
+			}
+		);
 	}
 	return endpoint.handle({ client, claims, rest, params, headers });
 }

@@ -36,7 +36,8 @@ export interface ConsentRequest {
 	state: string;
 }
 
-export type AuthorizationCheck = FatalError | { kind: 'redirect'; location: string } | ConsentRequest;
+export type AuthorizationCheck =
+	FatalError | { kind: 'redirect'; location: string } | ConsentRequest;
 
 const PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state'] as const;
 
@@ -48,15 +49,28 @@ function repeated(params: URLSearchParams, name: string): boolean {
  * The checks that must end at the service: client_id known, redirect_uri registered (exact match).
  * Returns the fatal error, or the client and redirect URI to send every later answer to.
  */
-export function checkClientAndRedirect(params: URLSearchParams, requestOrigin: string): FatalError | { kind: 'ok'; client: SandboxClient; redirect_uri: string } {
+export function checkClientAndRedirect(
+	params: URLSearchParams,
+	requestOrigin: string
+): FatalError | { kind: 'ok'; client: SandboxClient; redirect_uri: string } {
 	for (const name of ['client_id', 'redirect_uri']) {
 		if (repeated(params, name)) {
-			return { kind: 'fatal', error: 'invalid_request', error_description: `The ${name} parameter is repeated`, error_uri: AUTH_ERROR_URI };
+			return {
+				kind: 'fatal',
+				error: 'invalid_request',
+				error_description: `The ${name} parameter is repeated`,
+				error_uri: AUTH_ERROR_URI
+			};
 		}
 	}
 	const client_id = params.get('client_id');
 	if (!client_id) {
-		return { kind: 'fatal', error: 'invalid_client', error_description: 'The client_id parameter is missing', error_uri: AUTH_ERROR_URI };
+		return {
+			kind: 'fatal',
+			error: 'invalid_client',
+			error_description: 'The client_id parameter is missing',
+			error_uri: AUTH_ERROR_URI
+		};
 	}
 	const client = findClient(client_id);
 	if (!client) {
@@ -83,9 +97,13 @@ export function checkClientAndRedirect(params: URLSearchParams, requestOrigin: s
  * Adds parameters to a redirect URI, keeping its own query exactly as registered
  * (RFC 6749 §3.1.2: "MUST retain" the query component).
  */
-export function redirectWith(redirect_uri: string, params: Record<string, string | undefined>): string {
+export function redirectWith(
+	redirect_uri: string,
+	params: Record<string, string | undefined>
+): string {
 	const added = new URLSearchParams();
-	for (const [name, value] of Object.entries(params)) if (value !== undefined) added.append(name, value);
+	for (const [name, value] of Object.entries(params))
+		if (value !== undefined) added.append(name, value);
 	const hash = redirect_uri.indexOf('#');
 	const base = hash === -1 ? redirect_uri : redirect_uri.slice(0, hash);
 	const sep = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
@@ -93,7 +111,10 @@ export function redirectWith(redirect_uri: string, params: Record<string, string
 }
 
 /** Checks a whole consent request (RFC 6749 §4.1.1 and the seed's rules). */
-export function checkAuthorizationRequest(params: URLSearchParams, requestOrigin: string): AuthorizationCheck {
+export function checkAuthorizationRequest(
+	params: URLSearchParams,
+	requestOrigin: string
+): AuthorizationCheck {
 	const target = checkClientAndRedirect(params, requestOrigin);
 	if (target.kind === 'fatal') return target;
 	const { client, redirect_uri } = target;
@@ -103,16 +124,25 @@ export function checkAuthorizationRequest(params: URLSearchParams, requestOrigin
 		location: redirectWith(redirect_uri, { error, error_description, state: state || undefined })
 	});
 
-	for (const name of PARAMS) if (repeated(params, name)) return back('invalid_request', `The ${name} parameter is repeated`);
+	for (const name of PARAMS)
+		if (repeated(params, name)) return back('invalid_request', `The ${name} parameter is repeated`);
 
 	const response_type = params.get('response_type');
-	if (!response_type) return back('invalid_request', 'The response_type parameter is missing: send response_type=code');
-	if (response_type !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported');
+	if (!response_type)
+		return back(
+			'invalid_request',
+			'The response_type parameter is missing: send response_type=code'
+		);
+	if (response_type !== 'code')
+		return back('unsupported_response_type', 'Only response_type=code is supported');
 
 	if (!state) return back('invalid_request', 'The state parameter is required (CSRF protection)');
 	const stateBytes = Buffer.byteLength(state, 'utf8');
 	if (stateBytes > MAX_STATE_BYTES) {
-		return back('invalid_request', `The state parameter is ${stateBytes} bytes; at most ${MAX_STATE_BYTES} bytes are allowed`);
+		return back(
+			'invalid_request',
+			`The state parameter is ${stateBytes} bytes; at most ${MAX_STATE_BYTES} bytes are allowed`
+		);
 	}
 
 	const scope = parseScope(params.get('scope'), client.default_scope);
@@ -162,14 +192,24 @@ export async function consentView(request: ConsentRequest): Promise<ConsentView>
 }
 
 export type Decision = 'authorize' | 'deny';
-export type DecisionResult = { ok: true; location: string } | { ok: false; status: 400; message: string };
+export type DecisionResult =
+	{ ok: true; location: string } | { ok: false; status: 400; message: string };
 
 /**
  * Turns the user's decision into the redirect back (RFC 6749 §4.1.2 and §4.1.2.1 `access_denied`).
  * Only the signed ticket is trusted: client, redirect URI, scope and state all come from it.
  */
-export async function decideConsent(ticket: string | undefined, decision: Decision, now = Date.now()): Promise<DecisionResult> {
-	if (!ticket) return { ok: false, status: 400, message: 'The consent form is missing its ticket. Start again from the application.' };
+export async function decideConsent(
+	ticket: string | undefined,
+	decision: Decision,
+	now = Date.now()
+): Promise<DecisionResult> {
+	if (!ticket)
+		return {
+			ok: false,
+			status: 400,
+			message: 'The consent form is missing its ticket. Start again from the application.'
+		};
 	const verified = await verifyTicket(ticket, now);
 	if (!verified.ok) {
 		return {
@@ -183,14 +223,27 @@ export async function decideConsent(ticket: string | undefined, decision: Decisi
 	}
 	const { client_id, redirect_uri, scope, state } = verified.claims;
 	const client = findClient(client_id);
-	if (!client) return { ok: false, status: 400, message: 'The application of this consent form is no longer registered.' };
+	if (!client)
+		return {
+			ok: false,
+			status: 400,
+			message: 'The application of this consent form is no longer registered.'
+		};
 	if (decision === 'deny') {
 		return {
 			ok: true,
-			location: redirectWith(redirect_uri, { error: 'access_denied', error_description: 'The user denied the request', state })
+			location: redirectWith(redirect_uri, {
+				error: 'access_denied',
+				error_description: 'The user denied the request',
+				state
+			})
 		};
 	}
-	const { token: code } = await signCode({ client_id, redirect_uri, scope, fam: newId() }, sandboxConfig().codeTtl, now);
+	const { token: code } = await signCode(
+		{ client_id, redirect_uri, scope, fam: newId() },
+		sandboxConfig().codeTtl,
+		now
+	);
 	return { ok: true, location: redirectWith(redirect_uri, { code, state }) };
 }
 

@@ -4,7 +4,13 @@
  * RFC 3986 §6.2.1).
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { SANDBOX_CLIENT_SECRETS, sandboxConfig, type BuiltinClientId, type SandboxClient, type SandboxScope } from './config';
+import {
+	SANDBOX_CLIENT_SECRETS,
+	sandboxConfig,
+	type BuiltinClientId,
+	type SandboxClient,
+	type SandboxScope
+} from './config';
 
 /** The paths the built-in clients may redirect to, on the sandbox's own origin(s). */
 export const BUILTIN_REDIRECT_PATHS = ['/callback', '/sandbox/landing'] as const;
@@ -17,10 +23,20 @@ export interface BuiltinClientInfo {
 	access_ttl?: number;
 }
 
-const BUILTINS: { client_id: BuiltinClientId; name: string; default_scope: SandboxScope; access_ttl?: number }[] = [
+const BUILTINS: {
+	client_id: BuiltinClientId;
+	name: string;
+	default_scope: SandboxScope;
+	access_ttl?: number;
+}[] = [
 	{ client_id: 'sandbox-rw', name: 'Sandbox playground (read/write)', default_scope: 'read write' },
 	{ client_id: 'sandbox-ro', name: 'Sandbox playground (read only)', default_scope: 'read' },
-	{ client_id: 'sandbox-short', name: 'Sandbox playground (5-second tokens)', default_scope: 'read write', access_ttl: 5 }
+	{
+		client_id: 'sandbox-short',
+		name: 'Sandbox playground (5-second tokens)',
+		default_scope: 'read write',
+		access_ttl: 5
+	}
 ];
 
 /** The built-in registrations, with their (public) secrets. */
@@ -62,14 +78,25 @@ export function originTwins(origin: string): string[] {
  * `/callback` and the sandbox's `/sandbox/landing`, on the request's origin, its loopback twins and
  * the ORIGIN variable.
  */
-export function registeredRedirectUris(client: SandboxClient, requestOrigin: string, envOrigin = sandboxConfig().origin): string[] {
+export function registeredRedirectUris(
+	client: SandboxClient,
+	requestOrigin: string,
+	envOrigin = sandboxConfig().origin
+): string[] {
 	if (!client.builtin) return client.redirect_uris;
-	const origins = new Set([...originTwins(requestOrigin), ...(envOrigin ? originTwins(envOrigin) : [])]);
+	const origins = new Set([
+		...originTwins(requestOrigin),
+		...(envOrigin ? originTwins(envOrigin) : [])
+	]);
 	return [...origins].flatMap((o) => BUILTIN_REDIRECT_PATHS.map((p) => o + p));
 }
 
 /** RFC 6749 §3.1.2.3: exact string match against a registered redirect URI. */
-export function redirectUriMatches(client: SandboxClient, redirect_uri: string, requestOrigin: string): boolean {
+export function redirectUriMatches(
+	client: SandboxClient,
+	redirect_uri: string,
+	requestOrigin: string
+): boolean {
 	return registeredRedirectUris(client, requestOrigin).includes(redirect_uri);
 }
 
@@ -78,7 +105,10 @@ function digest(text: string): Buffer {
 }
 
 /** RFC 6749 §2.3.1: the client's password. Compares in constant time. */
-export function authenticateClient(client_id: string, client_secret: string): SandboxClient | undefined {
+export function authenticateClient(
+	client_id: string,
+	client_secret: string
+): SandboxClient | undefined {
 	const client = findClient(client_id);
 	if (!client) return undefined;
 	return timingSafeEqual(digest(client.client_secret), digest(client_secret)) ? client : undefined;
@@ -92,5 +122,8 @@ export function accessTtlFor(client: SandboxClient): number {
 /** The rate limits for a client: its own overrides, or the SANDBOX_ZONE*_LIMIT values. */
 export function limitsFor(client: SandboxClient | undefined): { zone1: number; zone2: number } {
 	const config = sandboxConfig();
-	return { zone1: client?.zone1_limit ?? config.zone1Limit, zone2: client?.zone2_limit ?? config.zone2Limit };
+	return {
+		zone1: client?.zone1_limit ?? config.zone1Limit,
+		zone2: client?.zone2_limit ?? config.zone2Limit
+	};
 }

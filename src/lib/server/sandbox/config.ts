@@ -56,26 +56,77 @@ export interface EnvVarDoc {
 const DAY = 24 * 60 * 60;
 
 const NUMBER_VARS = [
-	{ name: 'SANDBOX_ACCESS_TTL', key: 'accessTtl', default: 3600, unit: 'seconds', description: 'Access-token lifetime in seconds (a client may override it with access_ttl).' },
-	{ name: 'SANDBOX_CODE_TTL', key: 'codeTtl', default: 60, unit: 'seconds', description: 'Authorization-code lifetime in seconds.' },
-	{ name: 'SANDBOX_REFRESH_TTL', key: 'refreshTtl', default: 30 * DAY, unit: 'seconds', description: 'Refresh-token lifetime in seconds (each refresh issues a new one).' },
-	{ name: 'SANDBOX_ZONE1_LIMIT', key: 'zone1Limit', default: 100, unit: 'requests', description: 'Zone 1 (read) API requests allowed per client per window.' },
-	{ name: 'SANDBOX_ZONE2_LIMIT', key: 'zone2Limit', default: 10, unit: 'requests', description: 'Zone 2 (write) API requests allowed per client per window.' },
-	{ name: 'SANDBOX_LIMIT_WINDOW', key: 'limitWindow', default: 600, unit: 'seconds', description: 'Length of the rate-limit window in seconds.' }
+	{
+		name: 'SANDBOX_ACCESS_TTL',
+		key: 'accessTtl',
+		default: 3600,
+		unit: 'seconds',
+		description: 'Access-token lifetime in seconds (a client may override it with access_ttl).'
+	},
+	{
+		name: 'SANDBOX_CODE_TTL',
+		key: 'codeTtl',
+		default: 60,
+		unit: 'seconds',
+		description: 'Authorization-code lifetime in seconds.'
+	},
+	{
+		name: 'SANDBOX_REFRESH_TTL',
+		key: 'refreshTtl',
+		default: 30 * DAY,
+		unit: 'seconds',
+		description: 'Refresh-token lifetime in seconds (each refresh issues a new one).'
+	},
+	{
+		name: 'SANDBOX_ZONE1_LIMIT',
+		key: 'zone1Limit',
+		default: 100,
+		unit: 'requests',
+		description: 'Zone 1 (read) API requests allowed per client per window.'
+	},
+	{
+		name: 'SANDBOX_ZONE2_LIMIT',
+		key: 'zone2Limit',
+		default: 10,
+		unit: 'requests',
+		description: 'Zone 2 (write) API requests allowed per client per window.'
+	},
+	{
+		name: 'SANDBOX_LIMIT_WINDOW',
+		key: 'limitWindow',
+		default: 600,
+		unit: 'seconds',
+		description: 'Length of the rate-limit window in seconds.'
+	}
 ] as const;
 
 /** Every environment variable the sandbox reads, with a one-line description. */
 export function sandboxEnvVars(): EnvVarDoc[] {
 	return [
-		{ name: 'SANDBOX', description: 'Set to `off` to turn the sandbox service off (every /sandbox path answers 404).' },
+		{
+			name: 'SANDBOX',
+			description: 'Set to `off` to turn the sandbox service off (every /sandbox path answers 404).'
+		},
 		{
 			name: 'SANDBOX_CLIENTS',
 			description:
 				'More client registrations: inline JSON (starting with `[` or `{`) or the path of a JSON file. Each entry: client_id, client_secret, name?, redirect_uris, default_scope (`read` or `read write`), access_ttl?, zone1_limit?, zone2_limit?.'
 		},
-		...NUMBER_VARS.map((v) => ({ name: v.name, default: String(v.default), description: v.description })),
-		{ name: 'ORIGIN', description: "The public origin; the built-in clients' redirect URIs are registered for it too." },
-		{ name: 'PLAYGROUND_SESSION_KEY', description: "The sandbox's signing key is derived from it, so codes and tokens survive a restart." }
+		...NUMBER_VARS.map((v) => ({
+			name: v.name,
+			default: String(v.default),
+			description: v.description
+		})),
+		{
+			name: 'ORIGIN',
+			description:
+				"The public origin; the built-in clients' redirect URIs are registered for it too."
+		},
+		{
+			name: 'PLAYGROUND_SESSION_KEY',
+			description:
+				"The sandbox's signing key is derived from it, so codes and tokens survive a restart."
+		}
 	];
 }
 
@@ -84,11 +135,18 @@ export function sandboxEnvVars(): EnvVarDoc[] {
 
 const MAX_NUMBER = 10 * 365 * DAY;
 
-function parsePositiveInt(name: string, raw: string | undefined, fallback: number, unit: string): number {
+function parsePositiveInt(
+	name: string,
+	raw: string | undefined,
+	fallback: number,
+	unit: string
+): number {
 	if (raw === undefined || raw.trim() === '') return fallback;
 	const text = raw.trim();
 	if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_NUMBER) {
-		throw new Error(`${name} must be a positive whole number of ${unit} (at most ${MAX_NUMBER}), got ${JSON.stringify(raw)}`);
+		throw new Error(
+			`${name} must be a positive whole number of ${unit} (at most ${MAX_NUMBER}), got ${JSON.stringify(raw)}`
+		);
 	}
 	return Number(text);
 }
@@ -121,8 +179,14 @@ const vschar = z
 const clientEntrySchema = z.strictObject({
 	client_id: vschar,
 	client_secret: vschar,
-	name: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(100, { error: 'must be at most 100 characters' }).optional(),
-	redirect_uris: z.array(redirectUri, { error: 'must be an array of URLs' }).min(1, { error: 'must list at least one URL' }),
+	name: z
+		.string({ error: 'must be a string' })
+		.min(1, { error: 'must not be empty' })
+		.max(100, { error: 'must be at most 100 characters' })
+		.optional(),
+	redirect_uris: z
+		.array(redirectUri, { error: 'must be an array of URLs' })
+		.min(1, { error: 'must list at least one URL' }),
 	default_scope: z.enum(['read', 'read write'], { error: 'must be "read" or "read write"' }),
 	access_ttl: positiveInt.optional(),
 	zone1_limit: positiveInt.optional(),
@@ -131,7 +195,8 @@ const clientEntrySchema = z.strictObject({
 
 function formatPath(path: PropertyKey[]): string {
 	let out = '';
-	for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
+	for (const part of path)
+		out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
 	return out;
 }
 
@@ -164,7 +229,9 @@ export function parseSandboxClients(raw: string | undefined): SandboxClient[] {
 	const entryIndex: number[] = [];
 	list.forEach((entry, index) => {
 		const id =
-			entry && typeof entry === 'object' && typeof (entry as { client_id?: unknown }).client_id === 'string'
+			entry &&
+			typeof entry === 'object' &&
+			typeof (entry as { client_id?: unknown }).client_id === 'string'
 				? ` (client_id ${JSON.stringify((entry as { client_id: string }).client_id)})`
 				: '';
 		const label = `${where}: entry ${index}${id}`;
@@ -176,7 +243,9 @@ export function parseSandboxClients(raw: string | undefined): SandboxClient[] {
 		if (!result.success) {
 			for (const issue of result.error.issues) {
 				if (issue.code === 'unrecognized_keys') {
-					problems.push(`${label}: unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`);
+					problems.push(
+						`${label}: unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
+					);
 				} else if (issue.code === 'invalid_type' && issue.input === undefined) {
 					problems.push(`${label}: field ${formatPath(issue.path)} is required`);
 				} else {
@@ -202,7 +271,8 @@ export function parseSandboxClients(raw: string | undefined): SandboxClient[] {
 	const seen = new Set<string>();
 	for (const [index, c] of clients.entries()) {
 		const label = `${where}: entry ${entryIndex[index]} (client_id ${JSON.stringify(c.client_id)})`;
-		if (Object.hasOwn(SANDBOX_CLIENT_SECRETS, c.client_id)) problems.push(`${label}: field client_id is the id of a built-in client`);
+		if (Object.hasOwn(SANDBOX_CLIENT_SECRETS, c.client_id))
+			problems.push(`${label}: field client_id is the id of a built-in client`);
 		else if (seen.has(c.client_id)) problems.push(`${label}: field client_id is registered twice`);
 		seen.add(c.client_id);
 	}
@@ -221,7 +291,9 @@ function parseOrigin(raw: string | undefined): string | undefined {
 }
 
 /** Reads the whole sandbox configuration from an environment. Throws on a bad value. */
-export function loadSandboxConfig(env: Record<string, string | undefined> = process.env): SandboxConfig {
+export function loadSandboxConfig(
+	env: Record<string, string | undefined> = process.env
+): SandboxConfig {
 	const problems: string[] = [];
 	const numbers: Record<string, number> = {};
 	for (const v of NUMBER_VARS) {
@@ -237,7 +309,10 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
 	} catch (e) {
 		problems.push((e as Error).message);
 	}
-	if (problems.length) throw new Error(`Sandbox configuration is invalid:\n${problems.map((p) => `  - ${p.replace(/\n/g, '\n  - ')}`).join('\n')}`);
+	if (problems.length)
+		throw new Error(
+			`Sandbox configuration is invalid:\n${problems.map((p) => `  - ${p.replace(/\n/g, '\n  - ')}`).join('\n')}`
+		);
 	const origin = parseOrigin(env.ORIGIN);
 	return {
 		accessTtl: numbers.accessTtl!,

@@ -29,10 +29,30 @@ interface Feed {
 }
 
 const FEEDS: Feed[] = [
-	{ id: 'feed/https://blog.example.com/feed.xml', title: 'Example Engineering Blog', htmlUrl: 'https://blog.example.com/', folder: 'Tech' },
-	{ id: 'feed/https://news.example.org/rss', title: 'Example World News', htmlUrl: 'https://news.example.org/', folder: 'News' },
-	{ id: 'feed/https://cooking.example.net/atom.xml', title: 'Weeknight Cooking', htmlUrl: 'https://cooking.example.net/', folder: 'Food' },
-	{ id: 'feed/https://podcast.example.com/episodes.rss', title: 'The Example Podcast', htmlUrl: 'https://podcast.example.com/', folder: 'Tech' }
+	{
+		id: 'feed/https://blog.example.com/feed.xml',
+		title: 'Example Engineering Blog',
+		htmlUrl: 'https://blog.example.com/',
+		folder: 'Tech'
+	},
+	{
+		id: 'feed/https://news.example.org/rss',
+		title: 'Example World News',
+		htmlUrl: 'https://news.example.org/',
+		folder: 'News'
+	},
+	{
+		id: 'feed/https://cooking.example.net/atom.xml',
+		title: 'Weeknight Cooking',
+		htmlUrl: 'https://cooking.example.net/',
+		folder: 'Food'
+	},
+	{
+		id: 'feed/https://podcast.example.com/episodes.rss',
+		title: 'The Example Podcast',
+		htmlUrl: 'https://podcast.example.com/',
+		folder: 'Tech'
+	}
 ];
 
 const TAGS = ['Later'];
@@ -50,17 +70,29 @@ interface Item {
 
 const BASE_TIME = 1_736_935_200; // 2025-01-15 10:00 UTC
 const TITLES: [number, string, string][] = [
-	[0, 'Shipping a feature flag system in a week', 'What we learned replacing a homegrown toggle table.'],
+	[
+		0,
+		'Shipping a feature flag system in a week',
+		'What we learned replacing a homegrown toggle table.'
+	],
 	[0, 'Why our build got 40% faster', 'Caching, fewer workers, and one surprising default.'],
 	[0, 'On-call without burnout', 'Rotations, runbooks and saying no.'],
-	[1, 'City council approves new bike lanes', 'Twelve kilometres of protected lanes by next spring.'],
+	[
+		1,
+		'City council approves new bike lanes',
+		'Twelve kilometres of protected lanes by next spring.'
+	],
 	[1, 'Library extends weekend hours', 'Branches stay open until 8 pm on Saturdays.'],
 	[1, 'Local bakery wins regional award', 'The sourdough judges were unanimous.'],
 	[2, 'Ten-minute tomato soup', 'Pantry staples, one pot.'],
 	[2, 'Sheet-pan chickpeas with lemon', 'Crispy, bright, and almost no washing up.'],
 	[2, 'The only pancake recipe you need', 'Fluffy, forgiving, weekend-proof.'],
 	[3, 'Episode 41: Reading feeds in 2025', 'Why RSS is still the best way to follow the web.'],
-	[3, 'Episode 42: OAuth without tears', 'Codes, tokens and the state parameter, explained slowly.'],
+	[
+		3,
+		'Episode 42: OAuth without tears',
+		'Codes, tokens and the state parameter, explained slowly.'
+	],
 	[3, 'Episode 43: Listener questions', 'Tags, folders and keeping unread counts low.']
 ];
 
@@ -76,7 +108,8 @@ const ITEMS: Item[] = TITLES.map(([feed, title, summary], i) => ({
 	published: BASE_TIME - i * 5400
 }));
 
-export const itemLongId = (num: number) => `tag:google.com,2005:reader/item/${num.toString(16).padStart(16, '0')}`;
+export const itemLongId = (num: number) =>
+	`tag:google.com,2005:reader/item/${num.toString(16).padStart(16, '0')}`;
 
 /** Finds an item from any of its id forms: long, 16-hex short form, or decimal. */
 export function findItem(id: string): Item | undefined {
@@ -116,9 +149,12 @@ export function streamItems(streamId: string, state: ReaderState): Item[] | unde
 	if (id === STARRED) return ITEMS.filter((it) => state.starred.has(it.num));
 	if (id === READ) return ITEMS.filter((it) => state.read.has(it.num));
 	if (FEEDS.some((f) => f.id === id)) return ITEMS.filter((it) => it.feed.id === id);
-	const labelName = id.startsWith(`user/${UID}/label/`) ? id.slice(`user/${UID}/label/`.length) : undefined;
+	const labelName = id.startsWith(`user/${UID}/label/`)
+		? id.slice(`user/${UID}/label/`.length)
+		: undefined;
 	if (labelName !== undefined) {
-		if (FEEDS.some((f) => f.folder === labelName)) return ITEMS.filter((it) => it.feed.folder === labelName);
+		if (FEEDS.some((f) => f.folder === labelName))
+			return ITEMS.filter((it) => it.feed.folder === labelName);
 		return ITEMS.filter((it) => state.labels.get(it.num)?.has(id));
 	}
 	return undefined;
@@ -164,8 +200,18 @@ export function unreadCount(state: ReaderState) {
 	return {
 		max: 1000,
 		unreadcounts: [
-			...FEEDS.map((f) => entry(f.id, unread.filter((it) => it.feed.id === f.id))),
-			...folders.map((name) => entry(label(name), unread.filter((it) => it.feed.folder === name))),
+			...FEEDS.map((f) =>
+				entry(
+					f.id,
+					unread.filter((it) => it.feed.id === f.id)
+				)
+			),
+			...folders.map((name) =>
+				entry(
+					label(name),
+					unread.filter((it) => it.feed.folder === name)
+				)
+			),
 			entry(READING_LIST, unread)
 		]
 	};
@@ -183,7 +229,9 @@ export interface StreamQuery {
 }
 
 function page(items: Item[], q: StreamQuery, state: ReaderState) {
-	let list = q.xt ? items.filter((it) => !state.categories(it).includes(normalizeStreamId(q.xt!))) : items;
+	let list = q.xt
+		? items.filter((it) => !state.categories(it).includes(normalizeStreamId(q.xt!)))
+		: items;
 	if (q.r === 'o') list = [...list].reverse();
 	const offset = q.c && /^\d+$/.test(q.c) ? Number(q.c) : 0;
 	const slice = list.slice(offset, offset + q.n);
@@ -223,14 +271,17 @@ export function streamContents(streamId: string, q: StreamQuery, state: ReaderSt
 	};
 }
 
-
 export function streamItemIds(streamId: string, q: StreamQuery, state: ReaderState) {
 	const items = streamItems(streamId, state);
 	if (!items) return undefined;
 	const { slice, next } = page(items, q, state);
 	return {
 		items: [],
-		itemRefs: slice.map((it) => ({ id: String(it.num), directStreamIds: [], timestampUsec: usec(it.published) })),
+		itemRefs: slice.map((it) => ({
+			id: String(it.num),
+			directStreamIds: [],
+			timestampUsec: usec(it.published)
+		})),
 		...(next && { continuation: next })
 	};
 }
@@ -241,18 +292,28 @@ const MAX_LABELS = 20;
 const EDITABLE = /^user\/(?:-|\d+)\/(?:state\/com\.google\/(?:read|starred)|label\/[^/]{1,100})$/;
 
 /** Google Reader's edit-tag: `i` item ids (repeatable), `a` tags to add, `r` tags to remove. */
-export function editTag(state: ReaderState, ids: string[], add: string[], remove: string[]): EditResult {
+export function editTag(
+	state: ReaderState,
+	ids: string[],
+	add: string[],
+	remove: string[]
+): EditResult {
 	if (ids.length === 0) return { ok: false, description: 'Parameter i (item id) is required' };
-	if (add.length === 0 && remove.length === 0) return { ok: false, description: 'Give a tag to add (a) or to remove (r)' };
+	if (add.length === 0 && remove.length === 0)
+		return { ok: false, description: 'Give a tag to add (a) or to remove (r)' };
 	const items: Item[] = [];
 	for (const id of ids) {
 		const item = findItem(id);
-		if (!item) return { ok: false, description: `Unknown item id ${JSON.stringify(id.slice(0, 80))}` };
+		if (!item)
+			return { ok: false, description: `Unknown item id ${JSON.stringify(id.slice(0, 80))}` };
 		items.push(item);
 	}
 	for (const tag of [...add, ...remove]) {
 		if (!EDITABLE.test(tag)) {
-			return { ok: false, description: `Tag ${JSON.stringify(tag.slice(0, 80))} cannot be edited: use user/-/state/com.google/read, user/-/state/com.google/starred or user/-/label/<name>` };
+			return {
+				ok: false,
+				description: `Tag ${JSON.stringify(tag.slice(0, 80))} cannot be edited: use user/-/state/com.google/read, user/-/state/com.google/starred or user/-/label/<name>`
+			};
 		}
 	}
 	const apply = (tag: string, on: boolean) => {
@@ -279,11 +340,17 @@ export function editTag(state: ReaderState, ids: string[], add: string[], remove
 }
 
 /** Google Reader's mark-all-as-read: `s` stream, optional `ts` (microseconds): only items up to then. */
-export function markAllAsRead(state: ReaderState, stream: string | undefined, ts: string | undefined): EditResult {
+export function markAllAsRead(
+	state: ReaderState,
+	stream: string | undefined,
+	ts: string | undefined
+): EditResult {
 	if (!stream) return { ok: false, description: 'Parameter s (stream id) is required' };
 	const items = streamItems(stream, state);
-	if (!items) return { ok: false, description: `Unknown stream ${JSON.stringify(stream.slice(0, 120))}` };
-	if (ts !== undefined && !/^\d{1,20}$/.test(ts)) return { ok: false, description: 'Parameter ts must be a timestamp in microseconds' };
+	if (!items)
+		return { ok: false, description: `Unknown stream ${JSON.stringify(stream.slice(0, 120))}` };
+	if (ts !== undefined && !/^\d{1,20}$/.test(ts))
+		return { ok: false, description: 'Parameter ts must be a timestamp in microseconds' };
 	const limit = ts === undefined ? Infinity : Number(ts) / 1_000_000;
 	for (const it of items) if (it.published <= limit) state.read.add(it.num);
 	return { ok: true };

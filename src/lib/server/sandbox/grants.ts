@@ -46,7 +46,11 @@ export class GrantStore {
 	}
 
 	/** Marks a code used and starts its family, whose first refresh token is `refreshJti`. */
-	redeemCode(code: { jti: string; exp: number; fam: string; client_id: string }, refreshJti: string, until: number): void {
+	redeemCode(
+		code: { jti: string; exp: number; fam: string; client_id: string },
+		refreshJti: string,
+		until: number
+	): void {
 		this.usedCodes.set(code.jti, { fam: code.fam, exp: code.exp });
 		this.families.set(code.fam, { client_id: code.client_id, refreshJti, revoked: false, until });
 		this.enforceCap();
@@ -67,7 +71,13 @@ export class GrantStore {
 	 * Uses the refresh token `presentedJti` of a family and makes `nextJti` the current one.
 	 * A token that is not the current one is a replay: the family is revoked.
 	 */
-	rotate(fam: string, client_id: string, presentedJti: string, nextJti: string, until: number): RotateResult {
+	rotate(
+		fam: string,
+		client_id: string,
+		presentedJti: string,
+		nextJti: string,
+		until: number
+	): RotateResult {
 		this.maybePrune();
 		const family = this.families.get(fam);
 		if (family?.revoked) return 'revoked';

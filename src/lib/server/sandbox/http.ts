@@ -8,7 +8,11 @@ export const MAX_BODY_BYTES = 16 * 1024;
 
 export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
 
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+export function jsonResponse(
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {}
+): Response {
 	return new Response(JSON.stringify(body), {
 		status,
 		headers: { 'Content-Type': 'application/json', ...NO_STORE, ...headers }
@@ -28,7 +32,10 @@ export function isFormContentType(contentType: string | null): boolean {
 export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too-large' };
 
 /** Reads a request body as UTF-8 text, stopping as soon as it passes `limit` bytes. */
-export async function readBodyCapped(request: Request, limit = MAX_BODY_BYTES): Promise<BodyResult> {
+export async function readBodyCapped(
+	request: Request,
+	limit = MAX_BODY_BYTES
+): Promise<BodyResult> {
 	const declared = Number(request.headers.get('content-length'));
 	if (Number.isFinite(declared) && declared > limit) return { ok: false, reason: 'too-large' };
 	if (!request.body) return { ok: true, text: '' };
@@ -49,7 +56,10 @@ export async function readBodyCapped(request: Request, limit = MAX_BODY_BYTES): 
 }
 
 /** The first parameter that occurs more than once, if any. */
-export function repeatedParameter(params: URLSearchParams, names?: readonly string[]): string | undefined {
+export function repeatedParameter(
+	params: URLSearchParams,
+	names?: readonly string[]
+): string | undefined {
 	const seen = new Set<string>();
 	for (const name of params.keys()) {
 		if (names && !names.includes(name)) continue;

@@ -46,7 +46,12 @@ export function sandboxInfo(origin: string) {
 		},
 		clients: builtinClients().map((c) => describe(c.client_id, c.client_secret)),
 		extraClients: config.extraClients.map((c) => describe(c.client_id)),
-		lifetimes: { code: config.codeTtl, access: config.accessTtl, refresh: config.refreshTtl, consentForm: TICKET_TTL },
+		lifetimes: {
+			code: config.codeTtl,
+			access: config.accessTtl,
+			refresh: config.refreshTtl,
+			consentForm: TICKET_TTL
+		},
 		limits: { zone1: config.zone1Limit, zone2: config.zone2Limit, window: config.limitWindow },
 		maxStateBytes: MAX_STATE_BYTES,
 		api: endpointList(),

@@ -41,7 +41,9 @@ export class RateLimiter {
 	}
 
 	private usage(w: Window | undefined, limits: Limits, windowSeconds: number): Usage {
-		const resetAfter = w ? Math.max(1, Math.ceil((w.start + windowSeconds * 1000 - this.now()) / 1000)) : windowSeconds;
+		const resetAfter = w
+			? Math.max(1, Math.ceil((w.start + windowSeconds * 1000 - this.now()) / 1000))
+			: windowSeconds;
 		return {
 			zone1Usage: w?.zone1 ?? 0,
 			zone1Limit: limits.zone1,
@@ -53,11 +55,20 @@ export class RateLimiter {
 
 	/** The usage without counting anything (for answers that are not counted, and for unknown callers). */
 	peek(client_id: string | undefined, limits: Limits, windowSeconds: number): Usage {
-		return this.usage(client_id ? this.current(client_id, windowSeconds) : undefined, limits, windowSeconds);
+		return this.usage(
+			client_id ? this.current(client_id, windowSeconds) : undefined,
+			limits,
+			windowSeconds
+		);
 	}
 
 	/** Counts one call in a zone, unless the zone's limit is reached already. */
-	take(client_id: string, zone: Zone, limits: Limits, windowSeconds: number): { allowed: boolean; usage: Usage } {
+	take(
+		client_id: string,
+		zone: Zone,
+		limits: Limits,
+		windowSeconds: number
+	): { allowed: boolean; usage: Usage } {
 		let w = this.current(client_id, windowSeconds);
 		const limit = zone === 1 ? limits.zone1 : limits.zone2;
 		const used = zone === 1 ? (w?.zone1 ?? 0) : (w?.zone2 ?? 0);

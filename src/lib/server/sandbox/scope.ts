@@ -4,7 +4,8 @@
  */
 import type { SandboxScope } from './config';
 
-export type ScopeResult = { ok: true; scope: SandboxScope } | { ok: false; error: 'invalid_scope'; description: string };
+export type ScopeResult =
+	{ ok: true; scope: SandboxScope } | { ok: false; error: 'invalid_scope'; description: string };
 
 /** Plain-words descriptions of what each scope lets the application do (shown on the consent page). */
 export const SCOPE_WORDS = {
@@ -33,10 +34,18 @@ export function parseScope(raw: string | null | undefined, registered: SandboxSc
 	}
 	const write = words.includes('write');
 	if (write && !words.includes('read')) {
-		return { ok: false, error: 'invalid_scope', description: 'Scope "write" must be requested together with "read": request "read write"' };
+		return {
+			ok: false,
+			error: 'invalid_scope',
+			description: 'Scope "write" must be requested together with "read": request "read write"'
+		};
 	}
 	if (write && registered === 'read') {
-		return { ok: false, error: 'invalid_scope', description: 'This application is registered as "Read only" and cannot request write' };
+		return {
+			ok: false,
+			error: 'invalid_scope',
+			description: 'This application is registered as "Read only" and cannot request write'
+		};
 	}
 	return { ok: true, scope: write ? 'read write' : 'read' };
 }

@@ -24,8 +24,20 @@ const scopeSchema = z.enum(['read', 'read write']);
 const base = { jti: z.string().min(1), exp: z.number(), iat: z.number() };
 
 const schemas = {
-	ticket: z.object({ ...base, client_id: z.string(), redirect_uri: z.string(), scope: scopeSchema, state: z.string() }),
-	code: z.object({ ...base, client_id: z.string(), redirect_uri: z.string(), scope: scopeSchema, fam: z.string().min(1) }),
+	ticket: z.object({
+		...base,
+		client_id: z.string(),
+		redirect_uri: z.string(),
+		scope: scopeSchema,
+		state: z.string()
+	}),
+	code: z.object({
+		...base,
+		client_id: z.string(),
+		redirect_uri: z.string(),
+		scope: scopeSchema,
+		fam: z.string().min(1)
+	}),
 	refresh: z.object({ ...base, client_id: z.string(), scope: scopeSchema, fam: z.string().min(1) }),
 	access: z.object({
 		...base,
@@ -50,7 +62,13 @@ export type Verified<T> = { ok: true; claims: T } | { ok: false; reason: 'expire
 // Imported once: jose would otherwise import the raw key into WebCrypto on every sign and verify.
 let key: Promise<CryptoKey> | undefined;
 function signingKey(): Promise<CryptoKey> {
-	return (key ??= crypto.subtle.importKey('raw', sandboxKey() as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
+	return (key ??= crypto.subtle.importKey(
+		'raw',
+		sandboxKey() as Uint8Array<ArrayBuffer>,
+		{ name: 'HMAC', hash: 'SHA-256' },
+		false,
+		['sign', 'verify']
+	));
 }
 
 /** A random identifier (jti, family id): 128 bits, base64url. */
@@ -58,7 +76,12 @@ export function newId(): string {
 	return randomBytes(16).toString('base64url');
 }
 
-async function sign<K extends Kind>(kind: K, input: Input<K>, ttlSeconds: number, now = Date.now()): Promise<{ token: string; jti: string; exp: number }> {
+async function sign<K extends Kind>(
+	kind: K,
+	input: Input<K>,
+	ttlSeconds: number,
+	now = Date.now()
+): Promise<{ token: string; jti: string; exp: number }> {
 	const iat = Math.floor(now / 1000);
 	const exp = iat + ttlSeconds;
 	const jti = input.jti ?? newId();
@@ -70,7 +93,11 @@ async function sign<K extends Kind>(kind: K, input: Input<K>, ttlSeconds: number
 	return { token, jti, exp };
 }
 
-async function verify<K extends Kind>(kind: K, token: string, now = Date.now()): Promise<Verified<ClaimsOf<K>>> {
+async function verify<K extends Kind>(
+	kind: K,
+	token: string,
+	now = Date.now()
+): Promise<Verified<ClaimsOf<K>>> {
 	if (!token || token.length > 4096) return { ok: false, reason: 'invalid' };
 	try {
 		const { payload } = await jwtVerify(token, await signingKey(), {
@@ -79,7 +106,9 @@ async function verify<K extends Kind>(kind: K, token: string, now = Date.now()):
 			currentDate: new Date(now)
 		});
 		const parsed = schemas[kind].safeParse(payload);
-		return parsed.success ? { ok: true, claims: parsed.data as ClaimsOf<K> } : { ok: false, reason: 'invalid' };
+		return parsed.success
+			? { ok: true, claims: parsed.data as ClaimsOf<K> }
+			: { ok: false, reason: 'invalid' };
 	} catch (e) {
 		return { ok: false, reason: e instanceof errors.JWTExpired ? 'expired' : 'invalid' };
 	}
@@ -94,8 +123,10 @@ export const verifyTicket = (token: string, now?: number) => verify('ticket', to
 export const signCode = (c: Input<'code'>, ttl: number, now?: number) => sign('code', c, ttl, now);
 export const verifyCode = (token: string, now?: number) => verify('code', token, now);
 
-export const signRefreshToken = (c: Input<'refresh'>, ttl: number, now?: number) => sign('refresh', c, ttl, now);
+export const signRefreshToken = (c: Input<'refresh'>, ttl: number, now?: number) =>
+	sign('refresh', c, ttl, now);
 export const verifyRefreshToken = (token: string, now?: number) => verify('refresh', token, now);
 
-export const signAccessToken = (c: Input<'access'>, ttl: number, now?: number) => sign('access', c, ttl, now);
+export const signAccessToken = (c: Input<'access'>, ttl: number, now?: number) =>
+	sign('access', c, ttl, now);
 export const verifyAccessToken = (token: string, now?: number) => verify('access', token, now);

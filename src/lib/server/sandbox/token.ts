@@ -11,15 +11,38 @@ import type { SandboxClient, SandboxScope } from './config';
 import { sandboxConfig } from './config';
 import { accessTtlFor, authenticateClient } from './clients';
 import { DEMO_USER } from './demo';
-import { isFormContentType, jsonResponse, MAX_BODY_BYTES, readBodyCapped, repeatedParameter } from './http';
+import {
+	isFormContentType,
+	jsonResponse,
+	MAX_BODY_BYTES,
+	readBodyCapped,
+	repeatedParameter
+} from './http';
 import { hasWrite } from './scope';
-import { newId, signAccessToken, signRefreshToken, verifyCode, verifyRefreshToken } from './signing';
+import {
+	newId,
+	signAccessToken,
+	signRefreshToken,
+	verifyCode,
+	verifyRefreshToken
+} from './signing';
 import { grants } from './state';
 
-export type TokenErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope';
+export type TokenErrorCode =
+	| 'invalid_request'
+	| 'invalid_client'
+	| 'invalid_grant'
+	| 'unauthorized_client'
+	| 'unsupported_grant_type'
+	| 'invalid_scope';
 
 /** RFC 6749 §5.2 error response. */
-export function tokenError(status: number, error: TokenErrorCode, error_description: string, headers: Record<string, string> = {}): Response {
+export function tokenError(
+	status: number,
+	error: TokenErrorCode,
+	error_description: string,
+	headers: Record<string, string> = {}
+): Response {
 	return jsonResponse(status, { error, error_description }, headers);
 }
 
@@ -37,12 +60,24 @@ function authenticate(request: Request, params: URLSearchParams): ClientAuth {
 	if (header !== null) {
 		const [scheme, value = ''] = header.trim().split(/\s+/, 2);
 		if (scheme?.toLowerCase() !== 'basic') {
-			return { ok: false, response: tokenError(401, 'invalid_client', 'Only HTTP Basic client authentication is supported in the Authorization header', BASIC_CHALLENGE) };
+			return {
+				ok: false,
+				response: tokenError(
+					401,
+					'invalid_client',
+					'Only HTTP Basic client authentication is supported in the Authorization header',
+					BASIC_CHALLENGE
+				)
+			};
 		}
 		if (params.has('client_secret')) {
 			return {
 				ok: false,
-				response: tokenError(400, 'invalid_request', 'The client authenticated twice (HTTP Basic and client_secret in the body): use only one method')
+				response: tokenError(
+					400,
+					'invalid_request',
+					'The client authenticated twice (HTTP Basic and client_secret in the body): use only one method'
+				)
 			};
 		}
 		const decoded = Buffer.from(value, 'base64').toString('utf8');
@@ -54,15 +89,38 @@ function authenticate(request: Request, params: URLSearchParams): ClientAuth {
 			id = formDecode(decoded.slice(0, colon));
 			secret = formDecode(decoded.slice(colon + 1));
 		} catch {
-			return { ok: false, response: tokenError(401, 'invalid_client', 'The HTTP Basic credentials are malformed: expected base64 of client_id:client_secret', BASIC_CHALLENGE) };
+			return {
+				ok: false,
+				response: tokenError(
+					401,
+					'invalid_client',
+					'The HTTP Basic credentials are malformed: expected base64 of client_id:client_secret',
+					BASIC_CHALLENGE
+				)
+			};
 		}
 		const bodyId = params.get('client_id');
 		if (bodyId !== null && bodyId !== id) {
-			return { ok: false, response: tokenError(400, 'invalid_request', 'The client_id in the body differs from the one in the HTTP Basic credentials') };
+			return {
+				ok: false,
+				response: tokenError(
+					400,
+					'invalid_request',
+					'The client_id in the body differs from the one in the HTTP Basic credentials'
+				)
+			};
 		}
 		const client = authenticateClient(id, secret);
 		if (!client) {
-			return { ok: false, response: tokenError(401, 'invalid_client', 'Client authentication failed: unknown client_id or wrong client_secret', BASIC_CHALLENGE) };
+			return {
+				ok: false,
+				response: tokenError(
+					401,
+					'invalid_client',
+					'Client authentication failed: unknown client_id or wrong client_secret',
+					BASIC_CHALLENGE
+				)
+			};
 		}
 		return { ok: true, client };
 	}
@@ -71,11 +129,23 @@ function authenticate(request: Request, params: URLSearchParams): ClientAuth {
 	if (!id || secret === null) {
 		return {
 			ok: false,
-			response: tokenError(401, 'invalid_client', 'Client authentication is missing: send client_id and client_secret in the body, or HTTP Basic')
+			response: tokenError(
+				401,
+				'invalid_client',
+				'Client authentication is missing: send client_id and client_secret in the body, or HTTP Basic'
+			)
 		};
 	}
 	const client = authenticateClient(id, secret);
-	if (!client) return { ok: false, response: tokenError(401, 'invalid_client', 'Client authentication failed: unknown client_id or wrong client_secret') };
+	if (!client)
+		return {
+			ok: false,
+			response: tokenError(
+				401,
+				'invalid_client',
+				'Client authentication failed: unknown client_id or wrong client_secret'
+			)
+		};
 	return { ok: true, client };
 }
 
@@ -85,16 +155,40 @@ function clampScope(client: SandboxClient, scope: SandboxScope): SandboxScope {
 }
 
 /** The seed's §2.3 token response: exactly these five fields. */
-async function issueTokens(client: SandboxClient, fam: string, scope: SandboxScope, refreshJti: string, origin: string, now: number): Promise<Response> {
+async function issueTokens(
+	client: SandboxClient,
+	fam: string,
+	scope: SandboxScope,
+	refreshJti: string,
+	origin: string,
+	now: number
+): Promise<Response> {
 	const { refreshTtl } = sandboxConfig();
 	const expires_in = accessTtlFor(client);
 	const access = await signAccessToken(
-		{ iss: `${origin}/sandbox`, sub: DEMO_USER.userId, aud: client.client_id, client_id: client.client_id, scope, fam },
+		{
+			iss: `${origin}/sandbox`,
+			sub: DEMO_USER.userId,
+			aud: client.client_id,
+			client_id: client.client_id,
+			scope,
+			fam
+		},
 		expires_in,
 		now
 	);
-	const refresh = await signRefreshToken({ client_id: client.client_id, scope, fam, jti: refreshJti }, refreshTtl, now);
-	return jsonResponse(200, { access_token: access.token, token_type: 'Bearer', expires_in, refresh_token: refresh.token, scope });
+	const refresh = await signRefreshToken(
+		{ client_id: client.client_id, scope, fam, jti: refreshJti },
+		refreshTtl,
+		now
+	);
+	return jsonResponse(200, {
+		access_token: access.token,
+		token_type: 'Bearer',
+		expires_in,
+		refresh_token: refresh.token,
+		scope
+	});
 }
 
 /** Until when a family must be remembered: its newest refresh token or access token, whichever lasts longer. */
@@ -102,51 +196,106 @@ function familyUntil(client: SandboxClient, now: number): number {
 	return Math.floor(now / 1000) + Math.max(sandboxConfig().refreshTtl, accessTtlFor(client));
 }
 
-async function authorizationCodeGrant(client: SandboxClient, params: URLSearchParams, origin: string, now: number): Promise<Response> {
+async function authorizationCodeGrant(
+	client: SandboxClient,
+	params: URLSearchParams,
+	origin: string,
+	now: number
+): Promise<Response> {
 	const code = params.get('code');
 	const redirect_uri = params.get('redirect_uri');
 	if (!code) return tokenError(400, 'invalid_request', 'The code parameter is missing');
-	if (!redirect_uri) return tokenError(400, 'invalid_request', 'The redirect_uri parameter is missing: send the same one as in the consent request');
+	if (!redirect_uri)
+		return tokenError(
+			400,
+			'invalid_request',
+			'The redirect_uri parameter is missing: send the same one as in the consent request'
+		);
 	const verified = await verifyCode(code, now);
 	if (!verified.ok) {
 		return verified.reason === 'expired'
-			? tokenError(400, 'invalid_grant', `The authorization code has expired (codes are valid for ${sandboxConfig().codeTtl} seconds): exchange it at once`)
+			? tokenError(
+					400,
+					'invalid_grant',
+					`The authorization code has expired (codes are valid for ${sandboxConfig().codeTtl} seconds): exchange it at once`
+				)
 			: tokenError(400, 'invalid_grant', 'The authorization code is invalid');
 	}
 	const claims = verified.claims;
 	const used = grants.usedCode(claims.jti);
 	if (used) {
 		grants.revoke(used.fam);
-		return tokenError(400, 'invalid_grant', 'The authorization code has already been used; the tokens issued from it are now revoked');
+		return tokenError(
+			400,
+			'invalid_grant',
+			'The authorization code has already been used; the tokens issued from it are now revoked'
+		);
 	}
-	if (claims.client_id !== client.client_id) return tokenError(400, 'invalid_grant', 'The authorization code was issued to another client');
-	if (claims.redirect_uri !== redirect_uri) return tokenError(400, 'invalid_grant', 'The redirect_uri does not match the one used in the consent request');
+	if (claims.client_id !== client.client_id)
+		return tokenError(400, 'invalid_grant', 'The authorization code was issued to another client');
+	if (claims.redirect_uri !== redirect_uri)
+		return tokenError(
+			400,
+			'invalid_grant',
+			'The redirect_uri does not match the one used in the consent request'
+		);
 	// Mark the code used before anything awaits, so two racing requests cannot both redeem it.
 	const refreshJti = newId();
-	grants.redeemCode({ jti: claims.jti, exp: claims.exp, fam: claims.fam, client_id: client.client_id }, refreshJti, familyUntil(client, now));
+	grants.redeemCode(
+		{ jti: claims.jti, exp: claims.exp, fam: claims.fam, client_id: client.client_id },
+		refreshJti,
+		familyUntil(client, now)
+	);
 	return issueTokens(client, claims.fam, clampScope(client, claims.scope), refreshJti, origin, now);
 }
 
-async function refreshTokenGrant(client: SandboxClient, params: URLSearchParams, origin: string, now: number): Promise<Response> {
+async function refreshTokenGrant(
+	client: SandboxClient,
+	params: URLSearchParams,
+	origin: string,
+	now: number
+): Promise<Response> {
 	const token = params.get('refresh_token');
 	if (!token) return tokenError(400, 'invalid_request', 'The refresh_token parameter is missing');
 	const verified = await verifyRefreshToken(token, now);
 	if (!verified.ok) {
-		return tokenError(400, 'invalid_grant', verified.reason === 'expired' ? 'The refresh token has expired: start a new consent' : 'The refresh token is invalid');
+		return tokenError(
+			400,
+			'invalid_grant',
+			verified.reason === 'expired'
+				? 'The refresh token has expired: start a new consent'
+				: 'The refresh token is invalid'
+		);
 	}
 	const claims = verified.claims;
-	if (claims.client_id !== client.client_id) return tokenError(400, 'invalid_grant', 'The refresh token was issued to another client');
+	if (claims.client_id !== client.client_id)
+		return tokenError(400, 'invalid_grant', 'The refresh token was issued to another client');
 	const nextJti = newId();
-	const rotated = grants.rotate(claims.fam, client.client_id, claims.jti, nextJti, familyUntil(client, now));
-	if (rotated === 'revoked') return tokenError(400, 'invalid_grant', 'The refresh token has been revoked');
+	const rotated = grants.rotate(
+		claims.fam,
+		client.client_id,
+		claims.jti,
+		nextJti,
+		familyUntil(client, now)
+	);
+	if (rotated === 'revoked')
+		return tokenError(400, 'invalid_grant', 'The refresh token has been revoked');
 	if (rotated === 'reused') {
-		return tokenError(400, 'invalid_grant', 'The refresh token was already used (refresh tokens rotate); every token of this grant is now revoked');
+		return tokenError(
+			400,
+			'invalid_grant',
+			'The refresh token was already used (refresh tokens rotate); every token of this grant is now revoked'
+		);
 	}
 	return issueTokens(client, claims.fam, clampScope(client, claims.scope), nextJti, origin, now);
 }
 
 /** Handles `POST /sandbox/oauth2/token`. `origin` is the service's origin (for the `iss` claim). */
-export async function tokenEndpoint(request: Request, origin: string, now = Date.now()): Promise<Response> {
+export async function tokenEndpoint(
+	request: Request,
+	origin: string,
+	now = Date.now()
+): Promise<Response> {
 	if (!isFormContentType(request.headers.get('content-type'))) {
 		const sent = request.headers.get('content-type');
 		return tokenError(
@@ -156,7 +305,12 @@ export async function tokenEndpoint(request: Request, origin: string, now = Date
 		);
 	}
 	const body = await readBodyCapped(request, MAX_BODY_BYTES);
-	if (!body.ok) return tokenError(413, 'invalid_request', `The request body is larger than ${MAX_BODY_BYTES} bytes`);
+	if (!body.ok)
+		return tokenError(
+			413,
+			'invalid_request',
+			`The request body is larger than ${MAX_BODY_BYTES} bytes`
+		);
 	const params = new URLSearchParams(body.text);
 	const repeated = repeatedParameter(params);
 	if (repeated) return tokenError(400, 'invalid_request', `The ${repeated} parameter is repeated`);
@@ -166,11 +320,18 @@ export async function tokenEndpoint(request: Request, origin: string, now = Date
 
 	const grant_type = params.get('grant_type');
 	if (!grant_type) return tokenError(400, 'invalid_request', 'The grant_type parameter is missing');
-	if (grant_type === 'authorization_code') return authorizationCodeGrant(auth.client, params, origin, now);
+	if (grant_type === 'authorization_code')
+		return authorizationCodeGrant(auth.client, params, origin, now);
 	if (grant_type === 'refresh_token') return refreshTokenGrant(auth.client, params, origin, now);
-	return tokenError(400, 'unsupported_grant_type', `Grant type ${JSON.stringify(grant_type.slice(0, 100))} is not supported: use authorization_code or refresh_token`);
+	return tokenError(
+		400,
+		'unsupported_grant_type',
+		`Grant type ${JSON.stringify(grant_type.slice(0, 100))} is not supported: use authorization_code or refresh_token`
+	);
 }
 
 export function tokenMethodNotAllowed(): Response {
-	return tokenError(405, 'invalid_request', 'The token endpoint only accepts POST', { Allow: 'POST' });
+	return tokenError(405, 'invalid_request', 'The token endpoint only accepts POST', {
+		Allow: 'POST'
+	});
 }

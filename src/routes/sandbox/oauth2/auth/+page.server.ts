@@ -2,7 +2,13 @@
 // redirect URIs are answered earlier, as JSON, by sandboxPreflight in the server hook.
 import { error, redirect, type RequestEvent } from '@sveltejs/kit';
 import { z } from 'zod';
-import { checkAuthorizationRequest, consentView, decideConsent, decisionIsSameOrigin, type Decision } from '$lib/server/sandbox/authorize';
+import {
+	checkAuthorizationRequest,
+	consentView,
+	decideConsent,
+	decisionIsSameOrigin,
+	type Decision
+} from '$lib/server/sandbox/authorize';
 import { readForm } from '$lib/server/form';
 import type { Actions, PageServerLoad } from './$types';
 
