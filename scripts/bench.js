@@ -7,7 +7,6 @@ import http from 'node:http';
 import os from 'node:os';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { gzipSync, constants as zlibConstants } from 'node:zlib';
@@ -255,7 +254,7 @@ async function startServer(opts = {}) {
 	proc.stderr?.on('data', (d) => (out += d));
 	const base = `http://127.0.0.1:${port}`;
 	const deadline = t0 + 20_000;
-	let readyMs = NaN;
+	let readyMs;
 	for (;;) {
 		if (proc.exitCode !== null)
 			throw new Error(`the server exited early (${proc.exitCode}):\n${out}`);

@@ -54,7 +54,7 @@ describe('prefilled links', () => {
 		);
 		const banner = p.getByTestId('prefill-banner');
 		await banner.waitFor();
-		expect(await banner.textContent()).toContain(`check that you trust 127.0.0.1:${srv.port}`);
+		expect(await banner.innerText()).toContain(`check that you trust 127.0.0.1:${srv.port}`);
 		expect(await p.getByTestId('prefill-unknown').textContent()).toContain('utm_campaign');
 		expect(await p.getByLabel('Client id').inputValue()).toBe('sandbox-ro');
 		expect(await p.getByLabel('Scope', { exact: true }).inputValue()).toBe('read');

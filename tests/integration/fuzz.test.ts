@@ -515,7 +515,8 @@ async function run<T>(
 			.replace(/(.)\1{80,}/gs, (run, ch: string) => `${ch.repeat(8)}…(${run.length}×)`)
 			.slice(0, 8000);
 		throw new Error(
-			`Fuzz "${name}" failed with seed ${SEED} (rerun: FUZZ_SEED=${SEED}).\n${message}`
+			`Fuzz "${name}" failed with seed ${SEED} (rerun: FUZZ_SEED=${SEED}).\n${message}`,
+			{ cause: e }
 		);
 	}
 	await healthy();

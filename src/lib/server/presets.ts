@@ -49,7 +49,8 @@ export function parsePresets(raw: string | undefined): Preset[] {
 			source = readFileSync(text, 'utf8');
 		} catch (e) {
 			throw new Error(
-				`PLAYGROUND_PRESETS names the file "${text}", which cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`
+				`PLAYGROUND_PRESETS names the file "${text}", which cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+				{ cause: e }
 			);
 		}
 	}
@@ -57,7 +58,7 @@ export function parsePresets(raw: string | undefined): Preset[] {
 	try {
 		json = JSON.parse(source);
 	} catch (e) {
-		throw new Error(`PLAYGROUND_PRESETS is not valid JSON: ${(e as Error).message}`);
+		throw new Error(`PLAYGROUND_PRESETS is not valid JSON: ${(e as Error).message}`, { cause: e });
 	}
 	const list = Array.isArray(json) ? json : [json];
 	const names = new Set<string>();

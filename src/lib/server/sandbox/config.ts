@@ -214,14 +214,16 @@ export function parseSandboxClients(raw: string | undefined): SandboxClient[] {
 		try {
 			source = readFileSync(text, 'utf8');
 		} catch (e) {
-			throw new Error(`${where}: cannot read the file: ${(e as Error).message}`);
+			throw new Error(`${where}: cannot read the file: ${(e as Error).message}`, {
+				cause: e
+			});
 		}
 	}
 	let data: unknown;
 	try {
 		data = JSON.parse(source);
 	} catch (e) {
-		throw new Error(`${where}: not valid JSON: ${(e as Error).message}`);
+		throw new Error(`${where}: not valid JSON: ${(e as Error).message}`, { cause: e });
 	}
 	const list = Array.isArray(data) ? data : [data];
 	const problems: string[] = [];
