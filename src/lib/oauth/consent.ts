@@ -1,10 +1,12 @@
 /**
- * The consent redirect (seed §4.1, RFC 6749 §4.1.1) and the state check on return (seed §5 step 3, RFC 6749 §10.12).
+ * The consent redirect (the service's API docs §4.1, RFC 6749 §4.1.1) and the state check on return
+ * (the service's API docs §5 step 3, RFC 6749 §10.12).
  * Pure functions: no I/O.
  */
+import { API_DOCS } from './docs';
 // Kept here, not in setup.ts: the page imports this module, and setup.ts would bring zod into the
 // browser bundle (zod probes for eval on load, which the page's CSP reports as a violation).
-export const MAX_STATE_BYTES = 500; // seed §4.1, §8
+export const MAX_STATE_BYTES = 500; // the service's API docs §4.1, §8
 
 export interface ConsentRequest {
 	client_id: string;
@@ -17,7 +19,7 @@ export function stateBytes(state: string): number {
 	return new TextEncoder().encode(state).length;
 }
 
-/** 32 random bytes, base64url: 43 characters, well under the seed's 500-byte cap. */
+/** 32 random bytes, base64url: 43 characters, well under the 500-byte cap of the service's API docs. */
 export function makeState(
 	random: (n: number) => Uint8Array = (n) => crypto.getRandomValues(new Uint8Array(n))
 ): string {
@@ -29,7 +31,7 @@ export function makeState(
 
 /**
  * The consent URL: the authorization endpoint with client_id, redirect_uri, response_type=code, scope and state.
- * Query parameters already on the endpoint are kept (seed §5.9 shows `…/oauth2/auth?state=<STATE>`; ours replace theirs).
+ * Query parameters already on the endpoint are kept (the service's API docs §5 step 9 show `…/oauth2/auth?state=<STATE>`; ours replace theirs).
  */
 export function consentUrl(authorizationEndpoint: string, req: ConsentRequest): string {
 	if (stateBytes(req.state) > MAX_STATE_BYTES)
@@ -47,14 +49,11 @@ export function consentUrl(authorizationEndpoint: string, req: ConsentRequest): 
 
 /** What each consent parameter is for, shown in the table under the URL. */
 export const CONSENT_PARAM_HELP: Record<string, string> = {
-	client_id: "Your application's client id, from its registration (seed §2.1).",
-	redirect_uri:
-		'Where the service sends the browser back. It must match the registered redirect address exactly (seed §4.1).',
+	client_id: `Your application's client id, from its registration (${API_DOCS} §2.1).`,
+	redirect_uri: `Where the service sends the browser back. It must match the registered redirect address exactly (${API_DOCS} §4.1).`,
 	response_type: 'Always "code": the authorization-code flow (RFC 6749 §4.1.1).',
-	scope:
-		'"read" or "read write". Empty means the scope set in the registration; a read-only registration cannot ask for write (seed §4.1).',
-	state:
-		'A random value the playground saved in its session. It must come back unchanged, or the response may be forged (seed §5 step 3).'
+	scope: `"read" or "read write". Empty means the scope set in the registration; a read-only registration cannot ask for write (${API_DOCS} §4.1).`,
+	state: `A random value the playground saved in its session. It must come back unchanged, or the response may be forged (${API_DOCS} §5 step 3).`
 };
 
 export type CallbackVerdict =

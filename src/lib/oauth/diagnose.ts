@@ -5,6 +5,7 @@
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
 import { MAX_STATE_BYTES } from './consent';
+import { API_DOCS, apiDocs } from './docs';
 
 const RFC6749 = (s: string) => `RFC 6749 §${s}`;
 const RFC6750 = (s: string) => `RFC 6750 §${s}`;
@@ -120,7 +121,7 @@ function tokenErrorFinding(ex: Exchange, err: string, desc: string | undefined):
 				level: 'error',
 				code: 'unsupported_grant_type',
 				message: `The token endpoint does not support this grant_type.${said}`,
-				fix: 'grant_type must be authorization_code for the exchange and refresh_token for the refresh (seed §4.2, §4.3).',
+				fix: `grant_type must be authorization_code for the exchange and refresh_token for the refresh (${API_DOCS} §4.2, §4.3).`,
 				ref: RFC6749('5.2')
 			};
 		case 'unauthorized_client':
@@ -138,8 +139,8 @@ function tokenErrorFinding(ex: Exchange, err: string, desc: string | undefined):
 				code: ct ? 'content-type' : 'invalid_request',
 				message: `The token request was malformed.${said}`,
 				fix: ct
-					? 'Send Content-Type: application/x-www-form-urlencoded on token requests (seed §4.2).'
-					: 'A required parameter is missing or repeated (seed §4.2 lists them).',
+					? `Send Content-Type: application/x-www-form-urlencoded on token requests (${API_DOCS} §4.2).`
+					: `A required parameter is missing or repeated (${API_DOCS} §4.2 lists them).`,
 				ref: RFC6749('5.2')
 			};
 		}
@@ -159,7 +160,7 @@ function tokenResponseFindings(
 	ctx: DiagnoseContext
 ): Finding[] {
 	const out: Finding[] = [];
-	const ref = 'seed §2.3';
+	const ref = apiDocs('§2.3');
 	if (typeof body.access_token !== 'string' || !body.access_token)
 		out.push({
 			level: 'error',
@@ -185,7 +186,7 @@ function tokenResponseFindings(
 		out.push({
 			level: 'info',
 			code: 'token_type-case',
-			message: `token_type is "${body.token_type}"; the seed shows "Bearer". The value is case-insensitive (RFC 6749 §5.1).`,
+			message: `token_type is "${body.token_type}"; ${API_DOCS} show "Bearer". The value is case-insensitive (RFC 6749 §5.1).`,
 			ref
 		});
 	if (body.expires_in === undefined)
@@ -277,7 +278,7 @@ function tokenResponseFindings(
 		out.push({
 			level: 'info',
 			code: 'extra-fields',
-			message: `Fields beyond seed §2.3: ${extra.join(', ')}. They are shown and kept.`
+			message: `Fields beyond those of ${API_DOCS} §2.3: ${extra.join(', ')}. They are shown and kept.`
 		});
 	return out;
 }
@@ -326,7 +327,7 @@ function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 						code: 'insufficient_scope',
 						message:
 							'This call needs write permission: it is a zone-2 call, and the token was granted "read" only (403).',
-						fix: 'Ask for scope "read write" at consent, with a registration that is not "Read only" (seed §5 step 7).',
+						fix: `Ask for scope "read write" at consent, with a registration that is not "Read only" (${API_DOCS} §5 step 7).`,
 						ref: RFC6750('3.1')
 					}
 				: {
@@ -335,7 +336,7 @@ function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 						message:
 							'The service refused the call (403). For this service that means the application credentials were rejected, or the call needs "read write" (zone 2).',
 						fix: 'Check the registration and the granted scope.',
-						ref: 'seed §5 step 7'
+						ref: apiDocs('§5 step 7')
 					}
 		);
 	}
@@ -397,7 +398,7 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 					code: 'redirect_uri_mismatch',
 					message: `The service does not accept the redirect_uri "${ctx.redirectUri ?? '?'}" for ${client}: it shows an error page instead of the consent page.${said}`,
 					fix: 'Register this exact redirect URI with the application (scheme, host, port and path must match character for character), or use the one that is registered.',
-					ref: 'RFC 6749 §3.1.2.4; seed §4.1'
+					ref: `RFC 6749 §3.1.2.4; ${apiDocs('§4.1')}`
 				}
 			];
 		if (
@@ -497,7 +498,7 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 				level: 'error',
 				code: 'state-too-long',
 				message: `The state is over ${MAX_STATE_BYTES} bytes; the service will refuse it.`,
-				ref: 'seed §4.1'
+				ref: apiDocs('§4.1')
 			});
 		return out;
 	}
@@ -527,8 +528,8 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 				level: 'error',
 				code: 'content-type',
 				message: `The token request was sent ${ct ? `with Content-Type ${ct}` : 'without a Content-Type'}.`,
-				fix: 'Send Content-Type: application/x-www-form-urlencoded (seed §4.2).',
-				ref: 'seed §4.2'
+				fix: `Send Content-Type: application/x-www-form-urlencoded (${API_DOCS} §4.2).`,
+				ref: apiDocs('§4.2')
 			});
 		const body = json(res.body);
 		if (body && typeof body.error === 'string')
@@ -588,7 +589,7 @@ export function diagnoseCallback(verdict: string, error?: string, description?: 
 					message:
 						'The returned state does not match the saved one. The response may be forged (CSRF), so the flow stopped and the code was not used.',
 					fix: 'Start again with "Try again". If it repeats, check that nothing rewrites the redirect, and that only one tab runs the flow.',
-					ref: 'seed §5 step 3; RFC 6749 §10.12'
+					ref: `${apiDocs('§5 step 3')}; RFC 6749 §10.12`
 				}
 			];
 		case 'no-pending-state':
@@ -626,7 +627,7 @@ export function diagnoseCallback(verdict: string, error?: string, description?: 
 					level: 'info',
 					code: 'state-ok',
 					message: 'The returned state matches the saved one.',
-					ref: 'seed §5 step 3'
+					ref: apiDocs('§5 step 3')
 				}
 			];
 	}

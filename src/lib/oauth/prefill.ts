@@ -4,12 +4,13 @@
  * token or code in it is refused, with a warning, and never used.
  */
 import { setupSchema, type Setup } from './setup';
+import { API_DOCS } from './docs';
 
 /** Every parameter a link may carry, with what it means (the docs page lists these). */
 export const PREFILL_PARAMS = {
-	base_url: 'The service’s base URL; the endpoints follow from it (seed §4).',
-	client_id: 'The application’s client id (seed §2.1).',
-	scope: '`read`, `read write`, or empty for the registration’s default (seed §4.1).',
+	base_url: `The service’s base URL; the endpoints follow from it (${API_DOCS} §4).`,
+	client_id: `The application’s client id (${API_DOCS} §2.1).`,
+	scope: '`read`, `read write`, or empty for the registration’s default (' + API_DOCS + ' §4.1).',
 	redirect_uri:
 		'The redirect URI to send; default: the playground’s own /callback. Another value turns on paste-back mode.',
 	authorization_endpoint: 'Overrides {base_url}/oauth2/auth.',

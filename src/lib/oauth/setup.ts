@@ -1,10 +1,11 @@
 /**
  * The playground setup: what a developer enters before the flow starts.
- * Endpoints follow the seed (§4.1 `/oauth2/auth`, §4.2 `/oauth2/token`, §4.4 `/reader/api/0/user-info`)
+ * Endpoints follow the service's API docs (§4.1 `/oauth2/auth`, §4.2 `/oauth2/token`, §4.4 `/reader/api/0/user-info`)
  * unless overridden. The client secret is not part of the setup: it is kept apart, sealed on the server.
  */
 import { z } from 'zod';
 import { MAX_STATE_BYTES } from './consent';
+import { API_DOCS } from './docs';
 
 export const MAX_FIELD = 2048;
 export { MAX_STATE_BYTES };
@@ -60,7 +61,7 @@ export const setupSchema = z.object({
 		.default('')
 		.refine(
 			(v) => new TextEncoder().encode(v).length <= MAX_STATE_BYTES,
-			`State may be at most ${MAX_STATE_BYTES} bytes (seed §4.1)`
+			`State may be at most ${MAX_STATE_BYTES} bytes (${API_DOCS} §4.1)`
 		),
 	auto_exchange: z.boolean().default(true),
 	/** Accept a self-signed or expired certificate. Honoured in local mode only (send.ts). */

@@ -1,12 +1,12 @@
 /**
- * Token-endpoint requests for both grants (seed §4.2, §4.3; RFC 6749 §4.1.3, §6) and the token response
- * (seed §2.3, RFC 6749 §5.1). Pure: the sender makes the request.
+ * Token-endpoint requests for both grants (the service's API docs §4.2, §4.3; RFC 6749 §4.1.3, §6) and the token response
+ * (the service's API docs §2.3, RFC 6749 §5.1). Pure: the sender makes the request.
  */
 import { z } from 'zod';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
-/** The seed's exchange body, in the seed's order, with `scope` sent empty. */
+/** The exchange body of the service's API docs §4.2, in its order, with `scope` sent empty. */
 export function exchangeBody(p: {
 	code: string;
 	redirect_uri: string;
@@ -23,7 +23,7 @@ export function exchangeBody(p: {
 	]).toString();
 }
 
-/** The seed's refresh body, in the seed's order. */
+/** The refresh body of the service's API docs §4.3, in its order. */
 export function refreshBody(p: {
 	client_id: string;
 	client_secret: string;
@@ -38,7 +38,7 @@ export function refreshBody(p: {
 }
 
 /**
- * What the seed promises (§2.3). Lenient on purpose: extra fields pass through, and the diagnostics say
+ * What the service's API docs promise (§2.3). Lenient on purpose: extra fields pass through, and the diagnostics say
  * what is missing or mistyped instead of the flow falling over.
  */
 export const tokenResponseSchema = z.looseObject({

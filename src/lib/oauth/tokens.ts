@@ -1,5 +1,5 @@
 /**
- * The stored token set and its expiry math (seed §4.2: store access token, refresh token and
+ * The stored token set and its expiry math (the service's API docs §4.2: store access token, refresh token and
  * the expiry moment, now + expires_in; §4.3 and §5 step 6: check expiry before each request).
  */
 import type { TokenResponse } from './token';
@@ -16,7 +16,7 @@ export interface TokenSet {
 	expires_at?: number;
 	granted_scope?: string;
 	requested_scope: string;
-	/** Fields of the token response beyond seed §2.3, shown as they came. */
+	/** Fields of the token response beyond the service's API docs §2.3, shown as they came. */
 	extra: Record<string, unknown>;
 	/** Set after a refresh: did the service send a new refresh token? */
 	refresh?: { rotated: boolean; kept_old: boolean };
