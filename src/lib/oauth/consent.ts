@@ -110,24 +110,49 @@ export function checkCallback(
 	return { kind: 'code', code: codes[0]! };
 }
 
-/** Plain words for the authorization errors of RFC 6749 §4.1.2.1. */
-export function explainAuthorizationError(error: string): string {
-	switch (error) {
-		case 'access_denied':
-			return 'The user (or the service) refused the request on the consent page. Nothing is wrong with the setup: start again and choose Authorize.';
-		case 'invalid_scope':
-			return 'The service refused the requested scope. Use "read" or "read write"; a registration set to "Read only" cannot ask for write. Leave the scope empty to get the registration\'s default.';
-		case 'invalid_request':
-			return 'The consent request was malformed: a parameter is missing, repeated or invalid (for example a state over 500 bytes). The error description says which.';
-		case 'unauthorized_client':
-			return 'This client is not allowed to use the authorization-code flow. Check the registration.';
-		case 'unsupported_response_type':
-			return 'The service does not support this response_type. The flow needs response_type=code.';
-		case 'server_error':
-			return 'The service hit an unexpected error while handling the consent. Try again later.';
-		case 'temporarily_unavailable':
-			return 'The service is overloaded or down for maintenance. Try again later.';
-		default:
-			return 'The service returned an error code that RFC 6749 §4.1.2.1 does not define. Its description may say more.';
+/**
+ * The authorization errors of RFC 6749 §4.1.2.1, in plain words, in one table:
+ * - `meaning`: what the error says when it comes back on the redirect to the callback (the user was
+ *   asked, or the service refused on the consent page);
+ * - `fix`: what to change when the consent URL, checked without a user, is refused straight away.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1
+ */
+export const AUTHORIZATION_ERRORS: Readonly<Record<string, { meaning: string; fix?: string }>> = {
+	access_denied: {
+		meaning:
+			'The user (or the service) refused the request on the consent page. Nothing is wrong with the setup: start again and choose Authorize.',
+		fix: 'The service refused without asking the user. Check that the application is allowed to use this flow.'
+	},
+	invalid_scope: {
+		meaning:
+			'The service refused the requested scope. Use "read" or "read write"; a registration set to "Read only" cannot ask for write. Leave the scope empty to get the registration\'s default.',
+		fix: 'Use "read" or "read write"; a registration set to "Read only" cannot ask for write. An empty scope gets the registration’s default.'
+	},
+	invalid_request: {
+		meaning:
+			'The consent request was malformed: a parameter is missing, repeated or invalid (for example a state over 500 bytes). The error description says which.',
+		fix: 'A parameter is missing, repeated or malformed (for example a state over 500 bytes).'
+	},
+	unauthorized_client: {
+		meaning:
+			'This client is not allowed to use the authorization-code flow. Check the registration.',
+		fix: 'This client may not use the authorization-code flow. Check the registration.'
+	},
+	unsupported_response_type: {
+		meaning: 'The service does not support this response_type. The flow needs response_type=code.',
+		fix: 'The flow needs response_type=code.'
+	},
+	server_error: {
+		meaning: 'The service hit an unexpected error while handling the consent. Try again later.'
+	},
+	temporarily_unavailable: {
+		meaning: 'The service is overloaded or down for maintenance. Try again later.'
 	}
+};
+
+/** Plain words for an authorization error that came back on the redirect (RFC 6749 §4.1.2.1). */
+export function explainAuthorizationError(error: string): string {
+	return Object.hasOwn(AUTHORIZATION_ERRORS, error)
+		? AUTHORIZATION_ERRORS[error]!.meaning
+		: 'The service returned an error code that RFC 6749 §4.1.2.1 does not define. Its description may say more.';
 }

@@ -4,8 +4,9 @@
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
-import { MAX_STATE_BYTES } from './consent';
+import { AUTHORIZATION_ERRORS, MAX_STATE_BYTES } from './consent';
 import { API_DOCS, apiDocs } from './docs';
+import * as F from './findings';
 
 const RFC6749 = (s: string) => `RFC 6749 §${s}`;
 const RFC6750 = (s: string) => `RFC 6750 §${s}`;
@@ -38,105 +39,105 @@ function words(s: unknown): Set<string> {
 const failureFindings: Record<string, (msg: string) => Finding> = {
 	blocked: (m) => ({
 		level: 'error',
-		code: 'blocked',
+		code: F.BLOCKED,
 		message: `The playground refused to send this request: ${m}`,
 		fix: 'Use a public http(s) address of the service, or run the playground locally to reach a server on your own machine.'
 	}),
 	refused: (m) => ({
 		level: 'error',
-		code: 'connection-refused',
+		code: F.CONNECTION_REFUSED,
 		message: m,
 		fix: 'Check the base URL and port, and that the service is running.'
 	}),
 	dns: (m) => ({
 		level: 'error',
-		code: 'dns-failure',
+		code: F.DNS_FAILURE,
 		message: m,
 		fix: 'Check the spelling of the host name in the base URL.'
 	}),
 	timeout: (m) => ({
 		level: 'error',
-		code: 'timeout',
+		code: F.TIMEOUT,
 		message: m,
 		fix: 'The service is slow or unreachable. Try again, or check the base URL.'
 	}),
 	tls: (m) => ({
 		level: 'error',
-		code: 'tls-failure',
+		code: F.TLS_FAILURE,
 		message: m,
 		fix: 'The certificate is not trusted (self-signed, expired, or for another name). Fix the certificate. For a test server of your own, run the playground locally and tick "Accept invalid TLS certificates" in the setup\'s Advanced settings; the hosted playground always checks certificates.'
 	}),
 	'too-large': (m) => ({
 		level: 'warning',
-		code: 'response-too-large',
+		code: F.RESPONSE_TOO_LARGE,
 		message: m,
 		fix: 'A token or user-info response should be small; check that the URL points at the right endpoint.'
 	}),
-	reset: (m) => ({ level: 'error', code: 'connection-reset', message: m }),
+	reset: (m) => ({ level: 'error', code: F.CONNECTION_RESET, message: m }),
 	cancelled: () => ({
 		level: 'info',
-		code: 'cancelled',
+		code: F.CANCELLED,
 		message: 'You cancelled this request before it finished.'
 	}),
-	network: (m) => ({ level: 'error', code: 'network-error', message: m })
+	network: (m) => ({ level: 'error', code: F.NETWORK_ERROR, message: m })
 };
 
 function tokenErrorFinding(ex: Exchange, err: string, desc: string | undefined): Finding {
 	const said = desc ? ` The service said: "${desc}".` : '';
 	switch (err) {
-		case 'invalid_client':
+		case F.INVALID_CLIENT:
 			return {
 				level: 'error',
-				code: 'invalid_client',
+				code: F.INVALID_CLIENT,
 				message: `The service did not accept the client credentials.${said}`,
 				fix: 'Check client_id and client_secret against the registration; a secret that was regenerated invalidates the old one.',
 				ref: RFC6749('5.2')
 			};
-		case 'invalid_grant':
+		case F.INVALID_GRANT:
 			return ex.step === 'refresh'
 				? {
 						level: 'error',
-						code: 'invalid_grant',
+						code: F.INVALID_GRANT,
 						message: `The refresh token was refused.${said}`,
 						fix: 'It may have been used already (refresh tokens rotate: each refresh returns a new one), revoked, or expired. Run the flow again from the consent step.',
 						ref: RFC6749('6')
 					}
 				: {
 						level: 'error',
-						code: 'invalid_grant',
+						code: F.INVALID_GRANT,
 						message: `The authorization code was refused.${said}`,
 						fix: 'Likely causes: the code was already used (codes are single-use), it expired (exchange it at once), or the redirect_uri differs from the one sent at consent. Start the flow again.',
 						ref: RFC6749('4.1.3')
 					};
-		case 'invalid_scope':
+		case F.INVALID_SCOPE:
 			return {
 				level: 'error',
-				code: 'invalid_scope',
+				code: F.INVALID_SCOPE,
 				message: `The requested scope was refused.${said}`,
 				fix: 'Use "read" or "read write"; a read-only registration cannot ask for write.',
 				ref: RFC6749('5.2')
 			};
-		case 'unsupported_grant_type':
+		case F.UNSUPPORTED_GRANT_TYPE:
 			return {
 				level: 'error',
-				code: 'unsupported_grant_type',
+				code: F.UNSUPPORTED_GRANT_TYPE,
 				message: `The token endpoint does not support this grant_type.${said}`,
 				fix: `grant_type must be authorization_code for the exchange and refresh_token for the refresh (${API_DOCS} §4.2, §4.3).`,
 				ref: RFC6749('5.2')
 			};
-		case 'unauthorized_client':
+		case F.UNAUTHORIZED_CLIENT:
 			return {
 				level: 'error',
-				code: 'unauthorized_client',
+				code: F.UNAUTHORIZED_CLIENT,
 				message: `This client may not use this grant.${said}`,
 				fix: 'Check the registration.',
 				ref: RFC6749('5.2')
 			};
-		case 'invalid_request': {
+		case F.INVALID_REQUEST: {
 			const ct = /content-type/i.test(desc ?? '');
 			return {
 				level: 'error',
-				code: ct ? 'content-type' : 'invalid_request',
+				code: ct ? F.CONTENT_TYPE : F.INVALID_REQUEST,
 				message: `The token request was malformed.${said}`,
 				fix: ct
 					? `Send Content-Type: application/x-www-form-urlencoded on token requests (${API_DOCS} §4.2).`
@@ -164,35 +165,35 @@ function tokenResponseFindings(
 	if (typeof body.access_token !== 'string' || !body.access_token)
 		out.push({
 			level: 'error',
-			code: 'missing-access_token',
+			code: F.MISSING_ACCESS_TOKEN,
 			message: 'The token response has no access_token string.',
 			ref
 		});
 	if (typeof body.token_type !== 'string')
 		out.push({
 			level: 'error',
-			code: 'missing-token_type',
+			code: F.MISSING_TOKEN_TYPE,
 			message: 'The token response has no token_type.',
 			ref
 		});
 	else if (body.token_type.toLowerCase() !== 'bearer')
 		out.push({
 			level: 'warning',
-			code: 'token_type',
+			code: F.TOKEN_TYPE,
 			message: `token_type is "${body.token_type}", not Bearer.`,
 			ref
 		});
 	else if (body.token_type !== 'Bearer')
 		out.push({
 			level: 'info',
-			code: 'token_type-case',
+			code: F.TOKEN_TYPE_CASE,
 			message: `token_type is "${body.token_type}"; ${API_DOCS} show "Bearer". The value is case-insensitive (RFC 6749 §5.1).`,
 			ref
 		});
 	if (body.expires_in === undefined)
 		out.push({
 			level: 'warning',
-			code: 'missing-expires_in',
+			code: F.MISSING_EXPIRES_IN,
 			message:
 				'The token response has no expires_in, so the playground cannot tell when the token expires.',
 			ref
@@ -200,21 +201,21 @@ function tokenResponseFindings(
 	else if (typeof body.expires_in !== 'number' || !Number.isInteger(body.expires_in))
 		out.push({
 			level: 'warning',
-			code: 'expires_in-type',
+			code: F.EXPIRES_IN_TYPE,
 			message: `expires_in should be an integer number of seconds; it is ${JSON.stringify(body.expires_in)}.`,
 			ref
 		});
 	else if (body.expires_in <= 0)
 		out.push({
 			level: 'error',
-			code: 'expires_in-range',
+			code: F.EXPIRES_IN_RANGE,
 			message: `expires_in is ${body.expires_in}: the token is expired the moment it arrives.`,
 			ref
 		});
 	else if (body.expires_in > 366 * 24 * 3600)
 		out.push({
 			level: 'warning',
-			code: 'expires_in-range',
+			code: F.EXPIRES_IN_RANGE,
 			message: `expires_in is ${body.expires_in} s, over a year: implausibly long for an access token.`,
 			ref
 		});
@@ -222,7 +223,7 @@ function tokenResponseFindings(
 		if (ex.step === 'refresh')
 			out.push({
 				level: 'info',
-				code: 'refresh_token-kept',
+				code: F.REFRESH_TOKEN_KEPT,
 				message:
 					'The refresh response has no refresh_token; the playground keeps the old one (RFC 6749 §6).',
 				ref: RFC6749('6')
@@ -230,21 +231,21 @@ function tokenResponseFindings(
 		else
 			out.push({
 				level: 'warning',
-				code: 'missing-refresh_token',
+				code: F.MISSING_REFRESH_TOKEN,
 				message: 'The token response has no refresh_token, so the token cannot be refreshed.',
 				ref
 			});
 	} else if (typeof body.refresh_token !== 'string')
 		out.push({
 			level: 'error',
-			code: 'refresh_token-type',
+			code: F.REFRESH_TOKEN_TYPE,
 			message: 'refresh_token is not a string.',
 			ref
 		});
 	if (body.scope === undefined)
 		out.push({
 			level: 'info',
-			code: 'missing-scope',
+			code: F.MISSING_SCOPE,
 			message:
 				'The token response has no scope; per RFC 6749 §5.1 that means the requested scope was granted.',
 			ref
@@ -252,7 +253,7 @@ function tokenResponseFindings(
 	else if (typeof body.scope !== 'string')
 		out.push({
 			level: 'warning',
-			code: 'scope-type',
+			code: F.SCOPE_TYPE,
 			message: 'scope should be a space-separated string.',
 			ref
 		});
@@ -263,7 +264,7 @@ function tokenResponseFindings(
 		if (!same)
 			out.push({
 				level: 'warning',
-				code: 'scope-differs',
+				code: F.SCOPE_DIFFERS,
 				message: `Granted scope "${body.scope}" differs from the requested "${ctx.requestedScope}".`,
 				fix:
 					got.has('write') || !asked.has('write')
@@ -277,7 +278,7 @@ function tokenResponseFindings(
 	if (extra.length)
 		out.push({
 			level: 'info',
-			code: 'extra-fields',
+			code: F.EXTRA_FIELDS,
 			message: `Fields beyond those of ${API_DOCS} §2.3: ${extra.join(', ')}. They are shown and kept.`
 		});
 	return out;
@@ -290,7 +291,7 @@ function rateLimitFindings(ex: Exchange): Finding[] {
 		return [
 			{
 				level: 'error',
-				code: 'rate-limited',
+				code: F.RATE_LIMITED,
 				message: `The service's rate limit is reached (429).${reset ? ` The limits reset in ${reset} s.` : ''}`,
 				fix: 'Wait for the reset; zone-1 (reads) and zone-2 (writes) are counted apart.',
 				ref: 'X-Reader-Zone*-Usage headers'
@@ -309,7 +310,7 @@ function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 			ctx.tokenExpiresAt !== undefined && Date.parse(ex.startedAt) >= ctx.tokenExpiresAt;
 		out.push({
 			level: 'error',
-			code: 'invalid_token',
+			code: F.INVALID_TOKEN,
 			message: expired
 				? 'The access token had expired when this request was sent (401).'
 				: `The service refused the access token (401${/invalid_token/.test(www) ? ', invalid_token' : ''}).`,
@@ -324,7 +325,7 @@ function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 			scope
 				? {
 						level: 'error',
-						code: 'insufficient_scope',
+						code: F.INSUFFICIENT_SCOPE,
 						message:
 							'This call needs write permission: it is a zone-2 call, and the token was granted "read" only (403).',
 						fix: `Ask for scope "read write" at consent, with a registration that is not "Read only" (${API_DOCS} §5 step 7).`,
@@ -332,7 +333,7 @@ function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 					}
 				: {
 						level: 'error',
-						code: 'forbidden',
+						code: F.FORBIDDEN,
 						message:
 							'The service refused the call (403). For this service that means the application credentials were rejected, or the call needs "read write" (zone 2).',
 						fix: 'Check the registration and the granted scope.',
@@ -355,7 +356,7 @@ function jsonExpected(ex: Exchange): Finding[] {
 	return [
 		{
 			level: res.truncated ? 'warning' : 'error',
-			code: 'not-json',
+			code: F.NOT_JSON,
 			message: isHtml
 				? `JSON was expected, but the service answered with HTML (${ct || 'no Content-Type'}). This is often an error or login page, or the wrong URL.`
 				: res.truncated
@@ -367,18 +368,6 @@ function jsonExpected(ex: Exchange): Finding[] {
 		}
 	];
 }
-
-const AUTH_ERROR_FIX: Record<string, string> = {
-	invalid_scope:
-		'Use "read" or "read write"; a registration set to "Read only" cannot ask for write. An empty scope gets the registration’s default.',
-	access_denied:
-		'The service refused without asking the user. Check that the application is allowed to use this flow.',
-	unsupported_response_type: 'The flow needs response_type=code.',
-	invalid_request:
-		'A parameter is missing, repeated or malformed (for example a state over 500 bytes).',
-	unauthorized_client:
-		'This client may not use the authorization-code flow. Check the registration.'
-};
 
 /** What the consent URL, fetched without following redirects, says about the registration. */
 function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
@@ -395,7 +384,7 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 			return [
 				{
 					level: 'error',
-					code: 'redirect_uri_mismatch',
+					code: F.REDIRECT_URI_MISMATCH,
 					message: `The service does not accept the redirect_uri "${ctx.redirectUri ?? '?'}" for ${client}: it shows an error page instead of the consent page.${said}`,
 					fix: 'Register this exact redirect URI with the application (scheme, host, port and path must match character for character), or use the one that is registered.',
 					ref: `RFC 6749 §3.1.2.4; ${apiDocs('§4.1')}`
@@ -409,7 +398,7 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 			return [
 				{
 					level: 'error',
-					code: 'unknown-client',
+					code: F.UNKNOWN_CLIENT,
 					message: `The service does not know ${client}.${said}`,
 					fix: 'Copy the client id from the application’s registration; check for spaces and the right environment.',
 					ref: 'RFC 6749 §4.1.2.1'
@@ -418,7 +407,7 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		return [
 			{
 				level: 'error',
-				code: err ?? 'consent-error',
+				code: err ?? F.CONSENT_ERROR,
 				message: `The consent URL was refused with HTTP ${res.status}${err ? ` (${err})` : ''}.${said}`,
 				ref: 'RFC 6749 §4.1.2.1'
 			}
@@ -428,7 +417,7 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		return [
 			{
 				level: 'error',
-				code: 'server-error',
+				code: F.SERVER_ERROR,
 				message: `The service failed with HTTP ${res.status} on the consent URL.`
 			}
 		];
@@ -451,7 +440,9 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 					level: 'error',
 					code: err,
 					message: `The service sends the browser straight back with error "${err}"${desc ? `: "${desc}"` : ''}. The client and redirect_uri are registered, but the request is refused.`,
-					fix: AUTH_ERROR_FIX[err],
+					fix: Object.hasOwn(AUTHORIZATION_ERRORS, err)
+						? AUTHORIZATION_ERRORS[err]!.fix
+						: undefined,
 					ref: 'RFC 6749 §4.1.2.1'
 				}
 			];
@@ -460,7 +451,7 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 			return [
 				{
 					level: 'info',
-					code: 'registration-ok',
+					code: F.REGISTRATION_OK,
 					message:
 						'The service redirects straight back to the redirect_uri: the registration is accepted (the user may have approved this application before).'
 				}
@@ -468,7 +459,7 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		return [
 			{
 				level: 'info',
-				code: 'registration-ok',
+				code: F.REGISTRATION_OK,
 				message: `The service redirects to ${target ? target.origin + target.pathname : 'another page'} (typically its login page): ${client} and the redirect_uri are accepted.`
 			}
 		];
@@ -477,7 +468,7 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		return [
 			{
 				level: 'info',
-				code: 'registration-ok',
+				code: F.REGISTRATION_OK,
 				message: `The service would show its consent or login page: ${client} and the redirect_uri are accepted.`
 			}
 		];
@@ -496,7 +487,7 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 		if (new TextEncoder().encode(state).length > MAX_STATE_BYTES)
 			out.push({
 				level: 'error',
-				code: 'state-too-long',
+				code: F.STATE_TOO_LONG,
 				message: `The state is over ${MAX_STATE_BYTES} bytes; the service will refuse it.`,
 				ref: apiDocs('§4.1')
 			});
@@ -507,7 +498,7 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 	if (res.status >= 300 && res.status < 400 && ex.step !== 'callback' && ex.step !== 'check') {
 		out.push({
 			level: 'error',
-			code: 'redirect',
+			code: F.REDIRECT,
 			message: `The service answered with a redirect (${res.status}) to ${headerValue(res.headers, 'Location') ?? 'nowhere'}. The playground does not follow redirects on back-channel requests.`,
 			fix: 'Use the final URL directly; a redirect here usually means http instead of https, or a missing path segment.'
 		});
@@ -516,7 +507,7 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 	if (res.status >= 500)
 		out.push({
 			level: 'error',
-			code: 'server-error',
+			code: F.SERVER_ERROR,
 			message: `The service failed with HTTP ${res.status}.`,
 			fix: 'This is on the service side. Try again later; if it repeats, report it with this exchange.'
 		});
@@ -526,7 +517,7 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 		if (ex.request.method === 'POST' && (!ct || !/^application\/x-www-form-urlencoded\b/i.test(ct)))
 			out.push({
 				level: 'error',
-				code: 'content-type',
+				code: F.CONTENT_TYPE,
 				message: `The token request was sent ${ct ? `with Content-Type ${ct}` : 'without a Content-Type'}.`,
 				fix: `Send Content-Type: application/x-www-form-urlencoded (${API_DOCS} §4.2).`,
 				ref: apiDocs('§4.2')
@@ -545,7 +536,7 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 		else if (res.status >= 400 && res.status < 500 && !body)
 			out.push({
 				level: 'error',
-				code: 'no-error-object',
+				code: F.NO_ERROR_OBJECT,
 				message: `HTTP ${res.status} without an RFC 6749 §5.2 JSON error object.`,
 				ref: RFC6749('5.2')
 			});
@@ -553,7 +544,7 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 		if (res.status === 200 && !/no-store/i.test(cc ?? ''))
 			out.push({
 				level: 'info',
-				code: 'cache-control',
+				code: F.CACHE_CONTROL,
 				message: 'The token response lacks Cache-Control: no-store, which RFC 6749 §5.1 requires.',
 				ref: RFC6749('5.1')
 			});
@@ -568,7 +559,7 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 			if (body && !('userId' in body))
 				out.push({
 					level: 'info',
-					code: 'userinfo-fields',
+					code: F.USERINFO_FIELDS,
 					message:
 						'The user record has no userId field, which clients of this service usually read.'
 				});
@@ -585,7 +576,7 @@ export function diagnoseCallback(verdict: string, error?: string, description?: 
 			return [
 				{
 					level: 'error',
-					code: 'state-mismatch',
+					code: F.STATE_MISMATCH,
 					message:
 						'The returned state does not match the saved one. The response may be forged (CSRF), so the flow stopped and the code was not used.',
 					fix: 'Start again with "Try again". If it repeats, check that nothing rewrites the redirect, and that only one tab runs the flow.',
@@ -596,7 +587,7 @@ export function diagnoseCallback(verdict: string, error?: string, description?: 
 			return [
 				{
 					level: 'error',
-					code: 'no-pending-state',
+					code: F.NO_PENDING_STATE,
 					message:
 						'A redirect arrived, but the playground was not waiting for one: its state was used already or the session was reset.',
 					fix: 'State values are single-use. Start the flow again from the consent step.',
@@ -607,7 +598,7 @@ export function diagnoseCallback(verdict: string, error?: string, description?: 
 			return [
 				{
 					level: 'error',
-					code: 'malformed-callback',
+					code: F.MALFORMED_CALLBACK,
 					message: description ?? 'The redirect is malformed.',
 					ref: 'RFC 6749 §4.1.2'
 				}
@@ -616,7 +607,7 @@ export function diagnoseCallback(verdict: string, error?: string, description?: 
 			return [
 				{
 					level: error === 'access_denied' ? 'warning' : 'error',
-					code: error ?? 'error',
+					code: error ?? F.AUTHORIZATION_ERROR,
 					message: `The service sent back error "${error}"${description ? `: "${description}"` : ''}.`,
 					ref: 'RFC 6749 §4.1.2.1'
 				}
@@ -625,7 +616,7 @@ export function diagnoseCallback(verdict: string, error?: string, description?: 
 			return [
 				{
 					level: 'info',
-					code: 'state-ok',
+					code: F.STATE_OK,
 					message: 'The returned state matches the saved one.',
 					ref: apiDocs('§5 step 3')
 				}

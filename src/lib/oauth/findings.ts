@@ -1,0 +1,305 @@
+/**
+ * The codes of the findings the diagnostics attach to an Exchange (`Finding.code`), each defined once.
+ * An OAuth error that the service names itself (RFC 6749 §5.2, §4.1.2.1; RFC 6750 §3.1) keeps the
+ * service's own code, so those constants carry the RFC's spelling.
+ */
+
+/**
+ * The outbound policy refused the address; the request never left.
+ * @see the sender's outbound policy, `$lib/server/guard`
+ */
+export const BLOCKED = 'blocked';
+
+/**
+ * Nothing listens at the address.
+ * @see the sender's failure kinds, `Exchange.failure`
+ */
+export const CONNECTION_REFUSED = 'connection-refused';
+
+/**
+ * The host name does not resolve.
+ * @see the sender's failure kinds, `Exchange.failure`
+ */
+export const DNS_FAILURE = 'dns-failure';
+
+/**
+ * The service did not answer in time.
+ * @see the sender's failure kinds, `Exchange.failure`
+ */
+export const TIMEOUT = 'timeout';
+
+/**
+ * The TLS handshake or the certificate check failed.
+ * @see https://www.rfc-editor.org/rfc/rfc8446
+ */
+export const TLS_FAILURE = 'tls-failure';
+
+/**
+ * The response body was cut at the size cap.
+ * @see the sender's failure kinds, `Exchange.failure`
+ */
+export const RESPONSE_TOO_LARGE = 'response-too-large';
+
+/**
+ * The connection was closed before a full response.
+ * @see the sender's failure kinds, `Exchange.failure`
+ */
+export const CONNECTION_RESET = 'connection-reset';
+
+/**
+ * The user cancelled the step.
+ * @see the sender's failure kinds, `Exchange.failure`
+ */
+export const CANCELLED = 'cancelled';
+
+/**
+ * Any other network failure.
+ * @see the sender's failure kinds, `Exchange.failure`
+ */
+export const NETWORK_ERROR = 'network-error';
+
+/**
+ * Client authentication failed.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2
+ */
+export const INVALID_CLIENT = 'invalid_client';
+
+/**
+ * The code or refresh token is invalid, expired, used or revoked.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2
+ */
+export const INVALID_GRANT = 'invalid_grant';
+
+/**
+ * The requested scope is invalid or beyond the registration.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2
+ */
+export const INVALID_SCOPE = 'invalid_scope';
+
+/**
+ * The grant_type is not supported.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2
+ */
+export const UNSUPPORTED_GRANT_TYPE = 'unsupported_grant_type';
+
+/**
+ * The client may not use this grant.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2
+ */
+export const UNAUTHORIZED_CLIENT = 'unauthorized_client';
+
+/**
+ * A parameter is missing, repeated or malformed.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2
+ */
+export const INVALID_REQUEST = 'invalid_request';
+
+/**
+ * A token request without the form Content-Type.
+ * @see the service's API docs §4.2 (/api-docs#section-4.2)
+ */
+export const CONTENT_TYPE = 'content-type';
+
+/**
+ * A token-endpoint failure without the JSON error object.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2
+ */
+export const NO_ERROR_OBJECT = 'no-error-object';
+
+/**
+ * The token response has no access_token.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
+ */
+export const MISSING_ACCESS_TOKEN = 'missing-access_token';
+
+/**
+ * The token response has no token_type.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
+ */
+export const MISSING_TOKEN_TYPE = 'missing-token_type';
+
+/**
+ * The token_type is not Bearer.
+ * @see https://www.rfc-editor.org/rfc/rfc6750#section-4
+ */
+export const TOKEN_TYPE = 'token_type';
+
+/**
+ * The token_type is Bearer in another letter case.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
+ */
+export const TOKEN_TYPE_CASE = 'token_type-case';
+
+/**
+ * The token response has no expires_in.
+ * @see the service's API docs §2.3 (/api-docs#section-2.3)
+ */
+export const MISSING_EXPIRES_IN = 'missing-expires_in';
+
+/**
+ * expires_in is not a number.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
+ */
+export const EXPIRES_IN_TYPE = 'expires_in-type';
+
+/**
+ * expires_in is zero, negative or implausibly large.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
+ */
+export const EXPIRES_IN_RANGE = 'expires_in-range';
+
+/**
+ * The refresh answered without a new refresh token; the old one stays.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-6
+ */
+export const REFRESH_TOKEN_KEPT = 'refresh_token-kept';
+
+/**
+ * The exchange answered without a refresh token.
+ * @see the service's API docs §2.3 (/api-docs#section-2.3)
+ */
+export const MISSING_REFRESH_TOKEN = 'missing-refresh_token';
+
+/**
+ * refresh_token is not a string.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
+ */
+export const REFRESH_TOKEN_TYPE = 'refresh_token-type';
+
+/**
+ * The token response has no scope: the requested one was granted.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
+ */
+export const MISSING_SCOPE = 'missing-scope';
+
+/**
+ * scope is not a string.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
+ */
+export const SCOPE_TYPE = 'scope-type';
+
+/**
+ * The granted scope differs from the requested one.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-3.3
+ */
+export const SCOPE_DIFFERS = 'scope-differs';
+
+/**
+ * Fields beyond the documented token response.
+ * @see the service's API docs §2.3 (/api-docs#section-2.3)
+ */
+export const EXTRA_FIELDS = 'extra-fields';
+
+/**
+ * The service answered 429: over its rate limit.
+ * @see https://www.rfc-editor.org/rfc/rfc6585#section-4
+ */
+export const RATE_LIMITED = 'rate-limited';
+
+/**
+ * The access token is invalid or expired.
+ * @see https://www.rfc-editor.org/rfc/rfc6750#section-3.1
+ */
+export const INVALID_TOKEN = 'invalid_token';
+
+/**
+ * The access token lacks the scope the call needs.
+ * @see https://www.rfc-editor.org/rfc/rfc6750#section-3.1
+ */
+export const INSUFFICIENT_SCOPE = 'insufficient_scope';
+
+/**
+ * A 403 from the API: zone 2 needs read write, or the app credentials were refused.
+ * @see the service's API docs §5 step 7 (/api-docs#section-5-step-7)
+ */
+export const FORBIDDEN = 'forbidden';
+
+/**
+ * A body that should be JSON is not.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
+ */
+export const NOT_JSON = 'not-json';
+
+/**
+ * The redirect_uri is not the registered one.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-3.1.2.4
+ */
+export const REDIRECT_URI_MISMATCH = 'redirect_uri_mismatch';
+
+/**
+ * The service does not know the client_id.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1
+ */
+export const UNKNOWN_CLIENT = 'unknown-client';
+
+/**
+ * The consent page refused with an error the playground does not name.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1
+ */
+export const CONSENT_ERROR = 'consent-error';
+
+/**
+ * The service failed with a 5xx.
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-15.6
+ */
+export const SERVER_ERROR = 'server-error';
+
+/**
+ * The consent URL is accepted: client and redirect_uri are registered.
+ * @see the service's API docs §4.1 (/api-docs#section-4.1)
+ */
+export const REGISTRATION_OK = 'registration-ok';
+
+/**
+ * The state is over 500 bytes.
+ * @see the service's API docs §4.1 (/api-docs#section-4.1)
+ */
+export const STATE_TOO_LONG = 'state-too-long';
+
+/**
+ * The token endpoint or API answered with a redirect, which is not followed.
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-15.4
+ */
+export const REDIRECT = 'redirect';
+
+/**
+ * A token response without Cache-Control: no-store.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
+ */
+export const CACHE_CONTROL = 'cache-control';
+
+/**
+ * The user-info fields the service returned.
+ * @see the service's API docs §4.4 (/api-docs#section-4.4)
+ */
+export const USERINFO_FIELDS = 'userinfo-fields';
+
+/**
+ * The returned state is not the saved one: the flow stops.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-10.12
+ */
+export const STATE_MISMATCH = 'state-mismatch';
+
+/**
+ * A redirect arrived with no consent request pending (the state is single-use).
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-10.12
+ */
+export const NO_PENDING_STATE = 'no-pending-state';
+
+/**
+ * The redirect back is malformed (repeated or missing parameters).
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2
+ */
+export const MALFORMED_CALLBACK = 'malformed-callback';
+
+/**
+ * The returned state matches the saved one.
+ * @see the service's API docs §5 step 3 (/api-docs#section-5-step-3)
+ */
+export const STATE_OK = 'state-ok';
+
+/**
+ * An error on the redirect without an error code.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1
+ */
+export const AUTHORIZATION_ERROR = 'error';
