@@ -36,9 +36,8 @@ import {
 	splitPair,
 	splitUrl
 } from './scrub';
-import { exchangeTitle } from './raw';
 import { REDACTED, redactTokens } from './redact';
-import type { Exchange } from './types';
+import { STEPS, statusLine, type Exchange } from './types';
 
 export interface CurlOptions {
 	/** Write access and refresh tokens in full. Default: `$ACCESS_TOKEN`/`$REFRESH_TOKEN`, other copies shortened. */
@@ -211,9 +210,9 @@ function clientIdOf(ex: Exchange): string | undefined {
 }
 
 function label(ex: Exchange, index?: number): string {
-	const title = exchangeTitle(ex).replace(/^\d+\.\s*/, '');
+	const title = STEPS[ex.step].title;
 	const status = ex.response
-		? `${ex.response.status}${ex.response.statusText ? ` ${ex.response.statusText}` : ''}`
+		? statusLine(ex.response)
 		: ex.failure
 			? `failed (${ex.failure.kind})`
 			: 'no response recorded';

@@ -7,8 +7,8 @@
  * of backticks inside them.
  */
 import { prepareForExport } from './scrub';
-import { exchangeTitle, prettyJson, requestHead, responseHead } from './raw';
-import type { Exchange, Finding } from './types';
+import { prettyJson, requestHead, responseHead } from './raw';
+import { STEPS, statusLine, type Exchange, type Finding } from './types';
 
 /** The setup fields worth showing; any field whose name mentions a secret or password is left out. */
 export interface MarkdownSetup {
@@ -60,12 +60,11 @@ export function fenced(content: string, lang = ''): string {
 }
 
 function title(ex: Exchange): string {
-	return exchangeTitle(ex).replace(/^\d+\.\s*/, '');
+	return STEPS[ex.step].title;
 }
 
 function statusOf(ex: Exchange): string {
-	if (ex.response)
-		return `${ex.response.status}${ex.response.statusText ? ` ${ex.response.statusText}` : ''}`;
+	if (ex.response) return statusLine(ex.response);
 	if (ex.failure) return `failed (${ex.failure.kind})`;
 	return ex.step === 'consent' ? 'opened in the browser' : 'no response';
 }

@@ -1,5 +1,11 @@
 /** The raw HTTP text of an Exchange, as it went on the wire (CRLFs shown as line breaks). */
-import type { Exchange, ExchangeRequest, ExchangeResponse } from './types';
+import {
+	STEPS,
+	statusLine,
+	type Exchange,
+	type ExchangeRequest,
+	type ExchangeResponse
+} from './types';
 
 export function requestTarget(url: string): string {
 	try {
@@ -17,9 +23,7 @@ export function requestHead(req: ExchangeRequest): string {
 }
 
 export function responseHead(res: ExchangeResponse): string {
-	const lines = [
-		`HTTP/${res.httpVersion} ${res.status}${res.statusText ? ' ' + res.statusText : ''}`
-	];
+	const lines = [`HTTP/${res.httpVersion} ${statusLine(res)}`];
 	for (const [n, v] of res.headers) lines.push(`${n}: ${v}`);
 	return lines.join('\n');
 }
@@ -35,15 +39,8 @@ export function prettyJson(body: string): string | undefined {
 	}
 }
 
+/** "3. Code exchange": the step's number and name, as the step cards show them. */
 export function exchangeTitle(ex: Exchange): string {
-	const names: Record<Exchange['step'], string> = {
-		consent: '1. Consent redirect',
-		callback: '2. Callback',
-		exchange: '3. Code exchange',
-		refresh: '4. Refresh',
-		userinfo: '5. User-info',
-		api: '6. API call',
-		check: 'Registration check'
-	};
-	return names[ex.step];
+	const { n, title } = STEPS[ex.step];
+	return n === undefined ? title : `${n}. ${title}`;
 }

@@ -1,9 +1,28 @@
 /**
  * The Exchange: one HTTP round trip as it went on the wire.
- * It is the only record that the views, the diagnostics and the exports read (design.md).
+ * It is the only record that the views, the diagnostics and the exports read.
  */
 
 export type Step = 'consent' | 'callback' | 'exchange' | 'refresh' | 'userinfo' | 'api' | 'check';
+
+/**
+ * The steps' numbers and names, defined once: the step cards, the exchange views and the exports
+ * all show these. The registration check is not a step of the flow, so it has no number.
+ */
+export const STEPS: Readonly<Record<Step, { n?: number; title: string }>> = {
+	consent: { n: 1, title: 'Consent redirect' },
+	callback: { n: 2, title: 'Callback' },
+	exchange: { n: 3, title: 'Code exchange' },
+	refresh: { n: 4, title: 'Refresh' },
+	userinfo: { n: 5, title: 'User-info' },
+	api: { n: 6, title: 'API call' },
+	check: { title: 'Registration check' }
+};
+
+/** "200 OK", or "200" when the service sent no reason phrase. */
+export function statusLine(res: Pick<ExchangeResponse, 'status' | 'statusText'>): string {
+	return res.statusText ? `${res.status} ${res.statusText}` : String(res.status);
+}
 
 /** Header lists keep their order and their case, as sent or as received. */
 export type HeaderList = [name: string, value: string][];

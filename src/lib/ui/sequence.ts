@@ -2,7 +2,7 @@
  * The sequence diagram's layout, as pure functions of the exchanges: which lanes each arrow joins,
  * its labels, its status, and where everything goes for a given width.
  */
-import type { Exchange, Step } from '$lib/exchange/types';
+import { statusLine, type Exchange, type Step } from '$lib/exchange/types';
 
 export type Lane = 'browser' | 'playground' | 'service';
 export type StatusKind = 'ok' | 'failed' | 'pending' | 'redirect';
@@ -73,7 +73,7 @@ export function statusCode(ex: Exchange): string {
 /** Long status: "200 OK", "403 Forbidden", "timeout", "the browser navigates". */
 export function statusPhrase(ex: Exchange): string {
 	if (ex.failure) return ex.failure.kind;
-	if (ex.response) return `${ex.response.status} ${ex.response.statusText}`.trim();
+	if (ex.response) return statusLine(ex.response);
 	return ex.step === 'consent' ? 'the browser navigates' : 'no answer';
 }
 
