@@ -37,7 +37,17 @@ test.each([
 	['POST', '/sandbox/oauth2/token', form, false],
 	['POST', '/sandbox/reader/api/0/edit-tag', form, false],
 	['POST', '/sandbox/oauth2/token/../../?/reset', form, true],
-	['POST', '/sandbox/oauth2/auth?/authorize', { ...form, origin: 'https://evil.test' }, true]
+	['POST', '/sandbox/oauth2/auth?/authorize', { ...form, origin: 'https://evil.test' }, true],
+	// Every unsafe method is checked, not only POST.
+	['PUT', '/?/setup', { ...form, origin: 'https://evil.test' }, true],
+	['PATCH', '/?/setup', { ...form, origin: 'https://evil.test' }, true],
+	['DELETE', '/?/setup', { ...form, origin: 'https://evil.test' }, true],
+	// A media type with white space before its parameters is still a form.
+	['POST', '/?/setup', { 'content-type': 'text/plain ; charset=utf-8' }, true],
+	// Only the machine endpoints themselves are exempt, not a path that starts like one.
+	['POST', '/sandbox/oauth2/tokens', form, true],
+	// No Origin at all, but the browser says same-origin: a same-origin form post.
+	['POST', '/?/setup', { ...form, 'sec-fetch-site': 'same-origin' }, false]
 ])('%s %s %o → cross-site: %s', (method, path, headers, expected) => {
 	expect(crossSiteForm(method, u(path), h(headers))).toBe(expected);
 });

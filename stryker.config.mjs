@@ -1,0 +1,25 @@
+// Mutation testing: `npm run mutate` (not part of `npm test`). See the README, "Mutation testing".
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+	testRunner: 'vitest',
+	vitest: { configFile: 'vite.config.ts', dir: 'tests/unit' },
+	plugins: ['@stryker-mutator/vitest-runner', './scripts/stryker/user-facing-text.js'],
+	ignorers: ['user-facing-text'],
+	mutate: [
+		'src/lib/oauth/**/*.ts',
+		'src/lib/exchange/**/*.ts',
+		'src/lib/server/guard.ts',
+		'src/lib/server/csrf.ts',
+		'src/lib/server/session.ts',
+		'src/lib/server/jwe.ts'
+	],
+	coverageAnalysis: 'perTest',
+	incremental: true,
+	incrementalFile: 'reports/stryker-incremental.json',
+	reporters: ['clear-text', 'progress', 'html', 'json'],
+	htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+	concurrency: 2,
+	thresholds: { high: 90, low: 85, break: 85 },
+	tempDirName: '.stryker-tmp'
+};
