@@ -7,7 +7,16 @@ import ts from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
 
 export default defineConfig(
-	{ ignores: ['build/', '.svelte-kit/', 'test-output/', 'node_modules/', 'reports/', '.stryker-tmp/'] },
+	{
+		ignores: [
+			'build/',
+			'.svelte-kit/',
+			'test-output/',
+			'node_modules/',
+			'reports/',
+			'.stryker-tmp/'
+		]
+	},
 	js.configs.recommended,
 	...ts.configs.recommended,
 	...svelte.configs.recommended,
