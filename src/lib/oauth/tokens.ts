@@ -22,14 +22,15 @@ export interface TokenSet {
 	refresh?: { rotated: boolean; kept_old: boolean };
 }
 
-export function scopeWords(scope: string | undefined): string[] {
+/** The scope-tokens of a scope string, split on white space (RFC 6749 §3.3). */
+export function scopeTokens(scope: string | undefined): string[] {
 	return (scope ?? '').split(/\s+/).filter(Boolean);
 }
 
 /** Scope sets compared as sets: "write read" equals "read write" (RFC 6749 §3.3: order does not matter). */
 export function sameScope(a: string | undefined, b: string | undefined): boolean {
-	const x = new Set(scopeWords(a));
-	const y = new Set(scopeWords(b));
+	const x = new Set(scopeTokens(a));
+	const y = new Set(scopeTokens(b));
 	return x.size === y.size && [...x].every((w) => y.has(w));
 }
 

@@ -1,7 +1,7 @@
 /**
  * Cross-site form posts. SvelteKit's own origin check refuses every form-encoded POST without a
  * matching Origin, which would also refuse the sandbox's token endpoint and API: those are machine
- * endpoints called by servers (seed §4.2, §4.3), which send no Origin and authenticate with client
+ * endpoints called by servers (the service's API docs §4.2, §4.3), which send no Origin and authenticate with client
  * credentials or a bearer token instead. So the check lives here, with those two exempt.
  */
 
@@ -9,7 +9,12 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
 const MACHINE_ENDPOINTS = ['/sandbox/oauth2/token', '/sandbox/reader/api/0/'];
 
-export function isFormContentType(contentType: string | null): boolean {
+/**
+ * True for the media types a page on another site can send without a CORS preflight (a form's
+ * three encodings), and for no Content-Type at all: the requests this check must look at.
+ * @see https://fetch.spec.whatwg.org/#cors-safelisted-request-header
+ */
+export function isCrossSiteSendable(contentType: string | null): boolean {
 	const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 	// A missing Content-Type is treated like a form: a browser can send that cross-site too.
 	return type === '' || FORM_TYPES.includes(type);
@@ -28,7 +33,7 @@ export function crossSiteForm(method: string, url: URL, headers: Headers): boole
 		)
 	)
 		return false;
-	if (!isFormContentType(headers.get('content-type'))) return false;
+	if (!isCrossSiteSendable(headers.get('content-type'))) return false;
 	const origin = headers.get('origin');
 	if (origin !== null && origin !== 'null' && origin !== url.origin) return true;
 	const site = headers.get('sec-fetch-site');
