@@ -108,6 +108,15 @@ async function signInAndConsent(p: Page, shots?: string): Promise<void> {
 	await p.waitForURL(srv.url + '/');
 }
 
+/** Waits for the automatic exchange's record, then wants it to be a 200 with the tokens shown. */
+async function exchanged(p: Page): Promise<void> {
+	const exchange = p.locator('#exchange details.exchange');
+	await exchange.waitFor();
+	await expect.poll(() => exchange.textContent()).toMatch(/HTTP\/1\.1 \d{3}/);
+	expect(await exchange.textContent()).toContain('HTTP/1.1 200 OK');
+	await p.getByTestId('access-token').waitFor();
+}
+
 describe('against oidc-provider', () => {
 	test('setup with its endpoints, sign-in and consent on its pages, exchange, user-info, refresh', async () => {
 		const p = await newPage({ width: 1280, height: 800 });
@@ -120,7 +129,7 @@ describe('against oidc-provider', () => {
 
 		await signInAndConsent(p, 'oidc-02');
 		// Exchanged automatically on return.
-		await p.getByTestId('access-token').waitFor();
+		await exchanged(p);
 		expect(p.url()).toBe(srv.url + '/');
 		expect(await p.getByTestId('saved-state').textContent()).toBe(
 			await p.getByTestId('returned-state').textContent()
@@ -157,7 +166,7 @@ describe('against oidc-provider', () => {
 		await openPlayground(p, srv.url);
 		await fillSetup(p);
 		await signInAndConsent(p, 'oidc-05-phone');
-		await p.getByTestId('access-token').waitFor();
+		await exchanged(p);
 		await expect
 			.poll(() => p.locator('#exchange details.exchange').textContent())
 			.toContain('client_secret=<redacted>');
