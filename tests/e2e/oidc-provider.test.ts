@@ -1,0 +1,196 @@
+/**
+ * The whole flow in real Chromium against an authorization server this project did not write
+ * (oidc-provider, see tests/helpers/oidc.ts): the setup with the provider's endpoints in Advanced
+ * settings, the provider's own sign-in and consent pages, back to the playground with the code
+ * exchanged. Every response the browser receives, every URL it requests and the server's log are
+ * scanned for the client secret. Screenshots at 1280 and 390 px go to test-output/screenshots/.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { launch, shot, SHOTS } from '../helpers/browser';
+import { openPlayground } from '../helpers/e2e';
+import {
+	OIDC_CLIENT_ID,
+	OIDC_CLIENT_SECRET,
+	OIDC_SCOPE,
+	oidcClient,
+	startOidcProvider,
+	type OidcServer
+} from '../helpers/oidc';
+
+let srv: TestServer;
+let oidc: OidcServer;
+let browser: Browser;
+let context: BrowserContext;
+const problems: string[] = [];
+const bodies: { url: string; text: string }[] = [];
+const urls: string[] = [];
+
+beforeAll(async () => {
+	const port = await freePort();
+	oidc = await startOidcProvider({
+		clients: [oidcClient([`http://127.0.0.1:${port}/callback`])]
+	});
+	srv = await startServer({}, port);
+	browser = await launch();
+});
+
+afterAll(async () => {
+	await browser?.close();
+	await srv?.stop();
+	await oidc?.stop();
+});
+
+async function newPage(size: { width: number; height: number }): Promise<Page> {
+	context = await browser.newContext({ viewport: size });
+	// The provider's sign-in and consent pages @import a web font. The tests stay off the network:
+	// the browser gets an empty stylesheet instead, and any other host off loopback is refused.
+	await context.route(
+		(u) => u.hostname !== '127.0.0.1',
+		(route) =>
+			new URL(route.request().url()).hostname === 'fonts.googleapis.com'
+				? route.fulfill({ status: 200, contentType: 'text/css', body: '' })
+				: route.abort()
+	);
+	const page = await context.newPage();
+	page.on('console', (m) => {
+		if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+	});
+	page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+	page.on('request', (r) => urls.push(r.url()));
+	page.on('response', async (r) => {
+		try {
+			bodies.push({ url: r.url(), text: (await r.body()).toString('utf8') });
+		} catch {
+			/* redirects have no body */
+		}
+	});
+	return page;
+}
+
+afterEach(async () => {
+	await context?.close();
+	const seen = problems.splice(0);
+	expect(seen, 'no console errors or page errors').toEqual([]);
+});
+
+/** Fills the setup as a developer would for this server: base URL = issuer, endpoints in Advanced settings. */
+async function fillSetup(p: Page): Promise<void> {
+	await p.getByLabel('Base URL of the service').fill(oidc.issuer);
+	await p.getByLabel('Client id').fill(OIDC_CLIENT_ID);
+	await p.getByLabel('Client secret').fill(OIDC_CLIENT_SECRET);
+	await p.getByLabel('Scope', { exact: true }).fill(OIDC_SCOPE);
+	await p.getByText('Advanced settings').click();
+	await p.getByLabel('Authorization endpoint').fill(oidc.endpoints.authorization);
+	await p.getByLabel('Token endpoint').fill(oidc.endpoints.token);
+	await p.getByLabel('User-info endpoint').fill(oidc.endpoints.userinfo);
+	await p.getByRole('button', { name: 'Save setup' }).click();
+	await expect.poll(() => p.getByTestId('secret-hint').textContent()).toContain('ends in …');
+	expect(await p.getByLabel('Client secret').inputValue()).toBe('');
+}
+
+/** From the consent step: the provider's sign-in page, then its consent page, then back. */
+async function signInAndConsent(p: Page, shots?: string): Promise<void> {
+	await p.getByRole('link', { name: 'Open the consent page' }).click();
+	await p.waitForURL(
+		(u) => u.origin === oidc.origin && u.pathname.startsWith('/oidc/interaction/')
+	);
+	await p.locator('input[name="login"]').waitFor();
+	if (shots) await shot(p, `${shots}-provider-sign-in`);
+	await p.locator('input[name="login"]').fill('alice');
+	await p.locator('input[name="password"]').fill('any password');
+	await p.getByRole('button', { name: 'Sign-in' }).click();
+	await p.getByRole('button', { name: 'Continue' }).waitFor();
+	expect(await p.locator('body').textContent()).toContain('write');
+	if (shots) await shot(p, `${shots}-provider-consent`);
+	await p.getByRole('button', { name: 'Continue' }).click();
+	await p.waitForURL(srv.url + '/');
+}
+
+/** Waits for the automatic exchange's record, then wants it to be a 200 with the tokens shown. */
+async function exchanged(p: Page): Promise<void> {
+	const exchange = p.locator('#exchange details.exchange');
+	await exchange.waitFor();
+	await expect.poll(() => exchange.textContent()).toMatch(/HTTP\/1\.1 \d{3}/);
+	expect(await exchange.textContent()).toContain('HTTP/1.1 200 OK');
+	await p.getByTestId('access-token').waitFor();
+}
+
+describe('against oidc-provider', () => {
+	test('setup with its endpoints, sign-in and consent on its pages, exchange, user-info, refresh', async () => {
+		const p = await newPage({ width: 1280, height: 800 });
+		await openPlayground(p, srv.url);
+		await fillSetup(p);
+		const consentUrl = await p.getByTestId('consent-url').textContent();
+		expect(consentUrl?.startsWith(oidc.endpoints.authorization + '?')).toBe(true);
+		expect(consentUrl).toContain('scope=openid+read+write');
+		await shot(p, 'oidc-01-setup');
+
+		await signInAndConsent(p, 'oidc-02');
+		// Exchanged automatically on return.
+		await exchanged(p);
+		expect(p.url()).toBe(srv.url + '/');
+		expect(await p.getByTestId('saved-state').textContent()).toBe(
+			await p.getByTestId('returned-state').textContent()
+		);
+		const redirect = p.locator('#callback table.params');
+		expect(await redirect.textContent()).toContain(oidc.issuer);
+		expect(await redirect.textContent()).toContain('Issuer identifier (RFC 9207)');
+		const exchange = p.locator('#exchange details.exchange');
+		await expect.poll(() => exchange.textContent()).toContain('client_secret=<redacted>');
+		expect(await exchange.textContent()).toContain(
+			`POST ${new URL(oidc.endpoints.token).pathname}`
+		);
+		expect(await exchange.textContent()).toContain('HTTP/1.1 200 OK');
+		expect(await exchange.textContent()).toContain('"refresh_token"');
+		await shot(p, 'oidc-03-tokens');
+
+		await p.getByRole('button', { name: 'Read the user info' }).click();
+		await expect
+			.poll(() => p.locator('#userinfo details.exchange').textContent())
+			.toContain('"sub": "alice"');
+
+		const before = await p.getByTestId('access-token').textContent();
+		await p.getByRole('button', { name: 'Refresh the access token' }).click();
+		await expect.poll(() => p.getByTestId('access-token').textContent()).not.toBe(before);
+		const steps = await p
+			.locator('.transcript details.exchange')
+			.evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
+		expect(steps).toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh']);
+		await shot(p, 'oidc-04-userinfo-refresh');
+	});
+
+	test('the same flow at phone width', async () => {
+		const p = await newPage({ width: 390, height: 844 });
+		await openPlayground(p, srv.url);
+		await fillSetup(p);
+		await signInAndConsent(p, 'oidc-05-phone');
+		await exchanged(p);
+		await expect
+			.poll(() => p.locator('#exchange details.exchange').textContent())
+			.toContain('client_secret=<redacted>');
+		await shot(p, 'oidc-06-phone-tokens');
+		await p.locator('#exchange').screenshot({ path: `${SHOTS}/oidc-07-phone-exchange.png` });
+		const overflow = await p.evaluate(
+			() => document.documentElement.scrollWidth - document.documentElement.clientWidth
+		);
+		expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
+	});
+});
+
+describe('secret hygiene over the whole run', () => {
+	test('the client secret is in no response the browser got, no URL, and no server log line', () => {
+		expect(bodies.filter((b) => b.url.startsWith(oidc.origin)).length).toBeGreaterThan(3);
+		const leaks = bodies.filter(
+			(b) =>
+				b.text.includes(OIDC_CLIENT_SECRET) ||
+				b.text.includes(encodeURIComponent(OIDC_CLIENT_SECRET))
+		);
+		expect(leaks.map((l) => l.url)).toEqual([]);
+		expect(
+			urls.filter((u) => u.includes(OIDC_CLIENT_SECRET) || u.includes('client_secret'))
+		).toEqual([]);
+		expect(srv.logs()).not.toContain(OIDC_CLIENT_SECRET);
+	});
+});
