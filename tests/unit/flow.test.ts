@@ -1,0 +1,191 @@
+/**
+ * The tab's flow state as the step forms drive it through use:enhance: the submit function is
+ * called as SvelteKit calls it, and its callback with the action result SvelteKit hands over.
+ */
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import type { ActionResult } from '@sveltejs/kit';
+import type { Exchange } from '$lib/exchange/types';
+import { CANCELLED, Flow, SLOW_AFTER_MS, UNREACHABLE, type FlowFacts } from '$lib/ui/flow.svelte';
+import { transcript } from '$lib/ui/transcript.svelte';
+
+const facts: FlowFacts = {
+	setup: null,
+	secret: null,
+	pending: null,
+	callback: null,
+	hasCode: false,
+	tokens: null
+};
+const form = { id: 'the-form' } as unknown as HTMLFormElement;
+const exchange = (id: string): Exchange =>
+	({
+		id,
+		step: 'userinfo',
+		startedAt: '2026-03-14T09:00:00.000Z',
+		findings: []
+	}) as unknown as Exchange;
+
+let invalidate: ReturnType<typeof vi.fn<() => Promise<void>>>;
+let flow: Flow;
+
+beforeEach(() => {
+	vi.useFakeTimers();
+	transcript.clear();
+	invalidate = vi.fn(async () => {});
+	flow = new Flow(() => facts, invalidate);
+});
+afterEach(() => {
+	vi.useRealTimers();
+	vi.unstubAllGlobals();
+});
+
+/** Submits like use:enhance: the submit function now, the callback once `answer` is called. */
+function post(name: string, after?: Parameters<Flow['submit']>[1], formData = new FormData()) {
+	const controller = new AbortController();
+	const callback = flow.submit(
+		name,
+		after
+	)({
+		action: new URL('http://127.0.0.1/?/' + name),
+		formData,
+		formElement: form,
+		controller,
+		submitter: null,
+		cancel: () => {}
+	}) as (opts: { result: ActionResult }) => Promise<void>;
+	return {
+		controller,
+		formData,
+		answer: (result: ActionResult) => callback({ result })
+	};
+}
+
+describe('a step in flight', () => {
+	test('is busy with its own text, announced, with its old error cleared', () => {
+		flow.errors = { userinfo: 'old', api: 'other step' };
+		post('userinfo');
+		expect(flow.busy).toBe('userinfo');
+		expect(flow.announce).toBe('Reading the user info…');
+		expect(flow.errors).toEqual({ userinfo: '', api: 'other step' });
+	});
+
+	test('counts as slow (Cancel offered) after 2 s, not before', () => {
+		post('check');
+		vi.advanceTimersByTime(SLOW_AFTER_MS - 1);
+		expect(flow.slow).toBe(false);
+		vi.advanceTimersByTime(1);
+		expect(flow.slow).toBe(true);
+	});
+});
+
+describe('what comes back', () => {
+	test('success: its exchanges join the transcript, the data reloads, then the step is done', async () => {
+		let busyWhileReloading: string | null = null;
+		invalidate.mockImplementation(async () => {
+			busyWhileReloading = flow.busy;
+		});
+		let busyAfter: string | null = 'not called';
+		const after = vi.fn(() => (busyAfter = flow.busy));
+		const { answer } = post('userinfo', after);
+		await answer({ type: 'success', status: 200, data: { exchanges: [exchange('e1')] } });
+		expect(transcript.items.map((e) => e.id)).toEqual(['e1']);
+		expect(invalidate).toHaveBeenCalledOnce();
+		expect(busyWhileReloading).toBe('userinfo');
+		expect(flow.busy).toBeNull();
+		expect(flow.announce).toBe('Done.');
+		expect(flow.errors.userinfo).toBe('');
+		expect(after).toHaveBeenCalledWith({ exchanges: [exchange('e1')] }, form);
+		expect(busyAfter, 'the follow-up runs once the step is no longer busy').toBeNull();
+	});
+
+	test('a refusal shows its message at the step and announces it; its exchanges still count', async () => {
+		const after = vi.fn();
+		const { answer } = post('api', after);
+		await answer({
+			type: 'failure',
+			status: 400,
+			data: { message: 'Enter a path below /reader/api/0/', exchanges: [exchange('e2')] }
+		});
+		expect(flow.errors.api).toBe('Enter a path below /reader/api/0/');
+		expect(flow.announce).toBe('Enter a path below /reader/api/0/');
+		expect(transcript.items.map((e) => e.id)).toEqual(['e2']);
+		expect(invalidate).toHaveBeenCalledOnce();
+		expect(after.mock.calls[0]![0]).toMatchObject({ failure: true, message: expect.any(String) });
+	});
+
+	test('a refusal without a message names the status', async () => {
+		await post('exchange').answer({ type: 'failure', status: 429 });
+		expect(flow.errors.exchange).toBe('The request failed (HTTP 429).');
+	});
+
+	test('a server error shows its message; the page data is not reloaded', async () => {
+		const after = vi.fn();
+		await post('refresh', after).answer({
+			type: 'error',
+			status: 500,
+			error: { message: 'Internal Error' }
+		});
+		expect(flow.errors.refresh).toBe('Internal Error');
+		expect(invalidate).not.toHaveBeenCalled();
+		expect(flow.busy).toBeNull();
+		expect(after).toHaveBeenCalledWith(undefined, form);
+	});
+
+	test('no answer at all (network down, not an action result): the server could not be reached', async () => {
+		await post('userinfo').answer({ type: 'error', error: new TypeError('Failed to fetch') });
+		expect(flow.errors.userinfo).toBe(UNREACHABLE);
+		expect(flow.announce).toBe(UNREACHABLE);
+	});
+});
+
+describe('Cancel', () => {
+	test('aborts the request, says so at the step, and the step is no longer busy', () => {
+		const after = vi.fn();
+		const { controller } = post('check', after);
+		vi.advanceTimersByTime(SLOW_AFTER_MS);
+		flow.cancel();
+		expect(controller.signal.aborted).toBe(true);
+		expect(flow.errors.check).toBe(CANCELLED);
+		expect(flow.announce).toBe(CANCELLED);
+		expect(flow.busy).toBeNull();
+		expect(flow.slow).toBe(false);
+		expect(after).toHaveBeenCalledWith(undefined, form);
+		vi.advanceTimersByTime(SLOW_AFTER_MS);
+		expect(flow.slow).toBe(false);
+	});
+
+	test('after the answer came, changes nothing', async () => {
+		const { controller, answer } = post('userinfo');
+		invalidate.mockImplementation(async () => flow.cancel());
+		await answer({ type: 'success', status: 200, data: {} });
+		expect(controller.signal.aborted).toBe(false);
+		expect(flow.errors.userinfo).toBe('');
+		expect(flow.announce).toBe('Done.');
+	});
+});
+
+test('a step sent from code (the automatic refresh) carries its extra fields', () => {
+	const sent: FormData[] = [];
+	const refreshForm = {
+		requestSubmit() {
+			sent.push(post('refresh', undefined, new FormData()).formData);
+		}
+	};
+	const querySelector = vi.fn(() => refreshForm);
+	vi.stubGlobal('document', { querySelector });
+	flow.trigger('refresh', { auto: '1' });
+	expect(querySelector).toHaveBeenCalledWith('form[action="?/refresh"]');
+	expect(sent[0]!.get('auto')).toBe('1');
+	// The extra fields were for that one submission only: the button's own submission has none.
+	expect(post('refresh').formData.get('auto')).toBeNull();
+});
+
+test('Start over forgets the transcript and every error', () => {
+	transcript.add([exchange('e3')]);
+	flow.errors = { api: 'x' };
+	flow.setupErrors = { client_id: 'Enter a client id' };
+	flow.forget();
+	expect(transcript.items).toEqual([]);
+	expect(flow.errors).toEqual({});
+	expect(flow.setupErrors).toEqual({});
+});
