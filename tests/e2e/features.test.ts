@@ -110,16 +110,25 @@ test('paste-back mode with the sandbox landing page, end to end', async () => {
 
 test('auto-refresh fires once when switched on, as a shown exchange', async () => {
 	const p = await newPage();
+	// The page's clock is a fake one that the test moves; the server's is real.
+	await context.clock.install();
 	await signIn(p, srv.url, 'Sandbox (5-second token)');
 	const refreshes = () => p.locator('.transcript details.exchange[data-step="refresh"]').count();
 	expect(await refreshes()).toBe(0);
 	await p.getByLabel('Refresh automatically before expiry').check();
+	// Jump the page to just before the expiry and hold its clock there: the timer fires once.
+	await p.clock.pauseAt((await p.evaluate(() => Date.now())) + 4_500);
 	await expect.poll(refreshes, { timeout: 10_000 }).toBe(1);
 	expect(
 		await p.locator('.transcript details.exchange[data-step="refresh"]').textContent()
 	).toContain('Automatic refresh before expiry');
+	// Switched off, nothing fires again, not even once the new token has expired on the page.
 	await p.getByLabel('Refresh automatically before expiry').uncheck();
-	await p.waitForTimeout(5500);
+	await p.clock.fastForward(10_000);
+	await expect
+		.poll(() => p.getByTestId('countdown').textContent(), { timeout: 5_000 })
+		.toMatch(/expired/);
+	expect(await p.getByTestId('busy').count()).toBe(0);
 	expect(await refreshes()).toBe(1);
 });
 
@@ -188,7 +197,7 @@ describe('accessibility: axe-core on every step, both themes', () => {
 				await p.getByRole('button', { name: 'Send' }).click();
 				await p.locator('#api details.exchange').waitFor();
 				// Highlighting is applied lazily: wait until every code block shows its highlighted lines.
-				await expect.poll(() => p.evaluate(unhighlighted)).toBe(0);
+				await expect.poll(() => p.evaluate(unhighlighted), { timeout: 10_000 }).toBe(0);
 				await check('5-after-api-403');
 				await p.goto(srv.url + '/link');
 				await check('6-link-builder');
