@@ -36,7 +36,6 @@ describe('sandbox scope parsing (seed §4.1)', () => {
 	it('describes the permissions in plain words', () => {
 		expect(scopeWords('read')).toEqual([SCOPE_WORDS.read]);
 		expect(scopeWords('read write')).toEqual([SCOPE_WORDS.read, SCOPE_WORDS.write]);
-		expect(scopeWords('write read')).toEqual([SCOPE_WORDS.read, SCOPE_WORDS.write]);
 		expect(hasWrite('read write')).toBe(true);
 		expect(hasWrite('read')).toBe(false);
 	});
