@@ -28,7 +28,7 @@ export interface AxeProblem {
 export const ACCEPTED: Record<string, Record<string, string>> = {
 	'color-contrast': {
 		bgOverlap:
-			'something lies over the text where axe samples it: the sticky progress bar or the sticky transcript panel over text scrolled under them, or the shapes of the sequence diagram under its labels; axe cannot tell the background there. Nothing covers the text once it is in view.',
+			"axe finds another element at the point where it samples the text and cannot tell what is behind it: the diagram's SVG labels drawn over its lane lines and boxes, and text in scrolling boxes (the transcript panel, code blocks, the consent URL) or below the fold.",
 		imgNode:
 			"the sequence diagram's labels are SVG text, which axe treats as an image and cannot measure.",
 		nonBmp:
