@@ -4,7 +4,7 @@
  * theme, the request log that never prints a query string, and the start-up check of the
  * configuration. Each test loads the module afresh with its own environment.
  */
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Handle, RequestEvent, ResolveOptions } from '@sveltejs/kit';
 
 type Hooks = typeof import('../../src/hooks.server');
@@ -17,6 +17,8 @@ async function load(env: Record<string, string> = {}): Promise<Hooks> {
 	return import('../../src/hooks.server');
 }
 
+// The first load transforms the whole server graph; the tests' own loads then take milliseconds.
+beforeAll(() => load(), 60_000);
 afterEach(() => {
 	vi.unstubAllEnvs();
 	vi.restoreAllMocks();
