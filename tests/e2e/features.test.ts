@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
 import { choosePreset, decide, openPlayground, signIn } from '../helpers/e2e';
-import { axeViolations } from '../helpers/axe';
+import { axeProblems } from '../helpers/axe';
 
 let srv: TestServer;
 let browser: Browser;
@@ -110,16 +110,25 @@ test('paste-back mode with the sandbox landing page, end to end', async () => {
 
 test('auto-refresh fires once when switched on, as a shown exchange', async () => {
 	const p = await newPage();
+	// The page's clock is a fake one that the test moves; the server's is real.
+	await context.clock.install();
 	await signIn(p, srv.url, 'Sandbox (5-second token)');
 	const refreshes = () => p.locator('.transcript details.exchange[data-step="refresh"]').count();
 	expect(await refreshes()).toBe(0);
 	await p.getByLabel('Refresh automatically before expiry').check();
+	// Jump the page to just before the expiry and hold its clock there: the timer fires once.
+	await p.clock.pauseAt((await p.evaluate(() => Date.now())) + 4_500);
 	await expect.poll(refreshes, { timeout: 10_000 }).toBe(1);
 	expect(
 		await p.locator('.transcript details.exchange[data-step="refresh"]').textContent()
 	).toContain('Automatic refresh before expiry');
+	// Switched off, nothing fires again, not even once the new token has expired on the page.
 	await p.getByLabel('Refresh automatically before expiry').uncheck();
-	await p.waitForTimeout(5500);
+	await p.clock.fastForward(10_000);
+	await expect
+		.poll(() => p.getByTestId('countdown').textContent(), { timeout: 5_000 })
+		.toMatch(/expired/);
+	expect(await p.getByTestId('busy').count()).toBe(0);
 	expect(await refreshes()).toBe(1);
 });
 
@@ -145,19 +154,27 @@ test('dark mode follows the system, the toggle is remembered, shortcuts work', a
 		.toBe('setup');
 });
 
+/** Code blocks still showing plain text: highlighting replaces it with one span per token. */
+const unhighlighted = () =>
+	[...document.querySelectorAll('pre.code > code')].filter(
+		(c) => c.textContent !== '' && c.children.length === 0
+	).length;
+
 describe('accessibility: axe-core on every step, both themes', () => {
 	for (const scheme of ['light', 'dark'] as const) {
 		for (const size of [
 			{ width: 1280, height: 800, name: 'wide' },
 			{ width: 390, height: 844, name: 'phone' }
 		]) {
-			test(`${scheme}, ${size.name}: 0 violations from start to the API call`, async () => {
+			test(`${scheme}, ${size.name}: no axe violations and nothing left to review, from start to the API call`, async () => {
 				const p = await newPage({ ...size, colorScheme: scheme });
 				const found: string[] = [];
 				const check = async (step: string) => {
 					await shot(p, `axe-${scheme}-${size.name}-${step}`);
-					for (const v of await axeViolations(p))
-						found.push(`${step}: ${v.id} (${v.impact}) ${v.help} → ${v.nodes.join(' | ')}`);
+					for (const v of await axeProblems(p))
+						found.push(
+							`${step}: ${v.kind} ${v.id} (${v.impact}) ${v.help} → ${v.nodes.join(' | ')}`
+						);
 				};
 				await openPlayground(p, srv.url);
 				await check('1-start');
@@ -179,7 +196,8 @@ describe('accessibility: axe-core on every step, both themes', () => {
 				await p.getByLabel(/Path below/).fill('edit-tag');
 				await p.getByRole('button', { name: 'Send' }).click();
 				await p.locator('#api details.exchange').waitFor();
-				await p.waitForTimeout(300); // highlighting is applied lazily
+				// Highlighting is applied lazily: wait until every code block shows its highlighted lines.
+				await expect.poll(() => p.evaluate(unhighlighted), { timeout: 10_000 }).toBe(0);
 				await check('5-after-api-403');
 				await p.goto(srv.url + '/link');
 				await check('6-link-builder');

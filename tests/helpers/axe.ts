@@ -1,41 +1,106 @@
-/** axe-core run in the page (through the debugging protocol, so the page's CSP stays on). */
+/**
+ * axe-core run in the page (through the debugging protocol, so the page's CSP stays on).
+ *
+ * Both kinds of axe result count: violations, and "needs review" (incomplete) results, which are
+ * what axe reports when it finds something it cannot decide by itself (an aria-describedby that
+ * points at nothing, a label whose id is not unique, ...). A needs-review result is a problem unless
+ * it is one of the few ACCEPTED below, each accepted for its rule and the reason axe gives.
+ */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 
 const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-export interface AxeViolation {
+export interface AxeProblem {
 	id: string;
+	/** 'violation', or 'needs review' for an incomplete result that is not accepted. */
+	kind: 'violation' | 'needs review';
 	impact: string | null;
 	help: string;
 	nodes: string[];
 }
 
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+/**
+ * Needs-review results that are not problems: rule id → the check's `messageKey`s that are accepted,
+ * with the reason. Anything else axe cannot decide fails the run.
+ */
+export const ACCEPTED: Record<string, Record<string, string>> = {
+	'color-contrast': {
+		bgOverlap:
+			"axe finds another element at the point where it samples the text and cannot tell what is behind it: the diagram's SVG labels drawn over its lane lines and boxes, and text in scrolling boxes (the transcript panel, code blocks, the consent URL) or below the fold.",
+		imgNode:
+			"the sequence diagram's labels are SVG text, which axe treats as an image and cannot measure.",
+		nonBmp:
+			'a symbol-only icon (aria-hidden, beside the words that say the same) has no text to measure.'
+	},
+	'aria-prohibited-attr': {
+		noRoleSingular:
+			'the focusable, scrollable code blocks (<pre tabindex="0">) are named with aria-label so a keyboard user hears what they are; axe cannot tell whether a screen reader announces a name on a <pre> without a role.'
+	}
+};
+
+interface RawNode {
+	target: string[];
+	any: { id: string; data?: { messageKey?: string } | null; message: string }[];
+	all: { id: string; data?: { messageKey?: string } | null; message: string }[];
+	none: { id: string; data?: { messageKey?: string } | null; message: string }[];
+}
+interface RawResult {
+	id: string;
+	impact: string | null;
+	help: string;
+	nodes: RawNode[];
+}
+
+/** Why axe could not decide a node: the messageKeys of its undecided checks ('' when a check gives none). */
+function reasons(node: RawNode): string[] {
+	return [...node.any, ...node.all, ...node.none].map((c) => c.data?.messageKey ?? '');
+}
+
+/** A needs-review node is accepted when every reason axe gives for it is accepted for its rule. */
+export function acceptedNode(rule: string, node: RawNode): boolean {
+	const ok = ACCEPTED[rule];
+	const why = reasons(node);
+	return !!ok && why.length > 0 && why.every((r) => r !== '' && Object.hasOwn(ok, r));
+}
+
+export async function axeProblems(page: Page): Promise<AxeProblem[]> {
 	await page.evaluate(`${source}\n;0`);
-	return page.evaluate(async () => {
+	const r = await page.evaluate(async () => {
 		const w = window as unknown as {
 			axe: {
 				run: (
 					ctx: Document,
 					opts: object
-				) => Promise<{
-					violations: {
-						id: string;
-						impact: string | null;
-						help: string;
-						nodes: { target: string[] }[];
-					}[];
-				}>;
+				) => Promise<{ violations: RawResult[]; incomplete: RawResult[] }>;
 			};
 		};
-		const r = await w.axe.run(document, { resultTypes: ['violations'] });
-		return r.violations.map((v) => ({
+		const out = await w.axe.run(document, { resultTypes: ['violations', 'incomplete'] });
+		return { violations: out.violations, incomplete: out.incomplete };
+	});
+	const show = (nodes: RawNode[]) =>
+		nodes.slice(0, 5).map((n) => {
+			const why = [...n.any, ...n.all, ...n.none].map((c) => c.message).join('; ');
+			return `${n.target.join(' ')}${why ? ` (${why})` : ''}`;
+		});
+	return [
+		...r.violations.map((v) => ({
 			id: v.id,
+			kind: 'violation' as const,
 			impact: v.impact,
 			help: v.help,
-			nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' '))
-		}));
-	});
+			nodes: show(v.nodes)
+		})),
+		...r.incomplete
+			.map((v) => ({ ...v, nodes: v.nodes.filter((n) => !acceptedNode(v.id, n)) }))
+			.filter((v) => v.nodes.length > 0)
+			.map((v) => ({
+				id: v.id,
+				kind: 'needs review' as const,
+				impact: v.impact,
+				help: v.help,
+				nodes: show(v.nodes)
+			}))
+	];
 }

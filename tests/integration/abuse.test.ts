@@ -51,7 +51,6 @@ describe('the outbound limit in hosted mode', () => {
 		for (let i = 2; i <= LIMIT; i++)
 			expect((await c.action(i % 2 ? 'userinfo' : 'refresh')).status).toBe(409);
 
-		const started = Date.now();
 		const { res, body } = await c.fetch('/?/userinfo', {
 			method: 'POST',
 			body: '',
@@ -65,14 +64,16 @@ describe('the outbound limit in hosted mode', () => {
 		const result = JSON.parse(body) as { type: string; status: number; data: string };
 		expect(result.type).toBe('failure');
 		expect(result.status).toBe(429);
-		expect(result.data).toMatch(
-			new RegExp(
-				`Too many requests from your address: ${LIMIT} per 120 s\\. Try again in \\d+ s\\.`
+		// How long to wait is counted on the clock in the unit tests (abuse.test.ts); here: the header
+		// and the message say the same, within the window.
+		const retry = Number(res.headers.get('retry-after'));
+		expect(retry).toBeGreaterThanOrEqual(1);
+		expect(retry).toBeLessThanOrEqual(120);
+		expect(result.data).toContain(
+			JSON.stringify(
+				`Too many requests from your address: ${LIMIT} per 120 s. Try again in ${retry} s.`
 			)
 		);
-		const retry = Number(res.headers.get('retry-after'));
-		expect(retry).toBeGreaterThan(100);
-		expect(retry).toBeLessThanOrEqual(120 - Math.floor((Date.now() - started) / 1000) + 1);
 
 		// Every outbound step is limited, the API call included; steps that never call out are not.
 		expect((await c.action('exchange')).status).toBe(429);
@@ -89,7 +90,8 @@ describe('the outbound limit in hosted mode', () => {
 	});
 
 	test('the page shows the refusal as the step error', async () => {
-		const c = clientFrom('198.51.100.7');
+		const c = clientFrom('203.0.113.30');
+		for (let i = 0; i < LIMIT; i++) expect((await c.action('refresh')).status).toBe(409);
 		const r = await c.action('refresh');
 		expect(r.status).toBe(429);
 		expect(String(r.data.message)).toMatch(/^Too many requests from your address/);

@@ -67,9 +67,8 @@ describe('the whole flow over HTTP', () => {
 		const [tokenEx] = exchanges(ex);
 		expect(tokenEx!.response!.status).toBe(200);
 		expect(tokenEx!.request.body).toMatch(
-			/^code=[^&]+&redirect_uri=[^&]+&client_id=sandbox-rw&client_secret=%3Credacted%3E&scope=&grant_type=authorization_code$|client_secret=<redacted>/
+			/^code=[^&]+&redirect_uri=[^&]+&client_id=sandbox-rw&client_secret=<redacted>&scope=&grant_type=authorization_code$/
 		);
-		expect(tokenEx!.request.body).toContain('client_secret=<redacted>');
 		expect(tokenEx!.request.headers.map(([n]) => n)).toEqual([
 			'Host',
 			'User-Agent',

@@ -7,11 +7,12 @@ import {
 	exchangeFields,
 	expectOAuthError,
 	getCode,
+	jwtPayload,
 	postToken,
 	refreshFields,
-	sleep,
 	startSandbox,
-	tokensFor
+	tokensFor,
+	untilServerTime
 } from './sandbox-helpers';
 
 describe('short lifetimes', () => {
@@ -21,7 +22,7 @@ describe('short lifetimes', () => {
 	let codeSrv: TestServer;
 	beforeAll(async () => {
 		[srv, codeSrv] = await Promise.all([
-			startSandbox({ SANDBOX_ACCESS_TTL: '1', SANDBOX_REFRESH_TTL: '2' }),
+			startSandbox({ SANDBOX_ACCESS_TTL: '1', SANDBOX_REFRESH_TTL: '1' }),
 			startSandbox({ SANDBOX_CODE_TTL: '1' })
 		]);
 	});
@@ -29,7 +30,7 @@ describe('short lifetimes', () => {
 
 	it('an expired code: invalid_grant saying it expired', async () => {
 		const { code } = await getCode(codeSrv);
-		await sleep(2100);
+		await untilServerTime(codeSrv, jwtPayload(code).exp as number);
 		expectOAuthError(
 			await postToken(codeSrv, exchangeFields(codeSrv, code)),
 			400,
@@ -41,14 +42,17 @@ describe('short lifetimes', () => {
 	it('an expired access token: 401 invalid_token saying it expired; an expired refresh token: invalid_grant', async () => {
 		const t = await tokensFor(srv);
 		expect(t.expires_in).toBe(1);
-		await sleep(2100);
+		await untilServerTime(
+			srv,
+			Math.max(jwtPayload(t.access_token).exp as number, jwtPayload(t.refresh_token).exp as number)
+		);
 		const res = await api(srv, 'user-info', { token: t.access_token });
 		expect(res.status).toBe(401);
 		expect(res.headers.get('www-authenticate')).toBe(
 			'Bearer realm="sandbox", error="invalid_token", error_description="The access token has expired"'
 		);
 		expect((await res.json()).error_description).toMatch(/expired/);
-		// The refresh token (2 s) has expired too by now.
+		// The refresh token (1 s) has expired too by now.
 		expectOAuthError(
 			await postToken(srv, refreshFields('sandbox-rw', t.refresh_token)),
 			400,

@@ -245,4 +245,21 @@ export function jwtPayload(token: string): Record<string, unknown> {
 	>;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The server's clock, in whole seconds, from the Date header of its answer. */
+export async function serverSeconds(srv: TestServer): Promise<number> {
+	const res = await fetch(`${srv.url}/healthz`);
+	await res.arrayBuffer();
+	const date = res.headers.get('date');
+	if (!date) throw new Error('the server sent no Date header');
+	return Math.floor(Date.parse(date) / 1000);
+}
+
+/**
+ * Waits until the server's clock has reached `exp` (a JWT's expiry, in seconds): from then on the
+ * server holds that token expired. Waits on the server's own clock, no longer than that takes.
+ */
+export async function untilServerTime(srv: TestServer, exp: number): Promise<void> {
+	await expect
+		.poll(() => serverSeconds(srv), { timeout: 10_000, interval: 50 })
+		.toBeGreaterThanOrEqual(exp);
+}

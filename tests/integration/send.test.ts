@@ -4,6 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import net from 'node:net';
+import type http from 'node:http';
+import diagnostics from 'node:diagnostics_channel';
 
 process.env.PLAYGROUND_TOTAL_TIMEOUT_MS = '1500';
 process.env.PLAYGROUND_CONNECT_TIMEOUT_MS = '1000';
@@ -248,19 +250,32 @@ describe('provider faults', () => {
 		['a character outside Latin-1', 'Bearer tok\u2028en😀']
 	])('a token holding %s is not sent, and nothing reaches the wire', async (_what, value) => {
 		const before = received.length;
-		const ex = await send({
-			step: 'userinfo',
-			method: 'GET',
-			url: `${base}/ok`,
-			headers: [['Authorization', value]]
-		});
+		// Every request the process starts, from the refused one until a request after it has come back.
+		const started: string[] = [];
+		const onStart = (m: unknown) =>
+			started.push((m as { request: http.ClientRequest }).request.path);
+		diagnostics.subscribe('http.client.request.start', onStart);
+		let ex: Awaited<ReturnType<typeof send>>;
+		try {
+			ex = await send({
+				step: 'userinfo',
+				method: 'GET',
+				url: `${base}/ok`,
+				headers: [['Authorization', value]]
+			});
+			const after = await send({ step: 'userinfo', method: 'GET', url: `${base}/after` });
+			expect(after.response?.status).toBe(404);
+		} finally {
+			diagnostics.unsubscribe('http.client.request.start', onStart);
+		}
 		expect(ex.response).toBeUndefined();
 		expect(ex.failure?.kind).toBe('network');
 		expect(ex.failure?.message).toMatch(
 			/^The request was not sent: a header holds a character that HTTP does not allow \(in \["Authorization"\]\)/
 		);
-		await new Promise((r) => setTimeout(r, 50));
-		expect(received.length).toBe(before);
+		// Only the request after it was started, and only it arrived.
+		expect(started).toEqual(['/after']);
+		expect(received.slice(before).map((r) => r.split('\r\n')[0])).toEqual(['GET /after HTTP/1.1']);
 	});
 	test('the server stays usable after all of this', async () => {
 		const ex = await send({ step: 'exchange', method: 'GET', url: `${base}/ok` });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AbuseCounter, clientKey, limitMessage, rateLimitFromEnv } from '$lib/server/abuse';
 
 describe('the abuse counter', () => {
@@ -105,5 +105,57 @@ describe('configuration', () => {
 		process.env.PLAYGROUND_RATE_LIMIT = '10';
 		process.env.PLAYGROUND_RATE_WINDOW = '0';
 		expect(() => rateLimitFromEnv('hosted')).toThrow(/PLAYGROUND_RATE_WINDOW/);
+	});
+});
+
+describe('overLimit: the form actions’ gate', () => {
+	afterEach(() => {
+		vi.useRealTimers();
+		vi.unstubAllEnvs();
+		vi.resetModules();
+	});
+
+	/** A fresh module with its own counter, on a clock the test moves. */
+	async function gate(limit: string, windowS: string) {
+		vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+		vi.stubEnv('PLAYGROUND_MODE', 'hosted');
+		vi.stubEnv('PLAYGROUND_RATE_LIMIT', limit);
+		vi.stubEnv('PLAYGROUND_RATE_WINDOW', windowS);
+		vi.resetModules();
+		const { overLimit } = await import('$lib/server/abuse');
+		return (address: string) => {
+			const headers: Record<string, string> = {};
+			const result = overLimit({
+				getClientAddress: () => address,
+				setHeaders: (h: Record<string, string>) => Object.assign(headers, h)
+			});
+			return { result, headers };
+		};
+	}
+
+	it('lets `limit` steps through, then answers 429 with Retry-After counting down on the clock', async () => {
+		const step = await gate('2', '120');
+		expect(step('198.51.100.7')).toEqual({ result: undefined, headers: {} });
+		vi.setSystemTime(30_500);
+		expect(step('198.51.100.7').result).toBeUndefined();
+		const refused = step('198.51.100.7');
+		expect(refused.headers).toEqual({ 'retry-after': '90' });
+		expect(refused.result).toMatchObject({
+			status: 429,
+			data: {
+				message: 'Too many requests from your address: 2 per 120 s. Try again in 90 s.',
+				exchanges: []
+			}
+		});
+		vi.setSystemTime(119_001);
+		expect(step('198.51.100.7').headers).toEqual({ 'retry-after': '1' });
+		expect(step('198.51.100.8').result).toBeUndefined();
+		vi.setSystemTime(120_000);
+		expect(step('198.51.100.7')).toEqual({ result: undefined, headers: {} });
+	});
+
+	it('is off with PLAYGROUND_RATE_LIMIT=0: every step goes through', async () => {
+		const step = await gate('0', '60');
+		for (let i = 0; i < 100; i++) expect(step('198.51.100.7').result).toBeUndefined();
 	});
 });

@@ -124,9 +124,31 @@ const URLS: [string, Expected, Expected][] = [
 ];
 
 describe('checkUrl', () => {
-	test('the table is large enough', () => {
-		expect(URLS.length).toBeGreaterThanOrEqual(40);
+	// An address written into the URL meets the same rules as one a resolver returns: the same
+	// refusal, word for word; an address the rules allow is still subject to the allow list.
+	const literals = URLS.filter(([input]) => {
+		const u = new URL(input);
+		return (
+			/^https?:$/.test(u.protocol) &&
+			!u.username &&
+			!u.password &&
+			(u.hostname.startsWith('[') || /^[\d.]+$/.test(u.hostname))
+		);
 	});
+	test.each(bothModes(literals))(
+		'%s: an IP literal gets the verdict of its address',
+		(_n, input, policy) => {
+			const url = new URL(input);
+			const address = checkAddress(
+				url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, ''),
+				policy
+			);
+			const verdict = checkUrl(url, policy);
+			if (!address.ok) expect(verdict).toEqual(address);
+			else if (policy.mode === 'local') expect(verdict).toEqual({ ok: true });
+			else expectResult(verdict, verdict.ok ? true : NOT_LISTED);
+		}
+	);
 
 	test.each(bothModes(URLS))('%s', (_name, input, policy, expected) => {
 		expectResult(checkUrl(new URL(input), policy), expected);

@@ -6,8 +6,7 @@ import {
 	loadSandboxConfig,
 	parseSandboxClients,
 	sandboxEnvVars,
-	validateSandboxConfig,
-	SANDBOX_CLIENT_SECRETS
+	validateSandboxConfig
 } from '$lib/server/sandbox/config';
 import { builtinClients } from '$lib/server/sandbox/clients';
 
@@ -199,11 +198,11 @@ describe('sandbox configuration', () => {
 	});
 
 	it('has the three built-in clients with fixed, readable secrets', () => {
-		expect(SANDBOX_CLIENT_SECRETS).toEqual({
-			'sandbox-rw': 'sandbox-rw-secret',
-			'sandbox-ro': 'sandbox-ro-secret',
-			'sandbox-short': 'sandbox-short-secret'
-		});
+		expect(builtinClients().map((c) => c.client_id)).toEqual([
+			'sandbox-rw',
+			'sandbox-ro',
+			'sandbox-short'
+		]);
 		const byId = Object.fromEntries(builtinClients().map((c) => [c.client_id, c]));
 		expect(byId['sandbox-rw']).toMatchObject({
 			default_scope: 'read write',

@@ -147,7 +147,24 @@ describe('arrowLabels', () => {
 	});
 
 	test('every step has its number', () => {
-		expect(Object.values(STEP_NUMBER)).toEqual(['1', '2', '3', '4', '5', '6', '✓']);
+		const steps = [
+			'consent',
+			'callback',
+			'exchange',
+			'refresh',
+			'userinfo',
+			'api',
+			'check'
+		] as const;
+		expect(steps.map((step) => arrowLabels(ex(step)).main.split(' ')[0])).toEqual([
+			'1',
+			'2',
+			'3',
+			'4',
+			'5',
+			'6',
+			'✓'
+		]);
 		expect(arrowLabels(ex('userinfo')).main).toBe('5 GET …/user-info');
 		expect(arrowLabels(ex('api')).main).toBe('6 GET …/subscription/list');
 	});
@@ -317,15 +334,38 @@ describe('layoutSequence', () => {
 });
 
 describe('narrow labels never cut a word in two', () => {
+	// With little room the path is cut to its last whole segments ("…/token") or dropped; the number
+	// and the method always stay, and the label fits when they do.
 	test.each([6, 8, 10, 12, 14, 16, 20])('room for %d characters', (room) => {
 		for (const step of ['callback', 'exchange', 'userinfo', 'api'] as const) {
-			const { main } = arrowLabels(ex(step), room);
-			const shown = main.split(' ')[2];
-			if (shown === undefined) continue;
-			expect(shown === shortPath(ex(step).request.url) || shown.startsWith('…/')).toBe(true);
-			const lastSegment = shortPath(ex(step).request.url).split('/').pop()!;
-			expect(shown.endsWith('/' + lastSegment)).toBe(true);
+			const e = ex(step);
+			const head = `${STEP_NUMBER[step]} ${e.request.method}`;
+			const full = shortPath(e.request.url);
+			const { main } = arrowLabels(e, room);
+			expect(main.length).toBeLessThanOrEqual(Math.max(room, head.length));
+			if (main === head) continue; // the path dropped whole
+			expect(main.startsWith(`${head} `)).toBe(true);
+			const shown = main.slice(head.length + 1);
+			if (shown === full) continue;
+			// A cut path is "…" and whole trailing segments of the full one.
+			expect(shown.startsWith('…/')).toBe(true);
+			expect(full.endsWith(shown.slice(1))).toBe(true);
 		}
+	});
+	test.each([
+		[6, ['2 GET', '3 POST', '5 GET', '6 GET']],
+		[8, ['2 GET', '3 POST', '5 GET', '6 GET']],
+		[10, ['2 GET', '3 POST', '5 GET', '6 GET']],
+		[12, ['2 GET', '3 POST', '5 GET', '6 GET …/list']],
+		[14, ['2 GET', '3 POST …/token', '5 GET', '6 GET …/list']],
+		[16, ['2 GET /callback', '3 POST …/token', '5 GET', '6 GET …/list']],
+		[20, ['2 GET /callback', '3 POST /oauth2/token', '5 GET …/user-info', '6 GET …/list']]
+	])('with room for %d characters the labels read %j', (room, labels) => {
+		expect(
+			(['callback', 'exchange', 'userinfo', 'api'] as const).map(
+				(s) => arrowLabels(ex(s), room).main
+			)
+		).toEqual(labels);
 	});
 	test('at 356 px the token endpoint shows as "…/token" or not at all', () => {
 		const l = layoutSequence([ex('exchange'), ex('callback')], { width: 356 });

@@ -1,11 +1,11 @@
 /**
  * A realistic transcript for the export tests, built the way the server builds it: requests as the
- * sender writes them, the client secret redacted by redactExchange, findings from diagnose().
+ * sender writes them, then passed through the server's present() (secret redacted, findings added).
  * Consent, callback, code exchange, user-info, refresh, a zone-2 call refused with 403, and a failure.
  */
-import { diagnose, diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
+import { diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
 import { exchangeBody, refreshBody } from '$lib/oauth/token';
-import { redactExchange } from '$lib/exchange/redact';
+import { present as serverPresent } from '$lib/server/flow';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 
 export const ORIGIN = 'http://127.0.0.1:5173';
@@ -76,11 +76,9 @@ const usage = (z1: number, z2: number): HeaderList => [
 	['X-Reader-Limits-Reset-After', '583']
 ];
 
-/** As the server's present(): redact the secret, then diagnose. */
-function present(ex: Exchange, ctx: DiagnoseContext = {}): Exchange {
-	const clean = redactExchange(ex, [{ name: 'client_secret', value: SECRET }]);
-	return { ...clean, findings: [...clean.findings, ...diagnose(clean, ctx)] };
-}
+/** What leaves the server: its own present(), for a session that holds the secret. */
+const present = (ex: Exchange, ctx: DiagnoseContext = {}): Exchange =>
+	serverPresent(ex, { v: 1, client_secret: SECRET }, ctx);
 
 export function transcript(): Exchange[] {
 	const redirect = `${ORIGIN}/callback`;

@@ -1,0 +1,608 @@
+/**
+ * The flow's server-side steps (flow.ts), with the one sender replaced by a stub that records what
+ * each step asked for and answers with a scripted response. What is checked: the request each step
+ * makes, what it keeps in the session, and that what leaves the server went through present().
+ */
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import type { SendInput } from '$lib/server/send';
+import type { Exchange } from '$lib/exchange/types';
+import type { Session } from '$lib/server/session';
+import type { TokenSet } from '$lib/oauth/tokens';
+import { setupWith, type Setup } from '$lib/oauth/setup';
+import { diagnose } from '$lib/oauth/diagnose';
+import { redactExchange } from '$lib/exchange/redact';
+
+/** What the stub sender answers next, in order; each call takes the first. */
+const answers: Partial<Exchange>[] = [];
+const sent: SendInput[] = [];
+
+vi.mock('$lib/server/send', () => ({
+	send: vi.fn(async (input: SendInput): Promise<Exchange> => {
+		sent.push(input);
+		const answer = answers.shift();
+		if (!answer) throw new Error(`no scripted answer for ${input.method} ${input.url}`);
+		return {
+			id: `ex-${sent.length}`,
+			step: input.step,
+			startedAt: '2026-03-14T09:26:53.000Z',
+			request: {
+				method: input.method,
+				url: input.url,
+				httpVersion: '1.1',
+				headers: [['Host', new URL(input.url).host], ...(input.headers ?? [])],
+				body: input.body ?? ''
+			},
+			timing: { total: 5 },
+			findings: [],
+			note: input.note,
+			...answer
+		};
+	})
+}));
+
+const {
+	present,
+	prepareConsent,
+	consentExchange,
+	handleCallback,
+	pasteBack,
+	exchangeCode,
+	refreshTokens,
+	callApi,
+	checkRegistration,
+	MAX_CALLBACK_QUERY
+} = await import('$lib/server/flow');
+
+const BASE = 'https://reader.test';
+const REDIRECT = 'http://127.0.0.1:5173/callback';
+const SECRET = 'the-client-secret-42';
+
+function setup(over: Partial<Setup> = {}): Setup {
+	return setupWith({
+		base_url: BASE,
+		redirect_uri: REDIRECT,
+		client_id: 'app-1',
+		scope: 'read write',
+		...over
+	});
+}
+
+function session(over: Partial<Session> = {}): Session {
+	return { v: 1, setup: setup(), client_secret: SECRET, ...over };
+}
+
+function json(status: number, body: unknown, statusText = status === 200 ? 'OK' : 'Bad Request') {
+	return {
+		response: {
+			status,
+			statusText,
+			httpVersion: '1.1',
+			headers: [['Content-Type', 'application/json']] as [string, string][],
+			body: JSON.stringify(body),
+			truncated: false
+		}
+	};
+}
+
+const tokenAnswer = (access: string, refresh?: string, expires_in = 3600) =>
+	json(200, {
+		access_token: access,
+		token_type: 'Bearer',
+		expires_in,
+		...(refresh ? { refresh_token: refresh } : {}),
+		scope: 'read write'
+	});
+
+function tokens(over: Partial<TokenSet> = {}): TokenSet {
+	return {
+		access_token: 'at-1',
+		token_type: 'Bearer',
+		refresh_token: 'rt-1',
+		expires_in: 3600,
+		obtained_at: Date.now(),
+		expires_at: Date.now() + 3_600_000,
+		granted_scope: 'read write',
+		requested_scope: 'read write',
+		extra: {},
+		...over
+	};
+}
+
+const form = (body: string | undefined) => Object.fromEntries(new URLSearchParams(body ?? ''));
+
+beforeEach(() => {
+	answers.length = 0;
+	sent.length = 0;
+});
+afterEach(() => {
+	expect(answers, 'every scripted answer was used').toEqual([]);
+});
+
+describe('present: what leaves the server', () => {
+	const raw = (): Exchange => ({
+		id: 'x',
+		step: 'exchange',
+		startedAt: '2026-03-14T09:26:53.000Z',
+		request: {
+			method: 'POST',
+			url: `${BASE}/oauth2/token`,
+			httpVersion: '1.1',
+			headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+			body: `code=c&client_id=app-1&client_secret=${SECRET}&scope=`
+		},
+		response: json(400, { error: 'invalid_grant' }).response,
+		timing: { total: 3 },
+		findings: []
+	});
+
+	test('redacts the session’s client secret, then adds the findings of diagnose()', () => {
+		const out = present(raw(), session(), { requestedScope: 'read' });
+		expect(out.request.body).toBe('code=c&client_id=app-1&client_secret=<redacted>&scope=');
+		expect(JSON.stringify(out)).not.toContain(SECRET);
+		expect(out.redactions).toEqual([{ what: 'client_secret', length: SECRET.length }]);
+		const clean = redactExchange(raw(), [{ name: 'client_secret', value: SECRET }]);
+		expect(out.findings).toEqual(diagnose(clean, { requestedScope: 'read' }));
+		expect(out.findings.map((f) => f.code)).toContain('invalid_grant');
+	});
+
+	test('without a secret in the session there is nothing to redact', () => {
+		const out = present(raw(), session({ client_secret: undefined }));
+		expect(out.request.body).toContain(`client_secret=${SECRET}`);
+		expect(out.redactions ?? []).toEqual([]);
+	});
+});
+
+describe('prepareConsent', () => {
+	test('without a setup the session is left as it is', () => {
+		const s: Session = { v: 1 };
+		expect(prepareConsent(s)).toBe(s);
+	});
+
+	test('saves a fresh state with the consent URL, and forgets the last callback and code', () => {
+		const before = session({
+			callback: { params: [], verdict: 'code', received_at: 1 },
+			code: { value: 'old', redirect_uri: REDIRECT, scope: 'read' }
+		});
+		const a = prepareConsent(before, 1_000);
+		const b = prepareConsent(before, 2_000);
+		expect(a.pending!.state).toMatch(/^[A-Za-z0-9_-]{43}$/);
+		expect(b.pending!.state).not.toBe(a.pending!.state);
+		const url = new URL(a.pending!.consent_url);
+		expect(url.origin + url.pathname).toBe(`${BASE}/oauth2/auth`);
+		expect(Object.fromEntries(url.searchParams)).toEqual({
+			client_id: 'app-1',
+			redirect_uri: REDIRECT,
+			response_type: 'code',
+			scope: 'read write',
+			state: a.pending!.state
+		});
+		expect(a.pending).toMatchObject({
+			redirect_uri: REDIRECT,
+			scope: 'read write',
+			created_at: 1_000
+		});
+		expect(a.callback).toBeUndefined();
+		expect(a.code).toBeUndefined();
+		expect(a.client_secret).toBe(SECRET);
+	});
+
+	test('uses the custom state and the custom authorization endpoint', () => {
+		const s = prepareConsent(
+			session({
+				setup: setup({
+					custom_state: 'my state',
+					authorization_endpoint: 'https://auth.test/authorize?tenant=7'
+				})
+			})
+		);
+		expect(s.pending!.state).toBe('my state');
+		const url = new URL(s.pending!.consent_url);
+		expect(url.origin + url.pathname).toBe('https://auth.test/authorize');
+		expect(url.searchParams.get('tenant')).toBe('7');
+		expect(url.searchParams.get('state')).toBe('my state');
+	});
+});
+
+describe('consentExchange', () => {
+	test('nothing without a pending consent', () => {
+		expect(consentExchange(session())).toBeUndefined();
+	});
+
+	test('the browser’s GET of the consent URL, with no answer yet', () => {
+		const s = prepareConsent(session());
+		const ex = consentExchange(s)!;
+		expect(ex.step).toBe('consent');
+		expect(ex.request).toEqual({
+			method: 'GET',
+			url: s.pending!.consent_url,
+			httpVersion: '1.1',
+			headers: [['Host', 'reader.test']],
+			body: ''
+		});
+		expect(ex.response).toBeUndefined();
+		expect(ex.findings).toEqual([]);
+	});
+});
+
+describe('handleCallback', () => {
+	const pending = () => prepareConsent(session({ setup: setup({ custom_state: 'st-1' }) }));
+	const callbackUrl = (query: string) => new URL(`${REDIRECT}?${query}`);
+
+	test('a matching state keeps the code; the pending state is used up', () => {
+		const headers = new Headers({
+			cookie: 'pg_session=sealed',
+			'user-agent': 'Test',
+			'x-other': 'not recorded'
+		});
+		const { session: next, exchange } = handleCallback(
+			pending(),
+			callbackUrl('code=abc&state=st-1&iss=x'),
+			headers,
+			5_000
+		);
+		expect(next.pending).toBeUndefined();
+		expect(next.code).toEqual({ value: 'abc', redirect_uri: REDIRECT, scope: 'read write' });
+		expect(next.callback).toEqual({
+			params: [
+				['code', 'abc'],
+				['state', 'st-1'],
+				['iss', 'x']
+			],
+			saved_state: 'st-1',
+			returned_state: 'st-1',
+			verdict: 'code',
+			received_at: 5_000
+		});
+		expect(exchange.step).toBe('callback');
+		expect(exchange.startedAt).toBe(new Date(5_000).toISOString());
+		expect(exchange.request.headers).toEqual([
+			['cookie', '<session cookie, not shown>'],
+			['user-agent', 'Test']
+		]);
+		expect(exchange.response).toMatchObject({ status: 303, headers: [['Location', '/']] });
+		expect(exchange.findings.filter((f) => f.level === 'error')).toEqual([]);
+		expect(next.outbox).toEqual([exchange]);
+	});
+
+	test('a different state: no code, an error finding, and the state is used up all the same', () => {
+		const { session: next, exchange } = handleCallback(
+			pending(),
+			callbackUrl('code=abc&state=forged'),
+			new Headers()
+		);
+		expect(next.code).toBeUndefined();
+		expect(next.pending).toBeUndefined();
+		expect(next.callback).toMatchObject({
+			verdict: 'state-mismatch',
+			saved_state: 'st-1',
+			returned_state: 'forged',
+			detail: expect.stringContaining('differs')
+		});
+		expect(exchange.findings.map((f) => [f.level, f.code])).toContainEqual([
+			'error',
+			'state-mismatch'
+		]);
+	});
+
+	test('an error redirect is kept with its words, and the finding says how to fix it', () => {
+		const { session: next, exchange } = handleCallback(
+			pending(),
+			callbackUrl('error=access_denied&error_description=No+thanks&state=st-1'),
+			new Headers()
+		);
+		expect(next.code).toBeUndefined();
+		expect(next.callback).toMatchObject({
+			verdict: 'error',
+			error: 'access_denied',
+			error_description: 'No thanks'
+		});
+		expect(exchange.findings[0]!.fix).toMatch(/refused the request on the consent page/);
+	});
+
+	test('a redirect with no pending state keeps no code', () => {
+		const { session: next } = handleCallback(
+			session(),
+			callbackUrl('code=abc&state=st-1'),
+			new Headers()
+		);
+		expect(next.callback!.verdict).toBe('no-pending-state');
+		expect(next.code).toBeUndefined();
+	});
+
+	test('a query string over the limit is not read', () => {
+		const long = `code=abc&state=st-1&pad=${'x'.repeat(MAX_CALLBACK_QUERY)}`;
+		const { session: next, exchange } = handleCallback(pending(), callbackUrl(long), new Headers());
+		expect(next.code).toBeUndefined();
+		expect(next.callback).toMatchObject({ verdict: 'malformed', params: [] });
+		expect(next.callback!.returned_state).toBeUndefined();
+		expect(next.callback!.detail).toContain(String(MAX_CALLBACK_QUERY));
+		expect(exchange.request.url.length).toBeLessThan(400);
+		expect(exchange.request.url).toMatch(/… \(\d+ more characters\)$/);
+	});
+
+	test('a query string exactly at the limit is read', () => {
+		const prefix = 'code=abc&state=st-1&pad=';
+		const query = prefix + 'x'.repeat(MAX_CALLBACK_QUERY - 1 - prefix.length);
+		const { session: next } = handleCallback(pending(), callbackUrl(query), new Headers());
+		expect(next.callback!.verdict).toBe('code');
+	});
+});
+
+describe('pasteBack', () => {
+	const pending = () => prepareConsent(session({ setup: setup({ custom_state: 'st-1' }) }));
+
+	test('needs a setup', () => {
+		expect(pasteBack({ v: 1 }, 'code=a')).toMatchObject({ ok: false, status: 409 });
+	});
+
+	test('the whole address: checked as a callback, shown without an answer', () => {
+		const r = pasteBack(pending(), `  https://app.test/cb?code=abc&state=st-1  `, 7);
+		expect(r.ok).toBe(true);
+		if (!r.ok) return;
+		expect(r.session.code).toEqual({ value: 'abc', redirect_uri: REDIRECT, scope: 'read write' });
+		expect(r.session.outbox).toBeUndefined();
+		expect(r.exchanges).toHaveLength(1);
+		expect(r.exchanges[0]!.request.url).toBe('https://app.test/cb?code=abc&state=st-1');
+		expect(r.exchanges[0]!.response).toBeUndefined();
+		expect(r.exchanges[0]!.note).toMatch(/^Pasted back by hand/);
+	});
+
+	test('only the query: read against the redirect URI', () => {
+		const r = pasteBack(pending(), '?code=abc&state=st-1');
+		expect(r.ok && r.exchanges[0]!.request.url).toBe(`${REDIRECT}?code=abc&state=st-1`);
+		expect(r.ok && r.session.callback!.verdict).toBe('code');
+	});
+
+	test('a response in the #fragment is read, and the note says so', () => {
+		const r = pasteBack(pending(), 'https://app.test/cb#code=abc&state=st-1');
+		expect(r.ok && r.session.code?.value).toBe('abc');
+		expect(r.ok && r.exchanges[0]!.note).toContain('#fragment');
+	});
+
+	test.each([
+		['not a URL', 'https://exa mple.test/?code=1', /not a valid URL/],
+		['no parameters', 'https://app.test/cb?x=1', /no code, state or error/]
+	])('%s: 400 with the reason', (_what, text, message) => {
+		expect(pasteBack(pending(), text)).toMatchObject({
+			ok: false,
+			status: 400,
+			message: expect.stringMatching(message)
+		});
+	});
+});
+
+describe('exchangeCode', () => {
+	const withCode = (over: Partial<Session> = {}) =>
+		session({ code: { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' }, ...over });
+
+	test.each([
+		['no setup', { setup: undefined }, /Save the setup/],
+		['no secret', { client_secret: undefined }, /client secret/],
+		['no code', { code: undefined }, /no code to exchange/]
+	])('%s: 409, nothing sent', async (_what, over, message) => {
+		const r = await exchangeCode(withCode(over as Partial<Session>));
+		expect(r).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(message) });
+		expect(sent).toEqual([]);
+	});
+
+	test('posts the code to the token endpoint, keeps the tokens, and uses the code up', async () => {
+		answers.push(tokenAnswer('at-new', 'rt-new'));
+		const s = withCode({ setup: setup({ allow_invalid_tls: true }) });
+		const before = Date.now();
+		const r = await exchangeCode(s);
+		expect(sent).toHaveLength(1);
+		expect(sent[0]).toMatchObject({
+			step: 'exchange',
+			method: 'POST',
+			url: `${BASE}/oauth2/token`,
+			headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+			allowInvalidTls: true
+		});
+		expect(form(sent[0]!.body)).toEqual({
+			code: 'the-code',
+			redirect_uri: REDIRECT,
+			client_id: 'app-1',
+			client_secret: SECRET,
+			scope: '',
+			grant_type: 'authorization_code'
+		});
+		expect(r.ok).toBe(true);
+		if (!r.ok) return;
+		expect(r.session.code).toBeUndefined();
+		expect(r.session.tokens).toMatchObject({
+			access_token: 'at-new',
+			refresh_token: 'rt-new',
+			requested_scope: 'read',
+			granted_scope: 'read write'
+		});
+		expect(r.session.tokens!.obtained_at).toBeGreaterThanOrEqual(before);
+		expect(r.session.tokens!.expires_at).toBe(r.session.tokens!.obtained_at + 3_600_000);
+		expect(r.exchanges).toHaveLength(1);
+		expect(r.exchanges[0]!.request.body).toContain('client_secret=<redacted>');
+		expect(JSON.stringify(r.exchanges)).not.toContain(SECRET);
+	});
+
+	test('a refused exchange keeps no tokens, and the code is used up all the same', async () => {
+		answers.push(json(400, { error: 'invalid_grant', error_description: 'used' }));
+		const r = await exchangeCode(withCode());
+		expect(r.ok).toBe(true);
+		if (!r.ok) return;
+		expect(r.session.code).toBeUndefined();
+		expect(r.session.tokens).toBeUndefined();
+		expect(r.exchanges[0]!.findings.map((f) => f.code)).toContain('invalid_grant');
+	});
+});
+
+describe('refreshTokens', () => {
+	test.each([
+		['no tokens', {}, /no tokens yet/],
+		['no refresh token', { tokens: tokens({ refresh_token: undefined }) }, /gave no refresh token/],
+		['no secret', { tokens: tokens(), client_secret: undefined }, /client secret/]
+	])('%s: 409, nothing sent', async (_what, over, message) => {
+		const r = await refreshTokens(session(over as Partial<Session>));
+		expect(r).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(message) });
+		expect(sent).toEqual([]);
+	});
+
+	test('posts the refresh token; the new set says whether it rotated', async () => {
+		answers.push(tokenAnswer('at-2', 'rt-2'));
+		const r = await refreshTokens(session({ tokens: tokens() }), 'a note');
+		expect(sent[0]).toMatchObject({ step: 'refresh', method: 'POST', note: 'a note' });
+		expect(form(sent[0]!.body)).toEqual({
+			client_id: 'app-1',
+			client_secret: SECRET,
+			grant_type: 'refresh_token',
+			refresh_token: 'rt-1'
+		});
+		expect(r.ok && r.session.tokens).toMatchObject({
+			access_token: 'at-2',
+			refresh_token: 'rt-2',
+			refresh: { rotated: true, kept_old: false }
+		});
+		expect(r.ok && JSON.stringify(r.exchanges)).not.toContain(SECRET);
+	});
+
+	test('a refresh without a new refresh token keeps the old one', async () => {
+		answers.push(tokenAnswer('at-2'));
+		const r = await refreshTokens(session({ tokens: tokens() }));
+		expect(r.ok && r.session.tokens).toMatchObject({
+			access_token: 'at-2',
+			refresh_token: 'rt-1',
+			refresh: { rotated: false, kept_old: true }
+		});
+	});
+
+	test('a refused refresh leaves the tokens as they were', async () => {
+		const s = session({ tokens: tokens() });
+		answers.push(json(400, { error: 'invalid_grant' }));
+		const r = await refreshTokens(s);
+		expect(r.ok && r.session).toBe(s);
+	});
+});
+
+describe('callApi', () => {
+	test.each([
+		['no setup', { setup: undefined, tokens: tokens() }, /Save the setup/],
+		['no tokens', {}, /no access token yet/]
+	])('%s: 409, nothing sent', async (_what, over, message) => {
+		const r = await callApi(session(over as Partial<Session>), 'userinfo');
+		expect(r).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(message) });
+		expect(sent).toEqual([]);
+	});
+
+	test('user-info: a GET with the Bearer header', async () => {
+		answers.push(json(200, { userId: '1' }));
+		const r = await callApi(session({ tokens: tokens() }), 'userinfo');
+		expect(sent[0]).toMatchObject({
+			step: 'userinfo',
+			method: 'GET',
+			url: `${BASE}/reader/api/0/user-info`,
+			headers: [['Authorization', 'Bearer at-1']],
+			body: ''
+		});
+		expect(r.ok && r.exchanges).toHaveLength(1);
+	});
+
+	test('the token in the query instead, when the setup says so', async () => {
+		answers.push(json(200, { userId: '1' }));
+		await callApi(
+			session({ setup: setup({ token_location: 'query' }), tokens: tokens() }),
+			'userinfo'
+		);
+		expect(sent[0]!.url).toBe(`${BASE}/reader/api/0/user-info?access_token=at-1`);
+		expect(sent[0]!.headers).toEqual([]);
+	});
+
+	test('an API call: the path below the API prefix, the query, and a form body for POST', async () => {
+		answers.push(json(200, {}), json(200, {}));
+		const s = session({ tokens: tokens() });
+		await callApi(s, 'api', {
+			method: 'GET',
+			path: '/subscription/list',
+			query: '?output=json',
+			body: 'x=1'
+		});
+		await callApi(s, 'api', { method: 'POST', path: 'edit-tag', query: '', body: 'i=1&a=star' });
+		expect(sent.map((i) => [i.method, i.url, i.body])).toEqual([
+			['GET', `${BASE}/reader/api/0/subscription/list?output=json`, ''],
+			['POST', `${BASE}/reader/api/0/edit-tag`, 'i=1&a=star']
+		]);
+		expect(sent[1]!.headers).toEqual([
+			['Authorization', 'Bearer at-1'],
+			['Content-Type', 'application/x-www-form-urlencoded']
+		]);
+		expect(sent[1]!.note).toBe('POST /reader/api/0/edit-tag');
+	});
+
+	test('a path that climbs out of the API prefix is refused', async () => {
+		const r = await callApi(session({ tokens: tokens() }), 'api', {
+			method: 'GET',
+			path: '../../oauth2/token',
+			query: '',
+			body: ''
+		});
+		expect(r).toMatchObject({
+			ok: false,
+			status: 400,
+			message: expect.stringContaining('/reader/api/0/')
+		});
+		expect(sent).toEqual([]);
+	});
+
+	test('an expired token is refreshed first, as its own exchange, and the call uses the new one', async () => {
+		answers.push(tokenAnswer('at-2', 'rt-2'), json(200, { userId: '1' }));
+		const expired = tokens({ expires_at: Date.now() - 1 });
+		const r = await callApi(session({ tokens: expired }), 'userinfo');
+		expect(sent.map((i) => i.step)).toEqual(['refresh', 'userinfo']);
+		expect(sent[0]!.note).toMatch(/had expired/);
+		expect(sent[1]!.headers).toEqual([['Authorization', 'Bearer at-2']]);
+		expect(r.ok && r.exchanges.map((e) => e.step)).toEqual(['refresh', 'userinfo']);
+		expect(r.ok && r.session.tokens!.access_token).toBe('at-2');
+	});
+
+	test('when that refresh is refused, the call is not made', async () => {
+		answers.push(json(400, { error: 'invalid_grant' }));
+		const r = await callApi(
+			session({ tokens: tokens({ expires_at: Date.now() - 1 }) }),
+			'userinfo'
+		);
+		expect(sent.map((i) => i.step)).toEqual(['refresh']);
+		expect(r.ok && r.exchanges.map((e) => e.step)).toEqual(['refresh']);
+	});
+
+	test('an expired token with no way to refresh is sent as it is', async () => {
+		answers.push(json(401, { error: 'invalid_token' }, 'Unauthorized'));
+		const r = await callApi(
+			session({ tokens: tokens({ expires_at: Date.now() - 1, refresh_token: undefined }) }),
+			'userinfo'
+		);
+		expect(sent.map((i) => i.step)).toEqual(['userinfo']);
+		expect(r.ok && r.exchanges).toHaveLength(1);
+	});
+});
+
+describe('checkRegistration', () => {
+	test('needs a setup', async () => {
+		expect(await checkRegistration({ v: 1 })).toMatchObject({ ok: false, status: 409 });
+	});
+
+	test('GETs the pending consent URL without using the state up', async () => {
+		const s = prepareConsent(session());
+		answers.push({
+			response: { ...json(200, {}).response, headers: [['Content-Type', 'text/html']], body: '<p>' }
+		});
+		const r = await checkRegistration(s);
+		expect(sent[0]).toMatchObject({ step: 'check', method: 'GET', url: s.pending!.consent_url });
+		expect(sent[0]!.accept).toMatch(/^text\/html/);
+		expect(r.ok && r.session).toBe(s);
+	});
+
+	test('with no consent prepared, a URL with a state of its own', async () => {
+		answers.push(json(400, { error: 'redirect_uri_mismatch' }));
+		const r = await checkRegistration(session());
+		const url = new URL(sent[0]!.url);
+		expect(url.searchParams.get('client_id')).toBe('app-1');
+		expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+		expect(r.ok && r.exchanges[0]!.findings.length).toBeGreaterThan(0);
+	});
+});
