@@ -320,7 +320,7 @@ export function notSent(e: NodeJS.ErrnoException): Failure {
  */
 function read(
 	req: http.ClientRequest,
-	{ url: u, bodyBytes }: Prepared,
+	{ url, bodyBytes }: Prepared,
 	lim: Outbound['limits'],
 	timing: Timing,
 	t0: number,
@@ -328,7 +328,6 @@ function read(
 ): Promise<Outcome> {
 	return new Promise<Outcome>((resolve) => {
 		let done = false;
-		let tConnectStart = t0;
 		let partial: Arriving | undefined;
 		const finish = (outcome: Outcome) => {
 			if (done) return;
@@ -347,92 +346,119 @@ function read(
 			() =>
 				fail({
 					kind: 'timeout',
-					message: `No connection to ${u.host} within ${lim.connectTimeoutMs} ms.`
+					message: `No connection to ${url.host} within ${lim.connectTimeoutMs} ms.`
 				}),
 			lim.connectTimeoutMs
 		);
-		const totalTimer = setTimeout(() => {
-			fail(
-				{
-					kind: 'timeout',
-					message: partial
-						? `${u.host} started answering but did not finish within ${lim.totalTimeoutMs} ms (a slow or stalled body).`
-						: `${u.host} did not answer within ${lim.totalTimeoutMs} ms.`
-				},
-				partial ? received(partial, true) : undefined
-			);
-		}, lim.totalTimeoutMs);
-
+		const totalTimer = setTimeout(
+			() =>
+				fail(
+					{
+						kind: 'timeout',
+						message: partial
+							? `${url.host} started answering but did not finish within ${lim.totalTimeoutMs} ms (a slow or stalled body).`
+							: `${url.host} did not answer within ${lim.totalTimeoutMs} ms.`
+					},
+					partial ? received(partial, true) : undefined
+				),
+			lim.totalTimeoutMs
+		);
 		signal?.addEventListener('abort', () => fail({ kind: 'cancelled', message: 'Cancelled.' }), {
 			once: true
 		});
 
-		req.on('socket', (socket: Socket) => {
-			const connected = () => clearTimeout(connectTimer);
-			if (!socket.connecting) {
-				connected(); // a kept-alive socket: no DNS, connect or TLS this time
-				return;
-			}
-			socket.once('lookup', () => {
-				timing.dns = round(performance.now() - t0);
-				tConnectStart = performance.now();
-			});
-			socket.once('connect', () => {
-				timing.connect = round(performance.now() - tConnectStart);
-				if (u.protocol === 'http:') connected();
-				tConnectStart = performance.now();
-			});
-			(socket as TLSSocket).once('secureConnect', () => {
-				timing.tls = round(performance.now() - tConnectStart);
-				connected();
-			});
-		});
-
+		req.on('socket', (socket: Socket) =>
+			timeConnection(socket, url, timing, t0, () => clearTimeout(connectTimer))
+		);
 		req.on('error', (err: NodeJS.ErrnoException) => {
 			const kind = classify(err);
-			fail({ kind, message: describe(kind, err, u) });
+			fail({ kind, message: describe(kind, err, url) });
 		});
-
 		req.on('response', (res) => {
 			timing.firstByte = round(performance.now() - t0);
-			const p: Arriving = {
-				status: res.statusCode ?? 0,
-				statusText: res.statusMessage ?? '',
-				httpVersion: res.httpVersion,
-				headers: pairs(res.rawHeaders),
-				chunks: [],
-				size: 0
-			};
-			partial = p;
-			res.on('data', (chunk: Buffer) => {
-				const room = lim.maxResponseBytes - p.size;
-				if (chunk.length > room) {
-					p.chunks.push(chunk.subarray(0, room));
-					p.size += room;
-					fail(
-						{
-							kind: 'too-large',
-							message: `The response body is larger than the ${lim.maxResponseBytes}-byte cap; the first ${lim.maxResponseBytes} bytes are shown.`
-						},
-						received(p, true)
-					);
-					return;
-				}
-				p.chunks.push(chunk);
-				p.size += chunk.length;
-			});
-			res.on('end', () => finish({ response: received(p, false) }));
-			res.on('aborted', () =>
-				fail(
-					{ kind: 'reset', message: `${u.host} closed the connection in the middle of the body.` },
-					received(p, true)
-				)
-			);
-			res.on('error', () => undefined);
+			partial = collect(res, url, lim.maxResponseBytes, finish, fail);
 		});
 
 		req.end(bodyBytes.length ? bodyBytes : undefined);
 	});
+}
+
+/**
+ * Notes the DNS, connect and TLS times of a new socket, and calls `connected` once it is ready to
+ * carry the request (at once for a kept-alive socket: no DNS, connect or TLS this time).
+ */
+function timeConnection(
+	socket: Socket,
+	url: URL,
+	timing: Timing,
+	t0: number,
+	connected: () => void
+): void {
+	if (!socket.connecting) {
+		connected();
+		return;
+	}
+	let tConnectStart = t0;
+	socket.once('lookup', () => {
+		timing.dns = round(performance.now() - t0);
+		tConnectStart = performance.now();
+	});
+	socket.once('connect', () => {
+		timing.connect = round(performance.now() - tConnectStart);
+		if (url.protocol === 'http:') connected();
+		tConnectStart = performance.now();
+	});
+	(socket as TLSSocket).once('secureConnect', () => {
+		timing.tls = round(performance.now() - tConnectStart);
+		connected();
+	});
+}
+
+/**
+ * Reads a response's body up to the size cap; past the cap, or when the connection breaks off, it
+ * fails with what arrived. Returns the response so far, which grows as chunks arrive.
+ */
+function collect(
+	res: http.IncomingMessage,
+	url: URL,
+	maxBytes: number,
+	finish: (outcome: Outcome) => void,
+	fail: (failure: Failure, response: Exchange['response']) => void
+): Arriving {
+	const p: Arriving = {
+		status: res.statusCode ?? 0,
+		statusText: res.statusMessage ?? '',
+		httpVersion: res.httpVersion,
+		headers: pairs(res.rawHeaders),
+		chunks: [],
+		size: 0
+	};
+	res.on('data', (chunk: Buffer) => {
+		const room = maxBytes - p.size;
+		if (chunk.length > room) {
+			p.chunks.push(chunk.subarray(0, room));
+			p.size += room;
+			fail(
+				{
+					kind: 'too-large',
+					message: `The response body is larger than the ${maxBytes}-byte cap; the first ${maxBytes} bytes are shown.`
+				},
+				received(p, true)
+			);
+			return;
+		}
+		p.chunks.push(chunk);
+		p.size += chunk.length;
+	});
+	res.on('end', () => finish({ response: received(p, false) }));
+	res.on('aborted', () =>
+		fail(
+			{ kind: 'reset', message: `${url.host} closed the connection in the middle of the body.` },
+			received(p, true)
+		)
+	);
+	res.on('error', () => undefined);
+	return p;
 }
 
 /** The response as recorded: what arrived, the body decoded as UTF-8. */
