@@ -26,18 +26,9 @@
  *   printed (`printf '%s\n' '<URL>'`, so a script runs through it), with a comment to open it in a
  *   browser. The callback (the browser's return to the playground) is shown the same way.
  */
-import {
-	collectTokens,
-	formDecode,
-	isFormBody,
-	mapFormFields,
-	placeholder,
-	scrubSecrets,
-	splitPair,
-	splitUrl
-} from './scrub';
+import { formDecode, isFormBody, mapFormFields, placeholder, splitPair, splitUrl } from './text';
 import { exchangeTitle } from './raw';
-import { REDACTED, redactTokens } from './redact';
+import { REDACTED, collectTokens, redactTokens, scrubSecrets } from './redact';
 import type { Exchange } from './types';
 
 export interface CurlOptions {

@@ -6,7 +6,7 @@
  * change the report's structure: prose is escaped, and code blocks get a fence longer than any run
  * of backticks inside them.
  */
-import { prepareForExport } from './scrub';
+import { prepareForExport } from './redact';
 import { exchangeTitle, prettyJson, requestHead, responseHead } from './raw';
 import type { Exchange, Finding } from './types';
 
