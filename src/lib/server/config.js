@@ -146,8 +146,8 @@ const MAX_SANDBOX_NUMBER = 10 * 365 * DAY;
  */
 const positiveCount = (fallback, unit) =>
 	variable((raw, fail) => {
-		if (raw === undefined || raw.trim() === '') return fallback;
-		const digits = raw.trim();
+		if (isBlank(raw)) return fallback;
+		const digits = /** @type {string} */ (raw).trim();
 		if (!/^\d+$/.test(digits) || Number(digits) < 1 || Number(digits) > MAX_SANDBOX_NUMBER)
 			return fail(
 				` must be a positive whole number of ${unit} (at most ${MAX_SANDBOX_NUMBER}), got ${JSON.stringify(raw)}`
@@ -420,7 +420,7 @@ export const variables = z.object({
 });
 
 /** The abuse limit's default in hosted mode. */
-export const DEFAULT_RATE_LIMIT = 60;
+const DEFAULT_RATE_LIMIT = 60;
 
 /** @param {string | undefined} raw */
 function sandboxOrigin(raw) {
