@@ -1,15 +1,27 @@
 // Serves the production build (build/handler.js) on HOST:PORT, default 127.0.0.1:5173.
 // Without ORIGIN, the page's origin is taken from the Host header and the plain-HTTP socket, so
 // both http://127.0.0.1:PORT and http://localhost:PORT work. Behind a TLS proxy, set ORIGIN.
+// The configuration is parsed here first, by the same function the server uses, so a bad value
+// stops the start before anything is loaded.
 import http from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseConfig } from '../src/lib/server/config.js';
 
-const host = (process.env.HOST ??= '127.0.0.1');
-const port = Number((process.env.PORT ??= '5173'));
-// Bodies sent without a Content-Length are capped by the adapter; give it the playground's own cap.
-process.env.BODY_SIZE_LIMIT ??= process.env.PLAYGROUND_MAX_REQUEST_BYTES || String(64 * 1024);
-const ownProtocol = !process.env.ORIGIN && !process.env.PROTOCOL_HEADER;
+/** @type {import('../src/lib/server/config.js').Config} */
+let config;
+try {
+	config = parseConfig(process.env);
+} catch (e) {
+	console.error(`\nThe playground cannot start: ${/** @type {Error} */ (e).message}\n`);
+	process.exit(1);
+}
+const { host, port, origin } = config;
+
+// adapter-node reads its own settings from process.env when the handler loads. Bodies sent without
+// a Content-Length are capped by the adapter: give it the playground's own cap.
+process.env.BODY_SIZE_LIMIT = config.bodySizeLimit;
+const ownProtocol = !origin && !config.proxy.protocolHeader;
 if (ownProtocol) process.env.PROTOCOL_HEADER = 'x-playground-protocol';
 
 const { handler } = await import(pathToFileURL(resolve('build/handler.js')).href);
@@ -26,10 +38,9 @@ server.on('error', (err) => {
 });
 
 server.listen(port, host, () => {
-	const shown = process.env.ORIGIN ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+	const shown = origin ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 	console.log(`OAuth playground: ${shown}/`);
-	if ((process.env.SANDBOX ?? 'on').toLowerCase() !== 'off')
-		console.log(`Sandbox service:  ${shown}/sandbox`);
+	if (config.sandbox.enabled) console.log(`Sandbox service:  ${shown}/sandbox`);
 });
 
 function stop() {

@@ -5,41 +5,34 @@
  */
 import type { Handle, ServerInit } from '@sveltejs/kit';
 import { json } from '@sveltejs/kit';
-import { validateSandboxConfig } from '$lib/server/sandbox/config';
 import { sandboxPreflight } from '$lib/server/sandbox/preflight';
-import { configuredPresets, sandboxEnabled } from '$lib/server/presets';
-import { guardPolicy } from '$lib/server/send';
-import { limits } from '$lib/server/limits';
-import { abuseCounter } from '$lib/server/abuse';
+import { configuredPresets } from '$lib/server/presets';
+import { config } from '$lib/server/env';
 import { sessionKeys } from '$lib/server/keys';
 import { crossSiteForm } from '$lib/server/csrf';
 
 export const init: ServerInit = async () => {
 	try {
+		config();
 		sessionKeys();
-		limits();
-		guardPolicy();
 		configuredPresets();
-		abuseCounter();
-		if (sandboxEnabled()) validateSandboxConfig();
 	} catch (e) {
 		console.error(`\nThe playground cannot start: ${(e as Error).message}\n`);
 		process.exit(1);
 	}
 };
 
-const logRequests = (process.env.PLAYGROUND_LOG ?? 'on') !== 'off';
-
 export const handle: Handle = async ({ event, resolve }) => {
 	const t0 = performance.now();
 	const path = event.url.pathname;
+	const { limits, sandbox, log } = config();
 	let response: Response;
 	const declared = Number(event.request.headers.get('content-length') ?? 0);
-	if (declared > limits().maxRequestBytes) {
+	if (declared > limits.maxRequestBytes) {
 		response = json(
 			{
 				error: 'request_too_large',
-				message: `The request body is ${declared} bytes; the playground accepts at most ${limits().maxRequestBytes} (PLAYGROUND_MAX_REQUEST_BYTES).`
+				message: `The request body is ${declared} bytes; the playground accepts at most ${limits.maxRequestBytes} (PLAYGROUND_MAX_REQUEST_BYTES).`
 			},
 			{ status: 413 }
 		);
@@ -48,7 +41,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 		response = event.request.headers.get('accept')?.includes('text/html')
 			? new Response(message, { status: 403, headers: { 'content-type': 'text/plain' } })
 			: json({ message }, { status: 403 });
-	} else if (path.startsWith('/sandbox') && !sandboxEnabled()) {
+	} else if (path.startsWith('/sandbox') && !sandbox.enabled) {
 		response = json(
 			{
 				error: 'not_found',
@@ -81,7 +74,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 	if (!h.has('Content-Security-Policy'))
 		set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
 	if (!path.startsWith('/_app/immutable/')) set('Cache-Control', 'no-store');
-	if (logRequests && path !== '/healthz')
+	if (log && path !== '/healthz')
 		console.log(
 			`${event.request.method} ${path} ${response.status} ${(performance.now() - t0).toFixed(1)}ms`
 		);

@@ -6,14 +6,19 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import net from 'node:net';
 import type http from 'node:http';
 import diagnostics from 'node:diagnostics_channel';
+import { outboundFrom, send as sendWith, type SendInput } from '$lib/server/send';
+import { parseConfig } from '$lib/server/config.js';
+import { diagnose } from '$lib/oauth/diagnose';
 
-process.env.PLAYGROUND_TOTAL_TIMEOUT_MS = '1500';
-process.env.PLAYGROUND_CONNECT_TIMEOUT_MS = '1000';
-process.env.PLAYGROUND_MAX_RESPONSE_BYTES = '4096';
-process.env.PLAYGROUND_MODE = 'local';
-
-const { send } = await import('$lib/server/send');
-const { diagnose } = await import('$lib/oauth/diagnose');
+const outbound = outboundFrom(
+	parseConfig({
+		PLAYGROUND_TOTAL_TIMEOUT_MS: '1500',
+		PLAYGROUND_CONNECT_TIMEOUT_MS: '1000',
+		PLAYGROUND_MAX_RESPONSE_BYTES: '4096',
+		PLAYGROUND_MODE: 'local'
+	})
+);
+const send = (input: SendInput) => sendWith(input, outbound);
 
 let server: net.Server;
 let base: string;

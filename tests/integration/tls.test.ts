@@ -13,6 +13,8 @@ import { startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom } from '../helpers/client';
 import type { Exchange } from '../../src/lib/exchange/types';
 import type { GuardPolicy } from '../../src/lib/server/guard';
+import type { SendInput } from '../../src/lib/server/send';
+import { parseConfig } from '../../src/lib/server/config.js';
 
 interface Fake {
 	url: string;
@@ -196,15 +198,15 @@ describe('in hosted mode', () => {
 			const open: GuardPolicy = { mode: 'local', allowedHosts: [] };
 			return {
 				...real,
-				policyFromEnv: (): GuardPolicy => ({ mode, allowedHosts: ['127.0.0.1'] }),
 				checkUrl: (u: URL) => real.checkUrl(u, open),
 				guardedLookup: () => real.guardedLookup(open)
 			};
 		});
 		try {
-			const { send, guardPolicy } = await import('$lib/server/send');
-			expect(guardPolicy().mode).toBe(mode);
-			return send;
+			const { send, outboundFrom } = await import('$lib/server/send');
+			const outbound = outboundFrom(parseConfig({}));
+			const policy: GuardPolicy = { mode, allowedHosts: ['127.0.0.1'] };
+			return (input: SendInput) => send(input, { ...outbound, policy });
 		} finally {
 			vi.doUnmock('$lib/server/guard');
 		}

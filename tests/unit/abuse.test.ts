@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AbuseCounter, clientKey, limitMessage, rateLimitFromEnv } from '$lib/server/abuse';
+import { AbuseCounter, clientKey, limitMessage } from '$lib/server/abuse';
+import { parseConfig } from '$lib/server/config.js';
 
 describe('the abuse counter', () => {
 	it('allows `limit` attempts per window, then says how long to wait', () => {
@@ -76,52 +77,48 @@ describe('the abuse counter', () => {
 });
 
 describe('configuration', () => {
-	const saved = { ...process.env };
-	afterEach(() => {
-		for (const k of ['PLAYGROUND_RATE_LIMIT', 'PLAYGROUND_RATE_WINDOW']) {
-			if (saved[k] === undefined) delete process.env[k];
-			else process.env[k] = saved[k];
-		}
-	});
+	const rateLimit = (env: Record<string, string>) => parseConfig(env).rateLimit;
 
 	it('defaults to 60 per 60 s in hosted mode and off in local mode', () => {
-		delete process.env.PLAYGROUND_RATE_LIMIT;
-		delete process.env.PLAYGROUND_RATE_WINDOW;
-		expect(rateLimitFromEnv('hosted')).toEqual({ limit: 60, windowS: 60 });
-		expect(rateLimitFromEnv('local').limit).toBe(0);
+		expect(rateLimit({ PLAYGROUND_MODE: 'hosted' })).toEqual({ limit: 60, windowS: 60 });
+		expect(rateLimit({ PLAYGROUND_MODE: 'local' }).limit).toBe(0);
 	});
 
 	it('applies in local mode when set, and 0 turns it off', () => {
-		process.env.PLAYGROUND_RATE_LIMIT = '5';
-		process.env.PLAYGROUND_RATE_WINDOW = '10';
-		expect(rateLimitFromEnv('local')).toEqual({ limit: 5, windowS: 10 });
-		process.env.PLAYGROUND_RATE_LIMIT = '0';
-		expect(rateLimitFromEnv('hosted').limit).toBe(0);
+		expect(
+			rateLimit({
+				PLAYGROUND_MODE: 'local',
+				PLAYGROUND_RATE_LIMIT: '5',
+				PLAYGROUND_RATE_WINDOW: '10'
+			})
+		).toEqual({ limit: 5, windowS: 10 });
+		expect(rateLimit({ PLAYGROUND_MODE: 'hosted', PLAYGROUND_RATE_LIMIT: '0' }).limit).toBe(0);
 	});
 
 	it('refuses a bad value, naming the variable', () => {
-		process.env.PLAYGROUND_RATE_LIMIT = 'lots';
-		expect(() => rateLimitFromEnv('hosted')).toThrow(/PLAYGROUND_RATE_LIMIT/);
-		process.env.PLAYGROUND_RATE_LIMIT = '10';
-		process.env.PLAYGROUND_RATE_WINDOW = '0';
-		expect(() => rateLimitFromEnv('hosted')).toThrow(/PLAYGROUND_RATE_WINDOW/);
+		expect(() => rateLimit({ PLAYGROUND_RATE_LIMIT: 'lots' })).toThrow(/PLAYGROUND_RATE_LIMIT/);
+		expect(() => rateLimit({ PLAYGROUND_RATE_LIMIT: '10', PLAYGROUND_RATE_WINDOW: '0' })).toThrow(
+			/PLAYGROUND_RATE_WINDOW/
+		);
 	});
 });
 
 describe('overLimit: the form actions’ gate', () => {
 	afterEach(() => {
 		vi.useRealTimers();
-		vi.unstubAllEnvs();
 		vi.resetModules();
 	});
 
 	/** A fresh module with its own counter, on a clock the test moves. */
 	async function gate(limit: string, windowS: string) {
 		vi.useFakeTimers({ toFake: ['Date'], now: 0 });
-		vi.stubEnv('PLAYGROUND_MODE', 'hosted');
-		vi.stubEnv('PLAYGROUND_RATE_LIMIT', limit);
-		vi.stubEnv('PLAYGROUND_RATE_WINDOW', windowS);
 		vi.resetModules();
+		const { useEnv } = await import('$lib/server/env');
+		useEnv({
+			PLAYGROUND_MODE: 'hosted',
+			PLAYGROUND_RATE_LIMIT: limit,
+			PLAYGROUND_RATE_WINDOW: windowS
+		});
 		const { overLimit } = await import('$lib/server/abuse');
 		return (address: string) => {
 			const headers: Record<string, string> = {};

@@ -6,10 +6,13 @@ import {
 	checkAddress,
 	checkUrl,
 	guardedLookup,
-	policyFromEnv,
 	type GuardPolicy,
 	type GuardResult
 } from '../../src/lib/server/guard';
+import { parseConfig } from '../../src/lib/server/config.js';
+
+/** The outbound policy the configuration gives for an environment. */
+const policyFromEnv = (env: Record<string, string>) => parseConfig(env).policy;
 
 const LOCAL: GuardPolicy = { mode: 'local', allowedHosts: [] };
 const HOSTED: GuardPolicy = {
@@ -539,11 +542,7 @@ describe('guardedLookup', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-describe('policyFromEnv', () => {
-	afterEach(() => {
-		vi.unstubAllEnvs();
-	});
-
+describe('the outbound policy from the environment', () => {
 	test.each([
 		[{}, 'local'],
 		[{ HOST: '' }, 'local'],
@@ -592,12 +591,6 @@ describe('policyFromEnv', () => {
 		expect(checkUrl(new URL('https://feeds.example.com/'), policy)).toEqual({ ok: true });
 		expect(checkUrl(new URL('https://x.reader.test/'), policy)).toEqual({ ok: true });
 		expect(checkUrl(new URL('https://reader.test/'), policy).ok).toBe(false);
-	});
-
-	test('reads process.env by default', () => {
-		vi.stubEnv('PLAYGROUND_MODE', 'hosted');
-		vi.stubEnv('PLAYGROUND_ALLOWED_HOSTS', 'feeds.example.com');
-		expect(policyFromEnv()).toEqual({ mode: 'hosted', allowedHosts: ['feeds.example.com'] });
 	});
 
 	test.each(['public', 'production', 'on', 'localhost'])(

@@ -11,16 +11,14 @@ type Hooks = typeof import('../../src/hooks.server');
 
 async function load(env: Record<string, string> = {}): Promise<Hooks> {
 	vi.resetModules();
-	vi.stubEnv('PLAYGROUND_LOG', 'off');
-	vi.stubEnv('PLAYGROUND_MODE', 'local');
-	for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
+	const { useEnv } = await import('$lib/server/env');
+	useEnv({ PLAYGROUND_LOG: 'off', PLAYGROUND_MODE: 'local', ...env });
 	return import('../../src/hooks.server');
 }
 
 // The first load transforms the whole server graph; the tests' own loads then take milliseconds.
 beforeAll(() => load(), 60_000);
 afterEach(() => {
-	vi.unstubAllEnvs();
 	vi.restoreAllMocks();
 });
 

@@ -1,5 +1,10 @@
 import { expect, test } from 'vitest';
-import { parsePresets } from '$lib/server/presets';
+import { presetsFrom } from '$lib/server/presets';
+import { parseConfig } from '$lib/server/config.js';
+
+/** A PLAYGROUND_PRESETS value as the server reads it: loaded by the configuration, then checked. */
+const parsePresets = (raw: string | undefined) =>
+	presetsFrom(parseConfig(raw === undefined ? {} : { PLAYGROUND_PRESETS: raw }).presets);
 
 test('inline JSON presets are read, secrets kept server-side', () => {
 	const [p] = parsePresets(

@@ -1,5 +1,11 @@
 import { expect, test } from 'vitest';
-import { REDACTED, redactExchange, redactTokens, shortenToken } from '$lib/exchange/redact';
+import {
+	REDACTED,
+	prepareForExport,
+	redactExchange,
+	redactTokens,
+	shortenToken
+} from '$lib/exchange/redact';
 import type { Exchange } from '$lib/exchange/types';
 
 const secret = 'S3cr+t/with&odd=chars';
@@ -69,4 +75,44 @@ test('tokens are shortened to their first and last 4 characters for exports', ()
 	const out = redactTokens(e, [token]);
 	expect(JSON.stringify(out)).not.toContain(token);
 	expect(JSON.stringify(out)).toContain('abcd…qrst');
+});
+
+test('a failure message that quotes the secret is redacted, by the server and again by the exports', () => {
+	const failed: Exchange = {
+		...ex(),
+		response: undefined,
+		failure: { kind: 'network', message: `The request to reader.test failed: bad value ${secret}` }
+	};
+	const out = redactExchange(failed, [{ name: 'client_secret', value: secret }]);
+	expect(out.failure).toEqual({
+		kind: 'network',
+		message: `The request to reader.test failed: bad value ${REDACTED}`
+	});
+	// The exports do not know the secret: they find it in the form body, then everywhere else.
+	const [exported] = prepareForExport([failed]);
+	expect(exported!.failure?.message).toBe(
+		`The request to reader.test failed: bad value ${REDACTED}`
+	);
+	expect(failed.failure?.message).toContain(secret);
+});
+
+test('response headers that echo the secret are redacted, and each is noted', () => {
+	const e = ex();
+	e.response!.headers = [
+		['Content-Type', 'application/json'],
+		['X-Echo', secret],
+		['Location', `https://app.test/cb?client_secret=${encodeURIComponent(secret)}`],
+		['Authorization', `Basic ${btoa(`id:${secret}`)}`]
+	];
+	const out = redactExchange(e, [{ name: 'client_secret', value: secret }]);
+	expect(out.response?.headers).toEqual([
+		['Content-Type', 'application/json'],
+		['X-Echo', REDACTED],
+		['Location', `https://app.test/cb?client_secret=${REDACTED}`],
+		['Authorization', `Basic ${REDACTED}`]
+	]);
+	const what = out.redactions?.map((r) => r.what) ?? [];
+	expect(what).toContain('client_secret (in the X-Echo header)');
+	expect(what).toContain('client_secret (in the Location header)');
+	expect(JSON.stringify(prepareForExport([e]))).not.toContain(encodeURIComponent(secret));
 });

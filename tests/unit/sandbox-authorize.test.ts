@@ -11,8 +11,11 @@ import {
 } from '$lib/server/sandbox/authorize';
 import { sandboxPreflight } from '$lib/server/sandbox/preflight';
 import { signCode, signTicket, TICKET_TTL } from '$lib/server/sandbox/signing';
+import { parseConfig } from '$lib/server/config.js';
+import { useConfig } from '$lib/server/env';
 
-process.env.PLAYGROUND_SESSION_KEY = 'unit-test-sandbox-authorize-key';
+const env = { PLAYGROUND_SESSION_KEY: 'unit-test-sandbox-authorize-key' };
+useConfig(parseConfig(env));
 
 const ORIGIN = 'http://127.0.0.1:5173';
 const CB = `${ORIGIN}/callback`;
@@ -29,8 +32,7 @@ function location(r: ReturnType<typeof check>): URL {
 
 describe('sandbox consent request checks (RFC 6749 §4.1.1, §4.1.2.1)', () => {
 	afterEach(() => {
-		delete process.env.SANDBOX_CLIENTS;
-		delete process.env.SANDBOX_CODE_TTL;
+		useConfig(parseConfig(env));
 	});
 
 	it('ends at the service for an unknown or missing client', () => {
@@ -177,7 +179,7 @@ describe('sandbox consent decision', () => {
 	});
 
 	it('gives the code the SANDBOX_CODE_TTL lifetime', async () => {
-		process.env.SANDBOX_CODE_TTL = '7';
+		useConfig(parseConfig({ ...env, SANDBOX_CODE_TTL: '7' }));
 		const view = await consentView(await request());
 		const r = await decideConsent(view.ticket, 'authorize');
 		if (!r.ok) throw new Error(r.message);

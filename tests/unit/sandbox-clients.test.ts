@@ -8,6 +8,8 @@ import {
 	redirectUriMatches,
 	registeredRedirectUris
 } from '$lib/server/sandbox/clients';
+import { parseConfig } from '$lib/server/config.js';
+import { useConfig } from '$lib/server/env';
 
 const extra = [
 	{
@@ -21,13 +23,12 @@ const extra = [
 ];
 
 describe('sandbox client registrations and redirect URIs (RFC 6749 §3.1.2.3)', () => {
+	const env = { SANDBOX_CLIENTS: JSON.stringify(extra) };
 	beforeEach(() => {
-		delete process.env.ORIGIN;
-		process.env.SANDBOX_CLIENTS = JSON.stringify(extra);
+		useConfig(parseConfig(env));
 	});
 	afterEach(() => {
-		delete process.env.ORIGIN;
-		delete process.env.SANDBOX_CLIENTS;
+		useConfig(parseConfig({}));
 	});
 
 	it('gives built-ins /callback and /sandbox/landing on the request origin and its loopback twin', () => {
@@ -80,7 +81,7 @@ describe('sandbox client registrations and redirect URIs (RFC 6749 §3.1.2.3)', 
 	});
 
 	it('also registers the ORIGIN variable', () => {
-		process.env.ORIGIN = 'https://playground.example.test';
+		useConfig(parseConfig({ ...env, ORIGIN: 'https://playground.example.test' }));
 		const ro = findClient('sandbox-ro')!;
 		expect(
 			redirectUriMatches(ro, 'https://playground.example.test/callback', 'http://127.0.0.1:5173')
@@ -95,7 +96,7 @@ describe('sandbox client registrations and redirect URIs (RFC 6749 §3.1.2.3)', 
 		expect(redirectUriMatches(ro, 'http://localhost:5173/callback', 'http://127.0.0.1:5173')).toBe(
 			true
 		);
-		delete process.env.ORIGIN;
+		useConfig(parseConfig(env));
 		expect(
 			redirectUriMatches(ro, 'https://playground.example.test/callback', 'http://127.0.0.1:5173')
 		).toBe(false);

@@ -11,9 +11,11 @@ import {
 	verifyRefreshToken,
 	verifyTicket
 } from '$lib/server/sandbox/signing';
+import { parseConfig } from '$lib/server/config.js';
+import { useConfig } from '$lib/server/env';
 
-// The signing key is derived from this on first use.
-process.env.PLAYGROUND_SESSION_KEY = 'unit-test-sandbox-signing-key';
+// The signing key is derived from this.
+useConfig(parseConfig({ PLAYGROUND_SESSION_KEY: 'unit-test-sandbox-signing-key' }));
 
 const code = {
 	client_id: 'sandbox-rw',

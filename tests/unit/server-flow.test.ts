@@ -17,6 +17,7 @@ const answers: Partial<Exchange>[] = [];
 const sent: SendInput[] = [];
 
 vi.mock('$lib/server/send', () => ({
+	outboundFrom: () => ({}),
 	send: vi.fn(async (input: SendInput): Promise<Exchange> => {
 		sent.push(input);
 		const answer = answers.shift();

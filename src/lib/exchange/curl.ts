@@ -26,17 +26,8 @@
  *   printed (`printf '%s\n' '<URL>'`, so a script runs through it), with a comment to open it in a
  *   browser. The callback (the browser's return to the playground) is shown the same way.
  */
-import {
-	collectTokens,
-	formDecode,
-	isFormBody,
-	mapFormFields,
-	placeholder,
-	scrubSecrets,
-	splitPair,
-	splitUrl
-} from './scrub';
-import { REDACTED, redactTokens } from './redact';
+import { formDecode, isFormBody, mapFormFields, placeholder, splitPair, splitUrl } from './text';
+import { REDACTED, collectTokens, redactTokens, scrubSecrets } from './redact';
 import { STEPS, statusLine, type Exchange } from './types';
 
 export interface CurlOptions {

@@ -27,12 +27,11 @@ import {
 	isFormBody,
 	parseJson,
 	placeholder,
-	prepareForExport,
 	queryFields,
-	scrubSecrets,
 	splitUrl,
 	utf8Length
-} from './scrub';
+} from './text';
+import { prepareForExport, scrubSecrets } from './redact';
 import {
 	headerValue,
 	type Exchange,

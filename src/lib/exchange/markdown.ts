@@ -6,7 +6,7 @@
  * change the report's structure: prose is escaped, and code blocks get a fence longer than any run
  * of backticks inside them.
  */
-import { prepareForExport } from './scrub';
+import { prepareForExport } from './redact';
 import { prettyJson, requestHead, responseHead } from './raw';
 import { STEPS, statusLine, type Exchange, type Finding } from './types';
 

@@ -12,15 +12,10 @@
  */
 import { fail, type RequestEvent } from '@sveltejs/kit';
 import ipaddr from 'ipaddr.js';
-import { intFromEnv } from './limits';
-import { guardPolicy } from './send';
-import type { GuardMode } from './guard';
+import type { Config, RateLimitConfig } from './config.js';
+import { config } from './env';
 
-export interface RateLimitConfig {
-	/** Attempts allowed per window; 0 = off. */
-	limit: number;
-	windowS: number;
-}
+export type { RateLimitConfig };
 
 export type Verdict = { ok: true; remaining: number } | { ok: false; retryAfterS: number };
 
@@ -29,17 +24,7 @@ interface Bucket {
 	count: number;
 }
 
-export const DEFAULT_LIMIT = 60;
-export const DEFAULT_WINDOW_S = 60;
 export const MAX_CLIENTS = 10_000;
-
-/** From env; throws with the variable's name on a bad value. */
-export function rateLimitFromEnv(mode: GuardMode): RateLimitConfig {
-	const set = (process.env.PLAYGROUND_RATE_LIMIT ?? '').trim() !== '';
-	const limit = intFromEnv('PLAYGROUND_RATE_LIMIT', mode === 'hosted' ? DEFAULT_LIMIT : 0, 0);
-	const windowS = intFromEnv('PLAYGROUND_RATE_WINDOW', DEFAULT_WINDOW_S, 1);
-	return { limit: mode === 'local' && !set ? 0 : limit, windowS };
-}
 
 /** The address a client is counted under: IPv4 as is (also when IPv4-mapped), IPv6 by its /64. */
 export function clientKey(address: string): string {
@@ -105,15 +90,17 @@ export class AbuseCounter {
 	}
 }
 
-let counter: AbuseCounter | null | undefined;
+let counter: { for: RateLimitConfig; counter: AbuseCounter | null } | undefined;
 
-/** The server's counter, or null when the limit is off. */
-export function abuseCounter(): AbuseCounter | null {
-	if (counter === undefined) {
-		const cfg = rateLimitFromEnv(guardPolicy().mode);
-		counter = cfg.limit > 0 ? new AbuseCounter(cfg.limit, cfg.windowS) : null;
-	}
-	return counter;
+/** The server's counter (one per configuration), or null when the limit is off. */
+export function abuseCounter(cfg: Config = config()): AbuseCounter | null {
+	const { rateLimit } = cfg;
+	if (counter?.for !== rateLimit)
+		counter = {
+			for: rateLimit,
+			counter: rateLimit.limit > 0 ? new AbuseCounter(rateLimit.limit, rateLimit.windowS) : null
+		};
+	return counter.counter;
 }
 
 export function limitMessage(limit: number, windowS: number, retryAfterS: number): string {

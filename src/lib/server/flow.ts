@@ -15,8 +15,12 @@ import { exchangeBody, FORM_CONTENT_TYPE, parseTokenBody, refreshBody } from '$l
 import { fromResponse, isExpired } from '$lib/oauth/tokens';
 import { redactExchange } from '$lib/exchange/redact';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
-import { send } from './send';
+import { outboundFrom, send as sendWith, type SendInput } from './send';
+import { config } from './env';
 import type { Session } from './session';
+
+/** The one sender, with the server's outbound policy and limits. */
+const send = (input: SendInput) => sendWith(input, outboundFrom(config()));
 
 export type StepResult =
 	| { ok: true; session: Session; exchanges: Exchange[] }

@@ -37,13 +37,9 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { GuardPolicy } from './config.js';
 
-export type GuardMode = 'local' | 'hosted';
-export interface GuardPolicy {
-	mode: GuardMode;
-	/** Host patterns, lowercase: `feeds.example.com` or `*.example.com`. Used in hosted mode. */
-	allowedHosts: string[];
-}
+export type { GuardMode, GuardPolicy } from './config.js';
 export type GuardResult = { ok: true } | { ok: false; reason: string };
 
 type Ip = ipaddr.IPv4 | ipaddr.IPv6;
@@ -51,72 +47,6 @@ type Range = [Ip, number];
 
 const OK: GuardResult = { ok: true };
 const refuse = (reason: string): GuardResult => ({ ok: false, reason });
-
-// ---------------------------------------------------------------------------------------------
-// Policy from the environment
-
-/**
- * From env: PLAYGROUND_MODE ('local' | 'hosted'), PLAYGROUND_ALLOWED_HOSTS (comma-separated host
- * patterns, `*.example.com` wildcards; setting it implies hosted mode). Default mode: 'local' when the
- * server listens on loopback (HOST unset, or 127.x / ::1 / localhost), else 'hosted'.
- * Throws an Error with a clear message on a bad value.
- */
-export function policyFromEnv(env: Record<string, string | undefined> = process.env): GuardPolicy {
-	const mode = modeFromEnv(env.PLAYGROUND_MODE);
-	const hostsValue = env.PLAYGROUND_ALLOWED_HOSTS?.trim() ?? '';
-	if (hostsValue === '')
-		return { mode: mode ?? (isLoopbackHost(env.HOST) ? 'local' : 'hosted'), allowedHosts: [] };
-	if (mode === 'local') {
-		throw new Error(
-			'PLAYGROUND_ALLOWED_HOSTS is set, which means hosted mode, but PLAYGROUND_MODE is "local"; unset one of them.'
-		);
-	}
-	return { mode: 'hosted', allowedHosts: parseAllowedHosts(hostsValue) };
-}
-
-function modeFromEnv(value: string | undefined): GuardMode | undefined {
-	const mode = value?.trim().toLowerCase() ?? '';
-	if (mode === '') return undefined;
-	if (mode === 'local' || mode === 'hosted') return mode;
-	throw new Error(`PLAYGROUND_MODE must be "local" or "hosted", not "${value}".`);
-}
-
-/** True when the server's HOST is unset or a loopback address, so only this machine can reach it. */
-function isLoopbackHost(host: string | undefined): boolean {
-	const h = (host ?? '')
-		.trim()
-		.toLowerCase()
-		.replace(/^\[(.*)\]$/, '$1');
-	if (h === '' || h === 'localhost' || h === 'localhost.') return true;
-	const ip = parseIp(h);
-	return ip !== null && ip.range() === 'loopback';
-}
-
-const LABEL = '[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?';
-const HOST_PATTERN = new RegExp(`^(?:\\*\\.)?${LABEL}(?:\\.${LABEL})*$`);
-
-function parseAllowedHosts(value: string): string[] {
-	const patterns = value
-		.split(',')
-		.map((s) => s.trim())
-		.filter(Boolean)
-		.map(parseHostPattern);
-	if (patterns.length === 0)
-		throw new Error('PLAYGROUND_ALLOWED_HOSTS is set but holds no host pattern.');
-	return patterns;
-}
-
-function parseHostPattern(raw: string): string {
-	const pattern = raw.toLowerCase().replace(/\.$/, '');
-	if (pattern.length > 253 || !HOST_PATTERN.test(pattern)) {
-		throw new Error(
-			`PLAYGROUND_ALLOWED_HOSTS: "${raw}" is not a host pattern. Expected a host name such as ` +
-				'feeds.example.com or a wildcard such as *.example.com: no scheme, port or path, ' +
-				'and internationalised names in their xn-- form.'
-		);
-	}
-	return pattern;
-}
 
 // ---------------------------------------------------------------------------------------------
 // URL checks, one function per rule

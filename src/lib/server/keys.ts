@@ -7,6 +7,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { config } from './env';
 
 export const KEY_FILE = '.session-key';
 
@@ -17,15 +18,6 @@ export function parseKey(text: string): Uint8Array {
 		if (raw.length === 32) return new Uint8Array(raw);
 	}
 	return new Uint8Array(createHash('sha256').update(trimmed, 'utf8').digest());
-}
-
-export function parseKeyList(value: string): Uint8Array[] {
-	const parts = value
-		.split(',')
-		.map((s) => s.trim())
-		.filter(Boolean);
-	if (parts.length === 0) throw new Error('PLAYGROUND_SESSION_KEY is set but holds no key');
-	return parts.map(parseKey);
 }
 
 function localKey(): string {
@@ -44,15 +36,17 @@ function localKey(): string {
 	}
 }
 
-let cached: Uint8Array[] | undefined;
+let cached: { for: string[] | undefined; keys: Uint8Array[] } | undefined;
 
-/** All session keys, the current one first. */
+/** All session keys, the current one first (PLAYGROUND_SESSION_KEY, else the local key file). */
 export function sessionKeys(): Uint8Array[] {
-	if (!cached) {
-		const env = process.env.PLAYGROUND_SESSION_KEY;
-		cached = env && env.trim() ? parseKeyList(env) : [parseKey(localKey())];
-	}
-	return cached;
+	const configured = config().sessionKeys;
+	if (!cached || cached.for !== configured)
+		cached = {
+			for: configured,
+			keys: configured ? configured.map(parseKey) : [parseKey(localKey())]
+		};
+	return cached.keys;
 }
 
 /** A key for the sandbox's signed codes and tokens, derived from the current session key. */

@@ -19,7 +19,7 @@ import type { Exchange } from '$lib/exchange/types';
 import { overLimit } from './abuse';
 import { consentExchange, prepareConsent, type StepResult } from './flow';
 import { findPreset, presets, sandboxEnabled } from './presets';
-import { guardPolicy } from './send';
+import { config } from './env';
 import { hasPrefill, parsePrefill, prefillLink, type Prefill } from '$lib/oauth/prefill';
 import { readSession, writeSession, type Session } from './session';
 
@@ -84,7 +84,7 @@ export function view(session: Session, origin: string) {
 		defaults,
 		setup,
 		shareLink: setup ? prefillLink(origin, setup, defaults) : null,
-		guardMode: guardPolicy().mode,
+		guardMode: config().policy.mode,
 		endpoints: setup ? endpoints(setup) : null,
 		secret: secretHint(session.client_secret),
 		pending: session.pending

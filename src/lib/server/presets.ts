@@ -1,12 +1,13 @@
 /**
  * Named setups: the built-in sandbox clients (when the sandbox is on) and those configured in
  * PLAYGROUND_PRESETS (inline JSON or a file path). A preset may hold a client secret: it stays on the
- * server, and choosing the preset seals it into the session. `/?preset=NAME` opens one.
+ * server, and choosing the preset seals it into the session. `/?preset=NAME` opens one. config.js
+ * loads the entries; they are checked here, against the setup schema, when the server starts.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { setupSchema, setupWith, type Setup } from '$lib/oauth/setup';
 import { builtinClients } from './sandbox/clients';
+import { config } from './env';
 
 export interface Preset {
 	name: string;
@@ -17,7 +18,7 @@ export interface Preset {
 }
 
 export function sandboxEnabled(): boolean {
-	return (process.env.SANDBOX ?? 'on').toLowerCase() !== 'off';
+	return config().sandbox.enabled;
 }
 
 const presetEntry = z.strictObject({
@@ -38,31 +39,13 @@ const presetEntry = z.strictObject({
 	auto_exchange: setupSchema.shape.auto_exchange
 });
 
-/** Reads PLAYGROUND_PRESETS. Throws with a message naming the entry and field on a bad value. */
-export function parsePresets(raw: string | undefined): Preset[] {
-	if (!raw || !raw.trim()) return [];
-	const text = raw.trim();
-	const inline = text.startsWith('[') || text.startsWith('{');
-	let source = text;
-	if (!inline) {
-		try {
-			source = readFileSync(text, 'utf8');
-		} catch (e) {
-			throw new Error(
-				`PLAYGROUND_PRESETS names the file "${text}", which cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
-				{ cause: e }
-			);
-		}
-	}
-	let json: unknown;
-	try {
-		json = JSON.parse(source);
-	} catch (e) {
-		throw new Error(`PLAYGROUND_PRESETS is not valid JSON: ${(e as Error).message}`, { cause: e });
-	}
-	const list = Array.isArray(json) ? json : [json];
+/**
+ * The PLAYGROUND_PRESETS entries (as config.js loads them) checked against the setup schema.
+ * Throws with a message naming the entry and field on a bad value.
+ */
+export function presetsFrom(entries: unknown[]): Preset[] {
 	const names = new Set<string>();
-	return list.map((entry, i) => {
+	return entries.map((entry, i) => {
 		const parsed = presetEntry.safeParse(entry);
 		if (!parsed.success) {
 			const issue = parsed.error.issues[0]!;
@@ -84,10 +67,11 @@ export function parsePresets(raw: string | undefined): Preset[] {
 	});
 }
 
-let configured: Preset[] | undefined;
+let configured: { for: unknown[]; presets: Preset[] } | undefined;
 export function configuredPresets(): Preset[] {
-	configured ??= parsePresets(process.env.PLAYGROUND_PRESETS);
-	return configured;
+	const entries = config().presets;
+	if (configured?.for !== entries) configured = { for: entries, presets: presetsFrom(entries) };
+	return configured.presets;
 }
 
 function sandboxPresets(origin: string): Preset[] {

@@ -11,8 +11,8 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { randomUUID } from 'node:crypto';
 import type { Exchange, Failure, FailureKind, HeaderList, Step, Timing } from '$lib/exchange/types';
-import { checkUrl, guardedLookup, policyFromEnv, type GuardPolicy } from './guard';
-import { limits } from './limits';
+import { checkUrl, guardedLookup, type GuardPolicy } from './guard';
+import type { Config, Limits } from './config.js';
 
 export const USER_AGENT =
 	'feed-reader-oauth-playground/0.1 (+https://www.rfc-editor.org/rfc/rfc6749)';
@@ -32,18 +32,45 @@ export interface SendInput {
 	allowInvalidTls?: boolean;
 }
 
-let policy: GuardPolicy | undefined;
-export function guardPolicy(): GuardPolicy {
-	policy ??= policyFromEnv(process.env);
-	return policy;
+/** Where and how the sender may connect: the outbound policy and limits, from the configuration. */
+export interface Outbound {
+	policy: GuardPolicy;
+	limits: Pick<Limits, 'connectTimeoutMs' | 'totalTimeoutMs' | 'maxResponseBytes'>;
+	/** This server's own listener, when its sandbox is on and ORIGIN is set (see ownSandbox). */
+	self?: OwnListener;
 }
 
-const agents = new Map<string, http.Agent>();
-function agentFor(protocol: string, insecure: boolean): http.Agent {
+interface OwnListener {
+	/** ORIGIN's origin: a request to `${origin}/sandbox/…` goes to this listener. */
+	origin: string;
+	hostname: string;
+	port: number;
+}
+
+/** The sender's settings from the server's configuration. */
+export function outboundFrom(config: Config): Outbound {
+	const { origin, host, port, sandbox } = config;
+	const self =
+		sandbox.enabled && origin && URL.canParse(origin)
+			? {
+					origin: new URL(origin).origin,
+					hostname:
+						host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.replace(/^\[|\]$/g, ''),
+					port
+				}
+			: undefined;
+	return { policy: config.policy, limits: config.limits, self };
+}
+
+/** Keep-alive agents, per policy (their DNS lookup checks every address against it). */
+const agents = new WeakMap<GuardPolicy, Map<string, http.Agent>>();
+function agentFor(policy: GuardPolicy, protocol: string, insecure: boolean): http.Agent {
 	const key = `${protocol}${insecure ? ':insecure' : ''}`;
-	let agent = agents.get(key);
+	let byKey = agents.get(policy);
+	if (!byKey) agents.set(policy, (byKey = new Map()));
+	let agent = byKey.get(key);
 	if (!agent) {
-		const lookup = guardedLookup(guardPolicy());
+		const lookup = guardedLookup(policy);
 		agent =
 			protocol === 'https:'
 				? new https.Agent({
@@ -53,16 +80,12 @@ function agentFor(protocol: string, insecure: boolean): http.Agent {
 						rejectUnauthorized: !insecure
 					})
 				: new http.Agent({ keepAlive: true, maxSockets: 64, lookup });
-		agents.set(key, agent);
+		byKey.set(key, agent);
 	}
 	return agent;
 }
 
-function hostHeader(u: URL): string {
-	return u.host; // URL.host drops the default port, as a Host header should
-}
-
-function classify(err: NodeJS.ErrnoException): FailureKind {
+export function classify(err: NodeJS.ErrnoException): FailureKind {
 	const code = err.code ?? '';
 	if (code === 'EGUARD') return 'blocked';
 	if (code === 'ECONNREFUSED') return 'refused';
@@ -82,7 +105,7 @@ function classify(err: NodeJS.ErrnoException): FailureKind {
 	return 'network';
 }
 
-function describe(kind: FailureKind, err: Error, u: URL): string {
+export function describe(kind: FailureKind, err: Error, u: URL): string {
 	switch (kind) {
 		case 'refused':
 			return `Nothing is listening at ${u.host}: the connection was refused.`;
@@ -118,31 +141,95 @@ function tlsReason(err: NodeJS.ErrnoException): string {
 	return words ? `${words} (${code}).` : err.message;
 }
 
-function pairs(raw: string[]): HeaderList {
+export function pairs(raw: string[]): HeaderList {
 	const out: HeaderList = [];
 	for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
 	return out;
 }
 
-export async function send(input: SendInput): Promise<Exchange> {
+/** Response as it arrives: status line and headers, and the body so far. */
+interface Arriving {
+	status: number;
+	statusText: string;
+	httpVersion: string;
+	headers: HeaderList;
+	chunks: Buffer[];
+	size: number;
+}
+
+/** What happened on the wire: a response, a failure, or a failure with the response so far. */
+type Outcome = Pick<Exchange, 'response' | 'failure'>;
+
+/** The request about to be written: the parsed URL, the record of it, and the body's bytes. */
+interface Prepared {
+	url: URL;
+	request: Exchange['request'];
+	bodyBytes: Buffer;
+}
+
+/** Where the request goes: the URL's own host (checked by the guard), or this server's listener. */
+interface Route {
+	own?: { hostname: string; port: number };
+	insecure: boolean;
+}
+
+/**
+ * Sends one request and records it as an Exchange, in four steps: prepare it and check it against
+ * the guard, write it, read the answer, record what happened. Never throws.
+ */
+export async function send(input: SendInput, outbound: Outbound): Promise<Exchange> {
 	const startedAt = new Date().toISOString();
 	const t0 = performance.now();
-	const body = input.body ?? '';
-	const bodyBytes = Buffer.from(body, 'utf8');
 	const id = randomUUID();
-	const lim = limits();
+	const record = (request: Exchange['request'], timing: Timing, outcome: Outcome): Exchange => ({
+		id,
+		step: input.step,
+		startedAt,
+		request,
+		timing,
+		findings: [],
+		note: input.note,
+		...outcome
+	});
 
-	let u: URL;
+	const prepared = prepare(input);
+	if ('failure' in prepared) return record(prepared.request, { total: 0 }, prepared);
+	const route = resolveAndGuard(prepared.url, input, outbound);
+	if ('failure' in route) return record(prepared.request, { total: 0 }, route);
+	const written = write(input, prepared, route, outbound.policy);
+	if ('failure' in written)
+		return record(prepared.request, { total: round(performance.now() - t0) }, written);
+	const timing: Timing = { total: 0 };
+	const outcome = await read(written.req, prepared, outbound.limits, timing, t0, input.signal);
+	return record(prepared.request, timing, outcome);
+}
+
+/**
+ * The request exactly as it will be written: Host, User-Agent, Accept, the caller's headers,
+ * Content-Length (with a body, and always for POST, PUT and PATCH) and Connection, in that order.
+ */
+export function prepare(
+	input: SendInput
+): Prepared | { request: Exchange['request']; failure: Failure } {
+	const body = input.body ?? '';
+	let url: URL;
 	try {
-		u = new URL(input.url);
+		url = new URL(input.url);
 	} catch {
-		return blockedExchange(input, id, startedAt, {
-			kind: 'blocked',
-			message: `"${input.url}" is not a valid URL.`
-		});
+		return {
+			request: {
+				method: input.method,
+				url: input.url,
+				httpVersion: '1.1',
+				headers: input.headers ?? [],
+				body
+			},
+			failure: { kind: 'blocked', message: `"${input.url}" is not a valid URL.` }
+		};
 	}
+	const bodyBytes = Buffer.from(body, 'utf8');
 	const headers: HeaderList = [
-		['Host', hostHeader(u)],
+		['Host', url.host], // URL.host drops the default port, as a Host header should
 		['User-Agent', USER_AGENT],
 		['Accept', input.accept ?? 'application/json'],
 		...(input.headers ?? [])
@@ -155,220 +242,25 @@ export async function send(input: SendInput): Promise<Exchange> {
 	)
 		headers.push(['Content-Length', String(bodyBytes.length)]);
 	headers.push(['Connection', 'keep-alive']);
-	const request = { method: input.method, url: u.toString(), httpVersion: '1.1', headers, body };
+	return {
+		url,
+		request: { method: input.method, url: url.toString(), httpVersion: '1.1', headers, body },
+		bodyBytes
+	};
+}
 
-	const pol = guardPolicy();
-	const own = ownSandbox(u);
-	const urlCheck = own ? ({ ok: true } as const) : checkUrl(u, pol);
-	if (!urlCheck.ok)
-		return {
-			id,
-			step: input.step,
-			startedAt,
-			request,
-			failure: { kind: 'blocked', message: urlCheck.reason },
-			timing: { total: 0 },
-			findings: [],
-			note: input.note
-		};
-	const insecure = !!input.allowInvalidTls && pol.mode === 'local';
-
-	return new Promise<Exchange>((resolve) => {
-		const timing: Timing = { total: 0 };
-		let done = false;
-		let tConnectStart = t0;
-		const finish = (ex: Partial<Exchange>) => {
-			if (done) return;
-			done = true;
-			clearTimeout(totalTimer);
-			clearTimeout(connectTimer);
-			timing.total = round(performance.now() - t0);
-			resolve({
-				id,
-				step: input.step,
-				startedAt,
-				request,
-				timing,
-				findings: [],
-				note: input.note,
-				...ex
-			});
-		};
-		const fail = (failure: Failure, response?: Exchange['response']) => {
-			req.destroy();
-			finish({ failure, response });
-		};
-
-		const mod = u.protocol === 'https:' ? https : http;
-		let req: http.ClientRequest;
-		try {
-			req = (own ? http : mod).request({
-				protocol: own ? 'http:' : u.protocol,
-				hostname: own ? own.hostname : u.hostname.replace(/^\[|\]$/g, ''),
-				port: own ? own.port : u.port || undefined,
-				method: input.method,
-				path: u.pathname + u.search,
-				headers: headers.flat(),
-				agent: agentFor(own ? 'http:' : u.protocol, insecure),
-				servername:
-					u.protocol === 'https:' && !/^[\d.]+$|:/.test(u.hostname) ? u.hostname : undefined
-			});
-		} catch (err) {
-			// Node refuses to write a header holding CR, LF or a character outside Latin-1 (a token from a
-			// misbehaving service can hold one): nothing was sent.
-			done = true;
-			const e = err as NodeJS.ErrnoException;
-			const what =
-				e.code === 'ERR_INVALID_CHAR'
-					? `a header holds a character that HTTP does not allow (${e.message.replace(/^Invalid character in header content /, 'in ')}). Values that came from the service, such as the access token, go into headers; check them`
-					: e.message;
-			resolve({
-				id,
-				step: input.step,
-				startedAt,
-				request,
-				timing: { total: round(performance.now() - t0) },
-				findings: [],
-				note: input.note,
-				failure: { kind: 'network', message: `The request was not sent: ${what}.` }
-			});
-			return;
-		}
-
-		const connectTimer = setTimeout(
-			() =>
-				fail({
-					kind: 'timeout',
-					message: `No connection to ${u.host} within ${lim.connectTimeoutMs} ms.`
-				}),
-			lim.connectTimeoutMs
-		);
-		let partial:
-			| {
-					status: number;
-					statusText: string;
-					httpVersion: string;
-					headers: HeaderList;
-					chunks: Buffer[];
-					size: number;
-			  }
-			| undefined;
-		const totalTimer = setTimeout(() => {
-			const res = partial
-				? {
-						status: partial.status,
-						statusText: partial.statusText,
-						httpVersion: partial.httpVersion,
-						headers: partial.headers,
-						body: Buffer.concat(partial.chunks).toString('utf8'),
-						truncated: true
-					}
-				: undefined;
-			fail(
-				{
-					kind: 'timeout',
-					message: partial
-						? `${u.host} started answering but did not finish within ${lim.totalTimeoutMs} ms (a slow or stalled body).`
-						: `${u.host} did not answer within ${lim.totalTimeoutMs} ms.`
-				},
-				res
-			);
-		}, lim.totalTimeoutMs);
-
-		const onAbort = () => fail({ kind: 'cancelled', message: 'Cancelled.' });
-		input.signal?.addEventListener('abort', onAbort, { once: true });
-
-		req.on('socket', (socket: Socket) => {
-			const connected = () => clearTimeout(connectTimer);
-			if (!socket.connecting) {
-				connected(); // a kept-alive socket: no DNS, connect or TLS this time
-				return;
-			}
-			socket.once('lookup', () => {
-				timing.dns = round(performance.now() - t0);
-				tConnectStart = performance.now();
-			});
-			socket.once('connect', () => {
-				timing.connect = round(performance.now() - tConnectStart);
-				if (u.protocol === 'http:') connected();
-				tConnectStart = performance.now();
-			});
-			(socket as TLSSocket).once('secureConnect', () => {
-				timing.tls = round(performance.now() - tConnectStart);
-				connected();
-			});
-		});
-
-		req.on('error', (err: NodeJS.ErrnoException) => {
-			const kind = classify(err);
-			fail({ kind, message: describe(kind, err, u) });
-		});
-
-		req.on('response', (res) => {
-			timing.firstByte = round(performance.now() - t0);
-			partial = {
-				status: res.statusCode ?? 0,
-				statusText: res.statusMessage ?? '',
-				httpVersion: res.httpVersion,
-				headers: pairs(res.rawHeaders),
-				chunks: [],
-				size: 0
-			};
-			const p = partial;
-			res.on('data', (chunk: Buffer) => {
-				const room = lim.maxResponseBytes - p.size;
-				if (chunk.length > room) {
-					p.chunks.push(chunk.subarray(0, room));
-					p.size += room;
-					fail(
-						{
-							kind: 'too-large',
-							message: `The response body is larger than the ${lim.maxResponseBytes}-byte cap; the first ${lim.maxResponseBytes} bytes are shown.`
-						},
-						{
-							status: p.status,
-							statusText: p.statusText,
-							httpVersion: p.httpVersion,
-							headers: p.headers,
-							body: Buffer.concat(p.chunks).toString('utf8'),
-							truncated: true
-						}
-					);
-					return;
-				}
-				p.chunks.push(chunk);
-				p.size += chunk.length;
-			});
-			res.on('end', () =>
-				finish({
-					response: {
-						status: p.status,
-						statusText: p.statusText,
-						httpVersion: p.httpVersion,
-						headers: p.headers,
-						body: Buffer.concat(p.chunks).toString('utf8'),
-						truncated: false
-					}
-				})
-			);
-			res.on('aborted', () =>
-				fail(
-					{ kind: 'reset', message: `${u.host} closed the connection in the middle of the body.` },
-					{
-						status: p.status,
-						statusText: p.statusText,
-						httpVersion: p.httpVersion,
-						headers: p.headers,
-						body: Buffer.concat(p.chunks).toString('utf8'),
-						truncated: true
-					}
-				)
-			);
-			res.on('error', () => undefined);
-		});
-
-		req.end(bodyBytes.length ? bodyBytes : undefined);
-	});
+/** This server's own sandbox, or a URL the guard lets through; invalid TLS only in local mode. */
+export function resolveAndGuard(
+	url: URL,
+	input: Pick<SendInput, 'allowInvalidTls'>,
+	outbound: Pick<Outbound, 'policy' | 'self'>
+): Route | { failure: Failure } {
+	const own = ownSandbox(url, outbound.self);
+	if (!own) {
+		const check = checkUrl(url, outbound.policy);
+		if (!check.ok) return { failure: { kind: 'blocked', message: check.reason } };
+	}
+	return { own, insecure: !!input.allowInvalidTls && outbound.policy.mode === 'local' };
 }
 
 /**
@@ -377,38 +269,207 @@ export async function send(input: SendInput): Promise<Exchange> {
  * this process's own listener instead, with the same request line and headers; nothing else can be
  * reached this way.
  */
-function ownSandbox(u: URL): { hostname: string; port: number } | undefined {
-	if (!u.pathname.startsWith('/sandbox/') || (process.env.SANDBOX ?? 'on').toLowerCase() === 'off')
+export function ownSandbox(
+	url: URL,
+	self: OwnListener | undefined
+): { hostname: string; port: number } | undefined {
+	if (!self || !url.pathname.startsWith('/sandbox/') || self.origin !== url.origin)
 		return undefined;
-	const origin = process.env.ORIGIN;
-	if (!origin || !URL.canParse(origin) || new URL(origin).origin !== u.origin) return undefined;
-	const host = process.env.HOST;
-	const hostname =
-		!host || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.replace(/^\[|\]$/g, '');
-	return { hostname, port: Number(process.env.PORT || 5173) };
+	return { hostname: self.hostname, port: self.port };
 }
 
-function blockedExchange(
+/** Opens the request. Node refuses a header it cannot write: then nothing was sent. */
+function write(
 	input: SendInput,
-	id: string,
-	startedAt: string,
-	failure: Failure
-): Exchange {
-	return {
-		id,
-		step: input.step,
-		startedAt,
-		request: {
+	{ url, request }: Prepared,
+	{ own, insecure }: Route,
+	policy: GuardPolicy
+): { req: http.ClientRequest } | { failure: Failure } {
+	const protocol = own ? 'http:' : url.protocol;
+	try {
+		const req = (protocol === 'https:' ? https : http).request({
+			protocol,
+			hostname: own ? own.hostname : url.hostname.replace(/^\[|\]$/g, ''),
+			port: own ? own.port : url.port || undefined,
 			method: input.method,
-			url: input.url,
-			httpVersion: '1.1',
-			headers: input.headers ?? [],
-			body: input.body ?? ''
-		},
-		failure,
-		timing: { total: 0 },
-		findings: [],
-		note: input.note
+			path: url.pathname + url.search,
+			headers: request.headers.flat(),
+			agent: agentFor(policy, protocol, insecure),
+			servername:
+				url.protocol === 'https:' && !/^[\d.]+$|:/.test(url.hostname) ? url.hostname : undefined
+		});
+		return { req };
+	} catch (err) {
+		// Node refuses to write a header holding CR, LF or a character outside Latin-1 (a token from a
+		// misbehaving service can hold one).
+		return { failure: notSent(err as NodeJS.ErrnoException) };
+	}
+}
+
+export function notSent(e: NodeJS.ErrnoException): Failure {
+	const what =
+		e.code === 'ERR_INVALID_CHAR'
+			? `a header holds a character that HTTP does not allow (${e.message.replace(/^Invalid character in header content /, 'in ')}). Values that came from the service, such as the access token, go into headers; check them`
+			: e.message;
+	return { kind: 'network', message: `The request was not sent: ${what}.` };
+}
+
+/**
+ * Writes the body and reads the answer, within the connect and total timeouts and the size cap,
+ * filling in `timing` (DNS, connect, TLS, first byte, total) as the socket goes.
+ */
+function read(
+	req: http.ClientRequest,
+	{ url, bodyBytes }: Prepared,
+	lim: Outbound['limits'],
+	timing: Timing,
+	t0: number,
+	signal: AbortSignal | undefined
+): Promise<Outcome> {
+	return new Promise<Outcome>((resolve) => {
+		let done = false;
+		let partial: Arriving | undefined;
+		const finish = (outcome: Outcome) => {
+			if (done) return;
+			done = true;
+			clearTimeout(totalTimer);
+			clearTimeout(connectTimer);
+			timing.total = round(performance.now() - t0);
+			resolve(outcome);
+		};
+		const fail = (failure: Failure, response?: Exchange['response']) => {
+			req.destroy();
+			finish({ failure, response });
+		};
+
+		const connectTimer = setTimeout(
+			() =>
+				fail({
+					kind: 'timeout',
+					message: `No connection to ${url.host} within ${lim.connectTimeoutMs} ms.`
+				}),
+			lim.connectTimeoutMs
+		);
+		const totalTimer = setTimeout(
+			() =>
+				fail(
+					{
+						kind: 'timeout',
+						message: partial
+							? `${url.host} started answering but did not finish within ${lim.totalTimeoutMs} ms (a slow or stalled body).`
+							: `${url.host} did not answer within ${lim.totalTimeoutMs} ms.`
+					},
+					partial ? received(partial, true) : undefined
+				),
+			lim.totalTimeoutMs
+		);
+		signal?.addEventListener('abort', () => fail({ kind: 'cancelled', message: 'Cancelled.' }), {
+			once: true
+		});
+
+		req.on('socket', (socket: Socket) =>
+			timeConnection(socket, url, timing, t0, () => clearTimeout(connectTimer))
+		);
+		req.on('error', (err: NodeJS.ErrnoException) => {
+			const kind = classify(err);
+			fail({ kind, message: describe(kind, err, url) });
+		});
+		req.on('response', (res) => {
+			timing.firstByte = round(performance.now() - t0);
+			partial = collect(res, url, lim.maxResponseBytes, finish, fail);
+		});
+
+		req.end(bodyBytes.length ? bodyBytes : undefined);
+	});
+}
+
+/**
+ * Notes the DNS, connect and TLS times of a new socket, and calls `connected` once it is ready to
+ * carry the request (at once for a kept-alive socket: no DNS, connect or TLS this time).
+ */
+function timeConnection(
+	socket: Socket,
+	url: URL,
+	timing: Timing,
+	t0: number,
+	connected: () => void
+): void {
+	if (!socket.connecting) {
+		connected();
+		return;
+	}
+	let tConnectStart = t0;
+	socket.once('lookup', () => {
+		timing.dns = round(performance.now() - t0);
+		tConnectStart = performance.now();
+	});
+	socket.once('connect', () => {
+		timing.connect = round(performance.now() - tConnectStart);
+		if (url.protocol === 'http:') connected();
+		tConnectStart = performance.now();
+	});
+	(socket as TLSSocket).once('secureConnect', () => {
+		timing.tls = round(performance.now() - tConnectStart);
+		connected();
+	});
+}
+
+/**
+ * Reads a response's body up to the size cap; past the cap, or when the connection breaks off, it
+ * fails with what arrived. Returns the response so far, which grows as chunks arrive.
+ */
+function collect(
+	res: http.IncomingMessage,
+	url: URL,
+	maxBytes: number,
+	finish: (outcome: Outcome) => void,
+	fail: (failure: Failure, response: Exchange['response']) => void
+): Arriving {
+	const p: Arriving = {
+		status: res.statusCode ?? 0,
+		statusText: res.statusMessage ?? '',
+		httpVersion: res.httpVersion,
+		headers: pairs(res.rawHeaders),
+		chunks: [],
+		size: 0
+	};
+	res.on('data', (chunk: Buffer) => {
+		const room = maxBytes - p.size;
+		if (chunk.length > room) {
+			p.chunks.push(chunk.subarray(0, room));
+			p.size += room;
+			fail(
+				{
+					kind: 'too-large',
+					message: `The response body is larger than the ${maxBytes}-byte cap; the first ${maxBytes} bytes are shown.`
+				},
+				received(p, true)
+			);
+			return;
+		}
+		p.chunks.push(chunk);
+		p.size += chunk.length;
+	});
+	res.on('end', () => finish({ response: received(p, false) }));
+	res.on('aborted', () =>
+		fail(
+			{ kind: 'reset', message: `${url.host} closed the connection in the middle of the body.` },
+			received(p, true)
+		)
+	);
+	res.on('error', () => undefined);
+	return p;
+}
+
+/** The response as recorded: what arrived, the body decoded as UTF-8. */
+function received(p: Arriving, truncated: boolean): NonNullable<Exchange['response']> {
+	return {
+		status: p.status,
+		statusText: p.statusText,
+		httpVersion: p.httpVersion,
+		headers: p.headers,
+		body: Buffer.concat(p.chunks).toString('utf8'),
+		truncated
 	};
 }
 

@@ -1,0 +1,508 @@
+/**
+ * Every environment variable the playground reads, parsed in one place: `parseConfig(env)` takes an
+ * environment and returns the whole typed configuration, or throws one `ConfigError` whose message
+ * names every variable with a bad value. It is pure (it reads a file only when PLAYGROUND_PRESETS or
+ * SANDBOX_CLIENTS names one) and written in JavaScript with JSDoc types, so that `scripts/serve.js`
+ * (plain Node, before the build is loaded), the server (`env.ts`, from `$env/dynamic/private`) and the
+ * tests all call the same function. The README's Configuration table lists the same variables with
+ * the same defaults; a unit test holds the two together.
+ *
+ * Each variable's schema turns its text into a value (a blank value counts as unset). An issue's
+ * message continues the variable's name: "PORT" + " must be …".
+ *
+ * The entries of PLAYGROUND_PRESETS are setups, so presets.ts checks them against the protocol's
+ * setup schema (TypeScript, out of reach of serve.js); here they are only loaded.
+ */
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { z } from 'zod';
+
+/** @typedef {'local' | 'hosted'} GuardMode */
+/**
+ * @typedef {object} GuardPolicy
+ * @property {GuardMode} mode
+ * @property {string[]} allowedHosts Host patterns, lowercase: `feeds.example.com` or `*.example.com`. Used in hosted mode.
+ */
+/**
+ * @typedef {object} Limits
+ * @property {number} connectTimeoutMs
+ * @property {number} totalTimeoutMs
+ * @property {number} maxResponseBytes
+ * @property {number} maxRequestBytes
+ */
+/**
+ * @typedef {object} RateLimitConfig
+ * @property {number} limit Attempts allowed per window; 0 = off.
+ * @property {number} windowS
+ */
+/** @typedef {'read' | 'read write'} SandboxScope */
+/**
+ * @typedef {object} SandboxClient
+ * @property {string} client_id
+ * @property {string} client_secret
+ * @property {string} name
+ * @property {SandboxScope} default_scope The registration's scope setting: used when `scope` is empty, and the most it can ever get.
+ * @property {string[]} redirect_uris Exact redirect URIs. Built-in clients have none here: theirs follow the request's origin.
+ * @property {boolean} builtin
+ * @property {number} [access_ttl]
+ * @property {number} [zone1_limit]
+ * @property {number} [zone2_limit]
+ */
+/**
+ * @typedef {object} SandboxConfig
+ * @property {boolean} enabled SANDBOX is not `off`. When it is off, the other SANDBOX_ variables are not read.
+ * @property {number} accessTtl
+ * @property {number} codeTtl
+ * @property {number} refreshTtl
+ * @property {number} zone1Limit
+ * @property {number} zone2Limit
+ * @property {number} limitWindow
+ * @property {SandboxClient[]} extraClients Clients from SANDBOX_CLIENTS (the built-ins are in clients.ts).
+ * @property {string} [origin] The `ORIGIN` variable, normalized, when set and a valid http(s) origin.
+ */
+/**
+ * @typedef {object} Config
+ * @property {string} host Address to listen on.
+ * @property {number} port Port to listen on.
+ * @property {string} [origin] The public origin (ORIGIN) as given; adapter-node checks its form.
+ * @property {{ protocolHeader?: string, hostHeader?: string, portHeader?: string, addressHeader?: string, xffDepth?: string }} proxy
+ *   adapter-node's proxy settings; adapter-node reads and checks them itself.
+ * @property {string} bodySizeLimit adapter-node's BODY_SIZE_LIMIT.
+ * @property {string[] | undefined} sessionKeys The PLAYGROUND_SESSION_KEY keys, the current one first; undefined: use the local key file.
+ * @property {GuardPolicy} policy The outbound policy.
+ * @property {Limits} limits
+ * @property {RateLimitConfig} rateLimit
+ * @property {unknown[]} presets The PLAYGROUND_PRESETS entries, as loaded (presets.ts checks them).
+ * @property {boolean} log The request log is on.
+ * @property {SandboxConfig} sandbox
+ */
+
+export class ConfigError extends Error {
+	/** @param {string[]} problems */
+	constructor(problems) {
+		super(
+			problems.length === 1
+				? problems[0]
+				: `the configuration has ${problems.length} problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`
+		);
+		this.name = 'ConfigError';
+		this.problems = problems;
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks
+
+/** @param {string | undefined} raw */
+const isBlank = (raw) => raw === undefined || raw.trim() === '';
+
+/**
+ * A variable whose text becomes a value. `read` returns the value, or calls `fail` with one or more
+ * messages, each continuing the variable's name.
+ * @template T
+ * @param {(raw: string | undefined, fail: (...messages: string[]) => never) => T} read
+ */
+function variable(read) {
+	return z
+		.string()
+		.optional()
+		.transform((raw, ctx) =>
+			read(raw, (...messages) => {
+				for (const message of messages) ctx.issues.push({ code: 'custom', message, input: raw });
+				return z.NEVER;
+			})
+		);
+}
+
+/** Free text; blank is unset. @param {string} [fallback] */
+const text = (fallback) =>
+	variable((raw) => (isBlank(raw) ? fallback : /** @type {string} */ (raw)));
+
+/** Text kept exactly as given (no trimming, '' counts as set), as adapter-node reads it. */
+const verbatim = () => variable((raw) => raw);
+
+/**
+ * A whole number ≥ min, read with Number() (so " 5 " and "1e3" count).
+ * @param {number | undefined} fallback
+ * @param {number} min
+ */
+const wholeNumber = (fallback, min = 1) =>
+	variable((raw, fail) => {
+		if (isBlank(raw)) return fallback;
+		const n = Number(raw);
+		if (!Number.isInteger(n) || n < min)
+			return fail(` must be a whole number ≥ ${min}, got "${raw}"`);
+		return n;
+	});
+
+const DAY = 24 * 60 * 60;
+const MAX_SANDBOX_NUMBER = 10 * 365 * DAY;
+
+/**
+ * A positive whole number of `unit`, digits only, at most ten years' worth.
+ * @param {number} fallback
+ * @param {string} unit
+ */
+const positiveCount = (fallback, unit) =>
+	variable((raw, fail) => {
+		if (isBlank(raw)) return fallback;
+		const digits = /** @type {string} */ (raw).trim();
+		if (!/^\d+$/.test(digits) || Number(digits) < 1 || Number(digits) > MAX_SANDBOX_NUMBER)
+			return fail(
+				` must be a positive whole number of ${unit} (at most ${MAX_SANDBOX_NUMBER}), got ${JSON.stringify(raw)}`
+			);
+		return Number(digits);
+	});
+
+/**
+ * THE loader of values that hold inline JSON (starting with `[` or `{`) or the path of a JSON file.
+ * Returns the entries (one object counts as a list of one), or the problem, which continues the
+ * variable's name: ` (inline JSON): not valid JSON: …`, ` (file "x.json"): the file cannot be read (ENOENT)`.
+ * @param {string | undefined} raw
+ * @returns {{ entries: unknown[], where: string } | { problem: string }}
+ */
+function jsonOrFile(raw) {
+	if (raw === undefined || raw.trim() === '') return { entries: [], where: '' };
+	const value = raw.trim();
+	const inline = value.startsWith('[') || value.startsWith('{');
+	const where = inline ? ' (inline JSON)' : ` (file ${JSON.stringify(value)})`;
+	let source = value;
+	if (!inline) {
+		try {
+			source = readFileSync(value, 'utf8');
+		} catch (e) {
+			const code = /** @type {NodeJS.ErrnoException} */ (e).code ?? 'error';
+			return { problem: `${where}: the file cannot be read (${code})` };
+		}
+	}
+	try {
+		const data = JSON.parse(source);
+		return { entries: Array.isArray(data) ? data : [data], where };
+	} catch (e) {
+		return { problem: `${where}: not valid JSON: ${/** @type {Error} */ (e).message}` };
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// The outbound policy: PLAYGROUND_MODE and PLAYGROUND_ALLOWED_HOSTS
+
+const mode = variable((raw, fail) => {
+	const value = raw?.trim().toLowerCase() ?? '';
+	if (value === '') return undefined;
+	if (value === 'local' || value === 'hosted') return /** @type {GuardMode} */ (value);
+	return fail(` must be "local" or "hosted", not "${raw}".`);
+});
+
+const LABEL = '[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?';
+const HOST_PATTERN = new RegExp(`^(?:\\*\\.)?${LABEL}(?:\\.${LABEL})*$`);
+
+const allowedHosts = variable((raw, fail) => {
+	if (isBlank(raw)) return undefined;
+	const parts = /** @type {string} */ (raw)
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean);
+	if (parts.length === 0) return fail(' is set but holds no host pattern.');
+	/** @type {string[]} */
+	const patterns = [];
+	for (const part of parts) {
+		const pattern = part.toLowerCase().replace(/\.$/, '');
+		if (pattern.length > 253 || !HOST_PATTERN.test(pattern))
+			return fail(
+				`: "${part}" is not a host pattern. Expected a host name such as ` +
+					'feeds.example.com or a wildcard such as *.example.com: no scheme, port or path, ' +
+					'and internationalised names in their xn-- form.'
+			);
+		patterns.push(pattern);
+	}
+	return patterns;
+});
+
+/**
+ * True when the server's HOST is unset or a loopback address, so only this machine can reach it.
+ * @param {string | undefined} host
+ */
+function isLoopbackHost(host) {
+	const h = (host ?? '')
+		.trim()
+		.toLowerCase()
+		.replace(/^\[(.*)\]$/, '$1');
+	if (h === '' || h === 'localhost' || h === 'localhost.') return true;
+	const kind = isIP(h);
+	if (kind === 4) return ipaddr.IPv4.parse(h).range() === 'loopback';
+	if (kind !== 6) return false;
+	try {
+		// The WHATWG URL parser's canonical form, as guard.ts reads IPv6 text.
+		const canonical = new URL(`http://[${h.replace(/%.*$/, '')}]/`).hostname.slice(1, -1);
+		return ipaddr.IPv6.parse(canonical).range() === 'loopback';
+	} catch {
+		return false;
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// SANDBOX_CLIENTS
+
+/** The built-in sandbox clients' ids (their registrations are in the sandbox's clients.ts). */
+export const SANDBOX_BUILTIN_CLIENT_IDS = /** @type {const} */ ([
+	'sandbox-rw',
+	'sandbox-ro',
+	'sandbox-short'
+]);
+
+/** RFC 6749 §3.1.2: an absolute URI, no fragment. The sandbox also wants http or https. */
+const redirectUri = z.string().refine(
+	(value) => {
+		try {
+			const url = new URL(value);
+			return (url.protocol === 'http:' || url.protocol === 'https:') && !value.includes('#');
+		} catch {
+			return false;
+		}
+	},
+	{ error: 'must be an absolute http(s) URL without a fragment' }
+);
+
+const positiveInt = z
+	.int({ error: 'must be a positive whole number' })
+	.min(1, { error: 'must be a positive whole number' })
+	.max(MAX_SANDBOX_NUMBER, { error: `must be at most ${MAX_SANDBOX_NUMBER}` });
+
+/** RFC 6749 Appendix A.1/A.2: client_id and client_secret are visible ASCII (VSCHAR). */
+const vschar = z
+	.string({ error: 'must be a string' })
+	.min(1, { error: 'must not be empty' })
+	.max(200, { error: 'must be at most 200 characters' })
+	.regex(/^[\x20-\x7e]+$/, { error: 'must be printable ASCII' });
+
+const clientEntrySchema = z.strictObject({
+	client_id: vschar,
+	client_secret: vschar,
+	name: z
+		.string({ error: 'must be a string' })
+		.min(1, { error: 'must not be empty' })
+		.max(100, { error: 'must be at most 100 characters' })
+		.optional(),
+	redirect_uris: z
+		.array(redirectUri, { error: 'must be an array of URLs' })
+		.min(1, { error: 'must list at least one URL' }),
+	default_scope: z.enum(['read', 'read write'], { error: 'must be "read" or "read write"' }),
+	access_ttl: positiveInt.optional(),
+	zone1_limit: positiveInt.optional(),
+	zone2_limit: positiveInt.optional()
+});
+
+/** @param {PropertyKey[]} path */
+function formatPath(path) {
+	let out = '';
+	for (const part of path)
+		out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
+	return out;
+}
+
+const sandboxClients = variable((raw, fail) => {
+	const loaded = jsonOrFile(raw);
+	if ('problem' in loaded) return fail(loaded.problem);
+	const { entries, where } = loaded;
+	/** @type {string[]} */
+	const problems = [];
+	/** @type {{ client: SandboxClient, index: number }[]} */
+	const clients = [];
+	entries.forEach((entry, index) => {
+		const id =
+			entry &&
+			typeof entry === 'object' &&
+			typeof (/** @type {{ client_id?: unknown }} */ (entry).client_id) === 'string'
+				? ` (client_id ${JSON.stringify(/** @type {{ client_id: string }} */ (entry).client_id)})`
+				: '';
+		const label = `${where}: entry ${index}${id}`;
+		if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
+			problems.push(`${label}: must be an object`);
+			return;
+		}
+		const result = clientEntrySchema.safeParse(entry);
+		if (!result.success) {
+			for (const issue of result.error.issues) {
+				if (issue.code === 'unrecognized_keys')
+					problems.push(
+						`${label}: unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
+					);
+				else if (issue.code === 'invalid_type' && issue.input === undefined)
+					problems.push(`${label}: field ${formatPath(issue.path)} is required`);
+				else problems.push(`${label}: field ${formatPath(issue.path)} ${issue.message}`);
+			}
+			return;
+		}
+		const c = result.data;
+		clients.push({
+			index,
+			client: {
+				client_id: c.client_id,
+				client_secret: c.client_secret,
+				name: c.name ?? c.client_id,
+				default_scope: c.default_scope,
+				redirect_uris: c.redirect_uris,
+				builtin: false,
+				...(c.access_ttl !== undefined && { access_ttl: c.access_ttl }),
+				...(c.zone1_limit !== undefined && { zone1_limit: c.zone1_limit }),
+				...(c.zone2_limit !== undefined && { zone2_limit: c.zone2_limit })
+			}
+		});
+	});
+	/** @type {Set<string>} */
+	const seen = new Set();
+	/** @type {readonly string[]} */
+	const builtinIds = SANDBOX_BUILTIN_CLIENT_IDS;
+	for (const { client, index } of clients) {
+		const label = `${where}: entry ${index} (client_id ${JSON.stringify(client.client_id)})`;
+		if (builtinIds.includes(client.client_id))
+			problems.push(`${label}: field client_id is the id of a built-in client`);
+		else if (seen.has(client.client_id))
+			problems.push(`${label}: field client_id is registered twice`);
+		seen.add(client.client_id);
+	}
+	return problems.length ? fail(...problems) : clients.map((c) => c.client);
+});
+
+// ---------------------------------------------------------------------------------------------
+// The variables. A default that depends on another variable is documented in words in `meta`.
+
+const port = variable((raw, fail) => {
+	if (isBlank(raw)) return 5173;
+	const n = Number(raw);
+	if (!Number.isInteger(n) || n < 0 || n > 65535)
+		return fail(` must be a port number (0 to 65535), got "${raw}"`);
+	return n;
+});
+
+export const variables = z.object({
+	HOST: text('127.0.0.1'),
+	PORT: port,
+	ORIGIN: text().meta({ default: 'from the request' }),
+	PROTOCOL_HEADER: verbatim(),
+	HOST_HEADER: verbatim(),
+	PORT_HEADER: verbatim(),
+	ADDRESS_HEADER: verbatim(),
+	XFF_DEPTH: verbatim(),
+	BODY_SIZE_LIMIT: text().meta({ default: '= `PLAYGROUND_MAX_REQUEST_BYTES`' }),
+	PLAYGROUND_SESSION_KEY: variable((raw, fail) => {
+		if (isBlank(raw)) return undefined;
+		const keys = /** @type {string} */ (raw)
+			.split(',')
+			.map((s) => s.trim())
+			.filter(Boolean);
+		return keys.length ? keys : fail(' is set but holds no key');
+	}).meta({ default: 'generated' }),
+	PLAYGROUND_MODE: mode.meta({ default: '`local` when listening on loopback, else `hosted`' }),
+	PLAYGROUND_ALLOWED_HOSTS: allowedHosts,
+	PLAYGROUND_CONNECT_TIMEOUT_MS: wholeNumber(5_000),
+	PLAYGROUND_TOTAL_TIMEOUT_MS: wholeNumber(15_000),
+	PLAYGROUND_MAX_RESPONSE_BYTES: wholeNumber(1024 * 1024),
+	PLAYGROUND_MAX_REQUEST_BYTES: wholeNumber(64 * 1024),
+	PLAYGROUND_RATE_LIMIT: wholeNumber(undefined, 0).meta({
+		default: '`60` in hosted mode, off in local mode'
+	}),
+	PLAYGROUND_RATE_WINDOW: wholeNumber(60),
+	PLAYGROUND_PRESETS: variable((raw, fail) => {
+		const loaded = jsonOrFile(raw);
+		return 'problem' in loaded ? fail(loaded.problem) : loaded.entries;
+	}),
+	PLAYGROUND_LOG: text('on'),
+	SANDBOX: text('on'),
+	SANDBOX_CLIENTS: sandboxClients,
+	SANDBOX_ACCESS_TTL: positiveCount(3600, 'seconds'),
+	SANDBOX_CODE_TTL: positiveCount(60, 'seconds'),
+	SANDBOX_REFRESH_TTL: positiveCount(30 * DAY, 'seconds'),
+	SANDBOX_ZONE1_LIMIT: positiveCount(100, 'requests'),
+	SANDBOX_ZONE2_LIMIT: positiveCount(10, 'requests'),
+	SANDBOX_LIMIT_WINDOW: positiveCount(600, 'seconds')
+});
+
+/** The abuse limit's default in hosted mode. */
+const DEFAULT_RATE_LIMIT = 60;
+
+/** @param {string | undefined} raw */
+function sandboxOrigin(raw) {
+	if (!raw || !raw.trim()) return undefined;
+	try {
+		const url = new URL(raw.trim());
+		return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The whole configuration from an environment. Throws a ConfigError naming every bad value.
+ * @param {Record<string, string | undefined>} env
+ * @returns {Config}
+ */
+export function parseConfig(env) {
+	const sandboxOn = (env.SANDBOX ?? 'on').toLowerCase() !== 'off';
+	// With the sandbox off, its variables are not read (as its routes are not served).
+	const input = sandboxOn
+		? env
+		: Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('SANDBOX_')));
+	const parsed = variables.safeParse(input);
+	if (!parsed.success)
+		throw new ConfigError(
+			parsed.error.issues.map((issue) => `${String(issue.path[0])}${issue.message}`)
+		);
+	const v = parsed.data;
+
+	if (v.PLAYGROUND_ALLOWED_HOSTS && v.PLAYGROUND_MODE === 'local')
+		throw new ConfigError([
+			'PLAYGROUND_ALLOWED_HOSTS is set, which means hosted mode, but PLAYGROUND_MODE is "local"; unset one of them.'
+		]);
+	/** @type {GuardPolicy} */
+	const policy = v.PLAYGROUND_ALLOWED_HOSTS
+		? { mode: 'hosted', allowedHosts: v.PLAYGROUND_ALLOWED_HOSTS }
+		: {
+				// The mode follows the HOST variable as given: unset is loopback.
+				mode: v.PLAYGROUND_MODE ?? (isLoopbackHost(env.HOST) ? 'local' : 'hosted'),
+				allowedHosts: []
+			};
+
+	const rateLimitSet = v.PLAYGROUND_RATE_LIMIT !== undefined;
+	const limit = v.PLAYGROUND_RATE_LIMIT ?? (policy.mode === 'hosted' ? DEFAULT_RATE_LIMIT : 0);
+
+	return {
+		host: /** @type {string} */ (v.HOST),
+		port: v.PORT,
+		origin: v.ORIGIN,
+		proxy: {
+			protocolHeader: v.PROTOCOL_HEADER,
+			hostHeader: v.HOST_HEADER,
+			portHeader: v.PORT_HEADER,
+			addressHeader: v.ADDRESS_HEADER,
+			xffDepth: v.XFF_DEPTH
+		},
+		bodySizeLimit: v.BODY_SIZE_LIMIT ?? String(v.PLAYGROUND_MAX_REQUEST_BYTES),
+		sessionKeys: v.PLAYGROUND_SESSION_KEY,
+		policy,
+		limits: {
+			connectTimeoutMs: /** @type {number} */ (v.PLAYGROUND_CONNECT_TIMEOUT_MS),
+			totalTimeoutMs: /** @type {number} */ (v.PLAYGROUND_TOTAL_TIMEOUT_MS),
+			maxResponseBytes: /** @type {number} */ (v.PLAYGROUND_MAX_RESPONSE_BYTES),
+			maxRequestBytes: /** @type {number} */ (v.PLAYGROUND_MAX_REQUEST_BYTES)
+		},
+		rateLimit: {
+			limit: policy.mode === 'local' && !rateLimitSet ? 0 : limit,
+			windowS: /** @type {number} */ (v.PLAYGROUND_RATE_WINDOW)
+		},
+		presets: v.PLAYGROUND_PRESETS,
+		log: v.PLAYGROUND_LOG !== 'off',
+		sandbox: {
+			enabled: sandboxOn,
+			accessTtl: v.SANDBOX_ACCESS_TTL,
+			codeTtl: v.SANDBOX_CODE_TTL,
+			refreshTtl: v.SANDBOX_REFRESH_TTL,
+			zone1Limit: v.SANDBOX_ZONE1_LIMIT,
+			zone2Limit: v.SANDBOX_ZONE2_LIMIT,
+			limitWindow: v.SANDBOX_LIMIT_WINDOW,
+			extraClients: v.SANDBOX_CLIENTS,
+			...(sandboxOrigin(v.ORIGIN) && { origin: sandboxOrigin(v.ORIGIN) })
+		}
+	};
+}
