@@ -8,12 +8,10 @@
 // Without --url it builds when needed and starts its own server on a free loopback port, with the
 // sandbox's zone-1 limit raised so the limit does not turn load into 429s. With --url, give that
 // server a high SANDBOX_ZONE1_LIMIT too (each flow makes two zone-1 calls as sandbox-rw).
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
-import { parse as devalueParse } from 'devalue';
 import { ensureBuild } from './ensure-build.js';
-import { freePort } from './free-port.js';
+import { Client, consentUrlFrom, decisionRequest, ticketFrom, unescapeHtml } from './lib/client.js';
+import { startServer } from './lib/server.js';
 
 const STEPS = [
 	'preset',
@@ -52,96 +50,29 @@ function options(argv) {
 	return o;
 }
 
-async function ownServer() {
+function ownServer() {
 	ensureBuild();
-	const port = await freePort();
-	let out = '';
-	const proc = spawn(process.execPath, [resolve('scripts/serve.js')], {
+	return startServer({
 		env: {
-			PATH: process.env.PATH ?? '',
-			HOME: process.env.HOME ?? '',
-			HOST: '127.0.0.1',
-			PORT: String(port),
 			PLAYGROUND_LOG: 'off',
 			PLAYGROUND_SESSION_KEY: randomBytes(32).toString('base64url'),
 			SANDBOX_ZONE1_LIMIT: '1000000'
-		},
-		stdio: ['ignore', 'pipe', 'pipe']
+		}
 	});
-	proc.stdout?.on('data', (d) => (out += d));
-	proc.stderr?.on('data', (d) => (out += d));
-	const url = `http://127.0.0.1:${port}`;
-	const deadline = Date.now() + 20_000;
-	for (;;) {
-		if (proc.exitCode !== null) throw new Error(`the server exited (${proc.exitCode}):\n${out}`);
-		try {
-			if ((await fetch(`${url}/healthz`)).ok) break;
-		} catch {
-			/* not up yet */
-		}
-		if (Date.now() > deadline) {
-			proc.kill('SIGKILL');
-			throw new Error(`the server did not start:\n${out}`);
-		}
-		await new Promise((r) => setTimeout(r, 50));
-	}
-	return {
-		url,
-		stop: () =>
-			/** @type {Promise<void>} */ (
-				new Promise((ok) => {
-					if (proc.exitCode !== null) return ok();
-					proc.once('exit', () => ok());
-					proc.kill('SIGTERM');
-					setTimeout(() => proc.kill('SIGKILL'), 3000).unref();
-				})
-			)
-	};
 }
 
-/** @param {string} s */
-const unescapeHtml = (s) =>
-	s
-		.replace(/&amp;/g, '&')
-		.replace(/&lt;/g, '<')
-		.replace(/&gt;/g, '>')
-		.replace(/&quot;/g, '"')
-		.replace(/&#39;/g, "'");
-
-/** One browser's worth of state: a cookie jar, and timings per step. */
-class Flow {
+/** One browser's worth of state (a cookie jar), with timings per step. */
+class Flow extends Client {
 	/** @param {string} base @param {number} n */
 	constructor(base, n) {
-		this.base = base;
+		super(base, { record: false, timeoutMs: 30_000 });
 		this.n = n;
-		/** @type {Map<string, string>} */
-		this.jar = new Map();
 		/** @type {Record<string, number>} */
 		this.ms = {};
 		/** @type {string[]} */
 		this.tokens = [];
-	}
-
-	/** @param {string} url @param {RequestInit} [init] */
-	async fetch(url, init = {}) {
-		const headers = new Headers(init.headers);
-		if (this.jar.size && new URL(url).origin === this.base)
-			headers.set('cookie', [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '));
-		const res = await fetch(url, {
-			...init,
-			headers,
-			redirect: 'manual',
-			signal: AbortSignal.timeout(30_000)
-		});
-		for (const c of res.headers.getSetCookie()) {
-			const [pair = '', ...attrs] = c.split(';');
-			const i = pair.indexOf('=');
-			const name = pair.slice(0, i).trim();
-			const value = pair.slice(i + 1).trim();
-			if (value === '' || attrs.some((a) => /max-age=0\b/i.test(a.trim()))) this.jar.delete(name);
-			else this.jar.set(name, value);
-		}
-		return { res, body: await res.text() };
+		/** @type {string | undefined} */
+		this.finalPage = undefined;
 	}
 
 	/**
@@ -158,30 +89,18 @@ class Flow {
 	}
 
 	/** A form action as the page calls it; returns its decoded data. @param {string} name @param {Record<string, string>} [fields] */
-	async action(name, fields = {}) {
-		const { body } = await this.fetch(`${this.base}/?/${name}`, {
-			method: 'POST',
-			body: new URLSearchParams(fields),
-			headers: {
-				origin: this.base,
-				'x-sveltekit-action': 'true',
-				accept: 'application/json',
-				'content-type': 'application/x-www-form-urlencoded'
-			}
-		});
-		const r = JSON.parse(body);
+	async actionData(name, fields = {}) {
+		const r = await this.action(name, fields);
 		if (r.type !== 'success')
-			throw new Error(
-				`${name}: ${r.type} ${r.status ?? ''} ${r.data ? JSON.stringify(devalueParse(r.data)).slice(0, 200) : JSON.stringify(r.error)}`
-			);
+			throw new Error(`${name}: ${r.type} ${r.status} ${JSON.stringify(r.data).slice(0, 200)}`);
 		return /** @type {{ exchanges?: { request: { headers: [string, string][], body: string }, response?: { status: number, body: string } }[] }} */ (
-			devalueParse(r.data)
+			r.data
 		);
 	}
 
 	/** The one exchange of a step: a 200 with a JSON body. @param {string} name */
 	async exchange(name) {
-		const ex = (await this.action(name)).exchanges?.[0];
+		const ex = (await this.actionData(name)).exchanges?.[0];
 		if (!ex?.response) throw new Error(`${name}: no response recorded`);
 		if (ex.response.status !== 200) {
 			const hint =
@@ -196,7 +115,7 @@ class Flow {
 	}
 
 	async page() {
-		const { res, body } = await this.fetch(`${this.base}/`, { headers: { accept: 'text/html' } });
+		const { res, body } = await this.fetch('/', { headers: { accept: 'text/html' } });
 		if (res.status !== 200) throw new Error(`page: ${res.status}`);
 		return body;
 	}
@@ -209,28 +128,18 @@ class Flow {
 	}
 
 	async run() {
-		await this.time('preset', () => this.action('preset', { preset: 'sandbox-rw' }));
+		await this.time('preset', () => this.actionData('preset', { preset: 'sandbox-rw' }));
 		const html = await this.time('page', () => this.page());
-		const m = /data-testid="consent-url"[^>]*>([^<]+)</.exec(html);
-		if (!m?.[1]) throw new Error('page: no consent URL');
-		const consentUrl = unescapeHtml(m[1]);
+		const consentUrl = consentUrlFrom(html);
 		const ticket = await this.time('consent', async () => {
 			const { res, body } = await this.fetch(consentUrl, { headers: { accept: 'text/html' } });
-			const t = /name="ticket" value="([^"]+)"/.exec(body)?.[1];
+			const t = ticketFrom(body);
 			if (res.status !== 200 || !t) throw new Error(`consent: ${res.status}, no ticket`);
-			return unescapeHtml(t);
+			return t;
 		});
 		const callback = await this.time('authorize', async () => {
-			const u = new URL(consentUrl);
-			const { res } = await this.fetch(`${u.origin}${u.pathname}?/authorize`, {
-				method: 'POST',
-				body: new URLSearchParams({ ticket }),
-				headers: {
-					origin: u.origin,
-					accept: 'text/html',
-					'content-type': 'application/x-www-form-urlencoded'
-				}
-			});
+			const d = decisionRequest(consentUrl, ticket, 'authorize');
+			const { res } = await this.fetch(d.url, { method: 'POST', body: d.body, headers: d.headers });
 			const loc = res.headers.get('location');
 			if (res.status !== 303 || !loc?.includes('code='))
 				throw new Error(`authorize: ${res.status} ${loc}`);

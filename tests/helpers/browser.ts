@@ -1,30 +1,18 @@
 /**
- * Real Chromium through playwright-core. The browser is Debian's (CHROMIUM_PATH, else /usr/bin/chromium):
- * a missing browser fails the run with a clear message; it never skips.
+ * Real Chromium through playwright-core (scripts/lib/browser.js, shared with the bench). The browser is
+ * Debian's (CHROMIUM_PATH, else /usr/bin/chromium): a missing browser fails the run with a clear
+ * message; it never skips.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM_FLAGS, launchChromium } from '../../scripts/lib/browser.js';
 
-export const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync'
-];
+export { CHROMIUM_FLAGS };
 
 export const SHOTS = 'test-output/screenshots';
 
-export async function launch(): Promise<Browser> {
-	const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-	if (!existsSync(executablePath))
-		throw new Error(
-			`Chromium was not found at ${executablePath}. Install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH. The e2e tests need a real browser and do not skip.`
-		);
-	return chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: true });
+export function launch(): Promise<Browser> {
+	return launchChromium();
 }
 
 export async function shot(page: Page, name: string): Promise<void> {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { shellQuote, toCurl, toCurlScript } from '$lib/exchange/curl';
-import { fromHar } from '$lib/exchange/har';
+import { importHar } from '$lib/oauth/imported';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 import { ACCESS_1, CODE, REFRESH_1, SECRET, TOKENS, transcript } from './transcript';
 
@@ -374,7 +374,7 @@ describe('toCurl: the secret and odd input in other places', () => {
 	});
 
 	test('an imported browser HAR with a real client secret gives commands without it', () => {
-		const r = fromHar(readFileSync(new URL('../fixtures/browser.har', import.meta.url), 'utf8'));
+		const r = importHar(readFileSync(new URL('../fixtures/browser.har', import.meta.url), 'utf8'));
 		if (!r.ok) throw new Error(r.message);
 		const script = toCurlScript(r.exchanges);
 		expect(script).not.toContain('inkwell-web-Zq9vL2pX7rT4');

@@ -4,9 +4,13 @@ import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import Ajv from 'ajv';
 import fc from 'fast-check';
-import { fromHar, harTimings, NOT_IMPORTED, toHar, type Har } from '$lib/exchange/har';
+import { NOT_IMPORTED } from '$lib/exchange/har/entry';
+import { harTimings, toHar } from '$lib/exchange/har/export';
+import { fromHar, readHar, type ImportFailure, type ImportResult } from '$lib/exchange/har/import';
+import type { Har } from '$lib/exchange/har/types';
 import { REDACTED } from '$lib/exchange/redact';
 import type { Exchange } from '$lib/exchange/types';
+import { diagnoseImported, importHar } from '$lib/oauth/imported';
 import { ACCESS_1, SECRET, TOKENS, transcript } from './transcript';
 
 const require = createRequire(import.meta.url);
@@ -162,12 +166,12 @@ describe('toHar', () => {
 	});
 });
 
-describe('fromHar: round trip', () => {
+describe('importHar: round trip', () => {
 	const codes = (list: Exchange[]) => list.map((e) => e.findings.map((f) => f.code));
 
 	test('toHar → JSON → fromHar gives the same steps, requests, responses and finding codes', () => {
 		const original = transcript();
-		const back = fromHar(JSON.stringify(toHar(original, { includeTokens: true })));
+		const back = importHar(JSON.stringify(toHar(original, { includeTokens: true })));
 		if (!back.ok) throw new Error(back.message);
 		expect(back.source).toBe('playground');
 		expect(back.skipped).toBe(0);
@@ -188,14 +192,14 @@ describe('fromHar: round trip', () => {
 		har.log.entries[5]!._findings = [
 			{ level: 'info', code: 'all-good', message: 'nothing to see' }
 		];
-		const back = fromHar(JSON.stringify(har));
+		const back = importHar(JSON.stringify(har));
 		if (!back.ok) throw new Error(back.message);
 		expect(back.exchanges[5]!.findings.map((f) => f.code)).toEqual(['insufficient_scope']);
 	});
 
 	test('with tokens shortened (the default export) the same findings come back', () => {
 		const original = transcript();
-		const back = fromHar(JSON.stringify(toHar(original)));
+		const back = importHar(JSON.stringify(toHar(original)));
 		if (!back.ok) throw new Error(back.message);
 		expect(codes(back.exchanges)).toEqual(codes(original));
 		expect(JSON.stringify(back)).not.toContain(ACCESS_1);
@@ -211,15 +215,15 @@ describe('fromHar: round trip', () => {
 				url: consent.request.url.replace('scope=read', 'scope=read+write')
 			}
 		};
-		const back = fromHar(JSON.stringify(toHar([wider, ...t.slice(1)])));
+		const back = importHar(JSON.stringify(toHar([wider, ...t.slice(1)])));
 		if (!back.ok) throw new Error(back.message);
 		expect(back.exchanges[2]!.findings.map((f) => f.code)).toContain('scope-differs');
 	});
 });
 
-describe('fromHar: a browser HAR (Chromium "Save all as HAR")', () => {
+describe('importHar: a browser HAR (Chromium "Save all as HAR")', () => {
 	const text = fixture('browser.har');
-	const result = fromHar(text);
+	const result = importHar(text);
 	if (!result.ok) throw new Error(result.message);
 	const { exchanges } = result;
 	const BROWSER_SECRET = 'inkwell-web-Zq9vL2pX7rT4';
@@ -320,10 +324,12 @@ describe('fromHar: bad files get a clear message', () => {
 	test('not JSON', () => {
 		expect(fromHar('<html>not a har</html>')).toEqual({
 			ok: false,
+			reason: 'not-json',
 			message: expect.stringMatching(/^This file is not JSON: /)
 		});
 		expect(fromHar('')).toMatchObject({
 			ok: false,
+			reason: 'not-json',
 			message: expect.stringMatching(/^This file is not JSON/)
 		});
 	});
@@ -331,6 +337,7 @@ describe('fromHar: bad files get a clear message', () => {
 		for (const text of ['{}', '[]', '{"log":{}}', '{"log":{"entries":{}}}', 'null', '42'])
 			expect(fromHar(text)).toEqual({
 				ok: false,
+				reason: 'not-har',
 				message: expect.stringMatching(
 					/^This file is JSON, but not a HAR: it has no log\.entries list/
 				)
@@ -339,6 +346,7 @@ describe('fromHar: bad files get a clear message', () => {
 	test('a wrong version', () => {
 		expect(fromHar('{"log":{"version":"2.0","entries":[]}}')).toEqual({
 			ok: false,
+			reason: 'version',
 			message: expect.stringMatching(/version "2\.0"; the import reads HAR 1\.2/)
 		});
 	});
@@ -346,10 +354,12 @@ describe('fromHar: bad files get a clear message', () => {
 		const big = ' '.repeat(12 * 1024 * 1024 + 300_000) + '{}';
 		expect(fromHar(big)).toEqual({
 			ok: false,
+			reason: 'too-large',
 			message: 'The file is 12.3 MB; the import takes at most 5 MB.'
 		});
 		expect(fromHar(fixture('browser.har'), { maxBytes: 10_000 })).toEqual({
 			ok: false,
+			reason: 'too-large',
 			message: expect.stringMatching(/^The file is 5\d\.\d KB; the import takes at most 9\.7 KB\.$/)
 		});
 	});
@@ -363,12 +373,14 @@ describe('fromHar: bad files get a clear message', () => {
 		const many = Array.from({ length: 42 }, (_, i) => entries[i % entries.length]);
 		expect(fromHar(JSON.stringify({ log: { ...har.log, entries: many } }))).toEqual({
 			ok: false,
+			reason: 'no-oauth-entries',
 			message: expect.stringMatching(
 				/^This HAR has 42 requests, none of them to \/oauth2\/ or \/reader\/api\/0\//
 			)
 		});
 		expect(fromHar('{"log":{"version":"1.2","entries":[]}}')).toEqual({
 			ok: false,
+			reason: 'no-entries',
 			message: 'This HAR has no requests in it.'
 		});
 	});
@@ -387,7 +399,9 @@ describe('fromHar: bad files get a clear message', () => {
 	});
 });
 
-describe('fromHar: hostile input never throws', () => {
+// readHar is fromHar without its last-resort catch, so an exception fails these properties; and each
+// checks what the result must be, not only that there is one.
+describe('readHar: hostile input gets its own reason, never an exception', () => {
 	const golden = JSON.parse(JSON.stringify(toHar(transcript()))) as unknown;
 	const entryLike = fc.record(
 		{
@@ -495,20 +509,62 @@ describe('fromHar: hostile input never throws', () => {
 		{ requiredKeys: [] }
 	);
 
-	test('random JSON values', () => {
+	const isRecord = (v: unknown): v is Record<string, unknown> =>
+		typeof v === 'object' && v !== null && !Array.isArray(v);
+
+	/** What the file-level checks must answer for parsed JSON; 'entries' when it comes down to its entries. */
+	function expectedFor(json: unknown): ImportFailure | 'entries' {
+		const log = isRecord(json) ? json.log : undefined;
+		if (!isRecord(log) || !Array.isArray(log.entries)) return 'not-har';
+		if (log.version !== undefined && log.version !== '1.2' && log.version !== '1.1')
+			return 'version';
+		return log.entries.length === 0 ? 'no-entries' : 'entries';
+	}
+
+	/** A file that comes down to its entries: each one is imported or skipped, and what is imported is sound. */
+	function checkEntries(r: ImportResult, entries: number) {
+		if (!r.ok) {
+			expect(r.reason).toBe('no-oauth-entries');
+			return;
+		}
+		expect(r.exchanges.length + r.skipped).toBe(entries);
+		expect(new Set(r.exchanges.map((e) => e.id)).size).toBe(r.exchanges.length);
+		for (const ex of r.exchanges) {
+			expect(typeof ex.request.url).toBe('string');
+			expect(Array.isArray(ex.findings)).toBe(true);
+			expect(JSON.stringify(ex)).not.toMatch(/client_secret=s3|"client_secret":"abc"/);
+		}
+		// The diagnostics run on whatever was imported, and what was imported exports again.
+		const diagnosed = diagnoseImported(r.exchanges);
+		expect(diagnosed.map((e) => e.id)).toEqual(r.exchanges.map((e) => e.id));
+		for (const ex of diagnosed) expect(Array.isArray(ex.findings)).toBe(true);
+		expect(toHar(diagnosed).log.entries.length).toBe(r.exchanges.length);
+	}
+
+	test('random strings: not JSON, or JSON that is not a HAR', () => {
 		fc.assert(
-			fc.property(fc.jsonValue(), (v) => {
-				const r = fromHar(JSON.stringify(v) ?? 'undefined');
-				expect(typeof r.ok).toBe('boolean');
+			fc.property(fc.string({ unit: 'binary' }), (s) => {
+				let json = true;
+				try {
+					JSON.parse(s.replace(/^\uFEFF/, ''));
+				} catch {
+					json = false;
+				}
+				expect(readHar(s)).toMatchObject({ ok: false, reason: json ? 'not-har' : 'not-json' });
 			}),
 			{ numRuns: 300 }
 		);
 	});
 
-	test('random strings', () => {
+	test('random JSON values', () => {
 		fc.assert(
-			fc.property(fc.string({ unit: 'binary' }), (s) => {
-				expect(typeof fromHar(s).ok).toBe('boolean');
+			fc.property(fc.jsonValue(), (v) => {
+				const text = JSON.stringify(v) ?? 'undefined';
+				const r = readHar(text);
+				const expected = expectedFor(JSON.parse(text));
+				if (expected === 'entries')
+					checkEntries(r, (JSON.parse(text) as { log: { entries: unknown[] } }).log.entries.length);
+				else expect(r).toMatchObject({ ok: false, reason: expected });
 			}),
 			{ numRuns: 300 }
 		);
@@ -520,7 +576,7 @@ describe('fromHar: hostile input never throws', () => {
 				fc.constantFrom('1.2', '1.1', undefined),
 				fc.array(fc.oneof(entryLike, fc.anything()), { maxLength: 8 }),
 				(version, entries) => {
-					const r = fromHar(
+					const r = readHar(
 						JSON.stringify({
 							log: {
 								version,
@@ -529,16 +585,8 @@ describe('fromHar: hostile input never throws', () => {
 							}
 						})
 					);
-					expect(typeof r.ok).toBe('boolean');
-					if (r.ok) {
-						for (const ex of r.exchanges) {
-							expect(typeof ex.request.url).toBe('string');
-							expect(Array.isArray(ex.findings)).toBe(true);
-							expect(JSON.stringify(ex)).not.toMatch(/client_secret=s3|"client_secret":"abc"/);
-						}
-						// What was imported exports again.
-						expect(toHar(r.exchanges).log.entries.length).toBe(r.exchanges.length);
-					}
+					if (entries.length === 0) expect(r).toMatchObject({ ok: false, reason: 'no-entries' });
+					else checkEntries(r, entries.length);
 				}
 			),
 			{ numRuns: 200 }
@@ -554,6 +602,7 @@ describe('fromHar: hostile input never throws', () => {
 				walk(v, [...path, Array.isArray(node) ? Number(k) : k], depth + 1);
 		};
 		walk(golden, [], 0);
+		const entries = (golden as Har).log.entries.length;
 		fc.assert(
 			fc.property(
 				fc.constantFrom(...paths.filter((p) => p.length > 0)),
@@ -563,8 +612,22 @@ describe('fromHar: hostile input never throws', () => {
 					let node = copy as Record<string | number, unknown>;
 					for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
 					node[path[path.length - 1]!] = value;
-					const r = fromHar(JSON.stringify(copy));
-					expect(typeof r.ok).toBe('boolean');
+					const text = JSON.stringify(copy);
+					const r = readHar(text);
+					// Below log.entries (one entry, or a field of one) or in log.creator, the other
+					// entries still come through: the file is imported.
+					if (path.length >= 3) {
+						expect(r.ok).toBe(true);
+						checkEntries(r, entries);
+						return;
+					}
+					const expected = expectedFor(JSON.parse(text));
+					if (expected === 'entries')
+						checkEntries(
+							r,
+							(JSON.parse(text) as { log: { entries: unknown[] } }).log.entries.length
+						);
+					else expect(r).toMatchObject({ ok: false, reason: expected });
 				}
 			),
 			{ numRuns: 250 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { fenced, toMarkdown } from '$lib/exchange/markdown';
-import { fromHar } from '$lib/exchange/har';
+import { importHar } from '$lib/oauth/imported';
 import type { Exchange } from '$lib/exchange/types';
 import { ACCESS_1, SECRET, TOKENS, transcript } from './transcript';
 
@@ -147,7 +147,7 @@ describe('toMarkdown', () => {
 	});
 
 	test('an imported browser HAR gives a report without its client secret', () => {
-		const r = fromHar(readFileSync(new URL('../fixtures/browser.har', import.meta.url), 'utf8'));
+		const r = importHar(readFileSync(new URL('../fixtures/browser.har', import.meta.url), 'utf8'));
 		if (!r.ok) throw new Error(r.message);
 		const text = toMarkdown(r.exchanges, { generatedAt });
 		expect(text).not.toContain('inkwell-web-Zq9vL2pX7rT4');

@@ -1,0 +1,66 @@
+// The bench's settings, and its targets: they live here and only here, as they belong to the
+// benchmark, not to the tests. `--quick` is a smaller run.
+
+export const QUICK = process.argv.includes('--quick');
+
+export const CONFIG = QUICK
+	? {
+			samples: 60,
+			warmup: 10,
+			loadSeconds: 3,
+			loadWarmupSeconds: 1,
+			sessions: 1000,
+			sessionBudgetSeconds: 90,
+			memWarmup: 100,
+			coldRuns: 3,
+			highlightRuns: 5
+		}
+	: {
+			samples: 400,
+			warmup: 40,
+			loadSeconds: 10,
+			loadWarmupSeconds: 2,
+			sessions: 10_000,
+			sessionBudgetSeconds: 480,
+			memWarmup: 200,
+			coldRuns: 5,
+			highlightRuns: 20
+		};
+export const PREP_CONCURRENCY = 4;
+export const SESSION_CONCURRENCY = 8;
+export const LOAD_CONCURRENCY = [16, 64];
+
+export const TARGETS = {
+	exchangeOverheadMs: 2,
+	userinfoOverheadMs: 2,
+	stepsPerSecond: 1000,
+	rssGrowthMiB: 20,
+	rssGrowthSessions: 10_000,
+	firstLoadJsGzipKiB: 60,
+	highlightMs: 30,
+	coldStartMs: 1500
+};
+
+/** The bench's server runs with these on top of a minimal environment (and a fresh session key). */
+export const SERVER_ENV = {
+	PLAYGROUND_LOG: 'off',
+	SANDBOX_ZONE1_LIMIT: '100000000',
+	SANDBOX_ZONE2_LIMIT: '100000000',
+	SANDBOX_CODE_TTL: '3600'
+};
+
+// The headers the playground's sender writes (src/lib/server/send.ts), so the direct requests are the same requests.
+export const USER_AGENT =
+	'feed-reader-oauth-playground/0.1 (+https://www.rfc-editor.org/rfc/rfc6749)';
+export const FORM = 'application/x-www-form-urlencoded';
+export const CLIENT_ID = 'sandbox-rw';
+export const CLIENT_SECRET = 'sandbox-rw-secret';
+export const KiB = 1024;
+export const MiB = 1024 * 1024;
+
+/** One line of the printed table. @typedef {{ figure: string, measured: string, target: string, met: string }} Row */
+
+/** @param {boolean} ok */
+export const yes = (ok) => (ok ? 'yes' : 'NO');
+/** @param {number} b */
+export const kib = (b) => `${(b / KiB).toFixed(1)} KB`;

@@ -1,0 +1,25 @@
+// Real Chromium through playwright-core, for the e2e tests and the bench's first-load figure. The
+// browser is Debian's (CHROMIUM_PATH, else /usr/bin/chromium): a missing one is an error, never a skip.
+import { existsSync } from 'node:fs';
+
+export const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync'
+];
+
+/** @returns {Promise<import('playwright-core').Browser>} */
+export async function launchChromium() {
+	const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+	if (!existsSync(executablePath))
+		throw new Error(
+			`Chromium was not found at ${executablePath}. Install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH. The e2e tests and the bench's first-load figure need a real browser; they do not skip.`
+		);
+	const { chromium } = await import('playwright-core');
+	return chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: true });
+}

@@ -1,0 +1,128 @@
+/**
+ * HAR import (`fromHar`): a HAR file from this playground or a browser's Network export, read into
+ * Exchanges with no network request. Only OAuth entries are kept (entry.ts says which); any client
+ * secret left in them is redacted by the secret scrub of redact.ts. A file that can't be imported gives
+ * `{ ok: false }` with the reason and a message that says what to do.
+ *
+ * The findings are not worked out here: `$lib/oauth/imported` runs the diagnostics on the result,
+ * in transcript order, as the live flow does.
+ */
+import { scrubSecrets } from '../redact';
+import { utf8Length } from '../text';
+import type { Exchange } from '../types';
+import { entryStep, toExchange } from './entry';
+import { entrySchema, harSchema } from './schema';
+import { HAR_CREATOR } from './types';
+
+export const DEFAULT_MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+
+/** Why a file was not imported. `unreadable` is the last resort: a reading error no check foresaw. */
+export type ImportFailure =
+	| 'not-text'
+	| 'too-large'
+	| 'not-json'
+	| 'not-har'
+	| 'version'
+	| 'no-entries'
+	| 'no-oauth-entries'
+	| 'unreadable';
+
+export type ImportResult =
+	| { ok: true; exchanges: Exchange[]; skipped: number; source: 'playground' | 'browser' }
+	| { ok: false; reason: ImportFailure; message: string };
+
+export interface ImportOptions {
+	/** Largest file accepted, in bytes. Default 5 MiB. */
+	maxBytes?: number;
+}
+
+const MiB = 1024 * 1024;
+function size(bytes: number, round: (n: number) => number): string {
+	if (bytes >= MiB / 10) return `${round((bytes / MiB) * 10) / 10} MB`;
+	if (bytes >= 1024) return `${round((bytes / 1024) * 10) / 10} KB`;
+	return `${bytes} bytes`;
+}
+
+/** Reads a HAR file's text into Exchanges, findings not yet worked out. Never throws. */
+export function fromHar(text: string, opts: ImportOptions = {}): ImportResult {
+	try {
+		return readHar(text, opts);
+	} catch (err) {
+		return {
+			ok: false,
+			reason: 'unreadable',
+			message: `This file could not be read as a HAR: ${err instanceof Error ? err.message : String(err)}`
+		};
+	}
+}
+
+/**
+ * `fromHar` without its last-resort catch: every file it can't import gives a result with its own
+ * reason, and an exception here is a defect (the property tests call this, so that they see one).
+ */
+export function readHar(text: string, opts: ImportOptions = {}): ImportResult {
+	if (typeof text !== 'string')
+		return { ok: false, reason: 'not-text', message: 'There is no file text to import.' };
+	const maxBytes = opts.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES;
+	const bytes = utf8Length(text);
+	if (bytes > maxBytes)
+		return {
+			ok: false,
+			reason: 'too-large',
+			message: `The file is ${size(bytes, Math.ceil)}; the import takes at most ${size(maxBytes, Math.floor)}.`
+		};
+	let json: unknown;
+	try {
+		json = JSON.parse(text.replace(/^\uFEFF/, ''));
+	} catch (err) {
+		return {
+			ok: false,
+			reason: 'not-json',
+			message: `This file is not JSON: ${err instanceof Error ? err.message : String(err)}`
+		};
+	}
+	const har = harSchema.safeParse(json);
+	if (!har.success)
+		return {
+			ok: false,
+			reason: 'not-har',
+			message:
+				'This file is JSON, but not a HAR: it has no log.entries list. Save it from the browser’s Network panel with “Save all as HAR”, or export it from the playground.'
+		};
+	const { version, creator, entries } = har.data.log;
+	if (version !== undefined && version !== '1.2' && version !== '1.1')
+		return {
+			ok: false,
+			reason: 'version',
+			message: `This HAR is version ${JSON.stringify(version).slice(0, 40)}; the import reads HAR 1.2 (and 1.1).`
+		};
+	const source = creator?.name === HAR_CREATOR ? 'playground' : 'browser';
+
+	const exchanges: Exchange[] = [];
+	const ids = new Set<string>();
+	let skipped = 0;
+	entries.forEach((raw, index) => {
+		const parsed = entrySchema.safeParse(raw);
+		const step = parsed.success ? entryStep(parsed.data) : undefined;
+		if (!parsed.success || !step) {
+			skipped++;
+			return;
+		}
+		const e = parsed.data;
+		let id = e._id || `har-${index + 1}`;
+		if (ids.has(id)) id = `${id}-${index + 1}`;
+		ids.add(id);
+		exchanges.push(scrubSecrets(toExchange(e, step, id)));
+	});
+	if (exchanges.length === 0) {
+		const n = entries.length;
+		return n === 0
+			? { ok: false, reason: 'no-entries', message: 'This HAR has no requests in it.' }
+			: {
+					ok: false,
+					reason: 'no-oauth-entries',
+					message: `This HAR has ${n} request${n === 1 ? '' : 's'}, none of them to /oauth2/ or /reader/api/0/. Record the flow with the Network panel open (tick “Preserve log”), then save again.`
+				};
+	}
+	return { ok: true, exchanges, skipped, source };
+}

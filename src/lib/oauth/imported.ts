@@ -1,0 +1,68 @@
+/**
+ * The diagnostics of an imported HAR: the same rules as the live flow (diagnose.ts), run in
+ * transcript order with the context the live flow had: the scope the consent URL asked for, and the
+ * expiry of the token in use. The file's own findings are not trusted, except the callback's: its
+ * state check can't be redone from a file (the saved state is not in it).
+ */
+import { fromHar, type ImportOptions, type ImportResult } from '$lib/exchange/har/import';
+import { parseJson, queryFields, splitUrl } from '$lib/exchange/text';
+import type { Exchange, Finding } from '$lib/exchange/types';
+import { explainAuthorizationError } from './consent';
+import { diagnose, diagnoseCallback, type DiagnoseContext } from './diagnose';
+
+/** The callback keeps the findings its file carried; without them, its error (if any) can be read. */
+function callbackFindings(ex: Exchange): Finding[] {
+	if (ex.findings.length) return ex.findings;
+	const params = new URLSearchParams(splitUrl(ex.request.url).query ?? '');
+	const error = params.get('error');
+	if (error === null) return [];
+	const findings = diagnoseCallback('error', error, params.get('error_description') ?? undefined);
+	findings[0]!.fix = explainAuthorizationError(error);
+	return findings;
+}
+
+/** Findings worked out again for imported exchanges, in transcript order. */
+export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
+	let requestedScope: string | undefined;
+	let tokenExpiresAt: number | undefined;
+	return exchanges.map((ex) => {
+		if (ex.step === 'consent') {
+			const scope = queryFields(ex.request.url).find(([n]) => n === 'scope');
+			if (scope) requestedScope = scope[1];
+		}
+		const ctx: DiagnoseContext = { requestedScope, tokenExpiresAt };
+		const findings = ex.step === 'callback' ? callbackFindings(ex) : diagnose(ex, ctx);
+		const res = ex.response;
+		if (
+			(ex.step === 'exchange' || ex.step === 'refresh') &&
+			res &&
+			res.status >= 200 &&
+			res.status < 300
+		) {
+			const body = parseJson(res.body) as Record<string, unknown> | undefined;
+			if (body && typeof body === 'object' && typeof body.access_token === 'string') {
+				const expiresIn = body.expires_in;
+				tokenExpiresAt =
+					typeof expiresIn === 'number' && Number.isFinite(expiresIn)
+						? Date.parse(ex.startedAt) + ex.timing.total + expiresIn * 1000
+						: undefined;
+			}
+		}
+		return { ...ex, findings };
+	});
+}
+
+/** A HAR file's text as Exchanges with their findings, as the transcript shows them. Never throws. */
+export function importHar(text: string, opts: ImportOptions = {}): ImportResult {
+	const result = fromHar(text, opts);
+	if (!result.ok) return result;
+	try {
+		return { ...result, exchanges: diagnoseImported(result.exchanges) };
+	} catch (err) {
+		return {
+			ok: false,
+			reason: 'unreadable',
+			message: `This file could not be read as a HAR: ${err instanceof Error ? err.message : String(err)}`
+		};
+	}
+}
