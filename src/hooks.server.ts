@@ -5,13 +5,14 @@
  */
 import type { Handle, ServerInit } from '@sveltejs/kit';
 import { json } from '@sveltejs/kit';
-import { validateSandboxConfig } from '$lib/server/sandbox/config';
-import { sandboxPreflight } from '$lib/server/sandbox/preflight';
-import { configuredPresets, sandboxEnabled } from '$lib/server/presets';
+import { builtinClients } from '$lib/sandbox/clients.server';
+import { validateSandboxConfig } from '$lib/sandbox/config.server';
+import { sandboxPreflight } from '$lib/sandbox/preflight.server';
+import { configuredPresets, offerSandboxClients, sandboxEnabled } from '$lib/server/presets';
 import { guardPolicy } from '$lib/server/send';
 import { limits } from '$lib/server/limits';
 import { abuseCounter } from '$lib/server/abuse';
-import { sessionKeys } from '$lib/server/keys';
+import { sessionKeys } from '$lib/keys.server';
 import { crossSiteForm } from '$lib/server/csrf';
 
 export const init: ServerInit = async () => {
@@ -21,7 +22,12 @@ export const init: ServerInit = async () => {
 		guardPolicy();
 		configuredPresets();
 		abuseCounter();
-		if (sandboxEnabled()) validateSandboxConfig();
+		if (sandboxEnabled()) {
+			validateSandboxConfig();
+			// The playground offers the sandbox's built-in clients as presets; this hook is the one
+			// place that knows both, so neither imports the other.
+			offerSandboxClients(builtinClients());
+		}
 	} catch (e) {
 		console.error(`\nThe playground cannot start: ${(e as Error).message}\n`);
 		process.exit(1);

@@ -8,9 +8,9 @@ import {
 	decisionIsSameOrigin,
 	redirectWith,
 	type ConsentRequest
-} from '$lib/server/sandbox/authorize';
-import { sandboxPreflight } from '$lib/server/sandbox/preflight';
-import { signCode, signTicket, TICKET_TTL } from '$lib/server/sandbox/signing';
+} from '$lib/sandbox/authorize.server';
+import { sandboxPreflight } from '$lib/sandbox/preflight.server';
+import { signCode, signTicket, TICKET_TTL } from '$lib/sandbox/signing.server';
 
 process.env.PLAYGROUND_SESSION_KEY = 'unit-test-sandbox-authorize-key';
 

@@ -7,7 +7,7 @@ import {
 	originTwins,
 	redirectUriMatches,
 	registeredRedirectUris
-} from '$lib/server/sandbox/clients';
+} from '$lib/sandbox/clients.server';
 
 const extra = [
 	{

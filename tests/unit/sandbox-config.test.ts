@@ -8,8 +8,8 @@ import {
 	sandboxEnvVars,
 	validateSandboxConfig,
 	SANDBOX_CLIENT_SECRETS
-} from '$lib/server/sandbox/config';
-import { builtinClients } from '$lib/server/sandbox/clients';
+} from '$lib/sandbox/config.server';
+import { builtinClients } from '$lib/sandbox/clients.server';
 
 const good = {
 	client_id: 'my-app',

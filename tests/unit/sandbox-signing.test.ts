@@ -10,7 +10,7 @@ import {
 	verifyCode,
 	verifyRefreshToken,
 	verifyTicket
-} from '$lib/server/sandbox/signing';
+} from '$lib/sandbox/signing.server';
 
 // The signing key is derived from this on first use.
 process.env.PLAYGROUND_SESSION_KEY = 'unit-test-sandbox-signing-key';

@@ -51,14 +51,14 @@ describe('sealed session', () => {
 
 describe('keys', () => {
 	test('a 43-character base64url key is used as its 32 bytes; anything else is hashed', async () => {
-		const { parseKey } = await import('$lib/server/keys');
+		const { parseKey } = await import('$lib/keys.server');
 		const raw = Buffer.alloc(32, 7).toString('base64url');
 		expect(Buffer.from(parseKey(raw)).equals(Buffer.alloc(32, 7))).toBe(true);
 		expect(parseKey('short')).toHaveLength(32);
 		expect(Buffer.from(parseKey('short')).equals(Buffer.from(parseKey('other')))).toBe(false);
 	});
 	test('an empty key list is an error', async () => {
-		const { parseKeyList } = await import('$lib/server/keys');
+		const { parseKeyList } = await import('$lib/keys.server');
 		expect(() => parseKeyList(' , ')).toThrow(/holds no key/);
 	});
 });

@@ -2,11 +2,13 @@
  * Named setups: the built-in sandbox clients (when the sandbox is on) and those configured in
  * PLAYGROUND_PRESETS (inline JSON or a file path). A preset may hold a client secret: it stays on the
  * server, and choosing the preset seals it into the session. `/?preset=NAME` opens one.
+ *
+ * The playground does not import the sandbox: the server hook, which mounts both, hands the
+ * sandbox's built-in registrations over at start with `offerSandboxClients`.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { setupSchema, setupWith, type Setup } from '$lib/oauth/setup';
-import { builtinClients } from './sandbox/clients';
 
 export interface Preset {
 	name: string;
@@ -90,9 +92,25 @@ export function configuredPresets(): Preset[] {
 	return configured;
 }
 
+/** What the playground needs to know of a sandbox registration to offer it as a preset. */
+export interface SandboxClientInfo {
+	client_id: string;
+	client_secret: string;
+	name: string;
+	default_scope: 'read' | 'read write';
+	access_ttl?: number;
+}
+
+let sandboxClients: readonly SandboxClientInfo[] = [];
+
+/** Offers these sandbox registrations as presets, first in the list (called by the server hook). */
+export function offerSandboxClients(clients: readonly SandboxClientInfo[]): void {
+	sandboxClients = clients;
+}
+
 function sandboxPresets(origin: string): Preset[] {
 	if (!sandboxEnabled()) return [];
-	return builtinClients().map((c) => ({
+	return sandboxClients.map((c) => ({
 		name: c.client_id,
 		label:
 			c.client_id === 'sandbox-rw'
