@@ -203,11 +203,12 @@ describe('client authentication (RFC 6749 §2.3.1)', () => {
 
 	it('refuses a wrong secret or an unknown client in the body with 401 invalid_client', async () => {
 		const code = await newCode();
-		for (const credentials of [
+		const wrong: Fields[] = [
 			{ client_secret: 'wrong' },
 			{ client_id: 'nobody', client_secret: 'x' },
 			{ client_secret: '' }
-		]) {
+		];
+		for (const credentials of wrong) {
 			const r = await post(exchange(code, credentials));
 			expectError(r, 401, 'invalid_client', /unknown client_id or wrong client_secret/);
 			expect(r.res.headers.get('www-authenticate')).toBeNull();
