@@ -2,7 +2,7 @@
  * The one key material the playground and its built-in sandbox share: the session keys, and keys
  * derived from the current one for other purposes (the sandbox signs its codes and tokens with one).
  * It sits outside `server/` and `sandbox/` so that both can use it without importing each other, and
- * it imports nothing of the project (the import rule in `.dependency-cruiser.cjs` checks that).
+ * it imports nothing of the project (the import rule in `.dependency-cruiser.js` checks that).
  * Server-only by its `.server.ts` name: SvelteKit refuses to bundle it for the browser.
  *
  * PLAYGROUND_SESSION_KEY holds one or more keys, comma-separated: the first seals, all of them open
