@@ -6,9 +6,9 @@
 import http from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseConfig } from '../src/lib/server/config.js';
+import { parseConfig } from '../src/lib/config.server.js';
 
-/** @type {import('../src/lib/server/config.js').Config} */
+/** @type {import('../src/lib/config.server.js').Config} */
 let config;
 try {
 	config = parseConfig(process.env);

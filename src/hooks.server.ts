@@ -5,10 +5,11 @@
  */
 import type { Handle, ServerInit } from '@sveltejs/kit';
 import { json } from '@sveltejs/kit';
-import { sandboxPreflight } from '$lib/server/sandbox/preflight';
-import { configuredPresets } from '$lib/server/presets';
-import { config } from '$lib/server/env';
-import { sessionKeys } from '$lib/server/keys';
+import { builtinClients } from '$lib/sandbox/clients.server';
+import { sandboxPreflight } from '$lib/sandbox/preflight.server';
+import { configuredPresets, offerSandboxClients } from '$lib/server/presets';
+import { config } from '$lib/env.server';
+import { sessionKeys } from '$lib/keys.server';
 import { crossSiteForm } from '$lib/server/csrf';
 
 export const init: ServerInit = async () => {
@@ -16,6 +17,9 @@ export const init: ServerInit = async () => {
 		config();
 		sessionKeys();
 		configuredPresets();
+		// The playground offers the sandbox's built-in clients as presets; this hook is the one
+		// place that knows both, so neither imports the other.
+		if (config().sandbox.enabled) offerSandboxClients(builtinClients());
 	} catch (e) {
 		console.error(`\nThe playground cannot start: ${(e as Error).message}\n`);
 		process.exit(1);

@@ -7,7 +7,7 @@ import net from 'node:net';
 import type http from 'node:http';
 import diagnostics from 'node:diagnostics_channel';
 import { outboundFrom, send as sendWith, type SendInput } from '$lib/server/send';
-import { parseConfig } from '$lib/server/config.js';
+import { parseConfig } from '$lib/config.server.js';
 import { diagnose } from '$lib/oauth/diagnose';
 
 const outbound = outboundFrom(

@@ -14,7 +14,7 @@ import { Client, consentUrlFrom } from '../helpers/client';
 import type { Exchange } from '../../src/lib/exchange/types';
 import type { GuardPolicy } from '../../src/lib/server/guard';
 import type { SendInput } from '../../src/lib/server/send';
-import { parseConfig } from '../../src/lib/server/config.js';
+import { parseConfig } from '../../src/lib/config.server.js';
 
 interface Fake {
 	url: string;

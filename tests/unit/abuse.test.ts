@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AbuseCounter, clientKey, limitMessage } from '$lib/server/abuse';
-import { parseConfig } from '$lib/server/config.js';
+import { parseConfig } from '$lib/config.server.js';
 
 describe('the abuse counter', () => {
 	it('allows `limit` attempts per window, then says how long to wait', () => {
@@ -113,7 +113,7 @@ describe('overLimit: the form actions’ gate', () => {
 	async function gate(limit: string, windowS: string) {
 		vi.useFakeTimers({ toFake: ['Date'], now: 0 });
 		vi.resetModules();
-		const { useEnv } = await import('$lib/server/env');
+		const { useEnv } = await import('$lib/env.server');
 		useEnv({
 			PLAYGROUND_MODE: 'hosted',
 			PLAYGROUND_RATE_LIMIT: limit,

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, parseConfig, variables } from '$lib/server/config.js';
+import { ConfigError, parseConfig, variables } from '$lib/config.server.js';
 
 interface Row {
 	names: string[];

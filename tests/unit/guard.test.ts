@@ -9,7 +9,7 @@ import {
 	type GuardPolicy,
 	type GuardResult
 } from '../../src/lib/server/guard';
-import { parseConfig } from '../../src/lib/server/config.js';
+import { parseConfig } from '../../src/lib/config.server.js';
 
 /** The outbound policy the configuration gives for an environment. */
 const policyFromEnv = (env: Record<string, string>) => parseConfig(env).policy;

@@ -11,7 +11,7 @@ type Hooks = typeof import('../../src/hooks.server');
 
 async function load(env: Record<string, string> = {}): Promise<Hooks> {
 	vi.resetModules();
-	const { useEnv } = await import('$lib/server/env');
+	const { useEnv } = await import('$lib/env.server');
 	useEnv({ PLAYGROUND_LOG: 'off', PLAYGROUND_MODE: 'local', ...env });
 	return import('../../src/hooks.server');
 }

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { presetsFrom } from '$lib/server/presets';
-import { parseConfig } from '$lib/server/config.js';
+import { parseConfig } from '$lib/config.server.js';
 
 /** A PLAYGROUND_PRESETS value as the server reads it: loaded by the configuration, then checked. */
 const parsePresets = (raw: string | undefined) =>

@@ -8,11 +8,11 @@ import {
 	decisionIsSameOrigin,
 	redirectWith,
 	type ConsentRequest
-} from '$lib/server/sandbox/authorize';
-import { sandboxPreflight } from '$lib/server/sandbox/preflight';
-import { signCode, signTicket, TICKET_TTL } from '$lib/server/sandbox/signing';
-import { parseConfig } from '$lib/server/config.js';
-import { useConfig } from '$lib/server/env';
+} from '$lib/sandbox/authorize.server';
+import { sandboxPreflight } from '$lib/sandbox/preflight.server';
+import { signCode, signTicket, TICKET_TTL } from '$lib/sandbox/signing.server';
+import { parseConfig } from '$lib/config.server.js';
+import { useConfig } from '$lib/env.server';
 
 const env = { PLAYGROUND_SESSION_KEY: 'unit-test-sandbox-authorize-key' };
 useConfig(parseConfig(env));

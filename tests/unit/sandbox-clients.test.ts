@@ -7,9 +7,9 @@ import {
 	originTwins,
 	redirectUriMatches,
 	registeredRedirectUris
-} from '$lib/server/sandbox/clients';
-import { parseConfig } from '$lib/server/config.js';
-import { useConfig } from '$lib/server/env';
+} from '$lib/sandbox/clients.server';
+import { parseConfig } from '$lib/config.server.js';
+import { useConfig } from '$lib/env.server';
 
 const extra = [
 	{

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { builtinClients } from '$lib/server/sandbox/clients';
-import { parseConfig } from '$lib/server/config.js';
+import { builtinClients } from '$lib/sandbox/clients.server';
+import { parseConfig } from '$lib/config.server.js';
 
 /** The sandbox's part of the configuration of an environment. */
 const loadSandboxConfig = (env: Record<string, string>) => parseConfig(env).sandbox;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findEndpoint } from '$lib/server/sandbox/api';
+import { findEndpoint } from '$lib/sandbox/api.server';
 import {
 	DEMO_USER,
 	ReaderState,
@@ -12,7 +12,7 @@ import {
 	subscriptionList,
 	tagList,
 	unreadCount
-} from '$lib/server/sandbox/demo';
+} from '$lib/sandbox/demo.server';
 
 const total = (s: ReaderState) =>
 	unreadCount(s).unreadcounts.find((u) => u.id.endsWith('/reading-list'))!.count;

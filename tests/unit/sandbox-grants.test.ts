@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GrantStore } from '$lib/server/sandbox/grants';
+import { GrantStore } from '$lib/sandbox/grants.server';
 
 function clock(start = 1_700_000_000_000) {
 	let t = start;

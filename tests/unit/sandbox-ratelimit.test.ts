@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter, usageHeaders } from '$lib/server/sandbox/ratelimit';
+import { RateLimiter, usageHeaders } from '$lib/sandbox/ratelimit.server';
 
 const limits = { zone1: 3, zone2: 1 };
 

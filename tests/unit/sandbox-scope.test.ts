@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasWrite, parseScope, scopeWords, SCOPE_WORDS } from '$lib/server/sandbox/scope';
+import { hasWrite, parseScope, scopeWords, SCOPE_WORDS } from '$lib/sandbox/scope.server';
 
 describe('sandbox scope parsing (seed §4.1)', () => {
 	it('uses the registration default when scope is empty or omitted', () => {

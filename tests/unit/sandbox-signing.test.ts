@@ -10,9 +10,9 @@ import {
 	verifyCode,
 	verifyRefreshToken,
 	verifyTicket
-} from '$lib/server/sandbox/signing';
-import { parseConfig } from '$lib/server/config.js';
-import { useConfig } from '$lib/server/env';
+} from '$lib/sandbox/signing.server';
+import { parseConfig } from '$lib/config.server.js';
+import { useConfig } from '$lib/env.server';
 
 // The signing key is derived from this.
 useConfig(parseConfig({ PLAYGROUND_SESSION_KEY: 'unit-test-sandbox-signing-key' }));

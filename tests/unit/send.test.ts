@@ -20,7 +20,7 @@ import {
 	type Outbound,
 	type SendInput
 } from '$lib/server/send';
-import { parseConfig } from '$lib/server/config.js';
+import { parseConfig } from '$lib/config.server.js';
 
 const LOCAL: Outbound = outboundFrom(parseConfig({ PLAYGROUND_MODE: 'local' }));
 const HOSTED: Outbound = outboundFrom(

@@ -1,9 +1,9 @@
 import { describe, expect, test, vi } from 'vitest';
-import { parseConfig } from '$lib/server/config.js';
+import { parseConfig } from '$lib/config.server.js';
 
 async function freshModules(key: string) {
 	vi.resetModules();
-	const { useConfig } = await import('$lib/server/env');
+	const { useConfig } = await import('$lib/env.server');
 	useConfig(parseConfig({ PLAYGROUND_SESSION_KEY: key }));
 	return import('$lib/server/session');
 }
@@ -49,7 +49,7 @@ describe('sealed session', () => {
 
 describe('keys', () => {
 	test('a 43-character base64url key is used as its 32 bytes; anything else is hashed', async () => {
-		const { parseKey } = await import('$lib/server/keys');
+		const { parseKey } = await import('$lib/keys.server');
 		const raw = Buffer.alloc(32, 7).toString('base64url');
 		expect(Buffer.from(parseKey(raw)).equals(Buffer.alloc(32, 7))).toBe(true);
 		expect(parseKey('short')).toHaveLength(32);

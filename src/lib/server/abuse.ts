@@ -12,8 +12,8 @@
  */
 import { fail, type RequestEvent } from '@sveltejs/kit';
 import ipaddr from 'ipaddr.js';
-import type { Config, RateLimitConfig } from './config.js';
-import { config } from './env';
+import type { Config, RateLimitConfig } from '$lib/config.server.js';
+import { config } from '$lib/env.server';
 
 export type { RateLimitConfig };
 

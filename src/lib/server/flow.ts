@@ -16,7 +16,7 @@ import { fromResponse, isExpired } from '$lib/oauth/tokens';
 import { redactExchange } from '$lib/exchange/redact';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 import { outboundFrom, send as sendWith, type SendInput } from './send';
-import { config } from './env';
+import { config } from '$lib/env.server';
 import type { Session } from './session';
 
 /** The one sender, with the server's outbound policy and limits. */

@@ -37,9 +37,9 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { GuardPolicy } from './config.js';
+import type { GuardPolicy } from '$lib/config.server.js';
 
-export type { GuardMode, GuardPolicy } from './config.js';
+export type { GuardMode, GuardPolicy } from '$lib/config.server.js';
 export type GuardResult = { ok: true } | { ok: false; reason: string };
 
 type Ip = ipaddr.IPv4 | ipaddr.IPv6;

@@ -19,7 +19,7 @@ import type { Exchange } from '$lib/exchange/types';
 import { overLimit } from './abuse';
 import { consentExchange, prepareConsent, type StepResult } from './flow';
 import { findPreset, presets, sandboxEnabled } from './presets';
-import { config } from './env';
+import { config } from '$lib/env.server';
 import { hasPrefill, parsePrefill, prefillLink, type Prefill } from '$lib/oauth/prefill';
 import { readSession, writeSession, type Session } from './session';
 

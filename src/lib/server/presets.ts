@@ -3,11 +3,13 @@
  * PLAYGROUND_PRESETS (inline JSON or a file path). A preset may hold a client secret: it stays on the
  * server, and choosing the preset seals it into the session. `/?preset=NAME` opens one. config.js
  * loads the entries; they are checked here, against the setup schema, when the server starts.
+ *
+ * The playground does not import the sandbox: the server hook, which mounts both, hands the
+ * sandbox's built-in registrations over at start with `offerSandboxClients`.
  */
 import { z } from 'zod';
 import { setupSchema, setupWith, type Setup } from '$lib/oauth/setup';
-import { builtinClients } from './sandbox/clients';
-import { config } from './env';
+import { config } from '$lib/env.server';
 
 export interface Preset {
 	name: string;
@@ -74,9 +76,25 @@ export function configuredPresets(): Preset[] {
 	return configured.presets;
 }
 
+/** What the playground needs to know of a sandbox registration to offer it as a preset. */
+export interface SandboxClientInfo {
+	client_id: string;
+	client_secret: string;
+	name: string;
+	default_scope: 'read' | 'read write';
+	access_ttl?: number;
+}
+
+let sandboxClients: readonly SandboxClientInfo[] = [];
+
+/** Offers these sandbox registrations as presets, first in the list (called by the server hook). */
+export function offerSandboxClients(clients: readonly SandboxClientInfo[]): void {
+	sandboxClients = clients;
+}
+
 function sandboxPresets(origin: string): Preset[] {
 	if (!sandboxEnabled()) return [];
-	return builtinClients().map((c) => ({
+	return sandboxClients.map((c) => ({
 		name: c.client_id,
 		label:
 			c.client_id === 'sandbox-rw'

@@ -8,7 +8,7 @@ import { error, type Cookies } from '@sveltejs/kit';
 import type { Setup } from '$lib/oauth/setup';
 import type { TokenSet } from '$lib/oauth/tokens';
 import type { Exchange } from '$lib/exchange/types';
-import { sessionKeys } from './keys';
+import { sessionKeys } from '$lib/keys.server';
 import { openJwe, sealJwe } from './jwe';
 
 export const COOKIE = 'pg_session';

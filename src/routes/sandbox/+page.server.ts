@@ -1,5 +1,5 @@
 // The sandbox's front page: base URL, clients, lifetimes, limits and endpoints.
-import { sandboxInfo } from '$lib/server/sandbox/info';
+import { sandboxInfo } from '$lib/sandbox/info.server';
 import type { PageServerLoad } from './$types';
 
 export const csr = false;

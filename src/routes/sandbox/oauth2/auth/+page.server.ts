@@ -8,7 +8,7 @@ import {
 	decideConsent,
 	decisionIsSameOrigin,
 	type Decision
-} from '$lib/server/sandbox/authorize';
+} from '$lib/sandbox/authorize.server';
 import { readForm } from '$lib/server/form';
 import type { Actions, PageServerLoad } from './$types';
 

@@ -7,8 +7,8 @@
  * - Every answer carries the X-Reader-* rate-limit headers; over a limit the answer is 429.
  * - Writes answer `200 OK` in plain text, as Google Reader did; every error is JSON.
  */
-import { sandboxConfig, type SandboxClient } from './config';
-import { findClient, limitsFor } from './clients';
+import { sandboxConfig, type SandboxClient } from './config.server';
+import { findClient, limitsFor } from './clients.server';
 import {
 	DEMO_USER,
 	READING_LIST,
@@ -20,12 +20,12 @@ import {
 	tagList,
 	unreadCount,
 	type StreamQuery
-} from './demo';
-import { isFormContentType, jsonResponse, readBodyCapped } from './http';
-import { usageHeaders, type Usage, type Zone } from './ratelimit';
-import { hasWrite } from './scope';
-import { verifyAccessToken, type AccessClaims } from './signing';
-import { grants, limiter, readerState } from './state';
+} from './demo.server';
+import { isFormContentType, jsonResponse, readBodyCapped } from './http.server';
+import { usageHeaders, type Usage, type Zone } from './ratelimit.server';
+import { hasWrite } from './scope.server';
+import { verifyAccessToken, type AccessClaims } from './signing.server';
+import { grants, limiter, readerState } from './state.server';
 
 export const API_PREFIX = '/sandbox/reader/api/0/';
 

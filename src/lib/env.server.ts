@@ -3,7 +3,7 @@
  * server, parsed once, on first use. The init hook asks for it first, so a bad value stops the start.
  */
 import { env } from '$env/dynamic/private';
-import { parseConfig, type Config } from './config.js';
+import { parseConfig, type Config } from './config.server.js';
 
 let source: Record<string, string | undefined> = env;
 let current: Config | undefined;

@@ -7,26 +7,26 @@
  * - Codes are single use (§4.1.2); a replay revokes what the code produced (§10.5).
  * - Refresh tokens rotate; a replayed old one revokes the family (RFC 9700 §4.14.2).
  */
-import type { SandboxClient, SandboxScope } from './config';
-import { sandboxConfig } from './config';
-import { accessTtlFor, authenticateClient } from './clients';
-import { DEMO_USER } from './demo';
+import type { SandboxClient, SandboxScope } from './config.server';
+import { sandboxConfig } from './config.server';
+import { accessTtlFor, authenticateClient } from './clients.server';
+import { DEMO_USER } from './demo.server';
 import {
 	isFormContentType,
 	jsonResponse,
 	MAX_BODY_BYTES,
 	readBodyCapped,
 	repeatedParameter
-} from './http';
-import { hasWrite } from './scope';
+} from './http.server';
+import { hasWrite } from './scope.server';
 import {
 	newId,
 	signAccessToken,
 	signRefreshToken,
 	verifyCode,
 	verifyRefreshToken
-} from './signing';
-import { grants } from './state';
+} from './signing.server';
+import { grants } from './state.server';
 
 export type TokenErrorCode =
 	| 'invalid_request'

@@ -7,11 +7,11 @@
  * - Every other problem is redirected back with `error` (+ `error_description`, + `state`).
  * - The decision form carries a signed, short-lived ticket; the decision reads nothing else.
  */
-import { sandboxConfig, type SandboxClient, type SandboxScope } from './config';
-import { findClient, redirectUriMatches } from './clients';
-import { DEMO_USER } from './demo';
-import { parseScope, scopeWords } from './scope';
-import { newId, signCode, signTicket, verifyTicket } from './signing';
+import { sandboxConfig, type SandboxClient, type SandboxScope } from './config.server';
+import { findClient, redirectUriMatches } from './clients.server';
+import { DEMO_USER } from './demo.server';
+import { parseScope, scopeWords } from './scope.server';
+import { newId, signCode, signTicket, verifyTicket } from './signing.server';
 
 /** The seed, §4.1 and §8: `state` is at most 500 bytes. */
 export const MAX_STATE_BYTES = 500;

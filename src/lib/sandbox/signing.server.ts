@@ -1,5 +1,6 @@
 /**
- * The sandbox's self-contained credentials, all HS256 JWTs signed with `sandboxKey()`:
+ * The sandbox's self-contained credentials, all HS256 JWTs signed with `sandboxKey()`, a key derived
+ * from the session key (the one thing the sandbox shares with the playground, `$lib/keys.server`):
  * - the consent decision ticket (hidden in the consent form, binds the decision to the checked request);
  * - the authorization code (RFC 6749 §4.1.2);
  * - the refresh token (§6) and the access token (RFC 9068 shape, `typ: at+jwt`).
@@ -9,7 +10,7 @@
 import { SignJWT, jwtVerify, errors } from 'jose';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { sandboxKey } from '$lib/server/keys';
+import { derivedKey } from '$lib/keys.server';
 
 const TYP = {
 	ticket: 'sandbox-ticket+jwt',
@@ -19,6 +20,11 @@ const TYP = {
 } as const;
 
 type Kind = keyof typeof TYP;
+
+/** The sandbox's signing key. The purpose string is part of the key: changing it voids every token. */
+function sandboxKey(): Uint8Array {
+	return derivedKey('sandbox signing key v1');
+}
 
 const scopeSchema = z.enum(['read', 'read write']);
 const base = { jti: z.string().min(1), exp: z.number(), iat: z.number() };

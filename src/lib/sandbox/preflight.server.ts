@@ -4,8 +4,8 @@
  * (status 400), as the real service does; the consent page itself never sees those requests.
  */
 import type { RequestEvent } from '@sveltejs/kit';
-import { checkClientAndRedirect } from './authorize';
-import { jsonResponse } from './http';
+import { checkClientAndRedirect } from './authorize.server';
+import { jsonResponse } from './http.server';
 
 export const AUTHORIZATION_PATH = '/sandbox/oauth2/auth';
 

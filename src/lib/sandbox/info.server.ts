@@ -2,12 +2,12 @@
  * What the /sandbox page tells a visitor: base URL, endpoints, clients, lifetimes and limits.
  * Secrets are shown for the built-in clients only (they are public); SANDBOX_CLIENTS secrets never are.
  */
-import { sandboxConfig, type SandboxScope } from './config';
-import { builtinClients, findClient, registeredRedirectUris } from './clients';
-import { endpointList } from './api';
-import { DEMO_USER } from './demo';
-import { TICKET_TTL } from './signing';
-import { MAX_STATE_BYTES } from './authorize';
+import { sandboxConfig, type SandboxScope } from './config.server';
+import { builtinClients, findClient, registeredRedirectUris } from './clients.server';
+import { endpointList } from './api.server';
+import { DEMO_USER } from './demo.server';
+import { TICKET_TTL } from './signing.server';
+import { MAX_STATE_BYTES } from './authorize.server';
 
 export interface SandboxInfoClient {
 	client_id: string;

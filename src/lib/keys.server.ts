@@ -1,5 +1,10 @@
 /**
- * Keys for sealing the session cookie and for signing the sandbox's codes and tokens.
+ * The one key material the playground and its built-in sandbox share: the session keys, and keys
+ * derived from the current one for other purposes (the sandbox signs its codes and tokens with one).
+ * It sits outside `server/` and `sandbox/` so that both can use it without importing each other, and
+ * it imports nothing of the project (the import rule in `.dependency-cruiser.js` checks that).
+ * Server-only by its `.server.ts` name: SvelteKit refuses to bundle it for the browser.
+ *
  * PLAYGROUND_SESSION_KEY holds one or more keys, comma-separated: the first seals, all of them open
  * (key rotation). A key is 32 bytes in base64url, or any other string, which is hashed to 32 bytes.
  * With no key set, one is generated once and kept in the ignored file `.session-key`.
@@ -7,7 +12,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { config } from './env';
+import { config } from './env.server';
 
 export const KEY_FILE = '.session-key';
 
@@ -49,9 +54,10 @@ export function sessionKeys(): Uint8Array[] {
 	return cached.keys;
 }
 
-/** A key for the sandbox's signed codes and tokens, derived from the current session key. */
-export function sandboxKey(): Uint8Array {
-	return new Uint8Array(
-		createHmac('sha256', sessionKeys()[0]!).update('sandbox signing key v1').digest()
-	);
+/**
+ * A 32-byte key for one purpose, derived from the current session key: HMAC-SHA-256 of the purpose.
+ * Each purpose gets its own key, and none of them reveals the session key.
+ */
+export function derivedKey(purpose: string): Uint8Array {
+	return new Uint8Array(createHmac('sha256', sessionKeys()[0]!).update(purpose).digest());
 }

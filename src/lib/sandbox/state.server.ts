@@ -2,9 +2,9 @@
  * The sandbox's in-memory state, one of each per server process: grant families, rate-limit windows,
  * and each client's copy of the demo read/starred/label state. All of it is bounded (see each class).
  */
-import { GrantStore } from './grants';
-import { RateLimiter } from './ratelimit';
-import { ReaderState } from './demo';
+import { GrantStore } from './grants.server';
+import { RateLimiter } from './ratelimit.server';
+import { ReaderState } from './demo.server';
 
 export const grants = new GrantStore();
 export const limiter = new RateLimiter();

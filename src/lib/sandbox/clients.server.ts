@@ -10,7 +10,7 @@ import {
 	type BuiltinClientId,
 	type SandboxClient,
 	type SandboxScope
-} from './config';
+} from './config.server';
 
 /** The paths the built-in clients may redirect to, on the sandbox's own origin(s). */
 export const BUILTIN_REDIRECT_PATHS = ['/callback', '/sandbox/landing'] as const;

@@ -3,15 +3,15 @@
  * (the seed, §2.1: client id, client secret, redirect address, default scope setting).
  *
  * Everything comes from the environment, parsed with the rest of the server's configuration
- * (`$lib/server/config.js`, which also checks SANDBOX_CLIENTS); this module gives the sandbox its part.
+ * (`$lib/config.server.js`, which also checks SANDBOX_CLIENTS); this module gives the sandbox its part.
  */
-import { config } from '$lib/server/env';
+import { config } from '$lib/env.server';
 import type {
 	SANDBOX_BUILTIN_CLIENT_IDS,
 	SandboxClient,
 	SandboxConfig,
 	SandboxScope
-} from '$lib/server/config.js';
+} from '$lib/config.server.js';
 
 export type { SandboxClient, SandboxConfig, SandboxScope };
 

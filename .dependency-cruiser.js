@@ -1,0 +1,113 @@
+/**
+ * The direction of imports, checked by `npm run check` (scripts/check-imports.js runs
+ * dependency-cruiser with these rules):
+ *
+ *   exchange  <-  oauth  <-  server  <-  routes and hooks
+ *   (the record     (the protocol,  (the playground's      (the app: mounts the playground
+ *    and its views)  pure)           server side)            and the sandbox)
+ *
+ *   sandbox   the built-in service stands apart: it imports only its own modules and the shared
+ *             base, nothing of exchange/oauth/server/ui (it needs none of them)
+ *   shared    src/lib/{config,env,keys}.server.*: the one configuration (parseConfig of the
+ *             environment) and the key material, used by server and sandbox alike; they import
+ *             only each other
+ *   ui        browser code (with every .svelte file and highlight.ts): no server-only module
+ *
+ * Paths are relative to the project root. Type-only imports count in .ts files; in .svelte files
+ * dependency-cruiser sees what the Svelte compiler leaves, so there only value imports count.
+ */
+const EXCHANGE = '^src/lib/exchange/';
+const OAUTH = '^src/lib/oauth/';
+const SERVER = '^src/lib/server/';
+const SANDBOX = '^src/lib/sandbox/';
+/** The shared base: configuration, the environment it is parsed from, and the keys. */
+const KEYS = '^src/lib/(keys|env|config)\\.server\\.[jt]s$';
+const UI = '^src/lib/ui/';
+const APP = ['^src/routes/', '^src/hooks\\.'];
+/** Server-only by SvelteKit's own rule: $lib/server and any *.server.* module. */
+const SERVER_ONLY = [SERVER, SANDBOX, KEYS, '\\.server\\.[jt]s$'];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+	forbidden: [
+		{
+			name: 'exchange-imports-nothing-above-it',
+			comment:
+				'src/lib/exchange is the bottom layer: the Exchange record and pure views of it. It imports no protocol, server, sandbox or UI code.',
+			severity: 'error',
+			from: { path: EXCHANGE },
+			to: { path: [OAUTH, SERVER, SANDBOX, KEYS, UI] }
+		},
+		{
+			name: 'oauth-imports-nothing-above-it',
+			comment:
+				'src/lib/oauth is the protocol, pure: it may import exchange, never server, sandbox or UI code.',
+			severity: 'error',
+			from: { path: OAUTH },
+			to: { path: [SERVER, SANDBOX, KEYS, UI] }
+		},
+		{
+			name: 'server-imports-no-sandbox-or-ui',
+			comment:
+				'src/lib/server is the playground: it never reaches into the sandbox (the hook hands over what it needs) nor into UI code.',
+			severity: 'error',
+			from: { path: SERVER },
+			to: { path: [SANDBOX, UI] }
+		},
+		{
+			name: 'sandbox-stands-apart',
+			comment:
+				'src/lib/sandbox is a service of its own: besides its own modules it imports only the shared base (configuration and keys).',
+			severity: 'error',
+			from: { path: SANDBOX },
+			to: { path: '^src/', pathNot: [SANDBOX, KEYS] }
+		},
+		{
+			name: 'shared-base-imports-nothing-else',
+			comment:
+				'The shared base (config, env, keys .server modules) is used by the playground and the sandbox, so it imports neither, nor anything else of ours but itself.',
+			severity: 'error',
+			from: { path: KEYS },
+			to: { path: '^src/', pathNot: KEYS }
+		},
+		{
+			name: 'browser-code-imports-no-server-code',
+			comment:
+				'UI modules, .svelte files and highlight.ts run in the browser: no server-only module (SvelteKit would refuse the build; this says so earlier).',
+			severity: 'error',
+			from: { path: [UI, '\\.svelte$', '^src/lib/highlight\\.ts$'] },
+			to: { path: SERVER_ONLY }
+		},
+		{
+			name: 'lib-imports-no-routes',
+			comment: 'Routes and hooks sit on top: nothing in src/lib imports them.',
+			severity: 'error',
+			from: { path: '^src/lib/' },
+			to: { path: APP }
+		},
+		{
+			name: 'imports-resolve',
+			comment:
+				'Every import of ours resolves to a file (so no rule above is passed by an import the check could not follow). SvelteKit-generated ./$types and the $app/$env modules are the exceptions.',
+			severity: 'error',
+			from: { path: '^src/' },
+			to: { couldNotResolve: true, pathNot: ['(^|/)\\$types$', '^\\$app/', '^\\$env/'] }
+		}
+	],
+	options: {
+		doNotFollow: { path: 'node_modules' },
+		// Count `import type` too: a type import across layers is still a dependency.
+		tsPreCompilationDeps: true,
+		// $lib and the other SvelteKit aliases are added by scripts/check-imports.js from
+		// .svelte-kit/tsconfig.json: the `tsConfig` option would resolve their "../src/lib" paths
+		// against the working directory, not against .svelte-kit/.
+		enhancedResolveOptions: {
+			exportsFields: ['exports'],
+			conditionNames: ['import', 'require', 'node', 'svelte', 'types', 'default'],
+			mainFields: ['module', 'main', 'types'],
+			extensions: ['.ts', '.js', '.svelte', '.json']
+		},
+		// Exact edges that break a rule on purpose, each with the reason. Nothing is exempt now.
+		knownViolations: []
+	}
+};

@@ -1,0 +1,80 @@
+/**
+ * The import rule of `npm run check` (scripts/check-imports.js with .dependency-cruiser.js), run on
+ * a copy of the project: the copy as it is passes, and one back-edge (the protocol importing the
+ * sender) fails with the rule's name.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+const COPIED = [
+	'src',
+	'scripts/check-imports.js',
+	'.dependency-cruiser.js',
+	'package.json',
+	'svelte.config.js',
+	'tsconfig.json'
+];
+
+let dir: string;
+
+async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+	try {
+		const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { cwd: dir });
+		return { code: 0, stdout, stderr };
+	} catch (e) {
+		const err = e as { code: number; stdout: string; stderr: string };
+		return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+	}
+}
+
+beforeAll(async () => {
+	dir = mkdtempSync(join(tmpdir(), 'import-rules-'));
+	for (const path of COPIED) cpSync(join(root, path), join(dir, path), { recursive: true });
+	symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+	// Writes .svelte-kit/tsconfig.json, where the check reads the $lib alias.
+	const sync = await run('node_modules/@sveltejs/kit/svelte-kit.js', 'sync');
+	expect(sync.code, sync.stderr).toBe(0);
+});
+
+afterAll(() => {
+	if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test(
+	'the project as it is passes, and the check says how much it saw',
+	{ timeout: 60_000 },
+	async () => {
+		const { code, stdout, stderr } = await run('scripts/check-imports.js');
+		expect(code, stderr).toBe(0);
+		const counts = stdout.match(/(\d+) modules in src\/ and (\d+) imports between them/);
+		expect(counts, stdout).not.toBeNull();
+		expect(Number(counts![1])).toBeGreaterThan(50);
+		expect(Number(counts![2])).toBeGreaterThan(100);
+		expect(stdout).toContain('no violations');
+	}
+);
+
+test(
+	'the protocol importing the sender fails, naming the rule and the import',
+	{ timeout: 60_000 },
+	async () => {
+		const consent = join(dir, 'src/lib/oauth/consent.ts');
+		const original = readFileSync(consent, 'utf8');
+		writeFileSync(consent, `${original}\nimport { send } from '$lib/server/send';\nvoid send;\n`);
+		try {
+			const { code, stderr } = await run('scripts/check-imports.js');
+			expect(code).toBe(1);
+			expect(stderr).toContain(
+				'oauth-imports-nothing-above-it: src/lib/oauth/consent.ts → src/lib/server/send.ts'
+			);
+			expect(stderr).toContain('1 violation');
+		} finally {
+			writeFileSync(consent, original);
+		}
+	}
+);
