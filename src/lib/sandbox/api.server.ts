@@ -1,5 +1,5 @@
 /**
- * The reader API of the sandbox, under `/sandbox/reader/api/0/` (the seed §4.4 and §5.7).
+ * The reader API of the sandbox, under `/sandbox/reader/api/0/` (the service's API docs §4.4 and §5 step 7).
  *
  * - Bearer token in `Authorization: Bearer …` (RFC 6750 §2.1) or the `access_token` query parameter
  *   (§2.3); errors as in §3 and §3.1.

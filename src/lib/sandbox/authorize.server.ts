@@ -1,5 +1,5 @@
 /**
- * The authorization endpoint (RFC 6749 §4.1.1, the seed §4.1): checks the consent request and turns
+ * The authorization endpoint (RFC 6749 §4.1.1, the service's API docs §4.1): checks the consent request and turns
  * the user's decision into the redirect back to the application.
  *
  * - Unknown client, or redirect_uri missing or not matching: an error page at the service, never a
@@ -13,7 +13,7 @@ import { DEMO_USER } from './demo.server';
 import { parseScope, scopeWords } from './scope.server';
 import { newId, signCode, signTicket, verifyTicket } from './signing.server';
 
-/** The seed, §4.1 and §8: `state` is at most 500 bytes. */
+/** The service's API docs §4.1 and §8: `state` is at most 500 bytes. */
 export const MAX_STATE_BYTES = 500;
 
 export const REDIRECT_URI_ERROR_URI = 'https://www.rfc-editor.org/rfc/rfc6749#section-3.1.2';
@@ -110,7 +110,7 @@ export function redirectWith(
 	return base + sep + added.toString();
 }
 
-/** Checks a whole consent request (RFC 6749 §4.1.1 and the seed's rules). */
+/** Checks a whole consent request (RFC 6749 §4.1.1 and the rules of the service's API docs). */
 export function checkAuthorizationRequest(
 	params: URLSearchParams,
 	requestOrigin: string

@@ -1,5 +1,5 @@
 /**
- * Client registrations of the sandbox (the seed, §2.1) and the redirect-URI rule:
+ * Client registrations of the sandbox (the service's API docs §2.1) and the redirect-URI rule:
  * RFC 6749 §3.1.2.3, the redirect_uri must match a registered one exactly (simple string comparison,
  * RFC 3986 §6.2.1).
  */

@@ -1,6 +1,6 @@
 /**
  * Configuration of the sandbox service: lifetimes, rate limits and the client registrations
- * (the seed, §2.1: client id, client secret, redirect address, default scope setting).
+ * (the service's API docs §2.1: client id, client secret, redirect address, default scope setting).
  *
  * Everything comes from the environment, parsed with the rest of the server's configuration
  * (`$lib/config.server.js`, which also checks SANDBOX_CLIENTS); this module gives the sandbox its part.

@@ -1,5 +1,5 @@
 /**
- * The token endpoint (RFC 6749 §3.2, the seed §4.2 and §4.3): the authorization_code and refresh_token
+ * The token endpoint (RFC 6749 §3.2, the service's API docs §4.2 and §4.3): the authorization_code and refresh_token
  * grants. Every error is the JSON of RFC 6749 §5.2 with `Cache-Control: no-store`.
  *
  * - Client authentication (§2.3.1): client_id + client_secret in the body, or HTTP Basic with both
@@ -154,7 +154,7 @@ function clampScope(client: SandboxClient, scope: SandboxScope): SandboxScope {
 	return client.default_scope === 'read' && hasWrite(scope) ? 'read' : scope;
 }
 
-/** The seed's §2.3 token response: exactly these five fields. */
+/** The token response of the service's API docs §2.3: exactly these five fields. */
 async function issueTokens(
 	client: SandboxClient,
 	fam: string,

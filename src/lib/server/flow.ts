@@ -14,6 +14,7 @@ import { endpoints, type Setup } from '$lib/oauth/setup';
 import { exchangeBody, FORM_CONTENT_TYPE, parseTokenBody, refreshBody } from '$lib/oauth/token';
 import { fromResponse, isExpired } from '$lib/oauth/tokens';
 import { redactExchange } from '$lib/exchange/redact';
+import { API_DOCS } from '$lib/oauth/docs';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 import { outboundFrom, send as sendWith, type SendInput } from './send';
 import { config } from '$lib/env.server';
@@ -95,7 +96,7 @@ const clipOptional = (s: string | undefined, n: number) =>
 	s === undefined ? undefined : clip(s, n);
 
 /**
- * The redirect back (seed §5 step 3). The state is single-use: whatever the outcome, the pending
+ * The redirect back (the service's API docs §5 step 3). The state is single-use: whatever the outcome, the pending
  * state is cleared. A code is kept only when the state matched.
  */
 export function handleCallback(
@@ -195,7 +196,7 @@ function needSetup(
 	if (!session.client_secret)
 		return {
 			status: 409,
-			message: 'Enter the client secret in the setup first: token requests need it (seed §4.2).'
+			message: `Enter the client secret in the setup first: token requests need it (${API_DOCS} §4.2).`
 		};
 	return { setup: session.setup, secret: session.client_secret };
 }
@@ -285,7 +286,7 @@ export function pasteBack(session: Session, pasted: string, now = Date.now()): S
 	return { ok: true, session: { ...next, outbox: undefined }, exchanges: [pastedExchange] };
 }
 
-/** Step 3: the code exchange (seed §4.2). The code is used once, whatever the answer. */
+/** Step 3: the code exchange (the service's API docs §4.2). The code is used once, whatever the answer. */
 export async function exchangeCode(session: Session, signal?: AbortSignal): Promise<StepResult> {
 	const need = needSetup(session);
 	if ('status' in need) return { ok: false, ...need };
@@ -324,7 +325,7 @@ export async function exchangeCode(session: Session, signal?: AbortSignal): Prom
 	};
 }
 
-/** Step 4: the refresh (seed §4.3). */
+/** Step 4: the refresh (the service's API docs §4.3). */
 export async function refreshTokens(
 	session: Session,
 	note = 'The refresh, from the playground server.',
@@ -390,7 +391,7 @@ function withToken(url: string, session: Session): { url: string; headers: Heade
 
 /**
  * Steps 5 and 6: an API call with the access token. The expiry is checked first; an expired token
- * is refreshed as its own shown exchange (seed §5 step 6).
+ * is refreshed as its own shown exchange (the service's API docs §5 step 6).
  */
 export async function callApi(
 	session: Session,
@@ -411,7 +412,7 @@ export async function callApi(
 		if (session.tokens.refresh_token && session.client_secret) {
 			const r = await refreshTokens(
 				session,
-				'The access token had expired, so the playground refreshed it before the call (seed §5 step 6).',
+				`The access token had expired, so the playground refreshed it before the call (${API_DOCS} §5 step 6).`,
 				signal
 			);
 			if (!r.ok) return r;
@@ -443,7 +444,7 @@ export async function callApi(
 		body: isPost ? call!.body : '',
 		note:
 			step === 'userinfo'
-				? 'The user-info read (seed §4.4).'
+				? `The user-info read (${API_DOCS} §4.4).`
 				: `${isPost ? 'POST' : 'GET'} ${new URL(url).pathname}`,
 		signal,
 		allowInvalidTls: current.setup!.allow_invalid_tls

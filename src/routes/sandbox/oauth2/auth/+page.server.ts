@@ -1,4 +1,4 @@
-// The sandbox consent page (RFC 6749 §4.1.1; the seed §4.1). Unknown clients and unregistered
+// The sandbox consent page (RFC 6749 §4.1.1; the service's API docs §4.1). Unknown clients and unregistered
 // redirect URIs are answered earlier, as JSON, by sandboxPreflight in the server hook.
 import { error, redirect, type RequestEvent } from '@sveltejs/kit';
 import { z } from 'zod';
