@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { SendInput } from '$lib/server/send';
 import type { Exchange } from '$lib/exchange/types';
 import type { Session } from '$lib/server/session';
-import type { TokenSet } from '$lib/oauth/tokens';
+import type { TokenSet } from '$lib/oauth/token-set';
 import { setupWith, type Setup } from '$lib/oauth/setup';
 import { diagnose } from '$lib/oauth/diagnose';
 import { redactExchange } from '$lib/exchange/redact';

@@ -4,7 +4,7 @@
  * Consent, callback, code exchange, user-info, refresh, a zone-2 call refused with 403, and a failure.
  */
 import { diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
-import { exchangeBody, refreshBody } from '$lib/oauth/token';
+import { exchangeBody, refreshBody } from '$lib/oauth/token-endpoint';
 import { present as serverPresent } from '$lib/server/flow';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 

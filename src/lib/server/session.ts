@@ -6,7 +6,7 @@
  */
 import { error, type Cookies } from '@sveltejs/kit';
 import type { Setup } from '$lib/oauth/setup';
-import type { TokenSet } from '$lib/oauth/tokens';
+import type { TokenSet } from '$lib/oauth/token-set';
 import type { Exchange } from '$lib/exchange/types';
 import { sessionKeys } from '$lib/keys.server';
 import { openJwe, sealJwe } from './jwe';

@@ -3,7 +3,7 @@
  * normal, shown exchange. It is due 30 s before the access token expires, or, for a lifetime under
  * 150 s, when a fifth of it is left.
  */
-import type { TokenSet } from '$lib/oauth/tokens';
+import type { TokenSet } from '$lib/oauth/token-set';
 
 export type RefreshTiming = Pick<TokenSet, 'refresh_token' | 'expires_at' | 'obtained_at'>;
 

@@ -2,7 +2,7 @@
  * The stored token set and its expiry math (the service's API docs §4.2: store access token, refresh token and
  * the expiry moment, now + expires_in; §4.3 and §5 step 6: check expiry before each request).
  */
-import type { TokenResponse } from './token';
+import type { TokenResponse } from './token-endpoint';
 
 export interface TokenSet {
 	access_token: string;
