@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { exchangeBody, parseTokenBody, refreshBody } from '$lib/oauth/token-endpoint';
-import { clockState, formatRemaining, fromResponse, isExpired, sameScope } from '$lib/oauth/token-set';
+import {
+	clockState,
+	formatRemaining,
+	fromResponse,
+	isExpired,
+	sameScope
+} from '$lib/oauth/token-set';
 
 describe('token request bodies (seed §4.2, §4.3)', () => {
 	test('the exchange body has the seed fields in order, scope sent empty', () => {

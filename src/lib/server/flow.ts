@@ -11,7 +11,12 @@ import {
 } from '$lib/oauth/consent';
 import { diagnose, diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
 import { endpoints, type Setup } from '$lib/oauth/setup';
-import { exchangeBody, FORM_CONTENT_TYPE, parseTokenBody, refreshBody } from '$lib/oauth/token-endpoint';
+import {
+	exchangeBody,
+	FORM_CONTENT_TYPE,
+	parseTokenBody,
+	refreshBody
+} from '$lib/oauth/token-endpoint';
 import { fromResponse, isExpired } from '$lib/oauth/token-set';
 import { redactExchange } from '$lib/exchange/redact';
 import { API_DOCS } from '$lib/oauth/docs';
