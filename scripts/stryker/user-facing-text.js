@@ -24,7 +24,7 @@ const REASON = 'user-facing wording: reviewed by reading, not by asserting it in
 function staticText(node) {
 	if (node.type === 'StringLiteral') return node.value;
 	if (node.type === 'TemplateLiteral')
-		return node.quasis.map((q) => q.value.cooked ?? '').join(' ');
+		return node.quasis.map((/** @type {any} */ q) => q.value.cooked ?? '').join(' ');
 	return undefined;
 }
 
