@@ -1,0 +1,535 @@
+import { describe, expect, test } from 'vitest';
+import { diagnose, diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
+import type { Exchange, Finding, HeaderList } from '$lib/exchange/types';
+import * as F from '$lib/oauth/findings';
+
+interface Shape {
+	step?: Exchange['step'];
+	status?: number;
+	body?: string;
+	headers?: HeaderList;
+	method?: string;
+	url?: string;
+	reqHeaders?: HeaderList;
+	truncated?: boolean;
+	startedAt?: number;
+}
+
+/** An exchange with a response; the token-request defaults (form Content-Type, no-store) unless given. */
+function ex(s: Shape = {}): Exchange {
+	return {
+		id: 'x',
+		step: s.step ?? 'exchange',
+		startedAt: new Date(s.startedAt ?? 0).toISOString(),
+		request: {
+			method: s.method ?? 'POST',
+			url: s.url ?? 'https://reader.test/oauth2/token',
+			httpVersion: '1.1',
+			headers: s.reqHeaders ?? [['Content-Type', 'application/x-www-form-urlencoded']],
+			body: ''
+		},
+		response: {
+			status: s.status ?? 200,
+			statusText: '',
+			httpVersion: '1.1',
+			headers: s.headers ?? [
+				['Content-Type', 'application/json'],
+				['Cache-Control', 'no-store']
+			],
+			body: s.body ?? '',
+			truncated: s.truncated ?? false
+		},
+		timing: { total: 1 },
+		findings: []
+	};
+}
+
+const run = (s: Shape, ctx: DiagnoseContext = {}) => diagnose(ex(s), ctx);
+const codes = (s: Shape, ctx: DiagnoseContext = {}) => run(s, ctx).map((f) => f.code);
+const only = (s: Shape, ctx: DiagnoseContext = {}): Finding => {
+	const all = run(s, ctx);
+	expect(all, JSON.stringify(all.map((f) => f.code))).toHaveLength(1);
+	return all[0]!;
+};
+
+const GOOD = {
+	access_token: 'a',
+	token_type: 'Bearer',
+	expires_in: 3600,
+	refresh_token: 'r',
+	scope: 'read'
+};
+const token = (fields: Record<string, unknown>, step: Exchange['step'] = 'exchange') =>
+	codes({ step, body: JSON.stringify({ ...GOOD, ...fields }) }, { requestedScope: 'read' });
+const tokenFinding = (fields: Record<string, unknown>, code: string) =>
+	run({ body: JSON.stringify({ ...GOOD, ...fields }) }, { requestedScope: 'read' }).find(
+		(f) => f.code === code
+	);
+
+describe('finding codes', () => {
+	test('every code is a distinct, non-empty machine word', () => {
+		const all = Object.values(F).filter((v) => typeof v === 'string');
+		expect(all.length).toBeGreaterThan(40);
+		for (const c of all) expect(c).toMatch(/^[a-z][a-z_-]*[a-z]$|^error$/);
+		expect(new Set(all).size).toBe(all.length);
+	});
+	test('the OAuth errors keep the RFC spelling, so a service error is matched', () => {
+		expect([
+			F.INVALID_CLIENT,
+			F.INVALID_GRANT,
+			F.INVALID_SCOPE,
+			F.UNSUPPORTED_GRANT_TYPE,
+			F.UNAUTHORIZED_CLIENT,
+			F.INVALID_REQUEST,
+			F.INVALID_TOKEN,
+			F.INSUFFICIENT_SCOPE,
+			F.REDIRECT_URI_MISMATCH
+		]).toEqual([
+			'invalid_client',
+			'invalid_grant',
+			'invalid_scope',
+			'unsupported_grant_type',
+			'unauthorized_client',
+			'invalid_request',
+			'invalid_token',
+			'insufficient_scope',
+			'redirect_uri_mismatch'
+		]);
+	});
+});
+
+describe('failures', () => {
+	test.each([
+		['blocked', 'blocked', 'error'],
+		['refused', 'connection-refused', 'error'],
+		['dns', 'dns-failure', 'error'],
+		['timeout', 'timeout', 'error'],
+		['tls', 'tls-failure', 'error'],
+		['too-large', 'response-too-large', 'warning'],
+		['reset', 'connection-reset', 'error'],
+		['cancelled', 'cancelled', 'info'],
+		['network', 'network-error', 'error'],
+		['something-new', 'network-error', 'error']
+	])('a %s failure is one %s finding (%s)', (kind, code, level) => {
+		const e: Exchange = {
+			...ex(),
+			response: undefined,
+			failure: { kind: kind as 'network', message: 'what the sender saw' }
+		};
+		const f = diagnose(e);
+		expect(f.map((x) => [x.code, x.level])).toEqual([[code, level]]);
+	});
+	test('no response and no failure: nothing to say', () => {
+		expect(diagnose({ ...ex(), response: undefined })).toEqual([]);
+	});
+});
+
+describe('token endpoint errors (RFC 6749 §5.2)', () => {
+	const err = (body: Record<string, unknown>, step: Exchange['step'] = 'exchange') =>
+		only({ step, status: 400, body: JSON.stringify(body) });
+	test.each([
+		['invalid_client', 'RFC 6749 §5.2'],
+		['invalid_scope', 'RFC 6749 §5.2'],
+		['unsupported_grant_type', 'RFC 6749 §5.2'],
+		['unauthorized_client', 'RFC 6749 §5.2'],
+		['invalid_request', 'RFC 6749 §5.2'],
+		['invalid_grant', 'RFC 6749 §4.1.3'],
+		['something_else', 'RFC 6749 §5.2']
+	])('%s keeps its code and cites %s', (error, ref) => {
+		expect(err({ error })).toMatchObject({ level: 'error', code: error, ref });
+	});
+	test('a refused refresh token cites the refresh section; the same error on the exchange cites §4.1.3', () => {
+		expect(err({ error: 'invalid_grant' }, 'refresh')).toMatchObject({
+			code: 'invalid_grant',
+			ref: 'RFC 6749 §6'
+		});
+	});
+	test('invalid_request that names the Content-Type becomes content-type', () => {
+		expect(
+			err({ error: 'invalid_request', error_description: 'Bad content-type header' }).code
+		).toBe('content-type');
+		expect(err({ error: 'invalid_request', error_description: 'missing code' }).code).toBe(
+			'invalid_request'
+		);
+		expect(err({ error: 'invalid_request', error_description: 42 }).code).toBe('invalid_request');
+	});
+	test('a 200 carrying an error object is still an error, not a token response', () => {
+		expect(codes({ status: 200, body: '{"error":"invalid_grant"}' })).toEqual(['invalid_grant']);
+	});
+	test('an error member that is not a string is no error object', () => {
+		expect(codes({ status: 400, body: '{"error":7}' })).toEqual([]);
+	});
+	test('a 4xx without a JSON error object says so; a 5xx or 3xx does not', () => {
+		expect(codes({ status: 400, body: 'nope', headers: [['Cache-Control', 'no-store']] })).toEqual([
+			'no-error-object',
+			'not-json'
+		]);
+		expect(codes({ status: 499, body: '' })).toEqual(['no-error-object']);
+		expect(codes({ status: 399, body: '' })).toEqual(['redirect']);
+		expect(codes({ status: 500, body: '' })).toEqual(['server-error']);
+		expect(codes({ status: 400, body: '[]' })).toEqual(['no-error-object']);
+	});
+});
+
+describe('the token request', () => {
+	test.each([
+		['application/x-www-form-urlencoded', false],
+		['Application/X-WWW-Form-Urlencoded', false],
+		['application/x-www-form-urlencoded; charset=UTF-8', false],
+		['application/x-www-form-urlencodedish', true],
+		['text/application/x-www-form-urlencoded', true],
+		['application/json', true],
+		[undefined, true]
+	])('a POST with Content-Type %s is flagged: %s', (ct, flagged) => {
+		const c = codes({
+			status: 200,
+			body: JSON.stringify(GOOD),
+			reqHeaders: ct === undefined ? [] : [['Content-Type', ct]]
+		});
+		expect(c.includes('content-type')).toBe(flagged);
+	});
+	test('the Content-Type rule is for POSTs on the exchange and the refresh only', () => {
+		const noCt = { status: 200, body: JSON.stringify(GOOD), reqHeaders: [] as HeaderList };
+		expect(codes({ ...noCt, method: 'GET' })).not.toContain('content-type');
+		expect(codes({ ...noCt, step: 'refresh' })).toContain('content-type');
+		expect(codes({ ...noCt, step: 'userinfo' })).not.toContain('content-type');
+	});
+	test('a 200 token response without Cache-Control: no-store is noted; other statuses are not', () => {
+		const headers: HeaderList = [
+			['Content-Type', 'application/json'],
+			['Cache-Control', 'no-cache']
+		];
+		expect(codes({ body: JSON.stringify(GOOD), headers }, { requestedScope: 'read' })).toEqual([
+			'cache-control'
+		]);
+		expect(
+			codes(
+				{ body: JSON.stringify(GOOD), headers: [['Cache-Control', 'private, NO-STORE']] },
+				{ requestedScope: 'read' }
+			)
+		).toEqual([]);
+		expect(codes({ status: 201, body: JSON.stringify(GOOD), headers: [] })).not.toContain(
+			'cache-control'
+		);
+		expect(codes({ status: 400, body: '{"error":"invalid_grant"}', headers: [] })).toEqual([
+			'invalid_grant'
+		]);
+	});
+});
+
+describe('the token response (the service’s API docs §2.3)', () => {
+	test('a complete response has nothing to say, on the exchange and on the refresh', () => {
+		expect(token({})).toEqual([]);
+		expect(token({}, 'refresh')).toEqual([]);
+		expect(codes({ status: 299, body: JSON.stringify(GOOD) }, { requestedScope: 'read' })).toEqual(
+			[]
+		);
+	});
+	test('each finding cites §2.3 of the service’s API docs', () => {
+		expect(tokenFinding({ access_token: '' }, 'missing-access_token')?.ref).toBe(
+			"the service's API docs §2.3"
+		);
+	});
+	test.each([
+		[{ access_token: '' }, 'missing-access_token', 'error'],
+		[{ access_token: 5 }, 'missing-access_token', 'error'],
+		[{ access_token: undefined }, 'missing-access_token', 'error'],
+		[{ token_type: undefined }, 'missing-token_type', 'error'],
+		[{ token_type: 1 }, 'missing-token_type', 'error'],
+		[{ token_type: 'mac' }, 'token_type', 'warning'],
+		[{ token_type: 'bearer' }, 'token_type-case', 'info'],
+		[{ token_type: 'BEARER' }, 'token_type-case', 'info'],
+		[{ expires_in: undefined }, 'missing-expires_in', 'warning'],
+		[{ expires_in: '60' }, 'expires_in-type', 'warning'],
+		[{ expires_in: 1.5 }, 'expires_in-type', 'warning'],
+		[{ expires_in: 0 }, 'expires_in-range', 'error'],
+		[{ expires_in: -1 }, 'expires_in-range', 'error'],
+		[{ expires_in: 366 * 24 * 3600 + 1 }, 'expires_in-range', 'warning'],
+		[{ refresh_token: undefined }, 'missing-refresh_token', 'warning'],
+		[{ refresh_token: 3 }, 'refresh_token-type', 'error'],
+		[{ scope: undefined }, 'missing-scope', 'info'],
+		[{ scope: ['read'] }, 'scope-type', 'warning'],
+		[{ scope: 'read write' }, 'scope-differs', 'warning'],
+		[{ id_token: 'x' }, 'extra-fields', 'info']
+	])('%j: %s (%s) and nothing else', (fields, code, level) => {
+		const body = Object.fromEntries(
+			Object.entries({ ...GOOD, ...fields }).filter(([, v]) => v !== undefined)
+		);
+		const f = run({ body: JSON.stringify(body) }, { requestedScope: 'read' });
+		expect(f.map((x) => [x.code, x.level])).toEqual([[code, level]]);
+	});
+	test('expires_in of one second up to 366 days is plausible', () => {
+		expect(token({ expires_in: 1 })).toEqual([]);
+		expect(token({ expires_in: 366 * 24 * 3600 })).toEqual([]);
+	});
+	test('a refresh response without refresh_token keeps the old one: info, not a warning', () => {
+		const { refresh_token: _r, ...rest } = GOOD;
+		const f = run({ step: 'refresh', body: JSON.stringify(rest) }, { requestedScope: 'read' });
+		expect(f.map((x) => [x.code, x.level, x.ref])).toEqual([
+			['refresh_token-kept', 'info', 'RFC 6749 §6']
+		]);
+	});
+	test('scope is compared as a set of words, and only when a scope was requested', () => {
+		const scope = (granted: string, requested?: string) =>
+			codes(
+				{ body: JSON.stringify({ ...GOOD, scope: granted }) },
+				requested === undefined ? {} : { requestedScope: requested }
+			);
+		expect(scope('write  read', 'read write')).toEqual([]);
+		expect(scope(' read ', 'read')).toEqual([]);
+		expect(scope('read read', 'read')).toEqual([]);
+		expect(scope('read', 'read write')).toEqual(['scope-differs']);
+		expect(scope('read write', 'read')).toEqual(['scope-differs']);
+		expect(scope('read other', 'read write')).toEqual(['scope-differs']);
+		expect(scope('anything', '')).toEqual([]);
+		expect(scope('anything')).toEqual([]);
+		expect(
+			run({ body: JSON.stringify({ ...GOOD, scope: 'read' }) }, { requestedScope: 'read write' })[0]
+				?.ref
+		).toBe('RFC 6749 §3.3');
+	});
+	test('a JSON body that is not an object gets no token-response findings', () => {
+		expect(codes({ body: '["access_token"]' })).toEqual([]);
+		expect(codes({ body: 'null' })).toEqual(['not-json']);
+		expect(codes({ body: '"text"' })).toEqual(['not-json']);
+		expect(codes({ body: '12' })).toEqual(['not-json']);
+	});
+});
+
+describe('a body that should be JSON', () => {
+	const api = (s: Shape) => codes({ step: 'api', method: 'GET', ...s });
+	test('HTML, or text, is not JSON; a cut-off body is a warning only', () => {
+		expect(api({ body: '<html></html>', headers: [['Content-Type', 'text/html']] })).toEqual([
+			'not-json'
+		]);
+		expect(
+			run({ step: 'api', body: 'oops', headers: [] }).map((f) => [f.code, f.level, f.fix])
+		).toEqual([['not-json', 'error', undefined]]);
+		expect(run({ step: 'api', body: '{"a":', truncated: true }).map((f) => f.level)).toEqual([
+			'warning'
+		]);
+	});
+	test('an HTML body is recognised by its Content-Type or by its first character', () => {
+		const fixOf = (s: Shape) => run({ step: 'api', ...s })[0]?.fix;
+		expect(fixOf({ body: 'plain', headers: [['Content-Type', 'TEXT/HTML']] })).toEqual(
+			expect.any(String)
+		);
+		expect(fixOf({ body: '  <p>hi</p>', headers: [] })).toEqual(expect.any(String));
+		expect(fixOf({ body: 'plain <b>', headers: [['Content-Type', 'text/plain']] })).toBe(undefined);
+	});
+	test('an empty body, a 204, a JSON array, or "OK" from the API is fine', () => {
+		expect(api({ body: '   ' })).toEqual([]);
+		expect(api({ status: 204, body: 'x' })).toEqual([]);
+		expect(api({ body: ' [1, 2' })).toEqual([]);
+		expect(api({ body: ' OK \n' })).toEqual([]);
+		expect(codes({ step: 'userinfo', body: 'OK' })).toEqual(['not-json']);
+		expect(api({ status: 205, body: 'x' })).toEqual(['not-json']);
+	});
+});
+
+describe('API calls', () => {
+	const api = (s: Shape, ctx: DiagnoseContext = {}) =>
+		run({ step: 'api', method: 'GET', body: '{}', ...s }, ctx);
+	test('401 is invalid_token (RFC 6750 §3.1)', () => {
+		expect(api({ status: 401 }).map((f) => [f.code, f.level, f.ref])).toEqual([
+			['invalid_token', 'error', 'RFC 6750 §3.1']
+		]);
+	});
+	test('401 after the known expiry, from the expiry moment on, is told apart from a refused token', () => {
+		const message = (startedAt: number, tokenExpiresAt?: number) =>
+			api({ status: 401, startedAt }, { tokenExpiresAt })[0]!.message;
+		const expired = message(10_000, 1_000);
+		const refused = message(1_000, 10_000);
+		expect(expired).not.toBe(refused);
+		expect(message(5_000, 5_000)).toBe(expired);
+		expect(message(4_999, 5_000)).toBe(refused);
+		expect(message(5_000)).toBe(refused);
+	});
+	test('403 names insufficient_scope from the header or the body, else forbidden', () => {
+		const www: HeaderList = [['WWW-Authenticate', 'Bearer error="insufficient_scope"']];
+		expect(api({ status: 403, headers: www }).map((f) => [f.code, f.ref])).toEqual([
+			['insufficient_scope', 'RFC 6750 §3.1']
+		]);
+		expect(api({ status: 403, body: '{"error":"insufficient_scope"}' })[0]!.code).toBe(
+			'insufficient_scope'
+		);
+		expect(api({ status: 403, body: 'denied', headers: [] }).map((f) => [f.code, f.ref])).toEqual([
+			['forbidden', "the service's API docs §5 step 7"],
+			['not-json', undefined]
+		]);
+	});
+	test('429 is rate-limited; other statuses are not', () => {
+		expect(api({ status: 429 }).map((f) => [f.code, f.level])).toEqual([['rate-limited', 'error']]);
+		expect(api({ status: 200 })).toEqual([]);
+		expect(api({ status: 404 })).toEqual([]);
+	});
+	test('the user record should carry userId; only a 200 user-info answer is checked', () => {
+		const ui = (status: number, body: string) =>
+			codes({ step: 'userinfo', method: 'GET', status, body });
+		expect(ui(200, '{"userName":"x"}')).toEqual(['userinfo-fields']);
+		expect(ui(200, '{"userId":"1"}')).toEqual([]);
+		expect(ui(404, '{"userName":"x"}')).toEqual([]);
+		expect(codes({ step: 'api', method: 'GET', body: '{"userName":"x"}' })).toEqual([]);
+	});
+});
+
+describe('redirects and server errors', () => {
+	test('a 3xx on a back-channel step is a redirect and nothing more', () => {
+		for (const step of ['exchange', 'refresh', 'userinfo', 'api'] as const)
+			for (const status of [300, 302, 399])
+				expect(codes({ step, status, body: 'x', headers: [] })).toEqual(['redirect']);
+	});
+	test('a 5xx is a server error', () => {
+		expect(codes({ step: 'api', method: 'GET', status: 500, body: '{}' })).toEqual([
+			'server-error'
+		]);
+		expect(codes({ step: 'api', method: 'GET', status: 499, body: '{}' })).toEqual([]);
+	});
+	test('the callback step gets no findings from diagnose', () => {
+		expect(codes({ step: 'callback', status: 302, body: '' })).toEqual([]);
+	});
+});
+
+describe('the consent request', () => {
+	const consent = (state: string) =>
+		diagnose({
+			...ex({ step: 'consent' }),
+			request: {
+				method: 'GET',
+				url: `https://reader.test/oauth2/auth?client_id=a&state=${encodeURIComponent(state)}`,
+				httpVersion: '1.1',
+				headers: [],
+				body: ''
+			},
+			response: undefined
+		});
+	test('a state of up to 500 bytes is fine; one byte more is refused before sending', () => {
+		expect(consent('s'.repeat(500))).toEqual([]);
+		expect(consent('é'.repeat(250))).toEqual([]);
+		expect(consent('s'.repeat(501)).map((f) => [f.code, f.level, f.ref])).toEqual([
+			['state-too-long', 'error', "the service's API docs §4.1"]
+		]);
+		expect(consent('é'.repeat(250) + 's').map((f) => f.code)).toEqual(['state-too-long']);
+	});
+	test('a consent exchange with a response still gets only the state rule', () => {
+		expect(codes({ step: 'consent', status: 500, body: '<html>' })).toEqual([]);
+	});
+});
+
+describe('the registration check', () => {
+	const ctx = { redirectUri: 'https://app.test/cb', clientId: 'app' };
+	const check = (status: number, body = '', headers: HeaderList = [], c: DiagnoseContext = ctx) =>
+		diagnose(
+			ex({
+				step: 'check',
+				method: 'GET',
+				url: 'https://reader.test/oauth2/auth?client_id=app',
+				status,
+				body,
+				headers
+			}),
+			c
+		);
+	const one = (...a: Parameters<typeof check>) => check(...a).map((f) => [f.code, f.level]);
+	test('4xx: a redirect mismatch, by error code or by its description', () => {
+		expect(one(400, '{"error":"redirect_uri_mismatch"}')).toEqual([
+			['redirect_uri_mismatch', 'error']
+		]);
+		expect(one(499, '{"error":"invalid_request","error_description":"bad Redirect URI"}')).toEqual([
+			['redirect_uri_mismatch', 'error']
+		]);
+		expect(check(400, '{"error":"redirect_uri_mismatch"}')[0]!.ref).toBe(
+			"RFC 6749 §3.1.2.4; the service's API docs §4.1"
+		);
+	});
+	test('4xx: an unknown client, by error code or by its description', () => {
+		for (const body of [
+			'{"error":"invalid_client"}',
+			'{"error":"unauthorized_client"}',
+			'{"error_description":"no such CLIENT"}'
+		])
+			expect(check(400, body).map((f) => [f.code, f.ref])).toEqual([
+				['unknown-client', 'RFC 6749 §4.1.2.1']
+			]);
+	});
+	test('any other 4xx keeps the service’s error code, or is a consent error', () => {
+		expect(one(404, '{"error":"invalid_scope"}')).toEqual([['invalid_scope', 'error']]);
+		expect(one(404, 'Not found')).toEqual([['consent-error', 'error']]);
+		expect(one(400, '{"error":3,"error_description":4}')).toEqual([['consent-error', 'error']]);
+		expect(check(404, 'x')[0]!.ref).toBe('RFC 6749 §4.1.2.1');
+	});
+	test('5xx is a server error, once', () => {
+		expect(one(500)).toEqual([
+			['server-error', 'error'],
+			['server-error', 'error']
+		]);
+		expect(one(503, '{"error":"redirect_uri_mismatch"}').map(([c]) => c)).toEqual([
+			'server-error',
+			'server-error'
+		]);
+	});
+	test('a redirect straight back with an error names that error, with the fix the table gives', () => {
+		const back = (location: string, c?: DiagnoseContext) =>
+			check(302, '', [['Location', location]], c);
+		const [f] = back('https://app.test/cb?error=invalid_scope&state=x');
+		expect([f!.code, f!.level, f!.ref]).toEqual(['invalid_scope', 'error', 'RFC 6749 §4.1.2.1']);
+		expect(f!.fix).toEqual(expect.any(String));
+		expect(back('https://app.test/cb?error=server_error')[0]!.fix).toBeUndefined();
+		expect(back('https://app.test/cb?error=toString')[0]).toMatchObject({
+			code: 'toString',
+			fix: undefined
+		});
+		expect(
+			back('/cb?error=access_denied', { redirectUri: 'https://reader.test/cb' })[0]!.code
+		).toBe('access_denied');
+	});
+	test('a redirect straight back without an error, or elsewhere, means the registration is accepted', () => {
+		const back = (location: string, c: DiagnoseContext = ctx) =>
+			one(302, '', [['Location', location]], c);
+		const ok = [['registration-ok', 'info']];
+		expect(back('https://app.test/cb?code=1')).toEqual(ok);
+		expect(back('https://reader.test/login')).toEqual(ok);
+		expect(back('https://app.test/other?error=x')).toEqual(ok);
+		expect(back('https://app.test:444/cb?error=x')).toEqual(ok);
+		expect(back('https://app.test/cb?error=x', {})).toEqual(ok);
+		expect(back('https://app.test/cb?error=x', { redirectUri: 'not a url' })).toEqual(ok);
+		expect(back('http://[bad', ctx)).toEqual(ok);
+		expect(one(300, '', [])).toEqual(ok);
+		expect(one(399, '', [])).toEqual(ok);
+	});
+	test('the redirect-back message differs from the redirect-elsewhere one', () => {
+		const msg = (location: string) => check(302, '', [['Location', location]])[0]!.message;
+		expect(msg('https://app.test/cb?code=1')).not.toBe(msg('https://reader.test/login'));
+		expect(msg('https://app.test/cb')).toBe(msg('https://app.test/cb?x=1#y'));
+	});
+	test('a 200 is the consent or login page: accepted; other statuses say nothing', () => {
+		expect(one(200, '<html>')).toEqual([['registration-ok', 'info']]);
+		expect(one(204)).toEqual([]);
+		expect(one(299)).toEqual([]);
+	});
+});
+
+describe('callback verdicts', () => {
+	const cb = (...a: Parameters<typeof diagnoseCallback>) =>
+		diagnoseCallback(...a).map((f) => [f.code, f.level]);
+	test('each verdict is one finding of its code and level', () => {
+		expect(cb('state-mismatch')).toEqual([['state-mismatch', 'error']]);
+		expect(cb('no-pending-state')).toEqual([['no-pending-state', 'error']]);
+		expect(cb('malformed')).toEqual([['malformed-callback', 'error']]);
+		expect(cb('error', 'access_denied')).toEqual([['access_denied', 'warning']]);
+		expect(cb('error', 'invalid_scope')).toEqual([['invalid_scope', 'error']]);
+		expect(cb('error')).toEqual([['error', 'error']]);
+		expect(cb('code')).toEqual([['state-ok', 'info']]);
+	});
+	test('each cites its rule', () => {
+		const ref = (v: string) => diagnoseCallback(v)[0]!.ref;
+		expect(ref('state-mismatch')).toBe("the service's API docs §5 step 3; RFC 6749 §10.12");
+		expect(ref('no-pending-state')).toBe('RFC 6749 §10.12');
+		expect(ref('malformed')).toBe('RFC 6749 §4.1.2');
+		expect(ref('error')).toBe('RFC 6749 §4.1.2.1');
+		expect(ref('code')).toBe("the service's API docs §5 step 3");
+	});
+	test('a malformed redirect shows the detail it was given', () => {
+		expect(diagnoseCallback('malformed', undefined, 'the detail')[0]!.message).toBe('the detail');
+	});
+});

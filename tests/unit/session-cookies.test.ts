@@ -1,0 +1,209 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { sealJwe } from '$lib/server/jwe';
+import { FakeCookies } from './fake-cookies';
+
+const KEY = Buffer.alloc(32, 9);
+const OTHER_KEY = Buffer.alloc(32, 4);
+const NOW_S = 1_800_000_000;
+const DAY_S = 24 * 3600;
+
+/** The session module with a fresh key cache, its key given as raw base64url so tests can seal payloads themselves. */
+async function load(keys = KEY.toString('base64url')) {
+	vi.resetModules();
+	process.env.PLAYGROUND_SESSION_KEY = keys;
+	return import('$lib/server/session');
+}
+
+const sealPayload = (payload: unknown, key: Uint8Array = KEY) =>
+	sealJwe(new TextEncoder().encode(JSON.stringify(payload)), key);
+
+const at = (seconds: number) => vi.setSystemTime(seconds * 1000);
+
+beforeEach(() => {
+	vi.useFakeTimers({ toFake: ['Date'] });
+	at(NOW_S);
+});
+afterEach(() => {
+	vi.useRealTimers();
+	delete process.env.PLAYGROUND_SESSION_KEY;
+});
+
+describe('reading the session cookies', () => {
+	test('no session cookie is an empty session, without a notice', async () => {
+		const { readSession } = await load();
+		expect(await readSession(new FakeCookies({ other: 'x' }))).toEqual({ v: 1 });
+	});
+
+	test('a cookie that does not open is an empty session with a notice', async () => {
+		const { readSession } = await load();
+		const read = await readSession(
+			new FakeCookies({ pg_session: sealPayload({ v: 1 }, OTHER_KEY) })
+		);
+		expect(Object.keys(read).sort()).toEqual(['notice', 'v']);
+		expect(read.v).toBe(1);
+		expect(read.notice).toEqual(expect.any(String));
+		expect(read.notice).not.toBe('');
+	});
+
+	test('the chunks pg_session, pg_session.1, … are joined in order; at most eight are read', async () => {
+		const { readSession } = await load();
+		const token = sealPayload({ v: 1, client_secret: 'joined', iat: NOW_S });
+		const split = (n: number) => {
+			const size = Math.ceil(token.length / n);
+			const jar: Record<string, string> = {};
+			for (let i = 0; i < n; i++)
+				jar[i === 0 ? 'pg_session' : `pg_session.${i}`] = token.slice(i * size, (i + 1) * size);
+			return jar;
+		};
+		expect(await readSession(new FakeCookies(split(8)))).toEqual({
+			v: 1,
+			client_secret: 'joined'
+		});
+		const nine = await readSession(new FakeCookies(split(9)));
+		expect(nine.client_secret).toBeUndefined();
+		expect(nine.notice).toEqual(expect.any(String));
+	});
+});
+
+describe('writing the session cookies', () => {
+	test('a small session is one HttpOnly, SameSite=Lax cookie named pg_session for a day, Secure as asked', async () => {
+		const { readSession, writeSession } = await load();
+		for (const secure of [true, false]) {
+			const jar = new FakeCookies();
+			await writeSession(jar, { v: 1, client_secret: 'kept' }, secure);
+			expect(jar.sets).toHaveLength(1);
+			expect(jar.sets[0]!.name).toBe('pg_session');
+			expect(jar.sets[0]!.opts).toEqual({
+				path: '/',
+				httpOnly: true,
+				sameSite: 'lax',
+				secure,
+				maxAge: DAY_S
+			});
+			expect(jar.deletes).toEqual([]);
+			expect(await readSession(jar)).toEqual({ v: 1, client_secret: 'kept' });
+		}
+	});
+
+	test('the notice is not kept', async () => {
+		const { readSession, writeSession } = await load();
+		const jar = new FakeCookies();
+		await writeSession(jar, { v: 1, client_secret: 'a', notice: 'shown once' }, false);
+		expect(await readSession(jar)).toEqual({ v: 1, client_secret: 'a' });
+	});
+
+	test('a large session is split into cookies of at most 3500 characters and read back whole', async () => {
+		const { readSession, writeSession } = await load();
+		const jar = new FakeCookies();
+		const session = { v: 1 as const, client_secret: 'z'.repeat(7000) };
+		await writeSession(jar, session, true);
+		expect(jar.sets.map((s) => s.name)).toEqual(['pg_session', 'pg_session.1', 'pg_session.2']);
+		expect(jar.sets.slice(0, -1).map((s) => s.value.length)).toEqual([3500, 3500]);
+		expect(jar.sets.at(-1)!.value.length).toBeGreaterThan(0);
+		expect(jar.sets.at(-1)!.value.length).toBeLessThanOrEqual(3500);
+		for (const s of jar.sets) expect(s.opts.httpOnly).toBe(true);
+		expect(await readSession(jar)).toEqual(session);
+	});
+
+	test('a session sealing to exactly two chunks is two cookies, with no empty third', async () => {
+		const { seal, writeSession, readSession } = await load();
+		let n = 4000;
+		while ((await seal({ v: 1, client_secret: 'w'.repeat(n) })).length < 7000) n++;
+		expect((await seal({ v: 1, client_secret: 'w'.repeat(n) })).length).toBe(7000);
+		const jar = new FakeCookies();
+		await writeSession(jar, { v: 1, client_secret: 'w'.repeat(n) }, true);
+		expect(jar.sets.map((s) => [s.name, s.value.length])).toEqual([
+			['pg_session', 3500],
+			['pg_session.1', 3500]
+		]);
+		expect((await readSession(jar)).client_secret).toHaveLength(n);
+	});
+
+	test('a smaller session deletes the chunks left over from a larger one, and nothing else', async () => {
+		const { readSession, writeSession } = await load();
+		const jar = new FakeCookies({ other: 'keep me', 'pg_session.8': 'not a chunk' });
+		await writeSession(jar, { v: 1, client_secret: 'z'.repeat(7000) }, true);
+		expect(jar.jar.has('pg_session.2')).toBe(true);
+		await writeSession(jar, { v: 1, client_secret: 'short' }, true);
+		expect(jar.deletes).toEqual([
+			{ name: 'pg_session.1', opts: { path: '/' } },
+			{ name: 'pg_session.2', opts: { path: '/' } }
+		]);
+		expect([...jar.jar.keys()].sort()).toEqual(['other', 'pg_session', 'pg_session.8']);
+		expect(await readSession(jar)).toEqual({ v: 1, client_secret: 'short' });
+	});
+
+	test('a session sealing to exactly MAX_SEALED_BYTES is kept; a longer one is refused with 400 and nothing is written', async () => {
+		const { seal, writeSession, readSession, MAX_SEALED_BYTES } = await load();
+		const sizeOf = async (n: number) => (await seal({ v: 1, client_secret: 'q'.repeat(n) })).length;
+		let n = 8000;
+		while ((await sizeOf(n)) < MAX_SEALED_BYTES) n++;
+		expect(await sizeOf(n)).toBe(MAX_SEALED_BYTES);
+
+		const exact = new FakeCookies();
+		await writeSession(exact, { v: 1, client_secret: 'q'.repeat(n) }, true);
+		expect(exact.sets.map((s) => s.value).join('')).toHaveLength(MAX_SEALED_BYTES);
+		expect((await readSession(exact)).client_secret).toHaveLength(n);
+
+		const over = new FakeCookies();
+		await expect(
+			writeSession(over, { v: 1, client_secret: 'q'.repeat(n + 1) }, true)
+		).rejects.toMatchObject({ status: 400 });
+		expect(over.sets).toEqual([]);
+	});
+
+	test('clearSession deletes each of the eight chunk cookies that is present, and nothing else', async () => {
+		const { clearSession } = await load();
+		const jar = new FakeCookies({
+			pg_session: 'a',
+			'pg_session.1': 'b',
+			'pg_session.7': 'c',
+			'pg_session.8': 'not a chunk',
+			other: 'x'
+		});
+		clearSession(jar);
+		expect(jar.deletes).toEqual([
+			{ name: 'pg_session', opts: { path: '/' } },
+			{ name: 'pg_session.1', opts: { path: '/' } },
+			{ name: 'pg_session.7', opts: { path: '/' } }
+		]);
+	});
+});
+
+describe('opening a sealed session', () => {
+	test('a session is good for a day from sealing, and not a second longer', async () => {
+		const { seal, open } = await load();
+		const sealed = await seal({ v: 1, client_secret: 's' });
+		at(NOW_S + DAY_S);
+		expect(await open(sealed)).toEqual({ ok: true, session: { v: 1, client_secret: 's' } });
+		at(NOW_S + DAY_S + 1);
+		expect(await open(sealed)).toEqual({ ok: false, reason: expect.any(String) });
+	});
+
+	test('a payload without a numeric iat has no age to check, and opens', async () => {
+		const { open } = await load();
+		expect(await open(sealPayload({ v: 1, client_secret: 'a' }))).toEqual({
+			ok: true,
+			session: { v: 1, client_secret: 'a' }
+		});
+		expect(await open(sealPayload({ v: 1, iat: null }))).toEqual({ ok: true, session: { v: 1 } });
+	});
+
+	test('a payload of another version, or not JSON, is refused even under the right key', async () => {
+		const { open } = await load();
+		const refused = { ok: false, reason: expect.any(String) };
+		expect(await open(sealPayload({ v: 2, iat: NOW_S }))).toEqual(refused);
+		expect(await open(sealPayload({ iat: NOW_S }))).toEqual(refused);
+		expect(await open(sealJwe(new TextEncoder().encode('{not json'), KEY))).toEqual(refused);
+	});
+
+	test('the first listed key seals; the others only open', async () => {
+		const first = Buffer.alloc(32, 1).toString('base64url');
+		const second = Buffer.alloc(32, 2).toString('base64url');
+		const both = await load(`${first},${second}`);
+		const sealed = await both.seal({ v: 1 });
+		expect((await both.open(sealPayload({ v: 1 }, Buffer.alloc(32, 2)))).ok).toBe(true);
+		expect((await (await load(first)).open(sealed)).ok).toBe(true);
+		expect((await (await load(second)).open(sealed)).ok).toBe(false);
+	});
+});
