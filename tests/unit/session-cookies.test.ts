@@ -10,7 +10,8 @@ const DAY_S = 24 * 3600;
 /** The session module with a fresh key cache, its key given as raw base64url so tests can seal payloads themselves. */
 async function load(keys = KEY.toString('base64url')) {
 	vi.resetModules();
-	process.env.PLAYGROUND_SESSION_KEY = keys;
+	const { useEnv } = await import('$lib/env.server');
+	useEnv({ PLAYGROUND_SESSION_KEY: keys });
 	return import('$lib/server/session');
 }
 
@@ -25,7 +26,6 @@ beforeEach(() => {
 });
 afterEach(() => {
 	vi.useRealTimers();
-	delete process.env.PLAYGROUND_SESSION_KEY;
 });
 
 describe('reading the session cookies', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { FORM_CONTENT_TYPE, parseTokenBody } from '$lib/oauth/token';
+import { FORM_CONTENT_TYPE, parseTokenBody } from '$lib/oauth/token-endpoint';
 import {
 	EXPIRY_SKEW_MS,
 	clockState,
@@ -8,9 +8,9 @@ import {
 	isExpired,
 	remainingMs,
 	sameScope,
-	scopeWords,
+	scopeTokens,
 	type TokenSet
-} from '$lib/oauth/tokens';
+} from '$lib/oauth/token-set';
 
 const GOOD = { access_token: 'a', token_type: 'Bearer', expires_in: 60, refresh_token: 'r' };
 const parse = (body: unknown, status = 200) =>
@@ -85,9 +85,9 @@ describe('parseTokenBody', () => {
 
 describe('scope words', () => {
 	test('split on any white space, empties dropped', () => {
-		expect(scopeWords(undefined)).toEqual([]);
-		expect(scopeWords('')).toEqual([]);
-		expect(scopeWords('  read \t write\n')).toEqual(['read', 'write']);
+		expect(scopeTokens(undefined)).toEqual([]);
+		expect(scopeTokens('')).toEqual([]);
+		expect(scopeTokens('  read \t write\n')).toEqual(['read', 'write']);
 	});
 	test('compared as sets', () => {
 		expect(sameScope(undefined, '')).toBe(true);
