@@ -123,3 +123,27 @@ describe('authorization errors', () => {
 		expect(explainAuthorizationError('__proto__')).toBe(general);
 	});
 });
+
+test('a repeated error is malformed even when a code comes with it', () => {
+	expect(checkCallback(new URLSearchParams('state=s&error=a&error=b&code=c'), 's').kind).toBe(
+		'malformed'
+	);
+});
+
+test('every authorization error has a meaning, and each consent parameter its help', async () => {
+	for (const [code, e] of Object.entries(AUTHORIZATION_ERRORS))
+		expect(e.meaning, code).toEqual(expect.stringMatching(/\S/));
+	const { CONSENT_PARAM_HELP } = await import('$lib/oauth/consent');
+	expect(Object.keys(CONSENT_PARAM_HELP)).toEqual([
+		'client_id',
+		'redirect_uri',
+		'response_type',
+		'scope',
+		'state'
+	]);
+});
+
+test('makeState strips padding of any length from what it is given', () => {
+	expect(makeState(() => new Uint8Array(31))).toBe('A'.repeat(42));
+	expect(makeState(() => new Uint8Array(30))).toBe('A'.repeat(40));
+});

@@ -533,3 +533,78 @@ describe('callback verdicts', () => {
 		expect(diagnoseCallback('malformed', undefined, 'the detail')[0]!.message).toBe('the detail');
 	});
 });
+
+describe('levels and citations of each rule', () => {
+	const triple = (f: Finding[]) => f.map((x) => [x.code, x.level, x.ref]);
+	test('the token endpoint rules', () => {
+		expect(
+			triple(run({ step: 'refresh', status: 400, body: '{"error":"invalid_grant"}' }))
+		).toEqual([['invalid_grant', 'error', 'RFC 6749 §6']]);
+		expect(
+			triple(run({ status: 400, body: '{"error":"invalid_request"}', reqHeaders: [] }))
+		).toEqual([
+			['content-type', 'error', "the service's API docs §4.2"],
+			['invalid_request', 'error', 'RFC 6749 §5.2']
+		]);
+		expect(triple(run({ status: 401, body: '' }))).toEqual([
+			['no-error-object', 'error', 'RFC 6749 §5.2']
+		]);
+		expect(
+			triple(run({ body: JSON.stringify(GOOD), headers: [] }, { requestedScope: 'read' }))
+		).toEqual([['cache-control', 'info', 'RFC 6749 §5.1']]);
+		expect(run({ status: 302, body: '' }).map((f) => [f.code, f.level])).toEqual([
+			['redirect', 'error']
+		]);
+	});
+	test('the API rules', () => {
+		expect(triple(run({ step: 'api', method: 'GET', status: 429, body: '{}' }))).toEqual([
+			['rate-limited', 'error', 'X-Reader-Zone*-Usage headers']
+		]);
+		expect(run({ step: 'api', status: 403, body: '{}' }).map((f) => [f.code, f.level])).toEqual([
+			['forbidden', 'error']
+		]);
+		expect(
+			run({ step: 'userinfo', method: 'GET', body: '{}' }).map((f) => [f.code, f.level])
+		).toEqual([['userinfo-fields', 'info']]);
+	});
+	test('the registration check rules', () => {
+		const f = diagnose(
+			ex({ step: 'check', method: 'GET', status: 401, body: '{"error":"invalid_client"}' }),
+			{}
+		);
+		expect(f.map((x) => [x.code, x.level])).toEqual([['unknown-client', 'error']]);
+	});
+});
+
+describe('edges', () => {
+	test('a body with a bracket later on is not taken for a JSON array', () => {
+		expect(codes({ step: 'api', method: 'GET', body: 'oops [1]', headers: [] })).toEqual([
+			'not-json'
+		]);
+	});
+	test('a consent request whose URL does not parse gets no finding, and no exception', () => {
+		expect(
+			diagnose({
+				...ex({ step: 'consent' }),
+				request: { method: 'GET', url: 'not a url', httpVersion: '1.1', headers: [], body: '' },
+				response: undefined
+			})
+		).toEqual([]);
+	});
+	test('an error_description that is not a string is not read for the Content-Type hint', () => {
+		expect(
+			codes({
+				status: 400,
+				body: JSON.stringify({ error: 'invalid_request', error_description: ['Content-Type'] })
+			})
+		).toEqual(['invalid_request']);
+	});
+	test('a 4xx JSON body without an error member is not read as a token response', () => {
+		const c = codes({ status: 400, body: '{"detail":"nope"}' });
+		expect(c).not.toContain('missing-access_token');
+		expect(c).toEqual([]);
+	});
+	test('the callback step gets no API findings, whatever its status', () => {
+		expect(codes({ step: 'callback', status: 401, body: 'x', headers: [] })).toEqual([]);
+	});
+});

@@ -105,3 +105,17 @@ describe('the service’s API docs', () => {
 		]);
 	});
 });
+
+test('sections and steps of more than one digit are cited and linked', () => {
+	expect(apiDocsHref('§10')).toBe('/api-docs#section-10');
+	expect(apiDocsHref('§4.12')).toBe('/api-docs#section-4.12');
+	expect(apiDocsHref('§5 step 12')).toBe('/api-docs#section-5-step-12');
+	const links = citationParts("the service's API docs §10, §4.12 and §5 step 12.").filter(
+		(p) => p.href
+	);
+	expect(links).toEqual([
+		{ text: '§10', href: '/api-docs#section-10' },
+		{ text: '§4.12', href: '/api-docs#section-4.12' },
+		{ text: '§5 step 12', href: '/api-docs#section-5-step-12' }
+	]);
+});

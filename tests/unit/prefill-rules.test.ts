@@ -141,3 +141,10 @@ test('the HTML snippet escapes its text too, ampersands first', () => {
 		'<a href="/?a" target="_blank" rel="noopener">Q&amp;A &lt;b&gt;&quot;&amp;lt;&quot;&lt;/b&gt;</a>'
 	);
 });
+
+test('only auto_exchange reads "true" and "false" as booleans', () => {
+	expect(parsePrefill(q('client_id=true&scope=false')).values).toEqual({
+		client_id: 'true',
+		scope: 'false'
+	});
+});
