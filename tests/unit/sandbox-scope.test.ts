@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasWrite, parseScope, scopeWords, SCOPE_WORDS } from '$lib/sandbox/scope.server';
+import { hasWrite, parseScope, permissionWords, SCOPE_WORDS } from '$lib/sandbox/scope.server';
 
 describe('sandbox scope parsing (seed §4.1)', () => {
 	it('uses the registration default when scope is empty or omitted', () => {
@@ -34,8 +34,8 @@ describe('sandbox scope parsing (seed §4.1)', () => {
 	});
 
 	it('describes the permissions in plain words', () => {
-		expect(scopeWords('read')).toEqual([SCOPE_WORDS.read]);
-		expect(scopeWords('read write')).toEqual([SCOPE_WORDS.read, SCOPE_WORDS.write]);
+		expect(permissionWords('read')).toEqual([SCOPE_WORDS.read]);
+		expect(permissionWords('read write')).toEqual([SCOPE_WORDS.read, SCOPE_WORDS.write]);
 		expect(hasWrite('read write')).toBe(true);
 		expect(hasWrite('read')).toBe(false);
 	});

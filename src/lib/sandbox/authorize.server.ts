@@ -10,7 +10,7 @@
 import { sandboxConfig, type SandboxClient, type SandboxScope } from './config.server';
 import { findClient, redirectUriMatches } from './clients.server';
 import { DEMO_USER } from './demo.server';
-import { parseScope, scopeWords } from './scope.server';
+import { parseScope, permissionWords } from './scope.server';
 import { newId, signCode, signTicket, verifyTicket } from './signing.server';
 
 /** The service's API docs §4.1 and §8: `state` is at most 500 bytes. */
@@ -185,7 +185,7 @@ export async function consentView(request: ConsentRequest): Promise<ConsentView>
 		client_id: request.client.client_id,
 		scope: request.scope,
 		scopeWasDefault: request.scopeWasDefault,
-		permissions: scopeWords(request.scope),
+		permissions: permissionWords(request.scope),
 		returnTo: target.origin + target.pathname,
 		user: { name: DEMO_USER.userName, email: DEMO_USER.userEmail, userId: DEMO_USER.userId }
 	};

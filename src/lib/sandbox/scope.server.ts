@@ -51,6 +51,6 @@ export function parseScope(raw: string | null | undefined, registered: SandboxSc
 }
 
 /** The permissions a scope stands for, in plain words. */
-export function scopeWords(scope: SandboxScope): string[] {
+export function permissionWords(scope: SandboxScope): string[] {
 	return hasWrite(scope) ? [SCOPE_WORDS.read, SCOPE_WORDS.write] : [SCOPE_WORDS.read];
 }
