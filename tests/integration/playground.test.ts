@@ -389,6 +389,14 @@ describe('paste-back mode', () => {
 });
 
 describe('prefilled links', () => {
+	test('a link parameter named like a built-in property (toString) is listed as unknown, not a 500', async () => {
+		const c = new Client(srv.url);
+		const { res, body } = await c.fetch('/?toString=1&client_id=docs-app', {
+			headers: { accept: 'text/html' }
+		});
+		expect(res.status).toBe(200);
+		expect(body.replace(/\s+/g, ' ')).toContain('Ignored, unknown: toString.');
+	});
 	test('fill the form, name the host, refuse a secret and list unknown parameters', async () => {
 		const c = new Client(srv.url);
 		const { body } = await c.fetch(

@@ -38,6 +38,14 @@ describe('parsePrefill', () => {
 	test('a repeated parameter is an error', () => {
 		expect(parsePrefill(q('client_id=a&client_id=b')).errors.client_id).toMatch(/2 times/);
 	});
+	test('names every object has (toString, constructor, __proto__) are unknown parameters, not a crash', () => {
+		const p = parsePrefill(
+			q('toString=1&constructor=x&__proto__=y&hasOwnProperty=z&client_id=app-1')
+		);
+		expect(p.unknown).toEqual(['toString', 'constructor', '__proto__', 'hasOwnProperty']);
+		expect(p.values).toEqual({ client_id: 'app-1' });
+		expect(p.errors).toEqual({});
+	});
 	test('a preset name is kept apart', () => {
 		expect(parsePrefill(q('preset=sandbox-rw&scope=read')).preset).toBe('sandbox-rw');
 	});

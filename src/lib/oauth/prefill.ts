@@ -68,7 +68,7 @@ export function parsePrefill(params: URLSearchParams): Prefill {
 			out.refused.push(key);
 			continue;
 		}
-		if (!(key in PREFILL_PARAMS)) {
+		if (!Object.hasOwn(PREFILL_PARAMS, key)) {
 			out.unknown.push(key);
 			continue;
 		}
