@@ -6,16 +6,20 @@
 export type Step = 'consent' | 'callback' | 'exchange' | 'refresh' | 'userinfo' | 'api' | 'check';
 
 /**
- * The steps' numbers and names, defined once: the step cards, the exchange views and the exports
- * all show these. The registration check is not a step of the flow, so it has no number.
+ * The steps' numbers and names, defined once: `title` names an exchange in the views and the exports,
+ * `heading` is the step card's heading. The registration check is not a step of the flow, so it
+ * has no number and no card.
  */
-export const STEPS: Readonly<Record<Step, { n?: number; title: string }>> = {
-	consent: { n: 1, title: 'Consent redirect' },
-	callback: { n: 2, title: 'Callback' },
-	exchange: { n: 3, title: 'Code exchange' },
-	refresh: { n: 4, title: 'Refresh' },
-	userinfo: { n: 5, title: 'User-info' },
-	api: { n: 6, title: 'API call' },
+export const STEPS: Readonly<
+	Record<Exclude<Step, 'check'>, { n: number; title: string; heading: string }> &
+		Record<'check', { n?: undefined; title: string; heading?: undefined }>
+> = {
+	consent: { n: 1, title: 'Consent redirect', heading: 'Consent redirect' },
+	callback: { n: 2, title: 'Callback', heading: 'Callback and state check' },
+	exchange: { n: 3, title: 'Code exchange', heading: 'Code exchange' },
+	refresh: { n: 4, title: 'Refresh', heading: 'Refresh' },
+	userinfo: { n: 5, title: 'User-info', heading: 'User-info' },
+	api: { n: 6, title: 'API call', heading: 'Any API call' },
 	check: { title: 'Registration check' }
 };
 
