@@ -15,8 +15,8 @@ describe('parsePrefill', () => {
 		expect(hasPrefill(q(''))).toBe(false);
 		expect(hasPrefill(q('x='))).toBe(true);
 	});
-	test('the parameters a link may carry, and those it must not', () => {
-		expect(Object.keys(PREFILL_PARAMS)).toEqual([
+	test('each parameter a link may carry is read; each one it must not carry is refused, not read', () => {
+		const may = [
 			'base_url',
 			'client_id',
 			'scope',
@@ -27,17 +27,20 @@ describe('parsePrefill', () => {
 			'token_location',
 			'auto_exchange',
 			'preset'
-		]);
-		expect([...REFUSED_PARAMS]).toEqual([
-			'client_secret',
-			'secret',
-			'access_token',
-			'refresh_token',
-			'id_token',
-			'code',
-			'password',
-			'token'
-		]);
+		];
+		for (const name of may) {
+			const p = parsePrefill(q(`${name}=x`));
+			expect(p.unknown, name).toEqual([]);
+			expect(p.refused, name).toEqual([]);
+		}
+		// Names that carry no "secret" or "password" in them are refused only by the list.
+		for (const name of ['access_token', 'refresh_token', 'id_token', 'code', 'token']) {
+			const p = parsePrefill(q(`${name}=x`));
+			expect(p.refused, name).toEqual([name]);
+			expect(p.values, name).toEqual({});
+		}
+		expect(REFUSED_PARAMS).toEqual(expect.arrayContaining(['client_secret', 'secret', 'password']));
+		expect(Object.keys(PREFILL_PARAMS).sort()).toEqual([...may].sort());
 	});
 	test('a secret is refused whatever its case, and anything named like a secret or password; each name once', () => {
 		const p = parsePrefill(
