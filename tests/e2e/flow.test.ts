@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { choosePreset, decide, openPlayground, signIn } from '../helpers/e2e';
+import { choosePreset, decide, openPlayground, signIn, watch } from '../helpers/e2e';
 
 const SECRET = 'e2e-Secret-9f3K-x7Qa';
 /** A client whose access tokens live 2 s, so a test sees one expire without waiting long. */
@@ -56,19 +56,7 @@ afterAll(async () => {
 async function newPage(size = { width: 1280, height: 800 }): Promise<Page> {
 	context = await browser.newContext({ viewport: size });
 	page = await context.newPage();
-	page.on('console', (m) => {
-		if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-	});
-	page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-	page.on('request', (r) => urls.push(r.url()));
-	page.on('response', async (r) => {
-		try {
-			bodies.push({ url: r.url(), text: (await r.body()).toString('utf8') });
-		} catch {
-			/* redirects have no body */
-		}
-	});
-	return page;
+	return watch(page, { problems, bodies, urls });
 }
 
 // Every test's traffic is scanned for the client secrets as it ends: in no response the browser got,

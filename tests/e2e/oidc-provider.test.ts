@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot, SHOTS } from '../helpers/browser';
-import { openPlayground } from '../helpers/e2e';
+import { openPlayground, watch } from '../helpers/e2e';
 import {
 	OIDC_CLIENT_ID,
 	OIDC_CLIENT_SECRET,
@@ -54,19 +54,7 @@ async function newPage(size: { width: number; height: number }): Promise<Page> {
 				: route.abort()
 	);
 	const page = await context.newPage();
-	page.on('console', (m) => {
-		if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-	});
-	page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-	page.on('request', (r) => urls.push(r.url()));
-	page.on('response', async (r) => {
-		try {
-			bodies.push({ url: r.url(), text: (await r.body()).toString('utf8') });
-		} catch {
-			/* redirects have no body */
-		}
-	});
-	return page;
+	return watch(page, { problems, bodies, urls });
 }
 
 afterEach(async () => {

@@ -1,6 +1,30 @@
 /** Steps the e2e tests share: a sandbox preset, the consent decision, a whole sign-in. */
 import type { Page } from 'playwright-core';
 
+/** What a page did, for the secret scan and the console check after each test. */
+export interface Traffic {
+	problems: string[];
+	bodies: { url: string; text: string }[];
+	urls: string[];
+}
+
+/** Records the page's console errors, page errors, every URL it asked for and every body it got. */
+export function watch(page: Page, t: Traffic): Page {
+	page.on('console', (m) => {
+		if (m.type() === 'error') t.problems.push(`console: ${m.text()}`);
+	});
+	page.on('pageerror', (e) => t.problems.push(`pageerror: ${e.message}`));
+	page.on('request', (r) => t.urls.push(r.url()));
+	page.on('response', async (r) => {
+		try {
+			t.bodies.push({ url: r.url(), text: (await r.body()).toString('utf8') });
+		} catch {
+			/* redirects have no body */
+		}
+	});
+	return page;
+}
+
 /** From the playground's consent step: open the consent page and press Authorize (or Deny). */
 export async function decide(p: Page, decision: 'Authorize' | 'Deny' = 'Authorize'): Promise<void> {
 	await p.getByRole('link', { name: 'Open the consent page' }).click();
