@@ -1,0 +1,44 @@
+/**
+ * `importHar` never throws: if the diagnostics fail on something a file holds, the import answers
+ * with a reason instead of breaking the page. The rules are made to throw here, since no file
+ * known to pass the reader makes them throw.
+ */
+import { expect, test, vi } from 'vitest';
+import { toHar } from '$lib/exchange/har/export';
+import { importHar } from '$lib/oauth/imported';
+import { transcript } from './transcript';
+
+const rule = vi.hoisted(() => ({ throws: undefined as unknown }));
+
+vi.mock('$lib/oauth/diagnose', async (original) => {
+	const real = await original<typeof import('$lib/oauth/diagnose')>();
+	return {
+		...real,
+		diagnose: (...args: Parameters<typeof real.diagnose>) => {
+			if (rule.throws !== undefined) throw rule.throws;
+			return real.diagnose(...args);
+		}
+	};
+});
+
+// Built while the rules still work: the fixture goes through the server's own diagnostics.
+const har = JSON.stringify(toHar(transcript()));
+const file = () => har;
+
+test('a rule that throws on an imported exchange gives an unreadable-file answer, not an exception', () => {
+	rule.throws = new TypeError('a rule broke');
+	expect(importHar(file())).toEqual({
+		ok: false,
+		reason: 'unreadable',
+		message: expect.stringMatching(/: a rule broke$/)
+	});
+});
+
+test('a rule that throws something other than an Error is reported by its text', () => {
+	rule.throws = 'not an Error';
+	expect(importHar(file())).toEqual({
+		ok: false,
+		reason: 'unreadable',
+		message: expect.stringMatching(/: not an Error$/)
+	});
+});

@@ -1,0 +1,204 @@
+/**
+ * An imported HAR is diagnosed with the same rules as the live flow, with the context the live flow
+ * had at each point: the scope the consent URL asked for, and the expiry of the token in use. Each
+ * test compares what `diagnoseImported` says with what `diagnose` says given that context, so the
+ * tests pin the context (which exchange sets it, from which fields, with which arithmetic), not the
+ * wording of the findings.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Exchange } from '$lib/exchange/types';
+import { explainAuthorizationError } from '$lib/oauth/consent';
+import { diagnose, diagnoseCallback } from '$lib/oauth/diagnose';
+import * as F from '$lib/oauth/findings';
+import { diagnoseImported } from '$lib/oauth/imported';
+
+const BASE = 'https://reader.example/sandbox';
+const T0 = Date.parse('2026-03-14T09:00:00.000Z');
+
+let n = 0;
+function ex(
+	step: Exchange['step'],
+	url: string,
+	response?: { status: number; body: string },
+	at = T0,
+	total = 0
+): Exchange {
+	return {
+		id: `ex-${++n}`,
+		step,
+		startedAt: new Date(at).toISOString(),
+		request: { method: 'GET', url, httpVersion: '1.1', headers: [], body: '' },
+		response: response && {
+			status: response.status,
+			statusText: '',
+			httpVersion: '1.1',
+			headers: [['Content-Type', 'application/json']],
+			body: response.body,
+			truncated: false
+		},
+		timing: { total },
+		findings: []
+	};
+}
+
+const consent = (scope?: string) =>
+	ex(
+		'consent',
+		`${BASE}/oauth2/auth?client_id=c&response_type=code${scope === undefined ? '' : `&scope=${encodeURIComponent(scope)}`}`
+	);
+const tokens = (
+	step: 'exchange' | 'refresh',
+	fields: Record<string, unknown>,
+	status = 200,
+	at = T0,
+	total = 0
+) =>
+	ex(
+		step,
+		`${BASE}/oauth2/token`,
+		{ status, body: JSON.stringify({ token_type: 'Bearer', ...fields }) },
+		at,
+		total
+	);
+const refused = (at: number) =>
+	ex(
+		'userinfo',
+		`${BASE}/reader/api/0/user-info`,
+		{ status: 401, body: '{"error":"invalid_token"}' },
+		at
+	);
+
+/** The findings of the last exchange, after the whole transcript was diagnosed. */
+const last = (list: Exchange[]) => diagnoseImported(list).at(-1)!.findings;
+const codes = (list: Exchange[]) => last(list).map((f) => f.code);
+
+describe('diagnoseImported: the expiry of the token in use', () => {
+	const granted = (at = T0, total = 0, step: 'exchange' | 'refresh' = 'exchange') =>
+		tokens(step, { access_token: 'a'.repeat(20), expires_in: 60, scope: 'read' }, 200, at, total);
+	// The live flow reads the expiry as startedAt + the request's total time + expires_in seconds.
+	const expiry = T0 + 250 + 60_000;
+
+	test('a 401 sent at the expiry (start + total time + expires_in) is read as an expired token', () => {
+		const call = refused(expiry);
+		expect(last([granted(T0, 250), call])).toEqual(diagnose(call, { tokenExpiresAt: expiry }));
+		expect(last([granted(T0, 250), call])).not.toEqual(diagnose(call, {}));
+	});
+
+	test('a 401 sent a millisecond before the expiry is not', () => {
+		const call = refused(expiry - 1);
+		expect(last([granted(T0, 250), call])).toEqual(diagnose(call, {}));
+	});
+
+	test('a refresh sets the expiry as the code exchange does', () => {
+		const call = refused(expiry);
+		expect(last([granted(T0, 250, 'refresh'), call])).toEqual(
+			diagnose(call, { tokenExpiresAt: expiry })
+		);
+	});
+
+	test('only a 2xx token response counts: a 300 or a 199 with tokens in it does not', () => {
+		for (const status of [199, 300, 400]) {
+			const call = refused(expiry);
+			const odd = tokens('exchange', { access_token: 'a'.repeat(20), expires_in: 60 }, status);
+			expect(last([odd, call]), `status ${status}`).toEqual(diagnose(call, {}));
+		}
+		const call = refused(expiry + 250);
+		const ok299 = tokens('exchange', { access_token: 'a'.repeat(20), expires_in: 60 }, 299);
+		expect(last([ok299, call])).toEqual(diagnose(call, { tokenExpiresAt: T0 + 60_000 }));
+	});
+
+	test('only the token steps count: a user-info body with an access_token sets nothing', () => {
+		const call = refused(expiry);
+		const odd = ex('userinfo', `${BASE}/reader/api/0/user-info`, {
+			status: 200,
+			body: JSON.stringify({ access_token: 'a'.repeat(20), expires_in: 60 })
+		});
+		expect(last([odd, call])).toEqual(diagnose(call, {}));
+	});
+
+	test('a token response without a string access_token keeps the expiry that was in use', () => {
+		// Sent before the expiry in use, after the one a one-second expires_in would give.
+		const call = refused(T0 + 30_000);
+		for (const body of [{ access_token: 42, expires_in: 1 }, { expires_in: 1 }]) {
+			const odd = tokens('refresh', body);
+			expect(last([granted(T0, 250), odd, call]), JSON.stringify(body)).toEqual(
+				diagnose(call, { tokenExpiresAt: expiry })
+			);
+		}
+		const notAnObject = ex('refresh', `${BASE}/oauth2/token`, { status: 200, body: '"text"' });
+		expect(last([granted(T0, 250), notAnObject, call])).toEqual(
+			diagnose(call, { tokenExpiresAt: expiry })
+		);
+	});
+
+	test('a new token without a usable expires_in clears the expiry: nothing is known of it', () => {
+		const call = refused(expiry);
+		for (const expires of ['60', null, '1e999']) {
+			const body = `{"access_token":"${'b'.repeat(20)}","token_type":"Bearer","expires_in":${expires === '1e999' ? expires : JSON.stringify(expires)}}`;
+			const renewed = ex('refresh', `${BASE}/oauth2/token`, { status: 200, body });
+			expect(last([granted(T0, 250), renewed, call]), `expires_in ${expires}`).toEqual(
+				diagnose(call, {})
+			);
+		}
+	});
+});
+
+describe('diagnoseImported: the scope the consent URL asked for', () => {
+	const exchange = () => tokens('exchange', { access_token: 'a'.repeat(20), scope: 'read' });
+
+	test('a grant narrower than the consent asked for is found, as in the live flow', () => {
+		const list = [consent('read write'), exchange()];
+		expect(codes(list)).toContain(F.SCOPE_DIFFERS);
+		expect(last(list)).toEqual(diagnose(list[1]!, { requestedScope: 'read write' }));
+	});
+
+	test('without a consent in the file, no scope was asked for', () => {
+		expect(codes([exchange()])).not.toContain(F.SCOPE_DIFFERS);
+	});
+
+	test('only the consent URL sets it: a scope parameter on another request does not', () => {
+		const other = ex('api', `${BASE}/reader/api/0/tag/list?scope=read%20write`, {
+			status: 200,
+			body: '{}'
+		});
+		expect(codes([other, exchange()])).not.toContain(F.SCOPE_DIFFERS);
+	});
+
+	test('a later consent replaces the earlier one', () => {
+		expect(codes([consent('read write'), consent('read'), exchange()])).not.toContain(
+			F.SCOPE_DIFFERS
+		);
+	});
+});
+
+describe('diagnoseImported: the callback', () => {
+	const callback = (query: string, findings: Exchange['findings'] = []) => ({
+		...ex('callback', `https://playground.example/callback${query}`),
+		findings
+	});
+
+	test('keeps the findings the file carried: the state check cannot be redone from a file', () => {
+		const carried = diagnoseCallback('state-mismatch');
+		expect(last([callback('?code=abc&state=x', carried)])).toEqual(carried);
+	});
+
+	test('an error in the redirect is explained as the live flow explains it', () => {
+		const found = last([callback('?error=access_denied&error_description=No%20thanks&state=x')]);
+		const expected = diagnoseCallback('error', 'access_denied', 'No thanks');
+		expected[0]!.fix = explainAuthorizationError('access_denied');
+		expect(found).toEqual(expected);
+	});
+
+	test('an error without a description is explained without one', () => {
+		const found = last([callback('?error=invalid_scope')]);
+		const expected = diagnoseCallback('error', 'invalid_scope', undefined);
+		expected[0]!.fix = explainAuthorizationError('invalid_scope');
+		expect(found).toEqual(expected);
+		expect(found).toHaveLength(1);
+	});
+
+	test('a redirect with a code and no findings in the file gets none', () => {
+		expect(last([callback('?code=abc&state=x')])).toEqual([]);
+		expect(last([callback('')])).toEqual([]);
+	});
+});
