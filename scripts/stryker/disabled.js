@@ -1,0 +1,83 @@
+// Lists every `// Stryker disable` comment in the mutated modules, with its reason, as the rows of
+// the README's table under "Mutation testing". `node scripts/stryker/disabled.js` prints the table;
+// `--write` puts it into README.md between its two markers. A unit test checks that the README's
+// table is what this prints, so a disable without a reason, or a README that lags, fails the tests.
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import config from '../../stryker.config.mjs';
+
+const ROOT = 'src/lib';
+const BEGIN = '<!-- stryker-disabled:begin -->';
+const END = '<!-- stryker-disabled:end -->';
+const COMMENT = /\/\/\s*Stryker disable(?: next-line)?\s+([\w,]+)(?::\s*(.*))?$/;
+
+/**
+ * The files of the config's `mutate` globs (only `dir/**\/*.ts` and plain paths are used there).
+ * @param {string[]} globs
+ * @returns {string[]}
+ */
+function mutatedFiles(globs = /** @type {string[]} */ (config.mutate)) {
+	/** @param {string} dir @returns {string[]} */
+	const walk = (dir) =>
+		readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+			e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []
+		);
+	return globs.flatMap((g) =>
+		g.endsWith('/**/*.ts') ? walk(g.slice(0, -'/**/*.ts'.length)) : [g]
+	);
+}
+
+/**
+ * Every disable comment: where (file under src/lib, and line), which mutators, and why.
+ * @param {string[]} files
+ * @returns {{ where: string, mutators: string, reason: string }[]}
+ */
+export function disabledMutants(files = mutatedFiles()) {
+	return files.flatMap((file) =>
+		readFileSync(file, 'utf8')
+			.split('\n')
+			.flatMap((line, i) => {
+				const m = COMMENT.exec(line);
+				if (!m) return [];
+				return [
+					{
+						where: `${relative(ROOT, file)}:${i + 1}`,
+						mutators: m[1] ?? '',
+						reason: (m[2] ?? '').trim()
+					}
+				];
+			})
+	);
+}
+
+/**
+ * The README's table, Markdown, as Prettier formats it.
+ * @param {{ where: string, mutators: string, reason: string }[]} rows
+ */
+export function disabledTable(rows = disabledMutants()) {
+	const head = ['where', 'mutator', 'why it cannot change behaviour'];
+	const cells = rows.map((r) => [`\`${r.where}\``, r.mutators, r.reason || '(no reason given)']);
+	const width = head.map((h, c) =>
+		Math.max(h.length, 3, ...cells.map((row) => row[c]?.length ?? 0))
+	);
+	const line = (/** @type {string[]} */ row) =>
+		`| ${row.map((cell, c) => cell.padEnd(width[c] ?? 0)).join(' | ')} |`;
+	return [line(head), line(width.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+}
+
+/**
+ * The README with its table replaced by the current one.
+ * @param {string} readme
+ */
+export function readmeWithTable(readme, table = disabledTable()) {
+	const a = readme.indexOf(BEGIN);
+	const b = readme.indexOf(END);
+	if (a < 0 || b < a) throw new Error(`README.md has no ${BEGIN} … ${END} markers`);
+	return `${readme.slice(0, a + BEGIN.length)}\n\n${table}\n\n${readme.slice(b)}`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+	if (process.argv.includes('--write'))
+		writeFileSync('README.md', readmeWithTable(readFileSync('README.md', 'utf8')));
+	else console.log(disabledTable());
+}
