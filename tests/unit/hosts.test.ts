@@ -68,11 +68,11 @@ describe('without ORIGIN', () => {
 		['127.0.0.1.nip.io:5173', '127.0.0.1.nip.io'],
 		['1.2.3.4.5', '1.2.3.4.5'],
 		['rebind.test:5173', 'rebind.test']
-	])('refuses %j, naming PLAYGROUND_SERVED_HOSTS', (host, name) => {
+	])('refuses %j, naming ORIGIN and PLAYGROUND_SERVED_HOSTS', (host, name) => {
 		expect(servedHost(host, LOCAL)).toEqual({
 			ok: false,
 			host: name,
-			setting: 'PLAYGROUND_SERVED_HOSTS'
+			setting: 'ORIGIN or PLAYGROUND_SERVED_HOSTS'
 		});
 	});
 
@@ -81,7 +81,7 @@ describe('without ORIGIN', () => {
 		expect(servedHost('a b', LOCAL)).toEqual({
 			ok: false,
 			host: 'a b',
-			setting: 'PLAYGROUND_SERVED_HOSTS'
+			setting: 'ORIGIN or PLAYGROUND_SERVED_HOSTS'
 		});
 	});
 });
@@ -141,11 +141,11 @@ describe('with ORIGIN', () => {
 		['[::1]', '[::1]'],
 		['evil.example', 'evil.example'],
 		['a.playground.example', 'a.playground.example']
-	])('refuses anything else: %j, naming ORIGIN and PLAYGROUND_SERVED_HOSTS', (host, name) => {
+	])('refuses anything else: %j, naming PLAYGROUND_SERVED_HOSTS', (host, name) => {
 		expect(servedHost(host, WITH_ORIGIN)).toEqual({
 			ok: false,
 			host: name,
-			setting: 'ORIGIN or PLAYGROUND_SERVED_HOSTS'
+			setting: 'PLAYGROUND_SERVED_HOSTS'
 		});
 	});
 
@@ -216,7 +216,7 @@ describe('refuseUnservedHost: the 403', () => {
 		expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
 		const html = await res.text();
 		expect(html).toContain('<h1>Host name not served</h1>');
-		expect(html).toContain('Setting: ORIGIN or PLAYGROUND_SERVED_HOSTS');
+		expect(html).toContain('Setting: PLAYGROUND_SERVED_HOSTS');
 		expect(html).toContain('https://playground.example');
 		expect(html).not.toContain('<i>');
 		expect(html).toContain('&quot;a\\&quot;b&lt;i&gt;.example&quot;');

@@ -63,7 +63,7 @@ function matches(name: string, pattern: string): boolean {
 /** Whether a request under the host header value `value` is answered. */
 export function servedHost(value: string | null | undefined, rule: HostRule): HostVerdict {
 	const name = hostName(value);
-	const setting = rule.origin ? 'ORIGIN or PLAYGROUND_SERVED_HOSTS' : 'PLAYGROUND_SERVED_HOSTS';
+	const setting = rule.origin ? 'PLAYGROUND_SERVED_HOSTS' : 'ORIGIN or PLAYGROUND_SERVED_HOSTS';
 	if (name === null) return { ok: false, host: String(value ?? ''), setting };
 	if (rule.servedHosts.some((pattern) => matches(name, pattern))) return { ok: true };
 	if (rule.origin) {
