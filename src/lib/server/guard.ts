@@ -113,9 +113,9 @@ function effectivePort(url: URL): number {
 
 /** An allow-list entry, `pattern` or `pattern:port`, as its host pattern and the ports it allows. */
 function splitEntry(entry: string): { pattern: string; ports: number[] } {
-	const match = /^(.*):(\d+)$/.exec(entry);
-	if (match === null) return { pattern: entry, ports: WEB_PORTS };
-	return { pattern: match[1]!, ports: [Number(match[2])] };
+	const colon = entry.indexOf(':');
+	if (colon === -1) return { pattern: entry, ports: WEB_PORTS };
+	return { pattern: entry.slice(0, colon), ports: [Number(entry.slice(colon + 1))] };
 }
 
 /** The address in a URL hostname that is an IP literal ("[::1]" or dotted decimal), else null. */
