@@ -11,6 +11,7 @@ import { configuredPresets, offerSandboxClients } from '$lib/server/presets';
 import { config } from '$lib/env.server';
 import { sessionKeys } from '$lib/keys.server';
 import { crossSiteForm } from '$lib/server/csrf';
+import { refuseUnservedHost } from '$lib/server/hosts';
 
 export const init: ServerInit = async () => {
 	try {
@@ -32,7 +33,10 @@ export const handle: Handle = async ({ event, resolve }) => {
 	const { limits, sandbox, log } = config();
 	let response: Response;
 	const declared = Number(event.request.headers.get('content-length') ?? 0);
-	if (declared > limits.maxRequestBytes) {
+	// First: only a served host name reaches anything below (DNS rebinding; see hosts.ts).
+	const unserved = refuseUnservedHost(event.request, event.url, config());
+	if (unserved) response = unserved;
+	else if (declared > limits.maxRequestBytes) {
 		response = json(
 			{
 				error: 'request_too_large',

@@ -13,13 +13,20 @@ export const CHROMIUM_FLAGS = [
 	'--disable-sync'
 ];
 
-/** @returns {Promise<import('playwright-core').Browser>} */
-export async function launchChromium() {
+/**
+ * @param {{ hostResolverRules?: string }} [opts] `hostResolverRules`: Chromium's
+ *   `--host-resolver-rules`, e.g. `MAP rebind.test 127.0.0.1`, to serve a name from this machine
+ * @returns {Promise<import('playwright-core').Browser>}
+ */
+export async function launchChromium(opts = {}) {
 	const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 	if (!existsSync(executablePath))
 		throw new Error(
 			`Chromium was not found at ${executablePath}. Install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH. The e2e tests and the bench's first-load figure need a real browser; they do not skip.`
 		);
 	const { chromium } = await import('playwright-core');
-	return chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: true });
+	const args = opts.hostResolverRules
+		? [...CHROMIUM_FLAGS, `--host-resolver-rules=${opts.hostResolverRules}`]
+		: CHROMIUM_FLAGS;
+	return chromium.launch({ executablePath, args, headless: true });
 }

@@ -22,7 +22,8 @@ import { z } from 'zod';
 /**
  * @typedef {object} GuardPolicy
  * @property {GuardMode} mode
- * @property {string[]} allowedHosts Host patterns, lowercase: `feeds.example.com` or `*.example.com`. Used in hosted mode.
+ * @property {string[]} allowedHosts Host patterns, lowercase, each with an optional port: `feeds.example.com`
+ *   or `*.example.com` (ports 80 and 443 only), `feeds.example.com:8443` (that port only). Used in hosted mode.
  */
 /**
  * @typedef {object} Limits
@@ -73,6 +74,9 @@ import { z } from 'zod';
  * @property {GuardPolicy} policy The outbound policy.
  * @property {Limits} limits
  * @property {RateLimitConfig} rateLimit
+ * @property {number} maxInFlight Outbound requests one client address may have in flight at once; 0 = no cap.
+ * @property {string[]} servedHosts PLAYGROUND_SERVED_HOSTS: host name patterns (lowercase, `*.` wildcards)
+ *   this server answers besides ORIGIN's host (or, without ORIGIN, localhost and IP literals); see server/hosts.ts.
  * @property {unknown[]} presets The PLAYGROUND_PRESETS entries, as loaded (presets.ts checks them).
  * @property {boolean} log The request log is on.
  * @property {SandboxConfig} sandbox
@@ -197,26 +201,50 @@ const mode = variable((raw, fail) => {
 const LABEL = '[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?';
 const HOST_PATTERN = new RegExp(`^(?:\\*\\.)?${LABEL}(?:\\.${LABEL})*$`);
 
-const allowedHosts = variable((raw, fail) => {
-	if (isBlank(raw)) return undefined;
-	const parts = /** @type {string} */ (raw)
-		.split(',')
-		.map((s) => s.trim())
-		.filter(Boolean);
-	if (parts.length === 0) return fail(' is set but holds no host pattern.');
-	/** @type {string[]} */
-	const patterns = [];
-	for (const part of parts) {
-		const pattern = part.toLowerCase().replace(/\.$/, '');
-		if (pattern.length > 253 || !HOST_PATTERN.test(pattern))
-			return fail(
-				`: "${part}" is not a host pattern. Expected a host name such as ` +
-					'feeds.example.com or a wildcard such as *.example.com: no scheme, port or path, ' +
-					'and internationalised names in their xn-- form.'
-			);
-		patterns.push(pattern);
-	}
-	return patterns;
+/**
+ * A comma-separated list of host patterns (`feeds.example.com`, `*.example.com`, one trailing dot
+ * ignored), lowercase; with `ports`, each may end in `:port` (1 to 65535, kept in the pattern).
+ * @param {{ ports: boolean, example: string }} options
+ */
+const hostList = ({ ports, example }) =>
+	variable((raw, fail) => {
+		if (isBlank(raw)) return undefined;
+		const parts = /** @type {string} */ (raw)
+			.split(',')
+			.map((s) => s.trim())
+			.filter(Boolean);
+		if (parts.length === 0) return fail(' is set but holds no host pattern.');
+		/** @type {string[]} */
+		const patterns = [];
+		for (const part of parts) {
+			const lower = part.toLowerCase();
+			const withPort = ports ? /^(.*?):(\d{1,5})$/.exec(lower) : null;
+			const portNumber = withPort ? Number(withPort[2]) : undefined;
+			const name = (withPort ? /** @type {string} */ (withPort[1]) : lower).replace(/\.$/, '');
+			if (
+				name.length > 253 ||
+				!HOST_PATTERN.test(name) ||
+				(portNumber !== undefined && (portNumber < 1 || portNumber > 65535))
+			)
+				return fail(
+					`: "${part}" is not a host pattern. Expected ${example}: no scheme${ports ? '' : ', port'} or path, ` +
+						'and internationalised names in their xn-- form.'
+				);
+			patterns.push(portNumber === undefined ? name : `${name}:${portNumber}`);
+		}
+		return patterns;
+	});
+
+const allowedHosts = hostList({
+	ports: true,
+	example:
+		'a host name such as feeds.example.com or a wildcard such as *.example.com, ' +
+		'optionally with a port (feeds.example.com:8443)'
+});
+
+const servedHosts = hostList({
+	ports: false,
+	example: 'a host name such as playground.example or a wildcard such as *.example.com'
 });
 
 /**
@@ -396,6 +424,7 @@ export const variables = z.object({
 	}).meta({ default: 'generated' }),
 	PLAYGROUND_MODE: mode.meta({ default: '`local` when listening on loopback, else `hosted`' }),
 	PLAYGROUND_ALLOWED_HOSTS: allowedHosts,
+	PLAYGROUND_SERVED_HOSTS: servedHosts,
 	PLAYGROUND_CONNECT_TIMEOUT_MS: wholeNumber(5_000),
 	PLAYGROUND_TOTAL_TIMEOUT_MS: wholeNumber(15_000),
 	PLAYGROUND_MAX_RESPONSE_BYTES: wholeNumber(1024 * 1024),
@@ -404,6 +433,9 @@ export const variables = z.object({
 		default: '`60` in hosted mode, off in local mode'
 	}),
 	PLAYGROUND_RATE_WINDOW: wholeNumber(60),
+	PLAYGROUND_MAX_IN_FLIGHT: wholeNumber(undefined, 0).meta({
+		default: '`4` in hosted mode, off in local mode'
+	}),
 	PLAYGROUND_PRESETS: variable((raw, fail) => {
 		const loaded = jsonOrFile(raw);
 		return 'problem' in loaded ? fail(loaded.problem) : loaded.entries;
@@ -421,6 +453,8 @@ export const variables = z.object({
 
 /** The abuse limit's default in hosted mode. */
 const DEFAULT_RATE_LIMIT = 60;
+/** The in-flight cap's default in hosted mode. */
+const DEFAULT_MAX_IN_FLIGHT = 4;
 
 /** @param {string | undefined} raw */
 function sandboxOrigin(raw) {
@@ -464,6 +498,16 @@ export function parseConfig(env) {
 				allowedHosts: []
 			};
 
+	// Without ORIGIN the server would take its origin from each request's Host header; the host
+	// check (server/hosts.ts) then answers only localhost and IP literals, which a public server is
+	// not reached by. Hosted mode must say where it is served.
+	if (policy.mode === 'hosted' && !v.ORIGIN)
+		throw new ConfigError([
+			'ORIGIN is not set, and hosted mode needs it: set ORIGIN to the public origin the playground ' +
+				'is served under, e.g. ORIGIN=https://playground.example. Without it the server cannot tell ' +
+				'its own pages from a page on another host name (DNS rebinding).'
+		]);
+
 	const rateLimitSet = v.PLAYGROUND_RATE_LIMIT !== undefined;
 	const limit = v.PLAYGROUND_RATE_LIMIT ?? (policy.mode === 'hosted' ? DEFAULT_RATE_LIMIT : 0);
 
@@ -491,6 +535,9 @@ export function parseConfig(env) {
 			limit: policy.mode === 'local' && !rateLimitSet ? 0 : limit,
 			windowS: /** @type {number} */ (v.PLAYGROUND_RATE_WINDOW)
 		},
+		maxInFlight:
+			v.PLAYGROUND_MAX_IN_FLIGHT ?? (policy.mode === 'hosted' ? DEFAULT_MAX_IN_FLIGHT : 0),
+		servedHosts: v.PLAYGROUND_SERVED_HOSTS ?? [],
 		presets: v.PLAYGROUND_PRESETS,
 		log: v.PLAYGROUND_LOG !== 'off',
 		sandbox: {

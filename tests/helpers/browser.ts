@@ -11,8 +11,9 @@ export { CHROMIUM_FLAGS };
 
 export const SHOTS = 'test-output/screenshots';
 
-export function launch(): Promise<Browser> {
-	return launchChromium();
+/** Chromium; `hostResolverRules` maps names to addresses (`MAP rebind.test 127.0.0.1`). */
+export function launch(opts: { hostResolverRules?: string } = {}): Promise<Browser> {
+	return launchChromium(opts);
 }
 
 export async function shot(page: Page, name: string): Promise<void> {

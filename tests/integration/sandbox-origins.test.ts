@@ -51,7 +51,11 @@ describe('without ORIGIN: the origin of the request', () => {
 describe('with ORIGIN', () => {
 	let srv: TestServer;
 	beforeAll(async () => {
-		srv = await startServer({ ORIGIN: 'https://playground.example.test' });
+		// The test reaches it by its address, which is not ORIGIN's host name: serve that too.
+		srv = await startServer({
+			ORIGIN: 'https://playground.example.test',
+			PLAYGROUND_SERVED_HOSTS: '127.0.0.1'
+		});
 	});
 	afterAll(() => srv?.stop());
 

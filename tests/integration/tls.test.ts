@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { makeCerts, type Pair, type TestCerts } from '../helpers/certs';
-import { startServer, type TestServer } from '../helpers/server';
+import { freePort, startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom } from '../helpers/client';
 import type { Exchange } from '../../src/lib/exchange/types';
 import type { GuardPolicy } from '../../src/lib/server/guard';
@@ -174,7 +174,11 @@ describe('with the switch, in local mode', () => {
 
 describe('in hosted mode', () => {
 	test('the page does not offer the switch', async () => {
-		const hosted = await startServer({ PLAYGROUND_MODE: 'hosted' });
+		const port = await freePort();
+		const hosted = await startServer(
+			{ PLAYGROUND_MODE: 'hosted', ORIGIN: `http://127.0.0.1:${port}` },
+			port
+		);
 		try {
 			const html = await new Client(hosted.url).page();
 			expect(html).toContain('Advanced settings');

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AbuseCounter, clientKey, limitMessage } from '$lib/server/abuse';
+import { AbuseCounter, InFlight, clientKey, limitMessage } from '$lib/server/abuse';
 import { parseConfig } from '$lib/config.server.js';
 
 describe('the abuse counter', () => {
@@ -77,7 +77,8 @@ describe('the abuse counter', () => {
 });
 
 describe('configuration', () => {
-	const rateLimit = (env: Record<string, string>) => parseConfig(env).rateLimit;
+	const rateLimit = (env: Record<string, string>) =>
+		parseConfig({ ORIGIN: 'https://pg.example', ...env }).rateLimit;
 
 	it('defaults to 60 per 60 s in hosted mode and off in local mode', () => {
 		expect(rateLimit({ PLAYGROUND_MODE: 'hosted' })).toEqual({ limit: 60, windowS: 60 });
@@ -116,6 +117,7 @@ describe('overLimit: the form actions’ gate', () => {
 		const { useEnv } = await import('$lib/env.server');
 		useEnv({
 			PLAYGROUND_MODE: 'hosted',
+			ORIGIN: 'https://pg.example',
 			PLAYGROUND_RATE_LIMIT: limit,
 			PLAYGROUND_RATE_WINDOW: windowS
 		});
@@ -154,5 +156,101 @@ describe('overLimit: the form actions’ gate', () => {
 	it('is off with PLAYGROUND_RATE_LIMIT=0: every step goes through', async () => {
 		const step = await gate('0', '60');
 		for (let i = 0; i < 100; i++) expect(step('198.51.100.7').result).toBeUndefined();
+	});
+});
+
+describe('the in-flight cap', () => {
+	afterEach(() => {
+		vi.resetModules();
+	});
+
+	it('defaults to 4 in hosted mode and off in local mode; set, it applies in local mode too', () => {
+		const cap = (env: Record<string, string>) =>
+			parseConfig({ ORIGIN: 'https://pg.example', ...env }).maxInFlight;
+		expect(cap({ PLAYGROUND_MODE: 'hosted' })).toBe(4);
+		expect(cap({ PLAYGROUND_MODE: 'local' })).toBe(0);
+		expect(cap({ PLAYGROUND_MODE: 'local', PLAYGROUND_MAX_IN_FLIGHT: '2' })).toBe(2);
+		expect(cap({ PLAYGROUND_MODE: 'hosted', PLAYGROUND_MAX_IN_FLIGHT: '0' })).toBe(0);
+		expect(() => cap({ PLAYGROUND_MAX_IN_FLIGHT: 'many' })).toThrow(/PLAYGROUND_MAX_IN_FLIGHT/);
+	});
+
+	it('holds `limit` slots per address (per /64 for IPv6), each given back once', () => {
+		const cap = new InFlight(2);
+		const a = cap.take('203.0.113.9')!;
+		const b = cap.take('203.0.113.9')!;
+		expect(cap.take('203.0.113.9')).toBeNull();
+		expect(cap.take('::ffff:203.0.113.9')).toBeNull(); // the same address, IPv4-mapped
+		expect(cap.take('203.0.113.10')).not.toBeNull();
+		a();
+		a(); // a second release gives nothing more back
+		expect(cap.holding('203.0.113.9')).toBe(1);
+		const c = cap.take('203.0.113.9')!;
+		expect(cap.take('203.0.113.9')).toBeNull();
+		b();
+		c();
+		expect(cap.holding('203.0.113.9')).toBe(0);
+
+		cap.take('2001:db8:1:2::1');
+		cap.take('2001:db8:1:2:ffff::7');
+		expect(cap.take('2001:db8:1:2::99')).toBeNull();
+		expect(cap.take('2001:db8:1:3::1')).not.toBeNull();
+		expect(cap.size).toBe(3);
+	});
+
+	/** A fresh module with its own cap of `limit`. */
+	async function slots(limit: string) {
+		vi.resetModules();
+		const { useEnv } = await import('$lib/env.server');
+		useEnv({ PLAYGROUND_MODE: 'local', PLAYGROUND_MAX_IN_FLIGHT: limit });
+		const abuse = await import('$lib/server/abuse');
+		const from = (address: string) => ({ getClientAddress: () => address });
+		return { ...abuse, from };
+	}
+
+	it('answers 429 while every slot is taken, and gives a slot back whatever the step did', async () => {
+		const { inSlot, inFlightCap, from } = await slots('2');
+		const me = from('198.51.100.7');
+		let finish!: (v: string) => void;
+		const hanging = inSlot(me, () => new Promise<string>((ok) => (finish = ok)));
+		const failing = inSlot(me, () => Promise.reject(new Error('timed out')));
+		// The failed step has given its slot back: one held, one free.
+		await expect(failing).rejects.toThrow('timed out');
+		expect(inFlightCap()!.holding('198.51.100.7')).toBe(1);
+		const aborted = new AbortController();
+		const abortable = inSlot(
+			me,
+			() =>
+				new Promise((_, no) =>
+					aborted.signal.addEventListener('abort', () => no(aborted.signal.reason))
+				)
+		);
+		const over = await inSlot(me, async () => 'ran');
+		expect(over).toMatchObject({
+			ok: false,
+			failure: { status: 429, data: { exchanges: [] } }
+		});
+		expect(
+			String((over as { failure: { data: { message: string } } }).failure.data.message)
+		).toMatch(/already has 2 requests to services in progress/);
+		expect(await inSlot(from('198.51.100.8'), async () => 'other')).toEqual({
+			ok: true,
+			value: 'other'
+		});
+		aborted.abort(new Error('aborted'));
+		await expect(abortable).rejects.toThrow('aborted');
+		finish('answered');
+		expect(await hanging).toEqual({ ok: true, value: 'answered' });
+		expect(inFlightCap()!.holding('198.51.100.7')).toBe(0);
+		expect(await inSlot(me, async () => 'ran')).toEqual({ ok: true, value: 'ran' });
+	});
+
+	it('is off with PLAYGROUND_MAX_IN_FLIGHT=0', async () => {
+		const { inSlot, inFlightCap, from } = await slots('0');
+		expect(inFlightCap()).toBeNull();
+		const never = Array.from({ length: 50 }, () =>
+			inSlot(from('198.51.100.7'), () => new Promise(() => {}))
+		);
+		expect(never).toHaveLength(50);
+		expect(await inSlot(from('198.51.100.7'), async () => 1)).toEqual({ ok: true, value: 1 });
 	});
 });

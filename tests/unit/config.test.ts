@@ -76,6 +76,8 @@ describe('parseConfig', () => {
 				maxRequestBytes: 65536
 			},
 			rateLimit: { limit: 0, windowS: 60 },
+			maxInFlight: 0,
+			servedHosts: [],
 			presets: [],
 			log: true,
 			sandbox: { enabled: true, accessTtl: 3600, extraClients: [] }
@@ -94,8 +96,9 @@ describe('parseConfig', () => {
 
 	test('values that depend on others', () => {
 		expect(parseConfig({ PLAYGROUND_MAX_REQUEST_BYTES: '1000' }).bodySizeLimit).toBe('1000');
-		expect(parseConfig({ HOST: '0.0.0.0' }).policy.mode).toBe('hosted');
-		expect(parseConfig({ HOST: '0.0.0.0' }).rateLimit.limit).toBe(60);
+		const hosted = { HOST: '0.0.0.0', ORIGIN: 'https://pg.example' };
+		expect(parseConfig(hosted).policy.mode).toBe('hosted');
+		expect(parseConfig(hosted).rateLimit.limit).toBe(60);
 		expect(parseConfig({ PLAYGROUND_SESSION_KEY: ' new , old ' }).sessionKeys).toEqual([
 			'new',
 			'old'

@@ -12,7 +12,8 @@ import {
 import { parseConfig } from '../../src/lib/config.server.js';
 
 /** The outbound policy the configuration gives for an environment. */
-const policyFromEnv = (env: Record<string, string>) => parseConfig(env).policy;
+const policyFromEnv = (env: Record<string, string>) =>
+	parseConfig({ ORIGIN: 'https://pg.example', ...env }).policy;
 
 const LOCAL: GuardPolicy = { mode: 'local', allowedHosts: [] };
 const HOSTED: GuardPolicy = {
@@ -48,7 +49,12 @@ const VIA_127 =
 const URLS: [string, Expected, Expected][] = [
 	['https://feeds.example.com/rss', true, true],
 	['http://feeds.example.com/rss', true, true],
-	['https://feeds.example.com:8443/rss?x=1', true, true],
+	// An entry without a port allows only 80 and 443 (allow-list ports)
+	['https://feeds.example.com:8443/rss?x=1', true, 'Port 8443 of feeds.example.com is not allowed'],
+	['http://feeds.example.com:6379/', true, 'Port 6379 of feeds.example.com is not allowed'],
+	['http://feeds.example.com:443/', true, true],
+	['https://feeds.example.com:80/', true, true],
+	['http://a.reader.test:22/', true, 'Port 22 of a.reader.test is not allowed'],
 	['ftp://feeds.example.com/rss', `ftp: URLs are refused; the playground ${SCHEME}`, SCHEME],
 	['file:///etc/passwd', 'file: URLs are refused', 'file: URLs are refused'],
 	['javascript:alert(1)', 'javascript: URLs are refused', 'javascript: URLs are refused'],
@@ -181,6 +187,58 @@ describe('checkUrl', () => {
 		);
 		// localhost passes the URL check here; its resolution (loopback) is what refuses it, see guardedLookup.
 		expectResult(checkUrl(new URL('http://localhost/'), privateIp), true);
+	});
+
+	test('allow-list ports: a hosted playground allowed feeds.example.com must not reach feeds.example.com:6379', () => {
+		const policy = policyFromEnv({ PLAYGROUND_ALLOWED_HOSTS: 'feeds.example.com' });
+		expect(checkUrl(new URL('http://feeds.example.com/'), policy)).toEqual({ ok: true });
+		expect(checkUrl(new URL('https://feeds.example.com/'), policy)).toEqual({ ok: true });
+		for (const port of [6379, 22, 25, 8080, 8443, 1])
+			expect(checkUrl(new URL(`http://feeds.example.com:${port}/`), policy)).toEqual({
+				ok: false,
+				reason: expect.stringContaining(`Port ${port} of feeds.example.com is not allowed`)
+			});
+	});
+
+	test('an entry with a port allows that port only, for a name or a wildcard', () => {
+		const policy = policyFromEnv({
+			PLAYGROUND_ALLOWED_HOSTS: 'Feeds.Example.com:8443, *.reader.test:9000, api.example.org.:443'
+		});
+		expect(policy.allowedHosts).toEqual([
+			'feeds.example.com:8443',
+			'*.reader.test:9000',
+			'api.example.org:443'
+		]);
+		const ok = (u: string) => checkUrl(new URL(u), policy).ok;
+		expect(ok('https://feeds.example.com:8443/')).toBe(true);
+		expect(ok('https://feeds.example.com/')).toBe(false);
+		expect(ok('http://feeds.example.com/')).toBe(false);
+		expect(ok('http://a.reader.test:9000/')).toBe(true);
+		expect(ok('http://a.reader.test/')).toBe(false);
+		expect(ok('http://reader.test:9000/')).toBe(false);
+		expect(ok('https://api.example.org/')).toBe(true);
+		expect(ok('http://api.example.org/')).toBe(false);
+		// The refusal names the ports the list does allow for that name.
+		expect(checkUrl(new URL('http://api.example.org/'), policy)).toEqual({
+			ok: false,
+			reason: expect.stringContaining('allows api.example.org on 443 only')
+		});
+	});
+
+	test('two entries for one name allow both ports', () => {
+		const policy: GuardPolicy = {
+			mode: 'hosted',
+			allowedHosts: ['feeds.example.com:8443', 'FEEDS.example.com']
+		};
+		const ok = (u: string) => checkUrl(new URL(u), policy).ok;
+		expect(ok('https://feeds.example.com:8443/')).toBe(true);
+		expect(ok('https://feeds.example.com/')).toBe(true);
+		expect(ok('http://feeds.example.com/')).toBe(true);
+		expect(ok('http://feeds.example.com:8080/')).toBe(false);
+		expect(checkUrl(new URL('http://feeds.example.com:8080/'), policy)).toEqual({
+			ok: false,
+			reason: expect.stringContaining('allows feeds.example.com on 8443, 80, 443 only')
+		});
 	});
 
 	test('hosted mode with an empty allow list refuses every host', () => {
@@ -610,7 +668,12 @@ describe('the outbound policy from the environment', () => {
 
 	test.each([
 		'https://feeds.example.com',
-		'feeds.example.com:443',
+		'feeds.example.com:0',
+		'feeds.example.com:65536',
+		'feeds.example.com:',
+		'feeds.example.com:https',
+		'feeds.example.com:443:443',
+		'[::1]:443',
 		'feeds.example.com/rss',
 		'*',
 		'*.',

@@ -112,6 +112,31 @@ describe('security headers', () => {
 });
 
 describe('refusals before any route runs', () => {
+	test('rebinding: a same-"origin" form post under another host name never reaches the action', async () => {
+		const { handle } = await load();
+		const evil = 'http://evil.example:5173';
+		const url = new URL('/?/check', evil);
+		const e = {
+			url,
+			request: new Request(url, {
+				method: 'POST',
+				headers: {
+					host: 'evil.example:5173',
+					origin: evil,
+					'content-type': 'application/x-www-form-urlencoded',
+					accept: 'application/json'
+				},
+				body: 'a=1'
+			}),
+			cookies: { get: () => undefined }
+		} as unknown as RequestEvent;
+		const { res, resolve } = await run(handle, e);
+		expect(res.status).toBe(403);
+		expect(((await res.json()) as { error: string }).error).toBe('host_not_served');
+		expect(resolve).not.toHaveBeenCalled();
+		expect(Object.fromEntries(res.headers)).toMatchObject(SECURITY);
+	});
+
 	test('a declared body over PLAYGROUND_MAX_REQUEST_BYTES: 413, naming the limit', async () => {
 		const { handle } = await load({ PLAYGROUND_MAX_REQUEST_BYTES: '100' });
 		const e = event('/?/setup', {

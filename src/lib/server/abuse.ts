@@ -119,3 +119,82 @@ export function overLimit(event: Pick<RequestEvent, 'getClientAddress' | 'setHea
 		exchanges: []
 	});
 }
+
+/**
+ * The in-flight cap: how many outbound steps one client address (IPv6: its /64) may have waiting on
+ * the service at once, so one visitor cannot hold the whole shared socket pool (64 per host) and
+ * starve everyone else. PLAYGROUND_MAX_IN_FLIGHT; 4 in hosted mode, off in local mode unless set.
+ * A slot is taken before the step starts and given back when it ends, however it ends.
+ */
+export class InFlight {
+	private held = new Map<string, number>();
+
+	constructor(readonly limit: number) {}
+
+	/** Takes a slot for `address`, or says no when it already holds `limit`. */
+	take(address: string): (() => void) | null {
+		const key = clientKey(address);
+		const now = this.held.get(key) ?? 0;
+		if (now >= this.limit) return null;
+		this.held.set(key, now + 1);
+		let released = false;
+		return () => {
+			if (released) return;
+			released = true;
+			const left = (this.held.get(key) ?? 1) - 1;
+			if (left > 0) this.held.set(key, left);
+			else this.held.delete(key);
+		};
+	}
+
+	/** Slots held by `address` (its /64 for IPv6). */
+	holding(address: string): number {
+		return this.held.get(clientKey(address)) ?? 0;
+	}
+
+	/** Addresses holding a slot. */
+	get size(): number {
+		return this.held.size;
+	}
+}
+
+let inFlight: { for: number; cap: InFlight | null } | undefined;
+
+/** The server's in-flight cap (one per configured limit), or null when it is off. */
+export function inFlightCap(cfg: Config = config()): InFlight | null {
+	if (inFlight?.for !== cfg.maxInFlight)
+		inFlight = {
+			for: cfg.maxInFlight,
+			cap: cfg.maxInFlight > 0 ? new InFlight(cfg.maxInFlight) : null
+		};
+	return inFlight.cap;
+}
+
+export function inFlightMessage(limit: number): string {
+	return (
+		`Your address already has ${limit} requests to services in progress, the most this playground ` +
+		'runs at once for one address. Try again when one of them has finished.'
+	);
+}
+
+/**
+ * Runs an outbound step in one of this client's in-flight slots, given back in `finally` whatever
+ * the outcome (answer, time-out, abort, error); a 429 failure instead when every slot is taken.
+ */
+export async function inSlot<T>(
+	event: Pick<RequestEvent, 'getClientAddress'>,
+	run: () => Promise<T>
+): Promise<{ ok: true; value: T } | { ok: false; failure: ReturnType<typeof fail> }> {
+	const cap = inFlightCap();
+	const release = cap ? cap.take(event.getClientAddress()) : () => {};
+	if (!release)
+		return {
+			ok: false,
+			failure: fail(429, { message: inFlightMessage(cap!.limit), exchanges: [] })
+		};
+	try {
+		return { ok: true, value: await run() };
+	} finally {
+		release();
+	}
+}

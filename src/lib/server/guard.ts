@@ -8,8 +8,11 @@
  *    - the URL carries no user name or password (user:pass@host);
  *    - a literal IP host passes checkAddress (the WHATWG URL parser has already turned 0x7f.1,
  *      2130706433, 0177.0.0.1 and friends into dotted decimal, so one form is enough);
- *    - hosted mode: the host name matches PLAYGROUND_ALLOWED_HOSTS (`feeds.example.com` exactly,
- *      `*.example.com` any name below example.com but not example.com itself; one trailing dot ignored).
+ *    - hosted mode: the host name and port match an entry of PLAYGROUND_ALLOWED_HOSTS
+ *      (`feeds.example.com` exactly, `*.example.com` any name below example.com but not example.com
+ *      itself; one trailing dot ignored). An entry without a port allows only the web's ports, 80 and
+ *      443; `feeds.example.com:8443` allows that port only (so an allowed name cannot be used to
+ *      reach its Redis or SSH port).
  *    Call it again for every URL fetched, including each redirect target.
  *
  * 2. guardedLookup, as the `lookup` of the http(s) request or agent: the name is resolved once, every
@@ -83,11 +86,36 @@ function checkLiteralIp(url: URL, policy: GuardPolicy): GuardResult {
 function checkAllowList(url: URL, policy: GuardPolicy): GuardResult {
 	if (policy.mode === 'local') return OK;
 	const host = url.hostname.toLowerCase().replace(/\.$/, '');
-	if (policy.allowedHosts.some((pattern) => hostMatches(host, pattern.toLowerCase()))) return OK;
+	const port = effectivePort(url);
+	const named = policy.allowedHosts.map((entry) => splitEntry(entry.toLowerCase()));
+	const byName = named.filter((entry) => hostMatches(host, entry.pattern));
+	if (byName.some((entry) => entry.ports.includes(port))) return OK;
+	if (byName.length > 0)
+		return refuse(
+			`Port ${port} of ${host} is not allowed: PLAYGROUND_ALLOWED_HOSTS allows ${host} on ` +
+				`${[...new Set(byName.flatMap((entry) => entry.ports))].join(', ')} only; ` +
+				'list it as host:port to allow another port.'
+		);
 	return refuse(
 		`${host} is not on this playground's list of allowed hosts (PLAYGROUND_ALLOWED_HOSTS); ` +
 			'the hosted playground only connects to listed hosts.'
 	);
+}
+
+/** The web's ports: what an allow-list entry without a port allows. */
+const WEB_PORTS = [80, 443];
+
+/** The port a URL connects to (the URL parser leaves the scheme's default port out). */
+function effectivePort(url: URL): number {
+	if (url.port !== '') return Number(url.port);
+	return url.protocol === 'https:' ? 443 : 80;
+}
+
+/** An allow-list entry, `pattern` or `pattern:port`, as its host pattern and the ports it allows. */
+function splitEntry(entry: string): { pattern: string; ports: number[] } {
+	const colon = entry.indexOf(':');
+	if (colon === -1) return { pattern: entry, ports: WEB_PORTS };
+	return { pattern: entry.slice(0, colon), ports: [Number(entry.slice(colon + 1))] };
 }
 
 /** The address in a URL hostname that is an IP literal ("[::1]" or dotted decimal), else null. */

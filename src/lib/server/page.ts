@@ -16,7 +16,7 @@ import {
 	type Setup
 } from '$lib/oauth/setup';
 import type { Exchange } from '$lib/exchange/types';
-import { overLimit } from './abuse';
+import { inSlot, overLimit } from './abuse';
 import { consentExchange, prepareConsent, type StepResult } from './flow';
 import { findPreset, presets, sandboxEnabled } from './presets';
 import { config } from '$lib/env.server';
@@ -128,7 +128,9 @@ export async function runStep(
 	const limited = overLimit(event);
 	if (limited) return limited;
 	const session = await readSession(cookies);
-	const result = await step(session);
+	const held = await inSlot(event, () => step(session));
+	if (!held.ok) return held.failure;
+	const result = held.value;
 	// A step that changed nothing (a plain API call) leaves the cookie as it is: no re-sealing.
 	if (result.session && result.session !== session) await save(cookies, url, result.session);
 	if (!result.ok)

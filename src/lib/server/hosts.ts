@@ -1,0 +1,127 @@
+/**
+ * The host check: which host names this server answers (DNS rebinding).
+ *
+ * A page on `http://attacker.example:5173` whose name is made to resolve to 127.0.0.1 talks to this
+ * server as if it were its own origin: without ORIGIN, the server takes its origin from the Host
+ * header, so the cross-site form rule sees "same origin", and the page's script could drive the
+ * outbound steps and read loopback or private-network URLs through the server. So a request is
+ * answered only under a name the server expects (as Vite's `server.allowedHosts` does):
+ *
+ * - without ORIGIN: `localhost`, any name under `.localhost`, and any IP literal (IPv4, bracketed
+ *   IPv6), on any port: a browser sends those names only for pages served under them, and no DNS
+ *   answer can move them;
+ * - with ORIGIN: ORIGIN's host name (when it is a loopback name, its loopback twins too: `localhost`,
+ *   `127.0.0.1`, `[::1]`, as the sandbox registers them), on any port;
+ * - in both cases, the names in PLAYGROUND_SERVED_HOSTS (`*.example.com` wildcards allowed).
+ *
+ * The name checked is the one the browser used: the Host header, or behind a proxy the header named
+ * by HOST_HEADER (which adapter-node reads for the request's URL). `/healthz` answers any name, for
+ * health checks that call the server by its address. Everything the server derives from the
+ * request's origin (the cross-site form rule, the sandbox's registered redirect URIs, the redirect
+ * URI the setup offers) therefore only ever sees a served name.
+ *
+ * Pure: `servedHost` decides, `refuseUnservedHost` turns a refusal into a 403 for the server hook.
+ */
+import type { Config } from '$lib/config.server.js';
+
+export type HostVerdict = { ok: true } | { ok: false; host: string; setting: string };
+
+/** The settings the rule reads, from the configuration. */
+export type HostRule = Pick<Config, 'origin' | 'servedHosts'> & {
+	proxy: Pick<Config['proxy'], 'hostHeader'>;
+};
+
+/** Paths answered under any host name. */
+const ANY_HOST_PATHS = ['/healthz'];
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+/** The host name of a Host header value (`name`, `name:port`, `[v6]:port`), normalised, or null. */
+export function hostName(value: string | null | undefined): string | null {
+	const raw = (value ?? '').trim();
+	if (raw === '' || /[/?#@\\\s]/.test(raw)) return null;
+	try {
+		const url = new URL(`http://${raw}/`);
+		return url.hostname.replace(/\.$/, '') || null;
+	} catch {
+		return null;
+	}
+}
+
+/** An IP literal, as the URL parser writes it: dotted-decimal IPv4 or bracketed IPv6. */
+function isIpLiteral(name: string): boolean {
+	if (name.startsWith('[') && name.endsWith(']')) return true;
+	return /^\d{1,3}(?:\.\d{1,3}){3}$/.test(name);
+}
+
+/** `*.example.com` matches names below example.com (any depth), not example.com itself. */
+function matches(name: string, pattern: string): boolean {
+	if (!pattern.startsWith('*.')) return name === pattern;
+	return name.endsWith(pattern.slice(1)) && name.length > pattern.length - 1;
+}
+
+/** Whether a request under the host header value `value` is answered. */
+export function servedHost(value: string | null | undefined, rule: HostRule): HostVerdict {
+	const name = hostName(value);
+	const setting = rule.origin ? 'PLAYGROUND_SERVED_HOSTS' : 'ORIGIN or PLAYGROUND_SERVED_HOSTS';
+	if (name === null) return { ok: false, host: String(value ?? ''), setting };
+	if (rule.servedHosts.some((pattern) => matches(name, pattern))) return { ok: true };
+	if (rule.origin) {
+		const own = hostName(URL.canParse(rule.origin) ? new URL(rule.origin).host : null);
+		const names = own && LOOPBACK_NAMES.includes(own) ? LOOPBACK_NAMES : [own];
+		return names.includes(name) ? { ok: true } : { ok: false, host: name, setting };
+	}
+	if (name === 'localhost' || name.endsWith('.localhost') || isIpLiteral(name)) return { ok: true };
+	return { ok: false, host: name, setting };
+}
+
+/**
+ * The host a request was sent to: HOST_HEADER's header when set (and present), else Host; a request
+ * with neither (HTTP/1.0) has only the URL adapter-node gave it, which then comes from ORIGIN.
+ */
+export function requestHost(headers: Headers, url: URL, rule: HostRule): string {
+	const header = rule.proxy.hostHeader?.trim().toLowerCase();
+	return (header ? headers.get(header) : null) ?? headers.get('host') ?? url.host;
+}
+
+function explain(verdict: { host: string; setting: string }, rule: HostRule): string {
+	const name = JSON.stringify(verdict.host);
+	return rule.origin
+		? `This playground is served at ${rule.origin} and does not answer under the host name ${name}. ` +
+				`To serve it under that name too, add the name to PLAYGROUND_SERVED_HOSTS.`
+		: `This playground answers only localhost and IP addresses unless told otherwise, and not the ` +
+				`host name ${name} (a page under another name could use it through DNS rebinding). To serve ` +
+				`it under that name, set ORIGIN to its public origin or add the name to PLAYGROUND_SERVED_HOSTS.`;
+}
+
+const escapeHtml = (text: string) =>
+	text.replace(
+		/[&<>"']/g,
+		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!
+	);
+
+/**
+ * For the server hook: a 403 when the request came under a host name this server does not answer
+ * (an HTML page for browsers, JSON `{ error, message }` otherwise); undefined when it may go on.
+ */
+export function refuseUnservedHost(
+	request: Request,
+	url: URL,
+	rule: HostRule
+): Response | undefined {
+	if (ANY_HOST_PATHS.includes(url.pathname)) return undefined;
+	const verdict = servedHost(requestHost(request.headers, url, rule), rule);
+	if (verdict.ok) return undefined;
+	const message = explain(verdict, rule);
+	if (request.headers.get('accept')?.includes('text/html'))
+		return new Response(
+			`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host name not served</title></head>` +
+				`<body><h1>Host name not served</h1><p>${escapeHtml(message)}</p>` +
+				`<p>Setting: ${escapeHtml(verdict.setting)}</p></body></html>\n`,
+			{ status: 403, headers: { 'content-type': 'text/html; charset=utf-8' } }
+		);
+	return new Response(JSON.stringify({ error: 'host_not_served', message }), {
+		status: 403,
+		headers: { 'content-type': 'application/json' }
+	});
+}

@@ -1,0 +1,236 @@
+/**
+ * The host check (server/hosts.ts): which host names the server answers, so that a page under a
+ * name that rebinds to this machine cannot use the playground as its own origin (DNS rebinding).
+ */
+import { describe, expect, test } from 'vitest';
+import { parseConfig } from '$lib/config.server.js';
+import { hostName, refuseUnservedHost, requestHost, servedHost } from '$lib/server/hosts';
+
+const rule = (env: Record<string, string> = {}) =>
+	parseConfig({ PLAYGROUND_MODE: 'local', ...env });
+const LOCAL = rule();
+const WITH_ORIGIN = rule({ ORIGIN: 'https://playground.example' });
+const LOOPBACK_ORIGIN = rule({ ORIGIN: 'http://127.0.0.1:5173' });
+const SERVED = rule({ PLAYGROUND_SERVED_HOSTS: 'Lan-Box.home.arpa., *.dev.example' });
+
+describe('hostName', () => {
+	test.each([
+		['localhost:5173', 'localhost'],
+		['LOCALHOST', 'localhost'],
+		['127.0.0.1:5173', '127.0.0.1'],
+		['[::1]:5173', '[::1]'],
+		['[0:0:0:0:0:0:0:1]', '[::1]'],
+		['2130706433', '127.0.0.1'],
+		['evil.example.:80', 'evil.example'],
+		['Evil.Example', 'evil.example']
+	])('%j is %j', (value, name) => {
+		expect(hostName(value)).toBe(name);
+	});
+
+	test.each([
+		null,
+		undefined,
+		'',
+		'  ',
+		'a b',
+		'evil.example/x',
+		'user@localhost',
+		'x:99999',
+		':80'
+	])('%j has no host name', (value) => {
+		expect(hostName(value)).toBeNull();
+	});
+});
+
+describe('without ORIGIN', () => {
+	test.each([
+		'localhost',
+		'localhost:5173',
+		'localhost.:1',
+		'app.localhost:5173',
+		'a.b.localhost',
+		'127.0.0.1:5173',
+		'127.0.0.1',
+		'10.1.2.3:80',
+		'192.168.1.20:5173',
+		'[::1]:5173',
+		'[fe80::1]',
+		'[2001:db8::1]:8080'
+	])('answers %j', (host) => {
+		expect(servedHost(host, LOCAL)).toEqual({ ok: true });
+	});
+
+	test.each([
+		['evil.example:5173', 'evil.example'],
+		['attacker.example', 'attacker.example'],
+		['localhost.evil.example', 'localhost.evil.example'],
+		['evillocalhost', 'evillocalhost'],
+		['127.0.0.1.nip.io:5173', '127.0.0.1.nip.io'],
+		['1.2.3.4.5', '1.2.3.4.5'],
+		['rebind.test:5173', 'rebind.test']
+	])('refuses %j, naming ORIGIN and PLAYGROUND_SERVED_HOSTS', (host, name) => {
+		expect(servedHost(host, LOCAL)).toEqual({
+			ok: false,
+			host: name,
+			setting: 'ORIGIN or PLAYGROUND_SERVED_HOSTS'
+		});
+	});
+
+	test('refuses a missing or malformed Host', () => {
+		expect(servedHost(null, LOCAL).ok).toBe(false);
+		expect(servedHost('a b', LOCAL)).toEqual({
+			ok: false,
+			host: 'a b',
+			setting: 'ORIGIN or PLAYGROUND_SERVED_HOSTS'
+		});
+	});
+});
+
+describe('PLAYGROUND_SERVED_HOSTS', () => {
+	test('is parsed as lowercase names, wildcards allowed, no port', () => {
+		expect(SERVED.servedHosts).toEqual(['lan-box.home.arpa', '*.dev.example']);
+		expect(rule().servedHosts).toEqual([]);
+		expect(() => rule({ PLAYGROUND_SERVED_HOSTS: 'lan-box:5173' })).toThrow(
+			'PLAYGROUND_SERVED_HOSTS: "lan-box:5173" is not a host pattern.'
+		);
+		expect(() => rule({ PLAYGROUND_SERVED_HOSTS: 'http://lan-box' })).toThrow(
+			'PLAYGROUND_SERVED_HOSTS: "http://lan-box" is not a host pattern.'
+		);
+	});
+
+	test.each(['lan-box.home.arpa:5173', 'LAN-BOX.home.arpa', 'a.dev.example', 'x.y.dev.example:1'])(
+		'adds %j',
+		(host) => {
+			expect(servedHost(host, SERVED)).toEqual({ ok: true });
+		}
+	);
+
+	test.each(['dev.example', 'evil.example', 'lan-box.home.arpa.evil.example', 'xdev.example'])(
+		'does not add %j',
+		(host) => {
+			expect(servedHost(host, SERVED).ok).toBe(false);
+		}
+	);
+
+	test('keeps localhost and IP literals when ORIGIN is unset', () => {
+		expect(servedHost('localhost:1', SERVED)).toEqual({ ok: true });
+		expect(servedHost('127.0.0.1:1', SERVED)).toEqual({ ok: true });
+	});
+
+	test("adds to ORIGIN's host", () => {
+		const both = rule({
+			ORIGIN: 'https://playground.example',
+			PLAYGROUND_SERVED_HOSTS: 'alias.example'
+		});
+		expect(servedHost('alias.example', both)).toEqual({ ok: true });
+		expect(servedHost('playground.example', both)).toEqual({ ok: true });
+	});
+});
+
+describe('with ORIGIN', () => {
+	test.each(['playground.example', 'playground.example:443', 'PLAYGROUND.example:8080'])(
+		'answers its host name: %j',
+		(host) => {
+			expect(servedHost(host, WITH_ORIGIN)).toEqual({ ok: true });
+		}
+	);
+
+	test.each([
+		['localhost:5173', 'localhost'],
+		['127.0.0.1:5173', '127.0.0.1'],
+		['[::1]', '[::1]'],
+		['evil.example', 'evil.example'],
+		['a.playground.example', 'a.playground.example']
+	])('refuses anything else: %j, naming PLAYGROUND_SERVED_HOSTS', (host, name) => {
+		expect(servedHost(host, WITH_ORIGIN)).toEqual({
+			ok: false,
+			host: name,
+			setting: 'PLAYGROUND_SERVED_HOSTS'
+		});
+	});
+
+	test('a loopback ORIGIN also answers its loopback twins, nothing else', () => {
+		for (const host of ['127.0.0.1:5173', 'localhost:5173', '[::1]:5173'])
+			expect(servedHost(host, LOOPBACK_ORIGIN)).toEqual({ ok: true });
+		for (const host of ['127.0.0.2', 'app.localhost', '10.0.0.1', 'evil.example'])
+			expect(servedHost(host, LOOPBACK_ORIGIN).ok).toBe(false);
+	});
+
+	test('hosted mode without ORIGIN refuses to start', () => {
+		for (const env of [
+			{ PLAYGROUND_MODE: 'hosted' },
+			{ HOST: '0.0.0.0' },
+			{ PLAYGROUND_ALLOWED_HOSTS: 'feeds.example.com' }
+		])
+			expect(() => parseConfig(env)).toThrow(/^ORIGIN is not set, and hosted mode needs it/);
+		expect(parseConfig({ HOST: '0.0.0.0', ORIGIN: 'https://pg.example' }).policy.mode).toBe(
+			'hosted'
+		);
+	});
+});
+
+describe('requestHost', () => {
+	const url = new URL('https://playground.example/');
+	test('reads Host, or the HOST_HEADER header behind a proxy, or the URL', () => {
+		const headers = new Headers({ host: '10.0.0.5:3000', 'x-forwarded-host': 'evil.example' });
+		expect(requestHost(headers, url, LOCAL)).toBe('10.0.0.5:3000');
+		const proxied = rule({ HOST_HEADER: 'X-Forwarded-Host' });
+		expect(requestHost(headers, url, proxied)).toBe('evil.example');
+		expect(requestHost(new Headers({ host: 'localhost' }), url, proxied)).toBe('localhost');
+		expect(requestHost(new Headers(), url, LOCAL)).toBe('playground.example');
+	});
+});
+
+describe('refuseUnservedHost: the 403', () => {
+	const at = (host: string, path = '/', headers: Record<string, string> = {}) =>
+		new Request(`http://${host}${path}`, { headers: { host, ...headers } });
+
+	test('lets a served host through', () => {
+		const url = new URL('http://localhost:5173/?/setup');
+		expect(refuseUnservedHost(at('localhost:5173', '/?/setup'), url, LOCAL)).toBeUndefined();
+	});
+
+	test('rebinding: a JSON 403 naming the setting for a request under another name', async () => {
+		const url = new URL('http://evil.example:5173/?/check');
+		const res = refuseUnservedHost(
+			at('evil.example:5173', '/?/check', { accept: 'application/json' }),
+			url,
+			LOCAL
+		)!;
+		expect(res.status).toBe(403);
+		expect(res.headers.get('content-type')).toBe('application/json');
+		const body = (await res.json()) as { error: string; message: string };
+		expect(body.error).toBe('host_not_served');
+		expect(body.message).toContain('"evil.example"');
+		expect(body.message).toContain('PLAYGROUND_SERVED_HOSTS');
+		expect(body.message).toContain('ORIGIN');
+	});
+
+	test('an HTML page for a browser, its text escaped', async () => {
+		const url = new URL('http://x/');
+		const req = new Request('http://x/', {
+			headers: { host: 'a"b<i>.example', accept: 'text/html,*/*' }
+		});
+		const res = refuseUnservedHost(req, url, WITH_ORIGIN)!;
+		expect(res.status).toBe(403);
+		expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+		const html = await res.text();
+		expect(html).toContain('<h1>Host name not served</h1>');
+		expect(html).toContain('Setting: PLAYGROUND_SERVED_HOSTS');
+		expect(html).toContain('https://playground.example');
+		expect(html).not.toContain('<i>');
+		expect(html).toContain('&quot;a\\&quot;b&lt;i&gt;.example&quot;');
+	});
+
+	test('/healthz answers any host name', () => {
+		const url = new URL('http://evil.example/healthz');
+		expect(refuseUnservedHost(at('evil.example', '/healthz'), url, WITH_ORIGIN)).toBeUndefined();
+		expect(
+			refuseUnservedHost(
+				at('evil.example', '/healthz/x'),
+				new URL('http://evil.example/healthz/x'),
+				LOCAL
+			)?.status
+		).toBe(403);
+	});
+});
