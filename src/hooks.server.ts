@@ -6,11 +6,16 @@
 import type { Handle, ServerInit } from '@sveltejs/kit';
 import { json } from '@sveltejs/kit';
 import { builtinClients } from '$lib/sandbox/clients.server';
-import { sandboxPreflight } from '$lib/sandbox/preflight.server';
+import {
+	AUTHORIZATION_PATH,
+	consentFormTargets,
+	sandboxPreflight
+} from '$lib/sandbox/preflight.server';
 import { configuredPresets, offerSandboxClients } from '$lib/server/presets';
 import { config } from '$lib/env.server';
 import { sessionKeys } from '$lib/keys.server';
 import { crossSiteForm } from '$lib/server/csrf';
+import { secureHeaders } from '$lib/server/headers';
 
 export const init: ServerInit = async () => {
 	try {
@@ -63,21 +68,11 @@ export const handle: Handle = async ({ event, resolve }) => {
 				transformPageChunk: ({ html }) => html.replace('%pg.theme%', theme)
 			}));
 	}
-	const h = response.headers;
-	const set = (name: string, value: string) => {
-		try {
-			h.set(name, value);
-		} catch {
-			/* immutable headers (a fetched Response): leave them */
-		}
-	};
-	set('X-Content-Type-Options', 'nosniff');
-	set('Referrer-Policy', 'no-referrer');
-	set('X-Frame-Options', 'DENY');
-	set('Cross-Origin-Opener-Policy', 'same-origin');
-	if (!h.has('Content-Security-Policy'))
-		set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
-	if (!path.startsWith('/_app/immutable/')) set('Cache-Control', 'no-store');
+	secureHeaders(response.headers, {
+		path,
+		origin: config().origin,
+		formTargets: path === AUTHORIZATION_PATH ? consentFormTargets(event) : []
+	});
 	if (log && path !== '/healthz')
 		console.log(
 			`${event.request.method} ${path} ${response.status} ${(performance.now() - t0).toFixed(1)}ms`
