@@ -16,6 +16,7 @@ import { config } from '$lib/env.server';
 import { sessionKeys } from '$lib/keys.server';
 import { crossSiteForm } from '$lib/server/csrf';
 import { secureHeaders } from '$lib/server/headers';
+import { cookieName } from '$lib/server/session';
 
 export const init: ServerInit = async () => {
 	try {
@@ -60,7 +61,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 		);
 	} else {
 		// The theme the toggle remembered (a plain cookie: nothing secret), or the system's.
-		const chosen = event.cookies.get('pg_theme');
+		const chosen = event.cookies.get(cookieName('pg_theme', event.url.protocol === 'https:'));
 		const theme = chosen === 'light' || chosen === 'dark' ? chosen : 'system';
 		response =
 			(path.startsWith('/sandbox/') ? sandboxPreflight(event) : undefined) ??
