@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { choosePreset } from '../helpers/e2e';
+import { choosePreset, watch } from '../helpers/e2e';
 
 let browser: Browser;
 let context: BrowserContext | undefined;
@@ -28,7 +28,7 @@ afterEach(async () => {
 	await context?.close();
 	context = undefined;
 	for (const s of servers.splice(0)) await s.stop();
-	expect(problems.splice(0), 'no console errors or page errors').toEqual([]);
+	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
 });
 
 async function start(env: Record<string, string>, port?: number): Promise<TestServer> {
@@ -39,12 +39,7 @@ async function start(env: Record<string, string>, port?: number): Promise<TestSe
 
 async function newPage(): Promise<Page> {
 	context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-	const page = await context.newPage();
-	page.on('console', (m) => {
-		if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-	});
-	page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-	return page;
+	return watch(await context.newPage(), { problems });
 }
 
 const transcriptSteps = (p: Page) =>
