@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, startServer, type TestServer } from '../helpers/server';
+import { freePort, sessionKey, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
 import { choosePreset, watch } from '../helpers/e2e';
 
@@ -50,7 +50,7 @@ const transcriptSteps = (p: Page) =>
 describe('no state in the server', () => {
 	test('a restart between the consent page and Authorize loses nothing', async () => {
 		const port = await freePort();
-		const key = 'resilience-restart-key-0123456789abcdef';
+		const key = sessionKey('resilience-restart-key');
 		const first = await start({ PLAYGROUND_SESSION_KEY: key }, port);
 		const p = await newPage();
 		await choosePreset(p, first.url, 'Sandbox (read write)');
@@ -85,7 +85,7 @@ describe('no state in the server', () => {
 	});
 
 	test('two instances with one key behind a round-robin proxy serve a whole flow', async () => {
-		const key = 'resilience-two-instances-key-0123456789';
+		const key = sessionKey('resilience-two-instances-key');
 		const a = await start({ PLAYGROUND_SESSION_KEY: key });
 		const b = await start({ PLAYGROUND_SESSION_KEY: key });
 		const targets = [a.port, b.port];

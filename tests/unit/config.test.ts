@@ -96,9 +96,13 @@ describe('parseConfig', () => {
 		expect(parseConfig({ PLAYGROUND_MAX_REQUEST_BYTES: '1000' }).bodySizeLimit).toBe('1000');
 		expect(parseConfig({ HOST: '0.0.0.0' }).policy.mode).toBe('hosted');
 		expect(parseConfig({ HOST: '0.0.0.0' }).rateLimit.limit).toBe(60);
-		expect(parseConfig({ PLAYGROUND_SESSION_KEY: ' new , old ' }).sessionKeys).toEqual([
-			'new',
-			'old'
+		const [now, before] = [
+			Buffer.alloc(32, 1).toString('base64'),
+			Buffer.alloc(32, 2).toString('base64url')
+		];
+		expect(parseConfig({ PLAYGROUND_SESSION_KEY: ` ${now} , ${before} ` }).sessionKeys).toEqual([
+			now,
+			before
 		]);
 		expect(parseConfig({ PLAYGROUND_LOG: 'off' }).log).toBe(false);
 		expect(parseConfig({ ORIGIN: 'https://p.example/x' }).sandbox.origin).toBe('https://p.example');
