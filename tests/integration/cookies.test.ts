@@ -166,3 +166,18 @@ describe('__Host- cookies under https', () => {
 		expect(await theme(plain, plain.url, 'pg_theme=dark')).toBe('dark');
 	});
 });
+
+test('a form posted without script shows the session its action just saved, not the one it sent', async () => {
+	const jar = await signedUp(plain, plain.url); // the sandbox-rw preset
+	const { res, body } = await send(plain, plain.url, '/?/preset', header([...jar]), {
+		method: 'POST',
+		headers: {
+			origin: plain.url,
+			accept: 'text/html',
+			'content-type': 'application/x-www-form-urlencoded'
+		},
+		body: 'preset=sandbox-ro'
+	});
+	expect(res.status).toBe(200);
+	expect(consentUrlFrom(body)).toContain('client_id=sandbox-ro');
+});

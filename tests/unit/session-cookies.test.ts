@@ -224,14 +224,26 @@ describe('cookies the playground did not set', () => {
 		header: pairs.map(([k, v]) => `${k}=${v}`).join('; '),
 		https: false
 	});
+	/** The `Cookies` SvelteKit makes of a request's header: the first value of each name. */
+	const asSent = ({ header }: { header: string }) => {
+		const first: Record<string, string> = {};
+		for (const pair of header.split('; ')) {
+			const name = pair.slice(0, pair.indexOf('='));
+			if (!(name in first)) first[name] = pair.slice(name.length + 1);
+		}
+		return new FakeCookies(first);
+	};
 
-	test('every value of a name is kept, in the order sent; an emptied one is dropped', async () => {
+	test('every value of a name is kept, in the order sent, decoded as Cookies decodes', async () => {
 		const { cookieValues } = await load();
-		expect(cookieValues('a=1; b=2;a=3; c=; d="q"; junk')).toEqual(
+		expect(cookieValues('a=1; b=2;a=3; c=; d="q"; e=%41%zz; f=%41; junk')).toEqual(
 			new Map([
 				['a', ['1', '3']],
 				['b', ['2']],
-				['d', ['q']]
+				['c', ['']],
+				['d', ['q']],
+				['e', ['%41%zz']],
+				['f', ['A']]
 			])
 		);
 	});
@@ -247,7 +259,6 @@ describe('cookies the playground did not set', () => {
 	test('a stray extra chunk, a garbage or duplicate pg_session: the session that opens is used', async () => {
 		const { readSession } = await load();
 		const own = sealPayload({ v: 1, client_secret: 'own', iat: NOW_S });
-		const jar = new FakeCookies();
 		for (const pairs of [
 			[
 				['pg_session', own],
@@ -266,7 +277,10 @@ describe('cookies the playground did not set', () => {
 				['pg_session', 'garbage']
 			]
 		] as [string, string][][])
-			expect(await readSession(jar, header(pairs)), JSON.stringify(pairs)).toEqual({
+			expect(
+				await readSession(asSent(header(pairs)), header(pairs)),
+				JSON.stringify(pairs)
+			).toEqual({
 				v: 1,
 				client_secret: 'own'
 			});
@@ -286,13 +300,14 @@ describe('cookies the playground did not set', () => {
 				['pg_session', older]
 			]
 		] as [string, string][][])
-			expect((await readSession(new FakeCookies(), header(pairs))).client_secret).toBe('newer');
+			expect((await readSession(asSent(header(pairs)), header(pairs))).client_secret).toBe('newer');
 	});
 
 	test('nothing opens: an empty session with the notice of the whole join', async () => {
 		const { readSession } = await load();
 		const expired = sealPayload({ v: 1, client_secret: 'old', iat: NOW_S - DAY_S - 1 });
-		const read = await readSession(new FakeCookies(), header([['pg_session', expired]]));
+		const sent = header([['pg_session', expired]]);
+		const read = await readSession(asSent(sent), sent);
 		expect(read).toEqual({ v: 1, notice: 'The session had expired (older than a day).' });
 	});
 
@@ -304,8 +319,17 @@ describe('cookies the playground did not set', () => {
 			header: `pg_session=${planted}; __Host-pg_session=${own}`,
 			https: true
 		};
-		expect(await readSession(new FakeCookies(), source)).toEqual({ v: 1, client_secret: 'own' });
+		expect(await readSession(asSent(source), source)).toEqual({ v: 1, client_secret: 'own' });
 		const onlyPlanted = { header: `pg_session=${planted}`, https: true };
-		expect(await readSession(new FakeCookies(), onlyPlanted)).toEqual({ v: 1 });
+		expect(await readSession(asSent(onlyPlanted), onlyPlanted)).toEqual({ v: 1 });
 	});
+});
+
+test('cookies set earlier in the same request (an action before the page loads) are the ones read', async () => {
+	const { readSession, writeSession } = await load();
+	const old = sealPayload({ v: 1, client_secret: 'old', iat: NOW_S });
+	const jar = new FakeCookies({ pg_session: old });
+	await writeSession(jar, { v: 1, client_secret: 'new' }, false);
+	const sentBefore = { header: `pg_session=${old}; pg_session=garbage`, https: false };
+	expect(await readSession(jar, sentBefore)).toEqual({ v: 1, client_secret: 'new' });
 });

@@ -93,7 +93,7 @@ function currentRequest(): CookieSource | undefined {
 	}
 }
 
-/** Every value each name has in a Cookie header, in the order sent. */
+/** Every value each name has in a Cookie header, in the order sent, decoded as `Cookies` decodes. */
 export function cookieValues(header: string): Map<string, string[]> {
 	const values = new Map<string, string[]>();
 	for (const pair of header.split(';')) {
@@ -103,7 +103,13 @@ export function cookieValues(header: string): Map<string, string[]> {
 		let value = pair.slice(i + 1).trim();
 		if (value.startsWith('"') && value.endsWith('"') && value.length > 1)
 			value = value.slice(1, -1);
-		if (!value) continue; // an emptied cookie is no cookie
+		// Decoded as SvelteKit's `Cookies` decodes, so the two can be compared.
+		if (value.includes('%'))
+			try {
+				value = decodeURIComponent(value);
+			} catch {
+				/* kept as sent */
+			}
 		const list = values.get(name);
 		if (list) list.push(value);
 		else values.set(name, [value]);
@@ -193,13 +199,16 @@ export async function readSession(
 	source: CookieSource | undefined = currentRequest()
 ): Promise<Session> {
 	const https = source?.https ?? false;
-	const all = source ? cookieValues(source.header) : undefined;
-	const chunks: string[][] = [];
-	for (let i = 0; i < MAX_CHUNKS; i++) {
-		const name = chunkName(i, https);
-		const one = all ? undefined : cookies.get(name);
-		chunks.push(all ? (all.get(name) ?? []) : one ? [one] : []);
-	}
+	const names = Array.from({ length: MAX_CHUNKS }, (_, i) => chunkName(i, https));
+	const sent = source ? cookieValues(source.header) : undefined;
+	// Cookies this request already set (a form posted without script: the action saved, then the
+	// page loads) are the playground's own: then read them as `Cookies` gives them.
+	const all = sent && names.every((n) => cookies.get(n) === sent.get(n)?.[0]) ? sent : undefined;
+	const chunks = names.map((name) => {
+		if (all) return (all.get(name) ?? []).filter(Boolean); // an emptied cookie is no cookie
+		const one = cookies.get(name);
+		return one ? [one] : [];
+	});
 	const tokens = candidateTokens(chunks);
 	if (tokens.length === 0) return emptySession();
 	let best: (Session & { iat?: number }) | undefined;
