@@ -17,7 +17,8 @@ const config = {
 				'style-src': ['self', 'unsafe-inline'],
 				'img-src': ['self', 'data:'],
 				'connect-src': ['self'],
-				'form-action': ['self', 'http:', 'https:'],
+				// The sandbox's consent page adds the origin of its redirect URI (server/headers.js).
+				'form-action': ['self'],
 				'frame-ancestors': ['none'],
 				'base-uri': ['none'],
 				'object-src': ['none']

@@ -7,6 +7,7 @@ import http from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseConfig } from '../src/lib/config.server.js';
+import { baseHeaders } from '../src/lib/server/headers.js';
 
 /** @type {import('../src/lib/config.server.js').Config} */
 let config;
@@ -26,7 +27,12 @@ if (ownProtocol) process.env.PROTOCOL_HEADER = 'x-playground-protocol';
 
 const { handler } = await import(pathToFileURL(resolve('build/handler.js')).href);
 
+// Security headers on every answer, the files of static/ and /_app/ included, which adapter-node
+// serves before SvelteKit's hook runs; a header the handler writes (a page's CSP) wins.
+const securityHeaders = baseHeaders(origin);
+
 const server = http.createServer((req, res) => {
+	for (const [name, value] of securityHeaders) res.setHeader(name, value);
 	// This server speaks plain HTTP: say so, whatever the client sent in that header.
 	if (ownProtocol) req.headers['x-playground-protocol'] = 'http';
 	handler(req, res);

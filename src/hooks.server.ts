@@ -6,12 +6,18 @@
 import type { Handle, ServerInit } from '@sveltejs/kit';
 import { json } from '@sveltejs/kit';
 import { builtinClients } from '$lib/sandbox/clients.server';
-import { sandboxPreflight } from '$lib/sandbox/preflight.server';
+import {
+	AUTHORIZATION_PATH,
+	consentFormTargets,
+	sandboxPreflight
+} from '$lib/sandbox/preflight.server';
 import { configuredPresets, offerSandboxClients } from '$lib/server/presets';
 import { config } from '$lib/env.server';
 import { sessionKeys } from '$lib/keys.server';
 import { crossSiteForm } from '$lib/server/csrf';
 import { refuseUnservedHost } from '$lib/server/hosts';
+import { secureHeaders } from '$lib/server/headers';
+import { cookieName } from '$lib/server/session';
 
 export const init: ServerInit = async () => {
 	try {
@@ -59,7 +65,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 		);
 	} else {
 		// The theme the toggle remembered (a plain cookie: nothing secret), or the system's.
-		const chosen = event.cookies.get('pg_theme');
+		const chosen = event.cookies.get(cookieName('pg_theme', event.url.protocol === 'https:'));
 		const theme = chosen === 'light' || chosen === 'dark' ? chosen : 'system';
 		response =
 			(path.startsWith('/sandbox/') ? sandboxPreflight(event) : undefined) ??
@@ -67,21 +73,11 @@ export const handle: Handle = async ({ event, resolve }) => {
 				transformPageChunk: ({ html }) => html.replace('%pg.theme%', theme)
 			}));
 	}
-	const h = response.headers;
-	const set = (name: string, value: string) => {
-		try {
-			h.set(name, value);
-		} catch {
-			/* immutable headers (a fetched Response): leave them */
-		}
-	};
-	set('X-Content-Type-Options', 'nosniff');
-	set('Referrer-Policy', 'no-referrer');
-	set('X-Frame-Options', 'DENY');
-	set('Cross-Origin-Opener-Policy', 'same-origin');
-	if (!h.has('Content-Security-Policy'))
-		set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
-	if (!path.startsWith('/_app/immutable/')) set('Cache-Control', 'no-store');
+	secureHeaders(response.headers, {
+		path,
+		origin: config().origin,
+		formTargets: path === AUTHORIZATION_PATH ? consentFormTargets(event) : []
+	});
 	if (log && path !== '/healthz')
 		console.log(
 			`${event.request.method} ${path} ${response.status} ${(performance.now() - t0).toFixed(1)}ms`

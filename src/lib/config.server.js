@@ -393,6 +393,35 @@ const sandboxClients = variable((raw, fail) => {
 	return problems.length ? fail(...problems) : clients.map((c) => c.client);
 });
 
+/** The fewest bytes a session key may have: a shorter one could be guessed and cookies forged. */
+export const MIN_SESSION_KEY_BYTES = 32;
+
+/**
+ * A session key's bytes: standard base64 (`openssl rand -base64 32`) or base64url, padded or not.
+ * @param {string} text
+ * @returns {Buffer | undefined} undefined when the text is neither
+ */
+export function decodeSessionKey(text) {
+	const t = text.trim();
+	const standard = /^[A-Za-z0-9+/]+={0,2}$/.test(t);
+	if (!standard && !/^[A-Za-z0-9_-]+={0,2}$/.test(t)) return undefined;
+	const body = t.replace(/=+$/, '');
+	if (body.length % 4 === 1 || (body.length !== t.length && t.length % 4 !== 0)) return undefined;
+	return Buffer.from(body, standard ? 'base64' : 'base64url');
+}
+
+/** What is wrong with one session key, never quoting it. @param {string} key @param {number} i */
+function sessionKeyProblem(key, i, all = /** @type {string[]} */ ([])) {
+	const which = all.length > 1 ? `key ${i + 1} of ${all.length}` : 'the key';
+	const bytes = decodeSessionKey(key);
+	const size = bytes ? bytes.length : Buffer.byteLength(key);
+	if (size < MIN_SESSION_KEY_BYTES)
+		return `: ${which} is ${size} byte${size === 1 ? '' : 's'}, at least ${MIN_SESSION_KEY_BYTES} are needed; generate one with \`openssl rand -base64 32\``;
+	if (!bytes)
+		return `: ${which} is not base64 or base64url; generate one with \`openssl rand -base64 32\``;
+	return undefined;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The variables. A default that depends on another variable is documented in words in `meta`.
 
@@ -420,7 +449,9 @@ export const variables = z.object({
 			.split(',')
 			.map((s) => s.trim())
 			.filter(Boolean);
-		return keys.length ? keys : fail(' is set but holds no key');
+		if (!keys.length) return fail(' is set but holds no key');
+		const problems = keys.map(sessionKeyProblem).filter((p) => p !== undefined);
+		return problems.length ? fail(...problems) : keys;
 	}).meta({ default: 'generated' }),
 	PLAYGROUND_MODE: mode.meta({ default: '`local` when listening on loopback, else `hosted`' }),
 	PLAYGROUND_ALLOWED_HOSTS: allowedHosts,

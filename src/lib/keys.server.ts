@@ -6,23 +6,29 @@
  * Server-only by its `.server.ts` name: SvelteKit refuses to bundle it for the browser.
  *
  * PLAYGROUND_SESSION_KEY holds one or more keys, comma-separated: the first seals, all of them open
- * (key rotation). A key is 32 bytes in base64url, or any other string, which is hashed to 32 bytes.
+ * (key rotation). A key is at least 32 bytes in standard base64 (`openssl rand -base64 32`) or
+ * base64url; a shorter one, or any other text, is refused at start.
  * With no key set, one is generated once and kept in the ignored file `.session-key`.
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { config } from './env.server';
+import { decodeSessionKey, MIN_SESSION_KEY_BYTES } from './config.server.js';
 
 export const KEY_FILE = '.session-key';
 
+/**
+ * A key's 32 bytes: the decoded key when it is 32 bytes, the SHA-256 of a longer one. A key that is
+ * not base64 or base64url, or shorter than 32 bytes, is refused (parseConfig refuses it at start).
+ */
 export function parseKey(text: string): Uint8Array {
-	const trimmed = text.trim();
-	if (/^[A-Za-z0-9_-]{43}$/.test(trimmed)) {
-		const raw = Buffer.from(trimmed, 'base64url');
-		if (raw.length === 32) return new Uint8Array(raw);
-	}
-	return new Uint8Array(createHash('sha256').update(trimmed, 'utf8').digest());
+	const raw = decodeSessionKey(text);
+	if (!raw || raw.length < MIN_SESSION_KEY_BYTES)
+		throw new Error(
+			`A session key must be at least ${MIN_SESSION_KEY_BYTES} bytes in base64 or base64url (${KEY_FILE} or PLAYGROUND_SESSION_KEY); generate one with \`openssl rand -base64 32\``
+		);
+	return new Uint8Array(raw.length === 32 ? raw : createHash('sha256').update(raw).digest());
 }
 
 function localKey(): string {

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { choosePreset, decide, openPlayground, signIn } from '../helpers/e2e';
+import { choosePreset, decide, openPlayground, signIn, watch } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 
 let srv: TestServer;
@@ -31,18 +31,13 @@ async function newPage(
 		viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
 		colorScheme: opts.colorScheme ?? 'light'
 	});
-	const page = await context.newPage();
-	page.on('console', (m) => {
-		if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-	});
-	page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-	return page;
+	return watch(await context.newPage(), { problems });
 }
 
 afterEach(async () => {
 	await context?.close();
 	const seen = problems.splice(0);
-	expect(seen, 'no console errors or page errors').toEqual([]);
+	expect(seen, 'no console errors, page errors or CSP violations').toEqual([]);
 });
 
 describe('prefilled links', () => {
@@ -311,8 +306,7 @@ test('download the HAR and the Markdown report, import the HAR again: same excha
 	expect(report).not.toContain(token!);
 
 	// A fresh tab imports it: nothing goes over the network.
-	const q = await context.newPage();
-	q.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+	const q = await watch(await context.newPage(), { problems });
 	await q.goto(srv.url + '/');
 	await q.locator('main[data-ready="true"]').waitFor();
 	const requests: string[] = [];

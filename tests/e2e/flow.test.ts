@@ -66,7 +66,7 @@ afterEach(async () => {
 	const seen = problems.splice(0);
 	const got = bodies.splice(0);
 	const asked = urls.splice(0);
-	expect(seen, 'no console errors or page errors').toEqual([]);
+	expect(seen, 'no console errors, page errors or CSP violations').toEqual([]);
 	for (const secret of [SECRET, SHORT_SECRET]) {
 		const leaks = got.filter(
 			(b) => b.text.includes(secret) || b.text.includes(encodeURIComponent(secret))

@@ -60,7 +60,7 @@ async function newPage(size: { width: number; height: number }): Promise<Page> {
 afterEach(async () => {
 	await context?.close();
 	const seen = problems.splice(0);
-	expect(seen, 'no console errors or page errors').toEqual([]);
+	expect(seen, 'no console errors, page errors or CSP violations').toEqual([]);
 });
 
 /** Fills the setup as a developer would for this server: base URL = issuer, endpoints in Advanced settings. */

@@ -7,9 +7,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, startServer, type TestServer } from '../helpers/server';
+import { freePort, sessionKey, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { choosePreset } from '../helpers/e2e';
+import { choosePreset, watch } from '../helpers/e2e';
 
 let browser: Browser;
 let context: BrowserContext | undefined;
@@ -28,7 +28,7 @@ afterEach(async () => {
 	await context?.close();
 	context = undefined;
 	for (const s of servers.splice(0)) await s.stop();
-	expect(problems.splice(0), 'no console errors or page errors').toEqual([]);
+	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
 });
 
 async function start(env: Record<string, string>, port?: number): Promise<TestServer> {
@@ -39,12 +39,7 @@ async function start(env: Record<string, string>, port?: number): Promise<TestSe
 
 async function newPage(): Promise<Page> {
 	context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-	const page = await context.newPage();
-	page.on('console', (m) => {
-		if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-	});
-	page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-	return page;
+	return watch(await context.newPage(), { problems });
 }
 
 const transcriptSteps = (p: Page) =>
@@ -55,7 +50,7 @@ const transcriptSteps = (p: Page) =>
 describe('no state in the server', () => {
 	test('a restart between the consent page and Authorize loses nothing', async () => {
 		const port = await freePort();
-		const key = 'resilience-restart-key-0123456789abcdef';
+		const key = sessionKey('resilience-restart-key');
 		const first = await start({ PLAYGROUND_SESSION_KEY: key }, port);
 		const p = await newPage();
 		await choosePreset(p, first.url, 'Sandbox (read write)');
@@ -90,7 +85,7 @@ describe('no state in the server', () => {
 	});
 
 	test('two instances with one key behind a round-robin proxy serve a whole flow', async () => {
-		const key = 'resilience-two-instances-key-0123456789';
+		const key = sessionKey('resilience-two-instances-key');
 		const a = await start({ PLAYGROUND_SESSION_KEY: key });
 		const b = await start({ PLAYGROUND_SESSION_KEY: key });
 		const targets = [a.port, b.port];

@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
+import { watch } from '../helpers/e2e';
 
 const P = [
 	'<script>alert(window.__xss=1)</script>',
@@ -248,10 +249,7 @@ beforeAll(async () => {
 		problems.push(`dialog: ${d.message()}`);
 		await d.dismiss();
 	});
-	page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-	page.on('console', (m) => {
-		if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-	});
+	await watch(page, { problems });
 });
 
 afterAll(async () => {

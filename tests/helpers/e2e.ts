@@ -8,20 +8,39 @@ export interface Traffic {
 	urls: string[];
 }
 
-/** Records the page's console errors, page errors, every URL it asked for and every body it got. */
-export function watch(page: Page, t: Traffic): Page {
+/** Reports every Content-Security-Policy violation of a document to the test, as it happens. */
+const REPORT_CSP = `document.addEventListener('securitypolicyviolation', (e) => {
+	window.__pgCspViolation(
+		e.effectiveDirective + ' blocked ' + (e.blockedURI || '(inline)') +
+			(e.sample ? ' "' + e.sample + '"' : '') + ' at ' + e.sourceFile + ':' + e.lineNumber
+	);
+});`;
+
+/**
+ * Records the page's console errors, page errors, every Content-Security-Policy violation (the
+ * `securitypolicyviolation` events of every document it shows, and the console's CSP messages of
+ * any level), every URL it asked for and every body it got. A test fails on any problem.
+ */
+export async function watch(page: Page, t: Traffic | { problems: string[] }): Promise<Page> {
+	await page.exposeBinding('__pgCspViolation', ({ frame }, text: string) => {
+		t.problems.push(`csp: ${text} (page ${frame.url()})`);
+	});
+	await page.addInitScript(REPORT_CSP);
 	page.on('console', (m) => {
 		if (m.type() === 'error') t.problems.push(`console: ${m.text()}`);
+		else if (/content.security.policy/i.test(m.text()))
+			t.problems.push(`console ${m.type()}: ${m.text()}`);
 	});
 	page.on('pageerror', (e) => t.problems.push(`pageerror: ${e.message}`));
-	page.on('request', (r) => t.urls.push(r.url()));
-	page.on('response', async (r) => {
-		try {
-			t.bodies.push({ url: r.url(), text: (await r.body()).toString('utf8') });
-		} catch {
-			/* redirects have no body */
-		}
-	});
+	if ('urls' in t) page.on('request', (r) => t.urls.push(r.url()));
+	if ('bodies' in t)
+		page.on('response', async (r) => {
+			try {
+				t.bodies.push({ url: r.url(), text: (await r.body()).toString('utf8') });
+			} catch {
+				/* redirects have no body */
+			}
+		});
 	return page;
 }
 

@@ -15,7 +15,10 @@ export interface TestServer {
 	proc: ChildProcess;
 }
 
-export const TEST_SESSION_KEY = 'integration-test-session-key-0123456789';
+/** A session key of 32 bytes (base64url), as PLAYGROUND_SESSION_KEY requires. */
+export const sessionKey = (label: string) => Buffer.alloc(32, label).toString('base64url');
+
+export const TEST_SESSION_KEY = sessionKey('integration-test-session-key');
 
 export { freePort };
 

@@ -4,11 +4,11 @@
  * key reads the re-sealed cookie and refuses the old one, with the notice.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server';
+import { sessionKey, startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom } from '../helpers/client';
 
-const OLD = 'rotation-old-key-0123456789abcdefghijkl';
-const NEW = 'rotation-new-key-0123456789abcdefghijkl';
+const OLD = sessionKey('rotation-old-key');
+const NEW = sessionKey('rotation-new-key');
 const running: TestServer[] = [];
 
 async function serve(key: string): Promise<TestServer> {
@@ -58,5 +58,24 @@ describe('key rotation', () => {
 		const refused = await stale.page();
 		expect(refused).toContain('could not be read');
 		expect(refused).not.toContain('client_id=sandbox-rw');
+	});
+});
+
+describe('key strength', () => {
+	test('weak key: the server refuses to start with PLAYGROUND_SESSION_KEY=a, naming the variable', async () => {
+		// A one-letter key was hashed and accepted: anyone could seal a cookie offline that it opened.
+		await expect(serve('a')).rejects.toThrow(
+			/PLAYGROUND_SESSION_KEY: the key is 1 byte, at least 32 are needed; generate one with `openssl rand -base64 32`/
+		);
+		await expect(serve(`${NEW},too-short-old-key`)).rejects.toThrow(
+			/PLAYGROUND_SESSION_KEY: key 2 of 2 is \d+ bytes, at least 32 are needed/
+		);
+	});
+
+	test('a key from `openssl rand -base64 32` (standard base64, with + / =) serves a flow', async () => {
+		const s = await serve('Mb7At/iHwT/f90bD9sGOLUSwJ171hlshWZE3z/wLVo0=');
+		const c = new Client(s.url);
+		await c.action('preset', { preset: 'sandbox-rw' });
+		expect(consentUrlFrom(await c.page())).toContain('client_id=sandbox-rw');
 	});
 });

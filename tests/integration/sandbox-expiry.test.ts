@@ -1,7 +1,7 @@
 // Lifetimes of the sandbox's codes and tokens (SANDBOX_CODE_TTL, SANDBOX_ACCESS_TTL, SANDBOX_REFRESH_TTL),
 // and a restart with the same key keeping a code valid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type TestServer } from '../helpers/server';
+import { freePort, sessionKey, type TestServer } from '../helpers/server';
 import {
 	api,
 	exchangeFields,
@@ -92,7 +92,7 @@ describe('restart with the same key', () => {
 	it('does not accept codes signed under another key', async () => {
 		const port = await freePort();
 		const first = await startSandbox(
-			{ PLAYGROUND_SESSION_KEY: 'one key for the first server run' },
+			{ PLAYGROUND_SESSION_KEY: sessionKey('one key for the first server run') },
 			port
 		);
 		let code: string;
@@ -102,7 +102,7 @@ describe('restart with the same key', () => {
 			await first.stop();
 		}
 		const second = await startSandbox(
-			{ PLAYGROUND_SESSION_KEY: 'another key for the second run' },
+			{ PLAYGROUND_SESSION_KEY: sessionKey('another key for the second run') },
 			port
 		);
 		try {

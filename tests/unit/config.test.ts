@@ -99,9 +99,13 @@ describe('parseConfig', () => {
 		const hosted = { HOST: '0.0.0.0', ORIGIN: 'https://pg.example' };
 		expect(parseConfig(hosted).policy.mode).toBe('hosted');
 		expect(parseConfig(hosted).rateLimit.limit).toBe(60);
-		expect(parseConfig({ PLAYGROUND_SESSION_KEY: ' new , old ' }).sessionKeys).toEqual([
-			'new',
-			'old'
+		const [now, before] = [
+			Buffer.alloc(32, 1).toString('base64'),
+			Buffer.alloc(32, 2).toString('base64url')
+		];
+		expect(parseConfig({ PLAYGROUND_SESSION_KEY: ` ${now} , ${before} ` }).sessionKeys).toEqual([
+			now,
+			before
 		]);
 		expect(parseConfig({ PLAYGROUND_LOG: 'off' }).log).toBe(false);
 		expect(parseConfig({ ORIGIN: 'https://p.example/x' }).sandbox.origin).toBe('https://p.example');

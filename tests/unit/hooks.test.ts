@@ -310,7 +310,9 @@ describe('start-up', () => {
 	});
 
 	test('a good configuration starts', async () => {
-		const { init } = await load({ PLAYGROUND_SESSION_KEY: 'a key for the hook tests' });
+		const { init } = await load({
+			PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'a key for the hook tests').toString('base64url')
+		});
 		const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
 		await init();
 		expect(exit).not.toHaveBeenCalled();

@@ -14,7 +14,9 @@ import { signCode, signTicket, TICKET_TTL } from '$lib/sandbox/signing.server';
 import { parseConfig } from '$lib/config.server.js';
 import { useConfig } from '$lib/env.server';
 
-const env = { PLAYGROUND_SESSION_KEY: 'unit-test-sandbox-authorize-key' };
+const env = {
+	PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'unit-test-sandbox-authorize-key').toString('base64url')
+};
 useConfig(parseConfig(env));
 
 const ORIGIN = 'http://127.0.0.1:5173';

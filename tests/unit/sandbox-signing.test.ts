@@ -15,7 +15,11 @@ import { parseConfig } from '$lib/config.server.js';
 import { useConfig } from '$lib/env.server';
 
 // The signing key is derived from this.
-useConfig(parseConfig({ PLAYGROUND_SESSION_KEY: 'unit-test-sandbox-signing-key' }));
+useConfig(
+	parseConfig({
+		PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'unit-test-sandbox-signing-key').toString('base64url')
+	})
+);
 
 const code = {
 	client_id: 'sandbox-rw',

@@ -16,7 +16,7 @@ const ODD_SECRET = 'p@ss w:rd+%&=';
 const ODD_CB = 'http://app.example.test/cb';
 useEnv({
 	// The signing key is derived from this on first use.
-	PLAYGROUND_SESSION_KEY: 'unit-test-sandbox-token-key',
+	PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'unit-test-sandbox-token-key').toString('base64url'),
 	SANDBOX_CLIENTS: JSON.stringify([
 		{
 			client_id: ODD_ID,

@@ -20,6 +20,12 @@ const sealPayload = (payload: unknown, key: Uint8Array = KEY) =>
 
 const at = (seconds: number) => vi.setSystemTime(seconds * 1000);
 
+/** The request a browser holding `jar` sends: its Cookie header, over https or not. */
+const sent = (jar: FakeCookies, https: boolean) => ({
+	header: [...jar.jar].map(([k, v]) => `${k}=${v}`).join('; '),
+	https
+});
+
 beforeEach(() => {
 	vi.useFakeTimers({ toFake: ['Date'] });
 	at(NOW_S);
@@ -66,13 +72,13 @@ describe('reading the session cookies', () => {
 });
 
 describe('writing the session cookies', () => {
-	test('a small session is one HttpOnly, SameSite=Lax cookie named pg_session for a day, Secure as asked', async () => {
+	test('a small session is one HttpOnly, SameSite=Lax cookie named pg_session for a day, Secure and __Host- under https', async () => {
 		const { readSession, writeSession } = await load();
 		for (const secure of [true, false]) {
 			const jar = new FakeCookies();
 			await writeSession(jar, { v: 1, client_secret: 'kept' }, secure);
 			expect(jar.sets).toHaveLength(1);
-			expect(jar.sets[0]!.name).toBe('pg_session');
+			expect(jar.sets[0]!.name).toBe(secure ? '__Host-pg_session' : 'pg_session');
 			expect(jar.sets[0]!.opts).toEqual({
 				path: '/',
 				httpOnly: true,
@@ -81,7 +87,7 @@ describe('writing the session cookies', () => {
 				maxAge: DAY_S
 			});
 			expect(jar.deletes).toEqual([]);
-			expect(await readSession(jar)).toEqual({ v: 1, client_secret: 'kept' });
+			expect(await readSession(jar, sent(jar, secure))).toEqual({ v: 1, client_secret: 'kept' });
 		}
 	});
 
@@ -96,7 +102,7 @@ describe('writing the session cookies', () => {
 		const { readSession, writeSession } = await load();
 		const jar = new FakeCookies();
 		const session = { v: 1 as const, client_secret: 'z'.repeat(7000) };
-		await writeSession(jar, session, true);
+		await writeSession(jar, session, false);
 		expect(jar.sets.map((s) => s.name)).toEqual(['pg_session', 'pg_session.1', 'pg_session.2']);
 		expect(jar.sets.slice(0, -1).map((s) => s.value.length)).toEqual([3500, 3500]);
 		expect(jar.sets.at(-1)!.value.length).toBeGreaterThan(0);
@@ -111,7 +117,7 @@ describe('writing the session cookies', () => {
 		while ((await seal({ v: 1, client_secret: 'w'.repeat(n) })).length < 7000) n++;
 		expect((await seal({ v: 1, client_secret: 'w'.repeat(n) })).length).toBe(7000);
 		const jar = new FakeCookies();
-		await writeSession(jar, { v: 1, client_secret: 'w'.repeat(n) }, true);
+		await writeSession(jar, { v: 1, client_secret: 'w'.repeat(n) }, false);
 		expect(jar.sets.map((s) => [s.name, s.value.length])).toEqual([
 			['pg_session', 3500],
 			['pg_session.1', 3500]
@@ -122,12 +128,12 @@ describe('writing the session cookies', () => {
 	test('a smaller session deletes the chunks left over from a larger one, and nothing else', async () => {
 		const { readSession, writeSession } = await load();
 		const jar = new FakeCookies({ other: 'keep me', 'pg_session.8': 'not a chunk' });
-		await writeSession(jar, { v: 1, client_secret: 'z'.repeat(7000) }, true);
+		await writeSession(jar, { v: 1, client_secret: 'z'.repeat(7000) }, false);
 		expect(jar.jar.has('pg_session.2')).toBe(true);
-		await writeSession(jar, { v: 1, client_secret: 'short' }, true);
+		await writeSession(jar, { v: 1, client_secret: 'short' }, false);
 		expect(jar.deletes).toEqual([
-			{ name: 'pg_session.1', opts: { path: '/' } },
-			{ name: 'pg_session.2', opts: { path: '/' } }
+			{ name: 'pg_session.1', opts: { path: '/', secure: false } },
+			{ name: 'pg_session.2', opts: { path: '/', secure: false } }
 		]);
 		expect([...jar.jar.keys()].sort()).toEqual(['other', 'pg_session', 'pg_session.8']);
 		expect(await readSession(jar)).toEqual({ v: 1, client_secret: 'short' });
@@ -141,13 +147,13 @@ describe('writing the session cookies', () => {
 		expect(await sizeOf(n)).toBe(MAX_SEALED_BYTES);
 
 		const exact = new FakeCookies();
-		await writeSession(exact, { v: 1, client_secret: 'q'.repeat(n) }, true);
+		await writeSession(exact, { v: 1, client_secret: 'q'.repeat(n) }, false);
 		expect(exact.sets.map((s) => s.value).join('')).toHaveLength(MAX_SEALED_BYTES);
 		expect((await readSession(exact)).client_secret).toHaveLength(n);
 
 		const over = new FakeCookies();
 		await expect(
-			writeSession(over, { v: 1, client_secret: 'q'.repeat(n + 1) }, true)
+			writeSession(over, { v: 1, client_secret: 'q'.repeat(n + 1) }, false)
 		).rejects.toMatchObject({ status: 400 });
 		expect(over.sets).toEqual([]);
 	});
@@ -163,9 +169,14 @@ describe('writing the session cookies', () => {
 		});
 		clearSession(jar);
 		expect(jar.deletes).toEqual([
-			{ name: 'pg_session', opts: { path: '/' } },
-			{ name: 'pg_session.1', opts: { path: '/' } },
-			{ name: 'pg_session.7', opts: { path: '/' } }
+			{ name: 'pg_session', opts: { path: '/', secure: false } },
+			{ name: 'pg_session.1', opts: { path: '/', secure: false } },
+			{ name: 'pg_session.7', opts: { path: '/', secure: false } }
+		]);
+		const secure = new FakeCookies({ pg_session: 'a', '__Host-pg_session.2': 'b' });
+		clearSession(secure, true);
+		expect(secure.deletes).toEqual([
+			{ name: '__Host-pg_session.2', opts: { path: '/', secure: true } }
 		]);
 	});
 });
@@ -206,4 +217,119 @@ describe('opening a sealed session', () => {
 		expect((await (await load(first)).open(sealed)).ok).toBe(true);
 		expect((await (await load(second)).open(sealed)).ok).toBe(false);
 	});
+});
+
+describe('cookies the playground did not set', () => {
+	const header = (pairs: [string, string][]) => ({
+		header: pairs.map(([k, v]) => `${k}=${v}`).join('; '),
+		https: false
+	});
+	/** The `Cookies` SvelteKit makes of a request's header: the first value of each name. */
+	const asSent = ({ header }: { header: string }) => {
+		const first: Record<string, string> = {};
+		for (const pair of header.split('; ')) {
+			const name = pair.slice(0, pair.indexOf('='));
+			if (!(name in first)) first[name] = pair.slice(name.length + 1);
+		}
+		return new FakeCookies(first);
+	};
+
+	test('every value of a name is kept, in the order sent, decoded as Cookies decodes', async () => {
+		const { cookieValues } = await load();
+		expect(cookieValues('a=1; b=2;a=3; c=; d="q"; e=%41%zz; f=%41; junk')).toEqual(
+			new Map([
+				['a', ['1', '3']],
+				['b', ['2']],
+				['c', ['']],
+				['d', ['q']],
+				['e', ['%41%zz']],
+				['f', ['A']]
+			])
+		);
+	});
+
+	test('candidates: longest join first, every combination of duplicates, none past a gap', async () => {
+		const { candidateTokens } = await load();
+		expect(candidateTokens([['a'], ['b', 'B'], ['c']])).toEqual(['abc', 'aBc', 'ab', 'aB', 'a']);
+		expect(candidateTokens([['a'], [], ['c']])).toEqual(['a']);
+		expect(candidateTokens([[], ['b']])).toEqual([]);
+		expect(candidateTokens(Array.from({ length: 8 }, () => ['x', 'y']))).toHaveLength(64);
+	});
+
+	test('a stray extra chunk, a garbage or duplicate pg_session: the session that opens is used', async () => {
+		const { readSession } = await load();
+		const own = sealPayload({ v: 1, client_secret: 'own', iat: NOW_S });
+		for (const pairs of [
+			[
+				['pg_session', own],
+				['pg_session.1', 'stray']
+			],
+			[
+				['pg_session', own],
+				['pg_session.7', 'stray']
+			],
+			[
+				['pg_session', 'garbage'],
+				['pg_session', own]
+			],
+			[
+				['pg_session', own],
+				['pg_session', 'garbage']
+			]
+		] as [string, string][][])
+			expect(
+				await readSession(asSent(header(pairs)), header(pairs)),
+				JSON.stringify(pairs)
+			).toEqual({
+				v: 1,
+				client_secret: 'own'
+			});
+	});
+
+	test('two sessions that both open: the newer one', async () => {
+		const { readSession } = await load();
+		const older = sealPayload({ v: 1, client_secret: 'older', iat: NOW_S - 60 });
+		const newer = sealPayload({ v: 1, client_secret: 'newer', iat: NOW_S });
+		for (const pairs of [
+			[
+				['pg_session', older],
+				['pg_session', newer]
+			],
+			[
+				['pg_session', newer],
+				['pg_session', older]
+			]
+		] as [string, string][][])
+			expect((await readSession(asSent(header(pairs)), header(pairs))).client_secret).toBe('newer');
+	});
+
+	test('nothing opens: an empty session with the notice of the whole join', async () => {
+		const { readSession } = await load();
+		const expired = sealPayload({ v: 1, client_secret: 'old', iat: NOW_S - DAY_S - 1 });
+		const sent = header([['pg_session', expired]]);
+		const read = await readSession(asSent(sent), sent);
+		expect(read).toEqual({ v: 1, notice: 'The session had expired (older than a day).' });
+	});
+
+	test('under https only __Host- cookies are read: a plain pg_session is ignored', async () => {
+		const { readSession } = await load();
+		const own = sealPayload({ v: 1, client_secret: 'own', iat: NOW_S });
+		const planted = sealPayload({ v: 1, client_secret: 'planted', iat: NOW_S + 1 });
+		const source = {
+			header: `pg_session=${planted}; __Host-pg_session=${own}`,
+			https: true
+		};
+		expect(await readSession(asSent(source), source)).toEqual({ v: 1, client_secret: 'own' });
+		const onlyPlanted = { header: `pg_session=${planted}`, https: true };
+		expect(await readSession(asSent(onlyPlanted), onlyPlanted)).toEqual({ v: 1 });
+	});
+});
+
+test('cookies set earlier in the same request (an action before the page loads) are the ones read', async () => {
+	const { readSession, writeSession } = await load();
+	const old = sealPayload({ v: 1, client_secret: 'old', iat: NOW_S });
+	const jar = new FakeCookies({ pg_session: old });
+	await writeSession(jar, { v: 1, client_secret: 'new' }, false);
+	const sentBefore = { header: `pg_session=${old}; pg_session=garbage`, https: false };
+	expect(await readSession(jar, sentBefore)).toEqual({ v: 1, client_secret: 'new' });
 });

@@ -1,10 +1,18 @@
 import { describe, expect, test, vi } from 'vitest';
 import { parseConfig } from '$lib/config.server.js';
+import { parseKey } from '$lib/keys.server';
 
-async function freshModules(key: string) {
+/** 32-byte keys named by labels: `keys('new,old')` is two keys, comma-separated. */
+const keys = (labels: string) =>
+	labels
+		.split(',')
+		.map((l) => Buffer.alloc(32, l).toString('base64url'))
+		.join(',');
+
+async function freshModules(labels: string) {
 	vi.resetModules();
 	const { useConfig } = await import('$lib/env.server');
-	useConfig(parseConfig({ PLAYGROUND_SESSION_KEY: key }));
+	useConfig(parseConfig({ PLAYGROUND_SESSION_KEY: keys(labels) }));
 	return import('$lib/server/session');
 }
 
@@ -48,13 +56,50 @@ describe('sealed session', () => {
 });
 
 describe('keys', () => {
-	test('a 43-character base64url key is used as its 32 bytes; anything else is hashed', async () => {
-		const { parseKey } = await import('$lib/keys.server');
-		const raw = Buffer.alloc(32, 7).toString('base64url');
-		expect(Buffer.from(parseKey(raw)).equals(Buffer.alloc(32, 7))).toBe(true);
-		expect(parseKey('short')).toHaveLength(32);
-		expect(Buffer.from(parseKey('short')).equals(Buffer.from(parseKey('other')))).toBe(false);
+	const KEY = Buffer.alloc(32, 7);
+	const OPENSSL = 'Mb7At/iHwT/f90bD9sGOLUSwJ171hlshWZE3z/wLVo0='; // openssl rand -base64 32
+
+	test('a 32-byte key in base64url or standard base64, padded or not, is used as its 32 bytes', () => {
+		for (const text of [
+			KEY.toString('base64url'),
+			KEY.toString('base64'),
+			` ${KEY.toString('base64')} `
+		])
+			expect(Buffer.from(parseKey(text)).equals(KEY), text).toBe(true);
+		expect(Buffer.from(parseKey(OPENSSL)).equals(Buffer.from(OPENSSL, 'base64'))).toBe(true);
+		const long = Buffer.alloc(64, 3);
+		expect(parseKey(long.toString('base64'))).toHaveLength(32);
+		expect(Buffer.from(parseKey(long.toString('base64'))).equals(long.subarray(0, 32))).toBe(false);
 	});
+
+	test('weak key: PLAYGROUND_SESSION_KEY=a (or any key under 32 bytes) is refused at start, naming the variable', () => {
+		for (const short of ['a', 'short', Buffer.alloc(31, 1).toString('base64')])
+			expect(() => parseConfig({ PLAYGROUND_SESSION_KEY: short }), short).toThrow(
+				/PLAYGROUND_SESSION_KEY: the key is \d+ bytes?, at least 32 are needed; generate one with `openssl rand -base64 32`/
+			);
+		expect(() =>
+			parseConfig({ PLAYGROUND_SESSION_KEY: 'a passphrase that is not base64 at all' })
+		).toThrow('PLAYGROUND_SESSION_KEY: the key is not base64 or base64url');
+		// A mix of both alphabets, bad padding, an impossible length.
+		for (const bad of [
+			`${OPENSSL.slice(0, 20)}-_${OPENSSL.slice(22)}`,
+			`${OPENSSL}=`,
+			`${OPENSSL.slice(0, -1)}AA`
+		])
+			expect(() => parseConfig({ PLAYGROUND_SESSION_KEY: bad }), bad).toThrow(/not base64/);
+		expect(() =>
+			parseConfig({ PLAYGROUND_SESSION_KEY: `${KEY.toString('base64')},old-and-short` })
+		).toThrow('PLAYGROUND_SESSION_KEY: key 2 of 2 is');
+		expect(() => parseKey('a')).toThrow(/at least 32 bytes/);
+	});
+
+	test('the message never quotes the key', () => {
+		const secretish = 'hunter2hunter2';
+		expect(() => parseConfig({ PLAYGROUND_SESSION_KEY: secretish })).toThrow(
+			expect.objectContaining({ message: expect.not.stringContaining(secretish) })
+		);
+	});
+
 	test('an empty key list is an error', () => {
 		expect(() => parseConfig({ PLAYGROUND_SESSION_KEY: ' , ' })).toThrow(
 			'PLAYGROUND_SESSION_KEY is set but holds no key'

@@ -3,7 +3,7 @@
  * Endpoints follow the service's API docs (§4.1 `/oauth2/auth`, §4.2 `/oauth2/token`, §4.4 `/reader/api/0/user-info`)
  * unless overridden. The client secret is not part of the setup: it is kept apart, sealed on the server.
  */
-import { z } from 'zod';
+import { z } from '$lib/zod';
 import { MAX_STATE_BYTES } from './consent';
 import { API_DOCS } from './docs';
 

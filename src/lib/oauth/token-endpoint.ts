@@ -2,7 +2,7 @@
  * Token-endpoint requests for both grants (the service's API docs §4.2, §4.3; RFC 6749 §4.1.3, §6) and the token response
  * (the service's API docs §2.3, RFC 6749 §5.1). Pure: the sender makes the request.
  */
-import { z } from 'zod';
+import { z } from '$lib/zod';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 

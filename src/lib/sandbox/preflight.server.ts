@@ -17,3 +17,13 @@ export function sandboxPreflight(event: RequestEvent): Response | undefined {
 	const { error, error_description, error_uri } = check;
 	return jsonResponse(400, { error, error_description, error_uri });
 }
+
+/**
+ * Where the consent page's Authorize and Deny forms end up: the request's validated redirect URI
+ * (the server adds its origin to the page's `form-action`, which Chromium applies to the redirect
+ * that follows the post). None when the request has no valid client and redirect URI.
+ */
+export function consentFormTargets(event: RequestEvent): string[] {
+	const check = checkClientAndRedirect(event.url.searchParams, event.url.origin);
+	return check.kind === 'fatal' ? [] : [check.redirect_uri];
+}

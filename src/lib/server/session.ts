@@ -3,8 +3,15 @@
  * secret, pending state, code, tokens) is encrypted and authenticated into HttpOnly cookies: a JWE
  * with `dir` + A256GCM (jwe.ts). Any instance with the key can serve any request; a restart loses nothing.
  * Large sessions are split over several cookies of at most ~3.5 KB each.
+ *
+ * Cookies the playground did not set are ignored, never a logout: cookies don't separate ports, and a
+ * sibling host can set one for a shared parent domain, so the request may carry another app's
+ * `pg_session`, a stray chunk, garbage, or the same name twice. Of every way to put the chunks
+ * together, the newest session that opens is used. Under https the cookies carry the `__Host-`
+ * prefix (Secure, Path=/, no Domain: no other host can set them) and plain names are not read.
  */
 import { error, type Cookies } from '@sveltejs/kit';
+import { getRequestEvent } from '$app/server';
 import type { Setup } from '$lib/oauth/setup';
 import type { TokenSet } from '$lib/oauth/token-set';
 import type { Exchange } from '$lib/exchange/types';
@@ -60,8 +67,79 @@ export interface Session {
 
 export const emptySession = (): Session => ({ v: 1 });
 
-function chunkName(i: number): string {
-	return i === 0 ? COOKIE : `${COOKIE}.${i}`;
+/** A cookie's name as the playground sets it: with the `__Host-` prefix under https. */
+export function cookieName(name: string, https: boolean): string {
+	return https ? `__Host-${name}` : name;
+}
+
+function chunkName(i: number, https: boolean): string {
+	return cookieName(i === 0 ? COOKIE : `${COOKIE}.${i}`, https);
+}
+
+/** What readSession needs of the request beyond `Cookies`, which keeps only the first of a name. */
+export interface CookieSource {
+	/** The raw Cookie header. */
+	header: string;
+	https: boolean;
+}
+
+/** The current request's cookie header and scheme (none outside a request). */
+function currentRequest(): CookieSource | undefined {
+	try {
+		const { request, url } = getRequestEvent();
+		return { header: request.headers.get('cookie') ?? '', https: url.protocol === 'https:' };
+	} catch {
+		return undefined;
+	}
+}
+
+/** Every value each name has in a Cookie header, in the order sent, decoded as `Cookies` decodes. */
+export function cookieValues(header: string): Map<string, string[]> {
+	const values = new Map<string, string[]>();
+	for (const pair of header.split(';')) {
+		const i = pair.indexOf('=');
+		if (i === -1) continue;
+		const name = pair.slice(0, i).trim();
+		let value = pair.slice(i + 1).trim();
+		if (value.startsWith('"') && value.endsWith('"') && value.length > 1)
+			value = value.slice(1, -1);
+		// Decoded as SvelteKit's `Cookies` decodes, so the two can be compared.
+		if (value.includes('%'))
+			try {
+				value = decodeURIComponent(value);
+			} catch {
+				/* kept as sent */
+			}
+		const list = values.get(name);
+		if (list) list.push(value);
+		else values.set(name, [value]);
+	}
+	return values;
+}
+
+/** The most ways of joining chunks tried on one request (each is one AES-GCM check per key). */
+const MAX_CANDIDATES = 64;
+
+/**
+ * The sealed tokens the chunk values can make, longest first: chunk 0, then 0+1, … as far as
+ * every chunk up to it has a value; with duplicates, every combination (at most MAX_CANDIDATES).
+ */
+export function candidateTokens(chunks: string[][]): string[] {
+	let count = 0;
+	while (count < chunks.length && chunks[count]!.length) count++;
+	const out: string[] = [];
+	for (let n = count; n >= 1; n--) {
+		const walk = (i: number, prefix: string) => {
+			if (out.length >= MAX_CANDIDATES) return;
+			if (i === n) {
+				out.push(prefix);
+				return;
+			}
+			for (const v of new Set(chunks[i])) walk(i + 1, prefix + v);
+		};
+		walk(0, '');
+	}
+	return out;
 }
 
 export async function seal(session: Session): Promise<string> {
@@ -74,6 +152,15 @@ export async function seal(session: Session): Promise<string> {
 export type Opened = { ok: true; session: Session } | { ok: false; reason: string };
 
 export async function open(token: string): Promise<Opened> {
+	const opened = await openSealed(token);
+	if (!opened.ok) return opened;
+	const { iat: _iat, ...session } = opened.session;
+	return { ok: true, session };
+}
+
+async function openSealed(
+	token: string
+): Promise<{ ok: true; session: Session & { iat?: number } } | { ok: false; reason: string }> {
 	for (const key of sessionKeys()) {
 		const plaintext = openJwe(token, key);
 		if (!plaintext) continue; // try the next key
@@ -87,7 +174,6 @@ export async function open(token: string): Promise<Opened> {
 				};
 			if (typeof parsed.iat === 'number' && Date.now() / 1000 - parsed.iat > MAX_AGE_S)
 				return { ok: false, reason: 'The session had expired (older than a day).' };
-			delete parsed.iat;
 			// Stryker disable BlockStatement: emptying the catch below goes on to the other keys, which cannot open this token, so it is refused all the same (only the reason's wording differs)
 			return { ok: true, session: parsed };
 		} catch {
@@ -102,17 +188,39 @@ export async function open(token: string): Promise<Opened> {
 	};
 }
 
-/** Reads the session from the request cookies. A missing cookie is an empty session; a broken one is an empty session with a notice. */
-export async function readSession(cookies: Cookies): Promise<Session> {
-	const parts: string[] = [];
-	for (let i = 0; i < MAX_CHUNKS; i++) {
-		const v = cookies.get(chunkName(i));
-		if (v === undefined) break;
-		parts.push(v);
+/**
+ * Reads the session from the request cookies. A missing cookie is an empty session; when several
+ * ways to join the chunks open (a foreign cookie of the same name, a stray chunk), the newest session
+ * is used; when none opens, an empty session with the notice of the most complete one.
+ * `source` is the current request's raw Cookie header and scheme (given by tests).
+ */
+export async function readSession(
+	cookies: Cookies,
+	source: CookieSource | undefined = currentRequest()
+): Promise<Session> {
+	const https = source?.https ?? false;
+	const names = Array.from({ length: MAX_CHUNKS }, (_, i) => chunkName(i, https));
+	const sent = source ? cookieValues(source.header) : undefined;
+	// Cookies this request already set (a form posted without script: the action saved, then the
+	// page loads) are the playground's own: then read them as `Cookies` gives them.
+	const all = sent && names.every((n) => cookies.get(n) === sent.get(n)?.[0]) ? sent : undefined;
+	const chunks = names.map((name) => {
+		if (all) return (all.get(name) ?? []).filter(Boolean); // an emptied cookie is no cookie
+		const one = cookies.get(name);
+		return one ? [one] : [];
+	});
+	const tokens = candidateTokens(chunks);
+	if (tokens.length === 0) return emptySession();
+	let best: (Session & { iat?: number }) | undefined;
+	let firstFailure: string | undefined;
+	for (const token of tokens) {
+		const opened = await openSealed(token);
+		if (!opened.ok) firstFailure ??= opened.reason;
+		else if (!best || (opened.session.iat ?? 0) > (best.iat ?? 0)) best = opened.session;
 	}
-	if (parts.length === 0) return emptySession();
-	const opened = await open(parts.join(''));
-	return opened.ok ? opened.session : { v: 1, notice: opened.reason };
+	if (!best) return { v: 1, notice: firstFailure };
+	const { iat: _iat, ...session } = best;
+	return session;
 }
 
 export async function writeSession(
@@ -130,12 +238,17 @@ export async function writeSession(
 	const chunks: string[] = [];
 	for (let i = 0; i < sealed.length; i += CHUNK) chunks.push(sealed.slice(i, i + CHUNK));
 	const opts = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure, maxAge: MAX_AGE_S };
-	chunks.forEach((c, i) => cookies.set(chunkName(i), c, opts));
+	chunks.forEach((c, i) => cookies.set(chunkName(i, secure), c, opts));
 	for (let i = chunks.length; i < MAX_CHUNKS; i++)
-		if (cookies.get(chunkName(i)) !== undefined) cookies.delete(chunkName(i), { path: '/' });
+		if (cookies.get(chunkName(i, secure)) !== undefined)
+			cookies.delete(chunkName(i, secure), { path: '/', secure });
 }
 
-export function clearSession(cookies: Cookies): void {
+export function clearSession(
+	cookies: Cookies,
+	https: boolean = currentRequest()?.https ?? false
+): void {
 	for (let i = 0; i < MAX_CHUNKS; i++)
-		if (cookies.get(chunkName(i)) !== undefined) cookies.delete(chunkName(i), { path: '/' });
+		if (cookies.get(chunkName(i, https)) !== undefined)
+			cookies.delete(chunkName(i, https), { path: '/', secure: https });
 }

@@ -4,7 +4,7 @@
  * back to its default, a malformed list item is dropped, and an entry without a usable request fails
  * alone (the import skips and counts it) instead of failing the whole file.
  */
-import { z } from 'zod';
+import { z } from '$lib/zod';
 import type { FailureKind, Step } from '../types';
 
 const STEPS = [
