@@ -441,8 +441,7 @@ describe('secret follows client: a session whose setup and binding disagree neve
 	const elsewhere = {
 		'another token endpoint': bindSecret(setup({ token_endpoint: 'https://catcher.test/token' })),
 		'another client id': bindSecret(setup({ client_id: 'someone-else' })),
-		'another base URL': bindSecret(setup({ base_url: 'https://catcher.test' })),
-		'no binding at all': undefined
+		'another base URL': bindSecret(setup({ base_url: 'https://catcher.test' }))
 	};
 	test.each(Object.entries(elsewhere))(
 		'exchange, bound to %s: 409, nothing sent',
@@ -462,6 +461,21 @@ describe('secret follows client: a session whose setup and binding disagree neve
 			expect(sent).toEqual([]);
 		}
 	);
+	test('exchange with a secret bound to nothing (a session from before the binding): 409, nothing sent', async () => {
+		const s = session({
+			secret_for: undefined,
+			code: { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' }
+		});
+		const r = await exchangeCode(s);
+		expect(r).toMatchObject({
+			ok: false,
+			status: 409,
+			message: expect.stringMatching(
+				/not bound to a client id and token endpoint, so it is not sent/
+			)
+		});
+		expect(sent).toEqual([]);
+	});
 	test.each(Object.entries(elsewhere))('refresh, bound to %s: 409, nothing sent', async (_w, b) => {
 		const r = await refreshTokens(session({ secret_for: b, tokens: tokens() }));
 		expect(r).toMatchObject({ ok: false, status: 409 });

@@ -114,6 +114,12 @@ export function usableSecret(
 			ok: false,
 			message: `Enter the client secret in the setup first: token requests need it (${API_DOCS} §4.2).`
 		};
+	if (!session.secret_for)
+		return {
+			ok: false,
+			message:
+				'Enter the client secret in the setup again: the one in this session is not bound to a client id and token endpoint, so it is not sent.'
+		};
 	const changes = bindingChanges(session.secret_for, session.setup);
 	if (changes.length) return { ok: false, message: secretMismatchMessage(changes) };
 	return { ok: true, secret: session.client_secret };
