@@ -25,7 +25,7 @@ export const load: PageServerLoad = async ({ cookies, url }) => {
 	const session = await readSession(cookies);
 	const outbox = await takeOutbox(cookies, url, session);
 	if (session.notice) await save(cookies, url, { v: 1 });
-	return { ...view(session, url.origin), outbox, prefill: prefillFrom(url) };
+	return { ...view(session, url.origin), outbox, prefill: prefillFrom(url, session.setup) };
 };
 
 const apiSchema = z.object({

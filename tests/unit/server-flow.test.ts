@@ -9,6 +9,7 @@ import type { Exchange } from '$lib/exchange/types';
 import type { Session } from '$lib/server/session';
 import type { TokenSet } from '$lib/oauth/token-set';
 import { setupWith, type Setup } from '$lib/oauth/setup';
+import { bindSecret } from '$lib/oauth/secret-binding';
 import { diagnose } from '$lib/oauth/diagnose';
 import { redactExchange } from '$lib/exchange/redact';
 
@@ -68,8 +69,10 @@ function setup(over: Partial<Setup> = {}): Setup {
 	});
 }
 
+/** A session whose secret is bound to its setup, unless `over` says otherwise. */
 function session(over: Partial<Session> = {}): Session {
-	return { v: 1, setup: setup(), client_secret: SECRET, ...over };
+	const s: Session = { v: 1, setup: setup(), client_secret: SECRET, ...over };
+	return { secret_for: s.setup ? bindSecret(s.setup) : undefined, ...s };
 }
 
 function json(status: number, body: unknown, statusText = status === 200 ? 'OK' : 'Bad Request') {
@@ -431,6 +434,61 @@ describe('exchangeCode', () => {
 		expect(r.session.code).toBeUndefined();
 		expect(r.session.tokens).toBeUndefined();
 		expect(r.exchanges[0]!.findings.map((f) => f.code)).toContain('invalid_grant');
+	});
+});
+
+describe('secret follows client: a session whose setup and binding disagree never sends the secret', () => {
+	const elsewhere = {
+		'another token endpoint': bindSecret(setup({ token_endpoint: 'https://catcher.test/token' })),
+		'another client id': bindSecret(setup({ client_id: 'someone-else' })),
+		'another base URL': bindSecret(setup({ base_url: 'https://catcher.test' }))
+	};
+	test.each(Object.entries(elsewhere))(
+		'exchange, bound to %s: 409, nothing sent',
+		async (_w, b) => {
+			const s = session({
+				secret_for: b,
+				code: { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' }
+			});
+			const r = await exchangeCode(s);
+			expect(r).toMatchObject({
+				ok: false,
+				status: 409,
+				message: expect.stringMatching(
+					/entered for another client.*changed since, so it is not sent/
+				)
+			});
+			expect(sent).toEqual([]);
+		}
+	);
+	test('exchange with a secret bound to nothing (a session from before the binding): 409, nothing sent', async () => {
+		const s = session({
+			secret_for: undefined,
+			code: { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' }
+		});
+		const r = await exchangeCode(s);
+		expect(r).toMatchObject({
+			ok: false,
+			status: 409,
+			message: expect.stringMatching(
+				/not bound to a client id and token endpoint, so it is not sent/
+			)
+		});
+		expect(sent).toEqual([]);
+	});
+	test.each(Object.entries(elsewhere))('refresh, bound to %s: 409, nothing sent', async (_w, b) => {
+		const r = await refreshTokens(session({ secret_for: b, tokens: tokens() }));
+		expect(r).toMatchObject({ ok: false, status: 409 });
+		expect(sent).toEqual([]);
+	});
+	test('an expired token before an API call is not refreshed with a secret bound elsewhere', async () => {
+		const s = session({
+			secret_for: elsewhere['another token endpoint'],
+			tokens: tokens({ expires_at: Date.now() - 1000 })
+		});
+		const r = await callApi(s, 'userinfo');
+		expect(r).toMatchObject({ ok: false, status: 409 });
+		expect(sent).toEqual([]);
 	});
 });
 

@@ -24,6 +24,7 @@ import type { Exchange, HeaderList } from '$lib/exchange/types';
 import { outboundFrom, send as sendWith, type SendInput } from './send';
 import { config } from '$lib/env.server';
 import type { Session } from './session';
+import { usableSecret } from './secret';
 
 /** The one sender, with the server's outbound policy and limits. */
 const send = (input: SendInput) => sendWith(input, outboundFrom(config()));
@@ -198,12 +199,10 @@ function needSetup(
 	session: Session
 ): { setup: Setup; secret: string } | { status: number; message: string } {
 	if (!session.setup) return { status: 409, message: 'Save the setup first.' };
-	if (!session.client_secret)
-		return {
-			status: 409,
-			message: `Enter the client secret in the setup first: token requests need it (${API_DOCS} §4.2).`
-		};
-	return { setup: session.setup, secret: session.client_secret };
+	// The secret goes only with the client id and URLs it was entered for (secret.ts).
+	const secret = usableSecret(session);
+	if (!secret.ok) return { status: 409, message: secret.message };
+	return { setup: session.setup, secret: secret.secret };
 }
 
 /**

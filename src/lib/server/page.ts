@@ -22,6 +22,8 @@ import { findPreset, presets, sandboxEnabled } from './presets';
 import { config } from '$lib/env.server';
 import { hasPrefill, parsePrefill, prefillLink, type Prefill } from '$lib/oauth/prefill';
 import { readSession, writeSession, type Session } from './session';
+import { presetSession, presetSetup, secretAfterSave, secretView } from './secret';
+import { bindingChanges, bindSecret, listChanges, secretHosts } from '$lib/oauth/secret-binding';
 
 export const API_SUGGESTIONS = [
 	{ method: 'GET', path: 'user-info', zone: 1 },
@@ -33,13 +35,6 @@ export const API_SUGGESTIONS = [
 	{ method: 'POST', path: 'mark-all-as-read', zone: 2 }
 ] as const;
 
-export function secretHint(secret: string | undefined): string | null {
-	if (!secret) return null;
-	return secret.length >= 12
-		? `set, ends in …${secret.slice(-4)}`
-		: `set (${secret.length} characters)`;
-}
-
 export function defaultSetup(origin: string): Setup {
 	return setupWith({
 		base_url: sandboxEnabled() ? `${origin}/sandbox` : '',
@@ -47,31 +42,45 @@ export function defaultSetup(origin: string): Setup {
 	});
 }
 
-/** A docs link's setup, with a named preset's non-secret fields under the link's own values. */
+/**
+ * A docs link's setup, with a named preset's non-secret fields under the link's own values. The
+ * banner names every host that would receive the secret (`base` is the setup the form starts from),
+ * and whether the link changes a preset's client id or URLs, so that its secret is not used.
+ */
 export function prefillFrom(
-	url: URL
-): (Prefill & { presetLabel?: string; presetHasSecret?: boolean }) | null {
+	url: URL,
+	base: Setup = defaultSetup(url.origin)
+):
+	| (Prefill & {
+			presetLabel?: string;
+			presetHasSecret?: boolean;
+			presetChanged?: string;
+			secretHosts: string[];
+	  })
+	| null {
 	if (!hasPrefill(url.searchParams)) return null;
 	const p = parsePrefill(url.searchParams);
-	if (!p.preset) return p;
+	const hostsFor = (values: Partial<Setup>) => secretHosts({ ...base, ...values });
+	if (!p.preset) return { ...p, secretHosts: hostsFor(p.values) };
 	const preset = findPreset(url.origin, p.preset);
 	if (!preset)
 		return {
 			...p,
 			errors: { ...p.errors, preset: `There is no preset named "${p.preset}".` },
-			preset: undefined
+			preset: undefined,
+			secretHosts: hostsFor(p.values)
 		};
-	const values = {
-		...preset.setup,
-		redirect_uri: preset.setup.redirect_uri ?? `${url.origin}/callback`,
-		...p.values
-	};
+	const own = presetSetup(preset, url.origin);
+	const values = { ...own, ...p.values };
+	const changes = bindingChanges(bindSecret(own), { ...own, ...values });
 	return {
 		...p,
 		values,
 		host: new URL(values.base_url).host,
 		presetLabel: preset.label,
-		presetHasSecret: !!preset.client_secret
+		presetHasSecret: !!preset.client_secret,
+		presetChanged: changes.length ? listChanges(changes) : undefined,
+		secretHosts: hostsFor(values)
 	};
 }
 
@@ -86,7 +95,7 @@ export function view(session: Session, origin: string) {
 		shareLink: setup ? prefillLink(origin, setup, defaults) : null,
 		guardMode: config().policy.mode,
 		endpoints: setup ? endpoints(setup) : null,
-		secret: secretHint(session.client_secret),
+		...secretView(session, origin),
 		pending: session.pending
 			? {
 					consent_url: session.pending.consent_url,
@@ -155,19 +164,8 @@ export async function saveSetup(cookies: Cookies, url: URL, form: FormData) {
 	if (!secret.success)
 		errors.client_secret = secret.error.issues[0]?.message ?? 'Invalid client secret';
 	let next: Session = { ...session, notice: undefined };
-	// Keep a newly entered secret even when another field is wrong, so it need not be typed again.
-	if (secret.success && secret.data) next.client_secret = secret.data;
-	// A preset opened from a link brings its server-side secret when its client is kept.
-	const presetName = form.get('preset');
-	const preset =
-		typeof presetName === 'string' && presetName ? findPreset(url.origin, presetName) : undefined;
-	if (
-		preset?.client_secret &&
-		!(secret.success && secret.data) &&
-		parsed.success &&
-		parsed.data.client_id === preset.setup.client_id
-	)
-		next.client_secret = preset.client_secret;
+	// A typed secret is bound to the setup it is saved with, so a failed save keeps none (the field
+	// keeps what was typed): it would otherwise go with the setup saved before.
 	if (!parsed.success || !secret.success) {
 		await save(cookies, url, next);
 		return fail(400, {
@@ -176,11 +174,16 @@ export async function saveSetup(cookies: Cookies, url: URL, form: FormData) {
 			message: 'Some fields need fixing.'
 		} satisfies SetupFailure);
 	}
-	const changedClient = session.setup && session.setup.client_id !== parsed.data.client_id;
-	next = { ...next, setup: parsed.data, tokens: changedClient ? undefined : next.tokens };
+	const presetName = form.get('preset');
+	const preset =
+		typeof presetName === 'string' && presetName ? findPreset(url.origin, presetName) : undefined;
+	const kept = secretAfterSave(session, parsed.data, secret.data, preset, url.origin);
+	// Tokens belong to the client and service that issued them, as the secret does.
+	const moved = session.setup && bindingChanges(bindSecret(session.setup), parsed.data).length;
+	next = { ...next, ...kept, setup: parsed.data, tokens: moved ? undefined : next.tokens };
 	next = prepareConsent(next);
 	await save(cookies, url, next);
-	return { saved: true, secretSet: !!next.client_secret };
+	return { saved: true, secretSet: !!next.client_secret, secretCleared: !!kept.secret_note };
 }
 
 const presetSchema = z.object({ preset: z.string().min(1).max(100) });
@@ -190,11 +193,7 @@ export async function applyPreset(cookies: Cookies, url: URL, form: FormData) {
 	const preset = parsed.success ? findPreset(url.origin, parsed.data.preset) : undefined;
 	if (!preset) return fail(400, { message: 'Unknown preset.' });
 	const session = await readSession(cookies);
-	let next: Session = {
-		v: 1,
-		setup: { ...preset.setup, redirect_uri: preset.setup.redirect_uri ?? `${url.origin}/callback` },
-		client_secret: preset.client_secret
-	};
+	let next: Session = { v: 1, ...presetSession(preset, url.origin) };
 	if (session.setup?.auto_exchange === false) next.setup!.auto_exchange = false;
 	next = prepareConsent(next);
 	await save(cookies, url, next);

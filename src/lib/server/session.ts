@@ -13,6 +13,7 @@
 import { error, type Cookies } from '@sveltejs/kit';
 import { getRequestEvent } from '$app/server';
 import type { Setup } from '$lib/oauth/setup';
+import type { SecretBinding } from '$lib/oauth/secret-binding';
 import type { TokenSet } from '$lib/oauth/token-set';
 import type { Exchange } from '$lib/exchange/types';
 import { sessionKeys } from '$lib/keys.server';
@@ -47,6 +48,12 @@ export interface Session {
 	v: 1;
 	setup?: Setup;
 	client_secret?: string;
+	/** What the secret was entered for (oauth/secret-binding.ts): it is sent only while the setup matches. */
+	secret_for?: SecretBinding;
+	/** The preset this setup is, while its client id and the URLs that receive the secret are unchanged. */
+	preset?: string;
+	/** Why the secret was dropped, said at the secret field until a secret is set again. */
+	secret_note?: string;
 	/** The consent request waiting for its redirect back. */
 	pending?: {
 		state: string;

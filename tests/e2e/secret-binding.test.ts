@@ -1,0 +1,114 @@
+/**
+ * A client secret belongs to one client, in real Chromium: the form says that a secret is set and
+ * never shows a character or the length of it; a change of the client id or the token endpoint
+ * clears it, and the form says why in words and that the setup is no longer the preset.
+ * Screenshots at 1280 and 390 px go to test-output/screenshots/.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startServer, type TestServer } from '../helpers/server';
+import { launch, shot } from '../helpers/browser';
+import { choosePreset, openPlayground, watch } from '../helpers/e2e';
+
+const PRESET_SECRET = 'sandbox-rw-secret';
+let srv: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+const problems: string[] = [];
+const bodies: { url: string; text: string }[] = [];
+const urls: string[] = [];
+
+beforeAll(async () => {
+	srv = await startServer();
+	browser = await launch();
+});
+afterAll(async () => {
+	await browser?.close();
+	await srv?.stop();
+});
+
+async function newPage(width: number): Promise<Page> {
+	context = await browser.newContext({ viewport: { width, height: 900 } });
+	return watch(await context.newPage(), { problems, bodies, urls });
+}
+
+afterEach(async () => {
+	await context?.close();
+	expect(problems.splice(0), 'no console errors or page errors').toEqual([]);
+	const leaks = bodies.splice(0).filter((b) => b.text.includes(PRESET_SECRET));
+	expect(leaks.map((l) => l.url)).toEqual([]);
+	expect(urls.splice(0).filter((u) => u.includes(PRESET_SECRET))).toEqual([]);
+});
+
+/** What the page shows of the secret: the hint, and the clause about it in the setup's summary line. */
+async function shownOfSecret(p: Page): Promise<string> {
+	const hint = await p.getByTestId('secret-hint').innerText();
+	const summary = await p.getByTestId('setup-summary').innerText();
+	const clause = /, secret ([^.]*)\./.exec(summary)?.[1];
+	expect(clause).toBe("set: the preset's, kept on the server");
+	// "secret" is a word of the hint; what is left must hold no end of the secret and no number.
+	return `${hint} ${clause}`.replace(/secret/gi, '');
+}
+
+describe('secret follows client', () => {
+	test.each([
+		[1280, 'client id', 'Client id', 'another-app'],
+		[390, 'token endpoint', 'Token endpoint', 'http://127.0.0.1:9/oauth2/token']
+	])(
+		'at %i px: changing the %s clears the secret, the form says why, and shows no character or length of it',
+		async (width, what, label, value) => {
+			const p = await newPage(width);
+			await choosePreset(p, srv.url, 'Sandbox (read write)');
+			await p.getByTestId('setup-summary').click();
+			await expect
+				.poll(() => p.getByTestId('secret-hint').innerText())
+				.toMatch(/^A secret is set: the preset's/);
+			expect(await shownOfSecret(p)).not.toMatch(/cret|…|\d/);
+			expect(await p.getByTestId('preset-status').innerText()).toContain(
+				'Preset: Sandbox (read write).'
+			);
+			await shot(p, `30-secret-set-${width}`);
+
+			if (label === 'Token endpoint') await p.getByText('Advanced settings').click();
+			await p.getByLabel(label, { exact: true }).fill(value);
+			await p.getByRole('button', { name: 'Save setup' }).click();
+			const note = p.getByTestId('secret-note');
+			await note.waitFor();
+			expect(await note.innerText()).toBe(
+				`The secret was cleared because the ${what} changed: this is no longer the preset “Sandbox (read write)”, whose secret stays with its own client. Enter the client secret for this client.`
+			);
+			expect(await p.getByTestId('preset-status').count()).toBe(0);
+			expect(await p.getByTestId('secret-hint').innerText()).toBe(
+				'Kept on the server only; it is never sent back to this page.'
+			);
+			await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('client_secret');
+			await shot(p, `31-secret-cleared-${width}`);
+		}
+	);
+
+	test('a secret typed with a field that needs fixing stays in its field, not on the server', async () => {
+		const p = await newPage(1280);
+		await openPlayground(p, srv.url);
+		await p.getByLabel('Client id').fill('typed-app');
+		await p.getByLabel('Client secret').fill('typed-e2e-secret-Qq12');
+		await p.getByLabel('Scope', { exact: true }).fill('read "write"');
+		await p.getByRole('button', { name: 'Save setup' }).click();
+		await p.locator('#scope-err').waitFor();
+		expect(await p.getByLabel('Client secret').inputValue()).toBe('typed-e2e-secret-Qq12');
+		expect(await p.getByTestId('secret-hint').innerText()).not.toContain('A secret is set');
+	});
+
+	test('a docs link names the host its token endpoint sends the secret to', async () => {
+		const p = await newPage(390);
+		const token = 'http://127.0.0.1:9/oauth2/token';
+		await p.goto(
+			`${srv.url}/?base_url=${encodeURIComponent(`${srv.url}/sandbox`)}&client_id=docs-app&token_endpoint=${encodeURIComponent(token)}`
+		);
+		const banner = p.getByTestId('prefill-banner');
+		await banner.waitFor();
+		expect(await banner.innerText()).toContain(
+			`check that you trust 127.0.0.1:${srv.port}. The client secret goes to 127.0.0.1:9 (token endpoint).`
+		);
+		await shot(p, '32-docs-link-secret-hosts-390');
+	});
+});
