@@ -179,7 +179,7 @@ describe('the whole flow', () => {
 });
 
 describe('failures a user meets', () => {
-	test('a tampered state on the callback URL aborts with the explanation', async () => {
+	test('forged callback: a tampered state on the redirect is ignored, and the same consent request still completes', async () => {
 		const p = await newPage();
 		await choosePreset(p, srv.url, 'Sandbox (read write)');
 		// An attacker in the middle changes the state on the redirect back.
@@ -197,15 +197,21 @@ describe('failures a user meets', () => {
 		);
 		await decide(p);
 		await p.waitForURL(srv.url + '/');
-		const alert = p.getByTestId('state-alert');
+		const alert = p.getByTestId('ignored-callback');
 		await alert.waitFor();
 		expect(await alert.textContent()).toMatch(/may be forged/);
-		expect(await stepState(p, 'callback')).toContain('step-failed');
+		expect(await alert.textContent()).toMatch(/still pending/);
+		// Ignored: the flow is where it was, waiting for its own redirect.
+		expect(await stepState(p, 'callback')).not.toContain('step-failed');
+		expect(await stepState(p, 'consent')).toContain('step-current');
 		expect(await p.getByTestId('access-token').count()).toBe(0);
 		await shot(p, '09-state-mismatch');
 		await p.unrouteAll();
-		await p.getByRole('button', { name: 'Try again' }).click();
-		await p.getByRole('link', { name: 'Open the consent page' }).waitFor();
+		// The same consent request still works.
+		await decide(p);
+		await p.waitForURL(srv.url + '/');
+		await p.getByTestId('access-token').waitFor();
+		expect(await p.getByTestId('ignored-callback').count()).toBe(0);
 	});
 
 	test('Deny on the consent page shows access_denied', async () => {
