@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort, startServer, type TestServer } from '../helpers/server';
-import { Client, consentUrlFrom, decide } from '../helpers/client';
+import { Client, consentUrlFrom, decide, unescapeHtml } from '../helpers/client';
 import type { Exchange } from '../../src/lib/exchange/types';
 
 let srv: TestServer;
@@ -436,6 +436,27 @@ describe('prefilled links', () => {
 		expect(saved.type).toBe('success');
 		expect(await c.page()).toContain('set, ends in …cret');
 	});
+	test('a docs link with an issuer fills the Issuer field, and the share link carries it back exactly', async () => {
+		const c = new Client(srv.url);
+		const issuer = 'https://id.reader.example/';
+		const html = unescapeHtml(
+			(
+				await c.fetch(
+					`/?base_url=${encodeURIComponent(`${srv.url}/sandbox`)}&client_id=sandbox-rw&issuer=${encodeURIComponent(issuer)}`,
+					{ headers: { accept: 'text/html' } }
+				)
+			).body
+		);
+		expect(html).toMatch(/id="issuer"[^>]*value="https:\/\/id\.reader\.example\/"/);
+		await c.action('setup', {
+			base_url: `${srv.url}/sandbox`,
+			client_id: 'sandbox-rw',
+			client_secret: 'sandbox-rw-secret',
+			redirect_uri: `${srv.url}/callback`,
+			issuer
+		});
+		expect(unescapeHtml(await c.page())).toContain(`issuer=${encodeURIComponent(issuer)}`);
+	});
 	test('the share link of a saved setup carries no secret', async () => {
 		const c = new Client(srv.url);
 		await c.action('preset', { preset: 'sandbox-rw' });
@@ -453,6 +474,7 @@ describe('prefilled links', () => {
 			'authorization_endpoint',
 			'token_endpoint',
 			'userinfo_endpoint',
+			'issuer',
 			'token_location',
 			'preset'
 		])
