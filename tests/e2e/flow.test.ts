@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
 import { choosePreset, decide, openPlayground, signIn, watch } from '../helpers/e2e';
+import { axeProblems } from '../helpers/axe';
 
 const SECRET = 'e2e-Secret-9f3K-x7Qa';
 /** A client whose access tokens live 2 s, so a test sees one expire without waiting long. */
@@ -206,6 +207,14 @@ describe('failures a user meets', () => {
 		expect(await stepState(p, 'consent')).toContain('step-current');
 		expect(await p.getByTestId('access-token').count()).toBe(0);
 		await shot(p, '09-state-mismatch');
+		const found = (await axeProblems(p)).map((v) => `${v.kind} ${v.id}: ${v.nodes.join(' | ')}`);
+		expect(found, 'no axe problems with the notice shown').toEqual([]);
+		await p.setViewportSize({ width: 390, height: 844 });
+		await shot(p, '09-state-mismatch-phone');
+		// Dismiss, from the keyboard.
+		await alert.getByRole('button', { name: 'Dismiss' }).focus();
+		await p.keyboard.press('Enter');
+		await expect.poll(() => alert.count()).toBe(0);
 		await p.unrouteAll();
 		// The same consent request still works.
 		await decide(p);
