@@ -73,7 +73,12 @@ export const actions: Actions = {
 	setup: ({ cookies, url, request }) => withForm(request, (f) => saveSetup(cookies, url, f)),
 	preset: ({ cookies, url, request }) => withForm(request, (f) => applyPreset(cookies, url, f)),
 	restart: ({ cookies, url }) => restart(cookies, url),
-	exchange: (event) => runStep(event, (s) => exchangeCode(s, event.request.signal)),
+	exchange: async (event) => {
+		const body = await readForm(event.request);
+		if (!body.ok) return body.failure;
+		const anyway = body.form.get('anyway') === '1'; // "Exchange anyway", after the issuer check
+		return runStep(event, (s) => exchangeCode(s, event.request.signal, { anyway }));
+	},
 	refresh: async (event) => {
 		const body = await readForm(event.request);
 		if (!body.ok) return body.failure;

@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
 import { choosePreset, decide, openPlayground, signIn, watch } from '../helpers/e2e';
+import { axeProblems } from '../helpers/axe';
 
 const SECRET = 'e2e-Secret-9f3K-x7Qa';
 /** A client whose access tokens live 2 s, so a test sees one expire without waiting long. */
@@ -181,7 +182,7 @@ describe('the whole flow', () => {
 });
 
 describe('failures a user meets', () => {
-	test('a tampered state on the callback URL aborts with the explanation', async () => {
+	test('forged callback: a tampered state on the redirect is ignored, and the same consent request still completes', async () => {
 		const p = await newPage();
 		await choosePreset(p, srv.url, 'Sandbox (read write)');
 		// An attacker in the middle changes the state on the redirect back.
@@ -199,15 +200,29 @@ describe('failures a user meets', () => {
 		);
 		await decide(p);
 		await p.waitForURL(srv.url + '/');
-		const alert = p.getByTestId('state-alert');
+		const alert = p.getByTestId('ignored-callback');
 		await alert.waitFor();
 		expect(await alert.textContent()).toMatch(/may be forged/);
-		expect(await stepState(p, 'callback')).toContain('step-failed');
+		expect(await alert.textContent()).toMatch(/still pending/);
+		// Ignored: the flow is where it was, waiting for its own redirect.
+		expect(await stepState(p, 'callback')).not.toContain('step-failed');
+		expect(await stepState(p, 'consent')).toContain('step-current');
 		expect(await p.getByTestId('access-token').count()).toBe(0);
 		await shot(p, '09-state-mismatch');
+		const found = (await axeProblems(p)).map((v) => `${v.kind} ${v.id}: ${v.nodes.join(' | ')}`);
+		expect(found, 'no axe problems with the notice shown').toEqual([]);
+		await p.setViewportSize({ width: 390, height: 844 });
+		await shot(p, '09-state-mismatch-phone');
+		// Dismiss, from the keyboard.
+		await alert.getByRole('button', { name: 'Dismiss' }).focus();
+		await p.keyboard.press('Enter');
+		await expect.poll(() => alert.count()).toBe(0);
 		await p.unrouteAll();
-		await p.getByRole('button', { name: 'Try again' }).click();
-		await p.getByRole('link', { name: 'Open the consent page' }).waitFor();
+		// The same consent request still works.
+		await decide(p);
+		await p.waitForURL(srv.url + '/');
+		await p.getByTestId('access-token').waitFor();
+		expect(await p.getByTestId('ignored-callback').count()).toBe(0);
 	});
 
 	test('Deny on the consent page shows access_denied', async () => {

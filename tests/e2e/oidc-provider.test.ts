@@ -10,6 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot, SHOTS } from '../helpers/browser';
 import { openPlayground, watch } from '../helpers/e2e';
+import { axeProblems } from '../helpers/axe';
 import {
 	OIDC_CLIENT_ID,
 	OIDC_CLIENT_SECRET,
@@ -64,7 +65,7 @@ afterEach(async () => {
 });
 
 /** Fills the setup as a developer would for this server: base URL = issuer, endpoints in Advanced settings. */
-async function fillSetup(p: Page): Promise<void> {
+async function fillSetup(p: Page, issuer = ''): Promise<void> {
 	await p.getByLabel('Base URL of the service').fill(oidc.issuer);
 	await p.getByLabel('Client id').fill(OIDC_CLIENT_ID);
 	await p.getByLabel('Client secret').fill(OIDC_CLIENT_SECRET);
@@ -73,6 +74,7 @@ async function fillSetup(p: Page): Promise<void> {
 	await p.getByLabel('Authorization endpoint').fill(oidc.endpoints.authorization);
 	await p.getByLabel('Token endpoint').fill(oidc.endpoints.token);
 	await p.getByLabel('User-info endpoint').fill(oidc.endpoints.userinfo);
+	if (issuer) await p.getByLabel('Issuer').fill(issuer);
 	await p.getByRole('button', { name: 'Save setup' }).click();
 	await expect.poll(() => p.getByTestId('secret-hint').textContent()).toContain('A secret is set');
 	expect(await p.getByLabel('Client secret').inputValue()).toBe('');
@@ -109,7 +111,7 @@ describe('against oidc-provider', () => {
 	test('setup with its endpoints, sign-in and consent on its pages, exchange, user-info, refresh', async () => {
 		const p = await newPage({ width: 1280, height: 800 });
 		await openPlayground(p, srv.url);
-		await fillSetup(p);
+		await fillSetup(p, oidc.issuer);
 		const consentUrl = await p.getByTestId('consent-url').textContent();
 		expect(consentUrl?.startsWith(oidc.endpoints.authorization + '?')).toBe(true);
 		expect(consentUrl).toContain('scope=openid+read+write');
@@ -122,6 +124,9 @@ describe('against oidc-provider', () => {
 		expect(await p.getByTestId('saved-state').textContent()).toBe(
 			await p.getByTestId('returned-state').textContent()
 		);
+		// The right issuer in the setup: the iss oidc-provider sends matches (RFC 9207).
+		expect(await p.getByTestId('issuer-verdict').textContent()).toBe('✓ match');
+		expect(await p.getByTestId('expected-issuer').textContent()).toBe(oidc.issuer);
 		const redirect = p.locator('#callback table.params');
 		expect(await redirect.textContent()).toContain(oidc.issuer);
 		expect(await redirect.textContent()).toContain('Issuer identifier (RFC 9207)');
@@ -155,6 +160,10 @@ describe('against oidc-provider', () => {
 		await fillSetup(p);
 		await signInAndConsent(p, 'oidc-05-phone');
 		await exchanged(p);
+		// No issuer in the setup: iss is on the authorization endpoint's origin, shown, not checked.
+		expect(await p.getByTestId('issuer-verdict').textContent()).toBe(
+			'not checked: no issuer known'
+		);
 		await expect
 			.poll(() => p.locator('#exchange details.exchange').textContent())
 			.toContain('client_secret=<redacted>');
@@ -165,6 +174,67 @@ describe('against oidc-provider', () => {
 		);
 		expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
 	});
+});
+
+describe('mix-up (RFC 9207) against oidc-provider', () => {
+	for (const size of [
+		{ width: 1280, height: 800, name: 'wide' },
+		{ width: 390, height: 844, name: 'phone' }
+	])
+		test(`mix-up, ${size.name}: a wrong issuer stops the automatic exchange with the warning, and "Exchange anyway" from the keyboard exchanges the code`, async () => {
+			const p = await newPage(size);
+			await openPlayground(p, srv.url);
+			const wrong = `${oidc.origin}/another-server`;
+			await fillSetup(p, wrong);
+			await signInAndConsent(p);
+			await p.locator('main[data-ready="true"]').waitFor();
+			const alert = p.getByTestId('issuer-alert');
+			await alert.waitFor();
+			const text = (await alert.textContent()) ?? '';
+			expect(text).toContain('Possible mix-up attack: the code was not exchanged.');
+			expect(text).toContain(wrong);
+			expect(text).toContain(oidc.issuer);
+			expect(text).toMatch(/In a mix-up attack/);
+			expect(await p.getByTestId('issuer-verdict').textContent()).toBe('✕ mismatch');
+			expect(await p.locator('#callback').getAttribute('class')).toContain('step-failed');
+			// The automatic exchange did not run: nothing in flight, no exchange, no token.
+			expect(await p.getByTestId('busy').count()).toBe(0);
+			expect(await p.locator('#exchange details.exchange').count()).toBe(0);
+			expect(await p.getByTestId('access-token').count()).toBe(0);
+			await p.getByTestId('code-held').waitFor();
+			await shot(p, `iss-01-mix-up-${size.name}`);
+			await p.evaluate(() => window.scrollTo(0, 0));
+			const found = (await axeProblems(p)).map((v) => `${v.kind} ${v.id}: ${v.nodes.join(' | ')}`);
+			expect(found, 'no axe problems with the warning shown').toEqual([]);
+			await p
+				.locator('#callback')
+				.screenshot({ path: `${SHOTS}/iss-02-callback-${size.name}.png` });
+			const overflow = await p.evaluate(
+				() => document.documentElement.scrollWidth - document.documentElement.clientWidth
+			);
+			expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
+
+			// "Exchange anyway", from the keyboard; the progress line shows while it is under way.
+			let release!: () => void;
+			const held = new Promise<void>((ok) => (release = ok));
+			await p.route(
+				(u) => u.search === '?/exchange',
+				async (route) => {
+					await held;
+					await route.continue();
+				}
+			);
+			await p.getByRole('button', { name: 'Exchange anyway' }).focus();
+			await p.keyboard.press('Enter');
+			await expect
+				.poll(() => p.getByTestId('busy').textContent())
+				.toBe('Exchanging the code for tokens…');
+			release();
+			await exchanged(p);
+			await p.unrouteAll();
+			expect(await alert.textContent()).toContain('you exchanged the code anyway');
+			await shot(p, `iss-03-exchanged-anyway-${size.name}`);
+		});
 });
 
 describe('secret hygiene over the whole run', () => {

@@ -38,7 +38,7 @@ function exchanges(r: { data: Record<string, unknown> }): Exchange[] {
 }
 
 /** The setup as a developer enters it for this server: base URL = issuer, the three endpoints. */
-function setUp(c: Client, secret: string) {
+function setUp(c: Client, secret: string, fields: Record<string, string> = {}) {
 	return c.action('setup', {
 		base_url: oidc.issuer,
 		client_id: OIDC_CLIENT_ID,
@@ -48,13 +48,18 @@ function setUp(c: Client, secret: string) {
 		authorization_endpoint: oidc.endpoints.authorization,
 		token_endpoint: oidc.endpoints.token,
 		userinfo_endpoint: oidc.endpoints.userinfo,
-		auto_exchange: 'true'
+		auto_exchange: 'true',
+		...fields
 	});
 }
 
 /** Setup, the provider's pages, and the callback: the page then holds a code to exchange. */
-async function toCallback(c: Client, secret: string): Promise<URL> {
-	const saved = await setUp(c, secret);
+async function toCallback(
+	c: Client,
+	secret: string,
+	fields: Record<string, string> = {}
+): Promise<URL> {
+	const saved = await setUp(c, secret, fields);
 	expect(saved.type).toBe('success');
 	const consentUrl = consentUrlFrom(await c.page());
 	expect(consentUrl.startsWith(oidc.endpoints.authorization + '?')).toBe(true);
@@ -91,6 +96,8 @@ test('the whole flow: setup, sign-in and consent on the provider, callback, exch
 	expect(page).toContain('data-verdict="code"');
 	expect(page).toContain('Issuer identifier (RFC 9207)');
 	expect(page).toContain(oidc.issuer);
+	// No issuer in the setup: its origin is the authorization endpoint's, so it is shown, not checked.
+	expect(page).toContain('not checked: no issuer known');
 
 	const ex = await c.action('exchange');
 	expect(ex.type).toBe('success');
@@ -142,4 +149,36 @@ test('a wrong client secret: the provider answers 401 invalid_client, shown as a
 	expect(finding?.message).toMatch(/did not accept the client credentials/);
 	expect(await c.page()).not.toContain('data-testid="access-token"');
 	for (const s of c.seen) expect(s.body + s.headers).not.toContain('not-the-secret');
+});
+
+test('the right issuer in the setup: the iss oidc-provider sends matches, and the code is exchanged', async () => {
+	const c = new Client(srv.url);
+	const back = await toCallback(c, OIDC_CLIENT_SECRET, { issuer: oidc.issuer });
+	expect(back.searchParams.get('iss')).toBe(oidc.issuer);
+	const page = unescapeHtml(await c.page());
+	expect(page).toContain('data-issuer="match"');
+	expect(page).not.toContain('data-testid="issuer-alert"');
+	const [tokenEx] = exchanges(await c.action('exchange'));
+	expect(tokenEx!.response!.status).toBe(200);
+	expect(tokenEx!.findings.filter((f) => f.level === 'error')).toEqual([]);
+});
+
+test('mix-up: a wrong issuer in the setup stops the flow with the warning, then "Exchange anyway" exchanges the code', async () => {
+	const c = new Client(srv.url);
+	// One character off (a trailing slash) is another issuer: RFC 9207 §2.4 compares exactly.
+	const wrong = `${oidc.issuer}/`;
+	await toCallback(c, OIDC_CLIENT_SECRET, { issuer: wrong });
+	const page = unescapeHtml(await c.page());
+	expect(page).toContain('data-issuer="mismatch"');
+	expect(page).toContain('data-testid="issuer-alert"');
+	expect(page).toContain('Possible mix-up attack: the code was not exchanged.');
+	expect(page).toContain(wrong);
+	const refused = await c.action('exchange');
+	expect(refused.status).toBe(409);
+	expect(exchanges(refused)).toEqual([]);
+	const [tokenEx] = exchanges(await c.action('exchange', { anyway: '1' }));
+	expect(tokenEx!.request.url).toBe(oidc.endpoints.token);
+	expect(tokenEx!.response!.status).toBe(200);
+	expect(unescapeHtml(await c.page())).toContain('you exchanged the code anyway');
+	for (const s of c.seen) expect(s.body + s.headers).not.toContain(OIDC_CLIENT_SECRET);
 });

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort, startServer, type TestServer } from '../helpers/server';
-import { Client, consentUrlFrom, decide } from '../helpers/client';
+import { Client, consentUrlFrom, decide, unescapeHtml } from '../helpers/client';
 import type { Exchange } from '../../src/lib/exchange/types';
 
 let srv: TestServer;
@@ -177,15 +177,17 @@ describe('the state check', () => {
 		expect(html).toContain('access_denied');
 		expect(html).toContain('refused the request on the consent page');
 	});
-	test('iss and other extra parameters are shown and kept, never fatal', async () => {
+	test('extra parameters are shown and kept, never fatal; an iss on the service’s origin too', async () => {
 		const c = new Client(srv.url);
 		await c.action('preset', { preset: 'sandbox-rw' });
 		const loc = new URL(await decide(c, consentUrlFrom(await c.page())));
-		loc.searchParams.set('iss', 'https://issuer.example');
+		loc.searchParams.set('iss', `${srv.url}/sandbox`);
+		loc.searchParams.set('session_state', 'extra-value-1');
 		await c.fetch(loc.toString());
 		const html = await c.page();
 		expect(html).toContain('data-verdict="code"');
-		expect(html).toContain('https://issuer.example');
+		expect(html).toContain(`${srv.url}/sandbox`);
+		expect(html).toContain('extra-value-1');
 		expect((await c.action('exchange')).type).toBe('success');
 	});
 });
@@ -382,8 +384,15 @@ describe('paste-back mode', () => {
 		await setUp(c, { redirect_uri: `${srv.url}/sandbox/landing` });
 		const landing = new URL(await decide(c, consentUrlFrom(await c.page())));
 		landing.searchParams.set('state', 'other');
-		await c.action('pasteback', { pasted: landing.search });
-		expect(await c.page()).toContain('data-verdict="state-mismatch"');
+		const consent = consentUrlFrom(await c.page());
+		const r = await c.action('pasteback', { pasted: landing.search });
+		expect(exchanges(r)[0]!.findings.map((f) => f.code)).toEqual([
+			'callback-ignored',
+			'state-mismatch'
+		]);
+		// Ignored: the consent request is still pending, and no code was kept.
+		expect(consentUrlFrom(await c.page())).toBe(consent);
+		expect((await c.action('exchange')).status).toBe(409);
 	});
 	test.each([[''], ['hello there'], ['https://[broken'], ['x'.repeat(9000)]])(
 		'nonsense is a 400 with a reason: %#',
@@ -436,6 +445,27 @@ describe('prefilled links', () => {
 		expect(saved.type).toBe('success');
 		expect(await c.page()).toContain('A secret is set');
 	});
+	test('a docs link with an issuer fills the Issuer field, and the share link carries it back exactly', async () => {
+		const c = new Client(srv.url);
+		const issuer = 'https://id.reader.example/';
+		const html = unescapeHtml(
+			(
+				await c.fetch(
+					`/?base_url=${encodeURIComponent(`${srv.url}/sandbox`)}&client_id=sandbox-rw&issuer=${encodeURIComponent(issuer)}`,
+					{ headers: { accept: 'text/html' } }
+				)
+			).body
+		);
+		expect(html).toMatch(/id="issuer"[^>]*value="https:\/\/id\.reader\.example\/"/);
+		await c.action('setup', {
+			base_url: `${srv.url}/sandbox`,
+			client_id: 'sandbox-rw',
+			client_secret: 'sandbox-rw-secret',
+			redirect_uri: `${srv.url}/callback`,
+			issuer
+		});
+		expect(unescapeHtml(await c.page())).toContain(`issuer=${encodeURIComponent(issuer)}`);
+	});
 	test('the share link of a saved setup carries no secret', async () => {
 		const c = new Client(srv.url);
 		await c.action('preset', { preset: 'sandbox-rw' });
@@ -453,6 +483,7 @@ describe('prefilled links', () => {
 			'authorization_endpoint',
 			'token_endpoint',
 			'userinfo_endpoint',
+			'issuer',
 			'token_location',
 			'preset'
 		])

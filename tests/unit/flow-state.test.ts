@@ -5,7 +5,15 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { ActionResult } from '@sveltejs/kit';
 import type { Exchange } from '$lib/exchange/types';
-import { CANCELLED, Flow, SLOW_AFTER_MS, UNREACHABLE, type FlowFacts } from '$lib/ui/flow.svelte';
+import {
+	CANCELLED,
+	Flow,
+	SLOW_AFTER_MS,
+	UNREACHABLE,
+	shouldAutoExchange,
+	type FlowFacts
+} from '$lib/ui/flow.svelte';
+import { stepStates } from '$lib/ui/steps';
 import { transcript } from '$lib/ui/transcript.svelte';
 
 const facts: FlowFacts = {
@@ -188,4 +196,49 @@ test('Start over forgets the transcript and every error', () => {
 	expect(transcript.items).toEqual([]);
 	expect(flow.errors).toEqual({});
 	expect(flow.setupErrors).toEqual({});
+});
+
+describe('the automatic exchange and the step states after the issuer check', () => {
+	const setup = { auto_exchange: true };
+	test('mix-up: a code the issuer check held back is not exchanged automatically', () => {
+		expect(shouldAutoExchange({ hasCode: true, codeHeld: true, setup })).toBe(false);
+		expect(shouldAutoExchange({ hasCode: true, codeHeld: false, setup })).toBe(true);
+		expect(shouldAutoExchange({ hasCode: true, setup: { auto_exchange: false } })).toBe(false);
+		expect(shouldAutoExchange({ hasCode: false, setup })).toBe(false);
+		expect(shouldAutoExchange({ hasCode: true, setup: null })).toBe(false);
+	});
+	test('mix-up: the callback step is failed and the exchange step is not next while the code is held', () => {
+		const base = {
+			setupDone: true,
+			pending: false,
+			callbackVerdict: 'code',
+			hasCode: true,
+			hasTokens: false,
+			latest: () => undefined,
+			busy: null
+		};
+		expect(stepStates(base)).toMatchObject({ callback: 'done', exchange: 'current' });
+		expect(stepStates({ ...base, issuerStop: true, codeHeld: true })).toMatchObject({
+			callback: 'failed',
+			exchange: 'todo'
+		});
+	});
+	test('the page data’s issuer verdict reaches the step states', () => {
+		const held = new Flow(
+			() => ({
+				...facts,
+				setup: {},
+				secret: 'set',
+				callback: {
+					verdict: 'code',
+					iss: { result: 'mismatch', expected: 'https://a.test', from: 'setup', returned: 'x' }
+				},
+				hasCode: true,
+				codeHeld: true
+			}),
+			invalidate
+		);
+		expect(held.steps.callback).toBe('failed');
+		expect(held.steps.exchange).toBe('todo');
+	});
 });

@@ -24,6 +24,7 @@ describe('parsePrefill', () => {
 			'authorization_endpoint',
 			'token_endpoint',
 			'userinfo_endpoint',
+			'issuer',
 			'token_location',
 			'auto_exchange',
 			'preset'
@@ -101,6 +102,12 @@ describe('parsePrefill', () => {
 		expect(parsePrefill(q('token_endpoint=https://c.test/t')).host).toBeUndefined();
 		expect(parsePrefill(q('base_url=nope')).host).toBeUndefined();
 	});
+	test('the issuer is read exactly as written, a trailing slash included', () => {
+		expect(parsePrefill(q('issuer=https://id.test/')).values).toEqual({
+			issuer: 'https://id.test/'
+		});
+		expect(parsePrefill(q('issuer=id.test')).errors.issuer).toMatch(/Issuer/);
+	});
 	test('values are parsed as the setup parses them', () => {
 		expect(
 			parsePrefill(q('base_url=https://a.test///&scope=%20read%20%20write&token_location=query'))
@@ -116,6 +123,7 @@ describe('prefillLink', () => {
 			prefillLink(origin, {
 				auto_exchange: false,
 				token_location: 'query',
+				issuer: 'https://i.test/',
 				userinfo_endpoint: 'https://u.test',
 				token_endpoint: 'https://t.test',
 				authorization_endpoint: 'https://a.test',
@@ -125,7 +133,7 @@ describe('prefillLink', () => {
 				base_url: 'https://r.test'
 			})
 		).toBe(
-			`${origin}/?base_url=https%3A%2F%2Fr.test&client_id=c&scope=read&redirect_uri=https%3A%2F%2Fapp.test%2Fcb&authorization_endpoint=https%3A%2F%2Fa.test&token_endpoint=https%3A%2F%2Ft.test&userinfo_endpoint=https%3A%2F%2Fu.test&token_location=query&auto_exchange=false`
+			`${origin}/?base_url=https%3A%2F%2Fr.test&client_id=c&scope=read&redirect_uri=https%3A%2F%2Fapp.test%2Fcb&authorization_endpoint=https%3A%2F%2Fa.test&token_endpoint=https%3A%2F%2Ft.test&userinfo_endpoint=https%3A%2F%2Fu.test&issuer=https%3A%2F%2Fi.test%2F&token_location=query&auto_exchange=false`
 		);
 		expect(prefillLink(origin, { base_url: '' })).toBe(`${origin}/?base_url=`);
 		expect(prefillLink(origin, { base_url: 'b' }, { base_url: 'b' })).toBe(`${origin}/?base_url=b`);

@@ -240,7 +240,7 @@ describe('handleCallback', () => {
 		});
 		const { session: next, exchange } = handleCallback(
 			pending(),
-			callbackUrl('code=abc&state=st-1&iss=x'),
+			callbackUrl('code=abc&state=st-1&iss=https%3A%2F%2Freader.test'),
 			headers,
 			5_000
 		);
@@ -250,11 +250,12 @@ describe('handleCallback', () => {
 			params: [
 				['code', 'abc'],
 				['state', 'st-1'],
-				['iss', 'x']
+				['iss', 'https://reader.test']
 			],
 			saved_state: 'st-1',
 			returned_state: 'st-1',
 			verdict: 'code',
+			iss: { result: 'not-checked', returned: 'https://reader.test' },
 			received_at: 5_000
 		});
 		expect(exchange.step).toBe('callback');
@@ -268,24 +269,23 @@ describe('handleCallback', () => {
 		expect(next.outbox).toEqual([exchange]);
 	});
 
-	test('a different state: no code, an error finding, and the state is used up all the same', () => {
+	test('a different state: no code, an error finding, and the pending state stays pending', () => {
+		const before = pending();
 		const { session: next, exchange } = handleCallback(
-			pending(),
+			before,
 			callbackUrl('code=abc&state=forged'),
 			new Headers()
 		);
 		expect(next.code).toBeUndefined();
-		expect(next.pending).toBeUndefined();
-		expect(next.callback).toMatchObject({
-			verdict: 'state-mismatch',
-			saved_state: 'st-1',
-			returned_state: 'forged',
-			detail: expect.stringContaining('differs')
-		});
+		expect(next.pending).toEqual(before.pending);
+		expect(next.callback).toBeUndefined();
 		expect(exchange.findings.map((f) => [f.level, f.code])).toContainEqual([
 			'error',
 			'state-mismatch'
 		]);
+		expect(exchange.findings.find((f) => f.code === 'state-mismatch')!.message).toContain(
+			'differs'
+		);
 	});
 
 	test('an error redirect is kept with its words, and the finding says how to fix it', () => {
@@ -309,7 +309,7 @@ describe('handleCallback', () => {
 			callbackUrl('code=abc&state=st-1'),
 			new Headers()
 		);
-		expect(next.callback!.verdict).toBe('no-pending-state');
+		expect(next.callback).toBeUndefined();
 		expect(next.code).toBeUndefined();
 	});
 
@@ -317,9 +317,10 @@ describe('handleCallback', () => {
 		const long = `code=abc&state=st-1&pad=${'x'.repeat(MAX_CALLBACK_QUERY)}`;
 		const { session: next, exchange } = handleCallback(pending(), callbackUrl(long), new Headers());
 		expect(next.code).toBeUndefined();
-		expect(next.callback).toMatchObject({ verdict: 'malformed', params: [] });
-		expect(next.callback!.returned_state).toBeUndefined();
-		expect(next.callback!.detail).toContain(String(MAX_CALLBACK_QUERY));
+		expect(next.callback).toBeUndefined();
+		expect(exchange.findings.find((f) => f.code === 'malformed-callback')!.message).toContain(
+			String(MAX_CALLBACK_QUERY)
+		);
 		expect(exchange.request.url.length).toBeLessThan(400);
 		expect(exchange.request.url).toMatch(/… \(\d+ more characters\)$/);
 	});
@@ -663,5 +664,169 @@ describe('checkRegistration', () => {
 		expect(url.searchParams.get('client_id')).toBe('app-1');
 		expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
 		expect(r.ok && r.exchanges[0]!.findings.length).toBeGreaterThan(0);
+	});
+});
+
+describe('trust at the callback', () => {
+	const pending = (over: Partial<Setup> = {}) =>
+		prepareConsent(session({ setup: setup({ custom_state: 'st-1', ...over }) }), 1_000);
+	const callbackUrl = (query: string) => new URL(`${REDIRECT}?${query}`);
+	/** Everything of a session but the outbox, which only shows the redirect once. */
+	const kept = (s: Session) => JSON.stringify({ ...s, outbox: undefined });
+
+	test('forged callback: a state that matches no pending flow leaves the pending consent and stores none of its parameters', () => {
+		const before = pending();
+		const { session: next, exchange } = handleCallback(
+			before,
+			callbackUrl('state=forged-state&code=forged-code&error_description=attacker+text'),
+			new Headers()
+		);
+		expect(next.pending).toEqual(before.pending);
+		expect(kept(next)).toBe(kept(before));
+		expect(kept(next)).not.toMatch(/forged-code|forged-state|attacker text/);
+		// Shown once: the outbox holds its record, marked as ignored, and the page empties it.
+		expect(next.outbox).toEqual([exchange]);
+		expect(exchange.findings.map((f) => [f.level, f.code])).toEqual([
+			['info', 'callback-ignored'],
+			['error', 'state-mismatch']
+		]);
+		expect(exchange.findings[0]!.message).toMatch(/still pending/);
+	});
+
+	test('forged callback: a stray redirect after the code arrived leaves the code and the callback record as they were', () => {
+		const got = handleCallback(
+			pending(),
+			callbackUrl('code=real&state=st-1'),
+			new Headers()
+		).session;
+		const shown = { ...got, outbox: undefined };
+		const { session: next, exchange } = handleCallback(
+			shown,
+			callbackUrl('code=forged&state=st-1'),
+			new Headers()
+		);
+		expect(next.code).toEqual(shown.code);
+		expect(next.callback).toEqual(shown.callback);
+		expect(kept(next)).toBe(kept(shown));
+		expect(exchange.findings.map((f) => f.code)).toEqual(['callback-ignored', 'no-pending-state']);
+		expect(exchange.findings[0]!.message).toMatch(/no consent request was pending/);
+	});
+
+	test('forged callback: a repeated state, or a query over the limit, is ignored too', () => {
+		const before = pending();
+		for (const q of [
+			'code=c&state=st-1&state=st-1',
+			`code=c&state=st-1&pad=${'x'.repeat(MAX_CALLBACK_QUERY)}`
+		]) {
+			const { session: next } = handleCallback(before, callbackUrl(q), new Headers());
+			expect(kept(next)).toBe(kept(before));
+		}
+	});
+
+	test('forged callback: a second stray replaces the first in the outbox, and the real record waiting there stays', () => {
+		const real = handleCallback(pending(), callbackUrl('code=real&state=st-1'), new Headers());
+		const one = handleCallback(real.session, callbackUrl('code=a&state=x1'), new Headers());
+		const two = handleCallback(one.session, callbackUrl('code=b&state=x2'), new Headers());
+		expect(two.session.outbox).toEqual([real.exchange, two.exchange]);
+		const long = handleCallback(
+			real.session,
+			callbackUrl(`state=z&pad=${'y'.repeat(1900)}`),
+			new Headers()
+		);
+		expect(long.exchange.request.url.length).toBeLessThan(700);
+	});
+
+	test('forged callback: a pasted address with another state changes nothing in the session', () => {
+		const before = pending({ redirect_uri: 'https://app.test/cb' });
+		const r = pasteBack(before, 'https://app.test/cb?code=forged&state=forged');
+		expect(r.ok).toBe(true);
+		if (!r.ok) return;
+		expect(r.session).toBe(before);
+		expect(r.exchanges[0]!.findings[0]!.code).toBe('callback-ignored');
+	});
+
+	test('mix-up: an iss that is not the setup’s issuer holds the code back and says so', () => {
+		const { session: next, exchange } = handleCallback(
+			pending({ issuer: 'https://reader.test' }),
+			callbackUrl('code=abc&state=st-1&iss=https%3A%2F%2Fevil.test'),
+			new Headers()
+		);
+		expect(next.pending).toBeUndefined();
+		expect(next.code).toEqual({
+			value: 'abc',
+			redirect_uri: REDIRECT,
+			scope: 'read write',
+			held: 'issuer'
+		});
+		expect(next.callback!.iss).toEqual({
+			result: 'mismatch',
+			expected: 'https://reader.test',
+			from: 'setup',
+			returned: 'https://evil.test'
+		});
+		const f = exchange.findings.find((x) => x.code === 'issuer-mismatch');
+		expect(f?.level).toBe('error');
+		expect(f?.message).toContain('https://evil.test');
+	});
+
+	test('mix-up: with no issuer known, an iss on another origin than the authorization endpoint holds the code back', () => {
+		const { session: next } = handleCallback(
+			pending(),
+			callbackUrl('code=abc&state=st-1&iss=https%3A%2F%2Fevil.test'),
+			new Headers()
+		);
+		expect(next.code?.held).toBe('issuer');
+		expect(next.callback!.iss).toEqual({
+			result: 'origin-mismatch',
+			returned: 'https://evil.test',
+			authorization_origin: BASE
+		});
+	});
+
+	test('the right issuer, or an unchecked one on the endpoint’s origin, leaves the code free', () => {
+		const right = handleCallback(
+			pending({ issuer: 'https://reader.test' }),
+			callbackUrl('code=abc&state=st-1&iss=https%3A%2F%2Freader.test'),
+			new Headers()
+		);
+		expect(right.session.code).toEqual({
+			value: 'abc',
+			redirect_uri: REDIRECT,
+			scope: 'read write'
+		});
+		expect(right.session.callback!.iss!.result).toBe('match');
+		const unchecked = handleCallback(
+			pending(),
+			callbackUrl('code=abc&state=st-1&iss=https%3A%2F%2Freader.test%2Fx'),
+			new Headers()
+		);
+		expect(unchecked.session.code?.held).toBeUndefined();
+		expect(unchecked.session.callback!.iss!.result).toBe('not-checked');
+		expect(unchecked.exchange.findings.map((f) => f.code)).toContain('issuer-not-checked');
+	});
+
+	test('mix-up: a held code is not exchanged without "Exchange anyway", and is with it', async () => {
+		const held = handleCallback(
+			pending({ issuer: 'https://reader.test' }),
+			callbackUrl('code=abc&state=st-1&iss=https%3A%2F%2Fevil.test'),
+			new Headers()
+		).session;
+		const refused = await exchangeCode(held);
+		expect(refused).toMatchObject({
+			ok: false,
+			status: 409,
+			message: expect.stringMatching(/mix-up/)
+		});
+		expect(sent).toEqual([]);
+		answers.push(tokenAnswer('at-anyway', 'rt-anyway'));
+		const r = await exchangeCode(held, undefined, { anyway: true });
+		expect(sent).toHaveLength(1);
+		expect(form(sent[0]!.body).code).toBe('abc');
+		expect(sent[0]!.note).toMatch(/Exchange anyway/);
+		expect(r.ok).toBe(true);
+		if (!r.ok) return;
+		expect(r.session.code).toBeUndefined();
+		expect(r.session.tokens?.access_token).toBe('at-anyway');
+		expect(r.session.callback!.exchanged_anyway).toBe(true);
 	});
 });

@@ -36,6 +36,7 @@ describe('the setup form', () => {
 			authorization_endpoint: '',
 			token_endpoint: '',
 			userinfo_endpoint: '',
+			issuer: '',
 			token_location: 'header',
 			custom_state: '',
 			auto_exchange: true,
@@ -55,9 +56,15 @@ describe('the setup form', () => {
 			'redirect_uri',
 			'authorization_endpoint',
 			'token_endpoint',
-			'userinfo_endpoint'
+			'userinfo_endpoint',
+			'issuer'
 		])
 			expect(refused({ [field]: url }), field).toEqual([field]);
+	});
+	test('the issuer is kept exactly as written (RFC 9207 compares it by string), but with no ?query', () => {
+		for (const issuer of ['https://id.test/', 'https://ID.test', 'http://127.0.0.1:9/oidc', ''])
+			expect(setupSchema.parse({ ...base, issuer }).issuer).toBe(issuer);
+		expect(refused({ issuer: 'https://id.test/?tenant=1' })).toEqual(['issuer']);
 	});
 	test('http and https URLs up to 2048 characters pass; endpoint overrides may be empty', () => {
 		const long = 'http://reader.test/' + 'a'.repeat(MAX_FIELD - 'http://reader.test/'.length);
@@ -165,6 +172,7 @@ describe('setupFromForm', () => {
 			authorization_endpoint: '',
 			token_endpoint: '',
 			userinfo_endpoint: '',
+			issuer: '',
 			token_location: 'header',
 			custom_state: '',
 			auto_exchange: false,
@@ -180,6 +188,7 @@ describe('setupFromForm', () => {
 			'authorization_endpoint',
 			'token_endpoint',
 			'userinfo_endpoint',
+			'issuer',
 			'token_location',
 			'custom_state'
 		];

@@ -612,9 +612,8 @@ export function diagnoseCallback(verdict: string, error?: string, description?: 
 				{
 					level: 'error',
 					code: F.STATE_MISMATCH,
-					message:
-						'The returned state does not match the saved one. The response may be forged (CSRF), so the flow stopped and the code was not used.',
-					fix: 'Start again with "Try again". If it repeats, check that nothing rewrites the redirect, and that only one tab runs the flow.',
+					message: `${description ?? 'The returned state does not match the saved one.'} The response may be forged (CSRF), so the playground ignored it and the code was not used.`,
+					fix: 'The consent request is still pending: open the consent page again, or start over with "Try again". If it repeats, check that nothing rewrites the redirect, and that only one tab runs the flow.',
 					ref: `${apiDocs('§5 step 3')}; RFC 6749 §10.12`
 				}
 			];

@@ -303,3 +303,36 @@ export const STATE_OK = 'state-ok';
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1
  */
 export const AUTHORIZATION_ERROR = 'error';
+
+/**
+ * A redirect whose state matches no pending consent request was ignored: the pending request (if
+ * any) stays pending, and nothing of the redirect is kept beyond showing it once.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-10.12
+ */
+export const CALLBACK_IGNORED = 'callback-ignored';
+
+/**
+ * The `iss` on the redirect is exactly the expected issuer.
+ * @see https://www.rfc-editor.org/rfc/rfc9207#section-2.4
+ */
+export const ISSUER_OK = 'issuer-ok';
+
+/**
+ * Possible mix-up: the `iss` on the redirect is not the expected issuer (exact string comparison),
+ * or, with no issuer known, its origin is not the authorization endpoint's. The code is held back.
+ * @see https://www.rfc-editor.org/rfc/rfc9207#section-2.4
+ */
+export const ISSUER_MISMATCH = 'issuer-mismatch';
+
+/**
+ * The redirect carries `iss`, but no issuer is known to compare it with.
+ * @see https://www.rfc-editor.org/rfc/rfc9207#section-2.4
+ */
+export const ISSUER_NOT_CHECKED = 'issuer-not-checked';
+
+/**
+ * An issuer is known but the redirect carries no `iss` (only a server that announces
+ * `authorization_response_iss_parameter_supported` must send it).
+ * @see https://www.rfc-editor.org/rfc/rfc9207#section-2.4
+ */
+export const ISSUER_NOT_SENT = 'issuer-not-sent';

@@ -16,6 +16,8 @@ export const PREFILL_PARAMS = {
 	authorization_endpoint: 'Overrides {base_url}/oauth2/auth.',
 	token_endpoint: 'Overrides {base_url}/oauth2/token.',
 	userinfo_endpoint: 'Overrides {base_url}/reader/api/0/user-info.',
+	issuer:
+		'The authorization server’s issuer identifier, compared exactly with the `iss` on the redirect back (RFC 9207).',
 	token_location:
 		'`header` (Authorization: Bearer, the default) or `query` (access_token parameter).',
 	auto_exchange: '`true` (default) or `false`: exchange the code as soon as the browser is back.',
@@ -114,6 +116,7 @@ export function prefillLink(
 		'authorization_endpoint',
 		'token_endpoint',
 		'userinfo_endpoint',
+		'issuer',
 		'token_location',
 		'auto_exchange'
 	];

@@ -52,6 +52,19 @@ export const setupSchema = z.object({
 	authorization_endpoint: optionalUrl('Authorization endpoint'),
 	token_endpoint: optionalUrl('Token endpoint'),
 	userinfo_endpoint: optionalUrl('User-info endpoint'),
+	/**
+	 * The authorization server's issuer identifier, compared with the `iss` on the redirect back
+	 * exactly as written (RFC 9207 §2.4), so it is not normalized. Empty: none known.
+	 */
+	issuer: z
+		.union([
+			z.literal(''),
+			httpUrl('Issuer').refine(
+				(v) => !URL.canParse(v) || !new URL(v).search,
+				'Issuer must not contain a ?query (RFC 8414 §2)'
+			)
+		])
+		.default(''),
 	token_location: z
 		.enum(['header', 'query'], { error: 'Choose where the access token goes' })
 		.default('header'),
@@ -86,6 +99,7 @@ export function setupWith(
 		authorization_endpoint: '',
 		token_endpoint: '',
 		userinfo_endpoint: '',
+		issuer: '',
 		token_location: 'header',
 		custom_state: '',
 		auto_exchange: true,
@@ -140,6 +154,7 @@ export function setupFromForm(form: FormData): Record<string, unknown> {
 		authorization_endpoint: text('authorization_endpoint') ?? '',
 		token_endpoint: text('token_endpoint') ?? '',
 		userinfo_endpoint: text('userinfo_endpoint') ?? '',
+		issuer: text('issuer') ?? '',
 		token_location: text('token_location') ?? 'header',
 		custom_state: text('custom_state') ?? '',
 		auto_exchange: form.has('auto_exchange') ? text('auto_exchange') !== 'false' : false,

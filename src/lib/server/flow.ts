@@ -20,6 +20,9 @@ import {
 import { fromResponse, isExpired } from '$lib/oauth/token-set';
 import { redactExchange } from '$lib/exchange/redact';
 import { API_DOCS } from '$lib/oauth/docs';
+import { stateMatches } from '$lib/oauth/callback';
+import { issuerFinding, issuerStops } from '$lib/oauth/issuer';
+import { ignoreCallback, issuerOnCallback } from './callback-trust';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 import { outboundFrom, send as sendWith, type SendInput } from './send';
 import { config } from '$lib/env.server';
@@ -102,15 +105,16 @@ const clipOptional = (s: string | undefined, n: number) =>
 	s === undefined ? undefined : clip(s, n);
 
 /**
- * The redirect back (the service's API docs §5 step 3). The state is single-use: whatever the outcome, the pending
- * state is cleared. A code is kept only when the state matched.
+ * The redirect back (the service's API docs §5 step 3). The state is single-use: a redirect that
+ * carries it uses it up, whatever the outcome, and its code is kept (held back when the issuer
+ * check fails). A redirect that carries any other state changes nothing (callback-trust.ts).
  */
 export function handleCallback(
 	session: Session,
 	url: URL,
 	headers: Headers,
 	now = Date.now()
-): { session: Session; exchange: Exchange } {
+): { session: Session; exchange: Exchange; ignored: boolean } {
 	const saved = session.pending?.state;
 	const tooLong = url.search.length > MAX_CALLBACK_QUERY;
 	const verdict: ReturnType<typeof checkCallback> = tooLong
@@ -128,6 +132,11 @@ export function handleCallback(
 				name === 'cookie' ? '<session cookie, not shown>' : clip(value, 500)
 			]);
 	});
+	const matched = !tooLong && stateMatches(url.searchParams, saved);
+	const iss =
+		matched && (verdict.kind === 'code' || verdict.kind === 'error')
+			? issuerOnCallback(session, url.searchParams)
+			: undefined;
 	const next: Session = { ...session, pending: undefined, code: undefined, outbox: undefined };
 	next.callback = {
 		params,
@@ -146,13 +155,15 @@ export function handleCallback(
 			: {}),
 		...(verdict.kind === 'state-mismatch' || verdict.kind === 'malformed'
 			? { detail: verdict.detail }
-			: {})
+			: {}),
+		...(iss ? { iss } : {})
 	};
 	if (verdict.kind === 'code' && session.pending)
 		next.code = {
 			value: verdict.code,
 			redirect_uri: session.pending.redirect_uri,
-			scope: session.pending.scope
+			scope: session.pending.scope,
+			...(issuerStops(iss) ? { held: 'issuer' as const } : {})
 		};
 	const findings = diagnoseCallback(
 		verdict.kind,
@@ -164,6 +175,8 @@ export function handleCallback(
 				: undefined
 	);
 	if (verdict.kind === 'error') findings[0]!.fix = explainAuthorizationError(verdict.error);
+	const issFinding = iss && issuerFinding(iss);
+	if (issFinding) findings.push(issFinding);
 	const exchange: Exchange = {
 		id: randomUUID(),
 		step: 'callback',
@@ -187,8 +200,9 @@ export function handleCallback(
 		findings,
 		note: 'The service sent the browser back to the playground.'
 	};
+	if (!matched) return { ...ignoreCallback(session, exchange), ignored: true };
 	next.outbox = [exchange];
-	return { session: next, exchange };
+	return { session: next, exchange, ignored: false };
 }
 
 function tokenHeaders(): HeaderList {
@@ -281,17 +295,35 @@ export function pasteBack(session: Session, pasted: string, now = Date.now()): S
 			message:
 				'The pasted text holds no code, state or error parameter. Paste the full address the browser landed on after the consent page.'
 		};
-	const { session: next, exchange } = handleCallback(session, url, new Headers(), now);
+	const { session: next, exchange, ignored } = handleCallback(session, url, new Headers(), now);
 	const pastedExchange: Exchange = {
 		...exchange,
 		response: undefined,
 		note: `Pasted back by hand (paste-back mode): the address your application's redirect URI received${fromFragment ? ' (the parameters were in the #fragment, which the authorization-code flow does not use)' : ''}.`
 	};
-	return { ok: true, session: { ...next, outbox: undefined }, exchanges: [pastedExchange] };
+	// Shown at once, so the outbox keeps only what it held before; an ignored paste changes nothing.
+	return {
+		ok: true,
+		session: ignored ? session : { ...next, outbox: session.outbox },
+		exchanges: [pastedExchange]
+	};
 }
 
-/** Step 3: the code exchange (the service's API docs §4.2). The code is used once, whatever the answer. */
-export async function exchangeCode(session: Session, signal?: AbortSignal): Promise<StepResult> {
+const HELD = {
+	status: 409,
+	message:
+		'The code was held back because the issuer check failed (possible mix-up attack, RFC 9207). Read the warning in step 2; "Exchange anyway" there exchanges it.'
+};
+
+/**
+ * Step 3: the code exchange (the service's API docs §4.2). The code is used once, whatever the
+ * answer. A code the issuer check held back is exchanged only with `anyway` ("Exchange anyway").
+ */
+export async function exchangeCode(
+	session: Session,
+	signal?: AbortSignal,
+	{ anyway = false }: { anyway?: boolean } = {}
+): Promise<StepResult> {
 	const need = needSetup(session);
 	if ('status' in need) return { ok: false, ...need };
 	if (!session.code)
@@ -301,6 +333,7 @@ export async function exchangeCode(session: Session, signal?: AbortSignal): Prom
 			message:
 				'There is no code to exchange. Open the consent page and authorize first; a code is used once.'
 		};
+	if (session.code.held && !anyway) return { ok: false, ...HELD };
 	const { setup, secret } = need;
 	const code = session.code;
 	const raw = await send({
@@ -314,11 +347,15 @@ export async function exchangeCode(session: Session, signal?: AbortSignal): Prom
 			client_id: setup.client_id,
 			client_secret: secret
 		}),
-		note: 'The code exchange, from the playground server.',
+		note: session.code.held
+			? 'The code exchange, from the playground server: "Exchange anyway", after the issuer check (RFC 9207) held the code back.'
+			: 'The code exchange, from the playground server.',
 		signal,
 		allowInvalidTls: setup.allow_invalid_tls
 	});
 	let next: Session = { ...session, code: undefined };
+	if (session.code.held && next.callback)
+		next.callback = { ...next.callback, exchanged_anyway: true };
 	const parsed = raw.response ? parseTokenBody(raw.response.status, raw.response.body) : undefined;
 	if (parsed?.ok)
 		next = { ...next, tokens: fromResponse(parsed.tokens, parsed.extra, code.scope, Date.now()) };

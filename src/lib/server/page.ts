@@ -114,6 +114,8 @@ export function view(session: Session, origin: string) {
 			: null,
 		callback: session.callback ?? null,
 		hasCode: !!session.code,
+		/** The issuer check (RFC 9207) held the code back: no automatic exchange. */
+		codeHeld: !!session.code?.held,
 		tokens: session.tokens ?? null,
 		presets: presets(origin).map(({ name, label, description }) => ({ name, label, description })),
 		sandbox: sandboxEnabled(),

@@ -37,6 +37,7 @@ const presetEntry = z.strictObject({
 	authorization_endpoint: setupSchema.shape.authorization_endpoint,
 	token_endpoint: setupSchema.shape.token_endpoint,
 	userinfo_endpoint: setupSchema.shape.userinfo_endpoint,
+	issuer: setupSchema.shape.issuer,
 	token_location: setupSchema.shape.token_location,
 	auto_exchange: setupSchema.shape.auto_exchange
 });

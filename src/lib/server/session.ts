@@ -16,6 +16,7 @@ import type { Setup } from '$lib/oauth/setup';
 import type { SecretBinding } from '$lib/oauth/secret-binding';
 import type { TokenSet } from '$lib/oauth/token-set';
 import type { Exchange } from '$lib/exchange/types';
+import type { IssuerVerdict } from '$lib/oauth/issuer';
 import { sessionKeys } from '$lib/keys.server';
 import { openJwe, sealJwe } from './jwe';
 
@@ -41,6 +42,10 @@ export interface CallbackRecord {
 	error?: string;
 	error_description?: string;
 	error_uri?: string;
+	/** The `iss` check of RFC 9207 (callback-trust.ts), for a redirect whose state matched. */
+	iss?: IssuerVerdict;
+	/** The user chose "Exchange anyway" after the issuer check held the code back. */
+	exchanged_anyway?: boolean;
 	received_at: number;
 }
 
@@ -64,7 +69,13 @@ export interface Session {
 	};
 	callback?: CallbackRecord;
 	/** A code that passed the state check and is waiting to be exchanged. Single use. */
-	code?: { value: string; redirect_uri: string; scope: string };
+	code?: {
+		value: string;
+		redirect_uri: string;
+		scope: string;
+		/** Held back: the issuer check failed; only "Exchange anyway" exchanges it. */
+		held?: 'issuer';
+	};
 	tokens?: TokenSet;
 	/** Exchanges recorded by a redirect (the callback), handed to the tab's transcript on the next page load. */
 	outbox?: Exchange[];

@@ -13,6 +13,7 @@ import { createContext } from 'svelte';
 import type { ActionResult, SubmitFunction } from '@sveltejs/kit';
 import type { Exchange } from '$lib/exchange/types';
 import type { FieldErrors } from '$lib/oauth/setup';
+import { issuerStops, type IssuerVerdict } from '$lib/oauth/issuer';
 import { stepStates } from './steps';
 import { transcript } from './transcript.svelte';
 
@@ -49,9 +50,23 @@ export interface FlowFacts {
 	setup: unknown;
 	secret: string | null;
 	pending: unknown;
-	callback: { verdict: string } | null;
+	callback: { verdict: string; iss?: IssuerVerdict } | null;
 	hasCode: boolean;
+	/** The issuer check held the code back (RFC 9207): only "Exchange anyway" exchanges it. */
+	codeHeld?: boolean;
 	tokens: unknown;
+}
+
+/**
+ * Back from the consent page with a code: exchange it at once when the setup says so, unless the
+ * issuer check held it back (then the user decides, with "Exchange anyway").
+ */
+export function shouldAutoExchange(d: {
+	hasCode: boolean;
+	codeHeld?: boolean;
+	setup: { auto_exchange: boolean } | null;
+}): boolean {
+	return d.hasCode && !d.codeHeld && !!d.setup?.auto_exchange;
 }
 
 export interface Imported {
@@ -78,7 +93,9 @@ export class Flow {
 			setupDone: !!d.setup && !!d.secret,
 			pending: !!d.pending,
 			callbackVerdict: d.callback?.verdict ?? null,
+			issuerStop: issuerStops(d.callback?.iss),
 			hasCode: d.hasCode,
+			codeHeld: !!d.codeHeld,
 			hasTokens: !!d.tokens,
 			latest: (s) => transcript.latest(s),
 			busy: this.busy

@@ -7,7 +7,11 @@ export interface FlowFacts {
 	setupDone: boolean;
 	pending: boolean;
 	callbackVerdict: string | null;
+	/** The issuer check (RFC 9207) failed on the callback: the flow stopped there. */
+	issuerStop?: boolean;
 	hasCode: boolean;
+	/** The code is held back by the issuer check, waiting for "Exchange anyway". */
+	codeHeld?: boolean;
 	hasTokens: boolean;
 	latest: (step: Exchange['step']) => Exchange | undefined;
 	busy: string | null;
@@ -35,11 +39,11 @@ export function stepStates(
 	return {
 		setup: s('setup', f.setupDone, !f.setupDone),
 		consent: s('consent', !!cb, f.setupDone && f.pending && !cb),
-		callback: s('callback', cb === 'code', false, !!cb && cb !== 'code'),
+		callback: s('callback', cb === 'code', false, (!!cb && cb !== 'code') || !!f.issuerStop),
 		exchange: s(
 			'exchange',
 			f.hasTokens && !f.hasCode,
-			f.hasCode,
+			f.hasCode && !f.codeHeld,
 			!f.hasCode && !f.hasTokens && failed(exch)
 		),
 		refresh: s(

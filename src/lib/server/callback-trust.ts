@@ -1,0 +1,62 @@
+/**
+ * Trust at the callback, called from `handleCallback` (flow.ts):
+ * - a redirect whose state matches no pending consent request changes nothing in the flow: the
+ *   pending request, the callback record and any code stay as they were, and the redirect goes
+ *   only to the outbox, which the next page load shows once and empties (oauth/callback.ts);
+ * - for a redirect whose state matched, the `iss` check of RFC 9207 (oauth/issuer.ts).
+ */
+import type { Exchange } from '$lib/exchange/types';
+import { ignoredFinding, isIgnoredCallback } from '$lib/oauth/callback';
+import {
+	checkIssuer,
+	expectedIssuer,
+	type IssuerMetadata,
+	type IssuerVerdict
+} from '$lib/oauth/issuer';
+import type { Session } from './session';
+
+/** An ignored redirect's address is kept this short: it is shown once, never used. */
+const IGNORED_URL_CHARS = 600;
+
+/**
+ * The `iss` of a redirect whose state matched the pending consent request, against the issuer the
+ * flow expects. The server's metadata is not known yet: discovery (a later issue) passes it here.
+ */
+export function issuerOnCallback(
+	session: Session,
+	params: URLSearchParams,
+	metadata: IssuerMetadata | undefined = undefined
+): IssuerVerdict | undefined {
+	if (!session.pending) return undefined;
+	return checkIssuer(
+		params.get('iss') ?? undefined,
+		expectedIssuer(session.setup?.issuer, metadata),
+		session.pending.consent_url,
+		metadata
+	);
+}
+
+/**
+ * The session after an ignored redirect: as it was, but for the outbox, which gets this redirect's
+ * record (an earlier ignored one that was never shown is replaced, so the cookie stays small).
+ */
+export function ignoreCallback(
+	session: Session,
+	exchange: Exchange
+): { session: Session; exchange: Exchange } {
+	const url = exchange.request.url;
+	const shown: Exchange = {
+		...exchange,
+		request: {
+			...exchange.request,
+			url:
+				url.length > IGNORED_URL_CHARS
+					? `${url.slice(0, IGNORED_URL_CHARS)}… (${url.length - IGNORED_URL_CHARS} more characters)`
+					: url
+		},
+		findings: [ignoredFinding(!!session.pending), ...exchange.findings],
+		note: 'A redirect to the playground’s callback that matches no pending consent request: shown once, then forgotten.'
+	};
+	const kept = (session.outbox ?? []).filter((e) => !isIgnoredCallback(e));
+	return { session: { ...session, outbox: [...kept, shown] }, exchange: shown };
+}
