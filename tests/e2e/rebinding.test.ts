@@ -91,7 +91,7 @@ const ATTACK = (privateUrl: string) => `<!doctype html><html><body><pre id="out"
 test('rebinding: a page under another host name cannot drive the local server', async () => {
 	const context = await browser.newContext();
 	const traffic: Traffic = { problems: [], bodies: [], urls: [] };
-	const page = watch(await context.newPage(), traffic);
+	const page = await watch(await context.newPage(), traffic);
 	const attacker = `http://rebind.test:${(rebinder.address() as AddressInfo).port}`;
 	await page.goto(`${attacker}/attack`);
 	await page.locator('body[data-done="true"]').waitFor();
