@@ -314,6 +314,9 @@ const ADDRESSES: [string, Expected, Expected][] = [
 	['', 'not an IP address', 'not an IP address'],
 	['127.1', '"127.1" is not an IP address', 'not an IP address'],
 	['0177.0.0.1', 'not an IP address', 'not an IP address'],
+	// White space inside: not an address for node:net (the URL parser would drop a tab or newline)
+	['::\t1', 'not an IP address', 'not an IP address'],
+	['2606:4700::\n1111', 'not an IP address', 'not an IP address'],
 	['0x7f.0.0.1', 'not an IP address', 'not an IP address'],
 	['2130706433', 'not an IP address', 'not an IP address'],
 	['256.0.0.1', 'not an IP address', 'not an IP address'],
@@ -401,6 +404,8 @@ describe('guardedLookup', () => {
 		expect(out.err?.message).toBe(
 			'10.0.0.5 is a private network address; the hosted playground only connects to public addresses.'
 		);
+		// A refused lookup hands Node no address at all.
+		expect(out.address).toBe('');
 	});
 
 	test('the same host is allowed in local mode, with the checked address', async () => {
@@ -477,7 +482,7 @@ describe('guardedLookup', () => {
 		const resolver = fixedResolver(DNS);
 		await runLookup(guardedLookup(HOSTED, resolver), 'mixed.reader.test', { all: true });
 		expect(resolver).toHaveBeenCalledTimes(1);
-		expect(resolver).toHaveBeenCalledWith('mixed.reader.test');
+		expect(resolver).toHaveBeenCalledWith('mixed.reader.test', { family: 0, hints: undefined });
 	});
 
 	test('honours the requested family', async () => {
@@ -497,8 +502,27 @@ describe('guardedLookup', () => {
 			address: '2606:2800:220:1:248:1893:25c8:1946',
 			family: 6
 		});
+		expect(await runLookup(lookup, 'dual.reader.test', { family: 'IPv4' })).toEqual({
+			err: null,
+			address: '93.184.216.34',
+			family: 4
+		});
+		expect(await runLookup(lookup, 'dual.reader.test', { family: 6 })).toEqual({
+			err: null,
+			address: '2606:2800:220:1:248:1893:25c8:1946',
+			family: 6
+		});
 		const none = await runLookup(lookup, 'v6only.reader.test', { family: 4 });
 		expect(none.err?.code).toBe('ENOTFOUND');
+	});
+
+	test('asks the resolver for the family and hints Node asked for', async () => {
+		const resolver = fixedResolver(DNS);
+		const lookup = guardedLookup(HOSTED, resolver);
+		await runLookup(lookup, 'dual.reader.test', { family: 'IPv6', hints: 32 });
+		expect(resolver).toHaveBeenLastCalledWith('dual.reader.test', { family: 6, hints: 32 });
+		await runLookup(lookup, 'dual.reader.test', { family: 4 });
+		expect(resolver).toHaveBeenLastCalledWith('dual.reader.test', { family: 4, hints: undefined });
 	});
 
 	test('resolution failures and empty answers come back as ENOTFOUND', async () => {
@@ -507,7 +531,13 @@ describe('guardedLookup', () => {
 		expect(missing.err?.code).toBe('ENOTFOUND');
 		expect(missing.err?.message).toContain('nowhere.reader.test');
 		const empty = await runLookup(lookup, 'empty.reader.test', { all: true });
-		expect(empty.err?.code).toBe('ENOTFOUND');
+		// The same error as Node's own resolver gives, and no address with it.
+		expect(empty.err).toMatchObject({
+			code: 'ENOTFOUND',
+			syscall: 'getaddrinfo',
+			message: 'getaddrinfo ENOTFOUND empty.reader.test'
+		});
+		expect(empty.address).toBe('');
 	});
 
 	test('a resolver that throws synchronously is reported, not thrown', async () => {
@@ -516,6 +546,7 @@ describe('guardedLookup', () => {
 		});
 		const out = await runLookup(lookup, 'feeds.example.com', {});
 		expect(out.err?.code).toBe('EAI_FAIL');
+		expect(out.address).toBe('');
 	});
 
 	test('without a resolver it uses dns.lookup: localhost is loopback', async () => {
