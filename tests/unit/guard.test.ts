@@ -507,10 +507,10 @@ describe('guardedLookup', () => {
 			address: '93.184.216.34',
 			family: 4
 		});
-		expect(await runLookup(lookup, 'dual.reader.test', { family: 6 })).toEqual({
+		expect(await runLookup(lookup, 'dual.reader.test', { family: 6, all: true })).toEqual({
 			err: null,
-			address: '2606:2800:220:1:248:1893:25c8:1946',
-			family: 6
+			address: [{ address: '2606:2800:220:1:248:1893:25c8:1946', family: 6 }],
+			family: undefined
 		});
 		const none = await runLookup(lookup, 'v6only.reader.test', { family: 4 });
 		expect(none.err?.code).toBe('ENOTFOUND');
