@@ -1,13 +1,32 @@
 /**
- * Redaction, in one place: pure functions of an Exchange. The server runs `redactExchange` with the
- * client secret it knows before an Exchange leaves it; the exports run `prepareForExport`, which
+ * Redaction, in one place: pure functions that take the client secret out of everything that leaves
+ * the server. The server runs `redactExchange` (and `redactValue` on the page data: the token panel,
+ * the callback record, notices) with the secret it knows; the exports run `prepareForExport`, which
  * scrubs any client secret again (found by its field name, since its value is not known there) and
  * shortens tokens unless asked not to. A secret becomes `<redacted>`; the length of what was really
  * sent is noted, and Content-Length keeps its true sent value (design.md, "What the browser may see").
+ *
+ * A secret is found in exactly these encodings:
+ * - raw;
+ * - percent-encoding, upper or lower case hex (`%2F`, `%2f`), `+` for a space, and so form encoding
+ *   (any mix of these, character by character);
+ * - JSON string escaping: what JSON.stringify writes inside the quotes, `\/`, and `\uXXXX` (either
+ *   case) for any character;
+ * - base64 and base64url, padded or not, at each of the three alignments a copy inside a larger
+ *   encoded text can have: the characters that depend only on the secret are searched for, and the
+ *   one character on each side that mixes secret bits with its neighbours goes with them;
+ * - form-encode-then-base64 (HTTP Basic, RFC 6749 §2.3.1): the base64 forms above of the secret's
+ *   common form encodings, and any `Basic <credentials>` whose password is the secret.
+ * A secret under 8 bytes (SHORT_SECRET_BYTES) is redacted only as a whole value: a copy whose
+ * neighbours are both delimiters (any character outside `[A-Za-z0-9._~-]`) or the text's ends, so
+ * that a secret `y` does not blank out `response_type`.
+ * A service that transforms the secret otherwise (reversed, split, hashed) defeats this; the secret's
+ * binding to its client and URLs is the guarantee, not this module.
  */
 import type { Exchange, HeaderList, Redaction } from './types';
 import {
 	decodeBase64Utf8,
+	formDecode,
 	formFields,
 	isFormBody,
 	mapFormFields,
@@ -19,6 +38,9 @@ import {
 
 export const REDACTED = '<redacted>';
 
+/** Below this many UTF-8 bytes a secret is redacted only as a whole value between delimiters. */
+export const SHORT_SECRET_BYTES = 8;
+
 // ---------------------------------------------------------------------------------------------
 // The secrets the server knows, by value, in every encoding
 
@@ -28,95 +50,256 @@ export interface Secret {
 	value: string;
 }
 
-function encodings(value: string): string[] {
-	const forms = new Set([
-		value,
-		encodeURIComponent(value),
-		new URLSearchParams([['x', value]]).toString().slice(2)
-	]);
-	return [...forms].filter(Boolean).sort((a, b) => b.length - a.length);
+/** One secret, ready to be found: its name, its byte length and one pattern for all its forms. */
+interface Matcher {
+	name: string;
+	value: string;
+	length: number;
+	pattern: RegExp;
 }
 
-function replaceAll(text: string, secret: string): { text: string; hit: boolean } {
+const escapeRe = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+
+/** A hex digit in either case: `a` → `[aA]`. */
+const hexDigit = (d: string) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d);
+const hexPattern = (n: number, width: number) =>
+	n.toString(16).padStart(width, '0').split('').map(hexDigit).join('');
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+/** One character of the secret: raw, percent-encoded (either case, `+` for a space), or JSON-escaped. */
+function charPattern(ch: string): string {
+	const alts = [escapeRe(ch)];
+	if (ch === ' ') alts.push('\\+');
+	alts.push([...utf8(ch)].map((b) => `%${hexPattern(b, 2)}`).join(''));
+	const json = JSON.stringify(ch).slice(1, -1);
+	if (json !== ch) alts.push(escapeRe(json));
+	if (ch === '/') alts.push('\\\\\\/');
+	alts.push(
+		ch
+			.split('')
+			.map((u) => `\\\\u${hexPattern(u.charCodeAt(0), 4)}`)
+			.join('')
+	);
+	return `(?:${alts.join('|')})`;
+}
+
+/** Percent-encodes every byte of `s` outside `safe`, with `space` for a space and `%xx` in that case. */
+function percentEncode(s: string, safe: RegExp, space: string, lower: boolean): string {
+	let out = '';
+	for (const ch of s) {
+		if (ch === ' ') out += space;
+		else if (safe.test(ch)) out += ch;
+		else
+			for (const b of utf8(ch)) {
+				const h = b.toString(16).padStart(2, '0');
+				out += `%${lower ? h : h.toUpperCase()}`;
+			}
+	}
+	return out;
+}
+
+/**
+ * The byte strings whose base64 is searched: the secret, and its form encodings as common libraries
+ * write them (WHATWG's form set, encodeURIComponent's, RFC 3986's unreserved; `+` or `%20` for a
+ * space; upper or lower case hex).
+ */
+function base64Sources(value: string): string[] {
+	const sets = [/^[A-Za-z0-9*._-]$/, /^[A-Za-z0-9!'()*._~-]$/, /^[A-Za-z0-9._~-]$/];
+	const out = new Set([value]);
+	for (const safe of sets)
+		for (const space of ['+', '%20'])
+			for (const lower of [false, true]) out.add(percentEncode(value, safe, space, lower));
+	return [...out];
+}
+
+const B64 = '[A-Za-z0-9+/_-]';
+
+function toBase64(bytes: Uint8Array): string {
+	let bin = '';
+	for (const b of bytes) bin += String.fromCharCode(b);
+	return btoa(bin);
+}
+
+/**
+ * The base64 and base64url patterns of `bytes` inside any larger base64 text: for each alignment
+ * (the copy starts 0, 1 or 2 bytes after a 3-byte group starts), the characters that depend only
+ * on these bytes, with the mixed character on either side and any padding.
+ */
+function base64Patterns(bytes: Uint8Array): string[] {
+	const out = new Set<string>();
+	for (const align of [0, 1, 2]) {
+		const padded = new Uint8Array(align + bytes.length);
+		padded.set(bytes, align);
+		const full = toBase64(padded);
+		const start = Math.ceil((8 * align) / 6);
+		const endBits = 8 * (align + bytes.length);
+		const core = full.slice(start, Math.floor(endBits / 6));
+		const before = align === 0 ? '' : `${B64}?`;
+		const after = endBits % 6 === 0 ? '' : `(?:${B64}={0,2})?`;
+		for (const form of [core, core.replace(/\+/g, '-').replace(/\//g, '_')])
+			out.add(`${before}${escapeRe(form)}${after}`);
+	}
+	return [...out];
+}
+
+/** The whole-value base64 and base64url of a short secret, padded or not. */
+function wholeBase64(bytes: Uint8Array): string[] {
+	const std = toBase64(bytes);
+	const url = std.replace(/\+/g, '-').replace(/\//g, '_');
+	return [...new Set([std, url])].map((f) => `${escapeRe(f.replace(/=+$/, ''))}={0,2}`);
+}
+
+const WORD = 'A-Za-z0-9._~-';
+
+function matcher(secret: Secret): Matcher {
+	const bytes = utf8(secret.value);
+	const chars = [...secret.value].map(charPattern).join('');
+	const short = bytes.length < SHORT_SECRET_BYTES;
+	const b64 = short
+		? wholeBase64(bytes)
+		: base64Sources(secret.value).flatMap((s) => base64Patterns(utf8(s)));
+	const body = `(?:${[chars, ...b64].join('|')})`;
+	const source = short ? `(?<![${WORD}])${body}(?![${WORD}])` : body;
+	return {
+		name: secret.name,
+		value: secret.value,
+		length: bytes.length,
+		pattern: new RegExp(source, 'g')
+	};
+}
+
+const BASIC = /(\bbasic[ \t]+)([A-Za-z0-9+/_-]+={0,2})/gi;
+
+/** Does this `user:password` (decoded Basic credentials) hold the secret? */
+function basicHolds(decoded: string, m: Matcher, short: boolean): boolean {
+	const i = decoded.indexOf(':');
+	if (i < 0) return false;
+	const password = decoded.slice(i + 1);
+	if (short) return password === m.value || formDecode(password) === m.value;
+	return replaceForms(decoded, m).hit;
+}
+
+function replaceForms(text: string, m: Matcher): { text: string; hit: boolean } {
 	let hit = false;
 	let out = text;
-	for (const form of encodings(secret)) {
-		if (out.includes(form)) {
+	// Until nothing changes: a replacement can make a neighbouring short copy a whole value.
+	for (let round = 0; round < 8; round++) {
+		const next = out.replace(m.pattern, (found) => {
+			if (found === REDACTED) return found;
 			hit = true;
-			out = out.split(form).join(REDACTED);
-		}
+			return REDACTED;
+		});
+		if (next === out) break;
+		out = next;
 	}
 	return { text: out, hit };
 }
 
-/** The decoded `user:password` of an `Authorization: Basic` header value (RFC 7617), if it is one. */
-function basicDecoded(value: string): string | undefined {
-	const m = /^\s*basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(value);
-	return m ? decodeBase64Utf8(m[1]!) : undefined;
-}
-
-function basicCredentials(value: string): { user: string; password: string } | undefined {
-	const decoded = basicDecoded(value);
-	const i = decoded?.indexOf(':') ?? -1;
-	return decoded === undefined || i < 0
-		? undefined
-		: { user: decoded.slice(0, i), password: decoded.slice(i + 1) };
-}
-
-/** The Basic credentials hold the secret, in any of its encodings. */
-function basicHolds(value: string, secret: string): boolean {
-	const decoded = basicDecoded(value);
-	return decoded !== undefined && encodings(secret).some((form) => decoded.includes(form));
-}
-
-function redactHeaders(headers: HeaderList, secret: Secret, noted: Redaction[]): HeaderList {
-	return headers.map(([name, value]) => {
-		if (name.toLowerCase() === 'authorization' && basicHolds(value, secret.value)) {
-			noted.push({
-				what: `${secret.name} (in the Authorization: Basic header)`,
-				length: new TextEncoder().encode(secret.value).length
-			});
-			return [name, `Basic ${REDACTED}`];
-		}
-		const r = replaceAll(value, secret.value);
-		if (r.hit)
-			noted.push({
-				what: `${secret.name} (in the ${name} header)`,
-				length: new TextEncoder().encode(secret.value).length
-			});
-		return [name, r.text];
+/** The text with every copy of the secret, in every listed encoding, replaced by `<redacted>`. */
+function redactWith(text: string, m: Matcher): { text: string; hit: boolean } {
+	let hit = false;
+	const short = m.length < SHORT_SECRET_BYTES;
+	const basic = text.replace(BASIC, (all, lead: string, b64: string) => {
+		const decoded = decodeBase64Utf8(b64);
+		if (decoded === undefined || !basicHolds(decoded, m, short)) return all;
+		hit = true;
+		return `${lead}${REDACTED}`;
 	});
+	const r = replaceForms(basic, m);
+	return { text: r.text, hit: hit || r.hit };
 }
 
-/** Replaces every secret everywhere in the exchange: URL, headers and bodies of both directions. */
-export function redactExchange(ex: Exchange, secrets: Secret[]): Exchange {
-	const real = secrets.filter((s) => s.value.length > 0);
-	if (real.length === 0) return ex;
-	const noted: Redaction[] = [...(ex.redactions ?? [])];
-	const request = { ...ex.request };
-	const response = ex.response ? { ...ex.response } : undefined;
-	for (const s of real) {
-		const len = new TextEncoder().encode(s.value).length;
-		const u = replaceAll(request.url, s.value);
-		if (u.hit) noted.push({ what: `${s.name} (in the URL)`, length: len });
-		request.url = u.text;
-		request.headers = redactHeaders(request.headers, s, noted);
-		const b = replaceAll(request.body, s.value);
-		if (b.hit) noted.push({ what: s.name, length: len });
-		request.body = b.text;
-		if (response) {
-			response.headers = redactHeaders(response.headers, s, noted);
-			const rb = replaceAll(response.body, s.value);
-			if (rb.hit) noted.push({ what: `${s.name} (echoed in the response body)`, length: len });
-			response.body = rb.text;
-		}
-		if (ex.failure)
-			ex = {
-				...ex,
-				failure: { ...ex.failure, message: replaceAll(ex.failure.message, s.value).text }
-			};
+/** The secrets ready to be found; empty values are dropped. */
+function compile(secrets: Secret[]): Matcher[] {
+	return secrets.filter((s) => s.value.length > 0).map(matcher);
+}
+
+/** One text with every secret redacted, and the names of those found in it. */
+function redactAll(text: string, ms: Matcher[]): { text: string; hits: Matcher[] } {
+	const hits: Matcher[] = [];
+	let out = text;
+	for (const m of ms) {
+		const r = redactWith(out, m);
+		if (r.hit) hits.push(m);
+		out = r.text;
 	}
-	return { ...ex, request, response, redactions: noted.length ? noted : undefined };
+	return { text: out, hits };
+}
+
+/** A text with every secret, in every listed encoding, replaced by `<redacted>`. */
+export function redactText(text: string, secrets: Secret[]): string {
+	return redactAll(text, compile(secrets)).text;
+}
+
+function walk(value: unknown, ms: Matcher[], depth: number): unknown {
+	if (typeof value === 'string') return redactAll(value, ms).text;
+	if (value === null || typeof value !== 'object' || depth > 64) return value;
+	if (Array.isArray(value)) return value.map((v) => walk(v, ms, depth + 1));
+	return Object.fromEntries(
+		Object.entries(value).map(([k, v]) => [redactAll(k, ms).text, walk(v, ms, depth + 1)])
+	);
+}
+
+/**
+ * Any plain data (the token set, the callback record, a notice) with every string and every key
+ * redacted: what the page data carries besides the Exchanges.
+ */
+export function redactValue<T>(value: T, secrets: Secret[]): T {
+	const ms = compile(secrets);
+	return ms.length ? (walk(value, ms, 0) as T) : value;
+}
+
+/** Replaces every secret everywhere in the exchange, and notes each place it was found. */
+export function redactExchange(ex: Exchange, secrets: Secret[]): Exchange {
+	const ms = compile(secrets);
+	if (ms.length === 0) return ex;
+	const noted: Redaction[] = [...(ex.redactions ?? [])];
+	const seen = new Set(noted.map((r) => r.what));
+	const note = (what: string, m: Matcher) => {
+		const text = `${m.name}${what}`;
+		if (seen.has(text)) return;
+		seen.add(text);
+		noted.push({ what: text, length: m.length });
+	};
+	const text = (value: string, where: string) => {
+		const r = redactAll(value, ms);
+		for (const m of r.hits) note(where, m);
+		return r.text;
+	};
+	const headers = (list: HeaderList): HeaderList =>
+		list.map(([name, value]) => {
+			const lower = name.toLowerCase();
+			// The true sent size stays: a number is no copy of the secret.
+			if (lower === 'content-length') return [name, value];
+			const basic = lower === 'authorization' && /^\s*basic\s/i.test(value);
+			const where = basic ? ' (in the Authorization: Basic header)' : ` (in the ${name} header)`;
+			return [text(name, ` (in a header name)`), text(value, where)];
+		});
+	const request = {
+		...ex.request,
+		method: text(ex.request.method, ' (in the request line)'),
+		url: text(ex.request.url, ' (in the URL)'),
+		headers: headers(ex.request.headers),
+		body: text(ex.request.body, '')
+	};
+	const response = ex.response && {
+		...ex.response,
+		statusText: text(ex.response.statusText, ' (in the status line)'),
+		headers: headers(ex.response.headers),
+		body: text(ex.response.body, ' (echoed in the response body)')
+	};
+	const failure = ex.failure && {
+		...ex.failure,
+		message: text(ex.failure.message, ' (in the failure message)')
+	};
+	const findings = ex.findings.map((f) => walk(f, ms, 0) as typeof f);
+	const note_ = ex.note === undefined ? undefined : redactAll(ex.note, ms).text;
+	const out: Exchange = { ...ex, request, findings, redactions: noted.length ? noted : undefined };
+	if (response) out.response = response;
+	if (failure) out.failure = failure;
+	if (note_ !== undefined) out.note = note_;
+	return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -154,6 +337,15 @@ export function redactTokens(ex: Exchange, tokens: string[]): Exchange {
 // The client secret in the exports: found by its field name, since its value is not known there
 
 const isRedacted = (v: string) => v === REDACTED;
+
+function basicCredentials(value: string): { user: string; password: string } | undefined {
+	const m = /^\s*basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(value);
+	const decoded = m ? decodeBase64Utf8(m[1]!) : undefined;
+	const i = decoded?.indexOf(':') ?? -1;
+	return decoded === undefined || i < 0
+		? undefined
+		: { user: decoded.slice(0, i), password: decoded.slice(i + 1) };
+}
 
 const SECRET_FIELD = 'client_secret';
 const MAX_JSON_DEPTH = 32;
@@ -208,15 +400,12 @@ export function scrubSecrets(ex: Exchange): Exchange {
 	}
 	if (found.length === 0) return ex;
 
-	// Long values: everywhere they occur, as the server's own redaction does. Short ones only where
-	// they were found, so that a three-letter test secret does not blank out half the transcript.
-	const long = [...new Set(found.filter((v) => v.length >= 8))];
-	let out = long.length
-		? redactExchange(
-				ex,
-				long.map((value) => ({ name: SECRET_FIELD, value }))
-			)
-		: ex;
+	// Everywhere they occur, in every encoding, as the server's own redaction does (a short value only
+	// as a whole value, so that a three-letter test secret does not blank out half the transcript).
+	let out = redactExchange(
+		ex,
+		[...new Set(found)].map((value) => ({ name: SECRET_FIELD, value }))
+	);
 	const noted: Redaction[] = [...(out.redactions ?? [])];
 	const note = (what: string, value: string) => noted.push({ what, length: utf8Length(value) });
 	const fieldFn = (where: string) => (name: string, value: string) => {

@@ -11,16 +11,12 @@ import {
 } from '$lib/oauth/consent';
 import { diagnose, diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
 import { endpoints, type Setup } from '$lib/oauth/setup';
-import {
-	exchangeBody,
-	FORM_CONTENT_TYPE,
-	parseTokenBody,
-	refreshBody
-} from '$lib/oauth/token-endpoint';
-import { fromResponse, isExpired } from '$lib/oauth/token-set';
+import { exchangeBody, FORM_CONTENT_TYPE, refreshBody } from '$lib/oauth/token-endpoint';
+import { isExpired } from '$lib/oauth/token-set';
 import { redactExchange } from '$lib/exchange/redact';
 import { API_DOCS } from '$lib/oauth/docs';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
+import { realTokens, receiveTokens } from './tokens';
 import { outboundFrom, send as sendWith, type SendInput } from './send';
 import { config } from '$lib/env.server';
 import type { Session } from './session';
@@ -319,14 +315,12 @@ export async function exchangeCode(session: Session, signal?: AbortSignal): Prom
 		signal,
 		allowInvalidTls: setup.allow_invalid_tls
 	});
-	let next: Session = { ...session, code: undefined };
-	const parsed = raw.response ? parseTokenBody(raw.response.status, raw.response.body) : undefined;
-	if (parsed?.ok)
-		next = { ...next, tokens: fromResponse(parsed.tokens, parsed.extra, code.scope, Date.now()) };
+	const shown = present(raw, session, { requestedScope: code.scope });
+	const next: Session = { ...session, code: undefined };
 	return {
 		ok: true,
-		session: next,
-		exchanges: [present(raw, session, { requestedScope: code.scope })]
+		session: receiveTokens(next, raw, shown, code.scope, Date.now()) ?? next,
+		exchanges: [shown]
 	};
 }
 
@@ -338,7 +332,7 @@ export async function refreshTokens(
 ): Promise<StepResult> {
 	const need = needSetup(session);
 	if ('status' in need) return { ok: false, ...need };
-	const tokens = session.tokens;
+	const tokens = realTokens(session);
 	if (!tokens?.refresh_token)
 		return {
 			ok: false,
@@ -362,17 +356,12 @@ export async function refreshTokens(
 		signal,
 		allowInvalidTls: setup.allow_invalid_tls
 	});
-	let next = session;
-	const parsed = raw.response ? parseTokenBody(raw.response.status, raw.response.body) : undefined;
-	if (parsed?.ok)
-		next = {
-			...session,
-			tokens: fromResponse(parsed.tokens, parsed.extra, tokens.requested_scope, Date.now(), tokens)
-		};
+	const shown = present(raw, session, { requestedScope: tokens.requested_scope });
 	return {
 		ok: true,
-		session: next,
-		exchanges: [present(raw, session, { requestedScope: tokens.requested_scope })]
+		session:
+			receiveTokens(session, raw, shown, tokens.requested_scope, Date.now(), true) ?? session,
+		exchanges: [shown]
 	};
 }
 
@@ -385,7 +374,7 @@ export interface ApiCall {
 }
 
 function withToken(url: string, session: Session): { url: string; headers: HeaderList } {
-	const tokens = session.tokens!;
+	const tokens = realTokens(session)!;
 	if (session.setup?.token_location === 'query') {
 		const u = new URL(url);
 		u.searchParams.set('access_token', tokens.access_token);

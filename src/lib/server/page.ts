@@ -22,6 +22,8 @@ import { findPreset, presets, sandboxEnabled } from './presets';
 import { config } from '$lib/env.server';
 import { hasPrefill, parsePrefill, prefillLink, type Prefill } from '$lib/oauth/prefill';
 import { readSession, writeSession, type Session } from './session';
+import { redactExchange, redactValue } from '$lib/exchange/redact';
+import { secretsOf } from './tokens';
 
 export const API_SUGGESTIONS = [
 	{ method: 'GET', path: 'user-info', zone: 1 },
@@ -77,6 +79,10 @@ export function prefillFrom(
 
 export function view(session: Session, origin: string) {
 	const setup = session.setup ?? null;
+	// What came from the service or the wire goes through redaction (the setup is the user's own).
+	const secrets = secretsOf(session);
+	const shown = <T>(v: T) => redactValue(v, secrets);
+	const consent = consentExchange(session);
 	const defaults = defaultSetup(origin);
 	return {
 		origin,
@@ -100,16 +106,16 @@ export function view(session: Session, origin: string) {
 								'A parameter that was already on the authorization endpoint.'
 						})
 					),
-					exchange: consentExchange(session)
+					exchange: consent && redactExchange(consent, secrets)
 				}
 			: null,
-		callback: session.callback ?? null,
+		callback: shown(session.callback ?? null),
 		hasCode: !!session.code,
-		tokens: session.tokens ?? null,
+		tokens: shown(session.tokens ?? null),
 		presets: presets(origin).map(({ name, label, description }) => ({ name, label, description })),
 		sandbox: sandboxEnabled(),
 		apiSuggestions: API_SUGGESTIONS,
-		notice: session.notice ?? null
+		notice: shown(session.notice ?? null)
 	};
 }
 
@@ -131,9 +137,11 @@ export async function runStep(
 	const result = await step(session);
 	// A step that changed nothing (a plain API call) leaves the cookie as it is: no re-sealing.
 	if (result.session && result.session !== session) await save(cookies, url, result.session);
+	const secrets = secretsOf(session, result.session);
+	const exchanges = (result.exchanges ?? []).map((ex) => redactExchange(ex, secrets));
 	if (!result.ok)
-		return fail(result.status, { message: result.message, exchanges: result.exchanges ?? [] });
-	return { exchanges: result.exchanges };
+		return fail(result.status, { message: redactValue(result.message, secrets), exchanges });
+	return { exchanges };
 }
 
 export type SetupFailure = {
@@ -214,7 +222,7 @@ export async function takeOutbox(
 	session: Session
 ): Promise<Exchange[]> {
 	if (!session.outbox?.length) return [];
-	const out = session.outbox;
+	const out = session.outbox.map((ex) => redactExchange(ex, secretsOf(session)));
 	await save(cookies, url, { ...session, outbox: undefined });
 	return out;
 }

@@ -51,7 +51,10 @@ export interface Session {
 	callback?: CallbackRecord;
 	/** A code that passed the state check and is waiting to be exchanged. Single use. */
 	code?: { value: string; redirect_uri: string; scope: string };
+	/** The token set as the page sees it: built from the redacted token response (tokens.ts). */
 	tokens?: TokenSet;
+	/** The real tokens, kept only when redaction changed the shown ones (a token that held the secret). */
+	token_values?: { access_token: string; refresh_token?: string };
 	/** Exchanges recorded by a redirect (the callback), handed to the tab's transcript on the next page load. */
 	outbox?: Exchange[];
 	/** Set when the session was read but found broken (explained once on the page). */
