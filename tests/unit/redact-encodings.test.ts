@@ -18,70 +18,7 @@ import { toCurlScript } from '$lib/exchange/curl';
 import type { Exchange } from '$lib/exchange/types';
 import { receiveTokens } from '$lib/server/tokens';
 
-const utf8 = (s: string) => new TextEncoder().encode(s);
-const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const b64url = (s: string) => s.replace(/\+/g, '-').replace(/\//g, '_');
-const lowerHex = (s: string) => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
-const form = (s: string) => new URLSearchParams([['x', s]]).toString().slice(2);
-const json = (s: string) => JSON.stringify(s).slice(1, -1);
-/** JSON with every non-ASCII or control character as `\uXXXX` (as Python's json.dumps writes). */
-const jsonU = (s: string, upper = false) =>
-	[...s]
-		.map((ch) =>
-			ch < ' ' || ch > '~'
-				? ch
-						.split('')
-						.map((u) => {
-							const h = u.charCodeAt(0).toString(16).padStart(4, '0');
-							return `\\u${upper ? h.toUpperCase() : h}`;
-						})
-						.join('')
-				: json(ch)
-		)
-		.join('');
-const concat = (...parts: Uint8Array[]) => {
-	const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-	let at = 0;
-	for (const p of parts) {
-		out.set(p, at);
-		at += p.length;
-	}
-	return out;
-};
-
-/** The base64 characters that depend only on `text`, when it starts `align` bytes into a 3-byte group. */
-function base64Cores(text: string): string[] {
-	const bytes = utf8(text);
-	const out: string[] = [];
-	for (const align of [0, 1, 2]) {
-		const full = b64(concat(new Uint8Array(align), bytes));
-		const core = full.slice(
-			Math.ceil((8 * align) / 6),
-			Math.floor((8 * (align + bytes.length)) / 6)
-		);
-		out.push(core, b64url(core));
-	}
-	return out;
-}
-
-/** Every listed encoding of the secret, as the scan looks for it. */
-function copies(secret: string): { name: string; text: string }[] {
-	const pct = encodeURIComponent(secret);
-	const list = [
-		{ name: 'raw', text: secret },
-		{ name: 'percent', text: pct },
-		{ name: 'percent, lower case', text: lowerHex(pct) },
-		{ name: 'percent, + for space', text: pct.replace(/%20/g, '+') },
-		{ name: 'form', text: form(secret) },
-		{ name: 'form, lower case', text: lowerHex(form(secret)) },
-		{ name: 'JSON', text: json(secret) },
-		{ name: 'JSON \\u', text: jsonU(secret) },
-		{ name: 'JSON \\U', text: jsonU(secret, true) },
-		...base64Cores(secret).map((text) => ({ name: 'base64', text })),
-		...base64Cores(form(secret)).map((text) => ({ name: 'base64 of the form encoding', text }))
-	];
-	return list;
-}
+import { b64, b64url, concat, copies, form, json, jsonU, lowerHex, utf8 } from '../helpers/copies';
 
 /** Every form a service echoes: whole texts, base64 with bytes around it, HTTP Basic. */
 function echoes(secret: string, prefix: Uint8Array, suffix: Uint8Array, id: string): string[] {
