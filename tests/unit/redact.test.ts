@@ -1,12 +1,15 @@
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
 	REDACTED,
 	prepareForExport,
 	redactExchange,
+	redactText,
 	redactTokens,
+	redactValue,
 	shortenToken
 } from '$lib/exchange/redact';
 import type { Exchange } from '$lib/exchange/types';
+import { copiesIn } from '../helpers/copies';
 
 const secret = 'S3cr+t/with&odd=chars';
 const body = new URLSearchParams([
@@ -115,4 +118,177 @@ test('response headers that echo the secret are redacted, and each is noted', ()
 	expect(what).toContain('client_secret (in the X-Echo header)');
 	expect(what).toContain('client_secret (in the Location header)');
 	expect(JSON.stringify(prepareForExport([e]))).not.toContain(encodeURIComponent(secret));
+});
+
+describe('each encoding: a long secret is found in every form redaction covers', () => {
+	const s = 'Sé"c\\r/t +%x€😀\u0001';
+	const secrets = [{ name: 'client_secret', value: s }];
+	const bytes = (t: string) => new TextEncoder().encode(t);
+	const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
+	const url = (t: string) => t.replace(/\+/g, '-').replace(/\//g, '_');
+	const form = new URLSearchParams([['x', s]]).toString().slice(2);
+	const cases: [string, string][] = [
+		['raw', s],
+		['percent, upper case', encodeURIComponent(s)],
+		['percent, lower case', encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
+		['percent, + for a space', encodeURIComponent(s).replace(/%20/g, '+')],
+		['form encoding', form],
+		['JSON', JSON.stringify(s).slice(1, -1)],
+		['JSON with \\/', JSON.stringify(s).slice(1, -1).replace('/', '\\/')],
+		[
+			'JSON \\u, lower case',
+			[...s]
+				.map((c) =>
+					c
+						.split('')
+						.map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`)
+						.join('')
+				)
+				.join('')
+		],
+		[
+			'JSON \\u, upper case',
+			[...s]
+				.map((c) =>
+					c
+						.split('')
+						.map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`)
+						.join('')
+				)
+				.join('')
+		]
+	];
+	for (const align of [0, 1, 2])
+		for (const src of [s, form]) {
+			const inner = b64(
+				new Uint8Array([...new Uint8Array(align).fill(0x41), ...bytes(src), 0x42, 0x43, 0x44])
+			);
+			const end = b64(new Uint8Array([...new Uint8Array(align).fill(0x41), ...bytes(src)]));
+			const what = src === s ? 'base64' : 'base64 of the form encoding';
+			cases.push(
+				[`${what}, alignment ${align}, inside`, inner],
+				[`${what}url, alignment ${align}, inside`, url(inner)],
+				[`${what}, alignment ${align}, at the end, padded`, end],
+				[`${what}url, alignment ${align}, at the end, unpadded`, url(end).replace(/=+$/, '')]
+			);
+		}
+	cases.push(['HTTP Basic', `Basic ${b64(bytes(`app:${form}`))}`]);
+
+	test.each(cases)('each encoding: %s', (name, copy) => {
+		const out = redactText(`[${copy}]`, secrets);
+		if (name.startsWith('base64')) {
+			// What stays is only what the bytes around the copy encode: at most 2 characters before it, 6 after.
+			expect(out).toMatch(/^\[[A-Za-z0-9+/_-]{0,2}<redacted>[A-Za-z0-9+/_=-]{0,6}\]$/);
+			expect(copiesIn(s, out)).toEqual([]);
+		} else expect(out).toMatch(/^\[(Basic )?<redacted>\]$/);
+	});
+
+	test('each encoding: base64 characters beside the copy that hold none of its bits stay', () => {
+		const inner = b64(bytes(`xyz${s}uvw`));
+		expect(redactText(inner, secrets)).toBe(`eHl6${REDACTED}dXZ3`);
+	});
+
+	test('each encoding: an empty secret redacts nothing, and a text without the secret is kept', () => {
+		const e = ex();
+		expect(redactExchange(e, [{ name: 'client_secret', value: '' }])).toBe(e);
+		expect(redactText('nothing here', secrets)).toBe('nothing here');
+	});
+});
+
+describe('each place: the secret is redacted in every field of an Exchange, and each place is noted', () => {
+	const s = 'place-secret-1234';
+	const secrets = [{ name: 'client_secret', value: s }];
+	const e: Exchange = {
+		id: 'p',
+		step: 'exchange',
+		startedAt: '2026-01-01T00:00:00Z',
+		request: {
+			method: `GET${s}`,
+			url: `https://svc.test/?a=${s}`,
+			httpVersion: '1.1',
+			headers: [
+				[`X-${s}`, 'v'],
+				['X-Echo', s],
+				['Content-Length', s],
+				['Authorization', `Basic ${btoa(`app:${s}`)}`]
+			],
+			body: `client_secret=${s}`
+		},
+		response: {
+			status: 400,
+			statusText: `Bad ${s}`,
+			httpVersion: '1.1',
+			headers: [['X-Back', s]],
+			body: `{"echo":"${s}"}`,
+			truncated: false
+		},
+		failure: { kind: 'network', message: `broke: ${s}` },
+		timing: { total: 1 },
+		findings: [{ level: 'error', code: 'c', message: `m ${s}`, fix: `f ${s}`, ref: `r ${s}` }],
+		note: `note ${s}`
+	};
+
+	test('each place: request line, URL, header names and values, body, status line, response headers and body, failure, findings, note', () => {
+		const out = redactExchange(e, secrets);
+		expect(out.request).toEqual({
+			method: `GET${REDACTED}`,
+			url: `https://svc.test/?a=${REDACTED}`,
+			httpVersion: '1.1',
+			headers: [
+				[`X-${REDACTED}`, 'v'],
+				['X-Echo', REDACTED],
+				['Content-Length', s],
+				['Authorization', `Basic ${REDACTED}`]
+			],
+			body: `client_secret=${REDACTED}`
+		});
+		expect(out.response).toEqual({
+			...e.response,
+			statusText: `Bad ${REDACTED}`,
+			headers: [['X-Back', REDACTED]],
+			body: `{"echo":"${REDACTED}"}`
+		});
+		expect(out.failure).toEqual({ kind: 'network', message: `broke: ${REDACTED}` });
+		expect(out.findings).toEqual([
+			{
+				level: 'error',
+				code: 'c',
+				message: `m ${REDACTED}`,
+				fix: `f ${REDACTED}`,
+				ref: `r ${REDACTED}`
+			}
+		]);
+		expect(out.note).toBe(`note ${REDACTED}`);
+		expect(out.redactions).toEqual(
+			[
+				'client_secret (in the request line)',
+				'client_secret (in the URL)',
+				'client_secret (in a header name)',
+				'client_secret (in the X-Echo header)',
+				'client_secret (in the Authorization: Basic header)',
+				'client_secret',
+				'client_secret (in the status line)',
+				'client_secret (in the X-Back header)',
+				'client_secret (echoed in the response body)',
+				'client_secret (in the failure message)'
+			].map((what) => ({ what, length: s.length }))
+		);
+		expect(redactExchange(out, secrets)).toEqual(out);
+	});
+
+	test('each place: an exchange without a response, failure or note stays without them', () => {
+		const { response: _r, failure: _f, note: _n, ...bare } = e;
+		const out = redactExchange(bare, secrets);
+		expect(Object.keys(out).sort()).toEqual(Object.keys(bare).concat('redactions').sort());
+	});
+
+	test('each place: plain data has every string and key redacted, at any depth', () => {
+		const value = { [s]: [s, 1, null, true, { deep: `x${s}` }], n: 2 };
+		expect(redactValue(value, secrets)).toEqual({
+			[REDACTED]: [REDACTED, 1, null, true, { deep: `x${REDACTED}` }],
+			n: 2
+		});
+		expect(redactValue(value, [])).toBe(value);
+		expect(redactValue(s, secrets)).toBe(REDACTED);
+	});
 });
