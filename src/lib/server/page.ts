@@ -115,7 +115,7 @@ export function view(session: Session, origin: string) {
 		presets: presets(origin).map(({ name, label, description }) => ({ name, label, description })),
 		sandbox: sandboxEnabled(),
 		apiSuggestions: API_SUGGESTIONS,
-		notice: shown(session.notice ?? null)
+		notice: session.notice ?? null
 	};
 }
 
