@@ -6,7 +6,8 @@ import {
 	redactText,
 	redactTokens,
 	redactValue,
-	shortenToken
+	shortenToken,
+	TOO_DEEP
 } from '$lib/exchange/redact';
 import type { Exchange } from '$lib/exchange/types';
 import { copiesIn } from '../helpers/copies';
@@ -290,5 +291,108 @@ describe('each place: the secret is redacted in every field of an Exchange, and 
 		});
 		expect(redactValue(value, [])).toBe(value);
 		expect(redactValue(s, secrets)).toBe(REDACTED);
+	});
+});
+
+describe('edges: what is and is not a copy', () => {
+	const y = [{ name: 'client_secret', value: 'y' }];
+	const long = [{ name: 'client_secret', value: 'abcdefgh' }];
+
+	test('edges: a replacement that makes a neighbouring short copy whole is followed, so a second pass changes nothing', () => {
+		const once = redactText('y%79 x', y);
+		expect(once).toBe(`${REDACTED}${REDACTED} x`);
+		expect(redactText(once, y)).toBe(once);
+	});
+
+	test('edges: a character of the secret matches only its own forms: no + or \\/ for another character', () => {
+		expect(redactText('abcdefg+ abcdefg\\/ abcdefg%2B abcdefg%68', long)).toBe(
+			`abcdefg+ abcdefg\\/ abcdefg%2B ${REDACTED}`
+		);
+		const slash = [{ name: 's', value: 'abcdefg/' }];
+		expect(redactText('abcdefg\\/ abcdefg%2f', slash)).toBe(`${REDACTED} ${REDACTED}`);
+	});
+
+	test('edges: Basic credentials are read after one or more blanks, in base64url too, with either padding, and with an empty user', () => {
+		expect(redactText(`Basic  ${btoa('ap:y')}`, y)).toBe(`Basic  ${REDACTED}`);
+		expect(btoa('ap:y')).toMatch(/==$/);
+		expect(redactText(`basic\t${btoa(':y')}`, y)).toBe(`basic\t${REDACTED}`);
+		const odd = [{ name: 's', value: '~?>' }];
+		const cred = btoa('a:%7E%3F%3E?>');
+		expect(redactText(`Basic ${btoa('a:~?>')}`, odd)).toBe(`Basic ${REDACTED}`);
+		expect(redactText(`Basic ${cred}`, odd)).toBe(`Basic ${cred}`);
+		const url = btoa('ab?:~?>').replace(/\+/g, '-').replace(/\//g, '_');
+		expect(url).toMatch(/[-_]/);
+		expect(redactText(`Basic ${url}`, odd)).toBe(`Basic ${REDACTED}`);
+		const spaced = [{ name: 's', value: 'a b' }];
+		expect(redactText(`Basic ${btoa('app:a+b')}`, spaced)).toBe(`Basic ${REDACTED}`);
+		// "basic" inside a word is not a Basic header.
+		expect(redactText(`xbasic ${btoa('app:y')}`, y)).toBe(`xbasic ${btoa('app:y')}`);
+		expect(redactText(`Basic ${btoa('app-y')}`, y)).toBe(`Basic ${btoa('app-y')}`);
+	});
+
+	test('edges: a short secret’s own base64 is found padded, unpadded and in base64url', () => {
+		expect(redactText('eQ eQ== eQ=', y)).toBe(`${REDACTED} ${REDACTED} ${REDACTED}`);
+		const odd = [{ name: 's', value: '??>' }];
+		expect(btoa('??>')).toBe('Pz8+');
+		expect(redactText('[Pz8+] [Pz8-]', odd)).toBe(`[${REDACTED}] [${REDACTED}]`);
+	});
+
+	test('edges: base64 of the secret as each common library form-encodes it', () => {
+		const s = "a b~*!'(é)-";
+		const secrets = [{ name: 's', value: s }];
+		const b64 = (t: string) => btoa(String.fromCharCode(...new TextEncoder().encode(t)));
+		const lower = (t: string) => t.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+		const enc = encodeURIComponent(s);
+		const rfc3986 = enc.replace(
+			/[!'()*]/g,
+			(c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`
+		);
+		const whatwg = new URLSearchParams([['x', s]]).toString().slice(2);
+		for (const form of [
+			enc,
+			enc.replace(/%20/g, '+'),
+			lower(enc),
+			rfc3986,
+			rfc3986.replace(/%20/g, '+'),
+			lower(rfc3986),
+			whatwg,
+			whatwg.replace(/\+/g, '%20'),
+			lower(whatwg)
+		]) {
+			const text = b64(`app:${form}`);
+			expect(redactText(`[${text}]`, secrets), form).toMatch(/^\[YXBwO<redacted>\]$/);
+		}
+	});
+
+	test('edges: each place is noted once, and a text that is <redacted> already is not a new copy', () => {
+		const e = ex();
+		e.request.headers.push(['X-Echo', secret], ['X-Echo', secret]);
+		const out = redactExchange(e, [{ name: 'client_secret', value: secret }]);
+		expect(
+			out.redactions?.filter((r) => r.what === 'client_secret (in the X-Echo header)')
+		).toHaveLength(1);
+		const odd = redactExchange(
+			{
+				...ex(),
+				request: { ...ex().request, url: 'https://x.test/', headers: [], body: REDACTED }
+			},
+			[{ name: 'client_secret', value: REDACTED }]
+		);
+		expect(odd.request.body).toBe(REDACTED);
+		expect(odd.redactions).toBeUndefined();
+	});
+
+	test('edges: plain data deeper than the limit is not shown, numbers that are the secret are redacted', () => {
+		let deep: unknown = 'x';
+		for (let i = 0; i < 33; i++) deep = [deep];
+		let at32: unknown = redactValue(deep, long);
+		for (let i = 0; i < 32; i++) at32 = (at32 as unknown[])[0];
+		expect(at32).toEqual([TOO_DEEP]);
+		const digits = [{ name: 's', value: '12345678' }];
+		expect(redactValue({ a: 12345678, b: 912345678, c: 1234567 }, digits)).toEqual({
+			a: REDACTED,
+			b: REDACTED,
+			c: 1234567
+		});
 	});
 });

@@ -663,3 +663,32 @@ describe('echo: a token response that echoes the client secret', () => {
 		});
 	});
 });
+
+test('echo: a numeric secret echoed as a JSON number leaves the redacted response unreadable, and the real set is shown redacted field by field', async () => {
+	const secret = '8675309123';
+	answers.push({
+		response: {
+			status: 200,
+			statusText: 'OK',
+			httpVersion: '1.1',
+			headers: [['Content-Type', 'application/json']],
+			body: `{"access_token":"at-n","token_type":"Bearer","expires_in":${secret},"echo":"${secret}"}`,
+			truncated: false
+		}
+	});
+	const r = await exchangeCode(
+		session({
+			client_secret: secret,
+			code: { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' }
+		})
+	);
+	if (!r.ok) throw new Error(r.message);
+	expect(r.exchanges[0]!.response!.body).toContain('"expires_in":<redacted>');
+	expect(r.session.tokens).toMatchObject({
+		access_token: 'at-n',
+		expires_in: '<redacted>',
+		extra: { echo: '<redacted>' }
+	});
+	expect(r.session.tokens!.expires_at).toBeGreaterThan(Date.now());
+	expect(JSON.stringify(r.session.tokens)).not.toContain(secret);
+});

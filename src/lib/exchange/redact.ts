@@ -58,7 +58,7 @@ interface Matcher {
 	pattern: RegExp;
 }
 
-const escapeRe = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+const escapeRe = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
 /** A hex digit in either case: `a` → `[aA]`. */
 const hexDigit = (d: string) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d);
@@ -69,27 +69,28 @@ const utf8 = (s: string) => new TextEncoder().encode(s);
 
 /** One character of the secret: raw, percent-encoded (either case, `+` for a space), or JSON-escaped. */
 function charPattern(ch: string): string {
-	const alts = [escapeRe(ch)];
-	if (ch === ' ') alts.push('\\+');
-	alts.push([...utf8(ch)].map((b) => `%${hexPattern(b, 2)}`).join(''));
-	const json = JSON.stringify(ch).slice(1, -1);
-	if (json !== ch) alts.push(escapeRe(json));
-	if (ch === '/') alts.push('\\\\\\/');
-	alts.push(
+	const alts = new Set([
+		escapeRe(ch),
+		[...utf8(ch)].map((b) => `%${hexPattern(b, 2)}`).join(''),
+		escapeRe(JSON.stringify(ch).slice(1, -1)),
 		ch
 			.split('')
 			.map((u) => `\\\\u${hexPattern(u.charCodeAt(0), 4)}`)
 			.join('')
-	);
-	return `(?:${alts.join('|')})`;
+	]);
+	if (ch === ' ') alts.add('\\+');
+	if (ch === '/') alts.add('\\\\\\/');
+	return `(?:${[...alts].join('|')})`;
 }
 
-/** Percent-encodes every byte of `s` outside `safe`, with `space` for a space and `%xx` in that case. */
-function percentEncode(s: string, safe: RegExp, space: string, lower: boolean): string {
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Percent-encodes every byte of `s` but ALNUM and `keep`, with `space` for a space, hex in that case. */
+function percentEncode(s: string, keep: string, space: string, lower: boolean): string {
 	let out = '';
 	for (const ch of s) {
 		if (ch === ' ') out += space;
-		else if (safe.test(ch)) out += ch;
+		else if (ALNUM.includes(ch) || keep.includes(ch)) out += ch;
 		else
 			for (const b of utf8(ch)) {
 				const h = b.toString(16).padStart(2, '0');
@@ -105,11 +106,10 @@ function percentEncode(s: string, safe: RegExp, space: string, lower: boolean): 
  * space; upper or lower case hex).
  */
 function base64Sources(value: string): string[] {
-	const sets = [/^[A-Za-z0-9*._-]$/, /^[A-Za-z0-9!'()*._~-]$/, /^[A-Za-z0-9._~-]$/];
 	const out = new Set([value]);
-	for (const safe of sets)
+	for (const keep of ['*._-', "!'()*._~-", '._~-'])
 		for (const space of ['+', '%20'])
-			for (const lower of [false, true]) out.add(percentEncode(value, safe, space, lower));
+			for (const lower of [false, true]) out.add(percentEncode(value, keep, space, lower));
 	return [...out];
 }
 
@@ -232,9 +232,16 @@ export function redactText(text: string, secrets: Secret[]): string {
 	return redactAll(text, compile(secrets)).text;
 }
 
+/** Deeper than this, plain data is not shown at all (a token response nested this deep is noise). */
+const MAX_DEPTH = 32;
+export const TOO_DEEP = '<nested too deep to show>';
+
 function walk(value: unknown, ms: Matcher[], depth: number): unknown {
+	if (depth > MAX_DEPTH) return TOO_DEEP;
 	if (typeof value === 'string') return redactAll(value, ms).text;
-	if (value === null || typeof value !== 'object' || depth > 64) return value;
+	// A number whose digits are the secret (a numeric secret echoed as a JSON number) is shown as text.
+	if (typeof value === 'number') return redactAll(String(value), ms).hits.length ? REDACTED : value;
+	if (value === null || typeof value !== 'object') return value;
 	if (Array.isArray(value)) return value.map((v) => walk(v, ms, depth + 1));
 	return Object.fromEntries(
 		Object.entries(value).map(([k, v]) => [redactAll(k, ms).text, walk(v, ms, depth + 1)])
@@ -404,7 +411,7 @@ export function scrubSecrets(ex: Exchange): Exchange {
 	// as a whole value, so that a three-letter test secret does not blank out half the transcript).
 	let out = redactExchange(
 		ex,
-		[...new Set(found)].map((value) => ({ name: SECRET_FIELD, value }))
+		found.map((value) => ({ name: SECRET_FIELD, value }))
 	);
 	const noted: Redaction[] = [...(out.redactions ?? [])];
 	const note = (what: string, value: string) => noted.push({ what, length: utf8Length(value) });

@@ -3,7 +3,7 @@
  * secret echoed in any field (extra fields included) reaches it only as `<redacted>`; the server
  * keeps the real access and refresh token for its own requests when redaction changed them.
  */
-import { redactExchange, redactValue, type Secret } from '$lib/exchange/redact';
+import { redactValue, type Secret } from '$lib/exchange/redact';
 import type { Exchange } from '$lib/exchange/types';
 import { tokensFromExchange, type TokenSet } from '$lib/oauth/token-set';
 import type { Session } from './session';
@@ -20,7 +20,7 @@ export function realTokens(session: Session): TokenSet | undefined {
 }
 
 /**
- * The session after a token response: `tokens` from the redacted Exchange `shown`, `token_values`
+ * The session after a token response: `tokens` from `shown` (the Exchange after present()), `token_values`
  * from the real one when they differ. Undefined when the response carries no tokens.
  */
 export function receiveTokens(
@@ -39,15 +39,10 @@ export function receiveTokens(
 	);
 	if (!real) return undefined;
 	const secrets = secretsOf(session);
-	const page = redactValue(
-		tokensFromExchange(
-			redactExchange(shown, secrets),
-			requestedScope,
-			now,
-			refresh ? session.tokens : undefined
-		) ?? real,
-		secrets
-	);
+	// From the redacted response; when redaction left it unreadable, the real set redacted field by field.
+	const page =
+		tokensFromExchange(shown, requestedScope, now, refresh ? session.tokens : undefined) ??
+		redactValue(real, secrets);
 	// Whether the refresh token rotated is a fact about the real tokens.
 	if (real.refresh) page.refresh = real.refresh;
 	const differs =
