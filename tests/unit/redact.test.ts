@@ -6,6 +6,7 @@ import {
 	redactText,
 	redactTokens,
 	redactValue,
+	scrubSecrets,
 	shortenToken,
 	TOO_DEEP
 } from '$lib/exchange/redact';
@@ -394,5 +395,28 @@ describe('edges: what is and is not a copy', () => {
 			b: REDACTED,
 			c: 1234567
 		});
+	});
+});
+
+describe('exports: a client secret found by its field name', () => {
+	const value = 'found-by-name-9876';
+	test('exports: a client_secret nested in a JSON body is found and redacted everywhere, and a redacted record is left as it is', () => {
+		const e = ex();
+		e.request = { ...e.request, url: 'https://x.test/', headers: [], body: 'null' };
+		e.response = {
+			...e.response!,
+			body: JSON.stringify({ a: [{ b: { client_secret: value } }, null, 3] }),
+			headers: [['X-Echo', btoa(`x${value}`)]]
+		};
+		const out = scrubSecrets(e);
+		expect(JSON.stringify(out)).not.toContain(value);
+		expect(out.response!.headers).toEqual([['X-Echo', `e${REDACTED}`]]);
+		expect(scrubSecrets(out)).toBe(out);
+		const plain = {
+			...ex(),
+			request: { ...ex().request, url: 'https://x.test/', headers: [], body: '' }
+		};
+		plain.response = { ...plain.response!, body: '{"client_secret":"<redacted>"}' };
+		expect(scrubSecrets(plain)).toBe(plain);
 	});
 });
