@@ -420,3 +420,32 @@ describe('exports: a client secret found by its field name', () => {
 		expect(scrubSecrets(plain)).toBe(plain);
 	});
 });
+
+test('exports: a client secret sent only in the query, or only in Basic credentials, is found and redacted where it is echoed', () => {
+	const value = 'only-here-4321';
+	const base = ex();
+	const inQuery: Exchange = {
+		...base,
+		request: {
+			...base.request,
+			url: `https://x.test/t?client_secret=${value}`,
+			headers: [],
+			body: ''
+		},
+		response: { ...base.response!, body: `echo ${value}` }
+	};
+	expect(scrubSecrets(inQuery).response!.body).toBe(`echo ${REDACTED}`);
+	const inBasic: Exchange = {
+		...base,
+		request: {
+			...base.request,
+			url: 'https://x.test/t',
+			headers: [['Authorization', `Basic ${btoa(`app:${value}`)}`]],
+			body: ''
+		},
+		response: { ...base.response!, body: `echo ${value}` }
+	};
+	const out = scrubSecrets(inBasic);
+	expect(out.response!.body).toBe(`echo ${REDACTED}`);
+	expect(out.request.headers).toEqual([['Authorization', `Basic ${REDACTED}`]]);
+});
