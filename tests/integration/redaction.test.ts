@@ -60,6 +60,13 @@ test('echo: a token endpoint that echoes the secret in every encoding leaks it i
 		exchanges.push(...(r.data.exchanges as Exchange[]));
 	}
 	expect(exchanges.map((e) => e.response?.status)).toEqual([200, 200, 200, 200]);
+	// Paste-back mode: the address a redirect URI received, with the secret echoed in it.
+	await c.action('restart');
+	const pasted = await c.action('pasteback', {
+		pasted: `?code=x&state=y&echo=${encodeURIComponent(SECRET)}`
+	});
+	expect(pasted.type).toBe('success');
+	exchanges.push(...(pasted.data.exchanges as Exchange[]));
 
 	const data = await c.fetch('/__data.json');
 	expect(data.res.status).toBe(200);

@@ -139,8 +139,7 @@ export async function runStep(
 	if (result.session && result.session !== session) await save(cookies, url, result.session);
 	const secrets = secretsOf(session, result.session);
 	const exchanges = (result.exchanges ?? []).map((ex) => redactExchange(ex, secrets));
-	if (!result.ok)
-		return fail(result.status, { message: redactValue(result.message, secrets), exchanges });
+	if (!result.ok) return fail(result.status, { message: result.message, exchanges });
 	return { exchanges };
 }
 
