@@ -50,6 +50,9 @@ test('echo: a token endpoint that echoes the secret in every encoding leaks it i
 		const ex = await c.action('exchange');
 		exchanges.push(...(ex.data.exchanges as Exchange[]));
 	}
+	// The page load after the second redirect back hands over its recorded exchange (the outbox).
+	const afterCallback = await c.fetch('/__data.json');
+	expect(afterCallback.body).toContain('/callback?code=echo-code');
 	const [tokenEx] = exchanges;
 	expect(tokenEx!.response!.status).toBe(200);
 	expect(tokenEx!.redactions?.map((r) => r.what)).toContain(
