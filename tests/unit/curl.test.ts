@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { shellQuote, toCurl, toCurlScript } from '$lib/exchange/curl';
 import { importHar } from '$lib/oauth/imported';
@@ -79,16 +79,23 @@ function asRequest(args: string[]) {
 	return { ...out, url, body: out.data.join('&') };
 }
 
-const t = transcript();
-const [consent, callback, exchange, userinfo, refresh, api403, failed] = t as [
-	Exchange,
-	Exchange,
-	Exchange,
-	Exchange,
-	Exchange,
-	Exchange,
-	Exchange
-];
+// Built before each test rather than when the file is collected, so that the redaction it runs
+// counts as each test's own coverage (StrykerJS would otherwise run every unit test for its mutants).
+let t: Exchange[] = [];
+let consent: Exchange, callback: Exchange, exchange: Exchange, userinfo: Exchange;
+let refresh: Exchange, api403: Exchange, failed: Exchange;
+beforeEach(() => {
+	t = transcript();
+	[consent, callback, exchange, userinfo, refresh, api403, failed] = t as Exchange[] as [
+		Exchange,
+		Exchange,
+		Exchange,
+		Exchange,
+		Exchange,
+		Exchange,
+		Exchange
+	];
+});
 
 describe('toCurl runs as-is in bash', () => {
 	test('every command and the whole script pass bash -n', () => {

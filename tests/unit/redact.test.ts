@@ -1,12 +1,17 @@
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
 	REDACTED,
 	prepareForExport,
 	redactExchange,
+	redactText,
 	redactTokens,
-	shortenToken
+	redactValue,
+	scrubSecrets,
+	shortenToken,
+	TOO_DEEP
 } from '$lib/exchange/redact';
 import type { Exchange } from '$lib/exchange/types';
+import { copiesIn } from '../helpers/copies';
 
 const secret = 'S3cr+t/with&odd=chars';
 const body = new URLSearchParams([
@@ -115,4 +120,332 @@ test('response headers that echo the secret are redacted, and each is noted', ()
 	expect(what).toContain('client_secret (in the X-Echo header)');
 	expect(what).toContain('client_secret (in the Location header)');
 	expect(JSON.stringify(prepareForExport([e]))).not.toContain(encodeURIComponent(secret));
+});
+
+describe('each encoding: a long secret is found in every form redaction covers', () => {
+	const s = 'Sé"c\\r/t +%x€😀\u0001';
+	const secrets = [{ name: 'client_secret', value: s }];
+	const bytes = (t: string) => new TextEncoder().encode(t);
+	const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
+	const url = (t: string) => t.replace(/\+/g, '-').replace(/\//g, '_');
+	const form = new URLSearchParams([['x', s]]).toString().slice(2);
+	const cases: [string, string][] = [
+		['raw', s],
+		['percent, upper case', encodeURIComponent(s)],
+		['percent, lower case', encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
+		['percent, + for a space', encodeURIComponent(s).replace(/%20/g, '+')],
+		['form encoding', form],
+		['JSON', JSON.stringify(s).slice(1, -1)],
+		['JSON with \\/', JSON.stringify(s).slice(1, -1).replace('/', '\\/')],
+		[
+			'JSON \\u, lower case',
+			[...s]
+				.map((c) =>
+					c
+						.split('')
+						.map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`)
+						.join('')
+				)
+				.join('')
+		],
+		[
+			'JSON \\u, upper case',
+			[...s]
+				.map((c) =>
+					c
+						.split('')
+						.map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`)
+						.join('')
+				)
+				.join('')
+		]
+	];
+	for (const align of [0, 1, 2])
+		for (const src of [s, form]) {
+			const inner = b64(
+				new Uint8Array([...new Uint8Array(align).fill(0x41), ...bytes(src), 0x42, 0x43, 0x44])
+			);
+			const end = b64(new Uint8Array([...new Uint8Array(align).fill(0x41), ...bytes(src)]));
+			const what = src === s ? 'base64' : 'base64 of the form encoding';
+			cases.push(
+				[`${what}, alignment ${align}, inside`, inner],
+				[`${what}url, alignment ${align}, inside`, url(inner)],
+				[`${what}, alignment ${align}, at the end, padded`, end],
+				[`${what}url, alignment ${align}, at the end, unpadded`, url(end).replace(/=+$/, '')]
+			);
+		}
+	cases.push(['HTTP Basic', `Basic ${b64(bytes(`app:${form}`))}`]);
+
+	test.each(cases)('each encoding: %s', (name, copy) => {
+		const out = redactText(`[${copy}]`, secrets);
+		if (name.startsWith('base64')) {
+			// What stays is only what the bytes around the copy encode: at most 2 characters before it, 6 after.
+			expect(out).toMatch(/^\[[A-Za-z0-9+/_-]{0,2}<redacted>[A-Za-z0-9+/_=-]{0,6}\]$/);
+			expect(copiesIn(s, out)).toEqual([]);
+		} else expect(out).toMatch(/^\[(Basic )?<redacted>\]$/);
+	});
+
+	test('each encoding: base64 characters beside the copy that hold none of its bits stay', () => {
+		const inner = b64(bytes(`xyz${s}uvw`));
+		expect(redactText(inner, secrets)).toBe(`eHl6${REDACTED}dXZ3`);
+	});
+
+	test('each encoding: an empty secret redacts nothing, and a text without the secret is kept', () => {
+		const e = ex();
+		expect(redactExchange(e, [{ name: 'client_secret', value: '' }])).toBe(e);
+		expect(redactText('nothing here', secrets)).toBe('nothing here');
+	});
+});
+
+describe('each place: the secret is redacted in every field of an Exchange, and each place is noted', () => {
+	const s = 'place-secret-1234';
+	const secrets = [{ name: 'client_secret', value: s }];
+	const e: Exchange = {
+		id: 'p',
+		step: 'exchange',
+		startedAt: '2026-01-01T00:00:00Z',
+		request: {
+			method: `GET${s}`,
+			url: `https://svc.test/?a=${s}`,
+			httpVersion: '1.1',
+			headers: [
+				[`X-${s}`, 'v'],
+				['X-Echo', s],
+				['Content-Length', s],
+				['Authorization', `Basic ${btoa(`app:${s}`)}`]
+			],
+			body: `client_secret=${s}`
+		},
+		response: {
+			status: 400,
+			statusText: `Bad ${s}`,
+			httpVersion: '1.1',
+			headers: [['X-Back', s]],
+			body: `{"echo":"${s}"}`,
+			truncated: false
+		},
+		failure: { kind: 'network', message: `broke: ${s}` },
+		timing: { total: 1 },
+		findings: [{ level: 'error', code: 'c', message: `m ${s}`, fix: `f ${s}`, ref: `r ${s}` }],
+		note: `note ${s}`
+	};
+
+	test('each place: request line, URL, header names and values, body, status line, response headers and body, failure, findings, note', () => {
+		const out = redactExchange(e, secrets);
+		expect(out.request).toEqual({
+			method: `GET${REDACTED}`,
+			url: `https://svc.test/?a=${REDACTED}`,
+			httpVersion: '1.1',
+			headers: [
+				[`X-${REDACTED}`, 'v'],
+				['X-Echo', REDACTED],
+				['Content-Length', s],
+				['Authorization', `Basic ${REDACTED}`]
+			],
+			body: `client_secret=${REDACTED}`
+		});
+		expect(out.response).toEqual({
+			...e.response,
+			statusText: `Bad ${REDACTED}`,
+			headers: [['X-Back', REDACTED]],
+			body: `{"echo":"${REDACTED}"}`
+		});
+		expect(out.failure).toEqual({ kind: 'network', message: `broke: ${REDACTED}` });
+		expect(out.findings).toEqual([
+			{
+				level: 'error',
+				code: 'c',
+				message: `m ${REDACTED}`,
+				fix: `f ${REDACTED}`,
+				ref: `r ${REDACTED}`
+			}
+		]);
+		expect(out.note).toBe(`note ${REDACTED}`);
+		expect(out.redactions).toEqual(
+			[
+				'client_secret (in the request line)',
+				'client_secret (in the URL)',
+				'client_secret (in a header name)',
+				'client_secret (in the X-Echo header)',
+				'client_secret (in the Authorization: Basic header)',
+				'client_secret',
+				'client_secret (in the status line)',
+				'client_secret (in the X-Back header)',
+				'client_secret (echoed in the response body)',
+				'client_secret (in the failure message)'
+			].map((what) => ({ what, length: s.length }))
+		);
+		expect(redactExchange(out, secrets)).toEqual(out);
+	});
+
+	test('each place: an exchange without a response, failure or note stays without them', () => {
+		const { response: _r, failure: _f, note: _n, ...bare } = e;
+		const out = redactExchange(bare, secrets);
+		expect(Object.keys(out).sort()).toEqual(Object.keys(bare).concat('redactions').sort());
+	});
+
+	test('each place: plain data has every string and key redacted, at any depth', () => {
+		const value = { [s]: [s, 1, null, true, { deep: `x${s}` }], n: 2 };
+		expect(redactValue(value, secrets)).toEqual({
+			[REDACTED]: [REDACTED, 1, null, true, { deep: `x${REDACTED}` }],
+			n: 2
+		});
+		expect(redactValue(value, [])).toBe(value);
+		expect(redactValue(s, secrets)).toBe(REDACTED);
+	});
+});
+
+describe('edges: what is and is not a copy', () => {
+	const y = [{ name: 'client_secret', value: 'y' }];
+	const long = [{ name: 'client_secret', value: 'abcdefgh' }];
+
+	test('edges: a replacement that makes a neighbouring short copy whole is followed, so a second pass changes nothing', () => {
+		const once = redactText('y%79 x', y);
+		expect(once).toBe(`${REDACTED}${REDACTED} x`);
+		expect(redactText(once, y)).toBe(once);
+	});
+
+	test('edges: a character of the secret matches only its own forms: no + or \\/ for another character', () => {
+		expect(redactText('abcdefg+ abcdefg\\/ abcdefg%2B abcdefg%68', long)).toBe(
+			`abcdefg+ abcdefg\\/ abcdefg%2B ${REDACTED}`
+		);
+		const slash = [{ name: 's', value: 'abcdefg/' }];
+		expect(redactText('abcdefg\\/ abcdefg%2f', slash)).toBe(`${REDACTED} ${REDACTED}`);
+	});
+
+	test('edges: Basic credentials are read after one or more blanks, in base64url too, with either padding, and with an empty user', () => {
+		expect(redactText(`Basic  ${btoa('ap:y')}`, y)).toBe(`Basic  ${REDACTED}`);
+		expect(btoa('ap:y')).toMatch(/==$/);
+		expect(redactText(`basic\t${btoa(':y')}`, y)).toBe(`basic\t${REDACTED}`);
+		const odd = [{ name: 's', value: '~?>' }];
+		const cred = btoa('a:%7E%3F%3E?>');
+		expect(redactText(`Basic ${btoa('a:~?>')}`, odd)).toBe(`Basic ${REDACTED}`);
+		expect(redactText(`Basic ${cred}`, odd)).toBe(`Basic ${cred}`);
+		const url = btoa('ab?:~?>').replace(/\+/g, '-').replace(/\//g, '_');
+		expect(url).toMatch(/[-_]/);
+		expect(redactText(`Basic ${url}`, odd)).toBe(`Basic ${REDACTED}`);
+		const spaced = [{ name: 's', value: 'a b' }];
+		expect(redactText(`Basic ${btoa('app:a+b')}`, spaced)).toBe(`Basic ${REDACTED}`);
+		// "basic" inside a word is not a Basic header.
+		expect(redactText(`xbasic ${btoa('app:y')}`, y)).toBe(`xbasic ${btoa('app:y')}`);
+		expect(redactText(`Basic ${btoa('app-y')}`, y)).toBe(`Basic ${btoa('app-y')}`);
+	});
+
+	test('edges: a short secret’s own base64 is found padded, unpadded and in base64url', () => {
+		expect(redactText('eQ eQ== eQ=', y)).toBe(`${REDACTED} ${REDACTED} ${REDACTED}`);
+		const odd = [{ name: 's', value: '??>' }];
+		expect(btoa('??>')).toBe('Pz8+');
+		expect(redactText('[Pz8+] [Pz8-]', odd)).toBe(`[${REDACTED}] [${REDACTED}]`);
+	});
+
+	test('edges: base64 of the secret as each common library form-encodes it', () => {
+		const s = "a b~*!'(é)-";
+		const secrets = [{ name: 's', value: s }];
+		const b64 = (t: string) => btoa(String.fromCharCode(...new TextEncoder().encode(t)));
+		const lower = (t: string) => t.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+		const enc = encodeURIComponent(s);
+		const rfc3986 = enc.replace(
+			/[!'()*]/g,
+			(c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`
+		);
+		const whatwg = new URLSearchParams([['x', s]]).toString().slice(2);
+		for (const form of [
+			enc,
+			enc.replace(/%20/g, '+'),
+			lower(enc),
+			rfc3986,
+			rfc3986.replace(/%20/g, '+'),
+			lower(rfc3986),
+			whatwg,
+			whatwg.replace(/\+/g, '%20'),
+			lower(whatwg)
+		]) {
+			const text = b64(`app:${form}`);
+			expect(redactText(`[${text}]`, secrets), form).toMatch(/^\[YXBwO<redacted>\]$/);
+		}
+	});
+
+	test('edges: each place is noted once, and a text that is <redacted> already is not a new copy', () => {
+		const e = ex();
+		e.request.headers.push(['X-Echo', secret], ['X-Echo', secret]);
+		const out = redactExchange(e, [{ name: 'client_secret', value: secret }]);
+		expect(
+			out.redactions?.filter((r) => r.what === 'client_secret (in the X-Echo header)')
+		).toHaveLength(1);
+		const odd = redactExchange(
+			{
+				...ex(),
+				request: { ...ex().request, url: 'https://x.test/', headers: [], body: REDACTED }
+			},
+			[{ name: 'client_secret', value: REDACTED }]
+		);
+		expect(odd.request.body).toBe(REDACTED);
+		expect(odd.redactions).toBeUndefined();
+	});
+
+	test('edges: plain data deeper than the limit is not shown, numbers that are the secret are redacted', () => {
+		let deep: unknown = 'x';
+		for (let i = 0; i < 33; i++) deep = [deep];
+		let at32: unknown = redactValue(deep, long);
+		for (let i = 0; i < 32; i++) at32 = (at32 as unknown[])[0];
+		expect(at32).toEqual([TOO_DEEP]);
+		const digits = [{ name: 's', value: '12345678' }];
+		expect(redactValue({ a: 12345678, b: 912345678, c: 1234567 }, digits)).toEqual({
+			a: REDACTED,
+			b: REDACTED,
+			c: 1234567
+		});
+	});
+});
+
+describe('exports: a client secret found by its field name', () => {
+	const value = 'found-by-name-9876';
+	test('exports: a client_secret nested in a JSON body is found and redacted everywhere, and a redacted record is left as it is', () => {
+		const e = ex();
+		e.request = { ...e.request, url: 'https://x.test/', headers: [], body: 'null' };
+		e.response = {
+			...e.response!,
+			body: JSON.stringify({ a: [{ b: { client_secret: value } }, null, 3] }),
+			headers: [['X-Echo', btoa(`x${value}`)]]
+		};
+		const out = scrubSecrets(e);
+		expect(JSON.stringify(out)).not.toContain(value);
+		expect(out.response!.headers).toEqual([['X-Echo', `e${REDACTED}`]]);
+		expect(scrubSecrets(out)).toBe(out);
+		const plain = {
+			...ex(),
+			request: { ...ex().request, url: 'https://x.test/', headers: [], body: '' }
+		};
+		plain.response = { ...plain.response!, body: '{"client_secret":"<redacted>"}' };
+		expect(scrubSecrets(plain)).toBe(plain);
+	});
+});
+
+test('exports: a client secret sent only in the query, or only in Basic credentials, is found and redacted where it is echoed', () => {
+	const value = 'only-here-4321';
+	const base = ex();
+	const inQuery: Exchange = {
+		...base,
+		request: {
+			...base.request,
+			url: `https://x.test/t?client_secret=${value}`,
+			headers: [],
+			body: ''
+		},
+		response: { ...base.response!, body: `echo ${value}` }
+	};
+	expect(scrubSecrets(inQuery).response!.body).toBe(`echo ${REDACTED}`);
+	const inBasic: Exchange = {
+		...base,
+		request: {
+			...base.request,
+			url: 'https://x.test/t',
+			headers: [['Authorization', `Basic ${btoa(`app:${value}`)}`]],
+			body: ''
+		},
+		response: { ...base.response!, body: `echo ${value}` }
+	};
+	const out = scrubSecrets(inBasic);
+	expect(out.response!.body).toBe(`echo ${REDACTED}`);
+	expect(out.request.headers).toEqual([['Authorization', `Basic ${REDACTED}`]]);
 });

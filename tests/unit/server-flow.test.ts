@@ -830,3 +830,88 @@ describe('trust at the callback', () => {
 		expect(r.session.callback!.exchanged_anyway).toBe(true);
 	});
 });
+
+describe('echo: a token response that echoes the client secret', () => {
+	const withCode = () =>
+		session({ code: { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' } });
+
+	test('echo: the token set the page sees comes from the redacted response, extra fields included', async () => {
+		answers.push(
+			json(200, {
+				access_token: 'at-plain',
+				token_type: 'Bearer',
+				client_secret: SECRET,
+				nested: { copy: [`x ${SECRET}`] }
+			})
+		);
+		const r = await exchangeCode(withCode());
+		if (!r.ok) throw new Error(r.message);
+		expect(r.session.tokens?.extra).toEqual({
+			client_secret: '<redacted>',
+			nested: { copy: ['x <redacted>'] }
+		});
+		expect(r.session.token_values).toBeUndefined();
+		expect(JSON.stringify(r.session.tokens)).not.toContain(SECRET);
+	});
+
+	test('echo: a token that holds the secret is shown redacted, and the server still sends the real one', async () => {
+		const access = `at-${SECRET}`;
+		const refresh = `rt-${SECRET}`;
+		answers.push(tokenAnswer(access, refresh));
+		const r = await exchangeCode(withCode());
+		if (!r.ok) throw new Error(r.message);
+		expect(r.session.tokens).toMatchObject({
+			access_token: 'at-<redacted>',
+			refresh_token: 'rt-<redacted>'
+		});
+		expect(r.session.token_values).toEqual({ access_token: access, refresh_token: refresh });
+
+		answers.push(json(200, { userId: '1' }));
+		await callApi(r.session, 'userinfo');
+		expect(sent[1]!.headers).toEqual([['Authorization', `Bearer ${access}`]]);
+
+		answers.push(tokenAnswer(`at2-${SECRET}`));
+		const rf = await refreshTokens(r.session);
+		if (!rf.ok) throw new Error(rf.message);
+		expect(form(sent[2]!.body).refresh_token).toBe(refresh);
+		// No new refresh token: the old one is kept, really and as shown, and it did not rotate.
+		expect(rf.session.token_values).toEqual({
+			access_token: `at2-${SECRET}`,
+			refresh_token: refresh
+		});
+		expect(rf.session.tokens).toMatchObject({
+			access_token: 'at2-<redacted>',
+			refresh_token: 'rt-<redacted>',
+			refresh: { rotated: false, kept_old: true }
+		});
+	});
+});
+
+test('echo: a numeric secret echoed as a JSON number leaves the redacted response unreadable, and the real set is shown redacted field by field', async () => {
+	const secret = '8675309123';
+	answers.push({
+		response: {
+			status: 200,
+			statusText: 'OK',
+			httpVersion: '1.1',
+			headers: [['Content-Type', 'application/json']],
+			body: `{"access_token":"at-n","token_type":"Bearer","expires_in":${secret},"echo":"${secret}"}`,
+			truncated: false
+		}
+	});
+	const r = await exchangeCode(
+		session({
+			client_secret: secret,
+			code: { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' }
+		})
+	);
+	if (!r.ok) throw new Error(r.message);
+	expect(r.exchanges[0]!.response!.body).toContain('"expires_in":<redacted>');
+	expect(r.session.tokens).toMatchObject({
+		access_token: 'at-n',
+		expires_in: '<redacted>',
+		extra: { echo: '<redacted>' }
+	});
+	expect(r.session.tokens!.expires_at).toBeGreaterThan(Date.now());
+	expect(JSON.stringify(r.session.tokens)).not.toContain(secret);
+});

@@ -1,23 +1,42 @@
 /**
- * Redaction, in one place: pure functions of an Exchange. The server runs `redactExchange` with the
- * client secret it knows before an Exchange leaves it; the exports run `prepareForExport`, which
+ * Redaction, in one place: pure functions that take the client secret out of everything that leaves
+ * the server. The server runs `redactExchange` (and `redactValue` on the page data: the token panel,
+ * the callback record, notices) with the secret it knows; the exports run `prepareForExport`, which
  * scrubs any client secret again (found by its field name, since its value is not known there) and
  * shortens tokens unless asked not to. A secret becomes `<redacted>`; the length of what was really
  * sent is noted, and Content-Length keeps its true sent value (design.md, "What the browser may see").
+ *
+ * A secret is found in exactly these encodings:
+ * - raw;
+ * - percent-encoding, upper or lower case hex (`%2F`, `%2f`), `+` for a space, and so form encoding
+ *   (any mix of these, character by character);
+ * - JSON string escaping: what JSON.stringify writes inside the quotes, `\/`, and `\uXXXX` (either
+ *   case) for any character;
+ * - base64 and base64url, padded or not, at each of the three alignments a copy inside a larger
+ *   encoded text can have: the characters that depend only on the secret are searched for, and the
+ *   one character on each side that mixes secret bits with its neighbours goes with them;
+ * - form-encode-then-base64 (HTTP Basic, RFC 6749 §2.3.1): the base64 forms above of the secret's
+ *   common form encodings, and any `Basic <credentials>` whose password is the secret.
+ * A secret under 8 bytes (SHORT_SECRET_BYTES) is redacted only as a whole value: a copy whose
+ * neighbours are both delimiters (any character outside `[A-Za-z0-9._~-]`) or the text's ends, so
+ * that a secret `y` does not blank out `response_type`.
+ * A service that transforms the secret otherwise (reversed, split, hashed) defeats this; the secret's
+ * binding to its client and URLs is the guarantee, not this module.
  */
 import type { Exchange, HeaderList, Redaction } from './types';
 import {
 	decodeBase64Utf8,
+	formDecode,
 	formFields,
 	isFormBody,
-	mapFormFields,
 	parseJson,
-	queryFields,
-	splitUrl,
-	utf8Length
+	queryFields
 } from './text';
 
 export const REDACTED = '<redacted>';
+
+/** Below this many UTF-8 bytes a secret is redacted only as a whole value between delimiters. */
+export const SHORT_SECRET_BYTES = 8;
 
 // ---------------------------------------------------------------------------------------------
 // The secrets the server knows, by value, in every encoding
@@ -28,95 +47,263 @@ export interface Secret {
 	value: string;
 }
 
-function encodings(value: string): string[] {
-	const forms = new Set([
-		value,
-		encodeURIComponent(value),
-		new URLSearchParams([['x', value]]).toString().slice(2)
-	]);
-	return [...forms].filter(Boolean).sort((a, b) => b.length - a.length);
+/** One secret, ready to be found: its name, its byte length and one pattern for all its forms. */
+interface Matcher {
+	name: string;
+	value: string;
+	length: number;
+	pattern: RegExp;
 }
 
-function replaceAll(text: string, secret: string): { text: string; hit: boolean } {
+const escapeRe = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+
+/** A hex digit in either case: `a` → `[aA]`. */
+const hexDigit = (d: string) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d);
+const hexPattern = (n: number, width: number) =>
+	n.toString(16).padStart(width, '0').split('').map(hexDigit).join('');
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+/** One character of the secret: raw, percent-encoded (either case, `+` for a space), or JSON-escaped. */
+function charPattern(ch: string): string {
+	const alts = new Set([
+		escapeRe(ch),
+		[...utf8(ch)].map((b) => `%${hexPattern(b, 2)}`).join(''),
+		escapeRe(JSON.stringify(ch).slice(1, -1)),
+		ch
+			.split('')
+			.map((u) => `\\\\u${hexPattern(u.charCodeAt(0), 4)}`)
+			.join('')
+	]);
+	if (ch === ' ') alts.add('\\+');
+	if (ch === '/') alts.add('\\\\\\/');
+	return `(?:${[...alts].join('|')})`;
+}
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Percent-encodes every byte of `s` but ALNUM and `keep`, with `space` for a space, hex in that case. */
+function percentEncode(s: string, keep: string, space: string, lower: boolean): string {
+	let out = '';
+	for (const ch of s) {
+		if (ch === ' ') out += space;
+		else if (ALNUM.includes(ch) || keep.includes(ch)) out += ch;
+		else
+			for (const b of utf8(ch)) {
+				const h = b.toString(16).padStart(2, '0');
+				out += `%${lower ? h : h.toUpperCase()}`;
+			}
+	}
+	return out;
+}
+
+/**
+ * The byte strings whose base64 is searched: the secret, and its form encodings as common libraries
+ * write them (WHATWG's form set, encodeURIComponent's, RFC 3986's unreserved; `+` or `%20` for a
+ * space; upper or lower case hex).
+ */
+function base64Sources(value: string): string[] {
+	const out = new Set([value]);
+	for (const keep of ['*._-', "!'()*._~-", '._~-'])
+		for (const space of ['+', '%20'])
+			for (const lower of [false, true]) out.add(percentEncode(value, keep, space, lower));
+	return [...out];
+}
+
+const B64 = '[A-Za-z0-9+/_-]';
+
+function toBase64(bytes: Uint8Array): string {
+	let bin = '';
+	for (const b of bytes) bin += String.fromCharCode(b);
+	return btoa(bin);
+}
+
+/**
+ * The base64 and base64url patterns of `bytes` inside any larger base64 text: for each alignment
+ * (the copy starts 0, 1 or 2 bytes after a 3-byte group starts), the characters that depend only
+ * on these bytes, with the mixed character on either side and any padding.
+ */
+function base64Patterns(bytes: Uint8Array): string[] {
+	const out = new Set<string>();
+	for (const align of [0, 1, 2]) {
+		const padded = new Uint8Array(align + bytes.length);
+		padded.set(bytes, align);
+		const full = toBase64(padded);
+		const start = Math.ceil((8 * align) / 6);
+		const endBits = 8 * (align + bytes.length);
+		const core = full.slice(start, Math.floor(endBits / 6));
+		const before = align === 0 ? '' : `${B64}?`;
+		const after = endBits % 6 === 0 ? '' : `(?:${B64}={0,2})?`;
+		for (const form of [core, core.replace(/\+/g, '-').replace(/\//g, '_')])
+			out.add(`${before}${escapeRe(form)}${after}`);
+	}
+	return [...out];
+}
+
+/** The whole-value base64 and base64url of a short secret, padded or not. */
+function wholeBase64(bytes: Uint8Array): string[] {
+	const std = toBase64(bytes);
+	const url = std.replace(/\+/g, '-').replace(/\//g, '_');
+	return [...new Set([std, url])].map((f) => `${escapeRe(f.replace(/=+$/, ''))}={0,2}`);
+}
+
+const WORD = 'A-Za-z0-9._~-';
+
+function matcher(secret: Secret): Matcher {
+	const bytes = utf8(secret.value);
+	const chars = [...secret.value].map(charPattern).join('');
+	const short = bytes.length < SHORT_SECRET_BYTES;
+	const b64 = short
+		? wholeBase64(bytes)
+		: base64Sources(secret.value).flatMap((s) => base64Patterns(utf8(s)));
+	const body = `(?:${[chars, ...b64].join('|')})`;
+	const source = short ? `(?<![${WORD}])${body}(?![${WORD}])` : body;
+	return {
+		name: secret.name,
+		value: secret.value,
+		length: bytes.length,
+		pattern: new RegExp(source, 'g')
+	};
+}
+
+const BASIC = /(\bbasic[ \t]+)([A-Za-z0-9+/_-]+={0,2})/gi;
+
+/** Does this `user:password` (decoded Basic credentials) hold the secret? */
+function basicHolds(decoded: string, m: Matcher, short: boolean): boolean {
+	const i = decoded.indexOf(':');
+	if (i < 0) return false;
+	const password = decoded.slice(i + 1);
+	if (short) return password === m.value || formDecode(password) === m.value;
+	return replaceForms(decoded, m).hit;
+}
+
+function replaceForms(text: string, m: Matcher): { text: string; hit: boolean } {
 	let hit = false;
 	let out = text;
-	for (const form of encodings(secret)) {
-		if (out.includes(form)) {
+	// Until nothing changes: a replacement can make a neighbouring short copy a whole value.
+	for (let round = 0; round < 8; round++) {
+		const next = out.replace(m.pattern, (found) => {
+			if (found === REDACTED) return found;
 			hit = true;
-			out = out.split(form).join(REDACTED);
-		}
+			return REDACTED;
+		});
+		if (next === out) break;
+		out = next;
 	}
 	return { text: out, hit };
 }
 
-/** The decoded `user:password` of an `Authorization: Basic` header value (RFC 7617), if it is one. */
-function basicDecoded(value: string): string | undefined {
-	const m = /^\s*basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(value);
-	return m ? decodeBase64Utf8(m[1]!) : undefined;
-}
-
-function basicCredentials(value: string): { user: string; password: string } | undefined {
-	const decoded = basicDecoded(value);
-	const i = decoded?.indexOf(':') ?? -1;
-	return decoded === undefined || i < 0
-		? undefined
-		: { user: decoded.slice(0, i), password: decoded.slice(i + 1) };
-}
-
-/** The Basic credentials hold the secret, in any of its encodings. */
-function basicHolds(value: string, secret: string): boolean {
-	const decoded = basicDecoded(value);
-	return decoded !== undefined && encodings(secret).some((form) => decoded.includes(form));
-}
-
-function redactHeaders(headers: HeaderList, secret: Secret, noted: Redaction[]): HeaderList {
-	return headers.map(([name, value]) => {
-		if (name.toLowerCase() === 'authorization' && basicHolds(value, secret.value)) {
-			noted.push({
-				what: `${secret.name} (in the Authorization: Basic header)`,
-				length: new TextEncoder().encode(secret.value).length
-			});
-			return [name, `Basic ${REDACTED}`];
-		}
-		const r = replaceAll(value, secret.value);
-		if (r.hit)
-			noted.push({
-				what: `${secret.name} (in the ${name} header)`,
-				length: new TextEncoder().encode(secret.value).length
-			});
-		return [name, r.text];
+/** The text with every copy of the secret, in every listed encoding, replaced by `<redacted>`. */
+function redactWith(text: string, m: Matcher): { text: string; hit: boolean } {
+	let hit = false;
+	const short = m.length < SHORT_SECRET_BYTES;
+	const basic = text.replace(BASIC, (all, lead: string, b64: string) => {
+		const decoded = decodeBase64Utf8(b64);
+		if (decoded === undefined || !basicHolds(decoded, m, short)) return all;
+		hit = true;
+		return `${lead}${REDACTED}`;
 	});
+	const r = replaceForms(basic, m);
+	return { text: r.text, hit: hit || r.hit };
 }
 
-/** Replaces every secret everywhere in the exchange: URL, headers and bodies of both directions. */
-export function redactExchange(ex: Exchange, secrets: Secret[]): Exchange {
-	const real = secrets.filter((s) => s.value.length > 0);
-	if (real.length === 0) return ex;
-	const noted: Redaction[] = [...(ex.redactions ?? [])];
-	const request = { ...ex.request };
-	const response = ex.response ? { ...ex.response } : undefined;
-	for (const s of real) {
-		const len = new TextEncoder().encode(s.value).length;
-		const u = replaceAll(request.url, s.value);
-		if (u.hit) noted.push({ what: `${s.name} (in the URL)`, length: len });
-		request.url = u.text;
-		request.headers = redactHeaders(request.headers, s, noted);
-		const b = replaceAll(request.body, s.value);
-		if (b.hit) noted.push({ what: s.name, length: len });
-		request.body = b.text;
-		if (response) {
-			response.headers = redactHeaders(response.headers, s, noted);
-			const rb = replaceAll(response.body, s.value);
-			if (rb.hit) noted.push({ what: `${s.name} (echoed in the response body)`, length: len });
-			response.body = rb.text;
-		}
-		if (ex.failure)
-			ex = {
-				...ex,
-				failure: { ...ex.failure, message: replaceAll(ex.failure.message, s.value).text }
-			};
+/** The secrets ready to be found; empty values are dropped. */
+function compile(secrets: Secret[]): Matcher[] {
+	return secrets.filter((s) => s.value.length > 0).map(matcher);
+}
+
+/** One text with every secret redacted, and the names of those found in it. */
+function redactAll(text: string, ms: Matcher[]): { text: string; hits: Matcher[] } {
+	const hits: Matcher[] = [];
+	let out = text;
+	for (const m of ms) {
+		const r = redactWith(out, m);
+		if (r.hit) hits.push(m);
+		out = r.text;
 	}
-	return { ...ex, request, response, redactions: noted.length ? noted : undefined };
+	return { text: out, hits };
+}
+
+/** A text with every secret, in every listed encoding, replaced by `<redacted>`. */
+export function redactText(text: string, secrets: Secret[]): string {
+	return redactAll(text, compile(secrets)).text;
+}
+
+/** Deeper than this, plain data is not shown at all (a token response nested this deep is noise). */
+const MAX_DEPTH = 32;
+export const TOO_DEEP = '<nested too deep to show>';
+
+function walk(value: unknown, ms: Matcher[], depth: number): unknown {
+	if (depth > MAX_DEPTH) return TOO_DEEP;
+	if (typeof value === 'string') return redactAll(value, ms).text;
+	// A number whose digits are the secret (a numeric secret echoed as a JSON number) is shown as text.
+	if (typeof value === 'number') return redactAll(String(value), ms).hits.length ? REDACTED : value;
+	if (value === null || typeof value !== 'object') return value;
+	if (Array.isArray(value)) return value.map((v) => walk(v, ms, depth + 1));
+	return Object.fromEntries(
+		Object.entries(value).map(([k, v]) => [redactAll(k, ms).text, walk(v, ms, depth + 1)])
+	);
+}
+
+/**
+ * Any plain data (the token set, the callback record, a notice) with every string and every key
+ * redacted: what the page data carries besides the Exchanges.
+ */
+export function redactValue<T>(value: T, secrets: Secret[]): T {
+	const ms = compile(secrets);
+	return ms.length ? (walk(value, ms, 0) as T) : value;
+}
+
+/** Replaces every secret everywhere in the exchange, and notes each place it was found. */
+export function redactExchange(ex: Exchange, secrets: Secret[]): Exchange {
+	const ms = compile(secrets);
+	if (ms.length === 0) return ex;
+	const noted: Redaction[] = [...(ex.redactions ?? [])];
+	const seen = new Set(noted.map((r) => r.what));
+	const note = (what: string, m: Matcher) => {
+		const text = `${m.name}${what}`;
+		if (seen.has(text)) return;
+		seen.add(text);
+		noted.push({ what: text, length: m.length });
+	};
+	const text = (value: string, where: string) => {
+		const r = redactAll(value, ms);
+		for (const m of r.hits) note(where, m);
+		return r.text;
+	};
+	const headers = (list: HeaderList): HeaderList =>
+		list.map(([name, value]) => {
+			const lower = name.toLowerCase();
+			// The true sent size stays: a number is no copy of the secret.
+			if (lower === 'content-length') return [name, value];
+			const basic = lower === 'authorization' && /^\s*basic\s/i.test(value);
+			const where = basic ? ' (in the Authorization: Basic header)' : ` (in the ${name} header)`;
+			return [text(name, ` (in a header name)`), text(value, where)];
+		});
+	const request = {
+		...ex.request,
+		method: text(ex.request.method, ' (in the request line)'),
+		url: text(ex.request.url, ' (in the URL)'),
+		headers: headers(ex.request.headers),
+		body: text(ex.request.body, '')
+	};
+	const response = ex.response && {
+		...ex.response,
+		statusText: text(ex.response.statusText, ' (in the status line)'),
+		headers: headers(ex.response.headers),
+		body: text(ex.response.body, ' (echoed in the response body)')
+	};
+	const failure = ex.failure && {
+		...ex.failure,
+		message: text(ex.failure.message, ' (in the failure message)')
+	};
+	const findings = ex.findings.map((f) => walk(f, ms, 0) as typeof f);
+	const note_ = ex.note === undefined ? undefined : redactAll(ex.note, ms).text;
+	const out: Exchange = { ...ex, request, findings, redactions: noted.length ? noted : undefined };
+	if (response) out.response = response;
+	if (failure) out.failure = failure;
+	if (note_ !== undefined) out.note = note_;
+	return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -155,110 +342,50 @@ export function redactTokens(ex: Exchange, tokens: string[]): Exchange {
 
 const isRedacted = (v: string) => v === REDACTED;
 
+function basicCredentials(value: string): { user: string; password: string } | undefined {
+	const m = /^\s*basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(value);
+	const decoded = m ? decodeBase64Utf8(m[1]!) : undefined;
+	const i = decoded?.indexOf(':') ?? -1;
+	return decoded === undefined || i < 0
+		? undefined
+		: { user: decoded.slice(0, i), password: decoded.slice(i + 1) };
+}
+
 const SECRET_FIELD = 'client_secret';
 const MAX_JSON_DEPTH = 32;
 
-/** Walks parsed JSON for `client_secret` string fields; replaces them when `replace` is set. */
-function walkSecrets(node: unknown, values: string[], replace: boolean, depth = 0): boolean {
-	if (depth > MAX_JSON_DEPTH || node === null || typeof node !== 'object') return false;
-	let changed = false;
-	if (Array.isArray(node)) {
-		for (const item of node) changed = walkSecrets(item, values, replace, depth + 1) || changed;
-		return changed;
+/** Collects the `client_secret` string fields of parsed JSON, at any depth up to MAX_JSON_DEPTH. */
+function jsonSecrets(node: unknown, values: string[], depth = 0): void {
+	// Stryker disable next-line ConditionalExpression: a string walked as an object has only index keys, never client_secret, and the depth limit ends it
+	if (depth > MAX_JSON_DEPTH || typeof node !== 'object' || node === null) return;
+	for (const [key, v] of Object.entries(node)) {
+		if (key === SECRET_FIELD && typeof v === 'string') values.push(v);
+		else jsonSecrets(v, values, depth + 1);
 	}
-	const obj = node as Record<string, unknown>;
-	for (const key of Object.keys(obj)) {
-		const v = obj[key];
-		if (key === SECRET_FIELD && typeof v === 'string') {
-			if (v && !isRedacted(v)) {
-				values.push(v);
-				if (replace) {
-					obj[key] = REDACTED;
-					changed = true;
-				}
-			}
-		} else changed = walkSecrets(v, values, replace, depth + 1) || changed;
-	}
-	return changed;
-}
-
-function jsonSecrets(body: string, values: string[]): void {
-	if (body.includes(SECRET_FIELD)) walkSecrets(parseJson(body), values, false);
 }
 
 /**
- * Redacts any client secret left in an exchange: the `client_secret` field of a form body, query or
- * JSON body, and the password of an `Authorization: Basic` header. The values found are also redacted
- * wherever else they appear (an echoing response), like the server does with the known secret. Values
- * already `<redacted>` are left alone, so running it on a redacted exchange changes nothing.
+ * Redacts any client secret left in an exchange, for the exports and the HAR import, which do not
+ * know its value: the values of `client_secret` fields (query, form body, JSON bodies at any depth)
+ * and the password of an `Authorization: Basic` header are redacted wherever they appear, in every
+ * encoding, as the server does with the secret it knows. A value already `<redacted>` is left alone,
+ * so running it on a redacted exchange changes nothing.
  */
 export function scrubSecrets(ex: Exchange): Exchange {
 	const found: string[] = [];
-	for (const [n, v] of queryFields(ex.request.url))
-		if (n === SECRET_FIELD && v && !isRedacted(v)) found.push(v);
+	for (const [n, v] of queryFields(ex.request.url)) if (n === SECRET_FIELD) found.push(v);
 	if (isFormBody(ex.request.headers, ex.request.body))
-		for (const [n, v] of formFields(ex.request.body))
-			if (n === SECRET_FIELD && v && !isRedacted(v)) found.push(v);
-	jsonSecrets(ex.request.body, found);
-	if (ex.response) jsonSecrets(ex.response.body, found);
+		for (const [n, v] of formFields(ex.request.body)) if (n === SECRET_FIELD) found.push(v);
+	jsonSecrets(parseJson(ex.request.body), found);
+	if (ex.response) jsonSecrets(parseJson(ex.response.body), found);
 	for (const [n, v] of ex.request.headers) {
-		if (n.toLowerCase() !== 'authorization') continue;
-		const cred = basicCredentials(v);
-		if (cred?.password && !isRedacted(cred.password)) found.push(cred.password);
+		const cred = n.toLowerCase() === 'authorization' ? basicCredentials(v) : undefined;
+		if (cred) found.push(cred.password);
 	}
-	if (found.length === 0) return ex;
-
-	// Long values: everywhere they occur, as the server's own redaction does. Short ones only where
-	// they were found, so that a three-letter test secret does not blank out half the transcript.
-	const long = [...new Set(found.filter((v) => v.length >= 8))];
-	let out = long.length
-		? redactExchange(
-				ex,
-				long.map((value) => ({ name: SECRET_FIELD, value }))
-			)
-		: ex;
-	const noted: Redaction[] = [...(out.redactions ?? [])];
-	const note = (what: string, value: string) => noted.push({ what, length: utf8Length(value) });
-	const fieldFn = (where: string) => (name: string, value: string) => {
-		if (name !== SECRET_FIELD || !value || isRedacted(value)) return undefined;
-		note(where, value);
-		return REDACTED;
-	};
-
-	const request = { ...out.request };
-	const u = splitUrl(request.url);
-	if (u.query !== undefined) {
-		const q = mapFormFields(u.query, fieldFn(`${SECRET_FIELD} (in the URL)`));
-		if (q.changed) request.url = `${u.base}?${q.text}${u.hash}`;
-	}
-	if (isFormBody(request.headers, request.body))
-		request.body = mapFormFields(request.body, fieldFn(SECRET_FIELD)).text;
-	else if (request.body.includes(SECRET_FIELD)) {
-		const parsed = parseJson(request.body);
-		const values: string[] = [];
-		if (walkSecrets(parsed, values, true)) {
-			request.body = JSON.stringify(parsed);
-			for (const v of values) note(SECRET_FIELD, v);
-		}
-	}
-	request.headers = request.headers.map(([n, v]) => {
-		if (n.toLowerCase() !== 'authorization') return [n, v];
-		const cred = basicCredentials(v);
-		if (!cred?.password || isRedacted(cred.password)) return [n, v];
-		note(`${SECRET_FIELD} (in the Authorization: Basic header)`, cred.password);
-		return [n, `Basic ${REDACTED}`];
-	});
-	let response = out.response;
-	if (response?.body.includes(SECRET_FIELD)) {
-		const parsed = parseJson(response.body);
-		const values: string[] = [];
-		if (walkSecrets(parsed, values, true)) {
-			response = { ...response, body: JSON.stringify(parsed) };
-			for (const v of values) note(`${SECRET_FIELD} (in the response body)`, v);
-		}
-	}
-	out = { ...out, request, response, redactions: noted.length ? noted : undefined };
-	return out;
+	return redactExchange(
+		ex,
+		found.filter((v) => !isRedacted(v)).map((value) => ({ name: SECRET_FIELD, value }))
+	);
 }
 
 const TOKEN_FIELDS = new Set(['access_token', 'refresh_token', 'id_token']);

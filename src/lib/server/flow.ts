@@ -11,19 +11,15 @@ import {
 } from '$lib/oauth/consent';
 import { diagnose, diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
 import { endpoints, type Setup } from '$lib/oauth/setup';
-import {
-	exchangeBody,
-	FORM_CONTENT_TYPE,
-	parseTokenBody,
-	refreshBody
-} from '$lib/oauth/token-endpoint';
-import { fromResponse, isExpired } from '$lib/oauth/token-set';
+import { exchangeBody, FORM_CONTENT_TYPE, refreshBody } from '$lib/oauth/token-endpoint';
+import { isExpired } from '$lib/oauth/token-set';
 import { redactExchange } from '$lib/exchange/redact';
 import { API_DOCS } from '$lib/oauth/docs';
 import { stateMatches } from '$lib/oauth/callback';
 import { issuerFinding, issuerStops } from '$lib/oauth/issuer';
 import { ignoreCallback, issuerOnCallback } from './callback-trust';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
+import { realTokens, receiveTokens } from './tokens';
 import { outboundFrom, send as sendWith, type SendInput } from './send';
 import { config } from '$lib/env.server';
 import type { Session } from './session';
@@ -353,16 +349,14 @@ export async function exchangeCode(
 		signal,
 		allowInvalidTls: setup.allow_invalid_tls
 	});
-	let next: Session = { ...session, code: undefined };
+	const shown = present(raw, session, { requestedScope: code.scope });
+	const next: Session = { ...session, code: undefined };
 	if (session.code.held && next.callback)
 		next.callback = { ...next.callback, exchanged_anyway: true };
-	const parsed = raw.response ? parseTokenBody(raw.response.status, raw.response.body) : undefined;
-	if (parsed?.ok)
-		next = { ...next, tokens: fromResponse(parsed.tokens, parsed.extra, code.scope, Date.now()) };
 	return {
 		ok: true,
-		session: next,
-		exchanges: [present(raw, session, { requestedScope: code.scope })]
+		session: receiveTokens(next, raw, shown, code.scope, Date.now()) ?? next,
+		exchanges: [shown]
 	};
 }
 
@@ -374,7 +368,7 @@ export async function refreshTokens(
 ): Promise<StepResult> {
 	const need = needSetup(session);
 	if ('status' in need) return { ok: false, ...need };
-	const tokens = session.tokens;
+	const tokens = realTokens(session);
 	if (!tokens?.refresh_token)
 		return {
 			ok: false,
@@ -398,17 +392,12 @@ export async function refreshTokens(
 		signal,
 		allowInvalidTls: setup.allow_invalid_tls
 	});
-	let next = session;
-	const parsed = raw.response ? parseTokenBody(raw.response.status, raw.response.body) : undefined;
-	if (parsed?.ok)
-		next = {
-			...session,
-			tokens: fromResponse(parsed.tokens, parsed.extra, tokens.requested_scope, Date.now(), tokens)
-		};
+	const shown = present(raw, session, { requestedScope: tokens.requested_scope });
 	return {
 		ok: true,
-		session: next,
-		exchanges: [present(raw, session, { requestedScope: tokens.requested_scope })]
+		session:
+			receiveTokens(session, raw, shown, tokens.requested_scope, Date.now(), true) ?? session,
+		exchanges: [shown]
 	};
 }
 
@@ -421,7 +410,7 @@ export interface ApiCall {
 }
 
 function withToken(url: string, session: Session): { url: string; headers: HeaderList } {
-	const tokens = session.tokens!;
+	const tokens = realTokens(session)!;
 	if (session.setup?.token_location === 'query') {
 		const u = new URL(url);
 		u.searchParams.set('access_token', tokens.access_token);

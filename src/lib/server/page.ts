@@ -24,6 +24,8 @@ import { hasPrefill, parsePrefill, prefillLink, type Prefill } from '$lib/oauth/
 import { readSession, writeSession, type Session } from './session';
 import { presetSession, presetSetup, secretAfterSave, secretView } from './secret';
 import { bindingChanges, bindSecret, listChanges, secretHosts } from '$lib/oauth/secret-binding';
+import { redactExchange, redactValue } from '$lib/exchange/redact';
+import { secretsOf } from './tokens';
 
 export const API_SUGGESTIONS = [
 	{ method: 'GET', path: 'user-info', zone: 1 },
@@ -86,6 +88,10 @@ export function prefillFrom(
 
 export function view(session: Session, origin: string) {
 	const setup = session.setup ?? null;
+	// What came from the service or the wire goes through redaction (the setup is the user's own).
+	const secrets = secretsOf(session);
+	const shown = <T>(v: T) => redactValue(v, secrets);
+	const consent = consentExchange(session);
 	const defaults = defaultSetup(origin);
 	return {
 		origin,
@@ -109,14 +115,14 @@ export function view(session: Session, origin: string) {
 								'A parameter that was already on the authorization endpoint.'
 						})
 					),
-					exchange: consentExchange(session)
+					exchange: consent && redactExchange(consent, secrets)
 				}
 			: null,
-		callback: session.callback ?? null,
+		callback: shown(session.callback ?? null),
 		hasCode: !!session.code,
 		/** The issuer check (RFC 9207) held the code back: no automatic exchange. */
 		codeHeld: !!session.code?.held,
-		tokens: session.tokens ?? null,
+		tokens: shown(session.tokens ?? null),
 		presets: presets(origin).map(({ name, label, description }) => ({ name, label, description })),
 		sandbox: sandboxEnabled(),
 		apiSuggestions: API_SUGGESTIONS,
@@ -144,9 +150,10 @@ export async function runStep(
 	const result = held.value;
 	// A step that changed nothing (a plain API call) leaves the cookie as it is: no re-sealing.
 	if (result.session && result.session !== session) await save(cookies, url, result.session);
-	if (!result.ok)
-		return fail(result.status, { message: result.message, exchanges: result.exchanges ?? [] });
-	return { exchanges: result.exchanges };
+	const secrets = secretsOf(session, result.session);
+	const exchanges = (result.exchanges ?? []).map((ex) => redactExchange(ex, secrets));
+	if (!result.ok) return fail(result.status, { message: result.message, exchanges });
+	return { exchanges };
 }
 
 export type SetupFailure = {
@@ -217,7 +224,7 @@ export async function takeOutbox(
 	session: Session
 ): Promise<Exchange[]> {
 	if (!session.outbox?.length) return [];
-	const out = session.outbox;
+	const out = session.outbox.map((ex) => redactExchange(ex, secretsOf(session)));
 	await save(cookies, url, { ...session, outbox: undefined });
 	return out;
 }

@@ -76,7 +76,10 @@ export interface Session {
 		/** Held back: the issuer check failed; only "Exchange anyway" exchanges it. */
 		held?: 'issuer';
 	};
+	/** The token set as the page sees it: built from the redacted token response (tokens.ts). */
 	tokens?: TokenSet;
+	/** The real tokens, kept only when redaction changed the shown ones (a token that held the secret). */
+	token_values?: { access_token: string; refresh_token?: string };
 	/** Exchanges recorded by a redirect (the callback), handed to the tab's transcript on the next page load. */
 	outbox?: Exchange[];
 	/** Set when the session was read but found broken (explained once on the page). */
