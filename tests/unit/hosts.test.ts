@@ -222,6 +222,14 @@ describe('refuseUnservedHost: the 403', () => {
 		expect(html).toContain('&quot;a\\&quot;b&lt;i&gt;.example&quot;');
 	});
 
+	test('the page is readable on a phone: it sets the viewport', async () => {
+		const req = new Request('http://x/', {
+			headers: { host: 'evil.example', accept: 'text/html' }
+		});
+		const html = await refuseUnservedHost(req, new URL('http://x/'), WITH_ORIGIN)!.text();
+		expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+	});
+
 	test('/healthz answers any host name', () => {
 		const url = new URL('http://evil.example/healthz');
 		expect(refuseUnservedHost(at('evil.example', '/healthz'), url, WITH_ORIGIN)).toBeUndefined();

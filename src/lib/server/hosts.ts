@@ -115,7 +115,7 @@ export function refuseUnservedHost(
 	const message = explain(verdict, rule);
 	if (request.headers.get('accept')?.includes('text/html'))
 		return new Response(
-			`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host name not served</title></head>` +
+			`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Host name not served</title></head>` +
 				`<body><h1>Host name not served</h1><p>${escapeHtml(message)}</p>` +
 				`<p>Setting: ${escapeHtml(verdict.setting)}</p></body></html>\n`,
 			{ status: 403, headers: { 'content-type': 'text/html; charset=utf-8' } }
