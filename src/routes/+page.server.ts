@@ -17,7 +17,8 @@ import {
 	takeOutbox,
 	view
 } from '$lib/server/page';
-import { clearSession, readSession } from '$lib/server/session';
+import { readSession } from '$lib/server/session';
+import { resetAction, undoAction, undoExpired } from '$lib/server/undo';
 import { readForm, withForm } from '$lib/server/form';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -25,6 +26,7 @@ export const load: PageServerLoad = async ({ cookies, url }) => {
 	const session = await readSession(cookies);
 	const outbox = await takeOutbox(cookies, url, session);
 	if (session.notice) await save(cookies, url, { v: 1 });
+	else if (undoExpired(session)) await save(cookies, url, session); // drops the old flow
 	return { ...view(session, url.origin), outbox, prefill: prefillFrom(url, session.setup) };
 };
 
@@ -107,8 +109,6 @@ export const actions: Actions = {
 			});
 		return runStep(event, (s) => callApi(s, 'api', parsed.data, event.request.signal));
 	},
-	reset: async ({ cookies }) => {
-		clearSession(cookies);
-		return { reset: true };
-	}
+	reset: ({ cookies, url }) => resetAction(cookies, url),
+	undo: ({ cookies, url }) => undoAction(cookies, url)
 };

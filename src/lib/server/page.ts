@@ -26,6 +26,7 @@ import { presetSession, presetSetup, secretAfterSave, secretView } from './secre
 import { bindingChanges, bindSecret, listChanges, secretHosts } from '$lib/oauth/secret-binding';
 import { redactExchange, redactValue } from '$lib/exchange/redact';
 import { secretsOf } from './tokens';
+import { withoutUndo } from './undo';
 
 export const API_SUGGESTIONS = [
 	{ method: 'GET', path: 'user-info', zone: 1 },
@@ -132,8 +133,9 @@ export function view(session: Session, origin: string) {
 
 export type PageView = ReturnType<typeof view>;
 
+/** Saves the session after an action: Start over's undo slot does not outlive the next action. */
 export async function save(cookies: Cookies, url: URL, session: Session): Promise<void> {
-	await writeSession(cookies, session, url.protocol === 'https:');
+	await writeSession(cookies, withoutUndo(session), url.protocol === 'https:');
 }
 
 /** Runs a flow step as a form action: the new session is saved, the exchanges go to the tab's transcript. */
@@ -149,7 +151,8 @@ export async function runStep(
 	if (!held.ok) return held.failure;
 	const result = held.value;
 	// A step that changed nothing (a plain API call) leaves the cookie as it is: no re-sealing.
-	if (result.session && result.session !== session) await save(cookies, url, result.session);
+	if ((result.session && result.session !== session) || session.undo)
+		await save(cookies, url, result.session ?? session);
 	const secrets = secretsOf(session, result.session);
 	const exchanges = (result.exchanges ?? []).map((ex) => redactExchange(ex, secrets));
 	if (!result.ok) return fail(result.status, { message: result.message, exchanges });

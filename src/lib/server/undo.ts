@@ -1,0 +1,78 @@
+/**
+ * Start over, with Undo. Start over replaces the flow with a fresh one and keeps the old one sealed
+ * inside it (`undo: { session, until }`) for UNDO_MS; the `undo` action puts it back within that
+ * time. Any other action drops it (`withoutUndo`, called where the session is saved), so Undo is
+ * offered until the next action or 30 seconds, whichever comes first.
+ */
+import { fail, isHttpError, type Cookies } from '@sveltejs/kit';
+import { emptySession, readSession, writeSession, type Session } from './session';
+
+/** How long Start over can be undone. */
+export const UNDO_MS = 30_000;
+
+export const TOO_LATE_EXPIRED = `Too late to undo: Start over was more than ${UNDO_MS / 1000} seconds ago, and the old flow is gone.`;
+export const TOO_LATE_GONE =
+	'Too late to undo: another action came after Start over (or there was nothing to undo), and the old flow is gone.';
+
+/** The flow that follows Start over: nothing of the old one but what the new one must remember. */
+export function freshSession(_old: Session): Session {
+	return emptySession();
+}
+
+/** The session without its undo slot (the same object when it has none). */
+export function withoutUndo(session: Session): Session {
+	if (!session.undo) return session;
+	const { undo: _undo, ...rest } = session;
+	return rest;
+}
+
+/** Start over: a fresh session that holds the old one (never an older undo, nor a notice) until `now + UNDO_MS`. */
+export function startOver(old: Session, now = Date.now()): Session {
+	const { notice: _notice, ...kept } = withoutUndo(old);
+	return { ...freshSession(old), undo: { session: kept, until: now + UNDO_MS } };
+}
+
+/** The undo slot is past its time (then the next page load drops it: it holds the old flow's secret). */
+export function undoExpired(session: Session, now = Date.now()): boolean {
+	return !!session.undo && now > session.undo.until;
+}
+
+export type Undone = { ok: true; session: Session } | { ok: false; message: string };
+
+/** Undo: the session Start over replaced, while its slot lasts. */
+export function undoStartOver(current: Session, now = Date.now()): Undone {
+	if (!current.undo) return { ok: false, message: TOO_LATE_GONE };
+	if (now > current.undo.until) return { ok: false, message: TOO_LATE_EXPIRED };
+	return { ok: true, session: current.undo.session };
+}
+
+/**
+ * The `reset` action. When the old session is too large to be kept beside the fresh one's
+ * bookkeeping, the flow is cleared all the same, without Undo, and the answer says so.
+ */
+export async function resetAction(cookies: Cookies, url: URL) {
+	const https = url.protocol === 'https:';
+	const old = await readSession(cookies);
+	try {
+		await writeSession(cookies, startOver(old), https);
+		return { reset: true, undoMs: UNDO_MS };
+	} catch (e) {
+		if (!isHttpError(e) || e.status !== 400) throw e;
+		await writeSession(cookies, freshSession(old), https);
+		return { reset: true, undoMs: 0 };
+	}
+}
+
+/** The `undo` action: the old flow back within UNDO_MS, else a 410 with the reason. */
+export async function undoAction(cookies: Cookies, url: URL) {
+	const https = url.protocol === 'https:';
+	const current = await readSession(cookies);
+	const undone = undoStartOver(current);
+	if (!undone.ok) {
+		// An expired slot is dropped at once: it holds the old flow's secret.
+		if (current.undo) await writeSession(cookies, withoutUndo(current), https);
+		return fail(410, { message: undone.message });
+	}
+	await writeSession(cookies, undone.session, https);
+	return { undone: true };
+}

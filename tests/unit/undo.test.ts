@@ -1,0 +1,143 @@
+/**
+ * Start over with Undo (server/undo.ts): the old flow is kept sealed inside the fresh one for 30
+ * seconds, Undo puts it back, any other action drops it, and after the 30 seconds Undo is refused
+ * with a reason. The clock is faked: no test waits.
+ */
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { setupWith } from '$lib/oauth/setup';
+import type { Session } from '$lib/server/session';
+import { FakeCookies } from './fake-cookies';
+
+const NOW = 1_800_000_000_000;
+const URL_ = new URL('http://127.0.0.1:5173/');
+
+async function load() {
+	vi.resetModules();
+	const { useEnv } = await import('$lib/env.server');
+	useEnv({ PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 7).toString('base64url') });
+	const session = await import('$lib/server/session');
+	const undo = await import('$lib/server/undo');
+	const page = await import('$lib/server/page');
+	return { ...session, ...undo, ...page };
+}
+
+const flow: Session = {
+	v: 1,
+	setup: setupWith({
+		base_url: 'http://127.0.0.1:5173/sandbox',
+		redirect_uri: 'http://127.0.0.1:5173/callback',
+		client_id: 'sandbox-rw'
+	}),
+	client_secret: 'sandbox-rw-secret',
+	tokens: {
+		access_token: 'at-1',
+		token_type: 'Bearer',
+		obtained_at: NOW - 5000,
+		requested_scope: 'read write'
+	}
+};
+
+beforeEach(() => {
+	vi.useFakeTimers({ toFake: ['Date'] });
+	vi.setSystemTime(NOW);
+});
+afterEach(() => {
+	vi.useRealTimers();
+});
+
+describe('the undo slot', () => {
+	test('Start over keeps the old flow for 30 seconds, never an older undo or a notice', async () => {
+		const { startOver } = await load();
+		const first = startOver({ ...flow, notice: 'x' });
+		expect(first).toEqual({ v: 1, undo: { session: flow, until: NOW + 30_000 } });
+		// Start over twice: the second keeps the fresh flow, not a slot inside a slot.
+		const second = startOver(first);
+		expect(second.undo).toEqual({ session: { v: 1 }, until: NOW + 30_000 });
+	});
+
+	test('Undo restores within 30 seconds, to the millisecond', async () => {
+		const { startOver, undoStartOver } = await load();
+		const fresh = startOver(flow);
+		vi.advanceTimersByTime(30_000);
+		expect(undoStartOver(fresh)).toEqual({ ok: true, session: flow });
+	});
+
+	test('too late: Undo one millisecond after the 30 seconds is refused, saying why', async () => {
+		const { startOver, undoStartOver, undoExpired } = await load();
+		const fresh = startOver(flow);
+		vi.advanceTimersByTime(30_001);
+		expect(undoExpired(fresh)).toBe(true);
+		const r = undoStartOver(fresh);
+		expect(r.ok).toBe(false);
+		if (!r.ok) expect(r.message).toMatch(/^Too late to undo: Start over was more than 30 seconds/);
+	});
+
+	test('too late: Undo without a slot (another action came between) is refused, saying why', async () => {
+		const { undoStartOver } = await load();
+		const r = undoStartOver(flow);
+		expect(r.ok).toBe(false);
+		if (!r.ok) expect(r.message).toMatch(/^Too late to undo: another action came after Start over/);
+	});
+});
+
+describe('the reset and undo actions on the cookies', () => {
+	test('reset clears the flow; undo within 30 s brings it back whole', async () => {
+		const { readSession, save, resetAction, undoAction } = await load();
+		const jar = new FakeCookies();
+		await save(jar, URL_, flow);
+		expect(await resetAction(jar, URL_)).toEqual({ reset: true, undoMs: 30_000 });
+		const after = await readSession(jar);
+		expect(after.setup).toBeUndefined();
+		expect(after.client_secret).toBeUndefined();
+		vi.advanceTimersByTime(29_000);
+		expect(await undoAction(jar, URL_)).toEqual({ undone: true });
+		expect(await readSession(jar)).toEqual(flow);
+	});
+
+	test('too late: undo 30 s after reset is a 410 with the reason, and the old flow is dropped', async () => {
+		const { readSession, save, resetAction, undoAction } = await load();
+		const jar = new FakeCookies();
+		await save(jar, URL_, flow);
+		await resetAction(jar, URL_);
+		vi.advanceTimersByTime(30_001);
+		const r = await undoAction(jar, URL_);
+		expect(r).toMatchObject({ status: 410, data: { message: expect.stringMatching(/^Too late/) } });
+		expect(await readSession(jar)).toEqual({ v: 1 });
+	});
+
+	test('any other action drops the slot: a step that changes nothing, then undo is too late', async () => {
+		const { readSession, save, resetAction, undoAction, runStep } = await load();
+		const jar = new FakeCookies();
+		await save(jar, URL_, flow);
+		await resetAction(jar, URL_);
+		const event = {
+			cookies: jar,
+			url: URL_,
+			getClientAddress: () => '127.0.0.1',
+			setHeaders: () => {}
+		};
+		// A refused step (no setup) changes nothing in the session, yet the slot goes.
+		await runStep(event, async () => ({
+			ok: false,
+			status: 409,
+			message: 'Save the setup first.'
+		}));
+		expect((await readSession(jar)).undo).toBeUndefined();
+		const r = await undoAction(jar, URL_);
+		expect(r).toMatchObject({ status: 410 });
+		expect(await readSession(jar)).toEqual({ v: 1 });
+	});
+
+	test('a flow too large to keep with its undo slot is still cleared, without Undo', async () => {
+		const { readSession, save, seal, startOver, resetAction, MAX_SEALED_BYTES } = await load();
+		// The largest secret that still fits once: with the slot's bookkeeping it no longer fits.
+		let n = 8000;
+		const sized = (k: number) => ({ ...flow, client_secret: 'x'.repeat(k) });
+		while ((await seal(sized(n + 10))).length <= MAX_SEALED_BYTES) n += 10;
+		expect((await seal(startOver(sized(n)))).length).toBeGreaterThan(MAX_SEALED_BYTES);
+		const jar = new FakeCookies();
+		await save(jar, URL_, sized(n));
+		expect(await resetAction(jar, URL_)).toEqual({ reset: true, undoMs: 0 });
+		expect(await readSession(jar)).toEqual({ v: 1 });
+	});
+});
