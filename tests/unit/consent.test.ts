@@ -100,7 +100,21 @@ test('sameString compares exactly', () => {
 });
 
 test('authorization errors are explained in plain words', () => {
-	expect(explainAuthorizationError('access_denied')).toMatch(/refused/);
+	expect(explainAuthorizationError('access_denied')).toMatch(/declined consent/);
 	expect(explainAuthorizationError('invalid_scope')).toMatch(/Read only/);
 	expect(explainAuthorizationError('made_up')).toMatch(/does not define/);
+});
+
+test('a denial names the sandbox’s buttons only when the sandbox is the target', () => {
+	const anywhere = explainAuthorizationError('access_denied');
+	const sandbox = explainAuthorizationError('access_denied', { sandbox: true });
+	expect(anywhere).toMatch(/The user, or the provider, declined consent/);
+	expect(anywhere).toMatch(/start the consent step again/);
+	expect(anywhere).not.toMatch(/Authorize|Deny/);
+	expect(sandbox).toMatch(/choose Authorize/);
+	expect(sandbox).toMatch(/start the consent step again/);
+	// Errors without sandbox words read the same everywhere.
+	expect(explainAuthorizationError('server_error', { sandbox: true })).toBe(
+		explainAuthorizationError('server_error')
+	);
 });

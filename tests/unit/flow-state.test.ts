@@ -242,3 +242,77 @@ describe('the automatic exchange and the step states after the issuer check', ()
 		expect(held.steps.exchange).toBe('todo');
 	});
 });
+
+describe('focus after a step: the user’s own steps move it, automatic ones never', () => {
+	/** A document whose step results are one focusable element each, by selector. */
+	function page() {
+		const focused: string[] = [];
+		const el = (sel: string) => ({ focus: () => focused.push(sel) });
+		let answer: ((r: ActionResult) => Promise<void>) | undefined;
+		const exchangeForm = {
+			requestSubmit() {
+				answer = post('exchange').answer;
+			}
+		};
+		const querySelector = vi.fn((sel: string) =>
+			sel.startsWith('form[') ? exchangeForm : sel.includes('exchange') ? el(sel) : null
+		);
+		vi.stubGlobal('document', { querySelector });
+		return { focused, answer: (r: ActionResult) => answer!(r) };
+	}
+	const ok: ActionResult = { type: 'success', status: 200, data: { exchanges: [] } };
+
+	test('a step the user started: focus goes to its error first, else its result', async () => {
+		const { focused } = page();
+		await post('exchange').answer(ok);
+		expect(focused).toEqual(['[data-error-of~="exchange"]']);
+	});
+
+	test('focus theft: the automatic exchange on return is announced and leaves focus alone', async () => {
+		const { focused, answer } = page();
+		flow.trigger('exchange');
+		expect(flow.busy).toBe('exchange');
+		await answer(ok);
+		expect(focused).toEqual([]);
+		expect(flow.announce).toBe('Step 3: the code was exchanged for tokens.');
+		// The next submission from a button is the user's own again.
+		await post('exchange').answer(ok);
+		expect(focused).toHaveLength(1);
+	});
+});
+
+describe('Start over and Undo in the tab', () => {
+	test('Start over keeps what it cleared for Undo, which brings the transcript and errors back', () => {
+		transcript.add([exchange('e7')]);
+		flow.errors = { api: 'x' };
+		flow.forget(30_000);
+		expect(transcript.items).toEqual([]);
+		expect(flow.undo.cleared).not.toBeNull();
+		flow.restore();
+		expect(transcript.items.map((e) => e.id)).toEqual(['e7']);
+		expect(flow.errors).toEqual({ api: 'x' });
+		expect(flow.undo.cleared).toBeNull();
+	});
+
+	test('the offer ends after its time', () => {
+		flow.forget(30_000);
+		vi.advanceTimersByTime(29_999);
+		expect(flow.undo.cleared).not.toBeNull();
+		vi.advanceTimersByTime(1);
+		expect(flow.undo.cleared).toBeNull();
+	});
+
+	test('the offer ends at the next action, but not at Undo itself', () => {
+		flow.forget(30_000);
+		post('undo');
+		expect(flow.undo.cleared).not.toBeNull();
+		flow.forget(30_000);
+		post('preset');
+		expect(flow.undo.cleared).toBeNull();
+	});
+
+	test('no offer when the server kept nothing to undo', () => {
+		flow.forget(0);
+		expect(flow.undo.cleared).toBeNull();
+	});
+});

@@ -33,7 +33,8 @@ const flow: Session = {
 		access_token: 'at-1',
 		token_type: 'Bearer',
 		obtained_at: NOW - 5000,
-		requested_scope: 'read write'
+		requested_scope: 'read write',
+		extra: {}
 	}
 };
 

@@ -118,10 +118,14 @@ export function checkCallback(
  * - `fix`: what to change when the consent URL, checked without a user, is refused straight away.
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1
  */
-export const AUTHORIZATION_ERRORS: Readonly<Record<string, { meaning: string; fix?: string }>> = {
+export const AUTHORIZATION_ERRORS: Readonly<
+	Record<string, { meaning: string; fix?: string; sandbox?: string }>
+> = {
 	access_denied: {
 		meaning:
-			'The user (or the service) refused the request on the consent page. Nothing is wrong with the setup: start again and choose Authorize.',
+			'The user, or the provider, declined consent: nothing was granted, and nothing is wrong with the setup. To try again, start the consent step again (Try again, then Open the consent page) and grant access this time.',
+		sandbox:
+			'The user declined consent on the sandbox’s consent page (Deny): nothing was granted, and nothing is wrong with the setup. To try again, start the consent step again (Try again, then Open the consent page) and choose Authorize.',
 		fix: 'The service refused without asking the user. Check that the application is allowed to use this flow.'
 	},
 	invalid_scope: {
@@ -151,9 +155,17 @@ export const AUTHORIZATION_ERRORS: Readonly<Record<string, { meaning: string; fi
 	}
 };
 
-/** Plain words for an authorization error that came back on the redirect (RFC 6749 §4.1.2.1). */
-export function explainAuthorizationError(error: string): string {
-	return Object.hasOwn(AUTHORIZATION_ERRORS, error)
-		? AUTHORIZATION_ERRORS[error]!.meaning
-		: 'The service returned an error code that RFC 6749 §4.1.2.1 does not define. Its description may say more.';
+/**
+ * Plain words for an authorization error that came back on the redirect (RFC 6749 §4.1.2.1). They
+ * name the sandbox's own buttons only when `target.sandbox` says the consent page was the built-in
+ * sandbox's; any other provider's page has its own.
+ */
+export function explainAuthorizationError(
+	error: string,
+	target: { sandbox?: boolean } = {}
+): string {
+	if (!Object.hasOwn(AUTHORIZATION_ERRORS, error))
+		return 'The service returned an error code that RFC 6749 §4.1.2.1 does not define. Its description may say more.';
+	const entry = AUTHORIZATION_ERRORS[error]!;
+	return (target.sandbox && entry.sandbox) || entry.meaning;
 }

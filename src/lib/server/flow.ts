@@ -24,6 +24,7 @@ import { outboundFrom, send as sendWith, type SendInput } from './send';
 import { config } from '$lib/env.server';
 import type { Session } from './session';
 import { usableSecret } from './secret';
+import { isSandboxTarget } from './presets';
 
 /** The one sender, with the server's outbound policy and limits. */
 const send = (input: SendInput) => sendWith(input, outboundFrom(config()));
@@ -170,7 +171,10 @@ export function handleCallback(
 				? verdict.detail
 				: undefined
 	);
-	if (verdict.kind === 'error') findings[0]!.fix = explainAuthorizationError(verdict.error);
+	if (verdict.kind === 'error')
+		findings[0]!.fix = explainAuthorizationError(verdict.error, {
+			sandbox: isSandboxTarget(session.setup, url.origin)
+		});
 	const issFinding = iss && issuerFinding(iss);
 	if (issFinding) findings.push(issFinding);
 	const exchange: Exchange = {

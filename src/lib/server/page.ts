@@ -18,7 +18,7 @@ import {
 import type { Exchange } from '$lib/exchange/types';
 import { inSlot, overLimit } from './abuse';
 import { consentExchange, prepareConsent, type StepResult } from './flow';
-import { findPreset, presets, sandboxEnabled } from './presets';
+import { findPreset, isSandboxTarget, presets, sandboxEnabled } from './presets';
 import { config } from '$lib/env.server';
 import { hasPrefill, parsePrefill, prefillLink, type Prefill } from '$lib/oauth/prefill';
 import { readSession, writeSession, type Session } from './session';
@@ -126,6 +126,8 @@ export function view(session: Session, origin: string) {
 		tokens: shown(session.tokens ?? null),
 		presets: presets(origin).map(({ name, label, description }) => ({ name, label, description })),
 		sandbox: sandboxEnabled(),
+		/** The setup's consent page is the built-in sandbox's (wording may name its buttons). */
+		sandboxTarget: isSandboxTarget(setup, origin),
 		apiSuggestions: API_SUGGESTIONS,
 		notice: session.notice ?? null
 	};

@@ -8,7 +8,7 @@
  * sandbox's built-in registrations over at start with `offerSandboxClients`.
  */
 import { z } from 'zod';
-import { setupSchema, setupWith, type Setup } from '$lib/oauth/setup';
+import { endpoints, setupSchema, setupWith, type Setup } from '$lib/oauth/setup';
 import { config } from '$lib/env.server';
 
 export interface Preset {
@@ -21,6 +21,18 @@ export interface Preset {
 
 export function sandboxEnabled(): boolean {
 	return config().sandbox.enabled;
+}
+
+/**
+ * Whether the setup's consent page is the built-in sandbox's, on this server's `origin`: only then
+ * may the page name the sandbox's own buttons (Authorize, Deny).
+ */
+export function isSandboxTarget(setup: Setup | null | undefined, origin: string): boolean {
+	if (!setup || !sandboxEnabled()) return false;
+	const auth = endpoints(setup).authorization;
+	if (!URL.canParse(auth)) return false;
+	const url = new URL(auth);
+	return url.origin === origin && url.pathname === '/sandbox/oauth2/auth';
 }
 
 const presetEntry = z.strictObject({

@@ -16,6 +16,8 @@ import type { FieldErrors } from '$lib/oauth/setup';
 import { issuerStops, type IssuerVerdict } from '$lib/oauth/issuer';
 import { stepStates } from './steps';
 import { transcript } from './transcript.svelte';
+import { focusOutcome } from './focus';
+import { UndoOffer } from './undo.svelte';
 
 /** What the progress line says while a step's request is under way. */
 export const BUSY_TEXT: Record<string, string> = {
@@ -27,8 +29,17 @@ export const BUSY_TEXT: Record<string, string> = {
 	userinfo: 'Reading the user info…',
 	api: 'Calling the API…',
 	reset: 'Starting over…',
+	undo: 'Bringing the flow back…',
 	check: 'Checking the consent URL with the service…',
 	pasteback: 'Reading the pasted address…'
+};
+
+/** What the live region says when a step is done; automatic steps say what happened, since nothing moves focus. */
+export const DONE_TEXT: Record<string, string> = {
+	exchange: 'Step 3: the code was exchanged for tokens.',
+	refresh: 'Step 4: the access token was refreshed.',
+	reset: 'Started over.',
+	undo: 'The flow is back as it was before Start over.'
 };
 
 /** After this long a step counts as slow, and the progress line offers Cancel. */
@@ -86,6 +97,8 @@ export class Flow {
 	imported = $state<Imported | null>(null);
 	/** The exchange the diagram points at, open in the transcript. */
 	selectedId = $state<string | undefined>();
+	/** After Start over: what this tab cleared, offered back by Undo. */
+	readonly undo = new UndoOffer();
 
 	readonly steps = $derived.by(() => {
 		const d = this.#facts();
@@ -113,6 +126,8 @@ export class Flow {
 	#controller: AbortController | undefined;
 	#slowTimer: ReturnType<typeof setTimeout> | undefined;
 	#extra: Record<string, string> = {};
+	/** Set while `trigger` submits: that submission is automatic. */
+	#auto = false;
 
 	/** `facts` reads the current page data; `invalidate` reloads it (SvelteKit's invalidateAll). */
 	constructor(facts: () => FlowFacts, invalidate: () => Promise<void>) {
@@ -122,10 +137,12 @@ export class Flow {
 
 	/**
 	 * The submit function of a step's form (`use:enhance={flow.submit('exchange')}`). `after` runs
-	 * once the step is no longer busy, with what came back and the form.
+	 * once the step is no longer busy, with what came back and the form. Then, when the user started
+	 * it (not `trigger`), focus moves to the step's error or new result (focus.ts).
 	 */
 	submit(name: string, after?: AfterStep): SubmitFunction {
 		return ({ formData, formElement, controller }) => {
+			const auto = this.#auto;
 			for (const [k, v] of Object.entries(this.#extra)) formData.set(k, v);
 			this.#begin(name, controller, () => after?.(undefined, formElement));
 			return async ({ result }) => {
@@ -134,6 +151,7 @@ export class Flow {
 				const outcome = await this.#settle(name, result);
 				this.#end();
 				await after?.(outcome, formElement);
+				if (!auto) await focusOutcome(name);
 			};
 		};
 	}
@@ -145,27 +163,53 @@ export class Flow {
 
 	/**
 	 * Submits a step's form from code (the automatic exchange and refresh), as its button would,
-	 * with `extra` fields added to what the form holds.
+	 * with `extra` fields added to what the form holds. Such a submission is automatic: it is
+	 * announced in the live region and never moves focus.
 	 */
 	trigger(name: string, extra: Record<string, string> = {}): void {
 		const form = document.querySelector<HTMLFormElement>(`form[action="?/${name}"]`);
 		if (!form) return;
 		this.#extra = extra;
+		this.#auto = true;
 		try {
 			form.requestSubmit(); // enhance calls the submit function at once, within this call
 		} finally {
 			this.#extra = {};
+			this.#auto = false;
 		}
 	}
 
-	/** Start over: the transcript, the errors and the setup's field errors go. */
-	forget(): void {
+	/**
+	 * Start over: the transcript, the errors and the setup's field errors go; for `undoMs` (the
+	 * time the server keeps the old flow) Undo can bring them back.
+	 */
+	forget(undoMs = 0): void {
+		const cleared = { items: transcript.items, errors: this.errors, setupErrors: this.setupErrors };
 		transcript.clear();
 		this.setupErrors = {};
 		this.errors = {};
+		this.undo.offer(cleared, undoMs);
+		// The notice itself ("Started over. Undo") is what the live region says then.
+		if (this.undo.cleared) this.announce = '';
+	}
+
+	/** Undo, once the server has the old flow back: this tab's transcript and errors return too. */
+	restore(): void {
+		const cleared = this.undo.take();
+		if (!cleared) return;
+		transcript.clear();
+		transcript.add(cleared.items);
+		this.errors = cleared.errors;
+		this.setupErrors = cleared.setupErrors;
 	}
 
 	#begin(name: string, controller: AbortController, cancelled: () => unknown): void {
+		// Undo is offered until the next action.
+		if (name !== 'undo') {
+			this.undo.drop();
+			if (this.errors.undo || this.errors.reset)
+				this.errors = { ...this.errors, undo: '', reset: '' };
+		}
 		this.busy = name;
 		this.slow = false;
 		this.errors = { ...this.errors, [name]: '' };
@@ -192,7 +236,7 @@ export class Flow {
 			if (Array.isArray(d.exchanges)) transcript.add(d.exchanges as Exchange[]);
 			if (result.type === 'failure')
 				this.#fail(name, String(d.message ?? `The request failed (HTTP ${result.status}).`));
-			else this.announce = 'Done.';
+			else this.announce = DONE_TEXT[name] ?? 'Done.';
 			await this.#invalidate();
 			return result.type === 'success' ? d : { failure: true, ...d };
 		}

@@ -1,0 +1,23 @@
+/**
+ * Where focus goes after an action the user started: to the step's error when it failed, else to
+ * its new result. Step components mark them with `data-error-of` / `data-result-of` (the action's
+ * name; StepError and StepResult do it), each with tabindex="-1" and an accessible name. Automatic
+ * submissions (the exchange on return, the auto-refresh) never move focus: they are announced in
+ * the page's polite live region instead.
+ */
+import { tick } from 'svelte';
+
+/** The element to focus after `action`: its error first, then its result; none when neither is shown. */
+export function outcomeTarget(root: ParentNode, action: string): HTMLElement | null {
+	return (
+		root.querySelector<HTMLElement>(`[data-error-of~="${action}"]`) ??
+		root.querySelector<HTMLElement>(`[data-result-of~="${action}"]`)
+	);
+}
+
+/** Once the page shows the answer, focuses its error or result. */
+export async function focusOutcome(action: string): Promise<void> {
+	if (typeof document === 'undefined') return;
+	await tick();
+	outcomeTarget(document, action)?.focus();
+}

@@ -1,0 +1,39 @@
+/**
+ * Start over's Undo in the tab: what Start over cleared here (the transcript, the errors) is kept
+ * in memory while the server keeps the old flow (server/undo.ts), and handed back by Undo. The offer
+ * ends after the time the server gave, or at the next action (Flow drops it).
+ */
+import type { Exchange } from '$lib/exchange/types';
+import type { FieldErrors } from '$lib/oauth/setup';
+
+export interface Cleared {
+	items: Exchange[];
+	errors: Record<string, string>;
+	setupErrors: FieldErrors;
+}
+
+export class UndoOffer {
+	/** What Start over cleared, while Undo is offered; null when it is not. */
+	cleared = $state.raw<Cleared | null>(null);
+	#timer: ReturnType<typeof setTimeout> | undefined;
+
+	/** Offers Undo for `ms` (nothing when the server kept nothing to undo). */
+	offer(cleared: Cleared, ms: number): void {
+		this.drop();
+		if (!(ms > 0)) return;
+		this.cleared = cleared;
+		this.#timer = setTimeout(() => this.drop(), ms);
+	}
+
+	drop(): void {
+		clearTimeout(this.#timer);
+		this.cleared = null;
+	}
+
+	/** The cleared state, once; the offer ends. */
+	take(): Cleared | null {
+		const c = this.cleared;
+		this.drop();
+		return c;
+	}
+}
