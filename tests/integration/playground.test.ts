@@ -175,7 +175,9 @@ describe('the state check', () => {
 		await c.fetch(await decide(c, consentUrlFrom(await c.page()), 'deny'));
 		const html = await c.page();
 		expect(html).toContain('access_denied');
-		expect(html).toContain('refused the request on the consent page');
+		expect(html).toContain('declined consent');
+		// The sandbox is the target: its own buttons are named.
+		expect(html).toContain('choose Authorize');
 	});
 	test('extra parameters are shown and kept, never fatal; an iss on the service’s origin too', async () => {
 		const c = new Client(srv.url);

@@ -1,0 +1,253 @@
+/**
+ * In real Chromium: Start over asks first and can be undone (the flow and the tab's transcript come
+ * back; the offer ends after 30 s, on the page's faked clock), errors stay in view with the focus on
+ * them, a step the user started moves the focus to its result while the automatic exchange only
+ * announces, and a denial is worded for the provider it came from (the sandbox, oidc-provider).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { launch, shot } from '../helpers/browser';
+import { choosePreset, decide, openPlayground, signIn, watch } from '../helpers/e2e';
+import { axeProblems } from '../helpers/axe';
+import {
+	OIDC_CLIENT_ID,
+	OIDC_CLIENT_SECRET,
+	OIDC_SCOPE,
+	oidcClient,
+	startOidcProvider,
+	type OidcServer
+} from '../helpers/oidc';
+
+let srv: TestServer;
+let oidc: OidcServer;
+let browser: Browser;
+let context: BrowserContext;
+const problems: string[] = [];
+const PRESET = 'Sandbox (read write)';
+
+beforeAll(async () => {
+	const port = await freePort();
+	oidc = await startOidcProvider({ clients: [oidcClient([`http://127.0.0.1:${port}/callback`])] });
+	srv = await startServer({}, port);
+	browser = await launch();
+});
+afterAll(async () => {
+	await browser?.close();
+	await srv?.stop();
+	await oidc?.stop();
+});
+
+async function newPage(
+	opts: { width?: number; clock?: boolean; offline?: boolean } = {}
+): Promise<Page> {
+	context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 800 } });
+	// oidc-provider's pages @import a web font: the browser gets an empty stylesheet instead.
+	await context.route(
+		(u) => u.hostname !== '127.0.0.1',
+		(route) =>
+			new URL(route.request().url()).hostname === 'fonts.googleapis.com'
+				? route.fulfill({ status: 200, contentType: 'text/css', body: '' })
+				: route.abort()
+	);
+	const page = await context.newPage();
+	// The page's clock is installed before anything loads; time flows until a test moves it.
+	if (opts.clock) await page.clock.install();
+	return watch(page, { problems });
+}
+
+afterEach(async () => {
+	await context?.close();
+	const seen = problems.splice(0);
+	expect(seen, 'no console errors, page errors or CSP violations').toEqual([]);
+});
+
+/** What has the focus: a button by its text, else its data-result-of / data-error-of marker, id, or tag. */
+const focused = (p: Page) =>
+	p.evaluate(() => {
+		const el = document.activeElement as HTMLElement | null;
+		if (!el || el === document.body) return 'body';
+		if (el.tagName === 'BUTTON') return `button:${el.textContent?.trim()}`;
+		return (
+			(el.dataset.resultOf && `result:${el.dataset.resultOf}`) ||
+			(el.dataset.errorOf && `error:${el.dataset.errorOf}`) ||
+			(el.id && `#${el.id}`) ||
+			`${el.tagName.toLowerCase()}:${el.textContent?.trim()}`
+		);
+	});
+
+const transcriptIds = (p: Page) =>
+	p
+		.locator('.transcript details[data-exchange-id]')
+		.evaluateAll((els) => els.map((e) => e.getAttribute('data-exchange-id')));
+
+describe('Start over', () => {
+	test('asks first, clears the flow, and Undo brings the flow and the transcript back', async () => {
+		const p = await newPage();
+		await signIn(p, srv.url, PRESET);
+		await p.getByRole('button', { name: 'Read the user info' }).click();
+		await expect.poll(() => focused(p)).toBe('result:userinfo');
+		const before = await transcriptIds(p);
+		expect(before.length).toBeGreaterThanOrEqual(3);
+		const token = await p.getByTestId('access-token').textContent();
+
+		// Asked first; Escape keeps the flow and gives the focus back.
+		const startOver = p.locator('header').getByRole('button', { name: 'Start over' });
+		await startOver.click();
+		const dialog = p.getByRole('dialog', { name: 'Start over?' });
+		await dialog.waitFor();
+		expect(await focused(p)).toBe('button:Keep this flow');
+		expect(await axeProblems(p)).toEqual([]);
+		await p.keyboard.press('Escape');
+		await dialog.waitFor({ state: 'hidden' });
+		expect(await focused(p)).toBe('button:Start over');
+		expect(await p.getByTestId('access-token').textContent()).toBe(token);
+
+		// Confirmed from the keyboard: the flow and this tab's transcript go, Undo takes the focus.
+		await startOver.press('Enter');
+		await dialog.waitFor();
+		await p.keyboard.press('Tab');
+		expect(await focused(p)).toBe('button:Start over');
+		await p.keyboard.press('Enter');
+		const notice = p.getByTestId('undo-notice');
+		await notice.waitFor();
+		expect(await p.locator('.progress[role="status"]').textContent()).toContain('Started over.');
+		await expect.poll(() => focused(p)).toBe('button:Undo');
+		expect(await p.getByTestId('access-token').count()).toBe(0);
+		expect(await transcriptIds(p)).toEqual([]);
+		await expect.poll(() => p.getByTestId('consent-url').count()).toBe(0);
+
+		await p.getByRole('button', { name: 'Undo' }).click();
+		await p.getByTestId('access-token').waitFor();
+		expect(await p.getByTestId('access-token').textContent()).toBe(token);
+		expect(await transcriptIds(p)).toEqual(before);
+		expect(await notice.count()).toBe(0);
+		await expect.poll(() => focused(p)).toBe('button:Start over');
+		// The flow really is back on the server: the tokens still work.
+		await p.getByRole('button', { name: 'Read the user info' }).click();
+		await expect.poll(async () => (await transcriptIds(p)).length).toBe(before.length + 1);
+		expect(await p.locator('#userinfo details.exchange').first().textContent()).toContain('200 OK');
+	});
+
+	test('the Undo offer ends after 30 seconds (the page’s clock) and at the next action', async () => {
+		const p = await newPage({ clock: true });
+		await signIn(p, srv.url, PRESET);
+		const startOver = p.locator('header').getByRole('button', { name: 'Start over' });
+		const confirm = () => p.getByRole('dialog').getByRole('button', { name: 'Start over' });
+		await startOver.click();
+		await confirm().click();
+		const notice = p.getByTestId('undo-notice');
+		await notice.waitFor();
+		await p.clock.fastForward(29_000);
+		expect(await notice.count()).toBe(1);
+		await p.clock.fastForward(1_000);
+		await notice.waitFor({ state: 'hidden' });
+
+		// The next action ends it too: choosing a preset.
+		await startOver.click();
+		await confirm().click();
+		await notice.waitFor();
+		await p.getByRole('button', { name: PRESET }).click();
+		await p.getByTestId('consent-url').waitFor();
+		expect(await notice.count()).toBe(0);
+	});
+
+	test('screens: the confirmation and the Undo notice at 1280 and 390 px', async () => {
+		for (const width of [1280, 390]) {
+			const p = await newPage({ width });
+			await choosePreset(p, srv.url, PRESET);
+			await p.locator('header').getByRole('button', { name: 'Start over' }).click();
+			await p.getByRole('dialog').waitFor();
+			await p.screenshot({ path: `test-output/screenshots/undo-confirm-${width}.png` });
+			await p.getByRole('dialog').getByRole('button', { name: 'Start over' }).click();
+			await p.getByTestId('undo-notice').waitFor();
+			await p.screenshot({ path: `test-output/screenshots/undo-notice-${width}.png` });
+			expect(await axeProblems(p)).toEqual([]);
+			await context.close();
+		}
+	});
+});
+
+describe('errors and results in view, focus only for what the user started', () => {
+	test('a paste-back error stays in view, with the focus on it and the text kept', async () => {
+		const p = await newPage();
+		await choosePreset(p, srv.url, PRESET);
+		await p.getByText('Paste-back mode').click();
+		const pasted = p.getByLabel('The full address your application landed on', { exact: false });
+		await pasted.fill('nothing useful here');
+		await p.getByRole('button', { name: 'Use this redirect' }).click();
+		const error = p.locator('#pasteback-error');
+		await error.waitFor();
+		expect(await error.textContent()).toContain('holds no code, state or error parameter');
+		await expect.poll(() => focused(p)).toBe('error:pasteback');
+		expect(await p.locator('details.paste').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(
+			true
+		);
+		expect(await error.isVisible()).toBe(true);
+		expect(await pasted.inputValue()).toBe('nothing useful here');
+		await shot(p, 'undo-pasteback-error');
+	});
+
+	test('after "Read the user info" the focus lands on its result', async () => {
+		const p = await newPage();
+		await signIn(p, srv.url, PRESET);
+		await p.getByRole('button', { name: 'Read the user info' }).click();
+		await expect.poll(() => focused(p)).toBe('result:userinfo');
+		const name = await p.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+		expect(name).toMatch(/^Result: 5\. .*, 200 OK$/);
+	});
+
+	test('focus theft: the automatic exchange on return is announced and leaves the focus alone', async () => {
+		const p = await newPage();
+		await choosePreset(p, srv.url, PRESET);
+		await decide(p);
+		await p.waitForURL(srv.url + '/');
+		await p.getByTestId('access-token').waitFor();
+		const region = p.locator('.progress[role="status"]');
+		await expect.poll(() => region.textContent()).toContain('the code was exchanged for tokens');
+		expect(await focused(p)).toBe('body');
+	});
+});
+
+describe('a denial, worded for its provider', () => {
+	test('against the sandbox: declined, start the consent step again, and choose Authorize', async () => {
+		const p = await newPage();
+		await choosePreset(p, srv.url, PRESET);
+		await decide(p, 'Deny');
+		await p.waitForURL(srv.url + '/');
+		const alert = p.getByTestId('auth-error');
+		await alert.waitFor();
+		const text = (await alert.textContent()) ?? '';
+		expect(text).toContain('access_denied');
+		expect(text).toContain('declined consent');
+		expect(text).toContain('start the consent step again');
+		expect(text).toContain('choose Authorize');
+	});
+
+	test('against oidc-provider: declined, start the consent step again, and no sandbox buttons', async () => {
+		const p = await newPage();
+		await openPlayground(p, srv.url);
+		await p.getByLabel('Base URL of the service').fill(oidc.issuer);
+		await p.getByLabel('Client id').fill(OIDC_CLIENT_ID);
+		await p.getByLabel('Client secret').fill(OIDC_CLIENT_SECRET);
+		await p.getByLabel('Scope', { exact: true }).fill(OIDC_SCOPE);
+		await p.getByText('Advanced settings').click();
+		await p.getByLabel('Authorization endpoint').fill(oidc.endpoints.authorization);
+		await p.getByLabel('Token endpoint').fill(oidc.endpoints.token);
+		await p.getByLabel('User-info endpoint').fill(oidc.endpoints.userinfo);
+		await p.getByRole('button', { name: 'Save setup' }).click();
+		await p.getByTestId('consent-url').waitFor();
+		await p.getByRole('link', { name: 'Open the consent page' }).click();
+		await p.waitForURL((u) => u.origin === oidc.origin);
+		// The provider's own way to decline: Cancel on its sign-in page (access_denied).
+		await p.getByRole('link', { name: '[ Cancel ]' }).click();
+		await p.waitForURL(srv.url + '/');
+		const alert = p.getByTestId('auth-error');
+		await alert.waitFor();
+		const text = (await alert.textContent()) ?? '';
+		expect(text).toContain('access_denied');
+		expect(text).toContain('The user, or the provider, declined consent');
+		expect(text).toContain('start the consent step again');
+		expect(text).not.toMatch(/Authorize|Deny/);
+	});
+});
