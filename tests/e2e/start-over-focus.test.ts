@@ -86,7 +86,7 @@ describe('Start over', () => {
 		const p = await newPage();
 		await signIn(p, srv.url, PRESET);
 		await p.getByRole('button', { name: 'Read the user info' }).click();
-		await expect.poll(() => focused(p)).toBe('result:userinfo');
+		await p.locator('#userinfo details.exchange').waitFor();
 		const before = await transcriptIds(p);
 		expect(before.length).toBeGreaterThanOrEqual(3);
 		const token = await p.getByTestId('access-token').textContent();
@@ -176,7 +176,7 @@ describe('errors and results in view, focus only for what the user started', () 
 		const pasted = p.getByLabel('The full address your application landed on', { exact: false });
 		await pasted.fill('nothing useful here');
 		await p.getByRole('button', { name: 'Use this redirect' }).click();
-		const error = p.locator('#pasteback-error');
+		const error = p.locator('details.paste').getByRole('alert');
 		await error.waitFor();
 		expect(await error.textContent()).toContain('holds no code, state or error parameter');
 		await expect.poll(() => focused(p)).toBe('error:pasteback');
@@ -206,6 +206,24 @@ describe('errors and results in view, focus only for what the user started', () 
 		const region = p.locator('.progress[role="status"]');
 		await expect.poll(() => region.textContent()).toContain('the code was exchanged for tokens');
 		expect(await focused(p)).toBe('body');
+	});
+
+	test('focus theft: the auto-refresh is announced and leaves the focus on the switch', async () => {
+		const p = await newPage({ clock: true });
+		await signIn(p, srv.url, 'Sandbox (5-second token)');
+		// The page's time stands still from here, so only the fast-forward below fires the refresh
+		// (a refreshed 5-second token would otherwise be due again at once on the moved clock).
+		await p.clock.pauseAt(Date.now() + 500);
+		const toggle = p.getByLabel('Refresh automatically before expiry');
+		await toggle.check();
+		expect(await focused(p)).toBe('input:');
+		const refreshes = p.locator('#refresh details.exchange');
+		expect(await refreshes.count()).toBe(0);
+		await p.clock.fastForward(5_000);
+		await refreshes.first().waitFor();
+		const region = p.locator('.progress[role="status"]');
+		await expect.poll(() => region.textContent()).toContain('the access token was refreshed');
+		expect(await p.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('checkbox');
 	});
 });
 
