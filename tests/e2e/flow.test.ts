@@ -233,7 +233,7 @@ describe('failures a user meets', () => {
 		const alert = p.getByTestId('auth-error');
 		await alert.waitFor();
 		expect(await alert.textContent()).toContain('access_denied');
-		expect(await alert.textContent()).toMatch(/refused the request/);
+		expect(await alert.textContent()).toMatch(/declined consent/);
 		await shot(p, '10-access-denied');
 	});
 

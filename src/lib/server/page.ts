@@ -26,7 +26,7 @@ import { presetSession, presetSetup, secretAfterSave, secretView } from './secre
 import { bindingChanges, bindSecret, listChanges, secretHosts } from '$lib/oauth/secret-binding';
 import { redactExchange, redactValue } from '$lib/exchange/redact';
 import { secretsOf } from './tokens';
-import { withoutUndo } from './undo';
+import { undoSlot, withoutUndo } from './undo';
 
 export const API_SUGGESTIONS = [
 	{ method: 'GET', path: 'user-info', zone: 1 },
@@ -153,7 +153,7 @@ export async function runStep(
 	if (!held.ok) return held.failure;
 	const result = held.value;
 	// A step that changed nothing (a plain API call) leaves the cookie as it is: no re-sealing.
-	if ((result.session && result.session !== session) || session.undo)
+	if ((result.session && result.session !== session) || undoSlot(session))
 		await save(cookies, url, result.session ?? session);
 	const secrets = secretsOf(session, result.session);
 	const exchanges = (result.exchanges ?? []).map((ex) => redactExchange(ex, secrets));

@@ -84,8 +84,6 @@ export interface Session {
 	outbox?: Exchange[];
 	/** Set when the session was read but found broken (explained once on the page). */
 	notice?: string;
-	/** After Start over: the flow it replaced, until `until` (ms) or the next action (undo.ts). */
-	undo?: { session: Session; until: number };
 }
 
 export const emptySession = (): Session => ({ v: 1 });

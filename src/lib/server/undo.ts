@@ -14,6 +14,18 @@ export const TOO_LATE_EXPIRED = `Too late to undo: Start over was more than ${UN
 export const TOO_LATE_GONE =
 	'Too late to undo: another action came after Start over (or there was nothing to undo), and the old flow is gone.';
 
+/** The old flow, kept in the fresh session's `undo` field until `until` (ms since the epoch). */
+export interface UndoSlot {
+	session: Session;
+	until: number;
+}
+type Undoable = Session & { undo?: UndoSlot };
+
+/** The session's undo slot, if Start over left one. */
+export function undoSlot(session: Session): UndoSlot | undefined {
+	return (session as Undoable).undo;
+}
+
 /** The flow that follows Start over: nothing of the old one but what the new one must remember. */
 export function freshSession(_old: Session): Session {
 	return emptySession();
@@ -21,29 +33,32 @@ export function freshSession(_old: Session): Session {
 
 /** The session without its undo slot (the same object when it has none). */
 export function withoutUndo(session: Session): Session {
-	if (!session.undo) return session;
-	const { undo: _undo, ...rest } = session;
+	if (!undoSlot(session)) return session;
+	const { undo: _undo, ...rest } = session as Undoable;
 	return rest;
 }
 
 /** Start over: a fresh session that holds the old one (never an older undo, nor a notice) until `now + UNDO_MS`. */
 export function startOver(old: Session, now = Date.now()): Session {
 	const { notice: _notice, ...kept } = withoutUndo(old);
-	return { ...freshSession(old), undo: { session: kept, until: now + UNDO_MS } };
+	const fresh: Undoable = { ...freshSession(old), undo: { session: kept, until: now + UNDO_MS } };
+	return fresh;
 }
 
 /** The undo slot is past its time (then the next page load drops it: it holds the old flow's secret). */
 export function undoExpired(session: Session, now = Date.now()): boolean {
-	return !!session.undo && now > session.undo.until;
+	const slot = undoSlot(session);
+	return !!slot && now > slot.until;
 }
 
 export type Undone = { ok: true; session: Session } | { ok: false; message: string };
 
 /** Undo: the session Start over replaced, while its slot lasts. */
 export function undoStartOver(current: Session, now = Date.now()): Undone {
-	if (!current.undo) return { ok: false, message: TOO_LATE_GONE };
-	if (now > current.undo.until) return { ok: false, message: TOO_LATE_EXPIRED };
-	return { ok: true, session: current.undo.session };
+	const slot = undoSlot(current);
+	if (!slot) return { ok: false, message: TOO_LATE_GONE };
+	if (now > slot.until) return { ok: false, message: TOO_LATE_EXPIRED };
+	return { ok: true, session: slot.session };
 }
 
 /**
@@ -70,7 +85,7 @@ export async function undoAction(cookies: Cookies, url: URL) {
 	const undone = undoStartOver(current);
 	if (!undone.ok) {
 		// An expired slot is dropped at once: it holds the old flow's secret.
-		if (current.undo) await writeSession(cookies, withoutUndo(current), https);
+		if (undoSlot(current)) await writeSession(cookies, withoutUndo(current), https);
 		return fail(410, { message: undone.message });
 	}
 	await writeSession(cookies, undone.session, https);
