@@ -158,8 +158,9 @@ describe('the whole flow', () => {
 		expect(p.url()).toContain('/sandbox/oauth2/auth');
 		await p.goForward();
 
-		// Start over clears the session and the transcript.
+		// Start over (once confirmed) clears the session and the transcript.
 		await p.getByRole('button', { name: 'Start over' }).click();
+		await p.getByRole('dialog').getByRole('button', { name: 'Start over' }).click();
 		await expect.poll(() => p.locator('.transcript li').count()).toBe(0);
 		expect(await p.getByTestId('access-token').count()).toBe(0);
 		expect(await p.getByTestId('secret-hint').textContent()).not.toContain('A secret is set');
