@@ -140,8 +140,11 @@ describe('Start over', () => {
 		await notice.waitFor();
 		await p.clock.fastForward(29_000);
 		expect(await notice.count()).toBe(1);
+		expect(await focused(p)).toBe('button:Undo');
 		await p.clock.fastForward(1_000);
 		await notice.waitFor({ state: 'hidden' });
+		// The focus was on Undo: it goes back to Start over, not to the end of the page.
+		await expect.poll(() => focused(p)).toBe('button:Start over');
 
 		// The next action ends it too: choosing a preset.
 		await startOver.click();
