@@ -14,6 +14,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
 import { choosePreset, decide, openPlayground, signIn, watch } from '../helpers/e2e';
+import { axeProblems } from '../helpers/axe';
+
+/** axe-core's violations and items to review, in words: the new states read and contrast too. */
+const axe = async (p: Page) =>
+	(await axeProblems(p)).map((v) => `${v.kind} ${v.id}: ${v.help} → ${v.nodes.join(' | ')}`);
 
 type Behaviour = 'ok' | 'fail' | 'hang';
 
@@ -161,6 +166,7 @@ describe('a step that fails after succeeding', () => {
 		const earlier = p.locator('#exchange [data-testid="earlier-result"]');
 		expect(await earlier.textContent()).toMatch(/Earlier result.*before the failure above/s);
 		expect(await earlier.locator('summary').textContent()).toContain('200');
+		expect(await axe(p)).toEqual([]);
 		await p.locator('#exchange').scrollIntoViewIfNeeded();
 		await p
 			.locator('#exchange')
@@ -208,6 +214,7 @@ test('Cancel mid-request shows "cancelled" and no other setup’s result', async
 	expect(await p.locator('#exchange .error').textContent()).toMatch(/Cancelled/);
 	expect(await p.locator('#exchange details.exchange').count(), 'no exchange of setup B').toBe(0);
 	expect(await p.locator('#exchange').textContent()).not.toContain('500');
+	expect(await axe(p)).toEqual([]);
 	// The diagram still has B's 500, faded as an earlier setup's.
 	expect(
 		await p.locator('[data-arrow][data-step="exchange"]').first().getAttribute('data-stale')
@@ -266,6 +273,7 @@ describe('the diagram uses the same statuses', () => {
 			expect(await denial.textContent()).not.toContain('✓');
 			expect(await denial.getAttribute('aria-label')).toContain('consent declined');
 			expect(await state(p, 'callback')).toBe('declined');
+			expect(await axe(p)).toEqual([]);
 			await p.locator('.transcript .sequence').scrollIntoViewIfNeeded();
 			await shot(p, `status-04-diagram-${width}`);
 			await p
