@@ -82,8 +82,6 @@ export interface Session {
 	token_values?: { access_token: string; refresh_token?: string };
 	/** Exchanges recorded by a redirect (the callback), handed to the tab's transcript on the next page load. */
 	outbox?: Exchange[];
-	/** The setup's id, which every exchange made with it carries (setup-id.ts). */
-	setup_id?: string;
 	/** Set when the session was read but found broken (explained once on the page). */
 	notice?: string;
 }

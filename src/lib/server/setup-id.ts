@@ -12,6 +12,13 @@ import type { Setup } from '$lib/oauth/setup';
 import { bindingChanges, bindSecret } from '$lib/oauth/secret-binding';
 import type { Session } from './session';
 
+declare module './session' {
+	interface Session {
+		/** The setup's id, which every exchange made with it carries. */
+		setup_id?: string;
+	}
+}
+
 export function newSetupId(): string {
 	return randomBytes(9).toString('base64url');
 }
