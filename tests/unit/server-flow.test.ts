@@ -628,7 +628,7 @@ describe('callApi', () => {
 			'userinfo'
 		);
 		expect(sent.map((i) => i.step)).toEqual(['refresh']);
-		expect(r).toMatchObject({ ok: false, status: 502, message: REFRESH_FIRST_FAILED });
+		expect(r).toMatchObject({ ok: false, status: 424, message: REFRESH_FIRST_FAILED });
 		expect(!r.ok && r.exchanges?.map((e) => e.step)).toEqual(['refresh']);
 	});
 

@@ -179,7 +179,7 @@ describe('refusals and no answer', () => {
 		const refresh = ex('refresh', 'setup-A', 500);
 		await post('userinfo').answer({
 			type: 'failure',
-			status: 502,
+			status: 424,
 			data: { message: 'refreshing it failed', exchanges: [refresh] }
 		});
 		expect(flow.steps).toMatchObject({ userinfo: 'failed', refresh: 'failed' });

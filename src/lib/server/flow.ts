@@ -455,7 +455,7 @@ export async function callApi(
 			if (current.tokens === session.tokens)
 				return {
 					ok: false,
-					status: 502,
+					status: 424, // Failed Dependency: the refresh it needed failed
 					message: REFRESH_FIRST_FAILED,
 					session: current,
 					exchanges
