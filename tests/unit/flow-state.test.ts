@@ -214,7 +214,7 @@ describe('the automatic exchange and the step states after the issuer check', ()
 			callbackVerdict: 'code',
 			hasCode: true,
 			hasTokens: false,
-			latest: () => undefined,
+			exchanges: [],
 			busy: null
 		};
 		expect(stepStates(base)).toMatchObject({ callback: 'done', exchange: 'current' });

@@ -102,6 +102,93 @@ describe('statusKind', () => {
 		).toBe('ok'));
 });
 
+describe('the diagram uses the step statuses', () => {
+	const denied = (over: Partial<Exchange> = {}) =>
+		ex('callback', {
+			request: {
+				method: 'GET',
+				url: 'http://127.0.0.1:5173/callback?error=access_denied&state=abc',
+				httpVersion: '1.1',
+				headers: [],
+				body: ''
+			},
+			findings: [{ level: 'warning', code: 'access_denied', message: 'declined' }],
+			...over
+		});
+	const refusedCheck = ex('check', {
+		response: { ...notFound, status: 400, statusText: 'Bad Request' }
+	});
+
+	test('a denial (callback error=access_denied) has its own mark: not a blue 303, not ✓', () => {
+		expect(statusKind(denied())).toBe('denied');
+		const l = arrowLabels(denied());
+		expect(l.status).toBe('⊘ 303 consent declined');
+		expect(`${l.main} ${l.status}`).not.toContain('✓');
+		expect(arrowAriaLabel(denied())).toContain('consent declined');
+		const row = layoutSequence([denied()], { width: 640 }).rows[0]!;
+		expect(row.kind).toBe('denied');
+		expect(row.status.startsWith('⊘')).toBe(true);
+		// Pasted back by hand (no answer recorded), a denial is still one.
+		expect(statusKind(denied({ response: undefined }))).toBe('denied');
+	});
+
+	test('a denial keeps its mark when there is little room', () => {
+		expect(arrowLabels(denied(), 10).status).toBe('⊘ declined');
+	});
+
+	test('refused: a registration check answered 400 is red with ✕, and no ✓ beside it', () => {
+		expect(statusKind(refusedCheck)).toBe('failed');
+		const l = arrowLabels(refusedCheck);
+		expect(l.status).toBe('✕ 400 Bad Request');
+		expect(`${l.main} ${l.status}`).not.toContain('✓');
+		expect(layoutSequence([refusedCheck], { width: 640 }).rows[0]!.kind).toBe('failed');
+	});
+
+	test('✓ only beside a good answer', () => {
+		const marks = [
+			ex('exchange'),
+			ex('callback'),
+			ex('consent'),
+			ex('userinfo', { response: notFound }),
+			denied(),
+			refusedCheck
+		].map((e) => arrowLabels(e).status.includes('✓'));
+		expect(marks).toEqual([true, false, false, false, false, false]);
+	});
+
+	test('another setup’s state-mismatch callback is failed, an error callback other than a denial too', () => {
+		const other = ex('callback', {
+			request: { ...denied().request, url: 'http://127.0.0.1:5173/callback?error=invalid_scope' },
+			findings: [{ level: 'error', code: 'invalid_scope', message: 'x' }]
+		});
+		expect(statusKind(other)).toBe('failed');
+	});
+
+	test('arrows of another setup are marked as earlier, and are never the current step', () => {
+		const mine = { ...ex('userinfo'), id: 'mine', setup: 'A' };
+		const theirs = { ...ex('userinfo'), id: 'theirs', setup: 'B' };
+		const l = layoutSequence([theirs, mine], { width: 640, current: 'userinfo', setupId: 'A' });
+		expect(l.rows.map((r) => [r.id, r.stale, r.current])).toEqual([
+			['theirs', true, false],
+			['mine', false, true]
+		]);
+		expect(l.rows[0]!.ariaLabel).toContain('an earlier setup');
+		// Without a setup id (an imported HAR), nothing is marked.
+		expect(layoutSequence([theirs], { width: 640 }).rows[0]!.stale).toBe(false);
+	});
+});
+
+describe('step numbers follow the order of the flow', () => {
+	test('the cards’ order (consent, callback, exchange, user-info, refresh, API) counts 1 to 6', () => {
+		const order = ['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'api'] as const;
+		expect(order.map((s) => STEP_NUMBER[s])).toEqual(['1', '2', '3', '4', '5', '6']);
+	});
+	test('a usual run (exchange, user-info, refresh) reads 3, 4, 5 in the diagram', () => {
+		const l = layoutSequence([ex('exchange'), ex('userinfo'), ex('refresh')], { width: 900 });
+		expect(l.rows.map((r) => r.main.split(' ')[0])).toEqual(['3', '4', '5']);
+	});
+});
+
 describe('statusCode', () => {
 	test('the number, the failure kind, or what the browser does', () => {
 		expect(statusCode(ex('exchange'))).toBe('200');
@@ -134,7 +221,10 @@ describe('shortPath', () => {
 
 describe('arrowLabels', () => {
 	test('full labels: number, method, short path; the status', () => {
-		expect(arrowLabels(ex('exchange'))).toEqual({ main: '3 POST /oauth2/token', status: '200 OK' });
+		expect(arrowLabels(ex('exchange'))).toEqual({
+			main: '3 POST /oauth2/token',
+			status: '✓ 200 OK'
+		});
 		expect(arrowLabels(ex('consent'))).toEqual({
 			main: '1 GET /oauth2/auth',
 			status: 'the browser navigates'
@@ -143,7 +233,10 @@ describe('arrowLabels', () => {
 			main: '2 GET /callback',
 			status: '303 See Other'
 		});
-		expect(arrowLabels(ex('check'))).toEqual({ main: '✓ GET /oauth2/auth', status: '200 OK' });
+		expect(arrowLabels(ex('check'))).toEqual({
+			main: 'check GET /oauth2/auth',
+			status: '✓ 200 OK'
+		});
 	});
 
 	test('every step has its number', () => {
@@ -160,12 +253,12 @@ describe('arrowLabels', () => {
 			'1',
 			'2',
 			'3',
-			'4',
 			'5',
+			'4',
 			'6',
-			'✓'
+			'check'
 		]);
-		expect(arrowLabels(ex('userinfo')).main).toBe('5 GET …/user-info');
+		expect(arrowLabels(ex('userinfo')).main).toBe('4 GET …/user-info');
 		expect(arrowLabels(ex('api')).main).toBe('6 GET …/subscription/list');
 	});
 
@@ -190,7 +283,7 @@ describe('arrowLabels', () => {
 		expect(cut.main).toBe('6 GET …/list');
 		expect(arrowLabels(e, 10).main).toBe('6 GET');
 		const failed = arrowLabels(ex('userinfo', { response: notFound }), 8);
-		expect(failed).toEqual({ main: '5 GET', status: '✕ 403' });
+		expect(failed).toEqual({ main: '4 GET', status: '✕ 403' });
 	});
 });
 
@@ -206,14 +299,14 @@ describe('arrowAriaLabel', () => {
 	});
 	test('says failed and current in words', () => {
 		expect(arrowAriaLabel(ex('userinfo', { response: notFound }), 'userinfo')).toBe(
-			'Step 5, GET …/user-info, 403 Forbidden (user-info, failed, current step)'
+			'Step 4, GET …/user-info, 403 Forbidden (user-info, failed, current step)'
 		);
 		expect(
 			arrowAriaLabel(
 				ex('refresh', { response: undefined, failure: { kind: 'timeout', message: '' } }),
 				'api'
 			)
-		).toBe('Step 4, POST /oauth2/token, timeout (refresh, failed)');
+		).toBe('Step 5, POST /oauth2/token, timeout (refresh, failed)');
 	});
 	test('when the path is not shown, the name still gives it', () => {
 		expect(arrowAriaLabel(ex('exchange'), undefined, 10)).toBe(
@@ -304,7 +397,7 @@ describe('layoutSequence', () => {
 			const room = Math.abs(r.x2 - r.x1) - 12;
 			expect(r.main.length * GEOMETRY.labelChar).toBeLessThanOrEqual(room);
 			expect(r.status.length * GEOMETRY.labelChar).toBeLessThanOrEqual(room);
-			expect(r.main).toMatch(/^[1-6✓] (GET|POST)/);
+			expect(r.main).toMatch(/^([1-6]|check) (GET|POST)/);
 		}
 		expect(l.rows[3]!.status).toMatch(/^✕ 403/);
 		expect(layoutSequence(flow, { width: 300 }).rows[3]!.status).toBe('✕ 403');
@@ -353,13 +446,13 @@ describe('narrow labels never cut a word in two', () => {
 		}
 	});
 	test.each([
-		[6, ['2 GET', '3 POST', '5 GET', '6 GET']],
-		[8, ['2 GET', '3 POST', '5 GET', '6 GET']],
-		[10, ['2 GET', '3 POST', '5 GET', '6 GET']],
-		[12, ['2 GET', '3 POST', '5 GET', '6 GET …/list']],
-		[14, ['2 GET', '3 POST …/token', '5 GET', '6 GET …/list']],
-		[16, ['2 GET /callback', '3 POST …/token', '5 GET', '6 GET …/list']],
-		[20, ['2 GET /callback', '3 POST /oauth2/token', '5 GET …/user-info', '6 GET …/list']]
+		[6, ['2 GET', '3 POST', '4 GET', '6 GET']],
+		[8, ['2 GET', '3 POST', '4 GET', '6 GET']],
+		[10, ['2 GET', '3 POST', '4 GET', '6 GET']],
+		[12, ['2 GET', '3 POST', '4 GET', '6 GET …/list']],
+		[14, ['2 GET', '3 POST …/token', '4 GET', '6 GET …/list']],
+		[16, ['2 GET /callback', '3 POST …/token', '4 GET', '6 GET …/list']],
+		[20, ['2 GET /callback', '3 POST /oauth2/token', '4 GET …/user-info', '6 GET …/list']]
 	])('with room for %d characters the labels read %j', (room, labels) => {
 		expect(
 			(['callback', 'exchange', 'userinfo', 'api'] as const).map(

@@ -52,7 +52,8 @@ const {
 	refreshTokens,
 	callApi,
 	checkRegistration,
-	MAX_CALLBACK_QUERY
+	MAX_CALLBACK_QUERY,
+	REFRESH_FIRST_FAILED
 } = await import('$lib/server/flow');
 
 const BASE = 'https://reader.test';
@@ -622,14 +623,15 @@ describe('callApi', () => {
 		expect(r.ok && r.session.tokens!.access_token).toBe('at-2');
 	});
 
-	test('when that refresh is refused, the call is not made', async () => {
+	test('when that refresh is refused, the call is not made, and the step is told so', async () => {
 		answers.push(json(400, { error: 'invalid_grant' }));
 		const r = await callApi(
 			session({ tokens: tokens({ expires_at: Date.now() - 1 }) }),
 			'userinfo'
 		);
 		expect(sent.map((i) => i.step)).toEqual(['refresh']);
-		expect(r.ok && r.exchanges.map((e) => e.step)).toEqual(['refresh']);
+		expect(r).toMatchObject({ ok: false, status: 424, message: REFRESH_FIRST_FAILED });
+		expect(!r.ok && r.exchanges?.map((e) => e.step)).toEqual(['refresh']);
 	});
 
 	test('an expired token with no way to refresh is sent as it is', async () => {

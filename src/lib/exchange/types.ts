@@ -7,8 +7,9 @@ export type Step = 'consent' | 'callback' | 'exchange' | 'refresh' | 'userinfo' 
 
 /**
  * The steps' numbers and names, defined once: `title` names an exchange in the views and the exports,
- * `heading` is the step card's heading. The registration check is not a step of the flow, so it
- * has no number and no card.
+ * `heading` is the step card's heading. The numbers follow the order of the flow, as the page shows
+ * the cards: the token is used (user-info) before it is refreshed (the service's API docs §5 steps
+ * 5 and 6). The registration check is not a step of the flow, so it has no number and no card.
  */
 export const STEPS: Readonly<
 	Record<Exclude<Step, 'check'>, { n: number; title: string; heading: string }> &
@@ -17,8 +18,8 @@ export const STEPS: Readonly<
 	consent: { n: 1, title: 'Consent redirect', heading: 'Consent redirect' },
 	callback: { n: 2, title: 'Callback', heading: 'Callback and state check' },
 	exchange: { n: 3, title: 'Code exchange', heading: 'Code exchange' },
-	refresh: { n: 4, title: 'Refresh', heading: 'Refresh' },
-	userinfo: { n: 5, title: 'User-info', heading: 'User-info' },
+	userinfo: { n: 4, title: 'User-info', heading: 'User-info' },
+	refresh: { n: 5, title: 'Refresh', heading: 'Refresh' },
 	api: { n: 6, title: 'API call', heading: 'Any API call' },
 	check: { title: 'Registration check' }
 };
@@ -103,6 +104,12 @@ export interface Exchange {
 	redactions?: Redaction[];
 	/** Short human label, e.g. "Token exchange" or "Refresh before user-info (token had expired)". */
 	note?: string;
+	/**
+	 * Which setup the exchange was made with: an opaque id the server gives each setup (a new one
+	 * when the client or the service changes), never derived from the secret. Step statuses count
+	 * only the current setup's exchanges.
+	 */
+	setup?: string;
 }
 
 export function headerValue(headers: HeaderList, name: string): string | undefined {

@@ -3,7 +3,7 @@
  * Pure: the same rules run on live exchanges and on imported ones.
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
-import { headerValue } from '$lib/exchange/types';
+import { headerValue, STEPS } from '$lib/exchange/types';
 import { AUTHORIZATION_ERRORS, MAX_STATE_BYTES } from './consent';
 import { API_DOCS, apiDocs } from './docs';
 import * as F from './findings';
@@ -327,7 +327,7 @@ function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 				? 'The access token had expired when this request was sent (401).'
 				: `The service refused the access token (401${/invalid_token/.test(www) ? ', invalid_token' : ''}).`,
 			fix: expired
-				? 'Refresh the token (step 4), then call again.'
+				? `Refresh the token (step ${STEPS.refresh.n}), then call again.`
 				: 'The token may be expired, revoked, or sent in the wrong place. Refresh it, or check where the token goes (header or query).',
 			ref: RFC6750('3.1')
 		});

@@ -364,7 +364,7 @@ export async function exchangeCode(
 	};
 }
 
-/** Step 4: the refresh (the service's API docs §4.3). */
+/** Step 5: the refresh (the service's API docs §4.3). */
 export async function refreshTokens(
 	session: Session,
 	note = 'The refresh, from the playground server.',
@@ -405,6 +405,9 @@ export async function refreshTokens(
 	};
 }
 
+export const REFRESH_FIRST_FAILED =
+	'The access token had expired and refreshing it failed (the refresh step shows why), so the call was not made.';
+
 export interface ApiCall {
 	method: 'GET' | 'POST';
 	/** Path below /reader/api/0/, e.g. "subscription/list". */
@@ -424,7 +427,7 @@ function withToken(url: string, session: Session): { url: string; headers: Heade
 }
 
 /**
- * Steps 5 and 6: an API call with the access token. The expiry is checked first; an expired token
+ * Steps 4 and 6: an API call with the access token. The expiry is checked first; an expired token
  * is refreshed as its own shown exchange (the service's API docs §5 step 6).
  */
 export async function callApi(
@@ -452,7 +455,15 @@ export async function callApi(
 			if (!r.ok) return r;
 			exchanges.push(...r.exchanges);
 			current = r.session;
-			if (current.tokens === session.tokens) return { ok: true, session: current, exchanges }; // refresh failed: the findings say why
+			// The refresh failed (its findings say why): the call is not made, and the step says so.
+			if (current.tokens === session.tokens)
+				return {
+					ok: false,
+					status: 424, // Failed Dependency: the refresh it needed failed
+					message: REFRESH_FIRST_FAILED,
+					session: current,
+					exchanges
+				};
 		}
 	}
 	const ep = endpoints(current.setup!);

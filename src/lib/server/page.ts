@@ -27,6 +27,7 @@ import { bindingChanges, bindSecret, listChanges, secretHosts } from '$lib/oauth
 import { redactExchange, redactValue } from '$lib/exchange/redact';
 import { secretsOf } from './tokens';
 import { undoSlot, withoutUndo } from './undo';
+import { newSetupId, nextSetupId, stampSetup } from './setup-id';
 
 export const API_SUGGESTIONS = [
 	{ method: 'GET', path: 'user-info', zone: 1 },
@@ -116,7 +117,7 @@ export function view(session: Session, origin: string) {
 								'A parameter that was already on the authorization endpoint.'
 						})
 					),
-					exchange: consent && redactExchange(consent, secrets)
+					exchange: consent && stampSetup([redactExchange(consent, secrets)], session)[0]
 				}
 			: null,
 		callback: shown(session.callback ?? null),
@@ -129,7 +130,9 @@ export function view(session: Session, origin: string) {
 		/** The setup's consent page is the built-in sandbox's (wording may name its buttons). */
 		sandboxTarget: isSandboxTarget(setup, origin),
 		apiSuggestions: API_SUGGESTIONS,
-		notice: session.notice ?? null
+		notice: session.notice ?? null,
+		/** The current setup's id: a step counts only the exchanges that carry it (ui/steps.ts). */
+		setupId: session.setup_id ?? null
 	};
 }
 
@@ -156,7 +159,10 @@ export async function runStep(
 	if ((result.session && result.session !== session) || undoSlot(session))
 		await save(cookies, url, result.session ?? session);
 	const secrets = secretsOf(session, result.session);
-	const exchanges = (result.exchanges ?? []).map((ex) => redactExchange(ex, secrets));
+	const exchanges = stampSetup(
+		(result.exchanges ?? []).map((ex) => redactExchange(ex, secrets)),
+		session
+	);
 	if (!result.ok) return fail(result.status, { message: result.message, exchanges });
 	return { exchanges };
 }
@@ -194,7 +200,13 @@ export async function saveSetup(cookies: Cookies, url: URL, form: FormData) {
 	const kept = secretAfterSave(session, parsed.data, secret.data, preset, url.origin);
 	// Tokens belong to the client and service that issued them, as the secret does.
 	const moved = session.setup && bindingChanges(bindSecret(session.setup), parsed.data).length;
-	next = { ...next, ...kept, setup: parsed.data, tokens: moved ? undefined : next.tokens };
+	next = {
+		...next,
+		...kept,
+		setup: parsed.data,
+		setup_id: nextSetupId(session, parsed.data),
+		tokens: moved ? undefined : next.tokens
+	};
 	next = prepareConsent(next);
 	await save(cookies, url, next);
 	return { saved: true, secretSet: !!next.client_secret, secretCleared: !!kept.secret_note };
@@ -207,7 +219,7 @@ export async function applyPreset(cookies: Cookies, url: URL, form: FormData) {
 	const preset = parsed.success ? findPreset(url.origin, parsed.data.preset) : undefined;
 	if (!preset) return fail(400, { message: 'Unknown preset.' });
 	const session = await readSession(cookies);
-	let next: Session = { v: 1, ...presetSession(preset, url.origin) };
+	let next: Session = { v: 1, ...presetSession(preset, url.origin), setup_id: newSetupId() };
 	if (session.setup?.auto_exchange === false) next.setup!.auto_exchange = false;
 	next = prepareConsent(next);
 	await save(cookies, url, next);
@@ -229,7 +241,10 @@ export async function takeOutbox(
 	session: Session
 ): Promise<Exchange[]> {
 	if (!session.outbox?.length) return [];
-	const out = session.outbox.map((ex) => redactExchange(ex, secretsOf(session)));
+	const out = stampSetup(
+		session.outbox.map((ex) => redactExchange(ex, secretsOf(session))),
+		session
+	);
 	await save(cookies, url, { ...session, outbox: undefined });
 	return out;
 }

@@ -14,11 +14,18 @@ export function refreshDueAt(t: RefreshTiming): number | null {
 	return t.expires_at - Math.min(30_000, lifetime * 0.2);
 }
 
-/** Calls `fire` once, when the refresh is due (at once if it is overdue); returns the cancel. */
-export function scheduleRefresh(t: RefreshTiming, fire: () => void): () => void {
+/**
+ * Calls `fire` once, when the refresh is due (at once if it is overdue); returns the cancel. `now`
+ * is the page's clock (clock.svelte.ts), the one its expiry displays read.
+ */
+export function scheduleRefresh(
+	t: RefreshTiming,
+	fire: () => void,
+	now: () => number = Date.now
+): () => void {
 	const at = refreshDueAt(t);
 	if (at === null) return () => {};
-	const timer = setTimeout(fire, Math.max(0, at - Date.now()));
+	const timer = setTimeout(fire, Math.max(0, at - now()));
 	return () => clearTimeout(timer);
 }
 
@@ -28,11 +35,12 @@ export function scheduleRefresh(t: RefreshTiming, fire: () => void): () => void 
  */
 export function autoRefresh(
 	tokens: () => RefreshTiming | null | undefined,
-	fire: () => void
+	fire: () => void,
+	now: () => number = Date.now
 ): void {
 	$effect(() => {
 		const t = tokens();
 		if (!t) return;
-		return scheduleRefresh(t, fire);
+		return scheduleRefresh(t, fire, now);
 	});
 }

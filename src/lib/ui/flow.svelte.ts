@@ -14,7 +14,16 @@ import type { ActionResult, SubmitFunction } from '@sveltejs/kit';
 import type { Exchange } from '$lib/exchange/types';
 import type { FieldErrors } from '$lib/oauth/setup';
 import { issuerStops, type IssuerVerdict } from '$lib/oauth/issuer';
-import { stepStates } from './steps';
+import {
+	EXCHANGE_STEPS,
+	latestOf,
+	stepViews,
+	type Attempt,
+	type ExchangeStep,
+	type StepName,
+	type StepState
+} from './steps';
+import { Clock } from './clock.svelte';
 import { transcript } from './transcript.svelte';
 import { focusOutcome } from './focus';
 import { UndoOffer } from './undo.svelte';
@@ -61,11 +70,13 @@ export interface FlowFacts {
 	setup: unknown;
 	secret: string | null;
 	pending: unknown;
-	callback: { verdict: string; iss?: IssuerVerdict } | null;
+	callback: { verdict: string; error?: string; iss?: IssuerVerdict } | null;
 	hasCode: boolean;
 	/** The issuer check held the code back (RFC 9207): only "Exchange anyway" exchanges it. */
 	codeHeld?: boolean;
 	tokens: unknown;
+	/** The current setup's id: only its exchanges count for the steps (steps.ts). */
+	setupId?: string | null;
 }
 
 /**
@@ -100,20 +111,37 @@ export class Flow {
 	/** After Start over: what this tab cleared, offered back by Undo. */
 	readonly undo = new UndoOffer();
 
-	readonly steps = $derived.by(() => {
+	/** The last attempt of each step that brought back no exchange of it (steps.ts). */
+	attempts = $state<Partial<Record<ExchangeStep, Attempt>>>({});
+	/** The one clock of every expiry display on the page. */
+	readonly clock: Clock;
+
+	/** Each step's state and the results its card shows, worked out in steps.ts. */
+	readonly views = $derived.by(() => {
 		const d = this.#facts();
-		return stepStates({
+		return stepViews({
 			setupDone: !!d.setup && !!d.secret,
 			pending: !!d.pending,
 			callbackVerdict: d.callback?.verdict ?? null,
+			callbackError: d.callback?.error ?? null,
 			issuerStop: issuerStops(d.callback?.iss),
 			hasCode: d.hasCode,
 			codeHeld: !!d.codeHeld,
 			hasTokens: !!d.tokens,
-			latest: (s) => transcript.latest(s),
+			setupId: d.setupId ?? null,
+			exchanges: transcript.items,
+			attempts: this.attempts,
 			busy: this.busy
 		});
 	});
+	readonly steps = $derived(
+		Object.fromEntries(Object.entries(this.views).map(([k, v]) => [k, v.state])) as Record<
+			StepName,
+			StepState
+		>
+	);
+	/** The current setup's id (page data): exchanges of any other setup are earlier ones. */
+	readonly setupId = $derived.by(() => this.#facts().setupId ?? null);
 	readonly currentStep = $derived(
 		(Object.entries(this.steps).find(([, st]) => st === 'current' || st === 'busy') ?? [])[0]
 	);
@@ -130,9 +158,10 @@ export class Flow {
 	#auto = false;
 
 	/** `facts` reads the current page data; `invalidate` reloads it (SvelteKit's invalidateAll). */
-	constructor(facts: () => FlowFacts, invalidate: () => Promise<void>) {
+	constructor(facts: () => FlowFacts, invalidate: () => Promise<void>, clock = new Clock()) {
 		this.#facts = facts;
 		this.#invalidate = invalidate;
+		this.clock = clock;
 	}
 
 	/**
@@ -154,6 +183,11 @@ export class Flow {
 				if (!auto) await focusOutcome(name);
 			};
 		};
+	}
+
+	/** The step's newest exchange of the current setup, never another setup's. */
+	latest(step: Exchange['step']): Exchange | undefined {
+		return latestOf(transcript.items, step, this.#facts().setupId);
 	}
 
 	/** Cancel: the request in flight is aborted; the page keeps what it had. */
@@ -188,6 +222,7 @@ export class Flow {
 		transcript.clear();
 		this.setupErrors = {};
 		this.errors = {};
+		this.attempts = {};
 		this.undo.offer(cleared, undoMs);
 		// The notice itself ("Started over. Undo") is what the live region says then.
 		if (this.undo.cleared) this.announce = '';
@@ -222,6 +257,7 @@ export class Flow {
 			'abort',
 			() => {
 				if (this.#controller !== controller) return;
+				this.#attempt(name, 'cancelled');
 				this.#fail(name, CANCELLED);
 				this.#end();
 				cancelled();
@@ -233,14 +269,17 @@ export class Flow {
 	async #settle(name: string, result: ActionResult): Promise<StepOutcome> {
 		if (result.type === 'success' || result.type === 'failure') {
 			const d = (result.data ?? {}) as Record<string, unknown>;
-			if (Array.isArray(d.exchanges)) transcript.add(d.exchanges as Exchange[]);
-			if (result.type === 'failure')
+			const exchanges = Array.isArray(d.exchanges) ? (d.exchanges as Exchange[]) : [];
+			transcript.add(exchanges);
+			if (result.type === 'failure') {
+				if (!exchanges.some((ex) => ex.step === name)) this.#attempt(name, 'failed');
 				this.#fail(name, String(d.message ?? `The request failed (HTTP ${result.status}).`));
-			else this.announce = DONE_TEXT[name] ?? 'Done.';
+			} else this.announce = DONE_TEXT[name] ?? 'Done.';
 			await this.#invalidate();
 			return result.type === 'success' ? d : { failure: true, ...d };
 		}
 		if (result.type === 'error') {
+			this.#attempt(name, 'failed');
 			// Without a status no action result came back: the request failed, or the answer was not one.
 			if (result.status === undefined) this.#fail(name, UNREACHABLE);
 			else
@@ -253,6 +292,16 @@ export class Flow {
 		}
 		if (result.type === 'redirect') location.assign(result.location);
 		return undefined;
+	}
+
+	/** A step's attempt ended with no exchange of it: the step shows that, not its older result. */
+	#attempt(name: string, outcome: Attempt['outcome']): void {
+		if (!(EXCHANGE_STEPS as readonly string[]).includes(name)) return;
+		const setup = this.#facts().setupId ?? null;
+		this.attempts = {
+			...this.attempts,
+			[name]: { outcome, setup, after: transcript.items.length }
+		};
 	}
 
 	#fail(name: string, message: string): void {

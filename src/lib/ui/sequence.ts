@@ -2,10 +2,12 @@
  * The sequence diagram's layout, as pure functions of the exchanges: which lanes each arrow joins,
  * its labels, its status, and where everything goes for a given width.
  */
-import { statusLine, type Exchange, type Step } from '$lib/exchange/types';
+import { STEPS, statusLine, type Exchange, type Step } from '$lib/exchange/types';
+import { exchangeStatus, ofSetup, type ExchangeStatus } from './steps';
 
 export type Lane = 'browser' | 'playground' | 'service';
-export type StatusKind = 'ok' | 'failed' | 'pending' | 'redirect';
+/** An arrow's status: the exchange's own, worked out with the step statuses (steps.ts). */
+export type StatusKind = ExchangeStatus;
 
 export const LANES: readonly { id: Lane; name: string; short: string }[] = [
 	{ id: 'browser', name: 'Browser', short: 'Browser' },
@@ -13,15 +15,21 @@ export const LANES: readonly { id: Lane; name: string; short: string }[] = [
 	{ id: 'service', name: 'Service', short: 'Service' }
 ];
 
-/** The step's number as the flow counts them; the registration check has a tick instead. */
-export const STEP_NUMBER: Record<Step, string> = {
-	consent: '1',
-	callback: '2',
-	exchange: '3',
-	refresh: '4',
-	userinfo: '5',
-	api: '6',
-	check: '✓'
+/**
+ * The step's number as the flow counts them (STEPS); the registration check, which is not a step
+ * of the flow, is named instead. A tick is never a number: it marks a good answer only.
+ */
+export const STEP_NUMBER: Record<Step, string> = Object.fromEntries(
+	(Object.keys(STEPS) as Step[]).map((s) => [s, String(STEPS[s].n ?? 'check')])
+) as Record<Step, string>;
+
+/** The mark before an arrow's status: ✓ a good answer, ✕ a failure, ⊘ consent declined. */
+export const STATUS_MARK: Record<StatusKind, string> = {
+	ok: '✓',
+	failed: '✕',
+	denied: '⊘',
+	redirect: '',
+	pending: ''
 };
 
 export const STEP_NAME: Record<Step, string> = {
@@ -50,29 +58,22 @@ export function lanesOf(step: Step): { from: Lane; to: Lane } {
 	}
 }
 
-/**
- * failed: no answer, an HTTP error, or an answer the diagnostics found wrong; pending: a request
- * with no answer recorded (the browser navigating to the consent page); redirect: 3xx; else ok.
- */
-export function statusKind(ex: Exchange): StatusKind {
-	if (ex.failure) return 'failed';
-	if (ex.response && ex.response.status >= 400) return 'failed';
-	if (ex.findings.some((f) => f.level === 'error')) return 'failed';
-	if (!ex.response) return 'pending';
-	if (ex.response.status >= 300) return 'redirect';
-	return 'ok';
-}
+/** The arrow's status, the same as the step cards count it (steps.ts `exchangeStatus`). */
+export const statusKind: (ex: Exchange) => StatusKind = exchangeStatus;
 
-/** Short status: "200", "403", "timeout", "navigates". */
+/** Short status: "200", "403", "timeout", "navigates", "declined". */
 export function statusCode(ex: Exchange): string {
 	if (ex.failure) return ex.failure.kind;
+	if (statusKind(ex) === 'denied') return 'declined';
 	if (ex.response) return String(ex.response.status);
 	return ex.step === 'consent' ? 'navigates' : 'no answer';
 }
 
-/** Long status: "200 OK", "403 Forbidden", "timeout", "the browser navigates". */
+/** Long status: "200 OK", "403 Forbidden", "timeout", "the browser navigates", "303 consent declined". */
 export function statusPhrase(ex: Exchange): string {
 	if (ex.failure) return ex.failure.kind;
+	if (statusKind(ex) === 'denied')
+		return ex.response ? `${ex.response.status} consent declined` : 'consent declined';
 	if (ex.response) return statusLine(ex.response);
 	return ex.step === 'consent' ? 'the browser navigates' : 'no answer';
 }
@@ -112,14 +113,14 @@ interface Fitted {
 	/** The path as shown, '' when there was no room for it. */
 	path: string;
 	status: string;
-	failed: boolean;
+	kind: StatusKind;
 }
 
 /** The parts of an arrow's labels, fitted to `maxChars` characters per line: path cut to its last segments first, then dropped. */
 function fit(ex: Exchange, maxChars: number): Fitted {
 	const n = STEP_NUMBER[ex.step];
 	const method = ex.request.method;
-	const failed = statusKind(ex) === 'failed';
+	const kind = statusKind(ex);
 	const head = `${n} ${method}`;
 	let path = shortPath(ex.request.url);
 	if (head.length + 1 + path.length > maxChars) {
@@ -127,27 +128,37 @@ function fit(ex: Exchange, maxChars: number): Fitted {
 		const cut = shortPath(ex.request.url, Math.max(maxChars - head.length - 1, 1));
 		path = cut.startsWith('…/') && cut.length > 2 ? cut : '';
 	}
-	const mark = failed ? 2 : 0;
+	const mark = STATUS_MARK[kind] ? 2 : 0;
 	let status = statusPhrase(ex);
 	if (status.length + mark > maxChars) status = statusCode(ex);
-	return { n, method, path, status, failed };
+	return { n, method, path, status, kind };
 }
 
-/** The two text lines of an arrow: "3 POST /oauth2/token" above, "200 OK" (failures: "✕ 403 Forbidden") below. */
+/**
+ * The two text lines of an arrow: "3 POST /oauth2/token" above, the status below with its mark:
+ * "✓ 200 OK", "✕ 403 Forbidden", "⊘ 303 consent declined"; a redirect or a navigation has none.
+ */
 export function arrowLabels(ex: Exchange, maxChars = Infinity): { main: string; status: string } {
 	const f = fit(ex, maxChars);
+	const mark = STATUS_MARK[f.kind];
 	return {
 		main: [f.n, f.method, f.path].filter(Boolean).join(' '),
-		status: (f.failed ? '✕ ' : '') + f.status
+		status: (mark ? `${mark} ` : '') + f.status
 	};
 }
 
 /**
  * The arrow's accessible name, e.g. "Step 3, POST /oauth2/token, 200 OK (code exchange)". It holds
  * the words shown on the arrow, in the same order (WCAG 2.5.3, label in name), then in brackets the
- * step's name, the path when it was shortened, and whether it failed or is the current step.
+ * step's name, the path when it was shortened, whether it failed or consent was declined, whether it
+ * was made with an earlier setup, and whether it is the current step.
  */
-export function arrowAriaLabel(ex: Exchange, current?: string, maxChars = Infinity): string {
+export function arrowAriaLabel(
+	ex: Exchange,
+	current?: string,
+	maxChars = Infinity,
+	stale = false
+): string {
 	const f = fit(ex, maxChars);
 	const numbered = /^\d+$/.test(f.n);
 	const name = STEP_NAME[ex.step];
@@ -158,7 +169,9 @@ export function arrowAriaLabel(ex: Exchange, current?: string, maxChars = Infini
 	const extra: string[] = numbered ? [name] : [];
 	const full = shortPath(ex.request.url, Infinity);
 	if (f.path !== full) extra.push(full);
-	if (f.failed) extra.push('failed');
+	if (f.kind === 'failed') extra.push('failed');
+	if (f.kind === 'denied') extra.push('consent declined');
+	if (stale) extra.push('an earlier setup');
 	if (current !== undefined && ex.step === current) extra.push('current step');
 	return `${head}, ${f.status}${extra.length ? ` (${extra.join(', ')})` : ''}`;
 }
@@ -177,6 +190,8 @@ export interface ArrowRow {
 	kind: StatusKind;
 	selected: boolean;
 	current: boolean;
+	/** Made with an earlier setup: drawn faded, and never the current step's. */
+	stale: boolean;
 	/** Top of the row. */
 	y: number;
 	/** Where the line and the label sit. */
@@ -232,7 +247,13 @@ const HEAD = 9;
 
 export function layoutSequence(
 	exchanges: Exchange[],
-	opts: { width?: number; selectedId?: string; current?: string } = {}
+	opts: {
+		width?: number;
+		selectedId?: string;
+		current?: string;
+		/** The current setup's id: arrows of other setups are marked as earlier (undefined: none are). */
+		setupId?: string | null;
+	} = {}
 ): SequenceLayout {
 	const g = GEOMETRY;
 	const width = Math.max(
@@ -264,12 +285,15 @@ export function layoutSequence(
 		const full = arrowLabels(ex);
 		if (labels.main !== full.main || labels.status !== full.status) compact = true;
 		const lineEnd = x2 - d * HEAD;
+		const stale = opts.setupId !== undefined && !ofSetup(ex, opts.setupId);
+		const current = !stale ? opts.current : undefined;
 		return {
 			id: ex.id,
 			step: ex.step,
 			kind: statusKind(ex),
 			selected: opts.selectedId !== undefined && ex.id === opts.selectedId,
-			current: opts.current !== undefined && ex.step === opts.current,
+			current: current !== undefined && ex.step === current,
+			stale,
 			y,
 			arrowY,
 			labelY: y + 19,
@@ -281,7 +305,7 @@ export function layoutSequence(
 			labelX: (x1 + x2) / 2,
 			main: labels.main,
 			status: labels.status,
-			ariaLabel: arrowAriaLabel(ex, opts.current, maxChars),
+			ariaLabel: arrowAriaLabel(ex, current, maxChars, stale),
 			title: `${ex.request.method} ${ex.request.url.split('?')[0]} → ${statusPhrase(ex)}`
 		};
 	});

@@ -41,12 +41,12 @@ export function onShortcut(actions: Record<Shortcut, () => void>): (e: KeyboardE
 }
 
 /**
- * `n`: the step that is next (or failed), else the first one not yet done, scrolls into view, and
+ * `n`: the step that is next (or failed, cancelled or declined), else the first one not yet done, scrolls into view, and
  * the focus goes to its first control (or the card itself).
  */
 export function focusNextStep(doc: Document = document): void {
 	const card =
-		doc.querySelector<HTMLElement>('.step-current, .step-failed') ??
+		doc.querySelector<HTMLElement>('.step-current, .step-failed, .step-cancelled, .step-denied') ??
 		doc.querySelector<HTMLElement>('.step-todo');
 	const target = card?.querySelector<HTMLElement>(
 		'a.button, button:not([disabled]), input:not([type=hidden]), textarea, select'
