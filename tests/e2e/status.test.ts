@@ -160,7 +160,7 @@ describe('a step that fails after succeeding', () => {
 		await consent(p);
 		await expect.poll(() => state(p, 'exchange')).toBe('failed');
 		expect(await p.locator('#exchange').getAttribute('class')).toContain('step-failed');
-		const cards = p.locator('#exchange > details.exchange');
+		const cards = p.locator('#exchange > .step-result > details.exchange');
 		expect(await cards.count()).toBe(1);
 		expect(await cards.first().locator('summary').textContent()).toContain('500');
 		const earlier = p.locator('#exchange [data-testid="earlier-result"]');
@@ -186,7 +186,7 @@ describe('a step that fails after succeeding', () => {
 		service.userinfo.y = 'fail';
 		await p.getByRole('button', { name: 'Read the user info' }).click();
 		await expect.poll(() => state(p, 'userinfo')).toBe('failed');
-		expect(await p.locator('#userinfo > details.exchange summary').textContent()).toContain('500');
+		expect(await p.locator('#userinfo > .step-result > details.exchange summary').textContent()).toContain('500');
 		expect(
 			await p.locator('#userinfo [data-testid="earlier-result"] summary').textContent()
 		).toContain('200');
