@@ -14,6 +14,7 @@ import type { ActionResult, SubmitFunction } from '@sveltejs/kit';
 import type { Exchange } from '$lib/exchange/types';
 import type { FieldErrors } from '$lib/oauth/setup';
 import { issuerStops, type IssuerVerdict } from '$lib/oauth/issuer';
+import { flowAction } from '$lib/oauth/flow-id';
 import { stepStates } from './steps';
 import { transcript } from './transcript.svelte';
 
@@ -47,6 +48,8 @@ export type AfterStep = (outcome: StepOutcome, form: HTMLFormElement) => unknown
 
 /** The page data the step states are worked out from. */
 export interface FlowFacts {
+	/** This tab's flow id (oauth/flow-id.ts): every form's action carries it. */
+	flow: string;
 	setup: unknown;
 	secret: string | null;
 	pending: unknown;
@@ -143,12 +146,17 @@ export class Flow {
 		this.#controller?.abort();
 	}
 
+	/** A step form's action: `?flow=<id>&/name`, so that a post without script names the flow too. */
+	action(name: string): string {
+		return flowAction(this.#facts().flow, name);
+	}
+
 	/**
-	 * Submits a step's form from code (the automatic exchange and refresh), as its button would,
-	 * with `extra` fields added to what the form holds.
+	 * Submits a step's form (the one marked `data-action={name}`) from code (the automatic exchange
+	 * and refresh), as its button would, with `extra` fields added to what the form holds.
 	 */
 	trigger(name: string, extra: Record<string, string> = {}): void {
-		const form = document.querySelector<HTMLFormElement>(`form[action="?/${name}"]`);
+		const form = document.querySelector<HTMLFormElement>(`form[data-action="${name}"]`);
 		if (!form) return;
 		this.#extra = extra;
 		try {
