@@ -348,3 +348,75 @@ test('cookies set earlier in the same request (an action before the page loads) 
 	const sentBefore = { header: `${C}=${old}; ${C}=garbage`, https: false, flow: FLOW };
 	expect(await readSession(jar, sentBefore)).toEqual({ v: 1, client_secret: 'new' });
 });
+
+describe('the byte cap across flows', () => {
+	const id = (c: string) => c.repeat(16);
+	/** A sealed flow of about `kb` KB, last written at `iat`. */
+	const flowOf = (kb: number, iat: number) =>
+		sealPayload({ v: 1, client_secret: 'x'.repeat(kb * 700), iat });
+	/** The cookies a flow's sealed token makes, chunked as the server chunks it. */
+	const chunks = (flow: string, token: string): [string, string][] =>
+		Array.from({ length: Math.ceil(token.length / 3500) }, (_, i) => [
+			i ? `pg_flow_${flow}.${i}` : `pg_flow_${flow}`,
+			token.slice(i * 3500, (i + 1) * 3500)
+		]);
+
+	test('writing a flow that would go over drops the least recently written others, and remembers them', async () => {
+		const { writeSession, readSession } = await load();
+		const others = [
+			...chunks(id('a'), flowOf(4, NOW_S - 30)), // the oldest
+			...chunks(id('b'), flowOf(4, NOW_S - 10)),
+			...chunks(id('c'), flowOf(2, NOW_S - 20))
+		];
+		const all = [...others, ['pg_theme', 'dark'] as [string, string], ['pg_session', 'old']];
+		const jar = new FakeCookies(Object.fromEntries(all));
+		const header = all.map(([k, v]) => `${k}=${v}`).join('; ');
+		const mine = 'mineMineMineMine';
+		await writeSession(jar, { v: 1, client_secret: 'y'.repeat(2000) }, false, {
+			header,
+			https: false,
+			flow: mine
+		});
+		// Only a (the oldest) had to go; b and c stay; the old one-per-browser cookie goes too.
+		expect(jar.deletes.map((d) => d.name).sort()).toEqual(
+			[...chunks(id('a'), flowOf(4, 0)).map(([n]) => n), 'pg_session'].sort()
+		);
+		expect(jar.jar.has(`pg_flow_${id('b')}`)).toBe(true);
+		expect(jar.jar.has(`pg_flow_${id('c')}`)).toBe(true);
+		expect(jar.jar.get('pg_dropped')).toMatch(new RegExp(`^${id('a')}~\\d+$`));
+		const sent = [...jar.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+		expect(sent.length).toBeLessThan(12_000);
+		// The dropped flow's tab reads a notice, not an empty flow without a word.
+		const dropped = await readSession(jar, { header: sent, https: false, flow: id('a') });
+		expect(dropped).toMatchObject({ v: 1, dropped: true });
+		expect(dropped.notice).toMatch(/^This tab's flow was dropped to make room for newer ones/);
+		// Written again, it leaves the list.
+		await writeSession(jar, { v: 1 }, false, { header: sent, https: false, flow: id('a') });
+		expect(jar.jar.has('pg_dropped')).toBe(false);
+	});
+
+	test('flows that fit are left alone, and a flow that does not open goes first', async () => {
+		const { writeSession } = await load();
+		const fits = [...chunks(id('a'), flowOf(3, NOW_S - 30))];
+		const jar = new FakeCookies(Object.fromEntries(fits));
+		const header = fits.map(([k, v]) => `${k}=${v}`).join('; ');
+		await writeSession(jar, { v: 1, client_secret: 'y'.repeat(3000) }, false, {
+			header,
+			https: false,
+			flow: id('m')
+		});
+		expect(jar.deletes).toEqual([]);
+		const junk: [string, string][] = [
+			[`pg_flow_${id('j')}`, 'j'.repeat(3400)],
+			...chunks(id('a'), flowOf(4, NOW_S - 30)),
+			...chunks(id('b'), flowOf(4, NOW_S - 10))
+		];
+		const jar2 = new FakeCookies(Object.fromEntries(junk));
+		await writeSession(jar2, { v: 1, client_secret: 'y'.repeat(2000) }, false, {
+			header: junk.map(([k, v]) => `${k}=${v}`).join('; '),
+			https: false,
+			flow: id('m')
+		});
+		expect(jar2.deletes.map((d) => d.name)).toEqual([`pg_flow_${id('j')}`]);
+	});
+});
