@@ -235,3 +235,25 @@ describe('where a tab goes on load', () => {
 		});
 	});
 });
+
+describe('a duplicated tab', () => {
+	test('of two tabs with one flow id, exactly one forks; a tab of another flow does not', async () => {
+		const { watchDuplicates } = await import('$lib/ui/tab-flow');
+		const forks: string[] = [];
+		let forked!: () => void;
+		const first = new Promise<void>((ok) => (forked = ok));
+		const on = (name: string) => () => {
+			forks.push(name);
+			forked();
+		};
+		const stops = [
+			watchDuplicates(() => 'otherFlowOtherFl', on('other')),
+			watchDuplicates(() => ID, on('one')),
+			watchDuplicates(() => ID, on('two'))
+		];
+		await first;
+		for (const stop of stops) stop();
+		expect(forks).toHaveLength(1);
+		expect(['one', 'two']).toContain(forks[0]);
+	});
+});

@@ -49,19 +49,33 @@ export function tabTarget(
 
 /**
  * Answers other tabs that ask for this tab's flow id, and asks once: `onDuplicate` runs when
- * another tab already runs `id()`. Returns the function that stops listening.
+ * another tab already runs `id()`. Of two tabs with one id, the newer document forks (a duplicated
+ * tab is newer than its original), so two tabs restored at once do not both move. Returns the
+ * function that stops listening.
  */
 export function watchDuplicates(id: () => string, onDuplicate: () => void): () => void {
 	if (typeof BroadcastChannel === 'undefined') return () => {};
 	const channel = new BroadcastChannel(CHANNEL);
 	const me = crypto.randomUUID();
+	const since = performance.timeOrigin;
+	/** Whether the other tab's document is older than this one (ties broken by the tabs' ids). */
+	const older = (m: { since?: number; from?: string }) =>
+		typeof m.since === 'number' && (m.since < since || (m.since === since && String(m.from) < me));
 	channel.onmessage = (e: MessageEvent) => {
-		const m = e.data as { type?: string; id?: string; from?: string; to?: string } | null;
-		if (!m || m.id !== id()) return;
-		if (m.type === 'who' && m.from !== me)
-			channel.postMessage({ type: 'here', id: m.id, to: m.from });
-		else if (m.type === 'here' && m.to === me) onDuplicate();
+		const m = e.data as {
+			type?: string;
+			id?: string;
+			from?: string;
+			to?: string;
+			since?: number;
+		} | null;
+		if (!m || m.id !== id() || m.from === me) return;
+		if (m.type === 'who') {
+			// The asking tab is the older one: this tab is the copy.
+			if (older(m)) onDuplicate();
+			else channel.postMessage({ type: 'here', id: m.id, to: m.from, from: me, since });
+		} else if (m.type === 'here' && m.to === me && older(m)) onDuplicate();
 	};
-	channel.postMessage({ type: 'who', id: id(), from: me });
+	channel.postMessage({ type: 'who', id: id(), from: me, since });
 	return () => channel.close();
 }
