@@ -279,6 +279,20 @@ describe('the flow id', () => {
 		expect(ids.size).toBe(4);
 	});
 
+	test('the flow id is the page’s own parameter: a flow page is not a docs link', async () => {
+		const c = new Client(srv.url);
+		await setUp(c, 'sandbox-rw');
+		const html = await c.page();
+		expect(html).not.toContain('data-testid="prefill-banner"');
+		expect(html).not.toContain('Ignored, unknown');
+		// A docs link that also names a flow reads only its own parameters.
+		const link = await c.fetch(`/?flow=${c.flow}&client_id=docs-app`, {
+			headers: { accept: 'text/html' }
+		});
+		expect(link.body).toContain('data-testid="prefill-banner"');
+		expect(link.body).not.toContain('Ignored, unknown');
+	});
+
 	test('a custom state already pending in another flow is refused at save, as a field error', async () => {
 		const a = new Client(srv.url);
 		const b = a.tab();

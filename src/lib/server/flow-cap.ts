@@ -24,7 +24,7 @@ export interface FlowSize {
 	id: string;
 	/** Its cookies' bytes in the Cookie header. */
 	bytes: number;
-	/** When it was last written (seconds); 0 when it does not open (garbage goes first). */
+	/** When it was last written (milliseconds); 0 when it does not open (garbage goes first). */
 	usedAt: number;
 }
 

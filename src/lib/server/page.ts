@@ -30,7 +30,7 @@ import {
 	writeSession,
 	type Session
 } from './session';
-import { flowParam, newFlowId } from '$lib/oauth/flow-id';
+import { FLOW_PARAM, flowParam, newFlowId } from '$lib/oauth/flow-id';
 import { presetSession, presetSetup, secretAfterSave, secretView } from './secret';
 import { bindingChanges, bindSecret, listChanges, secretHosts } from '$lib/oauth/secret-binding';
 import { redactExchange, redactValue } from '$lib/exchange/redact';
@@ -69,8 +69,11 @@ export function prefillFrom(
 			secretHosts: string[];
 	  })
 	| null {
-	if (!hasPrefill(url.searchParams)) return null;
-	const p = parsePrefill(url.searchParams);
+	// The flow id is the page's own parameter, not a link's.
+	const params = new URLSearchParams(url.searchParams);
+	params.delete(FLOW_PARAM);
+	if (!hasPrefill(params)) return null;
+	const p = parsePrefill(params);
 	const hostsFor = (values: Partial<Setup>) => secretHosts({ ...base, ...values });
 	if (!p.preset) return { ...p, secretHosts: hostsFor(p.values) };
 	const preset = findPreset(url.origin, p.preset);
@@ -228,6 +231,7 @@ export async function applyPreset(cookies: Cookies, url: URL, form: FormData) {
 /** A fresh consent request (new state), e.g. after a state mismatch. */
 export async function restart(cookies: Cookies, url: URL) {
 	const session = await readSession(cookies);
+	if (session.dropped) return fail(409, { message: session.notice });
 	if (!session.setup) return fail(409, { message: 'Save the setup first.' });
 	if (await stateTaken(cookies, session.setup.custom_state))
 		return fail(409, { message: STATE_TAKEN });

@@ -223,8 +223,10 @@ export function candidateTokens(chunks: string[][]): string[] {
 }
 
 export async function seal(session: Session): Promise<string> {
+	// `iat` (seconds) dates the session; `t` (milliseconds) orders flows for the cap's eviction.
+	const now = Date.now();
 	const data = new TextEncoder().encode(
-		JSON.stringify({ ...session, iat: Math.floor(Date.now() / 1000) })
+		JSON.stringify({ ...session, iat: Math.floor(now / 1000), t: now })
 	);
 	return sealJwe(data, sessionKeys()[0]!);
 }
@@ -234,18 +236,23 @@ export type Opened = { ok: true; session: Session } | { ok: false; reason: strin
 export async function open(token: string): Promise<Opened> {
 	const opened = await openSealed(token);
 	if (!opened.ok) return opened;
-	const { iat: _iat, ...session } = opened.session;
+	const { iat: _iat, t: _t, ...session } = opened.session;
 	return { ok: true, session };
 }
 
 async function openSealed(
 	token: string
-): Promise<{ ok: true; session: Session & { iat?: number } } | { ok: false; reason: string }> {
+): Promise<
+	{ ok: true; session: Session & { iat?: number; t?: number } } | { ok: false; reason: string }
+> {
 	for (const key of sessionKeys()) {
 		const plaintext = openJwe(token, key);
 		if (!plaintext) continue; // try the next key
 		try {
-			const parsed = JSON.parse(new TextDecoder().decode(plaintext)) as Session & { iat?: number };
+			const parsed = JSON.parse(new TextDecoder().decode(plaintext)) as Session & {
+				iat?: number;
+				t?: number;
+			};
 			// Stryker disable next-line OptionalChaining: a null payload then throws inside this try, and the catch refuses it as well (only the reason's wording differs)
 			if (parsed?.v !== 1)
 				return {
@@ -287,7 +294,7 @@ export async function readSession(
 async function openFlow(
 	cookies: Cookies,
 	source: CookieSource | undefined
-): Promise<{ session?: Session; iat?: number }> {
+): Promise<{ session?: Session; usedAt?: number }> {
 	const flow = source?.flow;
 	if (!flow) return {};
 	const https = source?.https ?? false;
@@ -306,17 +313,20 @@ async function openFlow(
 		const dropped = droppedList(cookies, source).find((d) => d.id === flow);
 		return dropped ? { session: { v: 1, notice: droppedNotice(dropped.fit), dropped: true } } : {};
 	}
-	let best: (Session & { iat?: number }) | undefined;
+	let best: (Session & { iat?: number; t?: number }) | undefined;
 	let firstFailure: string | undefined;
 	for (const token of tokens) {
 		const opened = await openSealed(token);
 		if (!opened.ok) firstFailure ??= opened.reason;
-		else if (!best || (opened.session.iat ?? 0) > (best.iat ?? 0)) best = opened.session;
+		else if (!best || stamp(opened.session) > stamp(best)) best = opened.session;
 	}
 	if (!best) return { session: { v: 1, notice: firstFailure } };
-	const { iat, ...session } = best;
-	return { session, iat: iat ?? 0 };
+	const { iat, t, ...session } = best;
+	return { session, usedAt: stamp({ iat, t }) };
 }
+
+/** When a sealed flow was written, in milliseconds (`t`; older seals have only `iat`, in seconds). */
+const stamp = (s: { iat?: number; t?: number }) => s.t ?? (s.iat ?? 0) * 1000;
 
 /** The dropped-flows list this request carries (or this response already set). */
 function droppedList(cookies: Cookies, source: CookieSource | undefined): Dropped[] {
@@ -408,7 +418,7 @@ export async function writeSession(
 	let dropped: Dropped[] = [];
 	if (total > FLOW_BUDGET) {
 		for (const f of others)
-			f.usedAt = (await openFlow(cookies, { ...source!, flow: f.id })).iat ?? 0;
+			f.usedAt = (await openFlow(cookies, { ...source!, flow: f.id })).usedAt ?? 0;
 		const drop = new Set(flowsToDrop(own, others));
 		dropped = others
 			.filter((f) => drop.has(f.id))
