@@ -115,7 +115,7 @@ class Flow extends Client {
 	}
 
 	async page() {
-		const { res, body } = await this.fetch('/', { headers: { accept: 'text/html' } });
+		const { res, body } = await this.fetch(this.pagePath, { headers: { accept: 'text/html' } });
 		if (res.status !== 200) throw new Error(`page: ${res.status}`);
 		return body;
 	}
@@ -147,7 +147,7 @@ class Flow extends Client {
 		});
 		await this.time('callback', async () => {
 			const { res } = await this.fetch(callback);
-			if (res.status !== 303 || res.headers.get('location') !== '/')
+			if (res.status !== 303 || res.headers.get('location') !== this.pagePath)
 				throw new Error(`callback: ${res.status} ${res.headers.get('location')}`);
 		});
 		const first = await this.time('exchange', () => this.exchange('exchange'));

@@ -64,6 +64,7 @@ async function closedLoop(concurrency, seconds, step, serverPid) {
  */
 export async function measureThroughput({ base, pid, sessions, tokens }) {
 	const cookies = sessions.map((j) => j.header());
+	const flows = sessions.map((j) => j.flow);
 	/** @type {Throughput} */
 	const load = [];
 	for (const c of LOAD_CONCURRENCY) {
@@ -73,7 +74,7 @@ export async function measureThroughput({ base, pid, sessions, tokens }) {
 			const r = await request(
 				agent,
 				'POST',
-				`${base}/?/userinfo`,
+				`${base}/?flow=${flows[i % flows.length]}&/userinfo`,
 				{ ...actionHeaders(base), cookie: /** @type {string} */ (cookies[i % cookies.length]) },
 				''
 			);

@@ -10,6 +10,7 @@ import {
 	actionResult,
 	cookieHeader,
 	decisionRequest,
+	newFlowId,
 	takeCookies,
 	ticketFrom
 } from '../lib/client.js';
@@ -69,6 +70,8 @@ export function unexpected(what, r) {
 export class Jar {
 	/** @type {Map<string, string>} */
 	cookies = new Map();
+	/** The one flow this jar runs (`?flow=<id>`). */
+	flow = newFlowId();
 	header() {
 		return cookieHeader(this.cookies);
 	}
@@ -83,7 +86,7 @@ export async function action(agent, base, jar, name, fields = {}) {
 	const r = await request(
 		agent,
 		'POST',
-		`${base}/?/${name}`,
+		`${base}/?flow=${jar.flow}&/${name}`,
 		{ ...actionHeaders(base), cookie: jar.header() },
 		new URLSearchParams(fields).toString()
 	);
@@ -104,7 +107,9 @@ export function exchangeStatus(r) {
 
 /** The page's data, as the page loads it after an action or a navigation (runs the page's load). @param {http.Agent} agent @param {string} base @param {Jar} jar */
 export async function pageData(agent, base, jar) {
-	const r = await request(agent, 'GET', `${base}/__data.json`, { cookie: jar.header() });
+	const r = await request(agent, 'GET', `${base}/__data.json?flow=${jar.flow}`, {
+		cookie: jar.header()
+	});
 	jar.take(r.headers);
 	if (r.status !== 200) throw unexpected('GET /__data.json', r);
 	const nodes = JSON.parse(r.body).nodes ?? [];

@@ -97,18 +97,50 @@ export function actionResult(body, httpStatus) {
 
 /** @typedef {{ url: string, status: number, headers: string, body: string }} Seen */
 
-/** One browser's worth of state against one origin, over fetch with manual redirects. */
+/** A new flow id, as the playground mints them: 12 random bytes, base64url (16 characters). */
+export function newFlowId() {
+	return Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString('base64url');
+}
+
+/**
+ * One tab's worth of state against one origin, over fetch with manual redirects: a cookie jar (the
+ * browser's, shared by the tabs made with `tab()`) and its own flow id, which its page and form
+ * actions name (`/?flow=<id>`).
+ */
 export class Client {
 	/** @type {Map<string, string>} */
 	jar = new Map();
 	/** Every response, when recording: a test can scan them all for the client secret. @type {Seen[]} */
 	seen = [];
 
-	/** @param {string} base the origin @param {{ record?: boolean, timeoutMs?: number }} [opts] */
+	/**
+	 * @param {string} base the origin
+	 * @param {{ record?: boolean, timeoutMs?: number, flow?: string, jar?: Map<string, string> }} [opts]
+	 */
 	constructor(base, opts = {}) {
 		this.base = base;
 		this.record = opts.record ?? true;
 		this.timeoutMs = opts.timeoutMs;
+		/** This tab's flow id. */
+		this.flow = opts.flow ?? newFlowId();
+		if (opts.jar) this.jar = opts.jar;
+	}
+
+	/** Another tab of the same browser: the same cookie jar, a flow of its own (or `flow`). @param {string} [flow] */
+	tab(flow) {
+		const t = new Client(this.base, {
+			record: this.record,
+			timeoutMs: this.timeoutMs,
+			flow,
+			jar: this.jar
+		});
+		t.seen = this.seen;
+		return t;
+	}
+
+	/** This tab's page address. */
+	get pagePath() {
+		return `/?flow=${this.flow}`;
 	}
 
 	cookieHeader() {
@@ -144,7 +176,7 @@ export class Client {
 	 * @param {string} name @param {Record<string, string>} [fields] @returns {Promise<ActionResult>}
 	 */
 	async action(name, fields = {}) {
-		const { res, body } = await this.fetch(`/?/${name}`, {
+		const { res, body } = await this.fetch(`/?flow=${this.flow}&/${name}`, {
 			method: 'POST',
 			body: new URLSearchParams(fields),
 			headers: actionHeaders(this.base)
@@ -152,9 +184,9 @@ export class Client {
 		return actionResult(body, res.status);
 	}
 
-	/** The playground page's HTML. */
+	/** The playground page's HTML (this tab's flow). */
 	async page() {
-		return (await this.fetch('/', { headers: { accept: 'text/html' } })).body;
+		return (await this.fetch(this.pagePath, { headers: { accept: 'text/html' } })).body;
 	}
 }
 

@@ -9,6 +9,8 @@ import {
 } from '$lib/server/flow';
 import {
 	applyPreset,
+	forkFlow,
+	inFlow,
 	prefillFrom,
 	restart,
 	runStep,
@@ -17,17 +19,35 @@ import {
 	takeOutbox,
 	view
 } from '$lib/server/page';
-import { readSession } from '$lib/server/session';
+import { dropLegacy, emptySession, readSession } from '$lib/server/session';
+import { flowParam, newFlowId } from '$lib/oauth/flow-id';
 import { resetAction, undoAction, undoExpired } from '$lib/server/undo';
 import { readForm, withForm } from '$lib/server/form';
 import type { Actions, PageServerLoad } from './$types';
 
+/** The page of one flow, `/?flow=<id>`; without a (well-formed) id, a new flow's. */
 export const load: PageServerLoad = async ({ cookies, url }) => {
+	dropLegacy(cookies);
+	const param = flowParam(url.searchParams);
+	if (!param.ok) {
+		const session = emptySession();
+		return {
+			...view(session, url.origin),
+			flow: newFlowId(),
+			outbox: [],
+			prefill: prefillFrom(url)
+		};
+	}
 	const session = await readSession(cookies);
 	const outbox = await takeOutbox(cookies, url, session);
-	if (session.notice) await save(cookies, url, { v: 1 });
+	if (session.notice && !session.dropped) await save(cookies, url, { v: 1 });
 	else if (undoExpired(session)) await save(cookies, url, session); // drops the old flow
-	return { ...view(session, url.origin), outbox, prefill: prefillFrom(url, session.setup) };
+	return {
+		...view(session, url.origin),
+		flow: param.id,
+		outbox,
+		prefill: prefillFrom(url, session.setup)
+	};
 };
 
 const apiSchema = z.object({
@@ -62,7 +82,7 @@ const pasteSchema = z.object({
 		.max(8192, 'That is too long for a redirect address (at most 8192 characters)')
 });
 
-export const actions: Actions = {
+export const actions: Actions = inFlow({
 	check: (event) => runStep(event, (s) => checkRegistration(s, event.request.signal)),
 	pasteback: async (event) => {
 		const body = await readForm(event.request);
@@ -110,5 +130,7 @@ export const actions: Actions = {
 		return runStep(event, (s) => callApi(s, 'api', parsed.data, event.request.signal));
 	},
 	reset: ({ cookies, url }) => resetAction(cookies, url),
-	undo: ({ cookies, url }) => undoAction(cookies, url)
-};
+	undo: ({ cookies, url }) => undoAction(cookies, url),
+	/** A duplicated tab: a copy of this flow's setup under a new flow id. */
+	fork: ({ cookies, url }) => forkFlow(cookies, url)
+});

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { choosePreset, decide, openPlayground, signIn, watch } from '../helpers/e2e';
+import { choosePreset, decide, openPlayground, signIn, watch, flowUrl } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 
 let srv: TestServer;
@@ -54,7 +54,7 @@ describe('prefilled links', () => {
 		expect(await p.getByLabel('Client id').inputValue()).toBe('sandbox-ro');
 		expect(await p.getByLabel('Scope', { exact: true }).inputValue()).toBe('read');
 		await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('client_secret');
-		await expect.poll(() => p.url()).toBe(srv.url + '/');
+		await expect.poll(() => p.url()).toMatch(flowUrl(srv.url));
 		await shot(p, '20-prefilled-link');
 		await p.getByLabel('Client secret').fill('sandbox-ro-secret');
 		await p.getByRole('button', { name: 'Save setup' }).click();
@@ -69,7 +69,7 @@ describe('prefilled links', () => {
 		const refused = p.getByTestId('prefill-refused');
 		await refused.waitFor();
 		expect(await refused.textContent()).toContain('client_secret');
-		await expect.poll(() => p.url()).toBe(srv.url + '/');
+		await expect.poll(() => p.url()).toMatch(flowUrl(srv.url));
 		p.on('request', (r) => urls.push(r.url()));
 		expect(await p.content()).not.toContain('do-not-use-me-1234');
 		await p.reload();
@@ -180,7 +180,7 @@ describe('accessibility: axe-core on every step, both themes', () => {
 				await p.waitForURL(/\/sandbox\/oauth2\/auth/);
 				await check('3-sandbox-consent');
 				await p.getByRole('button', { name: 'Authorize' }).click();
-				await p.waitForURL(srv.url + '/');
+				await p.waitForURL(flowUrl(srv.url));
 				await p.getByTestId('access-token').waitFor();
 				await check('4-tokens');
 				await p.getByRole('button', { name: 'Read the user info' }).click();
@@ -210,7 +210,7 @@ test('the sequence diagram has one arrow per exchange, and an arrow opens its ex
 	await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
 	await p.getByTestId('consent-url').waitFor();
 	await decide(p);
-	await p.waitForURL(srv.url + '/');
+	await p.waitForURL(flowUrl(srv.url));
 	await p.getByTestId('access-token').waitFor();
 	await p.getByRole('button', { name: 'Read the user info' }).click();
 	await p.locator('#userinfo details.exchange').waitFor();

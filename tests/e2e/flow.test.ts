@@ -7,7 +7,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { choosePreset, decide, openPlayground, signIn, watch } from '../helpers/e2e';
+import {
+	choosePreset,
+	decide,
+	flowOf,
+	flowUrl,
+	openPlayground,
+	signIn,
+	watch
+} from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 
 const SECRET = 'e2e-Secret-9f3K-x7Qa';
@@ -107,11 +115,11 @@ describe('the whole flow', () => {
 		await p.waitForURL(/\/sandbox\/oauth2\/auth/);
 		await shot(p, '03-sandbox-consent-page');
 		await p.getByRole('button', { name: 'Authorize' }).click();
-		await p.waitForURL(srv.url + '/');
+		await p.waitForURL(flowUrl(srv.url));
 		// Exchanged automatically on return
 		await p.getByTestId('access-token').waitFor();
 		// The address with the code is in neither the address bar nor the history.
-		expect(p.url()).toBe(srv.url + '/');
+		expect(p.url()).toMatch(flowUrl(srv.url));
 		expect(await stepState(p, 'callback')).toContain('step-done');
 		expect(await p.getByTestId('saved-state').textContent()).toBe(
 			await p.getByTestId('returned-state').textContent()
@@ -183,9 +191,10 @@ describe('the whole flow', () => {
 });
 
 describe('failures a user meets', () => {
-	test('forged callback: a tampered state on the redirect is ignored, and the same consent request still completes', async () => {
+	test('forged callback: a tampered state on the redirect gets a neutral page, and the same consent request still completes', async () => {
 		const p = await newPage();
 		await choosePreset(p, srv.url, 'Sandbox (read write)');
+		const flow = flowOf(p);
 		// An attacker in the middle changes the state on the redirect back.
 		await p.route(
 			(u) => u.pathname === '/sandbox/oauth2/auth' && u.search === '?/authorize',
@@ -200,37 +209,70 @@ describe('failures a user meets', () => {
 			}
 		);
 		await decide(p);
-		await p.waitForURL(srv.url + '/');
+		await p.waitForURL(/\/callback\?/);
+		const said = await p.getByTestId('unsolicited').textContent();
+		expect(said).toMatch(/unsolicited.*forged \(cross-site request forgery/);
+		expect(said).toMatch(/No flow changed/);
+		await shot(p, '09-unsolicited-callback');
+		// Chromium logs the neutral page's 400 in the console: expected here, once, and nowhere else.
+		const logged = problems.filter((x) => /status of 400 \(Bad Request\)/.test(x));
+		expect(logged).toHaveLength(1);
+		problems.splice(problems.indexOf(logged[0]!), 1);
+		await p.unrouteAll();
+		// The flow is where it was, waiting for its own redirect, with no warning.
+		await p.goto(`${srv.url}/?flow=${flow}`);
+		await p.locator('main[data-ready="true"]').waitFor();
+		expect(await stepState(p, 'consent')).toContain('step-current');
+		expect(await p.getByTestId('ignored-callback').count()).toBe(0);
+		expect(await p.getByTestId('access-token').count()).toBe(0);
+		// The same consent request still works.
+		await decide(p);
+		await p.waitForURL(`${srv.url}/?flow=${flow}`);
+		await p.getByTestId('access-token').waitFor();
+	});
+
+	test('a consent authorized after the setup was saved again is stale: said in plain words, not called forged', async () => {
+		const p = await newPage();
+		await choosePreset(p, srv.url, 'Sandbox (read write)');
+		const flow = flowOf(p);
+		const old = (await p.getByTestId('consent-url').textContent())!;
+		// Saving the setup again prepares a new consent request: the old one is replaced.
+		await p.getByTestId('setup-summary').click();
+		await p.getByRole('button', { name: 'Save setup' }).click();
+		await expect.poll(() => p.getByTestId('consent-url').textContent()).not.toBe(old);
+		await p.goto(old);
+		await p.getByRole('button', { name: 'Authorize' }).click();
+		await p.waitForURL(`${srv.url}/?flow=${flow}`);
 		const alert = p.getByTestId('ignored-callback');
 		await alert.waitFor();
-		expect(await alert.textContent()).toMatch(/may be forged/);
+		expect(await alert.getAttribute('data-verdict')).toBe('stale');
+		expect(await alert.textContent()).toContain(
+			'This consent was already used, or the flow was restarted: start again from the consent step.'
+		);
+		expect(await alert.textContent()).not.toMatch(/forg/);
 		expect(await alert.textContent()).toMatch(/still pending/);
-		// Ignored: the flow is where it was, waiting for its own redirect.
-		expect(await stepState(p, 'callback')).not.toContain('step-failed');
 		expect(await stepState(p, 'consent')).toContain('step-current');
 		expect(await p.getByTestId('access-token').count()).toBe(0);
-		await shot(p, '09-state-mismatch');
+		await shot(p, '09-stale-callback');
 		const found = (await axeProblems(p)).map((v) => `${v.kind} ${v.id}: ${v.nodes.join(' | ')}`);
 		expect(found, 'no axe problems with the notice shown').toEqual([]);
 		await p.setViewportSize({ width: 390, height: 844 });
-		await shot(p, '09-state-mismatch-phone');
+		await shot(p, '09-stale-callback-phone');
 		// Dismiss, from the keyboard.
 		await alert.getByRole('button', { name: 'Dismiss' }).focus();
 		await p.keyboard.press('Enter');
 		await expect.poll(() => alert.count()).toBe(0);
-		await p.unrouteAll();
-		// The same consent request still works.
+		// The new consent request completes.
 		await decide(p);
-		await p.waitForURL(srv.url + '/');
+		await p.waitForURL(`${srv.url}/?flow=${flow}`);
 		await p.getByTestId('access-token').waitFor();
-		expect(await p.getByTestId('ignored-callback').count()).toBe(0);
 	});
 
 	test('Deny on the consent page shows access_denied', async () => {
 		const p = await newPage();
 		await choosePreset(p, srv.url, 'Sandbox (read write)');
 		await decide(p, 'Deny');
-		await p.waitForURL(srv.url + '/');
+		await p.waitForURL(flowUrl(srv.url));
 		const alert = p.getByTestId('auth-error');
 		await alert.waitFor();
 		expect(await alert.textContent()).toContain('access_denied');
@@ -246,7 +288,7 @@ describe('failures a user meets', () => {
 		await p.getByRole('button', { name: 'Save setup' }).click();
 		await p.getByTestId('consent-url').waitFor();
 		await decide(p);
-		await p.waitForURL(srv.url + '/');
+		await p.waitForURL(flowUrl(srv.url));
 		await p.getByTestId('access-token').waitFor();
 		// The token lives 2 s: wait for the countdown to say it expired.
 		await expect

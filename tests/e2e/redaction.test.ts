@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { openPlayground, watch, type Traffic } from '../helpers/e2e';
+import { openPlayground, watch, type Traffic, flowUrl } from '../helpers/e2e';
 import { startEchoServer, type EchoServer } from '../helpers/echo';
 import { copiesIn } from '../helpers/copies';
 
@@ -50,7 +50,7 @@ test('echo: the token panel shows <redacted> for a client_secret the token endpo
 	await p.getByRole('button', { name: 'Save setup' }).click();
 	await p.getByTestId('consent-url').waitFor();
 	await p.getByRole('link', { name: 'Open the consent page' }).click();
-	await p.waitForURL(srv.url + '/');
+	await p.waitForURL(flowUrl(srv.url));
 	await p.getByTestId('access-token').waitFor();
 
 	const extra = p

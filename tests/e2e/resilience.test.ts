@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, sessionKey, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { choosePreset, watch } from '../helpers/e2e';
+import { choosePreset, watch, flowUrl } from '../helpers/e2e';
 
 let browser: Browser;
 let context: BrowserContext | undefined;
@@ -69,7 +69,7 @@ describe('no state in the server', () => {
 		expect(second.proc.pid).not.toBe(first.proc.pid);
 
 		await p.getByRole('button', { name: 'Authorize' }).click();
-		await p.waitForURL(second.url + '/');
+		await p.waitForURL(flowUrl(second.url));
 		await p.getByTestId('access-token').waitFor();
 		expect(await p.locator('[data-verdict]').getAttribute('data-verdict')).toBe('code');
 		expect(await p.getByTestId('returned-state').textContent()).toBe(savedState);
@@ -128,7 +128,7 @@ describe('no state in the server', () => {
 			await p.getByRole('link', { name: 'Open the consent page' }).click();
 			await p.waitForURL(/\/sandbox\/oauth2\/auth/);
 			await p.getByRole('button', { name: 'Authorize' }).click();
-			await p.waitForURL(origin + '/');
+			await p.waitForURL(flowUrl(origin));
 			await p.getByTestId('access-token').waitFor();
 			expect(await p.locator('[data-verdict]').getAttribute('data-verdict')).toBe('code');
 			await expect

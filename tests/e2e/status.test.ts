@@ -186,7 +186,9 @@ describe('a step that fails after succeeding', () => {
 		service.userinfo.y = 'fail';
 		await p.getByRole('button', { name: 'Read the user info' }).click();
 		await expect.poll(() => state(p, 'userinfo')).toBe('failed');
-		expect(await p.locator('#userinfo > .step-result > details.exchange summary').textContent()).toContain('500');
+		expect(
+			await p.locator('#userinfo > .step-result > details.exchange summary').textContent()
+		).toContain('500');
 		expect(
 			await p.locator('#userinfo [data-testid="earlier-result"] summary').textContent()
 		).toContain('200');

@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { watch } from '../helpers/e2e';
+import { watch, flowUrl } from '../helpers/e2e';
 
 const P = [
 	'<script>alert(window.__xss=1)</script>',
@@ -326,7 +326,7 @@ describe('provider-controlled strings stay text', () => {
 				await page.locator('#consent').getByRole('button', { name: 'Prepare a new one' }).click();
 			nextRedirect = round.params;
 			await page.getByRole('link', { name: 'Open the consent page' }).click();
-			await page.waitForURL(srv.url + '/');
+			await page.waitForURL(flowUrl(srv.url));
 			await page.locator('main[data-ready="true"]').waitFor();
 			expected += round.kind === 'code' ? 3 : 2; // consent, callback (and the automatic exchange)
 			// An iss that is no URL on the service's origin holds the code back (RFC 9207): the

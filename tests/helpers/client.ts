@@ -8,6 +8,7 @@ export {
 	Client,
 	consentUrlFrom,
 	decide,
+	newFlowId,
 	unescapeHtml,
 	type Seen
 } from '../../scripts/lib/client.js';

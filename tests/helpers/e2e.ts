@@ -51,6 +51,14 @@ export async function decide(p: Page, decision: 'Authorize' | 'Deny' = 'Authoriz
 	await p.getByRole('button', { name: decision }).click();
 }
 
+/** The address of a flow's page on `base`: `/?flow=<id>` (src/lib/oauth/flow-id.ts). */
+export function flowUrl(base: string): RegExp {
+	return new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\?flow=[A-Za-z0-9_-]{16}$`);
+}
+
+/** The flow id in a page's address. */
+export const flowOf = (p: Page) => new URL(p.url()).searchParams.get('flow') ?? '';
+
 /** Opens the playground and waits until its script runs (buttons clicked before that do nothing). */
 export async function openPlayground(p: Page, base: string): Promise<void> {
 	await p.goto(base + '/');
@@ -68,6 +76,6 @@ export async function choosePreset(p: Page, base: string, label: string): Promis
 export async function signIn(p: Page, base: string, label: string): Promise<void> {
 	await choosePreset(p, base, label);
 	await decide(p);
-	await p.waitForURL(base + '/');
+	await p.waitForURL(flowUrl(base));
 	await p.getByTestId('access-token').waitFor();
 }

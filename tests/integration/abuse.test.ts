@@ -55,7 +55,7 @@ describe('the outbound limit in hosted mode', () => {
 		// 2..LIMIT: more outbound steps, each made.
 		for (let i = 2; i <= LIMIT; i++) expect((await c.action('userinfo')).type).toBe('success');
 
-		const { res, body } = await c.fetch('/?/userinfo', {
+		const { res, body } = await c.fetch(`/?flow=${c.flow}&/userinfo`, {
 			method: 'POST',
 			body: '',
 			headers: {

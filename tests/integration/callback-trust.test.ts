@@ -1,7 +1,8 @@
 /**
  * Trust at the callback, over real HTTP against the built server and its sandbox:
- * - a forged or stray `GET /callback` (its state matches no pending flow) never destroys the
- *   pending consent request, and nothing of it outlives the one page load that shows it;
+ * - a forged or stray `GET /callback` (its state matches no flow of the browser) never destroys the
+ *   pending consent request: it gets a neutral 400 page, and nothing of it is kept; a replay of a
+ *   used state is stale, shown once in its flow, and changes nothing;
  * - the `iss` check of RFC 9207: a sandbox code sent back with another server's `iss` (a mix-up)
  *   is held back with the warning, is not exchanged on its own, and "Exchange anyway" exchanges it.
  */
@@ -47,14 +48,13 @@ describe('forged callback', () => {
 			'/callback?state=forged-state-Zq&code=forged-code-7Q&error_description=Attacker+text+9X',
 			crossSite
 		);
-		expect(forged.res.status).toBe(303);
-		// Shown once, with its finding, and the consent request is still the same one.
-		const shown = unescapeHtml(await c.page());
-		expect(shown).toContain('data-testid="ignored-callback"');
-		expect(shown).toContain('data-verdict="state-mismatch"');
-		expect(shown).toContain('still pending');
-		expect(consentUrlFrom(shown)).toBe(consent);
-		// Nothing of it outlives that page: not the notice, not one of its parameters.
+		// A neutral page: unsolicited, possibly forged; it echoes nothing and sets no cookie.
+		expect(forged.res.status).toBe(400);
+		expect(forged.res.headers.get('content-type')).toMatch(/^text\/html/);
+		expect(forged.body).toMatch(/unsolicited.*forged \(cross-site request forgery/);
+		expect(forged.body).not.toMatch(/forged-state-Zq|forged-code-7Q|Attacker text 9X/);
+		expect(forged.res.headers.getSetCookie()).toEqual([]);
+		// The flow is as it was: the consent request is the same one, and nothing of it is kept.
 		const again = unescapeHtml(await c.page());
 		expect(again).not.toContain('ignored-callback');
 		expect(again).not.toMatch(/forged-state-Zq|forged-code-7Q|Attacker text 9X/);
@@ -75,9 +75,10 @@ describe('forged callback', () => {
 		await c.fetch(location);
 		const real = new URL(location).searchParams.get('code')!;
 		expect(unescapeHtml(await c.page())).toContain(real);
-		await c.fetch(`/callback?state=other&code=forged-code-3R`, crossSite);
+		const stray = await c.fetch(`/callback?state=other&code=forged-code-3R`, crossSite);
+		expect(stray.res.status).toBe(400);
 		const shown = unescapeHtml(await c.page());
-		expect(shown).toContain('data-testid="ignored-callback"');
+		expect(shown).not.toContain('data-testid="ignored-callback"');
 		expect(shown).toContain('data-verdict="code"');
 		expect(unescapeHtml(await c.page())).not.toContain('forged-code-3R');
 		const ex = await c.action('exchange');
@@ -86,16 +87,22 @@ describe('forged callback', () => {
 		expect(exchanges(ex)[0]!.response!.status).toBe(200);
 	});
 
-	test('forged callback: a replay of the real redirect after its state was used changes nothing', async () => {
+	test('replay: the real redirect again, after its state was used, is stale and changes nothing', async () => {
 		const c = new Client(srv.url);
 		await c.action('preset', { preset: 'sandbox-rw' });
 		const location = await decide(c, consentUrlFrom(await c.page()));
 		await c.fetch(location);
 		expect((await c.action('exchange')).type).toBe('success');
 		const before = unescapeHtml(await c.page());
-		await c.fetch(location, crossSite);
+		const replay = await c.fetch(location, crossSite);
+		expect(replay.res.status).toBe(303);
+		expect(replay.res.headers.get('location')).toBe(`/?flow=${c.flow}`);
 		const shown = unescapeHtml(await c.page());
-		expect(shown).toContain('data-verdict="no-pending-state"');
+		expect(shown).toContain('data-verdict="stale"');
+		expect(shown).toContain(
+			'This consent was already used, or the flow was restarted: start again from the consent step.'
+		);
+		expect(shown).not.toMatch(/forged|forgery/);
 		expect(shown).toContain('data-testid="access-token"');
 		// The callback record and the tokens are the ones from before.
 		const tokenOf = (html: string) => /data-testid="access-token"[^>]*>([^<]+)</.exec(html)?.[1];
@@ -103,7 +110,7 @@ describe('forged callback', () => {
 		// Shown once: afterwards the callback step shows the real redirect again.
 		const later = unescapeHtml(await c.page());
 		expect(later).toContain('data-verdict="code"');
-		expect(later).not.toContain('data-verdict="no-pending-state"');
+		expect(later).not.toContain('data-verdict="stale"');
 	});
 });
 

@@ -1,14 +1,20 @@
 /**
- * The session cookies against cookies the playground did not set, over real HTTP. Cookies do not
+ * The flow cookies against cookies the playground did not set, over real HTTP. Cookies do not
  * separate ports, and a sibling host can set a cookie for a shared parent domain, so another app can
- * put a `pg_session`, a stray chunk or garbage next to the user's own: that must never wipe or break
- * the user's session. Under https the session lives in `__Host-` cookies (Secure, Path=/, no Domain),
+ * put a `pg_flow_<id>`, a stray chunk or garbage next to the user's own: that must never wipe or
+ * break the user's flow. Under https the session lives in `__Host-` cookies (Secure, Path=/, no Domain),
  * which no other host or port can set, and plain-named ones are ignored.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { actionHeaders, takeCookies } from '../../scripts/lib/client.js';
 import { consentUrlFrom } from '../helpers/client';
+
+/** The flow every request here runs, and its cookie's name. */
+const FLOW = 'cookieTestFlow01';
+const NAME = `pg_flow_${FLOW}`;
+const PAGE = `/?flow=${FLOW}`;
+const action = (name: string) => `/?flow=${FLOW}&/${name}`;
 
 let plain: TestServer;
 let secure: TestServer;
@@ -50,7 +56,7 @@ async function signedUp(srv: TestServer, origin: string): Promise<Map<string, st
 	const { res } = await send(
 		srv,
 		origin,
-		'/?/preset',
+		action('preset'),
 		'',
 		{ method: 'POST', headers: actionHeaders(origin), body: 'preset=sandbox-rw' },
 		jar
@@ -63,7 +69,7 @@ const header = (pairs: [string, string][]) => pairs.map(([k, v]) => `${k}=${v}`)
 
 /** The page shows the user's own session (its consent URL), no notice, and clears no cookie. */
 async function stillSignedIn(srv: TestServer, origin: string, cookie: string) {
-	const { res, body, setCookies } = await send(srv, origin, '/', cookie, {
+	const { res, body, setCookies } = await send(srv, origin, PAGE, cookie, {
 		headers: { accept: 'text/html' }
 	});
 	expect(res.status).toBe(200);
@@ -73,27 +79,23 @@ async function stillSignedIn(srv: TestServer, origin: string, cookie: string) {
 }
 
 describe('foreign and extra cookies are ignored, never a logout', () => {
-	test('cookie tossing: a stray pg_session.1 (another app on the same host) does not log the user out', async () => {
+	test('cookie tossing: a stray pg_flow_<id>.1 (another app on the same host) does not log the user out', async () => {
 		const jar = await signedUp(plain, plain.url);
-		expect([...jar.keys()]).toEqual(['pg_session']);
-		await stillSignedIn(
-			plain,
-			plain.url,
-			header([...jar, ['pg_session.1', 'tossed-by-another-app']])
-		);
-		await stillSignedIn(plain, plain.url, header([...jar, ['pg_session.7', 'x']]));
+		expect([...jar.keys()]).toEqual([NAME]);
+		await stillSignedIn(plain, plain.url, header([...jar, [`${NAME}.1`, 'tossed-by-another-app']]));
+		await stillSignedIn(plain, plain.url, header([...jar, [`${NAME}.7`, 'x']]));
 	});
 
-	test('cookie shadowing: a second pg_session sent first (another app, a parent-domain cookie) does not log the user out', async () => {
+	test('cookie shadowing: a second pg_flow_<id> sent first (another app, a parent-domain cookie) does not log the user out', async () => {
 		const jar = await signedUp(plain, plain.url);
-		const own = jar.get('pg_session')!;
+		const own = jar.get(NAME)!;
 		for (const foreign of ['garbage', 'eyJhbGciOiJkaXIifQ..AAAA.BBBB.CCCC', ''])
 			await stillSignedIn(
 				plain,
 				plain.url,
 				header([
-					['pg_session', foreign],
-					['pg_session', own]
+					[NAME, foreign],
+					[NAME, own]
 				])
 			);
 		// And when the foreign one comes second.
@@ -101,16 +103,16 @@ describe('foreign and extra cookies are ignored, never a logout', () => {
 			plain,
 			plain.url,
 			header([
-				['pg_session', own],
-				['pg_session', 'garbage']
+				[NAME, own],
+				[NAME, 'garbage']
 			])
 		);
 	});
 
 	test("a form action with a shadowing cookie keeps working on the user's own session", async () => {
 		const jar = await signedUp(plain, plain.url);
-		const cookie = header([['pg_session', 'planted'], ...jar]);
-		const { res, body } = await send(plain, plain.url, '/?/restart', cookie, {
+		const cookie = header([[NAME, 'planted'], ...jar]);
+		const { res, body } = await send(plain, plain.url, action('restart'), cookie, {
 			method: 'POST',
 			headers: actionHeaders(plain.url),
 			body: ''
@@ -122,37 +124,31 @@ describe('foreign and extra cookies are ignored, never a logout', () => {
 
 describe('__Host- cookies under https', () => {
 	test('the session cookies are __Host- cookies: Secure, Path=/, no Domain', async () => {
-		const { setCookies } = await send(secure, securePublic, '/?/preset', '', {
+		const { setCookies } = await send(secure, securePublic, action('preset'), '', {
 			method: 'POST',
 			headers: actionHeaders(securePublic),
 			body: 'preset=sandbox-rw'
 		});
 		expect(setCookies.length).toBeGreaterThan(0);
 		for (const c of setCookies) {
-			expect(c).toMatch(/^__Host-pg_session(\.\d)?=/);
+			expect(c).toMatch(new RegExp(`^__Host-${NAME}(\\.\\d)?=`));
 			expect(c).toMatch(/; Secure/i);
 			expect(c).toMatch(/; Path=\/(;|$)/);
 			expect(c).not.toMatch(/Domain=/i);
 		}
 	});
 
-	test('cookie injection: under https a plain pg_session (which a sibling host can set) is ignored', async () => {
+	test('cookie injection: under https a plain pg_flow_<id> (which a sibling host can set) is ignored', async () => {
 		const jar = await signedUp(secure, securePublic);
 		const own = [...jar];
 		// The attacker's own valid session, sealed by the same server, under the plain name.
 		const attacker = await signedUp(plain, plain.url);
-		const planted = header([['pg_session', attacker.get('pg_session')!], ...own]);
+		const planted = header([[NAME, attacker.get(NAME)!], ...own]);
 		await stillSignedIn(secure, securePublic, planted);
 		// With only the planted one, the user has no session at all: nothing of the attacker's is used.
-		const { body } = await send(
-			secure,
-			securePublic,
-			'/',
-			header([['pg_session', attacker.get('pg_session')!]]),
-			{
-				headers: { accept: 'text/html' }
-			}
-		);
+		const { body } = await send(secure, securePublic, PAGE, header([[NAME, attacker.get(NAME)!]]), {
+			headers: { accept: 'text/html' }
+		});
 		expect(body).not.toContain('data-testid="consent-url"');
 	});
 
@@ -169,7 +165,7 @@ describe('__Host- cookies under https', () => {
 
 test('a form posted without script shows the session its action just saved, not the one it sent', async () => {
 	const jar = await signedUp(plain, plain.url); // the sandbox-rw preset
-	const { res, body } = await send(plain, plain.url, '/?/preset', header([...jar]), {
+	const { res, body } = await send(plain, plain.url, action('preset'), header([...jar]), {
 		method: 'POST',
 		headers: {
 			origin: plain.url,

@@ -32,6 +32,8 @@ const ACTIONS = [
 let srv: TestServer;
 /** Cookie headers of real sessions: each stage of the flow. */
 const sessions: Record<string, string> = {};
+/** The one flow id every fuzzed session runs: its cookie is `pg_flow_<FLOW>`, its actions `/?flow=<FLOW>&/name`. */
+const FLOW = 'fuzzFlow-0000001';
 /** Real credentials to mix into the sandbox requests. */
 const real = { accessToken: '', refreshToken: '', code: '', state: '' };
 const stats = { requests: 0, byStatus: new Map<number, number>(), started: 0 };
@@ -39,7 +41,7 @@ const stats = { requests: 0, byStatus: new Map<number, number>(), started: 0 };
 async function sessionAfter(
 	stage: 'pending' | 'code' | 'tokens' | 'short' | 'no-secret'
 ): Promise<Client> {
-	const c = new Client(srv.url);
+	const c = new Client(srv.url, { flow: FLOW });
 	if (stage === 'no-secret') {
 		await c.action('setup', {
 			base_url: `${srv.url}/sandbox`,
@@ -336,7 +338,7 @@ const cookie: fc.Arbitrary<Buffer | undefined> = fc.oneof(
 		weight: 2
 	},
 	{
-		arbitrary: value.map((v) => Buffer.from(`pg_session=${v.replace(/[\r\n\0]/g, '')}`)),
+		arbitrary: value.map((v) => Buffer.from(`pg_flow_${FLOW}=${v.replace(/[\r\n\0]/g, '')}`)),
 		weight: 2
 	},
 	{
@@ -344,7 +346,7 @@ const cookie: fc.Arbitrary<Buffer | undefined> = fc.oneof(
 			.tuple(anyText, anyText)
 			.map(([a, b]) =>
 				Buffer.from(
-					`pg_session=eyJ${a.replace(/[\r\n\0]/g, '')}; pg_session.1=${b.replace(/[\r\n\0]/g, '')}; pg_session.7=x`
+					`pg_flow_${FLOW}=eyJ${a.replace(/[\r\n\0]/g, '')}; pg_flow_${FLOW}.1=${b.replace(/[\r\n\0]/g, '')}; pg_flow_${FLOW}.7=x; pg_session=old`
 				)
 			),
 		weight: 1
@@ -533,19 +535,20 @@ describe(`fuzz (seed ${SEED})`, () => {
 			h: actionHeaders,
 			cookie,
 			chunked: fc.boolean(),
-			query: fc.option(rawQuery, { freq: 8 })
+			query: fc.option(rawQuery, { freq: 8 }),
+			flow: fc.constantFrom(`flow=${FLOW}&`, `flow=${FLOW}&`, `flow=${FLOW}&`, '', 'flow=x%00&')
 		});
 		const seen = new Map<string, number>();
 		await run(
 			'actions',
 			arb,
 			560,
-			({ action, enc, fields: pairs, h, cookie: ck, chunked, query }) => {
+			({ action, enc, fields: pairs, h, cookie: ck, chunked, query, flow }) => {
 				seen.set(action, (seen.get(action) ?? 0) + 1);
 				const { type, body } = encode(enc, pairs);
 				return {
 					method: 'POST',
-					target: `/?/${action}${query ? `&${query}` : ''}`,
+					target: `/?${flow}/${action}${query ? `&${query}` : ''}`,
 					headers: headersFor(h, ck, type),
 					body,
 					chunked: chunked && body.length < 60_000
@@ -572,7 +575,7 @@ describe(`fuzz (seed ${SEED})`, () => {
 			const { type, body } = encode(multipart ? 'multipart' : 'urlencoded', pairs);
 			return {
 				method: 'POST',
-				target: `/?/${action}`,
+				target: `/?flow=${FLOW}&/${action}`,
 				headers: headersFor({ style: 'page', origin: 'own' }, Buffer.from(sessions[stage]!), type),
 				body
 			};
@@ -829,7 +832,9 @@ describe(`fuzz (seed ${SEED})`, () => {
 					'//evil.test',
 					'/%2e%2e/%2e%2e/etc/passwd',
 					'/?/',
-					'/?/setup'
+					'/?/setup',
+					`/?flow=${FLOW}`,
+					`/?flow=${FLOW}&/setup`
 				),
 				anyText.map((s) => '/' + pct(s))
 			),
@@ -880,7 +885,7 @@ describe('what the fuzz found, pinned', () => {
 		'an action body that is not a readable form (%s) is a 400 that says so',
 		async (type, body) => {
 			for (const action of ['setup', 'preset', 'api']) {
-				const res = await post(`/?/${action}`, type, body);
+				const res = await post(`/?flow=${FLOW}&/${action}`, type, body);
 				const result = JSON.parse(res.body) as { type: string; status: number; data: string };
 				expect(result.type, action).toBe('failure');
 				expect(result.status).toBe(400);
@@ -906,16 +911,16 @@ describe('what the fuzz found, pinned', () => {
 		expect(JSON.parse(res.body).error.message).toMatch(/could not be read/);
 	});
 
-	test('a redirect back with an over-long query string is refused as malformed, and the session stays usable', async () => {
+	test('a redirect back with an over-long query string is not read: unsolicited, and the flow stays usable', async () => {
 		const c = new Client(srv.url);
 		await c.action('preset', { preset: 'sandbox-rw' });
+		const consent = consentUrlFrom(await c.page());
 		const cb = await c.fetch(`/callback?code=x&state=${'s'.repeat(6000)}`);
-		expect(cb.res.status).toBe(303);
-		const html = await c.page();
-		expect(html).toContain('data-verdict="malformed"');
-		expect(html).toMatch(
-			/query string is \d+ characters long, over the playground's limit of 2048/
-		);
+		expect(cb.res.status).toBe(400);
+		expect(cb.body).toContain('unsolicited');
+		expect(cb.body).not.toContain('sss');
+		expect(cb.res.headers.getSetCookie()).toEqual([]);
+		expect(consentUrlFrom(await c.page())).toBe(consent);
 		expect((await c.action('exchange')).status).toBe(409);
 	});
 
@@ -933,7 +938,7 @@ describe('what the fuzz found, pinned', () => {
 		});
 		expect(r.status).toBe(400);
 		expect(String(r.data.message)).toMatch(/too large to keep in a cookie/);
-		const page = await c.fetch('/', { headers: { accept: 'text/html' } });
+		const page = await c.fetch(c.pagePath, { headers: { accept: 'text/html' } });
 		expect(page.res.status).toBe(200);
 		expect(page.body).toContain('client_id=sandbox-rw'); // the earlier session is still there
 	});

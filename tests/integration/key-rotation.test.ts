@@ -23,7 +23,7 @@ afterEach(async () => {
 
 /** The same cookie jar, sent to another server. */
 function carry(from: Client, to: TestServer): Client {
-	const c = new Client(to.url);
+	const c = new Client(to.url, { flow: from.flow });
 	c.jar = new Map(from.jar);
 	return c;
 }
@@ -34,7 +34,7 @@ describe('key rotation', () => {
 		const c = new Client(before.url);
 		await c.action('preset', { preset: 'sandbox-rw' });
 		const consent = consentUrlFrom(await c.page());
-		const sealedUnderOld = c.jar.get('pg_session')!;
+		const sealedUnderOld = c.jar.get(`pg_flow_${c.flow}`)!;
 
 		const rotated = carry(c, await serve(`${NEW},${OLD}`));
 		const html = await rotated.page();
@@ -45,7 +45,7 @@ describe('key rotation', () => {
 		);
 		// A write seals under the new key.
 		expect((await rotated.action('restart')).type).toBe('success');
-		expect(rotated.jar.get('pg_session')).not.toBe(sealedUnderOld);
+		expect(rotated.jar.get(`pg_flow_${c.flow}`)).not.toBe(sealedUnderOld);
 
 		const onlyNew = await serve(NEW);
 		const resealed = carry(rotated, onlyNew);

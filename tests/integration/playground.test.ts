@@ -58,7 +58,7 @@ describe('the whole flow over HTTP', () => {
 		expect(location).toMatch(/\/callback\?code=/);
 		const cb = await c.fetch(location);
 		expect(cb.res.status).toBe(303);
-		expect(cb.res.headers.get('location')).toBe('/');
+		expect(cb.res.headers.get('location')).toBe(`/?flow=${c.flow}`);
 		const page = await c.page();
 		expect(page).toContain('data-verdict="code"');
 
@@ -151,23 +151,31 @@ describe('the state check', () => {
 	test('a tampered state aborts, and the code is never used', async () => {
 		const c = new Client(srv.url);
 		await c.action('preset', { preset: 'sandbox-rw' });
-		const loc = await decide(c, consentUrlFrom(await c.page()));
+		const consent = consentUrlFrom(await c.page());
+		const loc = await decide(c, consent);
 		const u = new URL(loc);
 		u.searchParams.set('state', 'forged');
-		await c.fetch(u.toString());
+		const cb = await c.fetch(u.toString(), { headers: { accept: 'text/html' } });
+		expect(cb.res.status).toBe(400);
+		expect(cb.body).toContain('may be forged');
 		const html = await c.page();
-		expect(html).toContain('data-verdict="state-mismatch"');
-		expect(html).toContain('may be forged');
+		expect(consentUrlFrom(html)).toBe(consent);
+		expect(html).not.toContain('forged');
 		const ex = await c.action('exchange');
 		expect(ex.status).toBe(409);
 	});
-	test('the state is single-use: the same redirect twice is refused the second time', async () => {
+	test('the state is single-use: the same redirect twice is stale the second time', async () => {
 		const c = new Client(srv.url);
 		await c.action('preset', { preset: 'sandbox-rw' });
 		const loc = await decide(c, consentUrlFrom(await c.page()));
 		await c.fetch(loc);
-		await c.fetch(loc);
-		expect(await c.page()).toContain('data-verdict="no-pending-state"');
+		await c.page();
+		const again = await c.fetch(loc);
+		expect(again.res.headers.get('location')).toBe(`/?flow=${c.flow}`);
+		const html = await c.page();
+		expect(html).toContain('data-verdict="stale"');
+		expect(html).toContain('This consent was already used, or the flow was restarted');
+		expect(html).toContain('data-verdict="code"');
 	});
 	test('Deny comes back as access_denied, explained', async () => {
 		const c = new Client(srv.url);
@@ -254,17 +262,20 @@ describe('bad input gets a 4xx with a reason, never a 500', () => {
 	test('a tampered session cookie is no session, with a clear message', async () => {
 		const c = new Client(srv.url);
 		await c.action('preset', { preset: 'sandbox-rw' });
-		c.jar.set('pg_session', c.jar.get('pg_session')!.slice(0, -4) + 'AAAA');
-		const { res, body } = await c.fetch('/', { headers: { accept: 'text/html' } });
+		const name = `pg_flow_${c.flow}`;
+		c.jar.set(name, c.jar.get(name)!.slice(0, -4) + 'AAAA');
+		const { res, body } = await c.fetch(c.pagePath, { headers: { accept: 'text/html' } });
 		expect(res.status).toBe(200);
 		expect(body).toContain('could not be read');
 		expect((await c.action('exchange')).status).toBe(409);
 	});
-	test('a garbage cookie and a callback with no session are handled', async () => {
+	test('a garbage cookie and a callback with no flow are handled', async () => {
 		const c = new Client(srv.url);
-		c.jar.set('pg_session', '%%%garbage');
-		expect((await c.fetch('/callback?code=x&state=y')).res.status).toBe(303);
-		expect(await c.page()).toContain('data-verdict="no-pending-state"');
+		c.jar.set(`pg_flow_${c.flow}`, '%%%garbage');
+		const cb = await c.fetch('/callback?code=x&state=y');
+		expect(cb.res.status).toBe(400);
+		expect(cb.body).toContain('unsolicited');
+		expect(cb.res.headers.getSetCookie()).toEqual([]);
 	});
 	test('a cross-site form post is refused', async () => {
 		const r = await fetch(`${srv.url}/?/reset`, {
@@ -286,7 +297,7 @@ describe('headers', () => {
 		expect(r.headers.get('content-security-policy')).not.toMatch(/script-src[^;]*unsafe-inline/);
 	});
 	test('the session cookie is HttpOnly and SameSite=Lax', async () => {
-		const r = await fetch(`${srv.url}/?/preset`, {
+		const r = await fetch(`${srv.url}/?flow=AAAAAAAAAAAAAAAA&/preset`, {
 			method: 'POST',
 			headers: {
 				origin: srv.url,
@@ -295,7 +306,7 @@ describe('headers', () => {
 			},
 			body: 'preset=sandbox-rw'
 		});
-		const cookie = r.headers.getSetCookie().find((c) => c.startsWith('pg_session='))!;
+		const cookie = r.headers.getSetCookie().find((c) => c.startsWith('pg_flow_AAAAAAAAAAAAAAAA='))!;
 		expect(cookie).toMatch(/HttpOnly/i);
 		expect(cookie).toMatch(/SameSite=Lax/i);
 		expect(cookie).toMatch(/Path=\//);
@@ -388,10 +399,8 @@ describe('paste-back mode', () => {
 		landing.searchParams.set('state', 'other');
 		const consent = consentUrlFrom(await c.page());
 		const r = await c.action('pasteback', { pasted: landing.search });
-		expect(exchanges(r)[0]!.findings.map((f) => f.code)).toEqual([
-			'callback-ignored',
-			'state-mismatch'
-		]);
+		expect(exchanges(r)[0]!.findings.map((f) => f.code)).toEqual(['callback-ignored']);
+		expect(exchanges(r)[0]!.findings[0]!.message).toMatch(/unsolicited.*forged/);
 		// Ignored: the consent request is still pending, and no code was kept.
 		expect(consentUrlFrom(await c.page())).toBe(consent);
 		expect((await c.action('exchange')).status).toBe(409);

@@ -51,7 +51,7 @@ test('echo: a token endpoint that echoes the secret in every encoding leaks it i
 		exchanges.push(...(ex.data.exchanges as Exchange[]));
 	}
 	// The page load after the second redirect back hands over its recorded exchange (the outbox).
-	const afterCallback = await c.fetch('/__data.json');
+	const afterCallback = await c.fetch(`/__data.json?flow=${c.flow}`);
 	expect(afterCallback.body).toContain('/callback?code=echo-code');
 	const [tokenEx] = exchanges;
 	expect(tokenEx!.response!.status).toBe(200);
@@ -71,7 +71,7 @@ test('echo: a token endpoint that echoes the secret in every encoding leaks it i
 	expect(pasted.type).toBe('success');
 	exchanges.push(...(pasted.data.exchanges as Exchange[]));
 
-	const data = await c.fetch('/__data.json');
+	const data = await c.fetch(`/__data.json?flow=${c.flow}`);
 	expect(data.res.status).toBe(200);
 	expect(data.body).toContain('echo_base64_2');
 	const page = await c.page();

@@ -17,6 +17,7 @@ import { stepStates } from '$lib/ui/steps';
 import { transcript } from '$lib/ui/transcript.svelte';
 
 const facts: FlowFacts = {
+	flow: 'AAAAAAAAAAAAAAAA',
 	setup: null,
 	secret: null,
 	pending: null,
@@ -182,7 +183,7 @@ test('a step sent from code (the automatic refresh) carries its extra fields', (
 	const querySelector = vi.fn(() => refreshForm);
 	vi.stubGlobal('document', { querySelector });
 	flow.trigger('refresh', { auto: '1' });
-	expect(querySelector).toHaveBeenCalledWith('form[action="?/refresh"]');
+	expect(querySelector).toHaveBeenCalledWith('form[data-action="refresh"]');
 	expect(sent[0]!.get('auto')).toBe('1');
 	// The extra fields were for that one submission only: the button's own submission has none.
 	expect(post('refresh').formData.get('auto')).toBeNull();

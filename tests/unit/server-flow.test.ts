@@ -270,7 +270,7 @@ describe('handleCallback', () => {
 		expect(next.outbox).toEqual([exchange]);
 	});
 
-	test('a different state: no code, an error finding, and the pending state stays pending', () => {
+	test('a different state: no code, an unsolicited finding, and the pending state stays pending', () => {
 		const before = pending();
 		const { session: next, exchange } = handleCallback(
 			before,
@@ -280,13 +280,10 @@ describe('handleCallback', () => {
 		expect(next.code).toBeUndefined();
 		expect(next.pending).toEqual(before.pending);
 		expect(next.callback).toBeUndefined();
-		expect(exchange.findings.map((f) => [f.level, f.code])).toContainEqual([
-			'error',
-			'state-mismatch'
+		expect(exchange.findings.map((f) => [f.level, f.code])).toEqual([
+			['error', 'callback-ignored']
 		]);
-		expect(exchange.findings.find((f) => f.code === 'state-mismatch')!.message).toContain(
-			'differs'
-		);
+		expect(exchange.findings[0]!.message).toMatch(/unsolicited.*forged/);
 	});
 
 	test('an error redirect is kept with its words, and the finding says how to fix it', () => {
@@ -691,10 +688,9 @@ describe('trust at the callback', () => {
 		// Shown once: the outbox holds its record, marked as ignored, and the page empties it.
 		expect(next.outbox).toEqual([exchange]);
 		expect(exchange.findings.map((f) => [f.level, f.code])).toEqual([
-			['info', 'callback-ignored'],
-			['error', 'state-mismatch']
+			['error', 'callback-ignored']
 		]);
-		expect(exchange.findings[0]!.message).toMatch(/still pending/);
+		expect(exchange.findings[0]!.message).toMatch(/unsolicited.*No flow changed/);
 	});
 
 	test('forged callback: a stray redirect after the code arrived leaves the code and the callback record as they were', () => {
@@ -712,8 +708,12 @@ describe('trust at the callback', () => {
 		expect(next.code).toEqual(shown.code);
 		expect(next.callback).toEqual(shown.callback);
 		expect(kept(next)).toBe(kept(shown));
-		expect(exchange.findings.map((f) => f.code)).toEqual(['callback-ignored', 'no-pending-state']);
-		expect(exchange.findings[0]!.message).toMatch(/no consent request was pending/);
+		// Its state was used: stale, not forged.
+		expect(exchange.findings.map((f) => [f.level, f.code])).toEqual([
+			['warning', 'callback-ignored']
+		]);
+		expect(exchange.findings[0]!.message).toMatch(/^This consent was already used/);
+		expect(exchange.findings[0]!.message).not.toMatch(/forg/);
 	});
 
 	test('forged callback: a repeated state, or a query over the limit, is ignored too', () => {

@@ -20,10 +20,17 @@ const sealPayload = (payload: unknown, key: Uint8Array = KEY) =>
 
 const at = (seconds: number) => vi.setSystemTime(seconds * 1000);
 
+/** The flow every test here reads and writes, and its cookie's name. */
+const FLOW = 'unitTestFlow-001';
+const C = `pg_flow_${FLOW}`;
+/** A request of that flow that carries no Cookie header (the jar stands for what `Cookies` gives). */
+const none = (https = false) => ({ header: '', https, flow: FLOW });
+
 /** The request a browser holding `jar` sends: its Cookie header, over https or not. */
 const sent = (jar: FakeCookies, https: boolean) => ({
 	header: [...jar.jar].map(([k, v]) => `${k}=${v}`).join('; '),
-	https
+	https,
+	flow: FLOW
 });
 
 beforeEach(() => {
@@ -37,13 +44,14 @@ afterEach(() => {
 describe('reading the session cookies', () => {
 	test('no session cookie is an empty session, without a notice', async () => {
 		const { readSession } = await load();
-		expect(await readSession(new FakeCookies({ other: 'x' }))).toEqual({ v: 1 });
+		expect(await readSession(new FakeCookies({ other: 'x' }), none())).toEqual({ v: 1 });
 	});
 
 	test('a cookie that does not open is an empty session with a notice', async () => {
 		const { readSession } = await load();
 		const read = await readSession(
-			new FakeCookies({ pg_session: sealPayload({ v: 1 }, OTHER_KEY) })
+			new FakeCookies({ [C]: sealPayload({ v: 1 }, OTHER_KEY) }),
+			none()
 		);
 		expect(Object.keys(read).sort()).toEqual(['notice', 'v']);
 		expect(read.v).toBe(1);
@@ -51,34 +59,34 @@ describe('reading the session cookies', () => {
 		expect(read.notice).not.toBe('');
 	});
 
-	test('the chunks pg_session, pg_session.1, … are joined in order; at most eight are read', async () => {
+	test('the chunks pg_flow_<id>, pg_flow_<id>.1, … are joined in order; at most eight are read', async () => {
 		const { readSession } = await load();
 		const token = sealPayload({ v: 1, client_secret: 'joined', iat: NOW_S });
 		const split = (n: number) => {
 			const size = Math.ceil(token.length / n);
 			const jar: Record<string, string> = {};
 			for (let i = 0; i < n; i++)
-				jar[i === 0 ? 'pg_session' : `pg_session.${i}`] = token.slice(i * size, (i + 1) * size);
+				jar[i === 0 ? C : `${C}.${i}`] = token.slice(i * size, (i + 1) * size);
 			return jar;
 		};
-		expect(await readSession(new FakeCookies(split(8)))).toEqual({
+		expect(await readSession(new FakeCookies(split(8)), none())).toEqual({
 			v: 1,
 			client_secret: 'joined'
 		});
-		const nine = await readSession(new FakeCookies(split(9)));
+		const nine = await readSession(new FakeCookies(split(9)), none());
 		expect(nine.client_secret).toBeUndefined();
 		expect(nine.notice).toEqual(expect.any(String));
 	});
 });
 
 describe('writing the session cookies', () => {
-	test('a small session is one HttpOnly, SameSite=Lax cookie named pg_session for a day, Secure and __Host- under https', async () => {
+	test('a small flow is one HttpOnly, SameSite=Lax cookie named pg_flow_<id> for a day, Secure and __Host- under https', async () => {
 		const { readSession, writeSession } = await load();
 		for (const secure of [true, false]) {
 			const jar = new FakeCookies();
-			await writeSession(jar, { v: 1, client_secret: 'kept' }, secure);
+			await writeSession(jar, { v: 1, client_secret: 'kept' }, secure, none(secure));
 			expect(jar.sets).toHaveLength(1);
-			expect(jar.sets[0]!.name).toBe(secure ? '__Host-pg_session' : 'pg_session');
+			expect(jar.sets[0]!.name).toBe(secure ? `__Host-${C}` : C);
 			expect(jar.sets[0]!.opts).toEqual({
 				path: '/',
 				httpOnly: true,
@@ -94,21 +102,21 @@ describe('writing the session cookies', () => {
 	test('the notice is not kept', async () => {
 		const { readSession, writeSession } = await load();
 		const jar = new FakeCookies();
-		await writeSession(jar, { v: 1, client_secret: 'a', notice: 'shown once' }, false);
-		expect(await readSession(jar)).toEqual({ v: 1, client_secret: 'a' });
+		await writeSession(jar, { v: 1, client_secret: 'a', notice: 'shown once' }, false, none());
+		expect(await readSession(jar, none())).toEqual({ v: 1, client_secret: 'a' });
 	});
 
 	test('a large session is split into cookies of at most 3500 characters and read back whole', async () => {
 		const { readSession, writeSession } = await load();
 		const jar = new FakeCookies();
 		const session = { v: 1 as const, client_secret: 'z'.repeat(7000) };
-		await writeSession(jar, session, false);
-		expect(jar.sets.map((s) => s.name)).toEqual(['pg_session', 'pg_session.1', 'pg_session.2']);
+		await writeSession(jar, session, false, none());
+		expect(jar.sets.map((s) => s.name)).toEqual([C, `${C}.1`, `${C}.2`]);
 		expect(jar.sets.slice(0, -1).map((s) => s.value.length)).toEqual([3500, 3500]);
 		expect(jar.sets.at(-1)!.value.length).toBeGreaterThan(0);
 		expect(jar.sets.at(-1)!.value.length).toBeLessThanOrEqual(3500);
 		for (const s of jar.sets) expect(s.opts.httpOnly).toBe(true);
-		expect(await readSession(jar)).toEqual(session);
+		expect(await readSession(jar, none())).toEqual(session);
 	});
 
 	test('a session sealing to exactly two chunks is two cookies, with no empty third', async () => {
@@ -117,43 +125,50 @@ describe('writing the session cookies', () => {
 		while ((await seal({ v: 1, client_secret: 'w'.repeat(n) })).length < 7000) n++;
 		expect((await seal({ v: 1, client_secret: 'w'.repeat(n) })).length).toBe(7000);
 		const jar = new FakeCookies();
-		await writeSession(jar, { v: 1, client_secret: 'w'.repeat(n) }, false);
+		await writeSession(jar, { v: 1, client_secret: 'w'.repeat(n) }, false, none());
 		expect(jar.sets.map((s) => [s.name, s.value.length])).toEqual([
-			['pg_session', 3500],
-			['pg_session.1', 3500]
+			[C, 3500],
+			[`${C}.1`, 3500]
 		]);
-		expect((await readSession(jar)).client_secret).toHaveLength(n);
+		expect((await readSession(jar, none())).client_secret).toHaveLength(n);
 	});
 
 	test('a smaller session deletes the chunks left over from a larger one, and nothing else', async () => {
 		const { readSession, writeSession } = await load();
-		const jar = new FakeCookies({ other: 'keep me', 'pg_session.8': 'not a chunk' });
-		await writeSession(jar, { v: 1, client_secret: 'z'.repeat(7000) }, false);
-		expect(jar.jar.has('pg_session.2')).toBe(true);
-		await writeSession(jar, { v: 1, client_secret: 'short' }, false);
+		const jar = new FakeCookies({ other: 'keep me', [`${C}.8`]: 'not a chunk' });
+		await writeSession(jar, { v: 1, client_secret: 'z'.repeat(7000) }, false, none());
+		expect(jar.jar.has(`${C}.2`)).toBe(true);
+		await writeSession(jar, { v: 1, client_secret: 'short' }, false, none());
 		expect(jar.deletes).toEqual([
-			{ name: 'pg_session.1', opts: { path: '/', secure: false } },
-			{ name: 'pg_session.2', opts: { path: '/', secure: false } }
+			{ name: `${C}.1`, opts: { path: '/', secure: false } },
+			{ name: `${C}.2`, opts: { path: '/', secure: false } }
 		]);
-		expect([...jar.jar.keys()].sort()).toEqual(['other', 'pg_session', 'pg_session.8']);
-		expect(await readSession(jar)).toEqual({ v: 1, client_secret: 'short' });
+		expect([...jar.jar.keys()].sort()).toEqual(['other', C, `${C}.8`]);
+		expect(await readSession(jar, none())).toEqual({ v: 1, client_secret: 'short' });
 	});
 
-	test('a session sealing to exactly MAX_SEALED_BYTES is kept; a longer one is refused with 400 and nothing is written', async () => {
-		const { seal, writeSession, readSession, MAX_SEALED_BYTES } = await load();
-		const sizeOf = async (n: number) => (await seal({ v: 1, client_secret: 'q'.repeat(n) })).length;
+	test('a flow whose cookies take exactly the flow budget is kept; a longer one is refused with 400 and nothing is written', async () => {
+		const { seal, writeSession, readSession } = await load();
+		const { FLOW_BUDGET, cookieBytes } = await import('$lib/server/flow-cap');
+		/** What a flow's cookies add to the Cookie header: each chunk's name, value and separators. */
+		const bytesOf = async (n: number) => {
+			const sealed = await seal({ v: 1, client_secret: 'q'.repeat(n) });
+			let bytes = 0;
+			for (let i = 0; i * 3500 < sealed.length; i++)
+				bytes += cookieBytes(i ? `${C}.${i}` : C, sealed.slice(i * 3500, (i + 1) * 3500));
+			return bytes;
+		};
 		let n = 8000;
-		while ((await sizeOf(n)) < MAX_SEALED_BYTES) n++;
-		expect(await sizeOf(n)).toBe(MAX_SEALED_BYTES);
-
+		while ((await bytesOf(n + 1)) <= FLOW_BUDGET) n++;
+		expect(await bytesOf(n)).toBeGreaterThan(FLOW_BUDGET - 3);
 		const exact = new FakeCookies();
-		await writeSession(exact, { v: 1, client_secret: 'q'.repeat(n) }, false);
-		expect(exact.sets.map((s) => s.value).join('')).toHaveLength(MAX_SEALED_BYTES);
-		expect((await readSession(exact)).client_secret).toHaveLength(n);
+		await writeSession(exact, { v: 1, client_secret: 'q'.repeat(n) }, false, none());
+		expect(exact.sets.reduce((b, s) => b + cookieBytes(s.name, s.value), 0)).toBe(await bytesOf(n));
+		expect((await readSession(exact, none())).client_secret).toHaveLength(n);
 
 		const over = new FakeCookies();
 		await expect(
-			writeSession(over, { v: 1, client_secret: 'q'.repeat(n + 1) }, false)
+			writeSession(over, { v: 1, client_secret: 'q'.repeat(n + 1) }, false, none())
 		).rejects.toMatchObject({ status: 400 });
 		expect(over.sets).toEqual([]);
 	});
@@ -161,23 +176,21 @@ describe('writing the session cookies', () => {
 	test('clearSession deletes each of the eight chunk cookies that is present, and nothing else', async () => {
 		const { clearSession } = await load();
 		const jar = new FakeCookies({
-			pg_session: 'a',
-			'pg_session.1': 'b',
-			'pg_session.7': 'c',
-			'pg_session.8': 'not a chunk',
+			[C]: 'a',
+			[`${C}.1`]: 'b',
+			[`${C}.7`]: 'c',
+			[`${C}.8`]: 'not a chunk',
 			other: 'x'
 		});
-		clearSession(jar);
+		clearSession(jar, false, FLOW);
 		expect(jar.deletes).toEqual([
-			{ name: 'pg_session', opts: { path: '/', secure: false } },
-			{ name: 'pg_session.1', opts: { path: '/', secure: false } },
-			{ name: 'pg_session.7', opts: { path: '/', secure: false } }
+			{ name: C, opts: { path: '/', secure: false } },
+			{ name: `${C}.1`, opts: { path: '/', secure: false } },
+			{ name: `${C}.7`, opts: { path: '/', secure: false } }
 		]);
-		const secure = new FakeCookies({ pg_session: 'a', '__Host-pg_session.2': 'b' });
-		clearSession(secure, true);
-		expect(secure.deletes).toEqual([
-			{ name: '__Host-pg_session.2', opts: { path: '/', secure: true } }
-		]);
+		const secure = new FakeCookies({ [C]: 'a', [`__Host-${C}.2`]: 'b' });
+		clearSession(secure, true, FLOW);
+		expect(secure.deletes).toEqual([{ name: `__Host-${C}.2`, opts: { path: '/', secure: true } }]);
 	});
 });
 
@@ -222,7 +235,8 @@ describe('opening a sealed session', () => {
 describe('cookies the playground did not set', () => {
 	const header = (pairs: [string, string][]) => ({
 		header: pairs.map(([k, v]) => `${k}=${v}`).join('; '),
-		https: false
+		https: false,
+		flow: FLOW
 	});
 	/** The `Cookies` SvelteKit makes of a request's header: the first value of each name. */
 	const asSent = ({ header }: { header: string }) => {
@@ -256,25 +270,25 @@ describe('cookies the playground did not set', () => {
 		expect(candidateTokens(Array.from({ length: 8 }, () => ['x', 'y']))).toHaveLength(64);
 	});
 
-	test('a stray extra chunk, a garbage or duplicate pg_session: the session that opens is used', async () => {
+	test('a stray extra chunk, a garbage or duplicate [C]: the session that opens is used', async () => {
 		const { readSession } = await load();
 		const own = sealPayload({ v: 1, client_secret: 'own', iat: NOW_S });
 		for (const pairs of [
 			[
-				['pg_session', own],
-				['pg_session.1', 'stray']
+				[C, own],
+				[`${C}.1`, 'stray']
 			],
 			[
-				['pg_session', own],
-				['pg_session.7', 'stray']
+				[C, own],
+				[`${C}.7`, 'stray']
 			],
 			[
-				['pg_session', 'garbage'],
-				['pg_session', own]
+				[C, 'garbage'],
+				[C, own]
 			],
 			[
-				['pg_session', own],
-				['pg_session', 'garbage']
+				[C, own],
+				[C, 'garbage']
 			]
 		] as [string, string][][])
 			expect(
@@ -292,12 +306,12 @@ describe('cookies the playground did not set', () => {
 		const newer = sealPayload({ v: 1, client_secret: 'newer', iat: NOW_S });
 		for (const pairs of [
 			[
-				['pg_session', older],
-				['pg_session', newer]
+				[C, older],
+				[C, newer]
 			],
 			[
-				['pg_session', newer],
-				['pg_session', older]
+				[C, newer],
+				[C, older]
 			]
 		] as [string, string][][])
 			expect((await readSession(asSent(header(pairs)), header(pairs))).client_secret).toBe('newer');
@@ -306,21 +320,22 @@ describe('cookies the playground did not set', () => {
 	test('nothing opens: an empty session with the notice of the whole join', async () => {
 		const { readSession } = await load();
 		const expired = sealPayload({ v: 1, client_secret: 'old', iat: NOW_S - DAY_S - 1 });
-		const sent = header([['pg_session', expired]]);
+		const sent = header([[C, expired]]);
 		const read = await readSession(asSent(sent), sent);
 		expect(read).toEqual({ v: 1, notice: 'The session had expired (older than a day).' });
 	});
 
-	test('under https only __Host- cookies are read: a plain pg_session is ignored', async () => {
+	test('under https only __Host- cookies are read: a plain pg_flow_<id> is ignored', async () => {
 		const { readSession } = await load();
 		const own = sealPayload({ v: 1, client_secret: 'own', iat: NOW_S });
 		const planted = sealPayload({ v: 1, client_secret: 'planted', iat: NOW_S + 1 });
 		const source = {
-			header: `pg_session=${planted}; __Host-pg_session=${own}`,
-			https: true
+			header: `${C}=${planted}; __Host-${C}=${own}`,
+			https: true,
+			flow: FLOW
 		};
 		expect(await readSession(asSent(source), source)).toEqual({ v: 1, client_secret: 'own' });
-		const onlyPlanted = { header: `pg_session=${planted}`, https: true };
+		const onlyPlanted = { header: `${C}=${planted}`, https: true, flow: FLOW };
 		expect(await readSession(asSent(onlyPlanted), onlyPlanted)).toEqual({ v: 1 });
 	});
 });
@@ -328,8 +343,80 @@ describe('cookies the playground did not set', () => {
 test('cookies set earlier in the same request (an action before the page loads) are the ones read', async () => {
 	const { readSession, writeSession } = await load();
 	const old = sealPayload({ v: 1, client_secret: 'old', iat: NOW_S });
-	const jar = new FakeCookies({ pg_session: old });
-	await writeSession(jar, { v: 1, client_secret: 'new' }, false);
-	const sentBefore = { header: `pg_session=${old}; pg_session=garbage`, https: false };
+	const jar = new FakeCookies({ [C]: old });
+	await writeSession(jar, { v: 1, client_secret: 'new' }, false, none());
+	const sentBefore = { header: `${C}=${old}; ${C}=garbage`, https: false, flow: FLOW };
 	expect(await readSession(jar, sentBefore)).toEqual({ v: 1, client_secret: 'new' });
+});
+
+describe('the byte cap across flows', () => {
+	const id = (c: string) => c.repeat(16);
+	/** A sealed flow of about `kb` KB, last written at `iat`. */
+	const flowOf = (kb: number, iat: number) =>
+		sealPayload({ v: 1, client_secret: 'x'.repeat(kb * 700), iat });
+	/** The cookies a flow's sealed token makes, chunked as the server chunks it. */
+	const chunks = (flow: string, token: string): [string, string][] =>
+		Array.from({ length: Math.ceil(token.length / 3500) }, (_, i) => [
+			i ? `pg_flow_${flow}.${i}` : `pg_flow_${flow}`,
+			token.slice(i * 3500, (i + 1) * 3500)
+		]);
+
+	test('writing a flow that would go over drops the least recently written others, and remembers them', async () => {
+		const { writeSession, readSession } = await load();
+		const others = [
+			...chunks(id('a'), flowOf(4, NOW_S - 30)), // the oldest
+			...chunks(id('b'), flowOf(4, NOW_S - 10)),
+			...chunks(id('c'), flowOf(2, NOW_S - 20))
+		];
+		const all = [...others, ['pg_theme', 'dark'] as [string, string], ['pg_session', 'old']];
+		const jar = new FakeCookies(Object.fromEntries(all));
+		const header = all.map(([k, v]) => `${k}=${v}`).join('; ');
+		const mine = 'mineMineMineMine';
+		await writeSession(jar, { v: 1, client_secret: 'y'.repeat(2000) }, false, {
+			header,
+			https: false,
+			flow: mine
+		});
+		// Only a (the oldest) had to go; b and c stay; the old one-per-browser cookie goes too.
+		expect(jar.deletes.map((d) => d.name).sort()).toEqual(
+			[...chunks(id('a'), flowOf(4, 0)).map(([n]) => n), 'pg_session'].sort()
+		);
+		expect(jar.jar.has(`pg_flow_${id('b')}`)).toBe(true);
+		expect(jar.jar.has(`pg_flow_${id('c')}`)).toBe(true);
+		expect(jar.jar.get('pg_dropped')).toMatch(new RegExp(`^${id('a')}~\\d+$`));
+		const sent = [...jar.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+		expect(sent.length).toBeLessThan(12_000);
+		// The dropped flow's tab reads a notice, not an empty flow without a word.
+		const dropped = await readSession(jar, { header: sent, https: false, flow: id('a') });
+		expect(dropped).toMatchObject({ v: 1, dropped: true });
+		expect(dropped.notice).toMatch(/^This tab's flow was dropped to make room for newer ones/);
+		// Written again, it leaves the list.
+		await writeSession(jar, { v: 1 }, false, { header: sent, https: false, flow: id('a') });
+		expect(jar.jar.has('pg_dropped')).toBe(false);
+	});
+
+	test('flows that fit are left alone, and a flow that does not open goes first', async () => {
+		const { writeSession } = await load();
+		const fits = [...chunks(id('a'), flowOf(3, NOW_S - 30))];
+		const jar = new FakeCookies(Object.fromEntries(fits));
+		const header = fits.map(([k, v]) => `${k}=${v}`).join('; ');
+		await writeSession(jar, { v: 1, client_secret: 'y'.repeat(3000) }, false, {
+			header,
+			https: false,
+			flow: id('m')
+		});
+		expect(jar.deletes).toEqual([]);
+		const junk: [string, string][] = [
+			[`pg_flow_${id('j')}`, 'j'.repeat(3400)],
+			...chunks(id('a'), flowOf(4, NOW_S - 30)),
+			...chunks(id('b'), flowOf(4, NOW_S - 10))
+		];
+		const jar2 = new FakeCookies(Object.fromEntries(junk));
+		await writeSession(jar2, { v: 1, client_secret: 'y'.repeat(2000) }, false, {
+			header: junk.map(([k, v]) => `${k}=${v}`).join('; '),
+			https: false,
+			flow: id('m')
+		});
+		expect(jar2.deletes.map((d) => d.name)).toEqual([`pg_flow_${id('j')}`]);
+	});
 });

@@ -16,6 +16,7 @@ const form = {} as HTMLFormElement;
 
 /** Page data after a sign-in with setup `setupId`: tokens held, no code waiting. */
 const signedIn = (setupId: string | undefined): FlowFacts & { setupId?: string } => ({
+	flow: 'AAAAAAAAAAAAAAAA',
 	setup: { auto_exchange: true },
 	secret: 'set',
 	pending: null,

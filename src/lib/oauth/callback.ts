@@ -1,8 +1,11 @@
 /**
- * Which redirects back may touch the flow (RFC 6749 §10.12). Only a redirect whose state is the
- * pending one uses that state up; any other (a stray, a replay, a forged `/callback?state=x&code=y`)
- * is ignored: the pending consent request stays pending, and the redirect is only shown once, with
- * the finding below. Pure functions: no I/O.
+ * Which redirects back may touch a flow (RFC 6749 §10.12). A browser runs several flows, and the
+ * redirect is found its flow by the state it returns, with three outcomes:
+ * 1. the state is a flow's pending one: that flow uses it up and goes on;
+ * 2. it is one a flow used or replaced lately (its recent states): stale, not forged; nothing is
+ *    exchanged, and that flow's tab says to start again from the consent step;
+ * 3. it is no flow's (or there is none): unsolicited, possibly forged; no flow changes.
+ * Pure functions: no I/O.
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { sameString } from './consent';
@@ -15,19 +18,66 @@ export function stateMatches(params: URLSearchParams, savedState: string | undef
 	return returned.length === 1 && sameString(returned[0]!, savedState);
 }
 
-/** The finding on a redirect that was ignored. */
-export function ignoredFinding(pending: boolean): Finding {
-	return {
-		level: 'info',
-		code: F.CALLBACK_IGNORED,
-		message: pending
-			? 'The playground ignored this redirect: its state is not the one of the pending consent request. That request is still pending, and nothing of this redirect was kept beyond this record.'
-			: 'The playground ignored this redirect: no consent request was pending. Nothing of it was kept beyond this record.',
-		ref: 'RFC 6749 §10.12'
-	};
+/** What a flow offers the callback: its pending state and the states it used or replaced lately. */
+export interface FlowStates {
+	id: string;
+	pending?: string;
+	recent?: string[];
+}
+
+export type CallbackRoute =
+	{ kind: 'pending'; id: string } | { kind: 'recent'; id: string } | { kind: 'none' };
+
+/**
+ * Which flow a redirect back belongs to, by the one state it carries (compared in constant time).
+ * A state pending in two flows (which saving a custom state refuses) matches neither.
+ */
+export function routeCallback(params: URLSearchParams, flows: FlowStates[]): CallbackRoute {
+	const returned = params.getAll('state');
+	if (returned.length !== 1) return { kind: 'none' };
+	const state = returned[0]!;
+	const pending = flows.filter((f) => f.pending !== undefined && sameString(f.pending, state));
+	if (pending.length === 1) return { kind: 'pending', id: pending[0]!.id };
+	if (pending.length > 1) return { kind: 'none' };
+	const recent = flows.find((f) => (f.recent ?? []).some((s) => sameString(s, state)));
+	return recent ? { kind: 'recent', id: recent.id } : { kind: 'none' };
+}
+
+/** Outcome 2, in plain words. */
+export const STALE_CALLBACK =
+	'This consent was already used, or the flow was restarted: start again from the consent step.';
+
+/** Outcome 3, in plain words. */
+export const UNSOLICITED_CALLBACK =
+	'This redirect was unsolicited: its state matches no consent request of this browser, pending or recent. It may be forged (cross-site request forgery, RFC 6749 §10.12). No flow changed, and nothing of it was kept.';
+
+export type IgnoredKind = 'stale' | 'unsolicited';
+
+/** The finding on a redirect that was ignored: stale (outcome 2) or unsolicited (outcome 3). */
+export function ignoredFinding(kind: IgnoredKind): Finding {
+	return kind === 'stale'
+		? {
+				level: 'warning',
+				code: F.CALLBACK_IGNORED,
+				message: `${STALE_CALLBACK} Its state is one this flow used or replaced, so nothing of it was exchanged, and the flow's code and tokens stay as they were.`,
+				ref: 'RFC 6749 §10.12'
+			}
+		: {
+				level: 'error',
+				code: F.CALLBACK_IGNORED,
+				message: UNSOLICITED_CALLBACK,
+				ref: 'RFC 6749 §10.12'
+			};
 }
 
 /** Whether an Exchange is the record of an ignored redirect. */
 export function isIgnoredCallback(ex: Exchange): boolean {
 	return ex.step === 'callback' && ex.findings.some((f) => f.code === F.CALLBACK_IGNORED);
+}
+
+/** Which kind of ignored redirect an Exchange records. */
+export function ignoredKind(ex: Exchange): IgnoredKind {
+	return ex.findings.some((f) => f.code === F.CALLBACK_IGNORED && f.level === 'warning')
+		? 'stale'
+		: 'unsolicited';
 }

@@ -53,7 +53,7 @@ export const CONSENT_PARAM_HELP: Record<string, string> = {
 	redirect_uri: `Where the service sends the browser back. It must match the registered redirect address exactly (${API_DOCS} §4.1).`,
 	response_type: 'Always "code": the authorization-code flow (RFC 6749 §4.1.1).',
 	scope: `"read" or "read write". Empty means the scope set in the registration; a read-only registration cannot ask for write (${API_DOCS} §4.1).`,
-	state: `A random value the playground saved in its session. It must come back unchanged, or the response may be forged (${API_DOCS} §5 step 3).`
+	state: `A random value the playground keeps with this flow. It must come back unchanged: that is how the redirect is known to answer this flow's consent request (${API_DOCS} §5 step 3).`
 };
 
 export type CallbackVerdict =

@@ -1,12 +1,14 @@
 /**
  * Trust at the callback, called from `handleCallback` (flow.ts):
- * - a redirect whose state matches no pending consent request changes nothing in the flow: the
- *   pending request, the callback record and any code stay as they were, and the redirect goes
- *   only to the outbox, which the next page load shows once and empties (oauth/callback.ts);
+ * - a redirect whose state is not the flow's pending one changes nothing in the flow: the pending
+ *   request, the callback record and any code stay as they were. A stale one (a state the flow used
+ *   or replaced) goes only to the flow's outbox, which the next page load shows once and empties; an
+ *   unsolicited one is only shown (oauth/callback.ts);
  * - for a redirect whose state matched, the `iss` check of RFC 9207 (oauth/issuer.ts).
  */
 import type { Exchange } from '$lib/exchange/types';
-import { ignoredFinding, isIgnoredCallback } from '$lib/oauth/callback';
+import { MALFORMED_CALLBACK } from '$lib/oauth/findings';
+import { ignoredFinding, isIgnoredCallback, type IgnoredKind } from '$lib/oauth/callback';
 import {
 	checkIssuer,
 	expectedIssuer,
@@ -42,7 +44,8 @@ export function issuerOnCallback(
  */
 export function ignoreCallback(
 	session: Session,
-	exchange: Exchange
+	exchange: Exchange,
+	kind: IgnoredKind
 ): { session: Session; exchange: Exchange } {
 	const url = exchange.request.url;
 	const shown: Exchange = {
@@ -54,8 +57,15 @@ export function ignoreCallback(
 					? `${url.slice(0, IGNORED_URL_CHARS)}… (${url.length - IGNORED_URL_CHARS} more characters)`
 					: url
 		},
-		findings: [ignoredFinding(!!session.pending), ...exchange.findings],
-		note: 'A redirect to the playground’s callback that matches no pending consent request: shown once, then forgotten.'
+		// Only what is certain: a state-mismatch finding would guess at a forgery the kind already names.
+		findings: [
+			ignoredFinding(kind),
+			...exchange.findings.filter((f) => f.code === MALFORMED_CALLBACK)
+		],
+		note:
+			kind === 'stale'
+				? 'A redirect to the playground’s callback with a state this flow already used or replaced: shown once, then forgotten.'
+				: 'A redirect to the playground’s callback that matches no consent request of this browser: shown once, never kept.'
 	};
 	const kept = (session.outbox ?? []).filter((e) => !isIgnoredCallback(e));
 	return { session: { ...session, outbox: [...kept, shown] }, exchange: shown };

@@ -15,14 +15,14 @@ import { exchangeBody, FORM_CONTENT_TYPE, refreshBody } from '$lib/oauth/token-e
 import { isExpired } from '$lib/oauth/token-set';
 import { redactExchange } from '$lib/exchange/redact';
 import { API_DOCS } from '$lib/oauth/docs';
-import { stateMatches } from '$lib/oauth/callback';
+import { routeCallback } from '$lib/oauth/callback';
 import { issuerFinding, issuerStops } from '$lib/oauth/issuer';
 import { ignoreCallback, issuerOnCallback } from './callback-trust';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 import { realTokens, receiveTokens } from './tokens';
 import { outboundFrom, send as sendWith, type SendInput } from './send';
 import { config } from '$lib/env.server';
-import type { Session } from './session';
+import { rememberState, type Session } from './session';
 import { usableSecret } from './secret';
 import { isSandboxTarget } from './presets';
 
@@ -53,6 +53,8 @@ export function prepareConsent(session: Session, now = Date.now()): Session {
 	});
 	return {
 		...session,
+		// The state it replaces stays known: its redirect is then stale, not forged.
+		recent_states: rememberState(session.recent_states, session.pending?.state),
 		pending: {
 			state,
 			consent_url: url,
@@ -104,13 +106,16 @@ const clipOptional = (s: string | undefined, n: number) =>
 /**
  * The redirect back (the service's API docs §5 step 3). The state is single-use: a redirect that
  * carries it uses it up, whatever the outcome, and its code is kept (held back when the issuer
- * check fails). A redirect that carries any other state changes nothing (callback-trust.ts).
+ * check fails); the state joins the flow's recent ones. A redirect that carries any other state
+ * changes nothing (callback-trust.ts): one of the flow's recent states is stale, any other
+ * unsolicited (oauth/callback.ts).
  */
 export function handleCallback(
 	session: Session,
 	url: URL,
 	headers: Headers,
-	now = Date.now()
+	now = Date.now(),
+	location = '/'
 ): { session: Session; exchange: Exchange; ignored: boolean } {
 	const saved = session.pending?.state;
 	const tooLong = url.search.length > MAX_CALLBACK_QUERY;
@@ -129,12 +134,21 @@ export function handleCallback(
 				name === 'cookie' ? '<session cookie, not shown>' : clip(value, 500)
 			]);
 	});
-	const matched = !tooLong && stateMatches(url.searchParams, saved);
+	const route = tooLong
+		? ({ kind: 'none' } as const)
+		: routeCallback(url.searchParams, [{ id: '', pending: saved, recent: session.recent_states }]);
+	const matched = route.kind === 'pending';
 	const iss =
 		matched && (verdict.kind === 'code' || verdict.kind === 'error')
 			? issuerOnCallback(session, url.searchParams)
 			: undefined;
-	const next: Session = { ...session, pending: undefined, code: undefined, outbox: undefined };
+	const next: Session = {
+		...session,
+		pending: undefined,
+		code: undefined,
+		outbox: undefined,
+		recent_states: rememberState(session.recent_states, saved)
+	};
 	next.callback = {
 		params,
 		saved_state: saved,
@@ -192,7 +206,7 @@ export function handleCallback(
 			status: 303,
 			statusText: 'See Other',
 			httpVersion: '1.1',
-			headers: [['Location', '/']],
+			headers: [['Location', location]],
 			body: '',
 			truncated: false
 		},
@@ -200,7 +214,11 @@ export function handleCallback(
 		findings,
 		note: 'The service sent the browser back to the playground.'
 	};
-	if (!matched) return { ...ignoreCallback(session, exchange), ignored: true };
+	if (!matched)
+		return {
+			...ignoreCallback(session, exchange, route.kind === 'recent' ? 'stale' : 'unsolicited'),
+			ignored: true
+		};
 	next.outbox = [exchange];
 	return { session: next, exchange, ignored: false };
 }

@@ -2,7 +2,7 @@
  * What the playground page may see of the session (never the client secret), and the helpers its
  * form actions share: read the session, run a step, write the session back.
  */
-import { fail, type Cookies, type RequestEvent } from '@sveltejs/kit';
+import { error, fail, type Actions, type Cookies, type RequestEvent } from '@sveltejs/kit';
 import { z } from 'zod';
 import { CONSENT_PARAM_HELP } from '$lib/oauth/consent';
 import {
@@ -21,7 +21,15 @@ import { consentExchange, prepareConsent, type StepResult } from './flow';
 import { findPreset, isSandboxTarget, presets, sandboxEnabled } from './presets';
 import { config } from '$lib/env.server';
 import { hasPrefill, parsePrefill, prefillLink, type Prefill } from '$lib/oauth/prefill';
-import { readSession, writeSession, type Session } from './session';
+import {
+	currentRequest,
+	readAllFlows,
+	readSession,
+	rememberState,
+	writeSession,
+	type Session
+} from './session';
+import { FLOW_PARAM, flowParam, newFlowId } from '$lib/oauth/flow-id';
 import { presetSession, presetSetup, secretAfterSave, secretView } from './secret';
 import { bindingChanges, bindSecret, listChanges, secretHosts } from '$lib/oauth/secret-binding';
 import { redactExchange, redactValue } from '$lib/exchange/redact';
@@ -62,8 +70,11 @@ export function prefillFrom(
 			secretHosts: string[];
 	  })
 	| null {
-	if (!hasPrefill(url.searchParams)) return null;
-	const p = parsePrefill(url.searchParams);
+	// The flow id is the page's own parameter, not a link's.
+	const params = new URLSearchParams(url.searchParams);
+	params.delete(FLOW_PARAM);
+	if (!hasPrefill(params)) return null;
+	const p = parsePrefill(params);
 	const hostsFor = (values: Partial<Setup>) => secretHosts({ ...base, ...values });
 	if (!p.preset) return { ...p, secretHosts: hostsFor(p.values) };
 	const preset = findPreset(url.origin, p.preset);
@@ -152,6 +163,7 @@ export async function runStep(
 	const limited = overLimit(event);
 	if (limited) return limited;
 	const session = await readSession(cookies);
+	if (session.dropped) return fail(409, { message: session.notice, exchanges: [] });
 	const held = await inSlot(event, () => step(session));
 	if (!held.ok) return held.failure;
 	const result = held.value;
@@ -181,12 +193,14 @@ export async function saveSetup(cookies: Cookies, url: URL, form: FormData) {
 	const secret = secretSchema.safeParse(typeof secretRaw === 'string' ? secretRaw : '');
 	const parsed = setupSchema.safeParse(values);
 	const errors: FieldErrors = parsed.success ? {} : fieldErrors(parsed.error);
+	if (parsed.success && (await stateTaken(cookies, parsed.data.custom_state)))
+		errors.custom_state = STATE_TAKEN;
 	if (!secret.success)
 		errors.client_secret = secret.error.issues[0]?.message ?? 'Invalid client secret';
 	let next: Session = { ...session, notice: undefined };
 	// A typed secret is bound to the setup it is saved with, so a failed save keeps none (the field
 	// keeps what was typed): it would otherwise go with the setup saved before.
-	if (!parsed.success || !secret.success) {
+	if (!parsed.success || !secret.success || errors.custom_state) {
 		await save(cookies, url, next);
 		return fail(400, {
 			errors,
@@ -219,7 +233,12 @@ export async function applyPreset(cookies: Cookies, url: URL, form: FormData) {
 	const preset = parsed.success ? findPreset(url.origin, parsed.data.preset) : undefined;
 	if (!preset) return fail(400, { message: 'Unknown preset.' });
 	const session = await readSession(cookies);
-	let next: Session = { v: 1, ...presetSession(preset, url.origin), setup_id: newSetupId() };
+	let next: Session = {
+		v: 1,
+		...presetSession(preset, url.origin),
+		setup_id: newSetupId(),
+		recent_states: session.recent_states
+	};
 	if (session.setup?.auto_exchange === false) next.setup!.auto_exchange = false;
 	next = prepareConsent(next);
 	await save(cookies, url, next);
@@ -229,9 +248,58 @@ export async function applyPreset(cookies: Cookies, url: URL, form: FormData) {
 /** A fresh consent request (new state), e.g. after a state mismatch. */
 export async function restart(cookies: Cookies, url: URL) {
 	const session = await readSession(cookies);
+	if (session.dropped) return fail(409, { message: session.notice });
 	if (!session.setup) return fail(409, { message: 'Save the setup first.' });
+	if (await stateTaken(cookies, session.setup.custom_state))
+		return fail(409, { message: STATE_TAKEN });
 	await save(cookies, url, prepareConsent({ ...session, callback: undefined, code: undefined }));
 	return { restarted: true };
+}
+
+const STATE_TAKEN =
+	'This state is already pending in another flow of this browser (another tab): a redirect carrying it could not tell the two apart. Use another one, or leave it empty for a random state.';
+
+/** Whether a custom state is the pending state of another flow of this browser. */
+async function stateTaken(cookies: Cookies, state: string | undefined): Promise<boolean> {
+	if (!state) return false;
+	const own = currentRequest()?.flow;
+	return (await readAllFlows(cookies)).some(
+		(f) => f.id !== own && f.session.pending?.state === state
+	);
+}
+
+/**
+ * A duplicated tab's own flow: a new flow id with a copy of this flow's setup and secret binding
+ * (not its pending state, code or tokens) and a fresh consent request. Only the new flow is written.
+ */
+export async function forkFlow(cookies: Cookies, url: URL) {
+	const session = await readSession(cookies);
+	const flow = newFlowId();
+	if (session.setup) {
+		const { setup, client_secret, secret_for, preset, secret_note } = session;
+		const copy = prepareConsent({ v: 1, setup, client_secret, secret_for, preset, secret_note });
+		const https = url.protocol === 'https:';
+		const source = currentRequest();
+		await writeSession(cookies, copy, https, { header: '', https, ...source, flow });
+	}
+	return { flow };
+}
+
+/**
+ * Every form action runs within one flow, named by `?flow=<id>` in its address (flow-id.ts): without
+ * one, or with a malformed one, it answers 400 with the reason, before reading anything.
+ */
+export function inFlow(actions: Actions): Actions {
+	return Object.fromEntries(
+		Object.entries(actions).map(([name, action]) => [
+			name,
+			(event: Parameters<typeof action>[0]) => {
+				const flow = flowParam(event.url.searchParams);
+				if (!flow.ok) error(400, flow.message);
+				return action(event);
+			}
+		])
+	);
 }
 
 /** Hands the callback's recorded exchange to the page once. */

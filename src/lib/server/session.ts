@@ -1,14 +1,18 @@
 /**
- * The sealed-cookie session. Everything the server must remember between requests (setup, client
- * secret, pending state, code, tokens) is encrypted and authenticated into HttpOnly cookies: a JWE
- * with `dir` + A256GCM (jwe.ts). Any instance with the key can serve any request; a restart loses nothing.
- * Large sessions are split over several cookies of at most ~3.5 KB each.
+ * The sealed-cookie flows. A browser runs any number of flows, one per tab, each with its id in the
+ * tab's address (`/?flow=<id>`, oauth/flow-id.ts). Everything the server must remember of a flow
+ * between requests (setup, client secret, pending state, code, tokens) is encrypted and
+ * authenticated into its own HttpOnly cookies, `pg_flow_<id>`: a JWE with `dir` + A256GCM (jwe.ts).
+ * A request reads and writes only its own flow's cookies, so two tabs posting at once both keep
+ * their results. Any instance with the key can serve any request; a restart loses nothing. Large
+ * flows are split over several cookies of at most ~3.5 KB each, and all of them together stay under
+ * a byte cap (flow-cap.ts): the least recently used flows make room for the one being written.
  *
  * Cookies the playground did not set are ignored, never a logout: cookies don't separate ports, and a
  * sibling host can set one for a shared parent domain, so the request may carry another app's
- * `pg_session`, a stray chunk, garbage, or the same name twice. Of every way to put the chunks
- * together, the newest session that opens is used. Under https the cookies carry the `__Host-`
- * prefix (Secure, Path=/, no Domain: no other host can set them) and plain names are not read.
+ * `pg_flow_<id>`, a stray chunk, garbage, or the same name twice. Of every way to put the chunks
+ * together, the newest session that opens is used. The cookies of earlier versions (`pg_session`,
+ * one per browser) are deleted when seen. Under https the cookies carry the `__Host-` prefix (Secure, Path=/, no Domain: no other host can set them) and plain names are not read.
  */
 import { error, type Cookies } from '@sveltejs/kit';
 import { getRequestEvent } from '$app/server';
@@ -19,18 +23,43 @@ import type { Exchange } from '$lib/exchange/types';
 import type { IssuerVerdict } from '$lib/oauth/issuer';
 import { sessionKeys } from '$lib/keys.server';
 import { openJwe, sealJwe } from './jwe';
+import { flowParam } from '$lib/oauth/flow-id';
+import {
+	cookieBytes,
+	droppedNotice,
+	FLOW_BUDGET,
+	flowsThatFit,
+	flowsToDrop,
+	formatDropped,
+	MAX_COOKIE_BYTES,
+	parseDropped,
+	RESERVED_BYTES,
+	updateDropped,
+	type Dropped,
+	type FlowSize
+} from './flow-cap';
 
-export const COOKIE = 'pg_session';
+/** A flow's cookie is `pg_flow_<id>`, its chunks `pg_flow_<id>.1`, … (flow-id.ts gives the id's shape). */
+export const FLOW_COOKIE = 'pg_flow_';
+/** The one-session-per-browser cookies of earlier versions: deleted when seen. */
+const LEGACY_COOKIE = 'pg_session';
+/** The ids of flows dropped to make room (flow-cap.ts): plain, nothing secret. */
+export const DROPPED_COOKIE = 'pg_dropped';
 const CHUNK = 3500;
 const MAX_CHUNKS = 8;
 /**
- * The most a sealed session may take. Browsers send every cookie back on every request, and Node
- * refuses request headers over 16 KB (431), which would lock the browser out of the playground
- * until its cookies were cleared; 12,000 bytes leaves room for the rest of the request.
+ * The most all the playground's cookies may take together (every flow's chunks and names, the theme
+ * and the dropped list). Browsers send every cookie back on every request, and Node refuses request
+ * headers over 16 KB (431), which would lock the browser out of the playground until its cookies were
+ * cleared; 12,000 bytes leaves room for the rest of the request. See flow-cap.ts.
  */
-export const MAX_SEALED_BYTES = 12_000;
+export const MAX_SEALED_BYTES = MAX_COOKIE_BYTES;
 /** A session older than this is dropped: a day of trying things is plenty. */
 const MAX_AGE_S = 24 * 3600;
+/** The most flows one request opens (the callback opens them all). */
+const MAX_FLOWS_READ = 64;
+/** How many used or replaced states a flow remembers, so that their redirects are not called forged. */
+export const RECENT_STATES = 4;
 
 export interface CallbackRecord {
 	/** Every query parameter as received, in order (iss and other extras included). */
@@ -82,8 +111,12 @@ export interface Session {
 	token_values?: { access_token: string; refresh_token?: string };
 	/** Exchanges recorded by a redirect (the callback), handed to the tab's transcript on the next page load. */
 	outbox?: Exchange[];
+	/** States this flow used or replaced, newest first (at most RECENT_STATES): a redirect that carries one is stale, not forged. */
+	recent_states?: string[];
 	/** Set when the session was read but found broken (explained once on the page). */
 	notice?: string;
+	/** Set when this flow was dropped to make room for newer ones (never sealed). */
+	dropped?: true;
 }
 
 export const emptySession = (): Session => ({ v: 1 });
@@ -93,8 +126,8 @@ export function cookieName(name: string, https: boolean): string {
 	return https ? `__Host-${name}` : name;
 }
 
-function chunkName(i: number, https: boolean): string {
-	return cookieName(i === 0 ? COOKIE : `${COOKIE}.${i}`, https);
+function chunkName(flow: string, i: number, https: boolean): string {
+	return cookieName(i === 0 ? `${FLOW_COOKIE}${flow}` : `${FLOW_COOKIE}${flow}.${i}`, https);
 }
 
 /** What readSession needs of the request beyond `Cookies`, which keeps only the first of a name. */
@@ -102,16 +135,42 @@ export interface CookieSource {
 	/** The raw Cookie header. */
 	header: string;
 	https: boolean;
+	/** The flow read or written: the request's `?flow=` (flow-id.ts), or the one the callback found. */
+	flow?: string;
 }
 
-/** The current request's cookie header and scheme (none outside a request). */
-function currentRequest(): CookieSource | undefined {
+/**
+ * The current request's cookie header, scheme and flow id (none outside a request). The one place
+ * that decides which flow a request reads and writes: its `?flow=` query parameter.
+ */
+export function currentRequest(): CookieSource | undefined {
 	try {
 		const { request, url } = getRequestEvent();
-		return { header: request.headers.get('cookie') ?? '', https: url.protocol === 'https:' };
+		const flow = flowParam(url.searchParams);
+		return {
+			header: request.headers.get('cookie') ?? '',
+			https: url.protocol === 'https:',
+			flow: flow.ok ? flow.id : undefined
+		};
 	} catch {
 		return undefined;
 	}
+}
+
+/** A playground cookie's name, split: a flow's chunk, the theme, the dropped list, an old session. */
+function ownCookie(
+	name: string,
+	https: boolean
+): { flow: string; chunk: number } | { legacy: true } | { other: true } | undefined {
+	const prefix = https ? '__Host-' : '';
+	if (!name.startsWith(prefix)) return undefined;
+	const bare = name.slice(prefix.length);
+	if (https && bare.startsWith('__Host-')) return undefined;
+	const m = /^pg_flow_([A-Za-z0-9_-]{16})(?:\.([1-7]))?$/.exec(bare);
+	if (m) return { flow: m[1]!, chunk: Number(m[2] ?? 0) };
+	if (bare === LEGACY_COOKIE || /^pg_session\.\d+$/.test(bare)) return { legacy: true };
+	if (bare === 'pg_theme' || bare === DROPPED_COOKIE) return { other: true };
+	return undefined;
 }
 
 /** Every value each name has in a Cookie header, in the order sent, decoded as `Cookies` decodes. */
@@ -164,8 +223,10 @@ export function candidateTokens(chunks: string[][]): string[] {
 }
 
 export async function seal(session: Session): Promise<string> {
+	// `iat` (seconds) dates the session; `t` (milliseconds) orders flows for the cap's eviction.
+	const now = Date.now();
 	const data = new TextEncoder().encode(
-		JSON.stringify({ ...session, iat: Math.floor(Date.now() / 1000) })
+		JSON.stringify({ ...session, iat: Math.floor(now / 1000), t: now })
 	);
 	return sealJwe(data, sessionKeys()[0]!);
 }
@@ -175,18 +236,23 @@ export type Opened = { ok: true; session: Session } | { ok: false; reason: strin
 export async function open(token: string): Promise<Opened> {
 	const opened = await openSealed(token);
 	if (!opened.ok) return opened;
-	const { iat: _iat, ...session } = opened.session;
+	const { iat: _iat, t: _t, ...session } = opened.session;
 	return { ok: true, session };
 }
 
 async function openSealed(
 	token: string
-): Promise<{ ok: true; session: Session & { iat?: number } } | { ok: false; reason: string }> {
+): Promise<
+	{ ok: true; session: Session & { iat?: number; t?: number } } | { ok: false; reason: string }
+> {
 	for (const key of sessionKeys()) {
 		const plaintext = openJwe(token, key);
 		if (!plaintext) continue; // try the next key
 		try {
-			const parsed = JSON.parse(new TextDecoder().decode(plaintext)) as Session & { iat?: number };
+			const parsed = JSON.parse(new TextDecoder().decode(plaintext)) as Session & {
+				iat?: number;
+				t?: number;
+			};
 			// Stryker disable next-line OptionalChaining: a null payload then throws inside this try, and the catch refuses it as well (only the reason's wording differs)
 			if (parsed?.v !== 1)
 				return {
@@ -210,17 +276,29 @@ async function openSealed(
 }
 
 /**
- * Reads the session from the request cookies. A missing cookie is an empty session; when several
- * ways to join the chunks open (a foreign cookie of the same name, a stray chunk), the newest session
- * is used; when none opens, an empty session with the notice of the most complete one.
- * `source` is the current request's raw Cookie header and scheme (given by tests).
+ * Reads one flow from the request cookies (the request's `?flow=`, or `source.flow`). A missing
+ * cookie is an empty session (with a notice when the flow was dropped to make room); when several
+ * ways to join the chunks open (a foreign cookie of the same name, a stray chunk), the newest
+ * session is used; when none opens, an empty session with the notice of the most complete one.
+ * `source` is the current request's raw Cookie header, scheme and flow (given by tests).
  */
 export async function readSession(
 	cookies: Cookies,
 	source: CookieSource | undefined = currentRequest()
 ): Promise<Session> {
+	const opened = await openFlow(cookies, source);
+	if (opened.session) return opened.session;
+	return emptySession();
+}
+
+async function openFlow(
+	cookies: Cookies,
+	source: CookieSource | undefined
+): Promise<{ session?: Session; usedAt?: number }> {
+	const flow = source?.flow;
+	if (!flow) return {};
 	const https = source?.https ?? false;
-	const names = Array.from({ length: MAX_CHUNKS }, (_, i) => chunkName(i, https));
+	const names = Array.from({ length: MAX_CHUNKS }, (_, i) => chunkName(flow, i, https));
 	const sent = source ? cookieValues(source.header) : undefined;
 	// Cookies this request already set (a form posted without script: the action saved, then the
 	// page loads) are the playground's own: then read them as `Cookies` gives them.
@@ -231,45 +309,155 @@ export async function readSession(
 		return one ? [one] : [];
 	});
 	const tokens = candidateTokens(chunks);
-	if (tokens.length === 0) return emptySession();
-	let best: (Session & { iat?: number }) | undefined;
+	if (tokens.length === 0) {
+		const dropped = droppedList(cookies, source).find((d) => d.id === flow);
+		return dropped ? { session: { v: 1, notice: droppedNotice(dropped.fit), dropped: true } } : {};
+	}
+	let best: (Session & { iat?: number; t?: number }) | undefined;
 	let firstFailure: string | undefined;
 	for (const token of tokens) {
 		const opened = await openSealed(token);
 		if (!opened.ok) firstFailure ??= opened.reason;
-		else if (!best || (opened.session.iat ?? 0) > (best.iat ?? 0)) best = opened.session;
+		else if (!best || stamp(opened.session) > stamp(best)) best = opened.session;
 	}
-	if (!best) return { v: 1, notice: firstFailure };
-	const { iat: _iat, ...session } = best;
-	return session;
+	if (!best) return { session: { v: 1, notice: firstFailure } };
+	const { iat, t, ...session } = best;
+	return { session, usedAt: stamp({ iat, t }) };
 }
 
+/** When a sealed flow was written, in milliseconds (`t`; older seals have only `iat`, in seconds). */
+const stamp = (s: { iat?: number; t?: number }) => s.t ?? (s.iat ?? 0) * 1000;
+
+/** The dropped-flows list this request carries (or this response already set). */
+function droppedList(cookies: Cookies, source: CookieSource | undefined): Dropped[] {
+	return parseDropped(cookies.get(cookieName(DROPPED_COOKIE, source?.https ?? false)));
+}
+
+/** Every flow of this browser the request carries, by id, with its cookies' bytes (chunks 0–7). */
+function flowsSent(source: CookieSource | undefined): {
+	flows: Map<string, number>;
+	legacy: string[];
+} {
+	const flows = new Map<string, number>();
+	const legacy: string[] = [];
+	if (!source) return { flows, legacy };
+	for (const [name, values] of cookieValues(source.header)) {
+		const own = ownCookie(name, source.https);
+		if (!own) continue;
+		if ('legacy' in own) legacy.push(name);
+		else if ('flow' in own) {
+			const bytes = values.reduce((n, v) => n + cookieBytes(name, v), 0);
+			if (flows.has(own.flow) || flows.size < MAX_FLOWS_READ)
+				flows.set(own.flow, (flows.get(own.flow) ?? 0) + bytes);
+		}
+	}
+	return { flows, legacy };
+}
+
+/** Every flow of this browser that opens, for the callback (which finds a flow by its state). */
+export async function readAllFlows(
+	cookies: Cookies,
+	source: CookieSource | undefined = currentRequest()
+): Promise<{ id: string; session: Session }[]> {
+	const out: { id: string; session: Session }[] = [];
+	for (const id of flowsSent(source).flows.keys()) {
+		const { session } = await openFlow(cookies, { header: '', https: false, ...source, flow: id });
+		if (session && !session.notice) out.push({ id, session });
+	}
+	return out;
+}
+
+/** Whether this request carries a list of dropped flows (the callback's page then says so). */
+export function someFlowDropped(
+	cookies: Cookies,
+	source: CookieSource | undefined = currentRequest()
+): boolean {
+	return droppedList(cookies, source).length > 0;
+}
+
+const deleteOpts = (secure: boolean) => ({ path: '/', secure });
+
+/** Deletes the cookies of earlier versions (one session per browser) that the request carries. */
+export function dropLegacy(
+	cookies: Cookies,
+	source: CookieSource | undefined = currentRequest()
+): void {
+	for (const name of flowsSent(source).legacy) cookies.delete(name, deleteOpts(!!source?.https));
+}
+
+/**
+ * Writes one flow (the request's `?flow=`, or `source.flow`) and nothing else of this browser's,
+ * except to make room: when all the playground's cookies would go over the cap, the least recently
+ * used other flows are deleted, and remembered in the dropped list. A flow that alone is over the
+ * cap is refused with a 400.
+ */
 export async function writeSession(
 	cookies: Cookies,
 	session: Session,
-	secure: boolean
+	secure: boolean,
+	source: CookieSource | undefined = currentRequest()
 ): Promise<void> {
-	const { notice: _notice, ...rest } = session;
+	const flow = source?.flow;
+	if (!flow) error(400, 'This request names no flow (?flow=<id>): nothing was saved.');
+	const { notice: _notice, dropped: _dropped, ...rest } = session;
 	const sealed = await seal(rest);
-	if (sealed.length > MAX_SEALED_BYTES)
-		error(
-			400,
-			`This would make the session ${sealed.length} bytes, too large to keep in a cookie (at most ${MAX_SEALED_BYTES}). Shorten the longest setup fields; nothing was saved.`
-		);
 	const chunks: string[] = [];
 	for (let i = 0; i < sealed.length; i += CHUNK) chunks.push(sealed.slice(i, i + CHUNK));
+	const own = chunks.reduce((n, c, i) => n + cookieBytes(chunkName(flow, i, secure), c), 0);
+	if (own > FLOW_BUDGET || chunks.length > MAX_CHUNKS)
+		error(
+			400,
+			`This would make the flow's cookies ${own} bytes, too large to keep in a cookie (all the playground's cookies together stay under ${MAX_COOKIE_BYTES} bytes, ${RESERVED_BYTES} of them kept for the theme and the list of dropped flows). Shorten the longest setup fields; nothing was saved.`
+		);
 	const opts = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure, maxAge: MAX_AGE_S };
-	chunks.forEach((c, i) => cookies.set(chunkName(i, secure), c, opts));
+	const sent = flowsSent(source);
+	// Make room: the other flows, least recently used first.
+	const others: FlowSize[] = [];
+	for (const [id, bytes] of sent.flows) if (id !== flow) others.push({ id, bytes, usedAt: 0 });
+	const total = own + others.reduce((n, f) => n + f.bytes, 0);
+	let dropped: Dropped[] = [];
+	if (total > FLOW_BUDGET) {
+		for (const f of others)
+			f.usedAt = (await openFlow(cookies, { ...source!, flow: f.id })).usedAt ?? 0;
+		const drop = new Set(flowsToDrop(own, others));
+		dropped = others
+			.filter((f) => drop.has(f.id))
+			.map((f) => ({ id: f.id, fit: flowsThatFit(f.bytes) }));
+		for (const id of drop)
+			for (let i = 0; i < MAX_CHUNKS; i++) {
+				const name = chunkName(id, i, secure);
+				if (cookieValues(source!.header).has(name)) cookies.delete(name, deleteOpts(secure));
+			}
+	}
+	for (const name of sent.legacy) cookies.delete(name, deleteOpts(secure));
+	chunks.forEach((c, i) => cookies.set(chunkName(flow, i, secure), c, opts));
 	for (let i = chunks.length; i < MAX_CHUNKS; i++)
-		if (cookies.get(chunkName(i, secure)) !== undefined)
-			cookies.delete(chunkName(i, secure), { path: '/', secure });
+		if (cookies.get(chunkName(flow, i, secure)) !== undefined)
+			cookies.delete(chunkName(flow, i, secure), deleteOpts(secure));
+	const before = droppedList(cookies, source);
+	const after = updateDropped(before, dropped, flow);
+	if (formatDropped(after) !== formatDropped(before)) {
+		const name = cookieName(DROPPED_COOKIE, secure);
+		if (after.length) cookies.set(name, formatDropped(after), opts);
+		else cookies.delete(name, deleteOpts(secure));
+	}
 }
 
+/** Deletes one flow's cookies (the request's `?flow=`, or `source.flow`). */
 export function clearSession(
 	cookies: Cookies,
-	https: boolean = currentRequest()?.https ?? false
+	https: boolean = currentRequest()?.https ?? false,
+	flow: string | undefined = currentRequest()?.flow
 ): void {
+	if (!flow) return;
 	for (let i = 0; i < MAX_CHUNKS; i++)
-		if (cookies.get(chunkName(i, https)) !== undefined)
-			cookies.delete(chunkName(i, https), { path: '/', secure: https });
+		if (cookies.get(chunkName(flow, i, https)) !== undefined)
+			cookies.delete(chunkName(flow, i, https), deleteOpts(https));
+}
+
+/** The list of recent states after `state` was used or replaced: newest first, at most RECENT_STATES. */
+export function rememberState(recent: string[] | undefined, state: string | undefined): string[] {
+	const list = recent ?? [];
+	if (state === undefined) return list;
+	return [state, ...list.filter((s) => s !== state)].slice(0, RECENT_STATES);
 }

@@ -5,7 +5,7 @@
  * offered until the next action or 30 seconds, whichever comes first.
  */
 import { fail, isHttpError, type Cookies } from '@sveltejs/kit';
-import { emptySession, readSession, writeSession, type Session } from './session';
+import { emptySession, readSession, rememberState, writeSession, type Session } from './session';
 
 /** How long Start over can be undone. */
 export const UNDO_MS = 30_000;
@@ -27,8 +27,11 @@ export function undoSlot(session: Session): UndoSlot | undefined {
 }
 
 /** The flow that follows Start over: nothing of the old one but what the new one must remember. */
-export function freshSession(_old: Session): Session {
-	return emptySession();
+export function freshSession(old: Session): Session {
+	// The old consent request's state is remembered, so its late redirect is "already used or
+	// restarted" (callback-route.ts), never an unsolicited one.
+	const recent = rememberState(old.recent_states, old.pending?.state);
+	return recent.length ? { ...emptySession(), recent_states: recent } : emptySession();
 }
 
 /** The session without its undo slot (the same object when it has none). */

@@ -24,6 +24,7 @@ import {
 	type StepState
 } from './steps';
 import { Clock } from './clock.svelte';
+import { flowAction } from '$lib/oauth/flow-id';
 import { transcript } from './transcript.svelte';
 import { focusOutcome } from './focus';
 import { UndoOffer } from './undo.svelte';
@@ -67,6 +68,8 @@ export type AfterStep = (outcome: StepOutcome, form: HTMLFormElement) => unknown
 
 /** The page data the step states are worked out from. */
 export interface FlowFacts {
+	/** This tab's flow id (oauth/flow-id.ts): every form's action carries it. */
+	flow: string;
 	setup: unknown;
 	secret: string | null;
 	pending: unknown;
@@ -195,13 +198,18 @@ export class Flow {
 		this.#controller?.abort();
 	}
 
+	/** A step form's action: `?flow=<id>&/name`, so that a post without script names the flow too. */
+	action(name: string): string {
+		return flowAction(this.#facts().flow, name);
+	}
+
 	/**
-	 * Submits a step's form from code (the automatic exchange and refresh), as its button would,
-	 * with `extra` fields added to what the form holds. Such a submission is automatic: it is
-	 * announced in the live region and never moves focus.
+	 * Submits a step's form (the one marked `data-action={name}`) from code (the automatic exchange
+	 * and refresh), as its button would, with `extra` fields added to what the form holds. Such a
+	 * submission is automatic: it is announced in the live region and never moves focus.
 	 */
 	trigger(name: string, extra: Record<string, string> = {}): void {
-		const form = document.querySelector<HTMLFormElement>(`form[action="?/${name}"]`);
+		const form = document.querySelector<HTMLFormElement>(`form[data-action="${name}"]`);
 		if (!form) return;
 		this.#extra = extra;
 		this.#auto = true;

@@ -1,6 +1,7 @@
 /**
- * The transcript: every Exchange of this tab, in order. It lives in the tab (sessionStorage), so it
- * survives the trip through the consent page and a reload; the server never needs it back.
+ * The transcript: every Exchange of this tab's flow, in order. It lives in the tab (sessionStorage,
+ * one list per flow id), so it survives the trip through the consent page and a reload; the server
+ * never needs it back.
  */
 import type { Exchange } from '$lib/exchange/types';
 
@@ -8,10 +9,13 @@ const KEY = 'playground.transcript.v1';
 
 class Transcript {
 	items = $state<Exchange[]>([]);
+	#key = KEY;
 
-	load(): void {
+	/** Reads the transcript of the flow `flow` (the tab's). */
+	load(flow?: string): void {
+		this.#key = flow ? `${KEY}.${flow}` : KEY;
 		try {
-			const raw = sessionStorage.getItem(KEY);
+			const raw = sessionStorage.getItem(this.#key);
 			const parsed: unknown = raw ? JSON.parse(raw) : [];
 			this.items = Array.isArray(parsed) ? (parsed as Exchange[]) : [];
 		} catch {
@@ -29,7 +33,7 @@ class Transcript {
 	clear(): void {
 		this.items = [];
 		try {
-			sessionStorage.removeItem(KEY);
+			sessionStorage.removeItem(this.#key);
 		} catch {
 			/* storage may be off */
 		}
@@ -45,7 +49,7 @@ class Transcript {
 		let items = this.items;
 		for (;;) {
 			try {
-				sessionStorage.setItem(KEY, JSON.stringify(items));
+				sessionStorage.setItem(this.#key, JSON.stringify(items));
 				return;
 			} catch {
 				// Over the storage quota: drop the oldest exchanges until it fits.

@@ -1,0 +1,85 @@
+/**
+ * The byte cap on this browser's flows, as pure arithmetic. Every flow is sealed in its own cookie,
+ * and a browser sends every cookie back on every request: Node refuses request headers over 16 KB
+ * (431), which would lock the browser out, so all the playground's cookies together stay under
+ * MAX_COOKIE_BYTES (session.ts). Writing a flow that would go over drops the least recently used
+ * other flows until it fits, and their ids are remembered in a small plain cookie so that their
+ * tabs can say why their flow is gone.
+ */
+import { FLOW_ID_RE } from '$lib/oauth/flow-id';
+
+/** All the playground's cookies together, as the browser sends them (names, values, separators). */
+export const MAX_COOKIE_BYTES = 12_000;
+/** Kept for the theme cookie and the list of dropped flows, which are counted in the cap. */
+export const RESERVED_BYTES = 200;
+/** What the flows themselves may take. */
+export const FLOW_BUDGET = MAX_COOKIE_BYTES - RESERVED_BYTES;
+/** How many dropped flow ids are remembered. */
+export const MAX_DROPPED = 4;
+
+/** What one cookie adds to the Cookie header: `name=value; `. */
+export const cookieBytes = (name: string, value: string) => name.length + value.length + 3;
+
+export interface FlowSize {
+	id: string;
+	/** Its cookies' bytes in the Cookie header. */
+	bytes: number;
+	/** When it was last written (milliseconds); 0 when it does not open (garbage goes first). */
+	usedAt: number;
+}
+
+/**
+ * The other flows to drop, least recently used first, so that a flow of `own` bytes fits beside the
+ * rest; none when it already fits. A flow that alone is over the budget is refused before this.
+ */
+export function flowsToDrop(own: number, others: FlowSize[], budget = FLOW_BUDGET): string[] {
+	let total = own + others.reduce((n, f) => n + f.bytes, 0);
+	const drop: string[] = [];
+	for (const f of [...others].sort((a, b) => a.usedAt - b.usedAt || a.id.localeCompare(b.id))) {
+		if (total <= budget) break;
+		drop.push(f.id);
+		total -= f.bytes;
+	}
+	return drop;
+}
+
+/** About how many flows of `bytes` bytes the browser holds. */
+export const flowsThatFit = (bytes: number, budget = FLOW_BUDGET) =>
+	Math.max(1, Math.floor(budget / Math.max(1, bytes)));
+
+export interface Dropped {
+	id: string;
+	/** About how many flows of its size fit. */
+	fit: number;
+}
+
+/** The dropped-flows cookie's value: `id~fit.id~fit`, newest first. */
+export function formatDropped(list: Dropped[]): string {
+	return list
+		.slice(0, MAX_DROPPED)
+		.map((d) => `${d.id}~${d.fit}`)
+		.join('.');
+}
+
+export function parseDropped(value: string | undefined): Dropped[] {
+	if (!value) return [];
+	const out: Dropped[] = [];
+	for (const part of value.split('.')) {
+		const [id = '', fit = ''] = part.split('~');
+		if (FLOW_ID_RE.test(id) && /^\d{1,4}$/.test(fit)) out.push({ id, fit: Number(fit) });
+	}
+	return out.slice(0, MAX_DROPPED);
+}
+
+/** The list after `dropped` were dropped and `written` was written again. */
+export function updateDropped(list: Dropped[], dropped: Dropped[], written: string): Dropped[] {
+	const gone = new Set([written, ...dropped.map((d) => d.id)]);
+	return [...dropped.filter((d) => d.id !== written), ...list.filter((d) => !gone.has(d.id))].slice(
+		0,
+		MAX_DROPPED
+	);
+}
+
+/** What a tab whose flow was dropped says. */
+export const droppedNotice = (fit: number) =>
+	`This tab's flow was dropped to make room for newer ones: the browser holds about ${fit} flow${fit === 1 ? '' : 's'} of this size. Start again.`;

@@ -1,0 +1,253 @@
+/**
+ * Several flows at once, one per tab, in real Chromium: two pages of one browser context (one cookie
+ * jar) run the flow with two different clients, interleaved (consent opened in A, setup changed in
+ * B, consent authorized in A, then in B), against the sandbox and against oidc-provider; both end
+ * with their own tokens and no warning. A duplicated tab forks a flow of its own; a bare `/` goes back
+ * to the tab's flow. Every response and URL is scanned for the client secrets.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { launch, shot } from '../helpers/browser';
+import { choosePreset, flowOf, flowUrl, openPlayground, watch } from '../helpers/e2e';
+import {
+	OIDC_CLIENT_ID,
+	OIDC_CLIENT_SECRET,
+	OIDC_SCOPE,
+	oidcClient,
+	startOidcProvider,
+	type OidcServer
+} from '../helpers/oidc';
+
+/** A second registration at the provider, for the second tab. */
+const SECOND_ID = 'playground-app-2';
+const SECOND_SECRET = 'oidc-Second-8Hq3-zT5w';
+
+let srv: TestServer;
+let oidc: OidcServer;
+let browser: Browser;
+let context: BrowserContext;
+const problems: string[] = [];
+const bodies: { url: string; text: string }[] = [];
+const urls: string[] = [];
+
+beforeAll(async () => {
+	const port = await freePort();
+	const redirect = [`http://127.0.0.1:${port}/callback`];
+	oidc = await startOidcProvider({
+		clients: [
+			oidcClient(redirect),
+			oidcClient(redirect, { client_id: SECOND_ID, client_secret: SECOND_SECRET })
+		]
+	});
+	srv = await startServer({}, port);
+	browser = await launch();
+});
+
+afterAll(async () => {
+	await browser?.close();
+	await srv?.stop();
+	await oidc?.stop();
+});
+
+/** One browser: a context whose pages are its tabs (one cookie jar), kept off the network. */
+async function newBrowser(): Promise<BrowserContext> {
+	context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+	// The provider's pages @import a web font: an empty stylesheet instead; nothing else leaves loopback.
+	await context.route(
+		(u) => u.hostname !== '127.0.0.1',
+		(route) =>
+			new URL(route.request().url()).hostname === 'fonts.googleapis.com'
+				? route.fulfill({ status: 200, contentType: 'text/css', body: '' })
+				: route.abort()
+	);
+	return context;
+}
+
+async function newTab(ctx: BrowserContext): Promise<Page> {
+	return watch(await ctx.newPage(), { problems, bodies, urls });
+}
+
+afterEach(async () => {
+	await context?.close();
+	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
+	const got = bodies.splice(0);
+	const asked = urls.splice(0);
+	for (const secret of [OIDC_CLIENT_SECRET, SECOND_SECRET]) {
+		expect(got.filter((b) => b.text.includes(secret)).map((b) => b.url)).toEqual([]);
+		expect(asked.filter((u) => u.includes(secret))).toEqual([]);
+		expect(srv.logs()).not.toContain(secret);
+	}
+});
+
+/** The tab shows its tokens, and nothing about an ignored, stopped or mixed-up redirect. */
+async function ownTokensNoWarning(p: Page, clientId: string): Promise<string> {
+	await p.getByTestId('access-token').waitFor();
+	const exchange = p.locator('#exchange details.exchange');
+	await expect.poll(() => exchange.textContent()).toContain('HTTP/1.1 200 OK');
+	expect(await exchange.textContent()).toContain(`client_id=${clientId}&`);
+	for (const id of ['ignored-callback', 'state-alert', 'issuer-alert'])
+		expect(await p.getByTestId(id).count(), id).toBe(0);
+	expect(await p.locator('main').textContent()).not.toMatch(/forged|forgery|dropped/);
+	return (await p.getByTestId('access-token').textContent())!;
+}
+
+describe('two tabs, two clients, interleaved', () => {
+	test('against the sandbox: consent opened in A, setup changed in B, authorized in A, then in B', async () => {
+		const ctx = await newBrowser();
+		const a = await newTab(ctx);
+		const b = await newTab(ctx);
+		await choosePreset(a, srv.url, 'Sandbox (read write)');
+		await choosePreset(b, srv.url, 'Sandbox (read write)');
+		const flowA = flowOf(a);
+		expect(flowOf(b)).not.toBe(flowA);
+		// A opens its consent page; meanwhile B changes its setup (a new consent request).
+		await a.getByRole('link', { name: 'Open the consent page' }).click();
+		await a.waitForURL(/\/sandbox\/oauth2\/auth/);
+		await b.getByTestId('setup-summary').click();
+		await b.getByRole('button', { name: 'Sandbox (read only)' }).click();
+		await expect.poll(() => b.getByTestId('consent-url').textContent()).toContain('sandbox-ro');
+		const flowB = flowOf(b);
+		// A authorizes: back to A's own flow, exchanged automatically.
+		await a.getByRole('button', { name: 'Authorize' }).click();
+		await a.waitForURL(`${srv.url}/?flow=${flowA}`);
+		const tokenA = await ownTokensNoWarning(a, 'sandbox-rw');
+		// Then B.
+		await b.getByRole('link', { name: 'Open the consent page' }).click();
+		await b.getByRole('button', { name: 'Authorize' }).click();
+		await b.waitForURL(`${srv.url}/?flow=${flowB}`);
+		const tokenB = await ownTokensNoWarning(b, 'sandbox-ro');
+		expect(tokenB).not.toBe(tokenA);
+		await shot(a, 'tabs-01-sandbox-a');
+		await shot(b, 'tabs-01-sandbox-b');
+		// Each tab still holds its own flow after a reload.
+		await a.reload();
+		expect(await a.getByTestId('access-token').textContent()).toBe(tokenA);
+		await b.reload();
+		expect(await b.getByTestId('access-token').textContent()).toBe(tokenB);
+	});
+
+	test('against oidc-provider: two registrations, interleaved the same way', async () => {
+		const ctx = await newBrowser();
+		const a = await newTab(ctx);
+		const b = await newTab(ctx);
+		await openPlayground(a, srv.url);
+		await fillSetup(a, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET);
+		await openPlayground(b, srv.url);
+		await fillSetup(b, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET);
+		const flowA = flowOf(a);
+		// A opens the provider's pages; meanwhile B switches to the second registration.
+		await a.getByRole('link', { name: 'Open the consent page' }).click();
+		await a.waitForURL((u) => u.origin === oidc.origin);
+		await b.getByTestId('setup-summary').click();
+		await fillSetup(b, SECOND_ID, SECOND_SECRET);
+		await expect.poll(() => b.getByTestId('consent-url').textContent()).toContain(SECOND_ID);
+		const flowB = flowOf(b);
+		expect(flowB).not.toBe(flowA);
+		await throughProvider(a);
+		await a.waitForURL(`${srv.url}/?flow=${flowA}`);
+		const tokenA = await ownTokensNoWarning(a, OIDC_CLIENT_ID);
+		await b.getByRole('link', { name: 'Open the consent page' }).click();
+		await throughProvider(b);
+		await b.waitForURL(`${srv.url}/?flow=${flowB}`);
+		const tokenB = await ownTokensNoWarning(b, SECOND_ID);
+		expect(tokenB).not.toBe(tokenA);
+		await shot(b, 'tabs-02-oidc-b');
+	});
+});
+
+/** The setup for the provider, as a developer fills it. */
+async function fillSetup(p: Page, clientId: string, secret: string): Promise<void> {
+	await p.getByLabel('Base URL of the service').fill(oidc.issuer);
+	await p.getByLabel('Client id').fill(clientId);
+	await p.getByLabel('Client secret').fill(secret);
+	await p.getByLabel('Scope', { exact: true }).fill(OIDC_SCOPE);
+	const advanced = p.getByText('Advanced settings');
+	if (!(await p.getByLabel('Token endpoint').isVisible())) await advanced.click();
+	await p.getByLabel('Authorization endpoint').fill(oidc.endpoints.authorization);
+	await p.getByLabel('Token endpoint').fill(oidc.endpoints.token);
+	await p.getByLabel('User-info endpoint').fill(oidc.endpoints.userinfo);
+	await p.getByRole('button', { name: 'Save setup' }).click();
+	await expect
+		.poll(() => p.getByTestId('consent-url').textContent())
+		.toContain(`client_id=${clientId}`);
+}
+
+/**
+ * The provider's pages, from wherever the tab is on them: its sign-in form (skipped when the
+ * browser already signed in there), then its consent form, until it sends the tab back.
+ */
+async function throughProvider(p: Page): Promise<void> {
+	const back = flowUrl(srv.url);
+	for (let hop = 0; hop < 4 && !back.test(p.url()); hop++) {
+		const login = p.locator('input[name="login"]');
+		const consent = p.getByRole('button', { name: 'Continue' });
+		await login.or(consent).or(p.locator('main[data-ready]')).first().waitFor();
+		if (back.test(p.url())) return;
+		const from = p.url();
+		if (await login.isVisible()) {
+			await login.fill('alice');
+			await p.locator('input[name="password"]').fill('any password');
+			await p.getByRole('button', { name: 'Sign-in' }).click();
+		} else await consent.click();
+		await p.waitForURL((u) => u.href !== from);
+	}
+}
+
+describe('a tab and its flow id', () => {
+	test('a duplicated tab forks: it moves to a copy of the flow under a new id, and says so', async () => {
+		const ctx = await newBrowser();
+		const a = await newTab(ctx);
+		await choosePreset(a, srv.url, 'Sandbox (read write)');
+		const flowA = flowOf(a);
+		const consentA = await a.getByTestId('consent-url').textContent();
+		// Duplicating a tab copies its address and its sessionStorage.
+		const storage = await a.evaluate(() => JSON.stringify({ ...sessionStorage }));
+		const b = await newTab(ctx);
+		await b.addInitScript((copied: string) => {
+			if (sessionStorage.length) return;
+			for (const [k, v] of Object.entries(JSON.parse(copied) as Record<string, string>))
+				sessionStorage.setItem(k, v);
+		}, storage);
+		await b.goto(a.url());
+		const forked = b.getByTestId('forked');
+		await forked.waitFor();
+		expect(await forked.textContent()).toMatch(/copy of another tab’s flow/);
+		await expect.poll(() => flowOf(b)).not.toBe(flowA);
+		expect(b.url()).toMatch(flowUrl(srv.url));
+		// The setup and its secret came along; the consent request is its own.
+		await expect.poll(() => b.getByTestId('consent-url').textContent()).toContain('sandbox-rw');
+		expect(await b.getByTestId('consent-url').textContent()).not.toBe(consentA);
+		expect(await b.getByTestId('secret-hint').textContent()).toContain('A secret is set');
+		expect(await b.evaluate(() => sessionStorage.getItem('playground.flow'))).toBe(flowOf(b));
+		await shot(b, 'tabs-03-forked');
+		// A is untouched, and both complete on their own.
+		expect(await a.getByTestId('consent-url').textContent()).toBe(consentA);
+		expect(await a.evaluate(() => sessionStorage.getItem('playground.flow'))).toBe(flowA);
+		for (const [p, flow] of [
+			[b, flowOf(b)],
+			[a, flowA]
+		] as const) {
+			await p.getByRole('link', { name: 'Open the consent page' }).click();
+			await p.getByRole('button', { name: 'Authorize' }).click();
+			await p.waitForURL(`${srv.url}/?flow=${flow}`);
+			await ownTokensNoWarning(p, 'sandbox-rw');
+		}
+	});
+
+	test('a bare / goes back to the flow this tab remembers; a new tab gets a new flow', async () => {
+		const ctx = await newBrowser();
+		const a = await newTab(ctx);
+		await choosePreset(a, srv.url, 'Sandbox (read write)');
+		const flowA = flowOf(a);
+		const consentA = await a.getByTestId('consent-url').textContent();
+		await a.goto(srv.url + '/');
+		await a.waitForURL(`${srv.url}/?flow=${flowA}`);
+		await expect.poll(() => a.getByTestId('consent-url').textContent()).toBe(consentA);
+		const b = await newTab(ctx);
+		await openPlayground(b, srv.url);
+		await expect.poll(() => b.url()).toMatch(flowUrl(srv.url));
+		expect(flowOf(b)).not.toBe(flowA);
+		expect(await b.getByTestId('consent-url').count()).toBe(0);
+	});
+});

@@ -1,0 +1,259 @@
+/**
+ * The pure parts of "a flow is the unit": the flow id's shape, which flow a redirect's state finds,
+ * the recent states a flow keeps, the byte cap's arithmetic and the dropped list, and where a tab
+ * goes on load.
+ */
+import { describe, expect, test } from 'vitest';
+import { flowAction, flowPage, flowParam, isFlowId, newFlowId } from '$lib/oauth/flow-id';
+import { ignoredFinding, routeCallback, STALE_CALLBACK } from '$lib/oauth/callback';
+import {
+	cookieBytes,
+	droppedNotice,
+	FLOW_BUDGET,
+	flowsThatFit,
+	flowsToDrop,
+	formatDropped,
+	MAX_COOKIE_BYTES,
+	parseDropped,
+	RESERVED_BYTES,
+	updateDropped
+} from '$lib/server/flow-cap';
+import { tabTarget } from '$lib/ui/tab-flow';
+
+const ID = 'AbCdEfGhIjKl-_09';
+const q = (s: string) => new URLSearchParams(s);
+
+describe('the flow id', () => {
+	test('16 characters of base64url, random', () => {
+		const ids = new Set(Array.from({ length: 50 }, () => newFlowId()));
+		expect(ids.size).toBe(50);
+		for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{16}$/);
+		expect(newFlowId(() => new Uint8Array(12).fill(0xfb))).toBe('-_v7-_v7-_v7-_v7');
+	});
+
+	test('the shape is checked: length, alphabet, type', () => {
+		expect(isFlowId(ID)).toBe(true);
+		for (const bad of [
+			'',
+			'short',
+			ID + 'x',
+			ID.slice(1),
+			'AbCdEfGhIjKl/+09',
+			'AbCdEfGhIjKl.=09',
+			16,
+			null
+		])
+			expect(isFlowId(bad), String(bad)).toBe(false);
+	});
+
+	test('a request names its flow once, or says why not', () => {
+		expect(flowParam(q(`flow=${ID}`))).toEqual({ ok: true, id: ID });
+		expect(flowParam(q(''))).toMatchObject({ ok: false, reason: 'missing' });
+		expect(flowParam(q('flow=x'))).toMatchObject({ ok: false, reason: 'malformed' });
+		expect(flowParam(q(`flow=${ID}&flow=${ID}`))).toMatchObject({ ok: false, reason: 'malformed' });
+		expect(flowParam(q('/exchange'))).toMatchObject({
+			ok: false,
+			message: expect.stringMatching(/names no flow/)
+		});
+	});
+
+	test('the page and the form actions carry it', () => {
+		expect(flowPage(ID)).toBe(`/?flow=${ID}`);
+		expect(flowAction(ID, 'exchange')).toBe(`?flow=${ID}&/exchange`);
+		// SvelteKit takes the action from the first query key that starts with "/".
+		expect([...q(flowAction(ID, 'exchange').slice(1)).keys()]).toEqual(['flow', '/exchange']);
+	});
+});
+
+describe('which flow a redirect finds', () => {
+	const flows = [
+		{ id: 'a', pending: 'sa', recent: ['ra1', 'ra2'] },
+		{ id: 'b', pending: 'sb', recent: ['sa-old'] },
+		{ id: 'c', recent: ['rc'] }
+	];
+
+	test('a pending state: that flow (outcome 1)', () => {
+		expect(routeCallback(q('state=sa&code=x'), flows)).toEqual({ kind: 'pending', id: 'a' });
+		expect(routeCallback(q('state=sb&error=access_denied'), flows)).toEqual({
+			kind: 'pending',
+			id: 'b'
+		});
+	});
+
+	test('a recent state: that flow, stale (outcome 2)', () => {
+		expect(routeCallback(q('state=ra2&code=x'), flows)).toEqual({ kind: 'recent', id: 'a' });
+		expect(routeCallback(q('state=rc&code=x'), flows)).toEqual({ kind: 'recent', id: 'c' });
+	});
+
+	test('a pending state wins over the same state recent in another flow', () => {
+		expect(
+			routeCallback(q('state=s'), [
+				{ id: 'old', recent: ['s'] },
+				{ id: 'now', pending: 's' }
+			])
+		).toEqual({ kind: 'pending', id: 'now' });
+	});
+
+	test('nothing matches, no state, two states, or a state pending in two flows: none (outcome 3)', () => {
+		for (const query of ['state=zz&code=x', 'code=x', 'state=sa&state=sa', 'state=', 'state=s'])
+			expect(
+				routeCallback(q(query), [...flows, { id: 'd', pending: 's' }, { id: 'e', pending: 's' }]),
+				query
+			).toEqual({ kind: 'none' });
+		expect(routeCallback(q('state=sa'), [])).toEqual({ kind: 'none' });
+		expect(routeCallback(q('state=SA'), flows)).toEqual({ kind: 'none' });
+	});
+
+	test('only outcome 3 names a forgery', () => {
+		expect(ignoredFinding('stale').message.startsWith(STALE_CALLBACK)).toBe(true);
+		expect(ignoredFinding('stale').message).not.toMatch(/forg/i);
+		expect(ignoredFinding('unsolicited').message).toMatch(/forged \(cross-site request forgery/);
+	});
+});
+
+describe('the recent states of a flow', () => {
+	test('newest first, no duplicates, at most four', async () => {
+		const { useEnv } = await import('$lib/env.server');
+		useEnv({ PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 7).toString('base64url') });
+		const { rememberState, RECENT_STATES } = await import('$lib/server/session');
+		expect(RECENT_STATES).toBe(4);
+		expect(rememberState(undefined, undefined)).toEqual([]);
+		expect(rememberState(['a'], undefined)).toEqual(['a']);
+		let list: string[] = [];
+		for (const s of ['s1', 's2', 's3', 's4', 's5']) list = rememberState(list, s);
+		expect(list).toEqual(['s5', 's4', 's3', 's2']);
+		expect(rememberState(list, 's3')).toEqual(['s3', 's5', 's4', 's2']);
+	});
+});
+
+describe('the byte cap', () => {
+	test('12,000 bytes for all the cookies, 200 of them for the theme and the dropped list', () => {
+		expect(MAX_COOKIE_BYTES).toBe(12_000);
+		expect(RESERVED_BYTES).toBe(200);
+		expect(FLOW_BUDGET).toBe(11_800);
+		// The longest theme and dropped-list cookies fit in what is reserved.
+		const dropped = formatDropped(Array.from({ length: 9 }, (_, i) => ({ id: ID, fit: 9999 - i })));
+		expect(
+			cookieBytes('__Host-pg_theme', 'light') + cookieBytes('__Host-pg_dropped', dropped)
+		).toBeLessThanOrEqual(RESERVED_BYTES);
+	});
+
+	test('a cookie costs its name, its value, "=" and "; "', () => {
+		expect(cookieBytes('pg_flow_x', 'abc')).toBe(9 + 3 + 3);
+	});
+
+	test('nothing is dropped while the flow fits', () => {
+		const others = [
+			{ id: 'a', bytes: 4000, usedAt: 1 },
+			{ id: 'b', bytes: 4000, usedAt: 2 }
+		];
+		expect(flowsToDrop(3800, others)).toEqual([]);
+		expect(flowsToDrop(0, [])).toEqual([]);
+	});
+
+	test('the least recently used go first, only as many as needed', () => {
+		const others = [
+			{ id: 'new', bytes: 4000, usedAt: 30 },
+			{ id: 'old', bytes: 4000, usedAt: 10 },
+			{ id: 'mid', bytes: 4000, usedAt: 20 }
+		];
+		expect(flowsToDrop(3801, others)).toEqual(['old', 'mid']);
+		expect(flowsToDrop(4000, others.slice(0, 2))).toEqual(['old']);
+		expect(flowsToDrop(3800, others.slice(0, 2))).toEqual([]);
+		// A flow that does not open (garbage) has no time: it goes first.
+		expect(
+			flowsToDrop(4000, [...others.slice(0, 2), { id: 'junk', bytes: 10, usedAt: 0 }])
+		).toEqual(['junk', 'old']);
+		expect(flowsToDrop(10, [{ id: 'x', bytes: 20, usedAt: 1 }], 25)).toEqual(['x']);
+	});
+
+	test('about how many flows of a size fit', () => {
+		expect(flowsThatFit(4000)).toBe(2);
+		expect(flowsThatFit(3933)).toBe(3);
+		expect(flowsThatFit(20_000)).toBe(1);
+		expect(flowsThatFit(0)).toBe(FLOW_BUDGET);
+	});
+
+	test('the dropped list: newest first, at most four, the rewritten flow leaves it, garbage is ignored', () => {
+		const id = (c: string) => c.repeat(16);
+		const list = [{ id: id('a'), fit: 3 }];
+		const after = updateDropped(list, [{ id: id('b'), fit: 2 }], id('c'));
+		expect(after).toEqual([
+			{ id: id('b'), fit: 2 },
+			{ id: id('a'), fit: 3 }
+		]);
+		expect(parseDropped(formatDropped(after))).toEqual(after);
+		expect(updateDropped(after, [], id('a'))).toEqual([{ id: id('b'), fit: 2 }]);
+		const many = updateDropped(
+			after,
+			['d', 'e', 'f'].map((c) => ({ id: id(c), fit: 1 })),
+			id('z')
+		);
+		expect(many.map((d) => d.id[0])).toEqual(['d', 'e', 'f', 'b']);
+		expect(parseDropped(`${id('a')}~3.bad~1.${id('b')}~x.<script>.${id('c')}~12345`)).toEqual([
+			{ id: id('a'), fit: 3 }
+		]);
+		expect(parseDropped(undefined)).toEqual([]);
+	});
+
+	test('the notice names about how many flows of this size fit', () => {
+		expect(droppedNotice(3)).toBe(
+			"This tab's flow was dropped to make room for newer ones: the browser holds about 3 flows of this size. Start again."
+		);
+		expect(droppedNotice(1)).toMatch(/about 1 flow of this size/);
+	});
+});
+
+describe('where a tab goes on load', () => {
+	const at = (path: string) => new URL(path, 'http://127.0.0.1:5173');
+	const MINTED = 'mintedMintedMint';
+
+	test('an address with a flow id stays', () => {
+		expect(tabTarget(at(`/?flow=${ID}`), MINTED, 'rememberedRememb')).toBeNull();
+	});
+
+	test('a bare / goes back to the flow the tab remembers, and loads it', () => {
+		expect(tabTarget(at('/'), MINTED, ID)).toEqual({ href: `/?flow=${ID}`, load: true });
+	});
+
+	test('a bare / with nothing remembered, a docs link, or a malformed id: the new flow, and only its id in the address', () => {
+		expect(tabTarget(at('/'), MINTED, undefined)).toEqual({
+			href: `/?flow=${MINTED}`,
+			load: false
+		});
+		expect(tabTarget(at('/?client_id=docs-app&base_url=x'), MINTED, ID)).toEqual({
+			href: `/?flow=${MINTED}`,
+			load: false
+		});
+		expect(tabTarget(at('/?flow=bad'), MINTED, ID)).toEqual({
+			href: `/?flow=${MINTED}`,
+			load: false
+		});
+		expect(tabTarget(at(`/?flow=${ID}&flow=${ID}`), MINTED, undefined)).toEqual({
+			href: `/?flow=${MINTED}`,
+			load: false
+		});
+	});
+});
+
+describe('a duplicated tab', () => {
+	test('of two tabs with one flow id, exactly one forks; a tab of another flow does not', async () => {
+		const { watchDuplicates } = await import('$lib/ui/tab-flow');
+		const forks: string[] = [];
+		let forked!: () => void;
+		const first = new Promise<void>((ok) => (forked = ok));
+		const on = (name: string) => () => {
+			forks.push(name);
+			forked();
+		};
+		const stops = [
+			watchDuplicates(() => 'otherFlowOtherFl', on('other')),
+			watchDuplicates(() => ID, on('one')),
+			watchDuplicates(() => ID, on('two'))
+		];
+		await first;
+		for (const stop of stops) stop();
+		expect(forks).toHaveLength(1);
+		expect(['one', 'two']).toContain(forks[0]);
+	});
+});
