@@ -25,7 +25,6 @@ import {
 	currentRequest,
 	readAllFlows,
 	readSession,
-	rememberState,
 	writeSession,
 	type Session
 } from './session';
