@@ -305,6 +305,11 @@ describe('edges: what is and is not a copy', () => {
 		expect(redactText(once, y)).toBe(once);
 	});
 
+	test('edges: a secret inside the placeholder itself is replaced for 8 rounds, not without end', () => {
+		const own = [{ name: 's', value: 'redacted' }];
+		expect(redactText('redacted', own)).toBe(`${'<'.repeat(8)}redacted${'>'.repeat(8)}`);
+	});
+
 	test('edges: a character of the secret matches only its own forms: no + or \\/ for another character', () => {
 		expect(redactText('abcdefg+ abcdefg\\/ abcdefg%2B abcdefg%68', long)).toBe(
 			`abcdefg+ abcdefg\\/ abcdefg%2B ${REDACTED}`
