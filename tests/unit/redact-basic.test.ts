@@ -43,6 +43,11 @@ describe('basic: the server, which knows the secret', () => {
 		expect(redactText(`Basic ${btoa('app:1 1=2')}`, plus)).toBe(`Basic ${btoa('app:1 1=2')}`);
 	});
 
+	test('basic: a short secret is the password only as the whole password, not elsewhere in the credentials', () => {
+		for (const cred of ['y:app', 'app:y x', 'app:xy'])
+			expect(redactText(`Basic ${btoa(cred)}`, y), cred).toBe(`Basic ${btoa(cred)}`);
+	});
+
 	test('basic: credentials without a colon have no password', () => {
 		// `%79` is the form encoding of `y`, but with no colon it is no password.
 		expect(btoa('%79')).toBe('JTc5');
@@ -102,6 +107,25 @@ describe('basic: the exports, which find the password by its place', () => {
 			const out = scrubSecrets(exchange([[name, value]], pw));
 			expect(out.response!.body, value).toBe(`echo ${REDACTED}`);
 		}
+	});
+
+	test('basic: an empty user name, and credentials that are not base64', () => {
+		const out = scrubSecrets(exchange([['Authorization', `Basic ${btoa(`:${pw}`)}`]], pw));
+		expect(out.response!.body).toBe(`echo ${REDACTED}`);
+		const bad = exchange(
+			[
+				['Authorization', 'Basic abcde'],
+				['Authorization', `Basic ${cred}`]
+			],
+			pw
+		);
+		expect(scrubSecrets(bad).response!.body).toBe(`echo ${REDACTED}`);
+	});
+
+	test('basic: credentials without a colon hold no password', () => {
+		const text = 'no-colon-password-42';
+		const e = exchange([['Authorization', `Basic ${btoa(text)}`]], text);
+		expect(scrubSecrets(e)).toBe(e);
 	});
 
 	test('basic: a value that is not exactly `Basic <credentials>` in an Authorization header holds no password', () => {

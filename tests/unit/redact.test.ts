@@ -341,6 +341,21 @@ describe('edges: what is and is not a copy', () => {
 		const odd = [{ name: 's', value: '??>' }];
 		expect(btoa('??>')).toBe('Pz8+');
 		expect(redactText('[Pz8+] [Pz8-]', odd)).toBe(`[${REDACTED}] [${REDACTED}]`);
+		const slash = [{ name: 's', value: '???' }];
+		expect(btoa('???')).toBe('Pz8/');
+		expect(redactText('[Pz8/] [Pz8_]', slash)).toBe(`[${REDACTED}] [${REDACTED}]`);
+	});
+
+	test('edges: in base64, the characters that mix the secret’s bits with a neighbour’s go, the padding too, and no more', () => {
+		// abcdefgh at each alignment, with 0 to 3 bytes around it.
+		expect(btoa('abcdefgh')).toBe('YWJjZGVmZ2g=');
+		expect(redactText('YWJjZGVmZ2g=', long)).toBe(REDACTED);
+		expect(btoa('Xabcdefgh')).toBe('WGFiY2RlZmdo');
+		expect(redactText('WGFiY2RlZmdo', long)).toBe(`W${REDACTED}`);
+		expect(btoa('XYabcdefghZ')).toBe('WFlhYmNkZWZnaFo=');
+		expect(redactText('WFlhYmNkZWZnaFo=', long)).toBe(`WF${REDACTED}o=`);
+		expect(btoa('XYZabcdefghUVW')).toBe('WFlaYWJjZGVmZ2hVVlc=');
+		expect(redactText('WFlaYWJjZGVmZ2hVVlc=', long)).toBe(`WFla${REDACTED}VVlc=`);
 	});
 
 	test('edges: base64 of the secret as each common library form-encodes it', () => {
@@ -424,6 +439,35 @@ describe('exports: a client secret found by its field name', () => {
 		plain.response = { ...plain.response!, body: '{"client_secret":"<redacted>"}' };
 		expect(scrubSecrets(plain)).toBe(plain);
 	});
+});
+
+test('exports: a client_secret 32 levels deep in JSON is found, and a body nested far deeper does not exhaust the stack', () => {
+	const value = 'deep-secret-3232';
+	let nested: unknown = { client_secret: value };
+	for (let i = 0; i < 32; i++) nested = { a: nested };
+	const e = ex();
+	e.request = { ...e.request, url: 'https://x.test/', headers: [], body: JSON.stringify(nested) };
+	e.response = { ...e.response!, body: `echo ${value}` };
+	expect(scrubSecrets(e).response!.body).toBe(`echo ${REDACTED}`);
+	const n = 100_000;
+	const deep = { ...e, request: { ...e.request, body: `${'['.repeat(n)}${']'.repeat(n)}` } };
+	expect(scrubSecrets(deep)).toBe(deep);
+});
+
+test('exports: a client_secret that is an object is searched inside, and one that is a number is no secret', () => {
+	const e = ex();
+	const inner = 'inner-secret-5678';
+	e.request = { ...e.request, url: 'https://x.test/', headers: [], body: '' };
+	e.response = {
+		...e.response!,
+		body: JSON.stringify({
+			client_secret: { client_secret: inner },
+			n: { client_secret: 12345678 }
+		}),
+		headers: [['X-Echo', `${inner} 12345678`]]
+	};
+	const out = scrubSecrets(e);
+	expect(out.response!.headers).toEqual([['X-Echo', `${REDACTED} 12345678`]]);
 });
 
 test('exports: a client secret sent only in the query, or only in Basic credentials, is found and redacted where it is echoed', () => {

@@ -57,8 +57,8 @@ interface Matcher {
 
 const escapeRe = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
-/** A hex digit in either case: `a` → `[aA]`. */
-const hexDigit = (d: string) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d);
+/** A hex digit in either case: `a` → `[aA]` (and `0` → `[00]`). */
+const hexDigit = (d: string) => `[${d}${d.toUpperCase()}]`;
 const hexPattern = (n: number, width: number) =>
 	n.toString(16).padStart(width, '0').split('').map(hexDigit).join('');
 
@@ -344,13 +344,12 @@ export function redactTokens(ex: Exchange, tokens: string[]): Exchange {
 
 const isRedacted = (v: string) => v === REDACTED;
 
-function basicCredentials(value: string): { user: string; password: string } | undefined {
+/** The password of a value that is exactly `Basic <credentials>` whose credentials hold a colon. */
+function basicPassword(value: string): string | undefined {
 	const m = /^\s*basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(value);
 	const decoded = m ? decodeBase64Utf8(m[1]!) : undefined;
 	const i = decoded?.indexOf(':') ?? -1;
-	return decoded === undefined || i < 0
-		? undefined
-		: { user: decoded.slice(0, i), password: decoded.slice(i + 1) };
+	return i < 0 ? undefined : decoded!.slice(i + 1);
 }
 
 const SECRET_FIELD = 'client_secret';
@@ -381,8 +380,8 @@ export function scrubSecrets(ex: Exchange): Exchange {
 	jsonSecrets(parseJson(ex.request.body), found);
 	if (ex.response) jsonSecrets(parseJson(ex.response.body), found);
 	for (const [n, v] of ex.request.headers) {
-		const cred = n.toLowerCase() === 'authorization' ? basicCredentials(v) : undefined;
-		if (cred) found.push(cred.password);
+		const password = n.toLowerCase() === 'authorization' ? basicPassword(v) : undefined;
+		if (password !== undefined) found.push(password);
 	}
 	return redactExchange(
 		ex,
