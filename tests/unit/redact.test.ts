@@ -305,6 +305,17 @@ describe('edges: what is and is not a copy', () => {
 		expect(redactText(once, y)).toBe(once);
 	});
 
+	test('edges: every copy in a text is redacted, however many there are', () => {
+		const copies = Array.from({ length: 12 }, () => 'abcdefgh').join(' ');
+		expect(redactText(copies, long)).toBe(Array.from({ length: 12 }, () => REDACTED).join(' '));
+	});
+
+	test('edges: a long secret whose base64 holds both + and / is found in base64url too', () => {
+		const odd = [{ name: 's', value: '??>>>???' }];
+		expect(btoa('??>>>???')).toBe('Pz8+Pj4/Pz8=');
+		expect(redactText('[Pz8+Pj4/Pz8=] [Pz8-Pj4_Pz8]', odd)).toBe(`[${REDACTED}] [${REDACTED}]`);
+	});
+
 	test('edges: a secret inside the placeholder itself is replaced for 8 rounds, not without end', () => {
 		const own = [{ name: 's', value: 'redacted' }];
 		expect(redactText('redacted', own)).toBe(`${'<'.repeat(8)}redacted${'>'.repeat(8)}`);
@@ -385,6 +396,15 @@ describe('edges: what is and is not a copy', () => {
 		}
 	});
 
+	test('edges: a place noted before is not noted again when the secret is found there again', () => {
+		const e = ex();
+		const before = [{ what: 'client_secret (in the URL)', length: secret.length }];
+		const out = redactExchange({ ...e, redactions: before }, [
+			{ name: 'client_secret', value: secret }
+		]);
+		expect(out.redactions?.filter((r) => r.what === 'client_secret (in the URL)')).toEqual(before);
+	});
+
 	test('edges: each place is noted once, and a text that is <redacted> already is not a new copy', () => {
 		const e = ex();
 		e.request.headers.push(['X-Echo', secret], ['X-Echo', secret]);
@@ -409,6 +429,11 @@ describe('edges: what is and is not a copy', () => {
 		let at32: unknown = redactValue(deep, long);
 		for (let i = 0; i < 32; i++) at32 = (at32 as unknown[])[0];
 		expect(at32).toEqual([TOO_DEEP]);
+		let deepObject: unknown = 'x';
+		for (let i = 0; i < 33; i++) deepObject = { a: deepObject };
+		let object32: unknown = redactValue(deepObject, long);
+		for (let i = 0; i < 32; i++) object32 = (object32 as { a: unknown }).a;
+		expect(object32).toEqual({ a: TOO_DEEP });
 		const digits = [{ name: 's', value: '12345678' }];
 		expect(redactValue({ a: 12345678, b: 912345678, c: 1234567 }, digits)).toEqual({
 			a: REDACTED,
@@ -454,6 +479,32 @@ test('exports: a client_secret 32 levels deep in JSON is found, and a body neste
 	expect(scrubSecrets(deep)).toBe(deep);
 });
 
+test('exports: a client_secret sent only in a form body is found; a JSON body is not read as a form', () => {
+	const value = 'form-only-secret-1';
+	const base = ex();
+	const form: Exchange = {
+		...base,
+		request: {
+			...base.request,
+			url: 'https://x.test/t',
+			headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+			body: `grant_type=client_credentials&client_secret=${value}`
+		},
+		response: { ...base.response!, body: `echo ${value}` }
+	};
+	expect(scrubSecrets(form).response!.body).toBe(`echo ${REDACTED}`);
+	const json: Exchange = {
+		...form,
+		request: {
+			...form.request,
+			headers: [['Content-Type', 'application/json']],
+			body: JSON.stringify({ next: 'https://x.test/?a=1&client_secret=not-a-field-1' })
+		},
+		response: { ...base.response!, body: 'echo not-a-field-1' }
+	};
+	expect(scrubSecrets(json)).toBe(json);
+});
+
 test('exports: a client_secret that is an object is searched inside, and one that is a number is no secret', () => {
 	const e = ex();
 	const inner = 'inner-secret-5678';
@@ -462,12 +513,13 @@ test('exports: a client_secret that is an object is searched inside, and one tha
 		...e.response!,
 		body: JSON.stringify({
 			client_secret: { client_secret: inner },
-			n: { client_secret: 12345678 }
+			n: { client_secret: 12345678 },
+			other: 'other-field-1234'
 		}),
-		headers: [['X-Echo', `${inner} 12345678`]]
+		headers: [['X-Echo', `${inner} 12345678 other-field-1234`]]
 	};
 	const out = scrubSecrets(e);
-	expect(out.response!.headers).toEqual([['X-Echo', `${REDACTED} 12345678`]]);
+	expect(out.response!.headers).toEqual([['X-Echo', `${REDACTED} 12345678 other-field-1234`]]);
 });
 
 test('exports: a client secret sent only in the query, or only in Basic credentials, is found and redacted where it is echoed', () => {
