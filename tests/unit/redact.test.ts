@@ -299,6 +299,10 @@ describe('edges: what is and is not a copy', () => {
 	const y = [{ name: 'client_secret', value: 'y' }];
 	const long = [{ name: 'client_secret', value: 'abcdefgh' }];
 
+	test('edges: a short secret inside a word is no copy', () => {
+		expect(redactText('response_type=y&y.y=ay', y)).toBe(`response_type=${REDACTED}&y.y=ay`);
+	});
+
 	test('edges: a replacement that makes a neighbouring short copy whole is followed, so a second pass changes nothing', () => {
 		const once = redactText('y%79 x', y);
 		expect(once).toBe(`${REDACTED}${REDACTED} x`);
