@@ -299,10 +299,30 @@ describe('edges: what is and is not a copy', () => {
 	const y = [{ name: 'client_secret', value: 'y' }];
 	const long = [{ name: 'client_secret', value: 'abcdefgh' }];
 
+	test('edges: a short secret inside a word is no copy', () => {
+		expect(redactText('response_type=y&y.y=ay', y)).toBe(`response_type=${REDACTED}&y.y=ay`);
+	});
+
 	test('edges: a replacement that makes a neighbouring short copy whole is followed, so a second pass changes nothing', () => {
 		const once = redactText('y%79 x', y);
 		expect(once).toBe(`${REDACTED}${REDACTED} x`);
 		expect(redactText(once, y)).toBe(once);
+	});
+
+	test('edges: every copy in a text is redacted, however many there are', () => {
+		const copies = Array.from({ length: 12 }, () => 'abcdefgh').join(' ');
+		expect(redactText(copies, long)).toBe(Array.from({ length: 12 }, () => REDACTED).join(' '));
+	});
+
+	test('edges: a long secret whose base64 holds both + and / is found in base64url too', () => {
+		const odd = [{ name: 's', value: '??>>>???' }];
+		expect(btoa('??>>>???')).toBe('Pz8+Pj4/Pz8=');
+		expect(redactText('[Pz8+Pj4/Pz8=] [Pz8-Pj4_Pz8]', odd)).toBe(`[${REDACTED}] [${REDACTED}]`);
+	});
+
+	test('edges: a secret inside the placeholder itself is replaced for 8 rounds, not without end', () => {
+		const own = [{ name: 's', value: 'redacted' }];
+		expect(redactText('redacted', own)).toBe(`${'<'.repeat(8)}redacted${'>'.repeat(8)}`);
 	});
 
 	test('edges: a character of the secret matches only its own forms: no + or \\/ for another character', () => {
@@ -336,6 +356,21 @@ describe('edges: what is and is not a copy', () => {
 		const odd = [{ name: 's', value: '??>' }];
 		expect(btoa('??>')).toBe('Pz8+');
 		expect(redactText('[Pz8+] [Pz8-]', odd)).toBe(`[${REDACTED}] [${REDACTED}]`);
+		const slash = [{ name: 's', value: '???' }];
+		expect(btoa('???')).toBe('Pz8/');
+		expect(redactText('[Pz8/] [Pz8_]', slash)).toBe(`[${REDACTED}] [${REDACTED}]`);
+	});
+
+	test('edges: in base64, the characters that mix the secret’s bits with a neighbour’s go, the padding too, and no more', () => {
+		// abcdefgh at each alignment, with 0 to 3 bytes around it.
+		expect(btoa('abcdefgh')).toBe('YWJjZGVmZ2g=');
+		expect(redactText('YWJjZGVmZ2g=', long)).toBe(REDACTED);
+		expect(btoa('Xabcdefgh')).toBe('WGFiY2RlZmdo');
+		expect(redactText('WGFiY2RlZmdo', long)).toBe(`W${REDACTED}`);
+		expect(btoa('XYabcdefghZ')).toBe('WFlhYmNkZWZnaFo=');
+		expect(redactText('WFlhYmNkZWZnaFo=', long)).toBe(`WF${REDACTED}o=`);
+		expect(btoa('XYZabcdefghUVW')).toBe('WFlaYWJjZGVmZ2hVVlc=');
+		expect(redactText('WFlaYWJjZGVmZ2hVVlc=', long)).toBe(`WFla${REDACTED}VVlc=`);
 	});
 
 	test('edges: base64 of the secret as each common library form-encodes it', () => {
@@ -365,6 +400,15 @@ describe('edges: what is and is not a copy', () => {
 		}
 	});
 
+	test('edges: a place noted before is not noted again when the secret is found there again', () => {
+		const e = ex();
+		const before = [{ what: 'client_secret (in the URL)', length: secret.length }];
+		const out = redactExchange({ ...e, redactions: before }, [
+			{ name: 'client_secret', value: secret }
+		]);
+		expect(out.redactions?.filter((r) => r.what === 'client_secret (in the URL)')).toEqual(before);
+	});
+
 	test('edges: each place is noted once, and a text that is <redacted> already is not a new copy', () => {
 		const e = ex();
 		e.request.headers.push(['X-Echo', secret], ['X-Echo', secret]);
@@ -389,6 +433,11 @@ describe('edges: what is and is not a copy', () => {
 		let at32: unknown = redactValue(deep, long);
 		for (let i = 0; i < 32; i++) at32 = (at32 as unknown[])[0];
 		expect(at32).toEqual([TOO_DEEP]);
+		let deepObject: unknown = 'x';
+		for (let i = 0; i < 33; i++) deepObject = { a: deepObject };
+		let object32: unknown = redactValue(deepObject, long);
+		for (let i = 0; i < 32; i++) object32 = (object32 as { a: unknown }).a;
+		expect(object32).toEqual({ a: TOO_DEEP });
 		const digits = [{ name: 's', value: '12345678' }];
 		expect(redactValue({ a: 12345678, b: 912345678, c: 1234567 }, digits)).toEqual({
 			a: REDACTED,
@@ -419,6 +468,62 @@ describe('exports: a client secret found by its field name', () => {
 		plain.response = { ...plain.response!, body: '{"client_secret":"<redacted>"}' };
 		expect(scrubSecrets(plain)).toBe(plain);
 	});
+});
+
+test('exports: a client_secret 32 levels deep in JSON is found, and a body nested far deeper does not exhaust the stack', () => {
+	const value = 'deep-secret-3232';
+	let nested: unknown = { client_secret: value };
+	for (let i = 0; i < 32; i++) nested = { a: nested };
+	const e = ex();
+	e.request = { ...e.request, url: 'https://x.test/', headers: [], body: JSON.stringify(nested) };
+	e.response = { ...e.response!, body: `echo ${value}` };
+	expect(scrubSecrets(e).response!.body).toBe(`echo ${REDACTED}`);
+	const n = 100_000;
+	const deep = { ...e, request: { ...e.request, body: `${'['.repeat(n)}${']'.repeat(n)}` } };
+	expect(scrubSecrets(deep)).toBe(deep);
+});
+
+test('exports: a client_secret sent only in a form body is found; a JSON body is not read as a form', () => {
+	const value = 'form-only-secret-1';
+	const base = ex();
+	const form: Exchange = {
+		...base,
+		request: {
+			...base.request,
+			url: 'https://x.test/t',
+			headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+			body: `grant_type=client_credentials&client_secret=${value}`
+		},
+		response: { ...base.response!, body: `echo ${value}` }
+	};
+	expect(scrubSecrets(form).response!.body).toBe(`echo ${REDACTED}`);
+	const json: Exchange = {
+		...form,
+		request: {
+			...form.request,
+			headers: [['Content-Type', 'application/json']],
+			body: JSON.stringify({ next: 'https://x.test/?a=1&client_secret=not-a-field-1' })
+		},
+		response: { ...base.response!, body: 'echo not-a-field-1' }
+	};
+	expect(scrubSecrets(json)).toBe(json);
+});
+
+test('exports: a client_secret that is an object is searched inside, and one that is a number is no secret', () => {
+	const e = ex();
+	const inner = 'inner-secret-5678';
+	e.request = { ...e.request, url: 'https://x.test/', headers: [], body: '' };
+	e.response = {
+		...e.response!,
+		body: JSON.stringify({
+			client_secret: { client_secret: inner },
+			n: { client_secret: 12345678 },
+			other: 'other-field-1234'
+		}),
+		headers: [['X-Echo', `${inner} 12345678 other-field-1234`]]
+	};
+	const out = scrubSecrets(e);
+	expect(out.response!.headers).toEqual([['X-Echo', `${REDACTED} 12345678 other-field-1234`]]);
 });
 
 test('exports: a client secret sent only in the query, or only in Basic credentials, is found and redacted where it is echoed', () => {
