@@ -21,13 +21,7 @@ import { consentExchange, prepareConsent, type StepResult } from './flow';
 import { findPreset, isSandboxTarget, presets, sandboxEnabled } from './presets';
 import { config } from '$lib/env.server';
 import { hasPrefill, parsePrefill, prefillLink, type Prefill } from '$lib/oauth/prefill';
-import {
-	currentRequest,
-	readAllFlows,
-	readSession,
-	writeSession,
-	type Session
-} from './session';
+import { currentRequest, readAllFlows, readSession, writeSession, type Session } from './session';
 import { FLOW_PARAM, flowParam, newFlowId } from '$lib/oauth/flow-id';
 import { presetSession, presetSetup, secretAfterSave, secretView } from './secret';
 import { bindingChanges, bindSecret, listChanges, secretHosts } from '$lib/oauth/secret-binding';
