@@ -92,6 +92,40 @@ async function ownTokensNoWarning(p: Page, clientId: string): Promise<string> {
 	return (await p.getByTestId('access-token').textContent())!;
 }
 
+describe('Start over is one tab’s', () => {
+	test('Start over in A leaves B untouched; Undo restores A', async () => {
+		const ctx = await newBrowser();
+		const a = await newTab(ctx);
+		const b = await newTab(ctx);
+		const signIn = async (p: Page, preset: string, client: string) => {
+			await choosePreset(p, srv.url, preset);
+			await p.getByRole('link', { name: 'Open the consent page' }).click();
+			await p.getByRole('button', { name: 'Authorize' }).click();
+			await p.waitForURL(`${srv.url}/?flow=${flowOf(p)}`);
+			return ownTokensNoWarning(p, client);
+		};
+		const tokenA = await signIn(a, 'Sandbox (read write)', 'sandbox-rw');
+		const tokenB = await signIn(b, 'Sandbox (read only)', 'sandbox-ro');
+		// A starts over, confirmed in the dialog: A's flow is cleared, B's is not.
+		await a.locator('header').getByRole('button', { name: 'Start over' }).click();
+		await a.getByRole('dialog').getByRole('button', { name: 'Start over' }).click();
+		await a.getByTestId('undo-notice').waitFor();
+		await expect.poll(() => a.getByTestId('access-token').count()).toBe(0);
+		await b.reload();
+		expect(await b.getByTestId('access-token').textContent()).toBe(tokenB);
+		expect(await b.locator('#exchange details.exchange').textContent()).toContain(
+			'client_id=sandbox-ro&'
+		);
+		// Undo in A brings A's own flow back, tokens included; B still holds its own.
+		await a.getByRole('button', { name: 'Undo' }).click();
+		await expect.poll(() => a.getByTestId('access-token').textContent()).toBe(tokenA);
+		await a.reload();
+		expect(await a.getByTestId('access-token').textContent()).toBe(tokenA);
+		await b.reload();
+		expect(await b.getByTestId('access-token').textContent()).toBe(tokenB);
+	});
+});
+
 describe('two tabs, two clients, interleaved', () => {
 	test('against the sandbox: consent opened in A, setup changed in B, authorized in A, then in B', async () => {
 		const ctx = await newBrowser();
