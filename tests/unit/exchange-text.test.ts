@@ -167,6 +167,7 @@ describe('isFormBody', () => {
 
 	test('without one, the body must look like name=value pairs', () => {
 		expect(isFormBody([], 'a=1&b=2')).toBe(true);
+		expect(isFormBody([], 'grant_type=refresh_token&refresh_token=r')).toBe(true);
 		expect(isFormBody([], 'a=')).toBe(true);
 		expect(isFormBody([], 'abc')).toBe(false);
 		expect(isFormBody([], '=abc')).toBe(false);

@@ -66,6 +66,7 @@ export function mapFormFields(
 }
 
 export function formFields(text: string): [string, string][] {
+	// Stryker disable next-line ConditionalExpression: ''.split('&') is [''], which the filter drops: the early return only saves the work
 	if (!text) return [];
 	return text
 		.split('&')
@@ -86,6 +87,7 @@ export function parseJson(text: string): unknown {
 	if (t[0] !== '{' && t[0] !== '[') return undefined;
 	try {
 		return JSON.parse(t) as unknown;
+		// Stryker disable next-line BlockStatement: emptying the catch also ends the function with undefined
 	} catch {
 		return undefined;
 	}
@@ -95,6 +97,7 @@ export function decodeBase64Utf8(b64: string): string | undefined {
 	try {
 		const bin = atob(b64.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/'));
 		return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+		// Stryker disable next-line BlockStatement: emptying the catch also ends the function with undefined
 	} catch {
 		return undefined;
 	}
