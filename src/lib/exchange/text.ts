@@ -86,19 +86,21 @@ export function parseJson(text: string): unknown {
 	const t = text.trim();
 	if (t[0] !== '{' && t[0] !== '[') return undefined;
 	try {
+		// Stryker disable BlockStatement: emptying the catch below also ends the function with undefined
 		return JSON.parse(t) as unknown;
-		// Stryker disable next-line BlockStatement: emptying the catch also ends the function with undefined
 	} catch {
+		// Stryker restore BlockStatement
 		return undefined;
 	}
 }
 
 export function decodeBase64Utf8(b64: string): string | undefined {
 	try {
+		// Stryker disable BlockStatement: emptying the catch below also ends the function with undefined
 		const bin = atob(b64.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/'));
 		return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
-		// Stryker disable next-line BlockStatement: emptying the catch also ends the function with undefined
 	} catch {
+		// Stryker restore BlockStatement
 		return undefined;
 	}
 }
