@@ -14,6 +14,7 @@ const TEXT_KEYS = new Set([
 	'meaning',
 	'description',
 	'title',
+	'heading',
 	'label',
 	'hint'
 ]);

@@ -9,6 +9,7 @@ import {
 	bindingChanges,
 	bindSecret,
 	listChanges,
+	presetDetachedMessage,
 	secretClearedMessage,
 	secretDestinations,
 	secretHosts
@@ -44,7 +45,8 @@ describe('the URLs that receive the secret', () => {
 });
 
 describe('secret follows client: any change of the client id or a receiving URL is named', () => {
-	const bound = bindSecret(setup());
+	// Bound inside each test, not while the tests are collected, so that a fault in it fails them.
+	const bound = () => bindSecret(setup());
 	test.each<[string, Partial<Setup>, string[]]>([
 		['nothing', {}, []],
 		['the scope only', { scope: 'read' }, []],
@@ -67,7 +69,7 @@ describe('secret follows client: any change of the client id or a receiving URL 
 			['client id', 'token endpoint']
 		]
 	])('%s', (_what, over, changes) => {
-		expect(bindingChanges(bound, setup(over))).toEqual(changes);
+		expect(bindingChanges(bound(), setup(over))).toEqual(changes);
 	});
 	test('a base URL change under a fixed token endpoint keeps the secret: it goes to the same place', () => {
 		const fixed = setup({ token_endpoint: 'https://auth.test/t' });
@@ -79,7 +81,10 @@ describe('secret follows client: any change of the client id or a receiving URL 
 		expect(bindingChanges(undefined, setup())).toEqual(['client id', 'token endpoint']);
 	});
 	test('a URL the binding names that the setup no longer has counts as changed', () => {
-		const b = { ...bound, urls: { ...bound.urls, revocation_endpoint: 'https://reader.test/r' } };
+		const b = {
+			...bound(),
+			urls: { ...bound().urls, revocation_endpoint: 'https://reader.test/r' }
+		};
 		expect(bindingChanges(b, setup())).toEqual(['revocation endpoint']);
 	});
 	test('a binding that lacks a receiving URL counts it as changed', () => {
@@ -90,6 +95,7 @@ describe('secret follows client: any change of the client id or a receiving URL 
 
 describe('the words', () => {
 	test('what changed, as a list', () => {
+		expect(listChanges([])).toBe('');
 		expect(listChanges(['client id'])).toBe('the client id');
 		expect(listChanges(['client id', 'token endpoint'])).toBe(
 			'the client id and the token endpoint'
@@ -103,6 +109,11 @@ describe('the words', () => {
 		expect(secretClearedMessage(['token endpoint'], 'Sandbox (read write)')).toMatch(
 			/^The secret was cleared because the token endpoint changed: this is no longer the preset “Sandbox \(read write\)”/
 		);
+	});
+	test('a preset left behind names itself and what changed', () => {
+		const text = presetDetachedMessage(['client id', 'token endpoint'], 'Sandbox (read write)');
+		expect(text).toContain('“Sandbox (read write)”');
+		expect(text).toContain(listChanges(['client id', 'token endpoint']));
 	});
 	test('the hosts that receive the secret, each with what it is there', () => {
 		expect(secretHosts(setup({ token_endpoint: 'http://127.0.0.1:9000/t' }))).toEqual([

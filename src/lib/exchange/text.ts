@@ -5,21 +5,15 @@
  */
 import { headerValue, type HeaderList } from './types';
 
+const encoder = new TextEncoder();
+
+/**
+ * The size in bytes of the text as UTF-8. A lone surrogate counts 3 bytes, as the U+FFFD that
+ * TextEncoder writes for it (and Buffer and fetch send). Native, so that a file of many
+ * megabytes is measured at once, also under the mutation run's instrumentation.
+ */
 export function utf8Length(s: string): number {
-	let n = 0;
-	for (let i = 0; i < s.length; i++) {
-		const c = s.charCodeAt(i);
-		if (c < 0x80) n += 1;
-		else if (c < 0x800) n += 2;
-		else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-			const d = s.charCodeAt(i + 1);
-			if (d >= 0xdc00 && d <= 0xdfff) {
-				n += 4;
-				i++;
-			} else n += 3;
-		} else n += 3;
-	}
-	return n;
+	return encoder.encode(s).length;
 }
 
 /** Decodes one part of a form or query string; the raw text when it is not valid percent-encoding. */
@@ -72,6 +66,7 @@ export function mapFormFields(
 }
 
 export function formFields(text: string): [string, string][] {
+	// Stryker disable next-line ConditionalExpression: ''.split('&') is [''], which the filter drops: the early return only saves the work
 	if (!text) return [];
 	return text
 		.split('&')
@@ -91,17 +86,21 @@ export function parseJson(text: string): unknown {
 	const t = text.trim();
 	if (t[0] !== '{' && t[0] !== '[') return undefined;
 	try {
+		// Stryker disable BlockStatement: emptying the catch below also ends the function with undefined
 		return JSON.parse(t) as unknown;
 	} catch {
+		// Stryker restore BlockStatement
 		return undefined;
 	}
 }
 
 export function decodeBase64Utf8(b64: string): string | undefined {
 	try {
+		// Stryker disable BlockStatement: emptying the catch below also ends the function with undefined
 		const bin = atob(b64.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/'));
 		return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
 	} catch {
+		// Stryker restore BlockStatement
 		return undefined;
 	}
 }

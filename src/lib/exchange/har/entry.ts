@@ -83,6 +83,7 @@ function chromiumFailure(error: string): Failure {
 function importTiming(e: HarInEntry, hasResponse: boolean): Timing {
 	const t = e.timings;
 	const pos = (v: number | undefined) =>
+		// Stryker disable next-line ConditionalExpression,LogicalOperator: Number.isFinite is false for undefined, so the undefined check only narrows the type
 		v !== undefined && Number.isFinite(v) && v >= 0 ? v : undefined;
 	const r = (v: number) => Math.round(v * 1000) / 1000;
 	const dns = pos(t.dns);
