@@ -3,7 +3,7 @@
  * single state is the pending one. The others are recorded once, as ignored.
  */
 import { describe, expect, test } from 'vitest';
-import { ignoredFinding, isIgnoredCallback, stateMatches } from '$lib/oauth/callback';
+import { ignoredFinding, ignoredKind, isIgnoredCallback, stateMatches } from '$lib/oauth/callback';
 import * as F from '$lib/oauth/findings';
 import type { Exchange, Step } from '$lib/exchange/types';
 
@@ -36,13 +36,21 @@ describe('stateMatches', () => {
 });
 
 describe('ignored redirects', () => {
-	test('the finding is a note with its own code and the RFC section, pending or not', () => {
-		for (const pending of [true, false])
-			expect(ignoredFinding(pending)).toMatchObject({
-				level: 'info',
-				code: F.CALLBACK_IGNORED,
-				ref: 'RFC 6749 §10.12'
-			});
+	test('the finding has its own code and the RFC section: a warning when stale, an error when unsolicited', () => {
+		expect(ignoredFinding('stale')).toMatchObject({
+			level: 'warning',
+			code: F.CALLBACK_IGNORED,
+			ref: 'RFC 6749 §10.12'
+		});
+		expect(ignoredFinding('unsolicited')).toMatchObject({
+			level: 'error',
+			code: F.CALLBACK_IGNORED,
+			ref: 'RFC 6749 §10.12'
+		});
+		const record = (kind: 'stale' | 'unsolicited') =>
+			({ step: 'callback', findings: [ignoredFinding(kind)] }) as unknown as Exchange;
+		expect(ignoredKind(record('stale'))).toBe('stale');
+		expect(ignoredKind(record('unsolicited'))).toBe('unsolicited');
 	});
 
 	test('isIgnoredCallback: a callback record carrying that finding, and only that', () => {

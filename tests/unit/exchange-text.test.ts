@@ -287,7 +287,7 @@ describe('raw HTTP text', () => {
 describe('types', () => {
 	test('the steps are numbered 1 to 6 in the order of the flow, and the check has no number', () => {
 		expect(
-			(['consent', 'callback', 'exchange', 'refresh', 'userinfo', 'api'] as const).map(
+			(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'api'] as const).map(
 				(s) => STEPS[s].n
 			)
 		).toEqual([1, 2, 3, 4, 5, 6]);
