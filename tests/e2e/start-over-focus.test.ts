@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { choosePreset, decide, openPlayground, signIn, watch } from '../helpers/e2e';
+import { choosePreset, decide, flowUrl, openPlayground, signIn, watch } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 import {
 	OIDC_CLIENT_ID,
@@ -204,7 +204,7 @@ describe('errors and results in view, focus only for what the user started', () 
 		const p = await newPage();
 		await choosePreset(p, srv.url, PRESET);
 		await decide(p);
-		await p.waitForURL(srv.url + '/');
+		await p.waitForURL(flowUrl(srv.url));
 		await p.getByTestId('access-token').waitFor();
 		const region = p.locator('.progress[role="status"]');
 		await expect.poll(() => region.textContent()).toContain('the code was exchanged for tokens');
@@ -235,7 +235,7 @@ describe('a denial, worded for its provider', () => {
 		const p = await newPage();
 		await choosePreset(p, srv.url, PRESET);
 		await decide(p, 'Deny');
-		await p.waitForURL(srv.url + '/');
+		await p.waitForURL(flowUrl(srv.url));
 		const alert = p.getByTestId('auth-error');
 		await alert.waitFor();
 		const text = (await alert.textContent()) ?? '';
@@ -262,7 +262,7 @@ describe('a denial, worded for its provider', () => {
 		await p.waitForURL((u) => u.origin === oidc.origin);
 		// The provider's own way to decline: Cancel on its sign-in page (access_denied).
 		await p.getByRole('link', { name: '[ Cancel ]' }).click();
-		await p.waitForURL(srv.url + '/');
+		await p.waitForURL(flowUrl(srv.url));
 		const alert = p.getByTestId('auth-error');
 		await alert.waitFor();
 		const text = (await alert.textContent()) ?? '';

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { choosePreset, decide, openPlayground, signIn, watch } from '../helpers/e2e';
+import { choosePreset, decide, flowUrl, openPlayground, signIn, watch } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 
 /** axe-core's violations and items to review, in words: the new states read and contrast too. */
@@ -137,7 +137,7 @@ async function setUp(p: Page, base: string): Promise<void> {
 /** Consent (the service redirects straight back with a code), then the automatic exchange starts. */
 async function consent(p: Page): Promise<void> {
 	await p.getByRole('link', { name: 'Open the consent page' }).click();
-	await p.waitForURL(srv.url + '/');
+	await p.waitForURL(flowUrl(srv.url));
 	await p.locator('main[data-ready="true"]').waitFor();
 }
 
@@ -267,7 +267,7 @@ describe('the diagram uses the same statuses', () => {
 			await p.getByRole('button', { name: 'Sandbox (read write)' }).click();
 			await expect.poll(() => p.getByTestId('consent-url').textContent()).toContain('sandbox-rw');
 			await decide(p, 'Deny');
-			await p.waitForURL(srv.url + '/');
+			await p.waitForURL(flowUrl(srv.url));
 			const denial = p.locator('[data-arrow][data-step="callback"]').last();
 			await denial.waitFor();
 			expect(await denial.getAttribute('data-status')).toBe('denied');
