@@ -4,6 +4,7 @@
  * HSTS only with an https ORIGIN; `form-action` narrowed to the page itself, and on the sandbox's
  * consent page to itself and the origin of the validated redirect URI.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 
@@ -149,4 +150,27 @@ describe('form hijack: forms may post only where the page means them to', () => 
 		// An unregistered redirect URI gets no page at all, so no form either.
 		expect((await consent('sandbox-rw', 'https://evil.example/cb')).status).toBe(400);
 	});
+});
+
+describe('the pages built outside SvelteKit', () => {
+	test.each([
+		// The host-name refusal is the same page (plainPage), checked in tests/unit/hosts.test.ts.
+		['the unsolicited redirect', '/callback?state=made-up&code=x', {}, 400]
+	])(
+		'%s is a styled page whose style, and nothing else, its policy allows',
+		async (_what, path, headers, status) => {
+			const res = await fetch(plain.url + path, { headers: { accept: 'text/html', ...headers } });
+			expect(res.status).toBe(status);
+			const html = await res.text();
+			const style = /<style>([^<]*)<\/style>/.exec(html)?.[1];
+			expect(style, 'an inline style').toBeTruthy();
+			const hash = createHash('sha256').update(style!).digest('base64');
+			const csp = res.headers.get('content-security-policy') ?? '';
+			expect(csp).toContain(`style-src 'sha256-${hash}'`);
+			expect(csp).toContain("default-src 'none'");
+			expect(csp).not.toMatch(/script-src|unsafe-inline/);
+			expect(html).not.toMatch(/<script/i);
+			expect(html).toContain('name="viewport"');
+		}
+	);
 });

@@ -2,6 +2,7 @@
  * The host check (server/hosts.ts): which host names the server answers, so that a page under a
  * name that rebinds to this machine cannot use the playground as its own origin (DNS rebinding).
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { parseConfig } from '$lib/config.server.js';
 import { hostName, refuseUnservedHost, requestHost, servedHost } from '$lib/server/hosts';
@@ -220,6 +221,22 @@ describe('refuseUnservedHost: the 403', () => {
 		expect(html).toContain('https://playground.example');
 		expect(html).not.toContain('<i>');
 		expect(html).toContain('&quot;a\\&quot;b&lt;i&gt;.example&quot;');
+	});
+
+	test('the page has a style of its own, which its policy allows by hash, and no script', async () => {
+		const req = new Request('http://x/', {
+			headers: { host: 'evil.example', accept: 'text/html' }
+		});
+		const res = refuseUnservedHost(req, new URL('http://x/'), WITH_ORIGIN)!;
+		const html = await res.text();
+		const style = /<style>([^<]*)<\/style>/.exec(html)?.[1];
+		expect(style, 'an inline style').toBeTruthy();
+		const hash = createHash('sha256').update(style!).digest('base64');
+		const csp = res.headers.get('content-security-policy') ?? '';
+		expect(csp).toContain(`style-src 'sha256-${hash}'`);
+		expect(csp).toContain("default-src 'none'");
+		expect(csp).not.toMatch(/script-src|unsafe-inline/);
+		expect(html).not.toMatch(/<script/i);
 	});
 
 	test('the page is readable on a phone: it sets the viewport', async () => {

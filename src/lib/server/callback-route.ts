@@ -14,6 +14,7 @@ import { routeCallback, UNSOLICITED_CALLBACK } from '$lib/oauth/callback';
 import { handleCallback, MAX_CALLBACK_QUERY } from './flow';
 import { readAllFlows, someFlowDropped, writeSession } from './session';
 import type { Cookies } from '@sveltejs/kit';
+import { escapeHtml, plainPage } from './plain-page';
 
 export async function answerCallback(
 	url: URL,
@@ -42,12 +43,6 @@ export async function answerCallback(
 	return { redirect: flowPage(route.id) };
 }
 
-const escapeHtml = (text: string) =>
-	text.replace(
-		/[&<>"']/g,
-		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!
-	);
-
 /** Outcome 3: a page in the house style (plain, like the host-name page), with nothing of the request in it. */
 function unsolicitedPage(someDropped: boolean, anyFlow: boolean): Response {
 	const dropped = someDropped
@@ -56,10 +51,10 @@ function unsolicitedPage(someDropped: boolean, anyFlow: boolean): Response {
 	const flows = anyFlow
 		? 'Your flows are as they were.'
 		: 'This browser has no flow in the playground.';
-	return new Response(
-		`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Unsolicited redirect</title></head>` +
-			`<body><h1>Unsolicited redirect</h1><p data-testid="unsolicited">${escapeHtml(UNSOLICITED_CALLBACK)}${escapeHtml(dropped)}</p>` +
-			`<p>${escapeHtml(flows)} <a href="/">Open the playground</a></p></body></html>\n`,
-		{ status: 400, headers: { 'content-type': 'text/html; charset=utf-8' } }
+	return plainPage(
+		400,
+		'Unsolicited redirect',
+		`<p data-testid="unsolicited">${escapeHtml(UNSOLICITED_CALLBACK)}${escapeHtml(dropped)}</p>` +
+			`<p>${escapeHtml(flows)} <a href="/">Open the playground</a></p>`
 	);
 }

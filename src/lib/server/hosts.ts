@@ -22,6 +22,7 @@
  *
  * Pure: `servedHost` decides, `refuseUnservedHost` turns a refusal into a 403 for the server hook.
  */
+import { escapeHtml, plainPage } from './plain-page';
 import type { Config } from '$lib/config.server.js';
 
 export type HostVerdict = { ok: true } | { ok: false; host: string; setting: string };
@@ -94,12 +95,6 @@ function explain(verdict: { host: string; setting: string }, rule: HostRule): st
 				`it under that name, set ORIGIN to its public origin or add the name to PLAYGROUND_SERVED_HOSTS.`;
 }
 
-const escapeHtml = (text: string) =>
-	text.replace(
-		/[&<>"']/g,
-		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!
-	);
-
 /**
  * For the server hook: a 403 when the request came under a host name this server does not answer
  * (an HTML page for browsers, JSON `{ error, message }` otherwise); undefined when it may go on.
@@ -114,11 +109,10 @@ export function refuseUnservedHost(
 	if (verdict.ok) return undefined;
 	const message = explain(verdict, rule);
 	if (request.headers.get('accept')?.includes('text/html'))
-		return new Response(
-			`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Host name not served</title></head>` +
-				`<body><h1>Host name not served</h1><p>${escapeHtml(message)}</p>` +
-				`<p>Setting: ${escapeHtml(verdict.setting)}</p></body></html>\n`,
-			{ status: 403, headers: { 'content-type': 'text/html; charset=utf-8' } }
+		return plainPage(
+			403,
+			'Host name not served',
+			`<p>${escapeHtml(message)}</p><p>Setting: ${escapeHtml(verdict.setting)}</p>`
 		);
 	return new Response(JSON.stringify({ error: 'host_not_served', message }), {
 		status: 403,
