@@ -3,6 +3,8 @@
  * (the service's API docs §2.3, RFC 6749 §5.1). Pure: the sender makes the request.
  */
 import { z } from '$lib/zod';
+import type { Exchange } from '$lib/exchange/types';
+import { fromResponse, type TokenSet } from './token-set';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
@@ -96,4 +98,21 @@ export function parseTokenBody(status: number, body: string): ParsedTokenBody {
 	const extra: Record<string, unknown> = {};
 	for (const [k, v] of Object.entries(parsed.data)) if (!KNOWN.has(k)) extra[k] = v;
 	return { ok: true, tokens: parsed.data, extra };
+}
+
+/**
+ * The token set a token-endpoint Exchange carries, or undefined when it carries none. The page's
+ * set is built from the redacted Exchange, so every field it shows has been through redaction.
+ */
+export function tokensFromExchange(
+	ex: Exchange,
+	requestedScope: string,
+	now: number,
+	previous?: TokenSet
+): TokenSet | undefined {
+	if (!ex.response) return undefined;
+	const parsed = parseTokenBody(ex.response.status, ex.response.body);
+	return parsed.ok
+		? fromResponse(parsed.tokens, parsed.extra, requestedScope, now, previous)
+		: undefined;
 }

@@ -2,8 +2,9 @@
  * The stored token set and its expiry math (the service's API docs §4.2: store access token, refresh token and
  * the expiry moment, now + expires_in; §4.3 and §5 step 6: check expiry before each request).
  */
-import type { Exchange } from '$lib/exchange/types';
-import { parseTokenBody, type TokenResponse } from './token-endpoint';
+// Only the type: the page imports this module, and token-endpoint.ts would bring zod into its
+// first load (tokensFromExchange, which parses, lives in token-endpoint.ts).
+import type { TokenResponse } from './token-endpoint';
 
 export interface TokenSet {
 	access_token: string;
@@ -61,23 +62,6 @@ export function fromResponse(
 			kept_old: !res.refresh_token
 		};
 	return set;
-}
-
-/**
- * The token set a token-endpoint Exchange carries, or undefined when it carries none. The page's
- * set is built from the redacted Exchange, so every field it shows has been through redaction.
- */
-export function tokensFromExchange(
-	ex: Exchange,
-	requestedScope: string,
-	now: number,
-	previous?: TokenSet
-): TokenSet | undefined {
-	if (!ex.response) return undefined;
-	const parsed = parseTokenBody(ex.response.status, ex.response.body);
-	return parsed.ok
-		? fromResponse(parsed.tokens, parsed.extra, requestedScope, now, previous)
-		: undefined;
 }
 
 /** Treat a token as expired a little before its moment (5 s, or a tenth of a short lifetime), so it does not expire in flight. */

@@ -5,7 +5,8 @@
  */
 import { redactValue, type Secret } from '$lib/exchange/redact';
 import type { Exchange } from '$lib/exchange/types';
-import { tokensFromExchange, type TokenSet } from '$lib/oauth/token-set';
+import type { TokenSet } from '$lib/oauth/token-set';
+import { tokensFromExchange } from '$lib/oauth/token-endpoint';
 import type { Session } from './session';
 
 /** The secrets of these sessions, for redaction (the one before a step and the one after it). */
