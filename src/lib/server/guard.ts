@@ -141,48 +141,64 @@ interface AddressRule {
 	ranges: Range[];
 }
 
+// The address tables below are functions that build them when an address is checked, not constants
+// built when the module loads: a table that cannot be built (a malformed CIDR) then fails the check
+// that needs it, with an error the caller and the tests see, instead of the module failing to load.
+// They are built again on each check rather than kept: a few dozen CIDRs parsed, microseconds next
+// to the fetch it guards, and every test that checks an address then runs the tables' code, so
+// mutation testing credits each of those tests, not only the first one that built them.
+
 function rule(what: string, cidrs: string[]): AddressRule {
 	return { what, ranges: cidrs.map((cidr) => ipaddr.parseCIDR(cidr)) };
 }
 
 /** Refused in every mode. Metadata comes first: those addresses also sit in link-local, ULA and CGNAT. */
-const ALWAYS_REFUSED: AddressRule[] = [
-	rule('a cloud metadata address', [
-		'169.254.169.254/32',
-		'169.254.170.2/32',
-		'169.254.170.23/32',
-		'100.100.100.200/32',
-		'168.63.129.16/32',
-		'fd00:ec2::254/128',
-		'fd00:ec2::23/128'
-	]),
-	rule('an unspecified ("this network") address', ['0.0.0.0/8', '::/128']),
-	rule('the broadcast address', ['255.255.255.255/32']),
-	rule('a multicast address', ['224.0.0.0/4', 'ff00::/8']),
-	rule('a Teredo tunnel address, whose IPv4 end cannot be checked', ['2001::/32']),
-	rule('a reserved address', [
-		'240.0.0.0/4',
-		'192.0.0.0/24',
-		'192.0.2.0/24',
-		'192.88.99.0/24',
-		'198.51.100.0/24',
-		'203.0.113.0/24',
-		'100::/64',
-		'2001:db8::/32',
-		'3fff::/20'
-	])
-];
+function alwaysRefused(): AddressRule[] {
+	return [
+		rule('a cloud metadata address', [
+			'169.254.169.254/32',
+			'169.254.170.2/32',
+			'169.254.170.23/32',
+			'100.100.100.200/32',
+			'168.63.129.16/32',
+			'fd00:ec2::254/128',
+			'fd00:ec2::23/128'
+		]),
+		rule('an unspecified ("this network") address', ['0.0.0.0/8', '::/128']),
+		rule('the broadcast address', ['255.255.255.255/32']),
+		rule('a multicast address', ['224.0.0.0/4', 'ff00::/8']),
+		rule('a Teredo tunnel address, whose IPv4 end cannot be checked', ['2001::/32']),
+		rule('a reserved address', [
+			'240.0.0.0/4',
+			'192.0.0.0/24',
+			'192.0.2.0/24',
+			'192.88.99.0/24',
+			'198.51.100.0/24',
+			'203.0.113.0/24',
+			'100::/64',
+			'2001:db8::/32',
+			'3fff::/20'
+		])
+	];
+}
 
 /** Refused in hosted mode, allowed in local mode. */
-const REFUSED_WHEN_HOSTED: AddressRule[] = [
-	rule('a loopback address', ['127.0.0.0/8', '::1/128']),
-	rule('a private network address', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fec0::/10']),
-	rule('a link-local address', ['169.254.0.0/16', 'fe80::/10']),
-	rule('a unique local (private IPv6) address', ['fc00::/7']),
-	rule('a shared (carrier-grade NAT) address', ['100.64.0.0/10']),
-	rule('a benchmarking address', ['198.18.0.0/15', '2001:2::/48']),
-	rule('a local-use NAT64 address', ['64:ff9b:1::/48'])
-];
+function refusedWhenHosted(): AddressRule[] {
+	return [
+		rule('a loopback address', ['127.0.0.0/8', '::1/128']),
+		rule('a private network address', [
+			'10.0.0.0/8',
+			'172.16.0.0/12',
+			'192.168.0.0/16',
+			'fec0::/10'
+		]),
+		rule('a link-local address', ['169.254.0.0/16', 'fe80::/10']),
+		rule('a unique local (private IPv6) address', ['fc00::/7']),
+		rule('a shared (carrier-grade NAT) address', ['100.64.0.0/10']),
+		rule('a benchmarking address', ['198.18.0.0/15', '2001:2::/48']),
+		rule('a local-use NAT64 address', ['64:ff9b:1::/48'])
+	];
+}
 
 const ALWAYS_TAIL = 'the playground never connects to it.';
 const HOSTED_TAIL = 'the hosted playground only connects to public addresses.';
@@ -197,10 +213,10 @@ function inRule(ip: Ip, r: AddressRule): boolean {
 }
 
 function findRefusal(ip: Ip, policy: GuardPolicy): Refusal | null {
-	const always = ALWAYS_REFUSED.find((r) => inRule(ip, r));
+	const always = alwaysRefused().find((r) => inRule(ip, r));
 	if (always) return { rule: always, tail: ALWAYS_TAIL };
 	if (policy.mode === 'local') return null;
-	const hosted = REFUSED_WHEN_HOSTED.find((r) => inRule(ip, r));
+	const hosted = refusedWhenHosted().find((r) => inRule(ip, r));
 	return hosted ? { rule: hosted, tail: HOSTED_TAIL } : null;
 }
 
@@ -227,14 +243,16 @@ function embedding(what: string, cidr: string, at: number, except?: string): Emb
 }
 
 /** IPv6 forms that carry an IPv4 address (the prefixes do not overlap). */
-const EMBEDDINGS: Embedding[] = [
-	embedding('an IPv4-mapped IPv6 address', '::ffff:0:0/96', 6),
-	embedding('an IPv4-translated IPv6 address', '::ffff:0:0:0/96', 6),
-	// :: and ::1 are the IPv6 unspecified and loopback addresses, judged as such.
-	embedding('an IPv4-compatible IPv6 address', '::/96', 6, '::/127'),
-	embedding('a NAT64 address', '64:ff9b::/96', 6),
-	embedding('a 6to4 address', '2002::/16', 1)
-];
+function embeddings(): Embedding[] {
+	return [
+		embedding('an IPv4-mapped IPv6 address', '::ffff:0:0/96', 6),
+		embedding('an IPv4-translated IPv6 address', '::ffff:0:0:0/96', 6),
+		// :: and ::1 are the IPv6 unspecified and loopback addresses, judged as such.
+		embedding('an IPv4-compatible IPv6 address', '::/96', 6, '::/127'),
+		embedding('a NAT64 address', '64:ff9b::/96', 6),
+		embedding('a 6to4 address', '2002::/16', 1)
+	];
+}
 
 /**
  * Dotted-decimal IPv4 or IPv6 text (a zone such as %eth0 allowed); anything else is null.
@@ -262,7 +280,7 @@ export function checkAddress(ip: string, policy: GuardPolicy): GuardResult {
 	const direct = findRefusal(addr, policy);
 	if (direct) return refuse(`${ip} is ${direct.rule.what}; ${direct.tail}`);
 	if (addr instanceof ipaddr.IPv6) {
-		for (const embedding of EMBEDDINGS) {
+		for (const embedding of embeddings()) {
 			const v4 = embedding.extract(addr);
 			if (v4 === null) continue;
 			const inner = findRefusal(v4, policy);
