@@ -9,11 +9,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { choosePreset, flowOf, flowUrl, openPlayground, watch } from '../helpers/e2e';
+import {
+	choosePreset,
+	fillOidcSetup,
+	flowOf,
+	flowUrl,
+	openPlayground,
+	throughProvider,
+	watch
+} from '../helpers/e2e';
 import {
 	OIDC_CLIENT_ID,
 	OIDC_CLIENT_SECRET,
-	OIDC_SCOPE,
 	oidcClient,
 	startOidcProvider,
 	type OidcServer
@@ -166,67 +173,29 @@ describe('two tabs, two clients, interleaved', () => {
 		const a = await newTab(ctx);
 		const b = await newTab(ctx);
 		await openPlayground(a, srv.url);
-		await fillSetup(a, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET);
+		await fillOidcSetup(a, oidc, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET);
 		await openPlayground(b, srv.url);
-		await fillSetup(b, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET);
+		await fillOidcSetup(b, oidc, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET);
 		const flowA = flowOf(a);
 		// A opens the provider's pages; meanwhile B switches to the second registration.
 		await a.getByRole('link', { name: 'Open the consent page' }).click();
 		await a.waitForURL((u) => u.origin === oidc.origin);
 		await b.getByTestId('setup-summary').click();
-		await fillSetup(b, SECOND_ID, SECOND_SECRET);
+		await fillOidcSetup(b, oidc, SECOND_ID, SECOND_SECRET);
 		await expect.poll(() => b.getByTestId('consent-url').textContent()).toContain(SECOND_ID);
 		const flowB = flowOf(b);
 		expect(flowB).not.toBe(flowA);
-		await throughProvider(a);
+		await throughProvider(a, srv.url);
 		await a.waitForURL(`${srv.url}/?flow=${flowA}`);
 		const tokenA = await ownTokensNoWarning(a, OIDC_CLIENT_ID);
 		await b.getByRole('link', { name: 'Open the consent page' }).click();
-		await throughProvider(b);
+		await throughProvider(b, srv.url);
 		await b.waitForURL(`${srv.url}/?flow=${flowB}`);
 		const tokenB = await ownTokensNoWarning(b, SECOND_ID);
 		expect(tokenB).not.toBe(tokenA);
 		await shot(b, 'tabs-02-oidc-b');
 	});
 });
-
-/** The setup for the provider, as a developer fills it. */
-async function fillSetup(p: Page, clientId: string, secret: string): Promise<void> {
-	await p.getByLabel('Base URL of the service').fill(oidc.issuer);
-	await p.getByLabel('Client id').fill(clientId);
-	await p.getByLabel('Client secret').fill(secret);
-	await p.getByLabel('Scope', { exact: true }).fill(OIDC_SCOPE);
-	const advanced = p.getByText('Advanced settings');
-	if (!(await p.getByLabel('Token endpoint').isVisible())) await advanced.click();
-	await p.getByLabel('Authorization endpoint').fill(oidc.endpoints.authorization);
-	await p.getByLabel('Token endpoint').fill(oidc.endpoints.token);
-	await p.getByLabel('User-info endpoint').fill(oidc.endpoints.userinfo);
-	await p.getByRole('button', { name: 'Save setup' }).click();
-	await expect
-		.poll(() => p.getByTestId('consent-url').textContent())
-		.toContain(`client_id=${clientId}`);
-}
-
-/**
- * The provider's pages, from wherever the tab is on them: its sign-in form (skipped when the
- * browser already signed in there), then its consent form, until it sends the tab back.
- */
-async function throughProvider(p: Page): Promise<void> {
-	const back = flowUrl(srv.url);
-	for (let hop = 0; hop < 4 && !back.test(p.url()); hop++) {
-		const login = p.locator('input[name="login"]');
-		const consent = p.getByRole('button', { name: 'Continue' });
-		await login.or(consent).or(p.locator('main[data-ready]')).first().waitFor();
-		if (back.test(p.url())) return;
-		const from = p.url();
-		if (await login.isVisible()) {
-			await login.fill('alice');
-			await p.locator('input[name="password"]').fill('any password');
-			await p.getByRole('button', { name: 'Sign-in' }).click();
-		} else await consent.click();
-		await p.waitForURL((u) => u.href !== from);
-	}
-}
 
 describe('a tab and its flow id', () => {
 	test('a duplicated tab forks: it moves to a copy of the flow under a new id, and says so', async () => {

@@ -1,5 +1,7 @@
 /** Steps the e2e tests share: a sandbox preset, the consent decision, a whole sign-in. */
+import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
+import type { OidcServer } from './oidc';
 
 /** What a page did, for the secret scan and the console check after each test. */
 export interface Traffic {
@@ -78,4 +80,48 @@ export async function signIn(p: Page, base: string, label: string): Promise<void
 	await decide(p);
 	await p.waitForURL(flowUrl(base));
 	await p.getByTestId('access-token').waitFor();
+}
+
+/** The setup for the provider, as a developer fills it. */
+export async function fillOidcSetup(
+	p: Page,
+	oidc: OidcServer,
+	clientId: string,
+	secret: string,
+	scope = 'openid read write'
+): Promise<void> {
+	await p.getByLabel('Base URL of the service').fill(oidc.issuer);
+	await p.getByLabel('Client id').fill(clientId);
+	await p.getByLabel('Client secret').fill(secret);
+	await p.getByLabel('Scope', { exact: true }).fill(scope);
+	const advanced = p.getByText('Advanced settings');
+	if (!(await p.getByLabel('Token endpoint').isVisible())) await advanced.click();
+	await p.getByLabel('Authorization endpoint').fill(oidc.endpoints.authorization);
+	await p.getByLabel('Token endpoint').fill(oidc.endpoints.token);
+	await p.getByLabel('User-info endpoint').fill(oidc.endpoints.userinfo);
+	await p.getByRole('button', { name: 'Save setup' }).click();
+	await expect
+		.poll(() => p.getByTestId('consent-url').textContent())
+		.toContain(`client_id=${clientId}`);
+}
+
+/**
+ * The provider's pages, from wherever the tab is on them: its sign-in form (skipped when the
+ * browser already signed in there), then its consent form, until it sends the tab back.
+ */
+export async function throughProvider(p: Page, base: string): Promise<void> {
+	const back = flowUrl(base);
+	for (let hop = 0; hop < 4 && !back.test(p.url()); hop++) {
+		const login = p.locator('input[name="login"]');
+		const consent = p.getByRole('button', { name: 'Continue' });
+		await login.or(consent).or(p.locator('main[data-ready]')).first().waitFor();
+		if (back.test(p.url())) return;
+		const from = p.url();
+		if (await login.isVisible()) {
+			await login.fill('alice');
+			await p.locator('input[name="password"]').fill('any password');
+			await p.getByRole('button', { name: 'Sign-in' }).click();
+		} else await consent.click();
+		await p.waitForURL((u) => u.href !== from);
+	}
 }

@@ -12,19 +12,12 @@ import {
 	OIDC_CLIENT_ID,
 	OIDC_CLIENT_SECRET,
 	oidcClient,
+	providerSizedTokens,
 	signInAndConsent,
 	startOidcProvider,
 	type OidcServer
 } from '../helpers/oidc';
 import type { Exchange } from '../../src/lib/exchange/types';
-
-/** The API the access tokens are for (RFC 8707): the provider issues them as JWTs. */
-const RESOURCE = 'urn:feed-reader:api';
-/** Group ids in every access token, as an enterprise provider puts them there: about 1.8 KB in all. */
-const GROUPS = Array.from(
-	{ length: 22 },
-	(_, i) => `${String(i).padStart(8, '0')}-7c1e-4b8a-9f3d-0a6b2c9e${String(1000 + i)}`
-);
 
 let srv: TestServer;
 let oidc: OidcServer;
@@ -33,26 +26,7 @@ beforeAll(async () => {
 	const port = await freePort();
 	oidc = await startOidcProvider({
 		clients: [oidcClient([`http://127.0.0.1:${port}/callback`])],
-		configuration: {
-			features: {
-				devInteractions: { enabled: true },
-				userinfo: { enabled: true },
-				revocation: { enabled: false },
-				introspection: { enabled: false },
-				resourceIndicators: {
-					enabled: true,
-					defaultResource: () => RESOURCE,
-					useGrantedResource: () => true,
-					getResourceServerInfo: () => ({
-						scope: 'read write',
-						audience: RESOURCE,
-						accessTokenFormat: 'jwt',
-						jwt: { sign: { alg: 'RS256' } }
-					})
-				}
-			},
-			extraTokenClaims: () => ({ groups: GROUPS })
-		}
+		configuration: providerSizedTokens()
 	});
 	srv = await startServer({ PLAYGROUND_LOG: 'off' }, port);
 });
