@@ -117,7 +117,7 @@ describe('which flow a redirect finds', () => {
 
 	test('an ignored redirect says which kind it was, whatever else was found', () => {
 		const record = (findings: Finding[]) => ({ step: 'callback', findings }) as unknown as Exchange;
-		const other: Finding = { level: 'info', code: 'other', message: 'x' };
+		const other: Finding = { level: 'warning', code: 'other', message: 'x' };
 		expect(ignoredKind(record([ignoredFinding('stale')]))).toBe('stale');
 		expect(ignoredKind(record([other, ignoredFinding('stale')]))).toBe('stale');
 		expect(ignoredKind(record([ignoredFinding('unsolicited')]))).toBe('unsolicited');

@@ -294,14 +294,14 @@ describe('the byte cap when a flow is written', () => {
 		const { writeSession } = await load();
 		const mine = id('m');
 		const lookalikes: [string, string][] = [
-			[`pg_flow_${id('a')}x`, 'z'.repeat(3400)],
-			[`xpg_flow_${id('b')}`, 'z'.repeat(3400)],
-			[`pg_flow_${id('c')}.8`, 'z'.repeat(3400)]
+			[`pg_flow_${id('a')}x`, 'z'.repeat(4000)],
+			[`xpg_flow_${id('b')}`, 'z'.repeat(4000)],
+			[`pg_flow_${id('c')}.8`, 'z'.repeat(4000)]
 		];
 		const jar = jarOf(lookalikes);
 		await writeSession(
 			jar,
-			{ v: 1, client_secret: 'y'.repeat(5000) },
+			{ v: 1, client_secret: 'y'.repeat(6000) },
 			false,
 			src(lookalikes, false, mine)
 		);

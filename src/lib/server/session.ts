@@ -148,6 +148,7 @@ export function currentRequest(): CookieSource | undefined {
 		const { request, url } = getRequestEvent();
 		const flow = flowParam(url.searchParams);
 		return {
+			// Stryker disable next-line StringLiteral: with no Cookie header, any text without "=" is no cookie as well
 			header: request.headers.get('cookie') ?? '',
 			https: url.protocol === 'https:',
 			flow: flow.ok ? flow.id : undefined
@@ -159,13 +160,13 @@ export function currentRequest(): CookieSource | undefined {
 }
 
 /** A playground cookie's name, split: a flow's chunk (0–7) or an old session; other names are not a flow's. */
-function ownCookie(name: string, https: boolean): { flow: string } | { legacy: true } | undefined {
+function ownCookie(name: string, https: boolean): { flow: string } | 'legacy' | undefined {
 	const prefix = https ? '__Host-' : '';
 	if (!name.startsWith(prefix)) return undefined;
 	const bare = name.slice(prefix.length);
 	const m = /^pg_flow_([A-Za-z0-9_-]{16})(?:\.[1-7])?$/.exec(bare);
 	if (m) return { flow: m[1]! };
-	if (bare === LEGACY_COOKIE || /^pg_session\.\d+$/.test(bare)) return { legacy: true };
+	if (bare === LEGACY_COOKIE || /^pg_session\.\d+$/.test(bare)) return 'legacy';
 	return undefined;
 }
 
@@ -339,7 +340,7 @@ function flowsSent(source: CookieSource): {
 	for (const [name, values] of cookieValues(source.header)) {
 		const own = ownCookie(name, source.https);
 		if (!own) continue;
-		if ('legacy' in own) legacy.push(name);
+		if (own === 'legacy') legacy.push(name);
 		else {
 			const bytes = values.reduce((n, v) => n + cookieBytes(name, v), 0);
 			if (flows.has(own.flow) || flows.size < MAX_FLOWS_READ)
