@@ -5,7 +5,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { flowAction, flowPage, flowParam, isFlowId, newFlowId } from '$lib/oauth/flow-id';
-import { ignoredFinding, routeCallback, STALE_CALLBACK } from '$lib/oauth/callback';
+import { ignoredFinding, ignoredKind, routeCallback, STALE_CALLBACK } from '$lib/oauth/callback';
+import type { Exchange, Finding } from '$lib/exchange/types';
 import {
 	cookieBytes,
 	droppedNotice,
@@ -44,6 +45,8 @@ describe('the flow id', () => {
 			null
 		])
 			expect(isFlowId(bad), String(bad)).toBe(false);
+		// Only a string: a number whose digits would pass is not an id.
+		expect(isFlowId(1234567890123456)).toBe(false);
 	});
 
 	test('a request names its flow once, or says why not', () => {
@@ -102,6 +105,23 @@ describe('which flow a redirect finds', () => {
 			).toEqual({ kind: 'none' });
 		expect(routeCallback(q('state=sa'), [])).toEqual({ kind: 'none' });
 		expect(routeCallback(q('state=SA'), flows)).toEqual({ kind: 'none' });
+		// Pending in two flows is none even when a third flow used the same state lately.
+		expect(
+			routeCallback(q('state=s'), [
+				{ id: 'd', pending: 's' },
+				{ id: 'e', pending: 's' },
+				{ id: 'f', recent: ['s'] }
+			])
+		).toEqual({ kind: 'none' });
+	});
+
+	test('an ignored redirect says which kind it was, whatever else was found', () => {
+		const record = (findings: Finding[]) => ({ step: 'callback', findings }) as unknown as Exchange;
+		const other: Finding = { level: 'warning', code: 'other', message: 'x' };
+		expect(ignoredKind(record([ignoredFinding('stale')]))).toBe('stale');
+		expect(ignoredKind(record([other, ignoredFinding('stale')]))).toBe('stale');
+		expect(ignoredKind(record([ignoredFinding('unsolicited')]))).toBe('unsolicited');
+		expect(ignoredKind(record([other, ignoredFinding('unsolicited')]))).toBe('unsolicited');
 	});
 
 	test('only outcome 3 names a forgery', () => {
