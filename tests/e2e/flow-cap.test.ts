@@ -9,7 +9,14 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { fillOidcSetup, flowOf, openPlayground, throughProvider, watch } from '../helpers/e2e';
+import {
+	fillOidcSetup,
+	flowOf,
+	offLoopbackRefused,
+	openPlayground,
+	throughProvider,
+	watch
+} from '../helpers/e2e';
 import {
 	OIDC_CLIENT_ID,
 	OIDC_CLIENT_SECRET,
@@ -40,14 +47,7 @@ afterAll(async () => {
 
 test('tabs with 1.8 KB tokens: a new flow drops the oldest, which says so, never a 400 or 431', async () => {
 	const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-	// The provider's pages @import a web font: an empty stylesheet instead; nothing else leaves loopback.
-	await context.route(
-		(u) => u.hostname !== '127.0.0.1',
-		(route) =>
-			new URL(route.request().url()).hostname === 'fonts.googleapis.com'
-				? route.fulfill({ status: 200, contentType: 'text/css', body: '' })
-				: route.abort()
-	);
+	await offLoopbackRefused(context);
 	const problems: string[] = [];
 	const refused: string[] = [];
 	context.on('response', (r) => {

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot, SHOTS } from '../helpers/browser';
-import { openPlayground, watch, flowUrl } from '../helpers/e2e';
+import { flowUrl, offLoopbackRefused, openPlayground, watch } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 import {
 	OIDC_CLIENT_ID,
@@ -45,15 +45,7 @@ afterAll(async () => {
 
 async function newPage(size: { width: number; height: number }): Promise<Page> {
 	context = await browser.newContext({ viewport: size });
-	// The provider's sign-in and consent pages @import a web font. The tests stay off the network:
-	// the browser gets an empty stylesheet instead, and any other host off loopback is refused.
-	await context.route(
-		(u) => u.hostname !== '127.0.0.1',
-		(route) =>
-			new URL(route.request().url()).hostname === 'fonts.googleapis.com'
-				? route.fulfill({ status: 200, contentType: 'text/css', body: '' })
-				: route.abort()
-	);
+	await offLoopbackRefused(context);
 	const page = await context.newPage();
 	return watch(page, { problems, bodies, urls });
 }

@@ -8,7 +8,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { choosePreset, decide, flowUrl, openPlayground, signIn, watch } from '../helpers/e2e';
+import {
+	choosePreset,
+	decide,
+	flowUrl,
+	offLoopbackRefused,
+	openPlayground,
+	signIn,
+	watch
+} from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 import {
 	OIDC_CLIENT_ID,
@@ -42,14 +50,7 @@ async function newPage(
 	opts: { width?: number; clock?: boolean; offline?: boolean } = {}
 ): Promise<Page> {
 	context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 800 } });
-	// oidc-provider's pages @import a web font: the browser gets an empty stylesheet instead.
-	await context.route(
-		(u) => u.hostname !== '127.0.0.1',
-		(route) =>
-			new URL(route.request().url()).hostname === 'fonts.googleapis.com'
-				? route.fulfill({ status: 200, contentType: 'text/css', body: '' })
-				: route.abort()
-	);
+	await offLoopbackRefused(context);
 	const page = await context.newPage();
 	// The page's clock is installed before anything loads; time flows until a test moves it.
 	if (opts.clock) await page.clock.install();

@@ -14,6 +14,7 @@ import {
 	fillOidcSetup,
 	flowOf,
 	flowUrl,
+	offLoopbackRefused,
 	openPlayground,
 	throughProvider,
 	watch
@@ -60,14 +61,7 @@ afterAll(async () => {
 /** One browser: a context whose pages are its tabs (one cookie jar), kept off the network. */
 async function newBrowser(): Promise<BrowserContext> {
 	context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-	// The provider's pages @import a web font: an empty stylesheet instead; nothing else leaves loopback.
-	await context.route(
-		(u) => u.hostname !== '127.0.0.1',
-		(route) =>
-			new URL(route.request().url()).hostname === 'fonts.googleapis.com'
-				? route.fulfill({ status: 200, contentType: 'text/css', body: '' })
-				: route.abort()
-	);
+	await offLoopbackRefused(context);
 	return context;
 }
 

@@ -1,6 +1,6 @@
 /** Steps the e2e tests share: a sandbox preset, the consent decision, a whole sign-in. */
 import { expect } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { OidcServer } from './oidc';
 
 /** What a page did, for the secret scan and the console check after each test. */
@@ -124,4 +124,18 @@ export async function throughProvider(p: Page, base: string): Promise<void> {
 		} else await consent.click();
 		await p.waitForURL((u) => u.href !== from);
 	}
+}
+
+/**
+ * Keeps a browser context off the network: oidc-provider's pages @import a web font, which gets an
+ * empty stylesheet instead, and a request to any other host off loopback is refused.
+ */
+export async function offLoopbackRefused(context: BrowserContext): Promise<void> {
+	await context.route(
+		(u) => u.hostname !== '127.0.0.1',
+		(route) =>
+			new URL(route.request().url()).hostname === 'fonts.googleapis.com'
+				? route.fulfill({ status: 200, contentType: 'text/css', body: '' })
+				: route.abort()
+	);
 }
