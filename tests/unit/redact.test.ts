@@ -320,9 +320,31 @@ describe('edges: what is and is not a copy', () => {
 		expect(redactText('[Pz8+Pj4/Pz8=] [Pz8-Pj4_Pz8]', odd)).toBe(`[${REDACTED}] [${REDACTED}]`);
 	});
 
-	test('edges: a secret inside the placeholder itself is replaced for 8 rounds, not without end', () => {
+	test('edges: a secret that is the placeholder’s own word is replaced once, and the placeholder is never searched', () => {
 		const own = [{ name: 's', value: 'redacted' }];
-		expect(redactText('redacted', own)).toBe(`${'<'.repeat(8)}redacted${'>'.repeat(8)}`);
+		expect(redactText('redacted', own)).toBe(REDACTED);
+		expect(redactText(redactText('redacted redacted', own), own)).toBe(`${REDACTED} ${REDACTED}`);
+	});
+
+	test('leak: nine or more adjacent encoded copies of a short secret are all redacted, not the first eight', () => {
+		for (const n of [9, 12, 40]) {
+			const run = '%79'.repeat(n);
+			expect(redactText(`a=${run}&b`, y)).toBe(`a=${REDACTED.repeat(n)}&b`);
+		}
+		const mixed = Array.from({ length: 30 }, (_, i) => ['%79', '\\u0079', '%79'][i % 3]).join('');
+		expect(redactText(` ${mixed} `, y)).toBe(` ${REDACTED.repeat(30)} `);
+	});
+
+	test('edges: a run of adjacent short copies is one whole value only between delimiters', () => {
+		expect(redactText('x%79%79 ', y)).toBe('x%79%79 ');
+		// `%` is a delimiter: the first copy stands between a blank and a `%`; the second touches `x`.
+		expect(redactText(' %79%79x', y)).toBe(` ${REDACTED}%79x`);
+		// `yy` is another word, and so is `\u0079e` in JSON: a copy that touches a word is no copy.
+		expect(redactText('"yy" "\\u0079eQ==" "%79y"', y)).toBe('"yy" "\\u0079eQ==" "%79y"');
+		// A copy that is whole on its own makes its adjacent copy whole, in either direction.
+		expect(redactText('"eQ==y"', y)).toBe(`"${REDACTED}${REDACTED}"`);
+		expect(redactText('!y%79!', y)).toBe(`!${REDACTED}${REDACTED}!`);
+		expect(redactText('x%79=y!', y)).toBe(`x%79=${REDACTED}!`);
 	});
 
 	test('edges: a character of the secret matches only its own forms: no + or \\/ for another character', () => {

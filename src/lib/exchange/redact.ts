@@ -157,13 +157,11 @@ function matcher(secret: Secret): Matcher {
 	const b64 = short
 		? wholeBase64(bytes)
 		: base64Sources(secret.value).flatMap((s) => base64Patterns(utf8(s)));
-	const body = `(?:${[chars, ...b64].join('|')})`;
-	const source = short ? `(?<![${WORD}])${body}(?![${WORD}])` : body;
 	return {
 		name: secret.name,
 		value: secret.value,
 		length: bytes.length,
-		pattern: new RegExp(source, 'g')
+		pattern: new RegExp(`(?:${[chars, ...b64].join('|')})`, 'g')
 	};
 }
 
@@ -178,21 +176,64 @@ function basicHolds(decoded: string, m: Matcher, short: boolean): boolean {
 	return replaceForms(decoded, m).hit;
 }
 
+const IN_WORD = new RegExp(`[${WORD}]`);
+/** Is the character at `i` a delimiter, or beyond the text's ends? */
+const delimiterAt = (text: string, i: number) =>
+	i < 0 || i >= text.length || !IN_WORD.test(text[i]!);
+
+/**
+ * Which copies of a short secret stand as a whole value: a copy whose neighbours are delimiters, or
+ * copies of the secret that stand as whole values themselves (`%79%79%79` between blanks is three
+ * copies of `y`, however many there are; `yy` is another word). Found in one pass over the copies:
+ * a copy that becomes whole is the reason its adjacent copies are looked at again.
+ */
+function wholeValues(text: string, copies: [number, number][]): boolean[] {
+	const whole = copies.map(() => false);
+	const joinsLeft = (k: number) => k > 0 && copies[k - 1]![1] === copies[k]![0];
+	const joinsRight = (k: number) => k + 1 < copies.length && copies[k]![1] === copies[k + 1]![0];
+	const leftOk = (k: number) =>
+		delimiterAt(text, copies[k]![0] - 1) || (joinsLeft(k) && whole[k - 1]!);
+	const rightOk = (k: number) =>
+		delimiterAt(text, copies[k]![1]) || (joinsRight(k) && whole[k + 1]!);
+	const todo = copies.map((_, k) => k);
+	for (let k = todo.pop(); k !== undefined; k = todo.pop()) {
+		if (whole[k] || !leftOk(k) || !rightOk(k)) continue;
+		whole[k] = true;
+		if (joinsLeft(k)) todo.push(k - 1);
+		if (joinsRight(k)) todo.push(k + 1);
+	}
+	return whole;
+}
+
+/** One stretch of text holding no `<redacted>`, with every copy of the secret replaced. */
+function replaceIn(text: string, m: Matcher): { text: string; hit: boolean } {
+	const copies = [...text.matchAll(m.pattern)].map((c): [number, number] => [
+		c.index,
+		c.index + c[0].length
+	]);
+	const keep = m.length < SHORT_SECRET_BYTES ? wholeValues(text, copies) : copies.map(() => true);
+	let out = '';
+	let from = 0;
+	copies.forEach(([start, end], k) => {
+		if (!keep[k]) return;
+		out += text.slice(from, start) + REDACTED;
+		from = end;
+	});
+	return { text: out + text.slice(from), hit: from > 0 };
+}
+
+/**
+ * Every copy of the secret replaced, in one pass. Text already `<redacted>` is left as it is and
+ * never searched (a secret could be that word), and counts as a delimiter beside a short copy.
+ */
 function replaceForms(text: string, m: Matcher): { text: string; hit: boolean } {
 	let hit = false;
-	let out = text;
-	// Until nothing changes: a replacement can make a neighbouring short copy a whole value.
-	for (let round = 0; round < 8; round++) {
-		const next = out.replace(m.pattern, (found) => {
-			if (found === REDACTED) return found;
-			hit = true;
-			return REDACTED;
-		});
-		// Stryker disable next-line ConditionalExpression: once a round changes nothing, every later round changes nothing either (the early end only saves time)
-		if (next === out) break;
-		out = next;
-	}
-	return { text: out, hit };
+	const parts = text.split(REDACTED).map((part) => {
+		const r = replaceIn(part, m);
+		hit ||= r.hit;
+		return r.text;
+	});
+	return { text: parts.join(REDACTED), hit };
 }
 
 /** The text with every copy of the secret, in every listed encoding, replaced by `<redacted>`. */
