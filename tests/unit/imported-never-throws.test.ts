@@ -3,7 +3,7 @@
  * with a reason instead of breaking the page. The rules are made to throw here, since no file
  * known to pass the reader makes them throw.
  */
-import { expect, test, vi } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { toHar } from '$lib/exchange/har/export';
 import { importHar } from '$lib/oauth/imported';
 import { transcript } from './transcript';
@@ -22,12 +22,17 @@ vi.mock('$lib/oauth/diagnose', async (original) => {
 });
 
 // Built while the rules still work: the fixture goes through the server's own diagnostics.
-const har = JSON.stringify(toHar(transcript()));
-const file = () => har;
+// Made in each test (before the rule is made to throw), not at collection: code run at collection
+// is covered by no test.
+const file = () => JSON.stringify(toHar(transcript()));
+afterEach(() => {
+	rule.throws = undefined;
+});
 
 test('a rule that throws on an imported exchange gives an unreadable-file answer, not an exception', () => {
+	const har = file();
 	rule.throws = new TypeError('a rule broke');
-	expect(importHar(file())).toEqual({
+	expect(importHar(har)).toEqual({
 		ok: false,
 		reason: 'unreadable',
 		message: expect.stringMatching(/: a rule broke$/)
@@ -35,8 +40,9 @@ test('a rule that throws on an imported exchange gives an unreadable-file answer
 });
 
 test('a rule that throws something other than an Error is reported by its text', () => {
+	const har = file();
 	rule.throws = 'not an Error';
-	expect(importHar(file())).toEqual({
+	expect(importHar(har)).toEqual({
 		ok: false,
 		reason: 'unreadable',
 		message: expect.stringMatching(/: not an Error$/)

@@ -34,9 +34,12 @@ function blocks(md: string): { fence: string; lang: string; content: string }[] 
 }
 
 describe('toMarkdown', () => {
-	const md = toMarkdown(transcript(), { setup, generatedAt });
+	// Made in each test, not at collection: code run at collection is covered by no test, so each
+	// of its mutants would run the whole unit suite.
+	const report = () => toMarkdown(transcript(), { setup, generatedAt });
 
 	test('a title, the setup as a table, a summary, then each exchange', () => {
+		const md = report();
 		expect(md).toMatch(/^# Feed-reader OAuth playground transcript\n/);
 		expect(md).toContain('Generated 2026-03-14T10:00:00.000Z. 7 exchanges.');
 		expect(md).toContain('| `client_id` | `sandbox-rw` |');
@@ -60,12 +63,14 @@ describe('toMarkdown', () => {
 	});
 
 	test('findings with level, code, message, fix and reference', () => {
+		const md = report();
 		expect(md).toContain('- **error** `insufficient_scope`: This call needs write permission');
 		expect(md).toMatch(/ {2}Fix: Ask for scope "read write" at consent/);
 		expect(md).toContain('  Reference: RFC 6750 §3.1');
 	});
 
 	test('raw request and response in http blocks; JSON bodies pretty', () => {
+		const md = report();
 		const http = blocks(md).filter((b) => b.lang === 'http');
 		expect(http.length).toBe(12); // 7 requests, 5 responses (no response for consent and the failure)
 		// consent request; callback request and response; then the code exchange
@@ -80,6 +85,7 @@ describe('toMarkdown', () => {
 	});
 
 	test('tokens are shortened by default and kept with includeTokens; the secret never appears', () => {
+		const md = report();
 		for (const tok of TOKENS) expect(md).not.toContain(tok);
 		expect(md).toContain(`${ACCESS_1.slice(0, 4)}…${ACCESS_1.slice(-4)}`);
 		const full = toMarkdown(transcript(), { setup, includeTokens: true, generatedAt });
