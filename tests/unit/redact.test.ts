@@ -345,6 +345,9 @@ describe('edges: what is and is not a copy', () => {
 		expect(redactText('"eQ==y"', y)).toBe(`"${REDACTED}${REDACTED}"`);
 		expect(redactText('!y%79!', y)).toBe(`!${REDACTED}${REDACTED}!`);
 		expect(redactText('x%79=y!', y)).toBe(`x%79=${REDACTED}!`);
+		// Only a copy that touches it counts: a whole copy further on is no neighbour.
+		expect(redactText(' yx y ', y)).toBe(` yx ${REDACTED} `);
+		expect(redactText(' y xy ', y)).toBe(` ${REDACTED} xy `);
 	});
 
 	test('edges: a character of the secret matches only its own forms: no + or \\/ for another character', () => {

@@ -188,21 +188,24 @@ const delimiterAt = (text: string, i: number) =>
  * a copy that becomes whole is the reason its adjacent copies are looked at again.
  */
 function wholeValues(text: string, copies: [number, number][]): boolean[] {
-	const whole = copies.map(() => false);
-	const joinsLeft = (k: number) => k > 0 && copies[k - 1]![1] === copies[k]![0];
-	const joinsRight = (k: number) => k + 1 < copies.length && copies[k]![1] === copies[k + 1]![0];
-	const leftOk = (k: number) =>
-		delimiterAt(text, copies[k]![0] - 1) || (joinsLeft(k) && whole[k - 1]!);
-	const rightOk = (k: number) =>
-		delimiterAt(text, copies[k]![1]) || (joinsRight(k) && whole[k + 1]!);
+	// Where whole copies start and end: a copy that starts where a whole one ends is its neighbour.
+	const starts = new Set<number>();
+	const ends = new Set<number>();
+	// From the last copy back, so a copy whole thanks to its right neighbour finds it whole already;
+	// a copy that becomes whole has its right neighbour looked at again.
 	const todo = copies.map((_, k) => k);
 	for (let k = todo.pop(); k !== undefined; k = todo.pop()) {
-		if (whole[k] || !leftOk(k) || !rightOk(k)) continue;
-		whole[k] = true;
-		if (joinsLeft(k)) todo.push(k - 1);
-		if (joinsRight(k)) todo.push(k + 1);
+		const [start, end] = copies[k]!;
+		// Stryker disable next-line ConditionalExpression: a whole copy looked at again is whole again; this only saves the work
+		if (starts.has(start)) continue;
+		const leftOk = delimiterAt(text, start - 1) || ends.has(start);
+		const rightOk = delimiterAt(text, end) || starts.has(end);
+		if (!(leftOk && rightOk)) continue;
+		starts.add(start);
+		ends.add(end);
+		if (k + 1 < copies.length) todo.push(k + 1);
 	}
-	return whole;
+	return copies.map(([start]) => starts.has(start));
 }
 
 /** One stretch of text holding no `<redacted>`, with every copy of the secret replaced. */
