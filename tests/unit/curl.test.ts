@@ -404,6 +404,40 @@ describe('the curl script: variables at the top, spending steps only when asked'
 		expect(toCurl(userinfo)).not.toMatch(/RUN_SPENDING_STEPS/);
 	});
 
+	test('a retried code exchange in the transcript: only the first sends $CODE (a code is single-use)', () => {
+		const failed: Exchange = {
+			...exchange,
+			id: 'retry-0',
+			response: {
+				...exchange.response!,
+				status: 400,
+				statusText: 'Bad Request',
+				body: '{"error":"invalid_grant"}'
+			}
+		};
+		const script = toCurlScript([failed, exchange, userinfo]);
+		expect(script.match(/--data-urlencode "code=\$CODE"/g)).toHaveLength(2); // sent once, printed once
+		const r = spawnSync(
+			'bash',
+			[
+				...NO_RC,
+				'-c',
+				`curl() { printf 'sent %s\\n' "$*"; printf '{"access_token":"AT-1","refresh_token":"RT-1"}\\n'; }\n${script}`
+			],
+			{
+				env: { ...baseEnv(), RUN_SPENDING_STEPS: '1', CLIENT_SECRET: 's', CODE: 'fresh' },
+				encoding: 'utf8'
+			}
+		);
+		expect(r.stderr).toBe('');
+		expect(r.status).toBe(0);
+		expect(r.stdout.match(/^sent .*code=fresh/gm)).toHaveLength(1);
+		expect(r.stdout).toContain(
+			'# Skipped step 2, another code exchange: only step 1 sends CODE, since a code is single-use.'
+		);
+		expect(r.stdout).toMatch(/^sent .*Authorization: Bearer AT-1/m);
+	});
+
 	test('json_field reads a token with escaped slashes and ignores other fields (sed only)', () => {
 		const script = toCurlScript(t);
 		const fn = script.slice(script.indexOf('json_field() {'), script.indexOf('take_tokens() {'));

@@ -601,9 +601,17 @@ export function toCurlScript(
 			checks.push(`if [ "$${RUN_SPENDING}" != 1 ]; then`, ...branch(onlyPlain, false), 'fi');
 	} else checks.push(...always.map((v) => guard(v, whyOf(v, false))));
 
+	// A code is single-use: a second code exchange (a retry in the transcript) would spend $CODE
+	// again and fail, so only the first one sends it.
+	const firstCode = built.findIndex((b) => b.spend === 'code') + 1;
 	const body = built.map((b, i) => {
 		const n = i + 1;
 		const lines = ['', comment(`── ${label(b.shown, n)}`), ...b.notes];
+		if (b.spend === 'code' && n !== firstCode) {
+			const again = `Skipped step ${n}, another code exchange: only step ${firstCode} sends CODE, since a code is single-use.`;
+			lines.push(comment(again), `printf '\\n# %s\\n' ${shellQuote(again)}`);
+			return lines.join('\n');
+		}
 		// A body need not end with a line break: `echo` keeps the next step's output on its own line.
 		const printOnly = b.shown.step === 'consent' || b.shown.step === 'callback';
 		if (!b.spend) return [...lines, b.command, ...(printOnly ? [] : ['echo'])].join('\n');
