@@ -257,7 +257,8 @@ const FORM_ENCODE = [
 const TAKE_TOKENS = [
 	'# The string value of a JSON field in a response body (sed only: jq and node may be missing).',
 	'json_field() {',
-	`\tprintf '%s\\n' "\${2#*$'\\r\\n\\r\\n'}" | sed -n 's/.*"'"$1"'"[[:space:]]*:[[:space:]]*"\\([^"\\\\]*\\(\\\\.[^"\\\\]*\\)*\\)".*/\\1/p' | sed -n '1{s#\\\\/#/#g;p;}'`,
+	"\tlocal headers_end=$'\\r\\n\\r\\n'",
+	`\tprintf '%s\\n' "\${2#*"$headers_end"}" | sed -n 's/.*"'"$1"'"[[:space:]]*:[[:space:]]*"\\([^"\\\\]*\\(\\\\.[^"\\\\]*\\)*\\)".*/\\1/p' | sed -n '1{s#\\\\/#/#g;p;}'`,
 	'}',
 	'# A token response’s access_token (and refresh_token, when there is one), for the steps after it.',
 	'take_tokens() {',
