@@ -277,7 +277,7 @@ const TAKE_TOKENS = [
 const SKIPPED = [
 	`# A step that spends something, when ${RUN_SPENDING} is not 1: what it would send, and why not.`,
 	'skipped() {',
-	`\tprintf '\\n# Skipped %s: %s. %s Set ${RUN_SPENDING}=1 (with a fresh CODE) to run it. It would send:\\n%s\\n' "$1" "$2" ${shellQuote(SPEND_WHY)} "$3"`,
+	`\tprintf '\\n# Skipped %s: %s. %s Set ${RUN_SPENDING}=1 to run it. It would send:\\n%s\\n' "$1" "$2" ${shellQuote(SPEND_WHY)} "$3"`,
 	'}'
 ];
 
