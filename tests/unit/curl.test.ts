@@ -7,7 +7,16 @@ import fc from 'fast-check';
 import { shellQuote, toCurl, toCurlScript } from '$lib/exchange/curl';
 import { importHar } from '$lib/oauth/imported';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
-import { ACCESS_1, CODE, REFRESH_1, SECRET, TOKENS, transcript } from './transcript';
+import {
+	ACCESS_1,
+	ACCESS_2,
+	CODE,
+	REFRESH_1,
+	REFRESH_2,
+	SECRET,
+	TOKENS,
+	transcript
+} from './transcript';
 
 /** A secret with characters special to the shell and to a form body. */
 const SHELL_SECRET = `a b&c'd"$e`;
@@ -15,8 +24,21 @@ const ENV = {
 	CLIENT_SECRET: SHELL_SECRET,
 	ACCESS_TOKEN: 'AT-from-env',
 	REFRESH_TOKEN: 'RT/from+env=',
-	CLIENT_ID: 'id-from-env'
+	CLIENT_ID: 'id-from-env',
+	CODE: 'code/from+env=',
+	// The steps that spend a code or a refresh token run only with this (see the tests below).
+	RUN_SPENDING_STEPS: '1'
 };
+
+/** RFC 6749 §2.3.1 (Appendix B): form encoding, every byte but A-Z a-z 0-9 - . _ ~ as %XX. */
+const formEnc = (s: string) =>
+	[...new TextEncoder().encode(s)]
+		.map((b) =>
+			/[A-Za-z0-9._~-]/.test(String.fromCharCode(b))
+				? String.fromCharCode(b)
+				: `%${b.toString(16).toUpperCase().padStart(2, '0')}`
+		)
+		.join('');
 
 /** Bash reads ~/.bashrc when its stdin looks like a network socket, which node's pipes are (socketpairs). */
 const NO_RC = ['--norc', '--noprofile'];
@@ -108,6 +130,8 @@ describe('toCurl runs as-is in bash', () => {
 	test('the code exchange: method, URL, headers but Host/Content-Length/Connection, the body with the secret from $CLIENT_SECRET', () => {
 		const args = curlArgs(toCurl(exchange));
 		expect(args).toEqual([
+			'--silent',
+			'--show-error',
 			'--include',
 			'--max-redirs',
 			'0',
@@ -121,8 +145,10 @@ describe('toCurl runs as-is in bash', () => {
 			'Accept: application/json',
 			'--header',
 			'Content-Type: application/x-www-form-urlencoded',
+			'--data-urlencode',
+			`code=${ENV.CODE}`,
 			'--data-binary',
-			`code=${CODE}&redirect_uri=http%3A%2F%2F127.0.0.1%3A5173%2Fcallback&client_id=sandbox-rw`,
+			`redirect_uri=http%3A%2F%2F127.0.0.1%3A5173%2Fcallback&client_id=sandbox-rw`,
 			'--data-urlencode',
 			`client_secret=${SHELL_SECRET}`,
 			'--data-binary',
@@ -132,22 +158,26 @@ describe('toCurl runs as-is in bash', () => {
 		const sentBody = new URLSearchParams(asRequest(args).body);
 		const original = new URLSearchParams(exchange.request.body);
 		original.set('client_secret', SHELL_SECRET);
+		original.set('code', ENV.CODE);
 		expect([...sentBody]).toEqual([...original]);
+		expect(toCurl(exchange)).not.toContain(CODE);
 	});
 
 	test('tokens: $ACCESS_TOKEN and $REFRESH_TOKEN by default, the real values with includeTokens', () => {
 		expect(asRequest(curlArgs(toCurl(userinfo))).headers).toContain(
 			'Authorization: Bearer AT-from-env'
 		);
-		expect(asRequest(curlArgs(toCurl(userinfo, { includeTokens: true }))).headers).toContain(
-			`Authorization: Bearer ${ACCESS_1}`
-		);
+		// With includeTokens the recorded token is the variable's default.
+		const { ACCESS_TOKEN: _a, REFRESH_TOKEN: _r, ...noTokens } = ENV;
+		expect(
+			asRequest(curlArgs(toCurl(userinfo, { includeTokens: true }), noTokens)).headers
+		).toContain(`Authorization: Bearer ${ACCESS_1}`);
 		const r = new URLSearchParams(asRequest(curlArgs(toCurl(refresh))).body);
 		expect(r.get('refresh_token')).toBe(ENV.REFRESH_TOKEN);
 		expect(r.get('client_secret')).toBe(SHELL_SECRET);
 		expect(r.get('grant_type')).toBe('refresh_token');
 		const full = new URLSearchParams(
-			asRequest(curlArgs(toCurl(refresh, { includeTokens: true }))).body
+			asRequest(curlArgs(toCurl(refresh, { includeTokens: true }), noTokens)).body
 		);
 		expect(full.get('refresh_token')).toBe(REFRESH_1);
 		const text = toCurl(userinfo);
@@ -169,10 +199,11 @@ describe('toCurl runs as-is in bash', () => {
 		expect(u.searchParams.get('access_token')).toBe('a+b/c=d e');
 		expect(u.searchParams.get('output')).toBe('json');
 		expect(toCurl(ex)).not.toContain(ACCESS_1);
+		const { ACCESS_TOKEN: _a, ...noToken } = ENV;
 		expect(
-			new URL(asRequest(curlArgs(toCurl(ex, { includeTokens: true }))).url).searchParams.get(
-				'access_token'
-			)
+			new URL(
+				asRequest(curlArgs(toCurl(ex, { includeTokens: true }), noToken)).url
+			).searchParams.get('access_token')
 		).toBe(ACCESS_1);
 	});
 
@@ -186,7 +217,7 @@ describe('toCurl runs as-is in bash', () => {
 			'Authorization: Bearer AT-from-env',
 			'Content-Type: application/x-www-form-urlencoded'
 		]);
-		expect(req.flags).toEqual(['--include', '--max-redirs 0']);
+		expect(req.flags).toEqual(['--silent', '--show-error', '--include', '--max-redirs 0']);
 	});
 
 	test('a failed request is still a command, with the failure in a comment', () => {
@@ -203,36 +234,231 @@ describe('toCurl runs as-is in bash', () => {
 		expect(text).not.toMatch(/^curl /m);
 		const r = spawnSync('bash', [...NO_RC, '-c', text], { encoding: 'utf8', env: baseEnv() });
 		expect(r.stdout).toBe(`${consent.request.url}\n`);
-		expect(
-			spawnSync('bash', [...NO_RC, '-c', toCurl(callback)], { encoding: 'utf8', env: baseEnv() })
-				.stdout
-		).toBe(`${callback.request.url}\n`);
+		// The code in the address back is shortened, like a token (in full with includeTokens).
+		const printed = (text: string) =>
+			spawnSync('bash', [...NO_RC, '-c', text], { encoding: 'utf8', env: baseEnv() }).stdout;
+		expect(printed(toCurl(callback))).toBe(
+			`${callback.request.url.replace(CODE, 'eyJh…cXV4 <72 chars>')}\n`
+		);
+		expect(printed(toCurl(callback, { includeTokens: true }))).toBe(`${callback.request.url}\n`);
 	});
 
-	test('the client secret never appears; the script needs it exported', () => {
+	test('the client secret, tokens and codes never appear; with includeTokens only the tokens do, as defaults', () => {
 		const script = toCurlScript(t, { generatedAt: new Date('2026-03-14T10:00:00Z') });
 		for (const text of [script, ...t.map((ex) => toCurl(ex, { includeTokens: true }))]) {
 			expect(text).not.toContain(SECRET);
 			expect(text).not.toContain(encodeURIComponent(SECRET));
 		}
-		for (const tok of TOKENS) expect(script).not.toContain(tok);
-		// The tokens that were sent (the last refresh token only ever came back in a response).
-		for (const tok of TOKENS.slice(0, 3))
-			expect(toCurlScript(t, { includeTokens: true })).toContain(tok);
-		const missing = spawnSync('bash', [...NO_RC, '-c', `curl() { :; }\n${script}`], {
-			env: baseEnv(),
-			encoding: 'utf8'
-		});
-		expect(missing.status).not.toBe(0);
-		expect(missing.stderr).toMatch(/export CLIENT_SECRET first/);
-		const ran = spawnSync(
-			'bash',
-			[...NO_RC, '-c', `curl() { printf 'curl %s\\n' "$1"; }\n${script}`],
-			{ env: { ...baseEnv(), ...ENV }, encoding: 'utf8' }
-		);
-		expect(ran.status).toBe(0);
-		expect(ran.stdout.match(/^curl /gm)?.length).toBe(5);
+		for (const tok of [...TOKENS, CODE]) expect(script).not.toContain(tok);
+		for (const ex of t) for (const tok of [...TOKENS, CODE]) expect(toCurl(ex)).not.toContain(tok);
+		const full = toCurlScript(t, { includeTokens: true });
+		// The tokens last seen are the defaults; the spent code is never one ($CODE).
+		expect(full).toContain(`[ -n "\${ACCESS_TOKEN:-}" ] || ACCESS_TOKEN='${ACCESS_2}'`);
+		expect(full).toContain(`[ -n "\${REFRESH_TOKEN:-}" ] || REFRESH_TOKEN='${REFRESH_2}'`);
+		expect(full).toContain('--data-urlencode "code=$CODE"');
+		expect(full).toContain(`callback?code=${CODE}&`);
 		expect(script).toMatch(/^# ── 6\. API call: POST .*edit-tag → 403 Forbidden$/m);
+	});
+});
+
+/** Runs a script in bash with curl replaced by a function that logs its URL and method. */
+function runScript(script: string, env: Record<string, string>) {
+	return spawnSync(
+		'bash',
+		[
+			...NO_RC,
+			'-c',
+			`curl() { local a u m; for a; do [ "$prev" = --url ] && u=$a; [ "$prev" = --request ] && m=$a; prev=$a; done; printf 'CALLED %s %s\\n' "$m" "$u"; printf '{"access_token":"AT-%s","refresh_token":"RT-%s"}\\n' "$RANDOM" "$RANDOM"; }\n${script}`
+		],
+		{ env: { ...baseEnv(), ...env }, encoding: 'utf8' }
+	);
+}
+
+describe('the curl script: variables at the top, spending steps only when asked', () => {
+	test('its header names the variables it reads, and only those; each with the steps that use it', () => {
+		const script = toCurlScript(t);
+		const header = script.slice(0, script.indexOf('\n\n'));
+		expect(header).toMatch(/^#\s+CLIENT_SECRET\s+the client secret.*\(steps 3 and 5, spending\)$/m);
+		expect(header).toMatch(/^#\s+CODE\s+a fresh authorization code.*\(step 3, spending\)$/m);
+		expect(header).toMatch(/^#\s+ACCESS_TOKEN\s+.*\(steps 4, 6 and 7\)$/m);
+		expect(header).toMatch(
+			/^#\s+REFRESH_TOKEN\s+.*\(step 5, spending; .*taken from the token responses\)$/m
+		);
+		expect(header).not.toMatch(/CLIENT_ID/);
+		expect(header).toContain("# Run it:            ACCESS_TOKEN='…' bash this-script.sh");
+		expect(header).toContain(
+			"# The whole flow:    RUN_SPENDING_STEPS=1 CLIENT_SECRET='…' CODE='…' bash this-script.sh"
+		);
+		// A transcript with only user-info reads only ACCESS_TOKEN, and has no spending switch.
+		const only = toCurlScript([userinfo]);
+		expect(only).not.toMatch(/CLIENT_SECRET|CODE|REFRESH_TOKEN|RUN_SPENDING_STEPS/);
+		expect(only).toContain(': "${ACCESS_TOKEN:?export ACCESS_TOKEN first');
+	});
+
+	test('replay: by default the code exchange and the refresh only print what they would send, and why', () => {
+		const script = toCurlScript(t);
+		expect(bashSyntax(script)).toEqual({ status: 0, stderr: '' });
+		// Only ACCESS_TOKEN is needed: no secret, no code, no refresh token.
+		const r = runScript(script, { ACCESS_TOKEN: 'AT-from-env' });
+		expect(r.stderr).toBe('');
+		expect(r.status).toBe(0);
+		expect(r.stdout.match(/^CALLED .*/gm)).toEqual([
+			'CALLED GET http://127.0.0.1:5173/sandbox/reader/api/0/user-info',
+			'CALLED POST http://127.0.0.1:5173/sandbox/reader/api/0/edit-tag',
+			'CALLED GET http://127.0.0.1:5999/reader/api/0/unread-count?output=json'
+		]);
+		expect(r.stdout).toContain(
+			'# Skipped step 3 (code exchange): it spends the authorization code. A code is single-use and the refresh token rotates; replaying them makes the service revoke the grant.'
+		);
+		expect(r.stdout).toContain('# Skipped step 5 (refresh): it spends the refresh token.');
+		// What it would send, with the variables not expanded.
+		expect(r.stdout).toContain('--data-urlencode "client_secret=$CLIENT_SECRET"');
+		expect(r.stdout).toContain('--data-urlencode "refresh_token=$REFRESH_TOKEN"');
+		expect(r.stdout).toContain('--data-urlencode "code=$CODE"');
+		// A secret in the environment is never printed by a skipped step.
+		const withSecret = runScript(script, { ACCESS_TOKEN: 'x', CLIENT_SECRET: 'Sup3r-s3cret' });
+		expect(withSecret.stdout).not.toContain('Sup3r-s3cret');
+		// Without ACCESS_TOKEN it stops before any request, naming it.
+		const missing = runScript(script, {});
+		expect(missing.status).not.toBe(0);
+		expect(missing.stdout).not.toMatch(/^CALLED /m);
+		expect(missing.stderr).toMatch(/ACCESS_TOKEN: export ACCESS_TOKEN first/);
+	});
+
+	test('RUN_SPENDING_STEPS=1 needs CLIENT_SECRET and CODE, and each token response feeds the steps after it', () => {
+		const script = toCurlScript(t);
+		const missing = runScript(script, { RUN_SPENDING_STEPS: '1', CLIENT_SECRET: 's' });
+		expect(missing.status).not.toBe(0);
+		expect(missing.stderr).toMatch(/CODE: export CODE first/);
+		expect(missing.stdout).toBe('');
+		// The fake curl answers every request with new tokens; the next request must carry them.
+		const traced = spawnSync(
+			'bash',
+			[
+				...NO_RC,
+				'-c',
+				// Each answer's tokens name the grant that brought them.
+				`curl() { local g=none; case "$*" in *grant_type=authorization_code*) g=code ;; *grant_type=refresh_token*) g=refresh ;; esac; printf 'sent %s\\n' "$*"; printf '{"access_token":"AT-%s","token_type":"Bearer","refresh_token":"RT-%s"}\\n' "$g" "$g"; }\n${script}`
+			],
+			{
+				env: { ...baseEnv(), RUN_SPENDING_STEPS: '1', CLIENT_SECRET: 's', CODE: 'fresh-code' },
+				encoding: 'utf8'
+			}
+		);
+		expect(traced.stderr).toBe('');
+		expect(traced.status).toBe(0);
+		const sent = traced.stdout.match(/^sent .*/gm)!;
+		expect(sent).toHaveLength(5);
+		expect(sent[0]).toMatch(/code=fresh-code .*client_secret=s /);
+		expect(sent[1]).toContain('Authorization: Bearer AT-code'); // user-info: the exchange's token
+		expect(sent[2]).toContain('refresh_token=RT-code'); // refresh: the exchange's refresh token
+		expect(sent[3]).toContain('Authorization: Bearer AT-refresh'); // edit-tag: the refresh's token
+		expect(sent[4]).toContain('Authorization: Bearer AT-refresh');
+	});
+
+	test('RUN_SPENDING_STEPS=1: a token response without an access_token stops the script, saying why', () => {
+		const r = spawnSync(
+			'bash',
+			[
+				...NO_RC,
+				'-c',
+				`curl() { printf '{"error":"invalid_grant","error_description":"The code was already used"}\\n'; }\n${toCurlScript(t)}`
+			],
+			{
+				env: { ...baseEnv(), RUN_SPENDING_STEPS: '1', CLIENT_SECRET: 's', CODE: 'old' },
+				encoding: 'utf8'
+			}
+		);
+		expect(r.status).toBe(1);
+		expect(r.stdout).toContain('invalid_grant');
+		expect(r.stderr).toBe(
+			'Stopped: step 3 (code exchange) brought no access_token, so the steps after it would use an old one.\n'
+		);
+	});
+
+	test('a revocation is a spending step too, and "Copy as curl" of a spending step carries the guard', () => {
+		const revoke: Exchange = {
+			...refresh,
+			request: {
+				...refresh.request,
+				url: 'http://127.0.0.1:5173/sandbox/oauth2/revoke',
+				body: 'token=rrrrrrrrrrrr&client_id=sandbox-rw&client_secret=<redacted>'
+			},
+			response: undefined
+		};
+		const script = toCurlScript([revoke]);
+		expect(script).toContain('# Step 1 spend something');
+		expect(runScript(script, {}).stdout).toContain(
+			'# Skipped step 1 (refresh): it revokes a token.'
+		);
+		for (const ex of [exchange, refresh, revoke]) {
+			const one = toCurl(ex);
+			expect(one).toMatch(/^# This step spends something \(it (spends|revokes)/m);
+			const r = spawnSync('bash', [...NO_RC, '-c', `curl() { echo SENT; }\n${one}`], {
+				env: { ...baseEnv(), ...ENV, RUN_SPENDING_STEPS: '' },
+				encoding: 'utf8'
+			});
+			expect(r.stdout).toMatch(/^Skipped: it (spends|revokes) .*RUN_SPENDING_STEPS=1/);
+			expect(r.stdout).not.toContain('SENT');
+		}
+		expect(toCurl(userinfo)).not.toMatch(/RUN_SPENDING_STEPS/);
+	});
+
+	test('a retried code exchange in the transcript: only the first sends $CODE (a code is single-use)', () => {
+		const failed: Exchange = {
+			...exchange,
+			id: 'retry-0',
+			response: {
+				...exchange.response!,
+				status: 400,
+				statusText: 'Bad Request',
+				body: '{"error":"invalid_grant"}'
+			}
+		};
+		const script = toCurlScript([failed, exchange, userinfo]);
+		expect(script.match(/--data-urlencode "code=\$CODE"/g)).toHaveLength(2); // sent once, printed once
+		const r = spawnSync(
+			'bash',
+			[
+				...NO_RC,
+				'-c',
+				`curl() { printf 'sent %s\\n' "$*"; printf '{"access_token":"AT-1","refresh_token":"RT-1"}\\n'; }\n${script}`
+			],
+			{
+				env: { ...baseEnv(), RUN_SPENDING_STEPS: '1', CLIENT_SECRET: 's', CODE: 'fresh' },
+				encoding: 'utf8'
+			}
+		);
+		expect(r.stderr).toBe('');
+		expect(r.status).toBe(0);
+		expect(r.stdout.match(/^sent .*code=fresh/gm)).toHaveLength(1);
+		expect(r.stdout).toContain(
+			'# Skipped step 2, another code exchange: only step 1 sends CODE, since a code is single-use.'
+		);
+		expect(r.stdout).toMatch(/^sent .*Authorization: Bearer AT-1/m);
+	});
+
+	test('json_field reads a token with escaped slashes and ignores other fields (sed only)', () => {
+		const script = toCurlScript(t);
+		const fn = script.slice(script.indexOf('json_field() {'), script.indexOf('take_tokens() {'));
+		const r = spawnSync(
+			'bash',
+			[
+				...NO_RC,
+				'-c',
+				`${fn}\njson_field access_token "$R1"; json_field refresh_token "$R2"; json_field scope "$R2"`
+			],
+			{
+				env: {
+					...baseEnv(),
+					R1: 'HTTP/1.1 200 OK\r\nX: "access_token":"no"\r\n\r\n{"refresh_token":"r1","access_token" : "a\\/b\\"c","x":"y"}',
+					R2: '{\n  "access_token": "a",\n  "refresh_token": "r\\/2"\n}'
+				},
+				encoding: 'utf8'
+			}
+		);
+		expect(r.stderr).toBe('');
+		expect(r.stdout).toBe('a/b\\"c\nr/2\n');
 	});
 });
 
@@ -255,10 +481,10 @@ describe('toCurl: the secret and odd input in other places', () => {
 					)
 				)
 			).user
-		).toBe(`sandbox-rw:${SHELL_SECRET}`);
+		).toBe(`sandbox-rw:${formEnc(SHELL_SECRET)}`);
 		expect(
 			asRequest(curlArgs(toCurl(base({ headers, body: 'grant_type=client_credentials' })))).user
-		).toBe(`id-from-env:${SHELL_SECRET}`);
+		).toBe(`id-from-env:${formEnc(SHELL_SECRET)}`);
 		expect(toCurl(base({ headers, body: 'grant_type=client_credentials' }))).toMatch(
 			/export CLIENT_ID=/
 		);
@@ -387,7 +613,7 @@ describe('toCurl: the secret and odd input in other places', () => {
 		expect(script).not.toContain('inkwell-web-Zq9vL2pX7rT4');
 		expect(bashSyntax(script).status).toBe(0);
 		const refreshArgs = asRequest(curlArgs(toCurl(r.exchanges[4]!)));
-		expect(refreshArgs.user).toBe(`id-from-env:${SHELL_SECRET}`); // the body has no client_id
+		expect(refreshArgs.user).toBe(`id-from-env:${formEnc(SHELL_SECRET)}`); // the body has no client_id
 	});
 });
 
@@ -462,6 +688,7 @@ describe('toCurl against a real curl and a loopback server', () => {
 			const [ex1, ref1, ui1] = seen as [Seen, Seen, Seen];
 			const want = new URLSearchParams(exchange.request.body);
 			want.set('client_secret', SHELL_SECRET);
+			want.set('code', ENV.CODE);
 			expect([...new URLSearchParams(ex1.body)]).toEqual([...want]);
 			expect(ex1.method).toBe('POST');
 			expect(ex1.url).toBe('/sandbox/oauth2/token');
@@ -482,6 +709,45 @@ describe('toCurl against a real curl and a loopback server', () => {
 			});
 			expect(header(ui1, 'Authorization')).toBe('Bearer AT-from-env');
 			expect(ui1.method).toBe('GET');
+		});
+	});
+
+	/** HTTP Basic as RFC 6749 §2.3.1 reads it: base64, split at the first colon, each side form-decoded. */
+	const basicPair = (seen: Seen) => {
+		const i = seen.headers.findIndex((h, n) => n % 2 === 0 && h.toLowerCase() === 'authorization');
+		const m = /^Basic ([A-Za-z0-9+/=]+)$/.exec(seen.headers[i + 1] ?? '');
+		const decoded = Buffer.from(m?.[1] ?? '', 'base64').toString('utf8');
+		const at = decoded.indexOf(':');
+		const formDecode = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+		return [formDecode(decoded.slice(0, at)), formDecode(decoded.slice(at + 1))];
+	};
+
+	test('HTTP Basic: a secret with : % + space & quote and non-ASCII reaches an RFC 6749 §2.3.1 server intact, from the script and from one command', async () => {
+		const secret = `p:a%2B+ s&'q"ü€`;
+		await withServer(async (origin, seen) => {
+			const basic: Exchange = {
+				...moved(refresh, origin),
+				request: {
+					...moved(refresh, origin).request,
+					headers: [
+						...refresh.request.headers.filter(([n]) => n !== 'Content-Length'),
+						['Authorization', 'Basic <redacted>']
+					],
+					body: 'grant_type=refresh_token&refresh_token=rrrrrrrrrrrr'
+				}
+			};
+			const env = { ...ENV, CLIENT_ID: 'my:client id+1', CLIENT_SECRET: secret };
+			const one = await bash(toCurl(basic), env);
+			expect(one.code).toBe(0);
+			const script = await bash(toCurlScript([basic]), env);
+			expect(script.stderr).toBe(
+				'Stopped: step 1 (refresh) brought no access_token, so the steps after it would use an old one.\n'
+			);
+			expect(seen).toHaveLength(2);
+			for (const s of seen) expect(basicPair(s)).toEqual(['my:client id+1', secret]);
+			// Without the form encoding the pair would split at the id's colon.
+			const raw = Buffer.from(`my:client id+1:${secret}`).toString('base64');
+			expect(seen[0]!.headers).not.toContain(`Basic ${raw}`);
 		});
 	});
 });

@@ -8,10 +8,10 @@ import { NOT_IMPORTED } from '$lib/exchange/har/entry';
 import { harTimings, toHar } from '$lib/exchange/har/export';
 import { fromHar, readHar, type ImportFailure, type ImportResult } from '$lib/exchange/har/import';
 import type { Har } from '$lib/exchange/har/types';
-import { REDACTED } from '$lib/exchange/redact';
+import { REDACTED, prepareForExport } from '$lib/exchange/redact';
 import type { Exchange } from '$lib/exchange/types';
 import { diagnoseImported, importHar } from '$lib/oauth/imported';
-import { ACCESS_1, SECRET, TOKENS, transcript } from './transcript';
+import { ACCESS_1, CODE, SECRET, TOKENS, transcript } from './transcript';
 
 const require = createRequire(import.meta.url);
 const fixture = (name: string) =>
@@ -203,6 +203,33 @@ describe('importHar: round trip', () => {
 		if (!back.ok) throw new Error(back.message);
 		expect(codes(back.exchanges)).toEqual(codes(original));
 		expect(JSON.stringify(back)).not.toContain(ACCESS_1);
+	});
+
+	test('the default export comes back losslessly except for the redactions: tokens and codes shortened, nothing else changed', () => {
+		const original = transcript();
+		const back = importHar(JSON.stringify(toHar(original)));
+		if (!back.ok) throw new Error(back.message);
+		const expected = prepareForExport(original);
+		for (const key of [
+			'id',
+			'step',
+			'startedAt',
+			'request',
+			'response',
+			'failure',
+			'redactions',
+			'note'
+		] as const)
+			expect(
+				back.exchanges.map((e) => e[key]),
+				key
+			).toEqual(expected.map((e) => e[key]));
+		const text = JSON.stringify(back);
+		expect(text).not.toContain(CODE);
+		expect(back.exchanges[1]!.request.url).toContain(
+			`code=${CODE.slice(0, 4)}…${CODE.slice(-4)} <${CODE.length} chars>&state=`
+		);
+		expect(back.exchanges[2]!.request.body).toMatch(/^code=eyJh…cXV4 <\d+ chars>&redirect_uri=/);
 	});
 
 	test('scope context is rebuilt from the consent URL: a narrower grant is flagged again', () => {

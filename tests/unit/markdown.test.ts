@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { fenced, toMarkdown } from '$lib/exchange/markdown';
 import { importHar } from '$lib/oauth/imported';
 import type { Exchange } from '$lib/exchange/types';
-import { ACCESS_1, SECRET, TOKENS, transcript } from './transcript';
+import { ACCESS_1, CODE, SECRET, TOKENS, transcript } from './transcript';
 
 const setup = {
 	base_url: 'http://127.0.0.1:5173/sandbox',
@@ -159,5 +159,45 @@ describe('toMarkdown', () => {
 		expect(text).not.toContain('inkwell-web-Zq9vL2pX7rT4');
 		expect(text).toContain('failed (timeout)');
 		expect(text).toMatch(/^cookie: <not imported>$/m);
+	});
+
+	test('authorization codes are shortened like tokens (the callback and the code exchange), in full with includeTokens', () => {
+		expect(md).not.toContain(CODE);
+		expect(md).toContain(`code=${CODE.slice(0, 4)}…${CODE.slice(-4)} <${CODE.length} chars>`);
+		// Also a code that only came back in a Location header (an imported browser HAR's consent).
+		const consent = transcript()[0]!;
+		const redirected: Exchange = {
+			...consent,
+			response: {
+				status: 302,
+				statusText: 'Found',
+				httpVersion: '1.1',
+				headers: [['Location', `https://app.test/cb?code=${CODE}&state=s1`]],
+				body: '',
+				truncated: false
+			}
+		};
+		expect(toMarkdown([redirected], { generatedAt })).not.toContain(CODE);
+		const full = toMarkdown(transcript(), { setup, includeTokens: true, generatedAt });
+		expect(full).toContain(`callback?code=${CODE}&`);
+	});
+
+	test('a URL of 600+ characters stays whole in the request block, and shortened in the prose (a code span does not wrap)', () => {
+		const ex = transcript()[3]!;
+		const long = `${ex.request.url}?output=json&q=${'x'.repeat(300)}&continuation=${'c'.repeat(300)}`;
+		const text = toMarkdown([{ ...ex, request: { ...ex.request, url: long } }], { generatedAt });
+		const prose = text
+			.split(/^(`{3,})[^\n]*\n[\s\S]*?^\1$/m)
+			.filter((_, i) => i % 2 === 0)
+			.join('\n');
+		const spans = [...prose.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
+		expect(spans.length).toBeGreaterThan(0);
+		for (const span of spans) expect(span.length, span).toBeLessThanOrEqual(160);
+		expect(prose).not.toContain(long);
+		expect(prose).toContain(`(${long.length} characters, in full in the request below)`);
+		const request = blocks(text).find((b) => b.content.startsWith('GET '))!;
+		expect(request.content.split('\n')[0]).toBe(
+			`GET ${long.replace('http://127.0.0.1:5173', '')} HTTP/1.1`
+		);
 	});
 });

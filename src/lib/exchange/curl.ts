@@ -1,53 +1,81 @@
 /**
- * curl commands for the transcript: one per exchange, each runnable as-is in bash.
+ * curl commands for the transcript: one per exchange ("Copy as curl"), or the whole transcript as a
+ * bash script (`toCurlScript`), each runnable as-is in bash.
  *
  * - Method, URL and every request header except Host, Content-Length and Connection (curl writes
- *   those itself), the body with `--data-binary`, `--include` to show the response headers, and
+ *   those itself), the body with `--data-binary`, `--include` to show the response headers,
+ *   `--silent --show-error` (no progress meter when the output is piped, errors still shown), and
  *   `--max-redirs 0` because the playground never follows a redirect either.
  * - Everything is single-quoted (a `'` inside becomes `'\''`), so no character of a URL, header or
  *   body is ever read by the shell.
- * - The client secret is never in a transcript: the server sends `<redacted>` in its place. It becomes
- *   `$CLIENT_SECRET`, read from the environment (`export CLIENT_SECRET=…` first):
- *   - form body field `client_secret=<redacted>`: that one field goes in its own
- *     `--data-urlencode "client_secret=$CLIENT_SECRET"`, between `--data-binary` parts holding the
- *     fields around it. curl joins the parts with `&` in order, and percent-encodes the secret, which
- *     a form body needs (a secret with `&`, `=`, `+`, `%` or a space would break otherwise);
- *   - `client_secret` in the query: `--url-query "client_secret=$CLIENT_SECRET"` (curl ≥ 7.87),
- *     which encodes it the same way and appends it to the query;
- *   - `Authorization: Basic <redacted>`: `--user 'client_id:'"$CLIENT_SECRET"` (the client id from
- *     the body or query, else `$CLIENT_ID`);
- *   - anywhere else (a JSON body, another header): `"$CLIENT_SECRET"` spliced in as-is.
- * - Tokens, by default: the `Authorization: Bearer` token becomes `$ACCESS_TOKEN`, and the
- *   `access_token`/`refresh_token` form or query fields become `$ACCESS_TOKEN`/`$REFRESH_TOKEN`
- *   (URL-encoded like the secret), so the command still runs once they are exported; any other copy
- *   of a token is shortened to its first and last 4 characters. With `includeTokens: true` the
- *   tokens are written out in full.
+ * - Every secret, token and code is a shell variable read from the environment, named at the top
+ *   of the text, with a `: "${NAME:?…}"` check for the ones the steps that will run need:
+ *   - the client secret (never in a transcript: the server sends `<redacted>`) is `$CLIENT_SECRET`:
+ *     a form field `client_secret=<redacted>` goes in its own `--data-urlencode
+ *     "client_secret=$CLIENT_SECRET"` between `--data-binary` parts holding the fields around it
+ *     (curl joins them with `&` in order and percent-encodes the secret); in the query it is
+ *     `--url-query` (curl ≥ 7.87); anywhere else (a JSON body) `"$CLIENT_SECRET"` as-is;
+ *   - `Authorization: Basic <redacted>` is built in the script: the client id (from the body or
+ *     query, else `$CLIENT_ID`) and `$CLIENT_SECRET` each form-encoded, as RFC 6749 §2.3.1
+ *     requires, by a small bash function, then `--user` (curl writes the base64);
+ *   - the `Authorization: Bearer` token and `access_token` fields are `$ACCESS_TOKEN`,
+ *     `refresh_token` fields `$REFRESH_TOKEN`, and the `code` of a code exchange `$CODE`. Any
+ *     other copy of a token or code (the callback's address, a response) is shortened to its first
+ *     and last 4 characters. With `includeTokens` the other copies stay in full, and the tokens
+ *     last seen are written in as the variables' defaults (the code never is: it is spent).
+ * - Steps that spend something (spending.ts: the code exchange, a refresh, a revocation) run only
+ *   when `RUN_SPENDING_STEPS=1`; otherwise they print the command they would send (variables not
+ *   expanded) and why they were skipped. When they run, the script takes the `access_token` and
+ *   `refresh_token` of each token response into `ACCESS_TOKEN` and `REFRESH_TOKEN` (with sed: jq
+ *   and node may be missing), so the steps after it use the new ones and a fresh `CODE` completes
+ *   the flow.
  * - The consent redirect is made by the browser, not by a server: it is shown as the quoted URL,
  *   printed (`printf '%s\n' '<URL>'`, so a script runs through it), with a comment to open it in a
  *   browser. The callback (the browser's return to the playground) is shown the same way.
  */
-import { formDecode, isFormBody, mapFormFields, placeholder, splitPair, splitUrl } from './text';
+import {
+	formDecode,
+	isFormBody,
+	mapFormFields,
+	parseJson,
+	placeholder,
+	queryFields,
+	splitPair,
+	splitUrl
+} from './text';
 import { REDACTED, collectTokens, redactTokens, scrubSecrets } from './redact';
+import { RUN_SPENDING, SPENDS, SPEND_WHY, requestFields, spends } from './spending';
+import type { Spend } from './spending';
 import { STEPS, statusLine, type Exchange } from './types';
 
 export interface CurlOptions {
-	/** Write access and refresh tokens in full. Default: `$ACCESS_TOKEN`/`$REFRESH_TOKEN`, other copies shortened. */
+	/** Write tokens and codes in full. Default: variables, other copies shortened. */
 	includeTokens?: boolean;
 }
 
-export type CurlEnv = 'CLIENT_SECRET' | 'CLIENT_ID' | 'ACCESS_TOKEN' | 'REFRESH_TOKEN';
+export type CurlEnv = 'CLIENT_ID' | 'CLIENT_SECRET' | 'CODE' | 'ACCESS_TOKEN' | 'REFRESH_TOKEN';
+
+/** The order the variables are listed and checked in. */
+const ENV_ORDER: CurlEnv[] = [
+	'CLIENT_ID',
+	'CLIENT_SECRET',
+	'CODE',
+	'ACCESS_TOKEN',
+	'REFRESH_TOKEN'
+];
 
 const ENV_HELP: Record<CurlEnv, string> = {
 	CLIENT_SECRET: 'the client secret; the transcript never holds it',
-	CLIENT_ID: 'the client id, for the Basic header',
-	ACCESS_TOKEN: 'the access token, from the playground’s token panel',
-	REFRESH_TOKEN: 'the refresh token, from the playground’s token panel'
+	CLIENT_ID: 'the client id, for the HTTP Basic credentials',
+	CODE: 'a fresh authorization code: open the consent URL, authorize, and take code= from the address you come back to',
+	ACCESS_TOKEN: 'an access token, from the playground’s token panel',
+	REFRESH_TOKEN: 'a refresh token, from the playground’s token panel'
 };
 
 // A value standing for an environment variable while the command is put together. NUL can't be in a
 // shell word, so it can't be confused with recorded text (stray NULs are dropped when quoting).
 const mark = (v: CurlEnv) => `\u0000${v}\u0000`;
-const MARK = /\u0000(CLIENT_SECRET|CLIENT_ID|ACCESS_TOKEN|REFRESH_TOKEN)\u0000/;
+const MARK = /\u0000(CLIENT_SECRET|CLIENT_ID|ACCESS_TOKEN|REFRESH_TOKEN|CODE)\u0000/;
 const PLACES = new RegExp(`${MARK.source}|${REDACTED}`, 'g');
 
 type Segment = string | { env: CurlEnv };
@@ -102,15 +130,18 @@ function comment(text: string): string {
 	return `# ${text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')}`;
 }
 
-const TOKEN_ENV = new Map<string, CurlEnv>([
-	['access_token', 'ACCESS_TOKEN'],
-	['refresh_token', 'REFRESH_TOKEN']
-]);
-
-/** Tokens in their usual places become marks, so the command reads them from the environment. */
+/** Tokens and the code in their usual places become marks, so the command reads them from the environment. */
 function markTokens(ex: Exchange): Exchange {
+	const codeGrant = spends(ex) === 'code';
 	const field = (name: string, value: string) => {
-		const env = TOKEN_ENV.get(name);
+		const env =
+			name === 'access_token'
+				? 'ACCESS_TOKEN'
+				: name === 'refresh_token'
+					? 'REFRESH_TOKEN'
+					: name === 'code' && codeGrant
+						? 'CODE'
+						: undefined;
 		return env && value ? mark(env) : undefined;
 	};
 	const request = { ...ex.request };
@@ -141,6 +172,8 @@ function envValue(rawValue: string): CurlEnv | undefined {
 interface Arg {
 	opt: string;
 	word?: Word;
+	/** Shell text written as it is (already quoted), with the variables it reads. */
+	shell?: { text: string; env: CurlEnv[] };
 }
 
 const CURL_SETS = new Set(['host', 'content-length', 'connection']);
@@ -187,17 +220,10 @@ function urlArgs(url: string): { url: string; extra: Arg[] } {
 	return { url: `${u.base}${kept.length ? `?${kept.join('&')}` : ''}${u.hash}`, extra };
 }
 
-function clientIdOf(ex: Exchange): string | undefined {
-	const fromFields = (text: string) =>
-		text
-			.split('&')
-			.map(splitPair)
-			.find(([n]) => formDecode(n) === 'client_id');
-	const pair =
-		(isFormBody(ex.request.headers, ex.request.body) ? fromFields(ex.request.body) : undefined) ??
-		fromFields(splitUrl(ex.request.url).query ?? '');
-	const id = pair ? formDecode(pair[1]) : '';
-	return id && !id.includes(':') ? id : undefined;
+/** The client id a request names in its body or query, for the Basic credentials. */
+export function clientIdOf(ex: Exchange): string | undefined {
+	const id = requestFields(ex.request).get('client_id');
+	return id && !id.includes('\u0000') ? id : undefined;
 }
 
 function label(ex: Exchange, index?: number): string {
@@ -210,37 +236,101 @@ function label(ex: Exchange, index?: number): string {
 	return `${index !== undefined ? `${index}. ` : ''}${title}: ${ex.request.method} ${ex.request.url} → ${status}`;
 }
 
+/** The bash function that form-encodes a value for HTTP Basic (RFC 6749 §2.3.1), byte by byte. */
+const FORM_ENCODE = [
+	'# HTTP Basic credentials are form-encoded before base64 (RFC 6749 §2.3.1): every byte but',
+	'# A-Z a-z 0-9 - . _ ~ becomes %XX, so a : % + space & or quote in the id or secret survives.',
+	'oauth_form_encode() {',
+	"\tlocal LC_ALL=C s=$1 out='' c i",
+	'\tfor ((i = 0; i < ${#s}; i++)); do',
+	'\t\tc=${s:i:1}',
+	'\t\tcase $c in',
+	'\t\t[A-Za-z0-9._~-]) out+=$c ;;',
+	"\t\t*) printf -v c '%%%02X' \"'$c\"; out+=$c ;;",
+	'\t\tesac',
+	'\tdone',
+	'\tprintf \'%s\' "$out"',
+	'}'
+];
+
+/** Takes a token response's new tokens into ACCESS_TOKEN and REFRESH_TOKEN (sed only: no jq). */
+const TAKE_TOKENS = [
+	'# The string value of a JSON field in a response body (sed only: jq and node may be missing).',
+	'json_field() {',
+	"\tlocal headers_end=$'\\r\\n\\r\\n'",
+	`\tprintf '%s\\n' "\${2#*"$headers_end"}" | sed -n 's/.*"'"$1"'"[[:space:]]*:[[:space:]]*"\\([^"\\\\]*\\(\\\\.[^"\\\\]*\\)*\\)".*/\\1/p' | sed -n '1{s#\\\\/#/#g;p;}'`,
+	'}',
+	'# A token response’s access_token (and refresh_token, when there is one), for the steps after it.',
+	'take_tokens() {',
+	'\tlocal at rt',
+	'\tat=$(json_field access_token "$1")',
+	'\trt=$(json_field refresh_token "$1")',
+	'\tif [ -z "$at" ]; then',
+	`\t\tprintf 'Stopped: %s brought no access_token, so the steps after it would use an old one.\\n' "$2" >&2`,
+	'\t\treturn 1',
+	'\tfi',
+	'\tACCESS_TOKEN=$at',
+	'\tif [ -n "$rt" ]; then REFRESH_TOKEN=$rt; fi',
+	'}'
+];
+
+const SKIPPED = [
+	`# A step that spends something, when ${RUN_SPENDING} is not 1: what it would send, and why not.`,
+	'skipped() {',
+	`\tprintf '\\n# Skipped %s: %s. %s Set ${RUN_SPENDING}=1 to run it. It would send:\\n%s\\n' "$1" "$2" ${shellQuote(SPEND_WHY)} "$3"`,
+	'}'
+];
+
 interface Built {
 	/** The exchange as the comments show it: secret scrubbed, tokens shortened unless included. */
 	shown: Exchange;
-	lines: string[];
+	/** Comment lines before the command. */
+	notes: string[];
+	/** The command: a curl call, or a printf of a URL. */
+	command: string;
 	env: Set<CurlEnv>;
+	/** Uses oauth_form_encode (HTTP Basic). */
+	basic: boolean;
+	spend?: Spend;
+	/** The recorded answer held a refresh token (a running script takes the new one from it). */
+	givesRefresh: boolean;
 }
 
 function build(original: Exchange, includeTokens: boolean, tokens: string[]): Built {
 	const clean = scrubSecrets(original);
 	const shown = includeTokens ? clean : redactTokens(clean, tokens);
-	const ex = includeTokens ? clean : redactTokens(markTokens(clean), tokens);
+	const ex = includeTokens ? markTokens(clean) : redactTokens(markTokens(clean), tokens);
 	const env = new Set<CurlEnv>();
-	const lines: string[] = [];
-	if (ex.note) lines.push(comment(ex.note));
+	const notes: string[] = [];
+	const spend = spends(clean);
+	const body = parseJson(clean.response?.body ?? '') as Record<string, unknown> | undefined;
+	const givesRefresh = typeof body?.refresh_token === 'string';
+	if (ex.note) notes.push(comment(ex.note));
 
 	if (ex.step === 'consent' || ex.step === 'callback') {
-		lines.push(
+		notes.push(
 			comment(
 				ex.step === 'consent'
 					? 'Open this URL in a browser: the service shows its consent page to a person, so this is not a curl call.'
 					: 'The service sent the browser back to the playground at this URL. Without the playground’s session cookie a repeat does nothing, so it is shown for the record.'
 			)
 		);
-		const w = word(ex.request.url);
+		// Shown, not sent: a code in it stays shortened (or in full with includeTokens), never $CODE.
+		const w = word(shown.request.url);
 		envIn(w, env);
-		lines.push(`printf '%s\\n' ${quote(w)}`);
-		return { shown, lines, env };
+		return {
+			shown,
+			notes,
+			command: `printf '%s\\n' ${quote(w)}`,
+			env,
+			basic: false,
+			givesRefresh
+		};
 	}
-	if (ex.failure) lines.push(comment(`This request failed: ${ex.failure.message}`));
+	if (ex.failure) notes.push(comment(`This request failed: ${ex.failure.message}`));
 
 	const args: Arg[] = [];
+	let basic = false;
 	const method = ex.request.method;
 	if (method.toUpperCase() === 'HEAD') args.push({ opt: '--head' });
 	else args.push({ opt: '--request', word: [method] });
@@ -252,47 +342,161 @@ function build(original: Exchange, includeTokens: boolean, tokens: string[]): Bu
 		const lower = name.toLowerCase();
 		if (CURL_SETS.has(lower)) continue;
 		if (lower === 'authorization' && /^\s*basic\s+<redacted>\s*$/i.test(value)) {
-			const id = clientIdOf(ex);
+			const id = clientIdOf(clean);
+			basic = true;
 			args.push({
 				opt: '--user',
-				word: id
-					? [`${id}:`, { env: 'CLIENT_SECRET' }]
-					: [{ env: 'CLIENT_ID' }, ':', { env: 'CLIENT_SECRET' }]
+				shell: {
+					text: `"$(oauth_form_encode ${id ? shellQuote(id) : '"$CLIENT_ID"'}):$(oauth_form_encode "$CLIENT_SECRET")"`,
+					env: id ? ['CLIENT_SECRET'] : ['CLIENT_ID', 'CLIENT_SECRET']
+				}
 			});
 			continue;
 		}
 		if (lower === 'cookie' && placeholder(value)) {
-			lines.push(comment(`The ${name} header is left out: its value was not recorded (${value}).`));
+			notes.push(comment(`The ${name} header is left out: its value was not recorded (${value}).`));
 			continue;
 		}
 		// "Name;" sends an empty header; "Name:" would remove it.
 		args.push({ opt: '--header', word: word(value === '' ? `${name};` : `${name}: ${value}`) });
 	}
 
-	const body = ex.request.body;
-	if (body.replace(new RegExp(MARK.source, 'g'), '').includes('\u0000'))
-		lines.push(
+	const reqBody = ex.request.body;
+	if (reqBody.replace(new RegExp(MARK.source, 'g'), '').includes('\u0000'))
+		notes.push(
 			comment('The body holds NUL bytes, which a shell argument cannot carry; they are left out.')
 		);
-	if (body) args.push(...bodyArgs(body, isFormBody(ex.request.headers, body)));
+	if (reqBody) args.push(...bodyArgs(reqBody, isFormBody(ex.request.headers, reqBody)));
 
-	for (const a of args) if (a.word) envIn(a.word, env);
-	const parts = args.map((a) => (a.word ? `${a.opt} ${quote(a.word)}` : a.opt));
-	lines.push(['curl --include --max-redirs 0', ...parts].join(' \\\n  '));
-	return { shown, lines, env };
+	for (const a of args) {
+		if (a.word) envIn(a.word, env);
+		for (const v of a.shell?.env ?? []) env.add(v);
+	}
+	const parts = args.map((a) =>
+		a.shell ? `${a.opt} ${a.shell.text}` : a.word ? `${a.opt} ${quote(a.word)}` : a.opt
+	);
+	return {
+		shown,
+		notes,
+		// --silent --show-error: no progress meter when the output is piped, errors still shown.
+		command: ['curl --silent --show-error --include --max-redirs 0', ...parts].join(' \\\n  '),
+		env,
+		basic,
+		spend,
+		givesRefresh
+	};
 }
 
-function envLines(env: Set<CurlEnv>, prefix: string): string[] {
-	return [...env].map((v) => comment(`${prefix}export ${v}='…'   (${ENV_HELP[v]})`));
+const sorted = (env: Iterable<CurlEnv>) => {
+	const set = new Set(env);
+	return ENV_ORDER.filter((v) => set.has(v));
+};
+
+/** `: "${NAME:?…}"`: the script stops at once, naming what to export. */
+function guard(v: CurlEnv, why: string): string {
+	return `: "\${${v}:?export ${v} first: ${ENV_HELP[v].replace(/[`"$\\]/g, '')}${why}}"`;
+}
+
+/**
+ * The tokens last seen in these exchanges, in order (with `answers`, also those token responses
+ * brought): what `includeTokens` writes in as the variables' defaults.
+ */
+function lastTokens(exchanges: Exchange[], answers: boolean): Partial<Record<CurlEnv, string>> {
+	const out: Partial<Record<CurlEnv, string>> = {};
+	for (const ex of exchanges) {
+		for (const [n, v] of ex.request.headers) {
+			const m = /^\s*bearer\s+(\S+)\s*$/i.exec(v);
+			if (m && n.toLowerCase() === 'authorization') out.ACCESS_TOKEN = m[1];
+		}
+		const fields = requestFields(ex.request);
+		for (const [n, v] of [...fields, ...queryFields(ex.request.url)]) {
+			if (n === 'access_token' && v) out.ACCESS_TOKEN = v;
+			if (n === 'refresh_token' && v) out.REFRESH_TOKEN = v;
+		}
+		const body = parseJson(ex.response?.body ?? '') as Record<string, unknown> | undefined;
+		if (answers && ex.response && ex.response.status < 300 && body) {
+			if (typeof body.access_token === 'string') out.ACCESS_TOKEN = body.access_token;
+			if (typeof body.refresh_token === 'string') out.REFRESH_TOKEN = body.refresh_token;
+		}
+	}
+	return out;
+}
+
+function defaults(env: Set<CurlEnv>, exchanges: Exchange[], answers: boolean): string[] {
+	const last = lastTokens(exchanges, answers);
+	const lines: string[] = [];
+	for (const v of ['ACCESS_TOKEN', 'REFRESH_TOKEN'] as const) {
+		const value = last[v];
+		if (env.has(v) && value && value !== REDACTED)
+			lines.push(`[ -n "\${${v}:-}" ] || ${v}=${shellQuote(value)}`);
+	}
+	return lines.length
+		? [
+				comment(
+					'The tokens last recorded, used unless the environment has others (this text holds them: keep it private).'
+				),
+				...lines
+			]
+		: [];
 }
 
 /** One exchange as a curl command, with a comment naming it and the variables it reads. */
 export function toCurl(ex: Exchange, opts: CurlOptions = {}): string {
 	const includeTokens = !!opts.includeTokens;
-	const built = build(ex, includeTokens, includeTokens ? [] : collectTokens([ex]));
-	const needs = built.env.size ? [comment('Before running:'), ...envLines(built.env, '  ')] : [];
-	return [comment(label(built.shown)), ...needs, ...built.lines].join('\n') + '\n';
+	const clean = scrubSecrets(ex);
+	const built = build(ex, includeTokens, includeTokens ? [] : collectTokens([clean]));
+	const vars = sorted(built.env);
+	const out = [comment(label(built.shown)), ...built.notes];
+	if (vars.length)
+		out.push(
+			comment('Before running:'),
+			...vars.map((v) => comment(`  export ${v}='…'   (${ENV_HELP[v]})`))
+		);
+	if (built.basic) out.push(...FORM_ENCODE);
+	// One command: the tokens it sent (a script: the last ones, answers included).
+	if (includeTokens) out.push(...defaults(built.env, [clean], false));
+	const guards = vars.map((v) => guard(v, ''));
+	if (!built.spend) {
+		out.push(...guards, built.command);
+		return out.join('\n') + '\n';
+	}
+	const skip = `Skipped: ${SPENDS[built.spend]}. ${SPEND_WHY} Set ${RUN_SPENDING}=1 to run it.`;
+	out.push(
+		comment(
+			`This step spends something (${SPENDS[built.spend]}): it runs only with ${RUN_SPENDING}=1.`
+		),
+		`if [ "\${${RUN_SPENDING}:-}" = 1 ]; then`,
+		...guards,
+		built.command,
+		'else',
+		`printf '%s\\n' ${shellQuote(skip)}`,
+		'fi'
+	);
+	return out.join('\n') + '\n';
 }
+
+/**
+ * The variables the steps that will run need from the environment, with and without the spending
+ * steps. With them, a token response provides ACCESS_TOKEN (and REFRESH_TOKEN when it held one) to
+ * the steps after it.
+ */
+function needs(built: Built[]): { plain: Set<CurlEnv>; spending: Set<CurlEnv> } {
+	const plain = new Set<CurlEnv>();
+	const spending = new Set<CurlEnv>();
+	const provided = new Set<CurlEnv>();
+	for (const b of built) {
+		if (!b.spend) for (const v of b.env) plain.add(v);
+		for (const v of b.env) if (!provided.has(v)) spending.add(v);
+		if (b.spend === 'code' || b.spend === 'refresh') {
+			provided.add('ACCESS_TOKEN');
+			if (b.givesRefresh) provided.add('REFRESH_TOKEN');
+		}
+	}
+	return { plain, spending };
+}
+
+const stepList = (ns: number[]) =>
+	ns.length === 1 ? `step ${ns[0]}` : `steps ${ns.slice(0, -1).join(', ')} and ${ns.at(-1)}`;
 
 /** The whole transcript as a bash script: one commented curl command per exchange, in order. */
 export function toCurlScript(
@@ -300,27 +504,137 @@ export function toCurlScript(
 	opts: CurlOptions & { generatedAt?: Date } = {}
 ): string {
 	const includeTokens = !!opts.includeTokens;
-	const tokens = includeTokens ? [] : collectTokens(exchanges.map(scrubSecrets));
+	const clean = exchanges.map(scrubSecrets);
+	const tokens = includeTokens ? [] : collectTokens(clean);
 	const built = exchanges.map((ex) => build(ex, includeTokens, tokens));
 	const env = new Set<CurlEnv>(built.flatMap((b) => [...b.env]));
+	const spendingSteps = built.flatMap((b, i) => (b.spend ? [i + 1] : []));
+	const need = needs(built);
+	const ofDefault = includeTokens ? defaults(env, clean, true) : [];
+	const defaulted = new Set<CurlEnv>(
+		(['ACCESS_TOKEN', 'REFRESH_TOKEN'] as const).filter((v) =>
+			ofDefault.some((l) => l.startsWith(`[ -n "\${${v}`))
+		)
+	);
+
+	const usedBy = (v: CurlEnv) => {
+		const all = built.flatMap((b, i) => (b.env.has(v) ? [i + 1] : []));
+		const spend = all.filter((n) => built[n - 1]!.spend);
+		const taken =
+			(v === 'ACCESS_TOKEN' || v === 'REFRESH_TOKEN') && !need.spending.has(v) && spend.length
+				? '; with the spending steps on, it is taken from the token responses'
+				: '';
+		const only = spend.length === all.length ? ', spending' : '';
+		return `${stepList(all)}${only}${taken}`;
+	};
+	const run = (vars: Set<CurlEnv>, spending: boolean) => {
+		const list = sorted(vars).filter((v) => !defaulted.has(v));
+		const set = list.map((v) => `${v}='…'`);
+		return [...(spending ? [`${RUN_SPENDING}=1`] : []), ...set, 'bash this-script.sh'].join(' ');
+	};
+
 	const head = [
 		'#!/usr/bin/env bash',
 		comment(
 			'The feed-reader OAuth playground transcript as curl commands, one per exchange, in order.'
 		),
 		...(opts.generatedAt ? [comment(`Generated ${opts.generatedAt.toISOString()}.`)] : []),
-		comment(
-			'Each command repeats one recorded request. Codes are single-use and refresh tokens rotate,'
-		),
-		comment('so a repeat may get another answer than the recorded one.'),
+		comment('Each command repeats one recorded request, so it may get another answer.'),
 		...(includeTokens
 			? [comment('This script holds full access and refresh tokens: keep it private.')]
-			: []),
-		...(env.size ? ['#', comment('Before running:'), ...envLines(env, '  ')] : [])
+			: [])
 	];
-	const guards = [...env].map((v) => `: "\${${v}:?export ${v} first}"`);
-	const body = built.map((b, i) =>
-		['', comment(`── ${label(b.shown, i + 1)}`), ...b.lines].join('\n')
+	if (spendingSteps.length)
+		head.push(
+			'#',
+			comment(
+				`${stepList(spendingSteps).replace(/^s/, 'S')} spend something (a code exchange, a refresh or a revocation) and run only with ${RUN_SPENDING}=1.`
+			),
+			comment(`${SPEND_WHY} Without it, they print what they would send.`),
+			comment(
+				'With it, each token response’s new access_token and refresh_token are used by the steps after it, so a fresh CODE completes the flow.'
+			)
+		);
+	if (env.size)
+		head.push(
+			'#',
+			comment('It reads these variables from the environment:'),
+			...sorted(env).map((v) => comment(`  ${v.padEnd(14)} ${ENV_HELP[v]} (${usedBy(v)})`)),
+			'#',
+			comment(`Run it:            ${run(need.plain, false)}`),
+			...(spendingSteps.length ? [comment(`The whole flow:    ${run(need.spending, true)}`)] : [])
+		);
+
+	const helpers: string[] = [];
+	if (built.some((b) => b.basic)) helpers.push('', ...FORM_ENCODE);
+	if (spendingSteps.length) {
+		helpers.push('', ...SKIPPED);
+		if (built.some((b) => b.spend === 'code' || b.spend === 'refresh'))
+			helpers.push('', ...TAKE_TOKENS);
+	}
+
+	const checks: string[] = [];
+	if (ofDefault.length) checks.push('', ...ofDefault);
+	const always = sorted(env).filter(
+		(v) => need.plain.has(v) && need.spending.has(v) && !defaulted.has(v)
 	);
-	return [...head, ...guards, ...body].join('\n') + '\n';
+	const onlyPlain = sorted(need.plain).filter((v) => !always.includes(v) && !defaulted.has(v));
+	const onlySpending = sorted(need.spending).filter(
+		(v) => !always.includes(v) && !defaulted.has(v)
+	);
+	const whyOf = (v: CurlEnv, spending: boolean) => {
+		const ns = built.flatMap((b, i) => (b.env.has(v) && (spending || !b.spend) ? [i + 1] : []));
+		return ns.length ? ` (${stepList(ns)})` : '';
+	};
+	if (spendingSteps.length) {
+		checks.push('', `${RUN_SPENDING}=\${${RUN_SPENDING}:-}`);
+		checks.push(...always.map((v) => guard(v, whyOf(v, true))));
+		const branch = (vars: CurlEnv[], spending: boolean) =>
+			vars.map((v) => `\t${guard(v, whyOf(v, spending))}`);
+		if (onlySpending.length)
+			checks.push(
+				`if [ "$${RUN_SPENDING}" = 1 ]; then`,
+				...branch(onlySpending, true),
+				...(onlyPlain.length ? ['else', ...branch(onlyPlain, false)] : []),
+				'fi'
+			);
+		else if (onlyPlain.length)
+			checks.push(`if [ "$${RUN_SPENDING}" != 1 ]; then`, ...branch(onlyPlain, false), 'fi');
+	} else checks.push(...always.map((v) => guard(v, whyOf(v, false))));
+
+	// A code is single-use: a second code exchange (a retry in the transcript) would spend $CODE
+	// again and fail, so only the first one sends it.
+	const firstCode = built.findIndex((b) => b.spend === 'code') + 1;
+	const body = built.map((b, i) => {
+		const n = i + 1;
+		const lines = ['', comment(`── ${label(b.shown, n)}`), ...b.notes];
+		if (b.spend === 'code' && n !== firstCode) {
+			const again = `Skipped step ${n}, another code exchange: only step ${firstCode} sends CODE, since a code is single-use.`;
+			lines.push(comment(again), `printf '\\n# %s\\n' ${shellQuote(again)}`);
+			return lines.join('\n');
+		}
+		// A body need not end with a line break: `echo` keeps the next step's output on its own line.
+		const printOnly = b.shown.step === 'consent' || b.shown.step === 'callback';
+		if (!b.spend) return [...lines, b.command, ...(printOnly ? [] : ['echo'])].join('\n');
+		const what = `step ${n} (${STEPS[b.shown.step].title.toLowerCase()})`;
+		const takes = b.spend === 'code' || b.spend === 'refresh';
+		lines.push(
+			comment(
+				`${SPENDS[b.spend].replace(/^it/, 'This step')}: it runs only with ${RUN_SPENDING}=1.`
+			),
+			`if [ "$${RUN_SPENDING}" = 1 ]; then`,
+			...(takes
+				? [
+						`response=$(${b.command})`,
+						`printf '%s\\n' "$response"`,
+						`take_tokens "$response" ${shellQuote(what)} || exit 1`
+					]
+				: [b.command, 'echo']),
+			'else',
+			`skipped ${shellQuote(what)} ${shellQuote(SPENDS[b.spend])} ${shellQuote(b.command)}`,
+			'fi'
+		);
+		return lines.join('\n');
+	});
+	return [...head, ...helpers, ...checks, ...body].join('\n') + '\n';
 }

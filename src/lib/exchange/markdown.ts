@@ -1,8 +1,9 @@
 /**
  * The transcript as a Markdown report, for a support ticket or an issue: the setup (never a secret),
  * a summary of the exchanges, then each exchange with its findings and its raw request and response.
- * Tokens are shortened unless asked not to be, and the client secret is scrubbed again
- * (design.md, "What the browser may see"). Text from the service (error descriptions, bodies) can't
+ * Tokens and authorization codes are shortened unless asked not to be, and the client secret is
+ * scrubbed again (design.md, "What the browser may see"). A URL over 100 characters is shortened in
+ * the prose (a code span does not wrap) and kept whole in the request's fenced block. Text from the service (error descriptions, bodies) can't
  * change the report's structure: prose is escaped, and code blocks get a fence longer than any run
  * of backticks inside them.
  */
@@ -59,6 +60,16 @@ export function fenced(content: string, lang = ''): string {
 	return `${fence}${lang}\n${content}\n${fence}`;
 }
 
+/** Longer URLs are shortened in the prose, which can't wrap a code span; the request block has them whole. */
+export const LONG_URL = 100;
+
+/** The request line for the prose: a long URL keeps its start and end, and says how long it is. */
+function requestLine(ex: Exchange): string {
+	const { method, url } = ex.request;
+	if (url.length <= LONG_URL) return `${method} ${url}`;
+	return `${method} ${url.slice(0, 60)}…${url.slice(-20)} (${url.length} characters, in full in the request below)`;
+}
+
 function title(ex: Exchange): string {
 	return STEPS[ex.step].title;
 }
@@ -109,10 +120,7 @@ function withBody(head: string, body: string): string {
 function section(ex: Exchange, n: number): string[] {
 	const out = [`## ${n}. ${escape(title(ex))}`, ''];
 	if (ex.note) out.push(`*${escape(ex.note)}*`, '');
-	out.push(
-		`${code(`${ex.request.method} ${ex.request.url}`)}, started ${escape(ex.startedAt)}, ${ex.timing.total} ms.`,
-		''
-	);
+	out.push(`${code(requestLine(ex))}, started ${escape(ex.startedAt)}, ${ex.timing.total} ms.`, '');
 	if (ex.findings.length) out.push('**Findings**', '', ...ex.findings.flatMap(findingLines), '');
 	else out.push('No findings.', '');
 	out.push(
@@ -151,8 +159,8 @@ export function toMarkdown(exchanges: Exchange[], opts: MarkdownOptions = {}): s
 		'',
 		`Generated ${generatedAt.toISOString()}. ${shown.length} exchange${shown.length === 1 ? '' : 's'}. ` +
 			(opts.includeTokens
-				? '**This report holds full access and refresh tokens: share it only where they may be seen.**'
-				: 'Tokens are shortened to their first and last 4 characters.') +
+				? '**This report holds full access and refresh tokens and codes: share it only where they may be seen.**'
+				: 'Tokens and codes are shortened to their first and last 4 characters.') +
 			' The client secret is never in a transcript.',
 		''
 	];
@@ -162,7 +170,7 @@ export function toMarkdown(exchanges: Exchange[], opts: MarkdownOptions = {}): s
 	shown.forEach((ex, i) => {
 		const p = firstProblem(ex.findings);
 		out.push(
-			`${i + 1}. **${escape(title(ex))}** (${ex.step}): ${code(`${ex.request.method} ${ex.request.url}`)} → ${escape(statusOf(ex))}${p ? `. ${p.level}: ${escape(p.message)}` : ''}`
+			`${i + 1}. **${escape(title(ex))}** (${ex.step}): ${code(requestLine(ex))} → ${escape(statusOf(ex))}${p ? `. ${p.level}: ${escape(p.message)}` : ''}`
 		);
 	});
 	out.push('');

@@ -355,13 +355,13 @@ export function redactExchange(ex: Exchange, secrets: Secret[]): Exchange {
 // ---------------------------------------------------------------------------------------------
 // Tokens, shortened in the exports unless they are asked for
 
-/** For exports: keep the first and last 4 characters of a token, so two tokens can still be told apart. */
+/** For exports: keep the first and last 4 characters of a token or code, so two can still be told apart. */
 export function shortenToken(token: string): string {
 	if (token.length <= 12) return '<token>';
 	return `${token.slice(0, 4)}…${token.slice(-4)} <${token.length} chars>`;
 }
 
-/** Replaces tokens by their shortened form everywhere in the exchange (exports default). */
+/** Replaces tokens and codes by their shortened form everywhere in the exchange (exports default). */
 export function redactTokens(ex: Exchange, tokens: string[]): Exchange {
 	const real = [...new Set(tokens.filter((t) => t.length >= 8))].sort(
 		(a, b) => b.length - a.length
@@ -436,9 +436,10 @@ export function scrubSecrets(ex: Exchange): Exchange {
 const TOKEN_FIELDS = new Set(['access_token', 'refresh_token', 'id_token']);
 
 /**
- * Every access and refresh token in the transcript: token-response bodies, `Authorization: Bearer`
- * headers, and `access_token`/`refresh_token` query or form fields. Each is listed also in its
- * percent-encoded forms, so that an encoded copy in a form body is found too.
+ * Every access and refresh token and authorization code in the transcript: token-response bodies,
+ * `Authorization: Bearer` headers, `access_token`/`refresh_token` query or form fields, and codes
+ * (the `code` of a code exchange's body, of the redirect back and of a `Location` header). Each is
+ * listed also in its percent-encoded forms, so that an encoded copy in a form body is found too.
  */
 export function collectTokens(exchanges: Exchange[]): string[] {
 	const out = new Set<string>();
@@ -458,16 +459,29 @@ export function collectTokens(exchanges: Exchange[]): string[] {
 			const m = /^\s*bearer\s+(\S+)\s*$/i.exec(v);
 			if (m && n.toLowerCase() === 'authorization') add(m[1]);
 		}
-		for (const [n, v] of queryFields(ex.request.url)) if (TOKEN_FIELDS.has(n)) add(v);
+		const query = queryFields(ex.request.url);
+		for (const [n, v] of query) if (TOKEN_FIELDS.has(n)) add(v);
 		if (isFormBody(ex.request.headers, ex.request.body)) {
-			for (const [n, v] of formFields(ex.request.body)) if (TOKEN_FIELDS.has(n)) add(v);
+			const form = formFields(ex.request.body);
+			for (const [n, v] of form) if (TOKEN_FIELDS.has(n)) add(v);
+			if (form.some(([n, v]) => n === 'grant_type' && v === 'authorization_code'))
+				for (const [n, v] of form) if (n === 'code') add(v);
 		} else fromJson(ex.request.body);
 		if (ex.response) fromJson(ex.response.body);
+		// Authorization codes: the redirect back (the callback, or any address with a state beside
+		// the code) and a Location header that carries one.
+		const codes = (fields: [string, string][], always: boolean) => {
+			if (always || fields.some(([n]) => n === 'state'))
+				for (const [n, v] of fields) if (n === 'code') add(v);
+		};
+		codes(query, ex.step === 'callback');
+		for (const [n, v] of ex.response?.headers ?? [])
+			if (n.toLowerCase() === 'location') codes(queryFields(v), true);
 	}
 	return [...out];
 }
 
-/** What every export starts from: secrets scrubbed again, and tokens shortened unless `includeTokens`. */
+/** What every export starts from: secrets scrubbed again, and tokens and codes shortened unless `includeTokens`. */
 export function prepareForExport(exchanges: Exchange[], includeTokens = false): Exchange[] {
 	const clean = exchanges.map(scrubSecrets);
 	if (includeTokens) return clean;
