@@ -1,11 +1,12 @@
 /**
- * Answers that are not OAuth, over real HTTP against the built server: a wrong base URL is named
- * as such (with what came back and the endpoints that were probably meant), a real OAuth error is
- * not.
+ * Answers that are not OAuth, and the API step's examples, over real HTTP against the built server:
+ * a wrong base URL is named as such (with what came back and the endpoints that were probably
+ * meant), a real OAuth error is not; every API example the page offers for the sandbox works as
+ * shown; a 400 over an item id is explained.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server';
-import { Client, consentUrlFrom } from '../helpers/client';
+import { Client, consentUrlFrom, decide, unescapeHtml } from '../helpers/client';
 import { NOT_FOUND_PAGE, startFakeService, type FakeService } from '../helpers/fake-service';
 import type { Exchange, Finding } from '../../src/lib/exchange/types';
 
@@ -136,5 +137,104 @@ describe('wrong base URL: an answer that is not OAuth is named as such', () => {
 		expect(ex.response!.status).toBe(400);
 		expect(JSON.parse(ex.response!.body)).toMatchObject({ error: 'invalid_grant' });
 		expect(ex.findings.map((f) => f.code)).toEqual(['invalid_grant']);
+	});
+});
+
+type ShownExample = Record<string, string> & {
+	method: string;
+	path: string;
+	query: string;
+	body: string;
+};
+
+/** The examples the API step's list shows, as the page's HTML has them. */
+function examplesOn(html: string): { label: string; sandbox: string; examples: ShownExample[] } {
+	const select =
+		/<label for="api-example">([^<]*)<\/label>\s*<select id="api-example"[^>]*data-sandbox="(\w+)"[^>]*>([\s\S]*?)<\/select>/.exec(
+			html
+		);
+	const examples = [...(select?.[3] ?? '').matchAll(/<option[^>]*data-example[^>]*>/g)].map((m) => {
+		const attr = (n: string) =>
+			unescapeHtml(new RegExp(`data-${n}="([^"]*)"`).exec(m[0])?.[1] ?? '');
+		return { method: attr('method'), path: attr('path'), query: attr('query'), body: attr('body') };
+	});
+	return { label: select?.[1] ?? '', sandbox: select?.[2] ?? '', examples };
+}
+
+describe('the API step helps', () => {
+	test('every sandbox API example the page shows returns 2xx when sent as shown (read-write flow)', async () => {
+		const c = new Client(srv.url);
+		expect((await c.action('preset', { preset: 'sandbox-rw' })).type).toBe('success');
+		await c.fetch(await decide(c, consentUrlFrom(await c.page())));
+		await c.page();
+		expect(exchanges(await c.action('exchange'))[0]!.response!.status).toBe(200);
+		const shown = examplesOn(await c.page());
+		expect(shown.label).toBe('Endpoints of the built-in sandbox');
+		expect(shown.sandbox).toBe('true');
+		expect(shown.examples.some((e) => e.path === 'edit-tag' && /(^|&)i=\d+/.test(e.body))).toBe(
+			true
+		);
+		expect(shown.examples.length).toBeGreaterThanOrEqual(6);
+		for (const e of shown.examples) {
+			const [ex] = exchanges(await c.action('api', e));
+			expect(
+				ex!.response!.status,
+				`${e.method} ${e.path}?${e.query} ${e.body}: ${ex!.response!.body}`
+			).toBeGreaterThanOrEqual(200);
+			expect(ex!.response!.status, `${e.method} ${e.path}`).toBeLessThan(300);
+			expect(ex!.findings.filter((f) => f.level === 'error')).toEqual([]);
+		}
+		// The ids in the edit-tag examples are ids that stream/items/ids returns.
+		const ids = shown.examples.find((e) => e.path === 'stream/items/ids')!;
+		const listed = JSON.parse(exchanges(await c.action('api', ids))[0]!.response!.body) as {
+			itemRefs: { id: string }[];
+		};
+		for (const e of shown.examples.filter((x) => x.path === 'edit-tag'))
+			expect(listed.itemRefs.map((r) => r.id)).toContain(new URLSearchParams(e.body).get('i'));
+	});
+
+	test('for another service, no sandbox-only values are shown as if they were the service’s', async () => {
+		const c = new Client(srv.url);
+		await setUp(c, fake.url);
+		const shown = examplesOn(await c.page());
+		expect(shown.sandbox).toBe('false');
+		expect(shown.label).not.toMatch(/^Endpoints of the built-in sandbox$/);
+		expect(shown.examples.find((e) => e.path === 'user-info')).toBeDefined();
+		for (const e of shown.examples) expect(e.query + e.body).toBe('');
+	});
+
+	test('a bad item id: the 400 is explained, with the valid forms and where ids come from', async () => {
+		const c = new Client(srv.url);
+		await c.action('preset', { preset: 'sandbox-rw' });
+		await c.fetch(await decide(c, consentUrlFrom(await c.page())));
+		await c.page();
+		await c.action('exchange');
+		const [ex] = exchanges(
+			await c.action('api', {
+				method: 'POST',
+				path: 'edit-tag',
+				query: '',
+				body: 'i=item-1&a=user/-/state/com.google/starred'
+			})
+		);
+		expect(ex!.response!.status).toBe(400);
+		const f = ex!.findings.find((x) => x.code === 'bad-item-id');
+		expect(f, JSON.stringify(ex!.findings)).toBeDefined();
+		expect(f!.message).toContain('"item-1" is not an item id');
+		expect(f!.fix).toContain('stream/items/ids');
+		expect(f!.fix).toContain('tag:google.com,2005:reader/item/');
+		// Well-formed, but no such item.
+		const [unknown] = exchanges(
+			await c.action('api', {
+				method: 'POST',
+				path: 'edit-tag',
+				query: '',
+				body: 'i=999999&a=user/-/state/com.google/starred'
+			})
+		);
+		expect(unknown!.response!.status).toBe(400);
+		expect(unknown!.findings.find((x) => x.code === 'bad-item-id')?.message).toContain(
+			'does not know it'
+		);
 	});
 });

@@ -8,6 +8,7 @@ import { AUTHORIZATION_ERRORS, MAX_STATE_BYTES } from './consent';
 import { API_DOCS, apiDocs } from './docs';
 import * as F from './findings';
 import { wrongEndpointFinding, type PlaygroundInfo } from './wrong-endpoint';
+import { badItemIdFinding } from './item-ids';
 
 const RFC6749 = (s: string) => `RFC 6749 §${s}`;
 const RFC6750 = (s: string) => `RFC 6750 §${s}`;
@@ -597,6 +598,8 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 	if (ex.step === 'userinfo' || ex.step === 'api') {
 		out.push(...apiFindings(ex, ctx));
 		out.push(...(wrong ? [wrong] : jsonExpected(ex)));
+		const item = badItemIdFinding(ex);
+		if (item) out.push(item);
 		if (ex.step === 'userinfo' && res.status === 200) {
 			const body = json(res.body);
 			if (body && !('userId' in body))

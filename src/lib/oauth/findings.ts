@@ -270,6 +270,12 @@ export const REDIRECT = 'redirect';
 export const WRONG_ENDPOINT = 'wrong-endpoint';
 
 /**
+ * A 400 from the API over an item id that is not one (edit-tag's `i`).
+ * @see the built-in sandbox's page (/sandbox): the item id forms
+ */
+export const BAD_ITEM_ID = 'bad-item-id';
+
+/**
  * A token response without Cache-Control: no-store.
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
  */
