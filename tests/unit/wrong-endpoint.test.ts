@@ -72,7 +72,9 @@ describe('which answers are not OAuth', () => {
 		['a 200 JSON object without access_token (its own findings say so)', 200, '{"x":1}'],
 		['a 500 page (the service failing where it should answer)', 500, HTML404],
 		['a 503 text', 503, 'busy'],
-		['a 404 carrying an OAuth error', 404, '{"error":"invalid_grant"}']
+		['a 404 carrying an OAuth error', 404, '{"error":"invalid_grant"}'],
+		['a JSON object cut short (broken JSON, its own finding)', 200, '{"access_token":"a","tok'],
+		['a 400 JSON object cut short', 400, ' {"error":"inv']
 	] as const)('token endpoint: %s is an OAuth answer, or not this rule’s', (_, status, body) => {
 		expect(isNotOAuthAnswer(ex('exchange', TOKEN, status, body, jsonType))).toBe(false);
 	});

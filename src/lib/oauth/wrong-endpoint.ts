@@ -69,6 +69,8 @@ export function isNotOAuthAnswer(ex: Exchange): boolean {
 	const redirect = status >= 300 && status < 400;
 	const body = jsonObject(res.body);
 	const error = typeof body?.error === 'string' ? body.error : undefined;
+	// A JSON object that does not parse is a broken answer of its own ("not JSON"), not another page.
+	if (!body && !redirect && /^\s*\{/.test(res.body)) return false;
 	switch (step) {
 		case 'exchange':
 		case 'refresh':
