@@ -12,6 +12,8 @@ import {
 	sandboxPreflight
 } from '$lib/sandbox/preflight.server';
 import { configuredPresets, offerSandboxClients } from '$lib/server/presets';
+import { sandboxApiExamples } from '$lib/sandbox/examples.server';
+import { offerSandboxApiExamples } from '$lib/server/api-examples';
 import { config } from '$lib/env.server';
 import { sessionKeys } from '$lib/keys.server';
 import { crossSiteForm } from '$lib/server/csrf';
@@ -27,6 +29,7 @@ export const init: ServerInit = async () => {
 		// The playground offers the sandbox's built-in clients as presets; this hook is the one
 		// place that knows both, so neither imports the other.
 		if (config().sandbox.enabled) offerSandboxClients(builtinClients());
+		offerSandboxApiExamples(sandboxApiExamples());
 	} catch (e) {
 		console.error(`\nThe playground cannot start: ${(e as Error).message}\n`);
 		process.exit(1);

@@ -231,7 +231,12 @@ describe('provider faults', () => {
 		});
 		expect(ex.response?.status).toBe(302);
 		expect(received.length).toBe(before + 1);
-		expect(diagnose(ex)[0]!.code).toBe('redirect');
+		// On the token endpoint, a redirect says the URL is probably not that endpoint.
+		expect(diagnose(ex)[0]!.code).toBe('wrong-endpoint');
+		expect(diagnose(ex)[0]!.message).toContain(
+			'a redirect to http://169.254.169.254/latest/meta-data/'
+		);
+		expect(diagnose({ ...ex, step: 'api' })[0]!.code).toBe('redirect');
 	});
 	test('a connection closed mid-body', async () => {
 		const ex = await send({ step: 'userinfo', method: 'GET', url: `${base}/reset` });

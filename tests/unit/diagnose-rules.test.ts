@@ -156,18 +156,21 @@ describe('token endpoint errors (RFC 6749 §5.2)', () => {
 	test('a 200 carrying an error object is still an error, not a token response', () => {
 		expect(codes({ status: 200, body: '{"error":"invalid_grant"}' })).toEqual(['invalid_grant']);
 	});
-	test('an error member that is not a string is no error object', () => {
-		expect(codes({ status: 400, body: '{"error":7}' })).toEqual([]);
+	test('an error member that is not a string is no error object: the URL is probably not the token endpoint', () => {
+		expect(codes({ status: 400, body: '{"error":7}' })).toEqual(['wrong-endpoint']);
 	});
-	test('a 4xx without a JSON error object says so; a 5xx or 3xx does not', () => {
+	test('a 4xx without a JSON error object is a wrong endpoint, but an empty 401 with a challenge only lacks the object; a 5xx is a server error', () => {
 		expect(codes({ status: 400, body: 'nope', headers: [['Cache-Control', 'no-store']] })).toEqual([
-			'no-error-object',
-			'not-json'
+			'wrong-endpoint'
 		]);
-		expect(codes({ status: 499, body: '' })).toEqual(['no-error-object']);
-		expect(codes({ status: 399, body: '' })).toEqual(['redirect']);
+		expect(codes({ status: 499, body: '' })).toEqual(['wrong-endpoint']);
+		expect(codes({ status: 399, body: '' })).toEqual(['wrong-endpoint']);
 		expect(codes({ status: 500, body: '' })).toEqual(['server-error']);
-		expect(codes({ status: 400, body: '[]' })).toEqual(['no-error-object']);
+		expect(codes({ status: 400, body: '[]' })).toEqual(['wrong-endpoint']);
+		expect(
+			codes({ status: 401, body: ' ', headers: [['WWW-Authenticate', 'Basic realm="x"']] })
+		).toEqual(['no-error-object']);
+		expect(codes({ status: 401, body: '', headers: [] })).toEqual(['wrong-endpoint']);
 	});
 });
 
@@ -289,18 +292,22 @@ describe('the token response (the service’s API docs §2.3)', () => {
 		).toBe('RFC 6749 §3.3');
 	});
 	test('a JSON body that is not an object gets no token-response findings', () => {
-		expect(codes({ body: '["access_token"]' })).toEqual([]);
-		expect(codes({ body: 'null' })).toEqual(['not-json']);
-		expect(codes({ body: '"text"' })).toEqual(['not-json']);
-		expect(codes({ body: '12' })).toEqual(['not-json']);
+		expect(codes({ body: '["access_token"]' })).toEqual(['wrong-endpoint']);
+		expect(codes({ body: 'null' })).toEqual(['wrong-endpoint']);
+		expect(codes({ body: '"text"' })).toEqual(['wrong-endpoint']);
+		expect(codes({ body: '12' })).toEqual(['wrong-endpoint']);
 	});
 });
 
 describe('a body that should be JSON', () => {
 	const api = (s: Shape) => codes({ step: 'api', method: 'GET', ...s });
 	test('HTML, or text, is not JSON; a cut-off body is a warning only', () => {
+		expect(
+			api({ status: 400, body: '<html></html>', headers: [['Content-Type', 'text/html']] })
+		).toEqual(['not-json']);
+		// A page of HTML where the API answers: someone else's page, a wrong base URL (wrong-endpoint.ts).
 		expect(api({ body: '<html></html>', headers: [['Content-Type', 'text/html']] })).toEqual([
-			'not-json'
+			'wrong-endpoint'
 		]);
 		expect(
 			run({ step: 'api', body: 'oops', headers: [] }).map((f) => [f.code, f.level, f.fix])
@@ -368,16 +375,19 @@ describe('API calls', () => {
 			codes({ step: 'userinfo', method: 'GET', status, body });
 		expect(ui(200, '{"userName":"x"}')).toEqual(['userinfo-fields']);
 		expect(ui(200, '{"userId":"1"}')).toEqual([]);
-		expect(ui(404, '{"userName":"x"}')).toEqual([]);
+		expect(ui(404, '{"userName":"x"}')).toEqual(['wrong-endpoint']);
+		expect(ui(400, '{"userName":"x"}')).toEqual([]);
 		expect(codes({ step: 'api', method: 'GET', body: '{"userName":"x"}' })).toEqual([]);
 	});
 });
 
 describe('redirects and server errors', () => {
-	test('a 3xx on a back-channel step is a redirect and nothing more', () => {
+	test('a 3xx on a back-channel step is a redirect; on a documented endpoint, the URL is probably wrong', () => {
 		for (const step of ['exchange', 'refresh', 'userinfo', 'api'] as const)
 			for (const status of [300, 302, 399])
-				expect(codes({ step, status, body: 'x', headers: [] })).toEqual(['redirect']);
+				expect(codes({ step, status, body: 'x', headers: [] })).toEqual([
+					step === 'api' ? 'redirect' : 'wrong-endpoint'
+				]);
 	});
 	test('a 5xx is a server error', () => {
 		expect(codes({ step: 'api', method: 'GET', status: 500, body: '{}' })).toEqual([
@@ -454,9 +464,10 @@ describe('the registration check', () => {
 	});
 	test('any other 4xx keeps the service’s error code, or is a consent error', () => {
 		expect(one(404, '{"error":"invalid_scope"}')).toEqual([['invalid_scope', 'error']]);
-		expect(one(404, 'Not found')).toEqual([['consent-error', 'error']]);
+		expect(one(404, 'Not found')).toEqual([['wrong-endpoint', 'error']]);
+		expect(one(403, 'Not found')).toEqual([['consent-error', 'error']]);
 		expect(one(400, '{"error":3,"error_description":4}')).toEqual([['consent-error', 'error']]);
-		expect(check(404, 'x')[0]!.ref).toBe('RFC 6749 §4.1.2.1');
+		expect(check(403, 'x')[0]!.ref).toBe('RFC 6749 §4.1.2.1');
 	});
 	test('5xx is a server error, once', () => {
 		expect(one(500)).toEqual([
@@ -546,13 +557,22 @@ describe('levels and citations of each rule', () => {
 			['content-type', 'error', "the service's API docs §4.2"],
 			['invalid_request', 'error', 'RFC 6749 §5.2']
 		]);
-		expect(triple(run({ status: 401, body: '' }))).toEqual([
-			['no-error-object', 'error', 'RFC 6749 §5.2']
+		expect(
+			triple(run({ status: 401, body: '', headers: [['WWW-Authenticate', 'Basic']] }))
+		).toEqual([['no-error-object', 'error', 'RFC 6749 §5.2']]);
+		expect(triple(run({ status: 404, body: '' }))).toEqual([
+			['wrong-endpoint', 'error', "the service's API docs §4.2"]
+		]);
+		expect(triple(run({ step: 'refresh', status: 404, body: '' }))).toEqual([
+			['wrong-endpoint', 'error', "the service's API docs §4.3"]
 		]);
 		expect(
 			triple(run({ body: JSON.stringify(GOOD), headers: [] }, { requestedScope: 'read' }))
 		).toEqual([['cache-control', 'info', 'RFC 6749 §5.1']]);
 		expect(run({ status: 302, body: '' }).map((f) => [f.code, f.level])).toEqual([
+			['wrong-endpoint', 'error']
+		]);
+		expect(run({ step: 'api', status: 302, body: '' }).map((f) => [f.code, f.level])).toEqual([
 			['redirect', 'error']
 		]);
 	});
@@ -602,7 +622,7 @@ describe('edges', () => {
 	test('a 4xx JSON body without an error member is not read as a token response', () => {
 		const c = codes({ status: 400, body: '{"detail":"nope"}' });
 		expect(c).not.toContain('missing-access_token');
-		expect(c).toEqual([]);
+		expect(c).toEqual(['wrong-endpoint']);
 	});
 	test('the callback step gets no API findings, whatever its status', () => {
 		expect(codes({ step: 'callback', status: 401, body: 'x', headers: [] })).toEqual([]);

@@ -139,8 +139,9 @@ describe('token endpoint', () => {
 	});
 	test('a redirect is not followed and is explained', () => {
 		expect(codes(ex('exchange', 301, '', [['Location', 'https://elsewhere/']]))).toEqual([
-			'redirect'
+			'wrong-endpoint'
 		]);
+		expect(codes(ex('api', 301, '', [['Location', 'https://elsewhere/']]))).toEqual(['redirect']);
 	});
 });
 

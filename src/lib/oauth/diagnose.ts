@@ -7,6 +7,8 @@ import { headerValue, STEPS } from '$lib/exchange/types';
 import { AUTHORIZATION_ERRORS, MAX_STATE_BYTES } from './consent';
 import { API_DOCS, apiDocs } from './docs';
 import * as F from './findings';
+import { wrongEndpointFinding, type PlaygroundInfo } from './wrong-endpoint';
+import { badItemIdFinding } from './item-ids';
 
 const RFC6749 = (s: string) => `RFC 6749 §${s}`;
 const RFC6750 = (s: string) => `RFC 6750 §${s}`;
@@ -18,6 +20,8 @@ export interface DiagnoseContext {
 	clientId?: string;
 	/** Epoch ms when the access token used by this exchange expires, if known. */
 	tokenExpiresAt?: number;
+	/** The playground's own origin, so that a base URL on it is named (wrong-endpoint.ts). */
+	playground?: PlaygroundInfo;
 }
 
 function json(body: string | undefined): Record<string, unknown> | undefined {
@@ -523,13 +527,17 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 	}
 	const res = ex.response;
 	if (!res) return out;
+	// An answer that is not OAuth names the URL as probably wrong, in place of the generic findings.
+	const wrong = wrongEndpointFinding(ex, ctx.playground);
 	if (res.status >= 300 && res.status < 400 && ex.step !== 'callback' && ex.step !== 'check') {
-		out.push({
-			level: 'error',
-			code: F.REDIRECT,
-			message: `The service answered with a redirect (${res.status}) to ${headerValue(res.headers, 'Location') ?? 'nowhere'}. The playground does not follow redirects on back-channel requests.`,
-			fix: 'Use the final URL directly; a redirect here usually means http instead of https, or a missing path segment.'
-		});
+		out.push(
+			wrong ?? {
+				level: 'error',
+				code: F.REDIRECT,
+				message: `The service answered with a redirect (${res.status}) to ${headerValue(res.headers, 'Location') ?? 'nowhere'}. The playground does not follow redirects on back-channel requests.`,
+				fix: 'Use the final URL directly; a redirect here usually means http instead of https, or a missing path segment.'
+			}
+		);
 		return out;
 	}
 	if (res.status >= 500)
@@ -539,7 +547,7 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 			message: `The service failed with HTTP ${res.status}.`,
 			fix: 'This is on the service side. Try again later; if it repeats, report it with this exchange.'
 		});
-	if (ex.step === 'check') return [...out, ...checkFindings(ex, ctx)];
+	if (ex.step === 'check') return [...out, ...(wrong ? [wrong] : checkFindings(ex, ctx))];
 	if (ex.step === 'exchange' || ex.step === 'refresh') {
 		const ct = headerValue(ex.request.headers, 'Content-Type');
 		if (ex.request.method === 'POST' && (!ct || !/^application\/x-www-form-urlencoded\b/i.test(ct)))
@@ -551,7 +559,8 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 				ref: apiDocs('§4.2')
 			});
 		const body = json(res.body);
-		if (body && typeof body.error === 'string')
+		if (wrong) out.push(wrong);
+		else if (body && typeof body.error === 'string')
 			out.push(
 				tokenErrorFinding(
 					ex,
@@ -576,19 +585,21 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 			});
 		const cc = headerValue(res.headers, 'Cache-Control');
 		// Stryker disable next-line StringLiteral: any text without "no-store" in place of the empty one tests the same
-		if (res.status === 200 && !/no-store/i.test(cc ?? ''))
+		if (res.status === 200 && !wrong && !/no-store/i.test(cc ?? ''))
 			out.push({
 				level: 'info',
 				code: F.CACHE_CONTROL,
 				message: 'The token response lacks Cache-Control: no-store, which RFC 6749 §5.1 requires.',
 				ref: RFC6749('5.1')
 			});
-		out.push(...jsonExpected(ex));
+		if (!wrong) out.push(...jsonExpected(ex));
 		return out;
 	}
 	if (ex.step === 'userinfo' || ex.step === 'api') {
 		out.push(...apiFindings(ex, ctx));
-		out.push(...jsonExpected(ex));
+		out.push(...(wrong ? [wrong] : jsonExpected(ex)));
+		const item = badItemIdFinding(ex);
+		if (item) out.push(item);
 		if (ex.step === 'userinfo' && res.status === 200) {
 			const body = json(res.body);
 			if (body && !('userId' in body))

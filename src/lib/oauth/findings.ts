@@ -263,6 +263,19 @@ export const STATE_TOO_LONG = 'state-too-long';
 export const REDIRECT = 'redirect';
 
 /**
+ * The answer is not one the called endpoint sends (an HTML page, a 404, a redirect, JSON without an
+ * `error` member): the URL is probably not the service's endpoint, a wrong base URL or endpoint.
+ * @see the service's API docs §4 (/api-docs#section-4)
+ */
+export const WRONG_ENDPOINT = 'wrong-endpoint';
+
+/**
+ * A 400 from the API over an item id that is not one (edit-tag's `i`).
+ * @see the built-in sandbox's page (/sandbox): the item id forms
+ */
+export const BAD_ITEM_ID = 'bad-item-id';
+
+/**
  * A token response without Cache-Control: no-store.
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
  */

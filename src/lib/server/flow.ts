@@ -25,6 +25,7 @@ import { config } from '$lib/env.server';
 import { rememberState, type Session } from './session';
 import { usableSecret } from './secret';
 import { isSandboxTarget } from './presets';
+import { playgroundInfo } from './playground-info';
 
 /** The one sender, with the server's outbound policy and limits. */
 const send = (input: SendInput) => sendWith(input, outboundFrom(config()));
@@ -37,7 +38,8 @@ export type StepResult =
 export function present(ex: Exchange, session: Session, ctx: DiagnoseContext = {}): Exchange {
 	const secret = session.client_secret;
 	const clean = redactExchange(ex, secret ? [{ name: 'client_secret', value: secret }] : []);
-	return { ...clean, findings: [...clean.findings, ...diagnose(clean, ctx)] };
+	const findings = diagnose(clean, { playground: playgroundInfo(), ...ctx });
+	return { ...clean, findings: [...clean.findings, ...findings] };
 }
 
 /** A new consent request: fresh state (or the custom one), saved in the session. */

@@ -29,16 +29,7 @@ import { redactExchange, redactValue } from '$lib/exchange/redact';
 import { secretsOf } from './tokens';
 import { undoSlot, withoutUndo } from './undo';
 import { newSetupId, nextSetupId, stampSetup } from './setup-id';
-
-export const API_SUGGESTIONS = [
-	{ method: 'GET', path: 'user-info', zone: 1 },
-	{ method: 'GET', path: 'subscription/list', zone: 1 },
-	{ method: 'GET', path: 'tag/list', zone: 1 },
-	{ method: 'GET', path: 'unread-count', zone: 1 },
-	{ method: 'GET', path: 'stream/items/ids', zone: 1 },
-	{ method: 'POST', path: 'edit-tag', zone: 2 },
-	{ method: 'POST', path: 'mark-all-as-read', zone: 2 }
-] as const;
+import { apiSuggestions } from './api-examples';
 
 export function defaultSetup(origin: string): Setup {
 	return setupWith({
@@ -133,7 +124,7 @@ export function view(session: Session, origin: string) {
 		sandbox: sandboxEnabled(),
 		/** The setup's consent page is the built-in sandbox's (wording may name its buttons). */
 		sandboxTarget: isSandboxTarget(setup, origin),
-		apiSuggestions: API_SUGGESTIONS,
+		apiSuggestions: apiSuggestions(setup ?? defaults, origin),
 		notice: session.notice ?? null,
 		/** The current setup's id: a step counts only the exchanges that carry it (ui/steps.ts). */
 		setupId: session.setup_id ?? null

@@ -1,0 +1,280 @@
+/**
+ * Answers that are not OAuth: a token endpoint (or the user-info endpoint, or the consent URL of
+ * the registration check) that answered with something its protocol never sends (an HTML page, a
+ * 404, a redirect, JSON without an `error` member) was most likely not the service's endpoint at
+ * all, but a wrong base URL or endpoint. This names the URL called and what came back, and works
+ * out which base URL was probably meant, with the service's documented endpoints for it.
+ * Pure: it reads only the Exchange and what the caller knows of the playground.
+ */
+import type { Exchange, Finding } from '$lib/exchange/types';
+import { headerValue } from '$lib/exchange/types';
+import { apiDocs } from './docs';
+import { WRONG_ENDPOINT } from './findings';
+
+/** The documented paths below the base URL (the service's API docs §4.1, §4.2, §4.3, §4.4). */
+export const DOCUMENTED_PATHS = {
+	authorization: '/oauth2/auth',
+	token: '/oauth2/token',
+	userinfo: '/reader/api/0/user-info',
+	api: '/reader/api/0/'
+} as const;
+
+/** The token errors of RFC 6749 §5.2: a body naming one of these is an OAuth answer. */
+const OAUTH_TOKEN_ERRORS = new Set([
+	'invalid_request',
+	'invalid_client',
+	'invalid_grant',
+	'unauthorized_client',
+	'unsupported_grant_type',
+	'invalid_scope'
+]);
+
+export interface PlaygroundInfo {
+	/** The playground's own origin: a base URL on it, outside `/sandbox`, reaches the playground. */
+	origin: string;
+	/** Whether the built-in sandbox is on (its base URL is `<origin>/sandbox`). */
+	sandbox: boolean;
+}
+
+type Step = 'exchange' | 'refresh' | 'userinfo' | 'api' | 'check';
+
+function jsonObject(body: string): Record<string, unknown> | undefined {
+	try {
+		const v: unknown = JSON.parse(body);
+		return v && typeof v === 'object' && !Array.isArray(v)
+			? (v as Record<string, unknown>)
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function isHtml(ex: Exchange): boolean {
+	const res = ex.response!;
+	const ct = headerValue(res.headers, 'Content-Type') ?? '';
+	return /html/i.test(ct) || /^\s*</.test(res.body);
+}
+
+/**
+ * Whether the answer is not what the endpoint the step called would send: the cases where the URL
+ * is probably not that endpoint. A real OAuth error (`{"error": …}`), a token response, a 5xx (the
+ * service failing at the right place) and a cut-off body never count.
+ */
+export function isNotOAuthAnswer(ex: Exchange): boolean {
+	const res = ex.response;
+	if (!res || ex.failure || res.truncated) return false;
+	const step = ex.step as Step;
+	const { status } = res;
+	if (status >= 500 || status < 200) return false;
+	const redirect = status >= 300 && status < 400;
+	const body = jsonObject(res.body);
+	const error = typeof body?.error === 'string' ? body.error : undefined;
+	// A JSON object that does not parse is a broken answer of its own ("not JSON"), not another page.
+	if (!body && !redirect && /^\s*\{/.test(res.body)) return false;
+	switch (step) {
+		case 'exchange':
+		case 'refresh':
+			if (redirect) return true;
+			if (status === 404 || status === 405) return !error || !OAUTH_TOKEN_ERRORS.has(error);
+			if (status < 300) return !body;
+			// A 401 with an empty body and an authentication challenge is the endpoint refusing the
+			// client (without the JSON object RFC 6749 §5.2 asks for), not another page.
+			if (status === 401 && !res.body.trim() && headerValue(res.headers, 'WWW-Authenticate'))
+				return false;
+			return error === undefined;
+		case 'userinfo':
+			return redirect || status === 404 || status === 405 || isHtml(ex);
+		case 'api':
+			// The API answers an unknown path with its own JSON 404; a page of HTML is someone else's.
+			return !redirect && isHtml(ex) && (status < 300 || status === 404 || status === 405);
+		case 'check':
+			return (status === 404 || status === 405) && error === undefined;
+		default:
+			return false;
+	}
+}
+
+/** The suffix of the documented endpoint a step calls, below the base URL. */
+function suffixOf(step: Step, url: URL): string {
+	switch (step) {
+		case 'exchange':
+		case 'refresh':
+			return DOCUMENTED_PATHS.token;
+		case 'userinfo':
+			return DOCUMENTED_PATHS.userinfo;
+		case 'check':
+			return DOCUMENTED_PATHS.authorization;
+		case 'api': {
+			const at = url.pathname.indexOf(DOCUMENTED_PATHS.api);
+			return at < 0 ? url.pathname : url.pathname.slice(at);
+		}
+	}
+}
+
+/** The base URL a request URL was built from, when it ends with the step's documented path. */
+export function calledBase(step: Step, requestUrl: string): string | undefined {
+	if (!URL.canParse(requestUrl)) return undefined;
+	const url = new URL(requestUrl);
+	const suffix = suffixOf(step, url);
+	if (!url.pathname.endsWith(suffix)) return undefined;
+	return (url.origin + url.pathname.slice(0, url.pathname.length - suffix.length)).replace(
+		/\/+$/,
+		''
+	);
+}
+
+/** Documented paths (or the start of one) that a base URL should not end with. */
+const NOT_A_BASE = [
+	'/oauth2/token',
+	'/oauth2/auth',
+	'/oauth2',
+	'/reader/api/0/user-info',
+	'/reader/api/0',
+	'/reader/api',
+	'/reader'
+];
+
+function stripEndpointPaths(base: string): string {
+	let out = base.replace(/\/+$/, '');
+	for (let changed = true; changed;) {
+		changed = false;
+		for (const p of NOT_A_BASE)
+			if (out.endsWith(p)) {
+				out = out.slice(0, -p.length).replace(/\/+$/, '');
+				changed = true;
+			}
+	}
+	return out;
+}
+
+/**
+ * The base URL that was probably meant, or undefined when nothing points at one: the origin a
+ * redirect sends to; the sandbox's, for the playground's own origin; the base without an
+ * endpoint's path that was typed into it.
+ */
+export function meantBase(ex: Exchange, playground?: PlaygroundInfo): string | undefined {
+	const step = ex.step as Step;
+	const res = ex.response;
+	const base = calledBase(step, ex.request.url);
+	if (!URL.canParse(ex.request.url)) return undefined;
+	const url = new URL(ex.request.url);
+	const location = res && headerValue(res.headers, 'Location');
+	if (res && res.status >= 300 && res.status < 400 && location) {
+		if (!URL.canParse(location, url)) return undefined;
+		const target = new URL(location, url);
+		const targetBase = calledBase(step, target.href);
+		if (targetBase !== undefined) return stripEndpointPaths(targetBase);
+		const path = base === undefined ? '' : new URL(base).pathname;
+		const guess = stripEndpointPaths(target.origin + path);
+		return guess === base ? undefined : guess;
+	}
+	if (base === undefined) return undefined;
+	const stripped = stripEndpointPaths(base);
+	const baseUrl = new URL(stripped);
+	if (
+		playground?.sandbox &&
+		baseUrl.origin === playground.origin &&
+		!/^\/sandbox(\/|$)/.test(baseUrl.pathname)
+	)
+		return `${playground.origin}/sandbox`;
+	return stripped === base ? undefined : stripped;
+}
+
+/** The service's documented endpoints for a base URL, as one line. */
+export function documentedEndpoints(base: string): string {
+	const b = base.replace(/\/+$/, '');
+	return `consent ${b}${DOCUMENTED_PATHS.authorization}, token ${b}${DOCUMENTED_PATHS.token}, user-info ${b}${DOCUMENTED_PATHS.userinfo}`;
+}
+
+const LOOK_CHARS = 80;
+
+function oneLine(s: string, max = LOOK_CHARS): string {
+	const t = s.replace(/\s+/g, ' ').trim();
+	return t.length > max ? `${t.slice(0, max)}…` : t;
+}
+
+/** A short look at what came back: the redirect's target, an HTML page's title, JSON's members, or the first words. */
+export function whatCameBack(ex: Exchange): string {
+	const res = ex.response!;
+	const ct = headerValue(res.headers, 'Content-Type');
+	const head = `${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
+	const type = ct ? `, ${oneLine(ct, 60)}` : ', no Content-Type';
+	if (res.status >= 300 && res.status < 400) {
+		const location = headerValue(res.headers, 'Location');
+		return `${head}, a redirect to ${location ? oneLine(location, 200) : 'nowhere (no Location)'}`;
+	}
+	if (!res.body.trim()) return `${head}${type}, an empty body`;
+	const title = /<title[^>]*>([^<]*)<\/title>/i.exec(res.body)?.[1];
+	if (title !== undefined && title.trim())
+		return `${head}${type}, an HTML page titled "${oneLine(title)}"`;
+	if (isHtml(ex)) return `${head}${type}, an HTML page`;
+	const body = jsonObject(res.body);
+	if (body) {
+		const keys = Object.keys(body);
+		const said = ['message', 'error_description', 'detail', 'title'].find(
+			(k) => typeof body[k] === 'string'
+		);
+		const members = keys.length
+			? `JSON with ${keys
+					.slice(0, 5)
+					.map((k) => `"${oneLine(k, 30)}"`)
+					.join(', ')}${keys.length > 5 ? ', …' : ''} and no "error" member`
+			: 'an empty JSON object';
+		return `${head}${type}, ${members}${said ? `: "${oneLine(String(body[said]))}"` : ''}`;
+	}
+	return `${head}${type}: "${oneLine(res.body)}"`;
+}
+
+const WHAT: Record<Step, string> = {
+	exchange: "the service's token endpoint",
+	refresh: "the service's token endpoint",
+	userinfo: "the service's user-info endpoint",
+	api: "the service's API",
+	check: "the service's consent page"
+};
+
+const SECTION: Record<Step, string> = {
+	exchange: '§4.2',
+	refresh: '§4.3',
+	userinfo: '§4.4',
+	api: '§4.4',
+	check: '§4.1'
+};
+
+/**
+ * The finding for an answer that is not OAuth, or undefined when the answer is one (or the step
+ * calls no documented endpoint).
+ */
+export function wrongEndpointFinding(
+	ex: Exchange,
+	playground?: PlaygroundInfo
+): Finding | undefined {
+	if (!isNotOAuthAnswer(ex)) return undefined;
+	const step = ex.step as Step;
+	const url = ex.request.url;
+	const own =
+		playground !== undefined &&
+		URL.canParse(url) &&
+		new URL(url).origin === playground.origin &&
+		!(playground.sandbox && /^\/sandbox(\/|$)/.test(new URL(url).pathname));
+	const meant = meantBase(ex, playground);
+	const base = calledBase(step, url);
+	const itself = own
+		? ' That address is this playground itself, not the service: the answer is the playground’s own.'
+		: '';
+	const fix = meant
+		? `The base URL was probably meant to be ${meant}. Its documented endpoints are: ${documentedEndpoints(meant)}. Change the base URL in the setup (or the custom endpoint under Advanced settings).`
+		: base !== undefined
+			? `Check the base URL in the setup. For the base URL ${base} the documented endpoints are: ${documentedEndpoints(base)}; if the service lives elsewhere, use its base URL.`
+			: `Check the custom endpoint under Advanced settings, or leave it empty to use the documented path below the base URL (${DOCUMENTED_PATHS[step === 'check' ? 'authorization' : step === 'userinfo' ? 'userinfo' : 'token']}).`;
+	return {
+		level: 'error',
+		code: WRONG_ENDPOINT,
+		message: `${url} is probably not ${WHAT[step]} (a wrong base URL or endpoint): it answered ${whatCameBack(ex)}, which is not what that endpoint answers.${itself}`,
+		fix:
+			step === 'exchange' || step === 'refresh'
+				? `${fix} (If this is the token endpoint after all, it answers without the JSON of RFC 6749 §5.1 and §5.2.)`
+				: fix,
+		ref: apiDocs(SECTION[step])
+	};
+}
