@@ -162,6 +162,7 @@ describe('toMarkdown', () => {
 	});
 
 	test('authorization codes are shortened like tokens (the callback and the code exchange), in full with includeTokens', () => {
+		const md = report();
 		expect(md).not.toContain(CODE);
 		expect(md).toContain(`code=${CODE.slice(0, 4)}…${CODE.slice(-4)} <${CODE.length} chars>`);
 		// Also a code that only came back in a Location header (an imported browser HAR's consent).
