@@ -160,6 +160,10 @@ describe('every step and state fits the screen', () => {
 			await p.getByRole('dialog').waitFor();
 			await check('14-start-over-dialog');
 			await p.keyboard.press('Escape');
+			await p.getByRole('button', { name: 'Shortcuts' }).click();
+			await p.getByRole('dialog').waitFor();
+			await check('15-shortcuts-dialog');
+			await p.keyboard.press('Escape');
 		});
 
 	test('the other pages: /api-docs, /link, the sandbox pages, at 390 and 1280 px', async () => {
