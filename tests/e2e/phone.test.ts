@@ -155,6 +155,11 @@ describe('every step and state fits the screen', () => {
 			await p.getByRole('checkbox', { name: 'include tokens' }).check();
 			await p.getByRole('group', { name: 'Export and import' }).scrollIntoViewIfNeeded();
 			await check('13-export-tools');
+			// Every disclosure open at once: the setup, paste-back mode, decoded JWTs, every exchange.
+			await p
+				.locator('details')
+				.evaluateAll((els) => els.forEach((e) => ((e as HTMLDetailsElement).open = true)));
+			await check('13b-every-disclosure-open');
 
 			await p.getByRole('button', { name: 'Start over' }).click();
 			await p.getByRole('dialog').waitFor();
