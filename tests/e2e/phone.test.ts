@@ -1,0 +1,253 @@
+/**
+ * The page on a phone (390 × 844, touch) and on a desktop (1280), in real Chromium: one sandbox flow
+ * through every step and state, with the layout checked at each. Nothing may run off the right edge
+ * unless it scrolls inside a box of its own, the page never scrolls sideways, every tap target on the
+ * phone is at least 44 × 44 CSS px, and a docs link's banner stays in reach while the focus moves down
+ * the page. Screenshots of every state go to test-output/screenshots/phone-*.png and desktop-*.png.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { launch, shot, SHOTS } from '../helpers/browser';
+import { flowUrl, openPlayground, watch } from '../helpers/e2e';
+import { overflowProblems, smallTargets } from '../helpers/layout';
+
+let srv: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+const problems: string[] = [];
+
+/** A redirect URI long enough to run off a phone's screen, and registered nowhere. */
+const LONG_PATH =
+	'/callback/registered-somewhere-else/' + 'averylongsegmentwithoutanybreak'.repeat(4) + '/end';
+
+const SIZES = {
+	phone: { width: 390, height: 844, isMobile: true, hasTouch: true },
+	desktop: { width: 1280, height: 800, isMobile: false, hasTouch: false }
+} as const;
+type Size = keyof typeof SIZES;
+
+beforeAll(async () => {
+	const port = await freePort();
+	srv = await startServer({}, port);
+	browser = await launch();
+});
+afterAll(async () => {
+	await browser?.close();
+	await srv?.stop();
+});
+afterEach(async () => {
+	await context?.close();
+	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
+});
+
+async function newPage(size: Size): Promise<Page> {
+	const { width, height, isMobile, hasTouch } = SIZES[size];
+	context = await browser.newContext({
+		viewport: { width, height },
+		isMobile,
+		hasTouch,
+		colorScheme: 'light'
+	});
+	return watch(await context.newPage(), { problems });
+}
+
+/**
+ * Checks the layout of the state the page is in, and saves its screenshot: nothing off the right
+ * edge, and (on the phone) no tap target under 44 px. Failures name the elements.
+ */
+async function checkLayout(p: Page, size: Size, name: string): Promise<void> {
+	await shot(p, `${size}-${name}`);
+	expect.soft(await overflowProblems(p), `${name}: elements past the right edge`).toEqual([]);
+	if (size === 'phone')
+		expect.soft(await smallTargets(p), `${name}: tap targets under 44 × 44 px`).toEqual([]);
+}
+
+/** Opens every exchange in `scope` (closed ones keep their long lines out of the layout). */
+async function openExchanges(p: Page, scope: string): Promise<void> {
+	await p
+		.locator(`${scope} details.exchange`)
+		.evaluateAll((els) => els.forEach((e) => ((e as HTMLDetailsElement).open = true)));
+}
+
+async function openSetup(p: Page): Promise<void> {
+	if (!(await p.getByLabel('Client id').isVisible())) await p.getByTestId('setup-summary').click();
+}
+
+describe('every step and state fits the screen', () => {
+	for (const size of ['phone', 'desktop'] as const)
+		test(`the sandbox flow, at ${SIZES[size].width} px`, { timeout: 180_000 }, async () => {
+			const p = await newPage(size);
+			const check = (name: string) => checkLayout(p, size, name);
+
+			await openPlayground(p, srv.url);
+			await check('01-fresh-setup');
+			await p.getByText('Advanced settings').click();
+			await check('02-setup-advanced');
+
+			await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
+			await p.getByTestId('consent-url').waitFor();
+			await check('03-consent-shown');
+
+			// The registration check with a redirect URI the sandbox does not know: the mismatch.
+			await openSetup(p);
+			await p.getByLabel('Redirect URI to register').fill(srv.url + LONG_PATH);
+			await p.getByRole('button', { name: 'Save setup' }).click();
+			await expect
+				.poll(() => p.getByTestId('consent-url').textContent())
+				.toContain('averylongsegment');
+			await p.getByRole('button', { name: 'Check the consent URL' }).click();
+			const mismatch = p.locator('#consent [data-code="redirect_uri_mismatch"]');
+			await mismatch.waitFor();
+			await openExchanges(p, '#consent');
+			await check('04-redirect-uri-mismatch');
+
+			// Back to the registered redirect URI; the sandbox's own consent page.
+			await openSetup(p);
+			await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
+			await expect
+				.poll(() => p.getByTestId('consent-url').textContent())
+				.not.toContain('averylongsegment');
+			await p.getByRole('link', { name: 'Open the consent page' }).click();
+			await p.waitForURL(/\/sandbox\/oauth2\/auth/);
+			await check('05-sandbox-consent-page');
+			await p.getByRole('button', { name: 'Authorize' }).click();
+			await p.waitForURL(flowUrl(srv.url));
+			await p.getByTestId('access-token').waitFor();
+			await openExchanges(p, '.flow');
+			await check('06-callback-exchange-tokens');
+
+			const jwt = p.locator('[data-jwt="access_token"] summary');
+			if (await jwt.count()) await jwt.click();
+			await check('07-jwt-open');
+
+			await p.getByRole('button', { name: 'Read the user info' }).click();
+			await expect
+				.poll(() => p.locator('#userinfo details.exchange').textContent())
+				.toContain('"userId"');
+			await check('08-user-info');
+
+			await p.getByRole('button', { name: 'Refresh the access token' }).click();
+			await expect.poll(() => p.getByTestId('rotation').textContent()).toContain('rotated');
+			await openExchanges(p, '#refresh');
+			await check('09-refresh');
+
+			await p.getByLabel(/Path below/).fill('stream/items/ids');
+			await p.locator('#api-query').fill('s=user/-/state/com.google/reading-list&n=20');
+			await p.getByRole('button', { name: 'Send' }).click();
+			await expect
+				.poll(() => p.locator('#api details.exchange').first().textContent())
+				.toContain('200');
+			await check('10-api-result');
+
+			// An error finding: a write with the read-only client.
+			await p.getByLabel('Method').selectOption('POST');
+			await p.getByLabel(/Path below/).fill('edit-tag');
+			await p.getByLabel('Form body').fill('i=item-1&a=user/-/state/com.google/starred');
+			await p.getByRole('button', { name: 'Send' }).click();
+			await p.locator('#api [data-code="insufficient_scope"]').waitFor();
+			await check('11-error-finding');
+
+			// The transcript with every exchange open, and its export tools.
+			await openExchanges(p, '.transcript');
+			await p.locator('#transcript-title').scrollIntoViewIfNeeded();
+			await check('12-transcript-open');
+			await p.getByRole('checkbox', { name: 'include tokens' }).check();
+			await p.getByRole('group', { name: 'Export and import' }).scrollIntoViewIfNeeded();
+			await check('13-export-tools');
+			// Every disclosure open at once: the setup, paste-back mode, decoded JWTs, every exchange.
+			await p
+				.locator('details')
+				.evaluateAll((els) => els.forEach((e) => ((e as HTMLDetailsElement).open = true)));
+			await check('13b-every-disclosure-open');
+
+			await p.getByRole('button', { name: 'Start over' }).click();
+			await p.getByRole('dialog').waitFor();
+			await check('14-start-over-dialog');
+			await p.keyboard.press('Escape');
+			await p.getByRole('button', { name: 'Shortcuts' }).click();
+			await p.getByRole('dialog').waitFor();
+			await check('15-shortcuts-dialog');
+			await p.keyboard.press('Escape');
+		});
+
+	test('the other pages: /api-docs, /link, the sandbox pages, at 390 and 1280 px', async () => {
+		for (const size of ['phone', 'desktop'] as const) {
+			const p = await newPage(size);
+			const check = (name: string) => checkLayout(p, size, name);
+			await p.goto(srv.url + '/api-docs');
+			await check('20-api-docs');
+			await p.goto(srv.url + '/link');
+			await p.getByLabel('Base URL').fill(`${srv.url}/sandbox${LONG_PATH}`);
+			await check('21-link');
+			await p.goto(srv.url + '/sandbox');
+			await check('22-sandbox');
+			await p.goto(srv.url + `/sandbox/landing?code=${'c'.repeat(200)}&state=${'s'.repeat(120)}`);
+			await check('23-sandbox-landing');
+			await context.close();
+		}
+	});
+});
+
+/**
+ * Where the docs-link banner is, against the focused element: it must be on the screen (it, or a
+ * repeat of it), and nothing sticky may cover the focused element. Returns what is wrong, or ''.
+ */
+async function bannerInReach(p: Page, name: string): Promise<string> {
+	// What the phone's screen shows at this moment (the full-page shot below scrolls the page).
+	await p.screenshot({ path: `${SHOTS}/phone-${name}-screen.png` });
+	return p.evaluate(() => {
+		const focused = document.activeElement as HTMLElement | null;
+		if (!focused || focused === document.body) return 'nothing has focus';
+		const f = focused.getBoundingClientRect();
+		const banners = [...document.querySelectorAll('[data-testid^="prefill-banner"]')].filter((b) =>
+			b.checkVisibility({ checkVisibilityCSS: true })
+		);
+		const onScreen = banners.filter((b) => {
+			const r = b.getBoundingClientRect();
+			return r.height > 0 && r.bottom > 0 && r.top < innerHeight;
+		});
+		if (!onScreen.length) return `no docs-link banner on screen (focus on #${focused.id})`;
+		if (f.bottom <= 0 || f.top >= innerHeight)
+			return `the focused #${focused.id} is off screen (top ${f.top}, bottom ${f.bottom}, viewport ${innerHeight})`;
+		// The middle of the focused element's visible part must be the element itself.
+		const x = (Math.max(f.left, 0) + Math.min(f.right, innerWidth)) / 2;
+		const y = (Math.max(f.top, 0) + Math.min(f.bottom, innerHeight)) / 2;
+		const hit = document.elementFromPoint(x, y);
+		if (!hit || !(focused === hit || focused.contains(hit)))
+			return `the focused #${focused.id} is covered by ${hit?.tagName.toLowerCase()}.${hit?.className}`;
+		return '';
+	});
+}
+
+describe('a docs link on a phone', () => {
+	test('the docs-link banner stays in reach as the focus moves down, and covers nothing', async () => {
+		const p = await newPage('phone');
+		await p.goto(
+			`${srv.url}/?base_url=${encodeURIComponent(`${srv.url}/sandbox`)}&client_id=sandbox-rw&scope=read%20write`
+		);
+		await p.getByTestId('prefill-banner').waitFor();
+		await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('client_secret');
+		expect.soft(await bannerInReach(p, '30-docs-link')).toBe('');
+		await checkLayout(p, 'phone', '30-docs-link');
+
+		await p.getByLabel('Client secret').fill('sandbox-rw-secret');
+		await p.getByRole('button', { name: 'Save setup' }).click();
+		// The focus moves to the consent step, below the setup.
+		await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('consent-open');
+		expect.soft(await bannerInReach(p, '31-docs-link-focus-on-consent')).toBe('');
+		await checkLayout(p, 'phone', '31-docs-link-focus-on-consent');
+
+		await p.getByRole('button', { name: 'Check the consent URL' }).click();
+		await expect
+			.poll(() => p.evaluate(() => document.activeElement?.getAttribute('data-result-of')))
+			.toBe('check');
+		expect.soft(await bannerInReach(p, '32-docs-link-focus-on-check')).toBe('');
+		await checkLayout(p, 'phone', '32-docs-link-focus-on-check');
+
+		// The reminder's Details goes back to the whole banner, below the sticky bar.
+		await p.getByTestId('prefill-banner-reminder').getByRole('button', { name: 'Details' }).click();
+		await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('prefill-banner');
+		expect.soft(await bannerInReach(p, '33-docs-link-details')).toBe('');
+	});
+});
