@@ -29,6 +29,7 @@ import { redactExchange, redactValue } from '$lib/exchange/redact';
 import { secretsOf } from './tokens';
 import { undoSlot, withoutUndo } from './undo';
 import { newSetupId, nextSetupId, stampSetup } from './setup-id';
+import { registeredRedirectHint } from './registered-redirect';
 
 export const API_SUGGESTIONS = [
 	{ method: 'GET', path: 'user-info', zone: 1 },
@@ -133,6 +134,8 @@ export function view(session: Session, origin: string) {
 		sandbox: sandboxEnabled(),
 		/** The setup's consent page is the built-in sandbox's (wording may name its buttons). */
 		sandboxTarget: isSandboxTarget(setup, origin),
+		/** The sandbox's own registration, to prefill an empty "Redirect URI as registered". */
+		registeredHint: registeredRedirectHint(setup, origin),
 		apiSuggestions: API_SUGGESTIONS,
 		notice: session.notice ?? null,
 		/** The current setup's id: a step counts only the exchanges that carry it (ui/steps.ts). */
