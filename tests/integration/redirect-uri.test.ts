@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort, startServer, type TestServer } from '../helpers/server';
-import { Client, unescapeHtml } from '../helpers/client';
+import { Client, consentUrlFrom, unescapeHtml } from '../helpers/client';
 import type { Exchange } from '../../src/lib/exchange/types';
 
 let srv: TestServer;
@@ -91,6 +91,50 @@ describe('a client registered for one loopback host only', () => {
 		const html = unescapeHtml(await c.page());
 		expect(/<input[^>]*id="registered_redirect_uri"[^>]*>/.exec(html)?.[0]).toContain(
 			`value="${base}/callback"`
+		);
+	});
+});
+
+describe('the registered value belongs to its service', () => {
+	const field = async (c: Client) =>
+		unescapeHtml(/<input[^>]*id="registered_redirect_uri"[^>]*>/.exec(await c.page())?.[0] ?? '');
+
+	test("a preset's value does not follow the setup to another service; one typed anew does", async () => {
+		const base = `http://127.0.0.1:${port}`;
+		const c = new Client(base);
+		await c.action('preset', { preset: 'sandbox-rw' });
+		const moved = {
+			base_url: 'https://reader.example.test',
+			client_id: 'my-app',
+			client_secret: 'my-app-secret',
+			redirect_uri: `${base}/callback`,
+			registered_redirect_uri: `${base}/callback`
+		};
+		expect((await c.action('setup', moved)).type).toBe('success');
+		expect(await field(c)).toContain('value=""');
+		await c.action('setup', { ...moved, registered_redirect_uri: 'https://app.test/cb/' });
+		expect(await field(c)).toContain('value="https://app.test/cb/"');
+	});
+});
+
+describe('paste-back: an error=redirect_uri_mismatch sent back to the application', () => {
+	test("compared with the setup's value; the application's own /callback is not taken for the playground's", async () => {
+		const c = new Client(`http://127.0.0.1:${port}`);
+		await c.action('setup', {
+			base_url: `http://127.0.0.1:${port}/sandbox`,
+			client_id: 'nobody-here',
+			client_secret: 'x-secret',
+			redirect_uri: 'http://localhost:3000/callback',
+			registered_redirect_uri: 'http://127.0.0.1:3000/callback'
+		});
+		const state = new URL(consentUrlFrom(await c.page())).searchParams.get('state')!;
+		const r = await c.action('pasteback', {
+			pasted: `http://localhost:3000/callback?error=redirect_uri_mismatch&state=${encodeURIComponent(state)}`
+		});
+		const [f] = (r.data.exchanges as Exchange[])[0]!.findings;
+		expect(f).toMatchObject({ code: 'redirect_uri_mismatch' });
+		expect(f!.fix).toBe(
+			'It was registered with 127.0.0.1 instead of localhost: `http://127.0.0.1:3000/callback`; send exactly that, or add `http://localhost:3000/callback` to the registration.'
 		);
 	});
 });

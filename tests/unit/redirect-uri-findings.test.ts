@@ -10,7 +10,12 @@ import { diagnose } from '$lib/oauth/diagnose';
 import { setupWith } from '$lib/oauth/setup';
 import { handleCallback, prepareConsent } from '$lib/server/flow';
 import { offerSandboxRegistrations } from '$lib/server/presets';
-import { registeredRedirect, registeredRedirectHint } from '$lib/server/registered-redirect';
+import {
+	keepRegisteredRedirect,
+	redirectMismatchFix,
+	registeredRedirect,
+	registeredRedirectHint
+} from '$lib/server/registered-redirect';
 import type { Session } from '$lib/server/session';
 
 const MISMATCH =
@@ -144,5 +149,40 @@ describe('the sandbox as the target: its own registration is compared', () => {
 		offerSandboxRegistrations(() => ['http://localhost:5173/callback']);
 		expect(registeredRedirect(other, ORIGIN).registeredRedirectUri).toBeUndefined();
 		expect(registeredRedirectHint(other, ORIGIN)).toBeNull();
+	});
+});
+
+describe('a registered value belongs to the service it was entered for', () => {
+	const at = (base_url: string, registered: string, client_id = 'app') =>
+		setupWith({
+			base_url,
+			client_id,
+			redirect_uri: 'http://127.0.0.1:5173/callback',
+			registered_redirect_uri: registered
+		});
+	const CB = 'http://127.0.0.1:5173/callback';
+
+	test('carried over to another service: dropped', () => {
+		expect(
+			keepRegisteredRedirect(at('http://127.0.0.1:5173/sandbox', CB), at('https://r.test', CB))
+				.registered_redirect_uri
+		).toBe('');
+	});
+	test('typed anew, the same service, another client, or none before: kept', () => {
+		const keep = (
+			before: Parameters<typeof keepRegisteredRedirect>[0],
+			after: ReturnType<typeof at>
+		) => keepRegisteredRedirect(before, after).registered_redirect_uri;
+		expect(keep(at('https://a.test', CB), at('https://r.test', 'https://app.test/cb'))).toBe(
+			'https://app.test/cb'
+		);
+		expect(keep(at('https://r.test', CB), at('https://r.test', CB, 'other'))).toBe(CB);
+		expect(keep(undefined, at('https://r.test', CB))).toBe(CB);
+		expect(keep(at('https://a.test', ''), at('https://r.test', CB))).toBe(CB);
+	});
+	test('outside a request, the fix is worked out on the origin given', () => {
+		expect(
+			redirectMismatchFix(at('https://r.test', `${CB}/`), CB, 'http://127.0.0.1:5173')
+		).toMatch(/^It was registered with a trailing slash/);
 	});
 });

@@ -29,7 +29,7 @@ import { redactExchange, redactValue } from '$lib/exchange/redact';
 import { secretsOf } from './tokens';
 import { undoSlot, withoutUndo } from './undo';
 import { newSetupId, nextSetupId, stampSetup } from './setup-id';
-import { registeredRedirectHint } from './registered-redirect';
+import { keepRegisteredRedirect, registeredRedirectHint } from './registered-redirect';
 
 export const API_SUGGESTIONS = [
 	{ method: 'GET', path: 'user-info', zone: 1 },
@@ -213,7 +213,7 @@ export async function saveSetup(cookies: Cookies, url: URL, form: FormData) {
 	next = {
 		...next,
 		...kept,
-		setup: parsed.data,
+		setup: keepRegisteredRedirect(session.setup, parsed.data),
 		setup_id: nextSetupId(session, parsed.data),
 		tokens: moved ? undefined : next.tokens
 	};

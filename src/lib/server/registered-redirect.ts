@@ -3,7 +3,8 @@
  * registration of the client when the sandbox is the target (the truth, read through presets.ts),
  * else the setup's "Redirect URI as registered", when one was entered.
  */
-import type { Setup } from '$lib/oauth/setup';
+import { getRequestEvent } from '$app/server';
+import { endpoints, type Setup } from '$lib/oauth/setup';
 import {
 	nearestRegistered,
 	redirectUriFix,
@@ -34,13 +35,29 @@ export function registeredRedirect(
 	};
 }
 
-/** The fix of a refused redirect URI `sent` with this setup: the near miss named, or the usual suspects. */
+/** The playground's own origin: the request's, else `fallback` (outside a request). */
+function playgroundOrigin(fallback: string): string {
+	try {
+		return getRequestEvent().url.origin;
+	} catch {
+		return fallback;
+	}
+}
+
+/**
+ * The fix of a refused redirect URI `sent` with this setup: the near miss named, or the usual
+ * suspects. `origin` is the address the answer came to, which for a pasted-back one is the
+ * application's, so the playground's own origin is the request's.
+ */
 export function redirectMismatchFix(
 	setup: Setup | null | undefined,
 	sent: string,
 	origin: string
 ): string {
-	const { registeredRedirectUri, redirectUriOptions } = registeredRedirect(setup, origin);
+	const { registeredRedirectUri, redirectUriOptions } = registeredRedirect(
+		setup,
+		playgroundOrigin(origin)
+	);
 	return redirectUriFix(sent, registeredRedirectUri, redirectUriOptions);
 }
 
@@ -55,4 +72,17 @@ export function registeredRedirectHint(
 	if (!setup || setup.registered_redirect_uri) return null;
 	const sandbox = sandboxRedirectUris(setup, origin);
 	return (sandbox && nearestRegistered(setup.redirect_uri, sandbox)) ?? null;
+}
+
+/**
+ * A registered redirect URI belongs to the service it was entered for: a saved setup whose consent
+ * page moved to another service keeps none that was only carried over from the setup before (a
+ * preset's, or the sandbox's prefill); one typed anew is kept.
+ */
+export function keepRegisteredRedirect(before: Setup | undefined, after: Setup): Setup {
+	const carried =
+		!!before?.registered_redirect_uri &&
+		after.registered_redirect_uri === before.registered_redirect_uri;
+	if (!carried || endpoints(before).authorization === endpoints(after).authorization) return after;
+	return { ...after, registered_redirect_uri: '' };
 }
