@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
+import { launch, shot, SHOTS } from '../helpers/browser';
 import { offLoopbackRefused, openPlayground, watch } from '../helpers/e2e';
+import { axeProblems } from '../helpers/axe';
 
 let srv: TestServer;
 let browser: Browser;
@@ -49,6 +50,10 @@ test('a client registered for localhost only: the check names the difference, an
 		await p.getByLabel('Redirect URI to register').fill(`${srv.url}${path}`);
 		await p.getByRole('button', { name: 'Save setup' }).click();
 		await p.getByTestId('consent-url').waitFor();
+		// Before consent: the playground knows the sandbox's registrations, and says it will refuse.
+		expect(await p.getByTestId('redirect-refusal').innerText()).toContain(
+			'The sandbox registered it with localhost instead of 127.0.0.1'
+		);
 		await p.getByRole('button', { name: 'Check the consent URL' }).click();
 		const finding = p.locator('#consent li.finding[data-code="redirect_uri_mismatch"]');
 		await finding.waitFor();
@@ -57,6 +62,10 @@ test('a client registered for localhost only: the check names the difference, an
 		);
 		await finding.scrollIntoViewIfNeeded();
 		await shot(p, '60-redirect-uri-near-miss-390');
+		await finding.screenshot({ path: `${SHOTS}/61-redirect-uri-finding-390.png` });
+		await p.getByTestId('redirect-refusal').screenshot({
+			path: `${SHOTS}/62-redirect-uri-before-consent-390.png`
+		});
 		const box = await finding.evaluate((el) => {
 			const r = el.getBoundingClientRect();
 			return { right: r.right, scroll: el.scrollWidth, client: el.clientWidth };
@@ -67,6 +76,7 @@ test('a client registered for localhost only: the check names the difference, an
 		expect(await p.getByLabel('Redirect URI as registered').inputValue()).toBe(
 			`http://localhost:${port}${path}`
 		);
+		expect(await axeProblems(p), 'axe: the warning and the finding').toEqual([]);
 		expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
 	} finally {
 		await context.close();

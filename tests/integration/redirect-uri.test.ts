@@ -80,8 +80,14 @@ describe('a client registered for one loopback host only', () => {
 			client_secret: 'localhost-only-secret',
 			redirect_uri: `${base}/callback`
 		});
-		const input = /<input[^>]*id="registered_redirect_uri"[^>]*>/.exec(await c.page())?.[0];
+		const html = await c.page();
+		const input = /<input[^>]*id="registered_redirect_uri"[^>]*>/.exec(html)?.[0];
 		expect(unescapeHtml(input ?? '')).toContain(`value="http://localhost:${port}/callback"`);
+		// Before consent, the consent step says the sandbox will refuse it, and why.
+		const refusal = /<p[^>]*data-testid="redirect-refusal"[^>]*>([\s\S]*?)<\/p>/.exec(html)?.[1];
+		expect(unescapeHtml(refusal ?? '').replace(/\s+/g, ' ')).toContain(
+			`error page instead of consent. The sandbox registered it with localhost instead of 127.0.0.1: \`http://localhost:${port}/callback\``
+		);
 	});
 
 	test('a sandbox preset fills in the registered redirect URI', async () => {
@@ -92,6 +98,8 @@ describe('a client registered for one loopback host only', () => {
 		expect(/<input[^>]*id="registered_redirect_uri"[^>]*>/.exec(html)?.[0]).toContain(
 			`value="${base}/callback"`
 		);
+		// A registered redirect URI: no warning before consent.
+		expect(html).not.toContain('data-testid="redirect-refusal"');
 	});
 });
 

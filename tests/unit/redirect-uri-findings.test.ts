@@ -14,7 +14,8 @@ import {
 	keepRegisteredRedirect,
 	redirectMismatchFix,
 	registeredRedirect,
-	registeredRedirectHint
+	registeredRedirectHint,
+	sandboxRedirectRefusal
 } from '$lib/server/registered-redirect';
 import type { Session } from '$lib/server/session';
 
@@ -138,6 +139,19 @@ describe('the sandbox as the target: its own registration is compared', () => {
 			registeredRedirectUri: `${ORIGIN}/x`,
 			redirectUriOptions: { source: 'setup' }
 		});
+	});
+
+	test('before consent: a redirect URI the sandbox will refuse is named, one it accepts is not', () => {
+		offerSandboxRegistrations((id) =>
+			id === 'one-host' ? ['http://localhost:5173/callback'] : undefined
+		);
+		const setup = sandboxSetup('one-host');
+		expect(sandboxRedirectRefusal(setup, `${ORIGIN}/callback`, ORIGIN)).toBe(
+			'The sandbox registered it with localhost instead of 127.0.0.1: `http://localhost:5173/callback`; open the playground at `http://localhost:5173` so that it sends that one, or add `http://127.0.0.1:5173/callback` to the registration.'
+		);
+		expect(sandboxRedirectRefusal(setup, 'http://localhost:5173/callback', ORIGIN)).toBeNull();
+		expect(sandboxRedirectRefusal(setup, undefined, ORIGIN)).toBeNull();
+		expect(sandboxRedirectRefusal(sandboxSetup('nobody'), `${ORIGIN}/callback`, ORIGIN)).toBeNull();
 	});
 
 	test('another service: the setup’s value, or none', () => {

@@ -29,7 +29,11 @@ import { redactExchange, redactValue } from '$lib/exchange/redact';
 import { secretsOf } from './tokens';
 import { undoSlot, withoutUndo } from './undo';
 import { newSetupId, nextSetupId, stampSetup } from './setup-id';
-import { keepRegisteredRedirect, registeredRedirectHint } from './registered-redirect';
+import {
+	keepRegisteredRedirect,
+	registeredRedirectHint,
+	sandboxRedirectRefusal
+} from './registered-redirect';
 
 export const API_SUGGESTIONS = [
 	{ method: 'GET', path: 'user-info', zone: 1 },
@@ -136,6 +140,8 @@ export function view(session: Session, origin: string) {
 		sandboxTarget: isSandboxTarget(setup, origin),
 		/** The sandbox's own registration, to prefill an empty "Redirect URI as registered". */
 		registeredHint: registeredRedirectHint(setup, origin),
+		/** The sandbox will refuse the pending consent's redirect_uri: the near miss, named before consent. */
+		redirectRefusal: sandboxRedirectRefusal(setup, session.pending?.redirect_uri, origin),
 		apiSuggestions: API_SUGGESTIONS,
 		notice: session.notice ?? null,
 		/** The current setup's id: a step counts only the exchanges that carry it (ui/steps.ts). */

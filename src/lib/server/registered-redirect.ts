@@ -6,6 +6,7 @@
 import { getRequestEvent } from '$app/server';
 import { endpoints, type Setup } from '$lib/oauth/setup';
 import {
+	explainRedirectMismatch,
 	nearestRegistered,
 	redirectUriFix,
 	type RedirectUriOptions
@@ -85,4 +86,23 @@ export function keepRegisteredRedirect(before: Setup | undefined, after: Setup):
 		after.registered_redirect_uri === before.registered_redirect_uri;
 	if (!carried || endpoints(before).authorization === endpoints(after).authorization) return after;
 	return { ...after, registered_redirect_uri: '' };
+}
+
+/**
+ * Before consent, with the built-in sandbox as the target: the playground knows its registrations,
+ * so a redirect URI the sandbox will refuse (its error page instead of consent) is named at once,
+ * with the near miss. Null when the sandbox is not the target, does not know the client, or
+ * accepts the URI.
+ */
+export function sandboxRedirectRefusal(
+	setup: Setup | null | undefined,
+	sent: string | undefined,
+	origin: string
+): string | null {
+	const list = sandboxRedirectUris(setup, origin);
+	if (!sent || !list || list.includes(sent)) return null;
+	return explainRedirectMismatch(sent, list, {
+		source: 'sandbox',
+		callbackUrl: `${origin}/callback`
+	});
 }
