@@ -202,6 +202,40 @@ describe('each near miss is named, with the registered URI and the fix', () => {
 	});
 });
 
+describe('edges of the comparison', () => {
+	test('a slash, a case and an encoding at once: the path named decoded and without the slash', () => {
+		const d = redirectUriDifferences('https://a.test/Call%7Eback/', 'https://a.test/call~back');
+		expect(d).toEqual([
+			{ kind: 'trailing-slash', registered: false },
+			{ kind: 'path-case', sent: '/Call~back', registered: '/call~back' },
+			{ kind: 'encoding', sent: '%7E', registered: '~' }
+		]);
+	});
+	test('an escape that is no UTF-8 compares by its hex digits, in either case', () => {
+		expect(redirectUriDifferences('https://a.test/%ff', 'https://a.test/%FF')).toEqual([
+			{ kind: 'encoding', sent: '%ff', registered: '%FF' }
+		]);
+		expect(kinds('https://a.test/%FF', 'https://a.test/%FE')).toEqual(['path']);
+		expect(kinds('https://a.test/a%2', 'https://a.test/a%2')).toEqual([]);
+	});
+	test('a fragment is compared as written, not decoded', () => {
+		expect(kinds('https://a.test/cb#a%20b', 'https://a.test/cb#a b')).toEqual(['fragment']);
+	});
+	test('the host in another case, with another difference, is one item of the sentence', () => {
+		expect(explainRedirectMismatch(SENT, 'http://LocalHost:5173/callback/')).toMatch(
+			/^It was registered with the host in another case, `http:\/\/LocalHost` instead of `http:\/\/localhost` and with a trailing slash:/
+		);
+	});
+	test('a bare origin, with or without its slash', () => {
+		expect(usualSuspects('https://app.test/')[0]).toBe(
+			'without the trailing slash (`https://app.test`)'
+		);
+		expect(usualSuspects('https://app.test')[0]).toBe(
+			'with a trailing slash (`https://app.test/`)'
+		);
+	});
+});
+
 describe('several registered URIs: the nearest is compared', () => {
 	test('the nearest, by what differs', () => {
 		const list = [

@@ -102,8 +102,10 @@ const decoded = (s: string) =>
 function encodingExample(sent: string, registered: string): { sent: string; registered: string } {
 	const a = units(sent);
 	const b = units(registered);
+	// Only an escape on either side, not a letter that differs in case as well.
 	for (let i = 0; i < Math.min(a.length, b.length); i++)
-		if (a[i]!.raw !== b[i]!.raw) return { sent: a[i]!.raw, registered: b[i]!.raw };
+		if (a[i]!.raw !== b[i]!.raw && (a[i]!.raw[0] === '%' || b[i]!.raw[0] === '%'))
+			return { sent: a[i]!.raw, registered: b[i]!.raw };
 	return { sent, registered };
 }
 
@@ -344,9 +346,8 @@ export function usualSuspects(sent: string): string[] {
 	const out: string[] = [];
 	const variant = (label: string, change: Partial<Parts>) =>
 		out.push(`${label} (${code(format({ ...s, ...change }))})`);
-	if (s.path.endsWith('/') && s.path !== '/')
-		variant('without the trailing slash', { path: s.path.slice(0, -1) });
-	else variant('with a trailing slash', { path: s.path === '/' ? '' : `${s.path}/` });
+	if (s.path.endsWith('/')) variant('without the trailing slash', { path: s.path.slice(0, -1) });
+	else variant('with a trailing slash', { path: `${s.path}/` });
 	const scheme = s.scheme.toLowerCase();
 	if (scheme === 'http' || scheme === 'https') {
 		const other = scheme === 'http' ? 'https' : 'http';
