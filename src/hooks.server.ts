@@ -5,13 +5,17 @@
  */
 import type { Handle, ServerInit } from '@sveltejs/kit';
 import { json } from '@sveltejs/kit';
-import { builtinClients } from '$lib/sandbox/clients.server';
+import { builtinClients, redirectUrisOf } from '$lib/sandbox/clients.server';
 import {
 	AUTHORIZATION_PATH,
 	consentFormTargets,
 	sandboxPreflight
 } from '$lib/sandbox/preflight.server';
-import { configuredPresets, offerSandboxClients } from '$lib/server/presets';
+import {
+	configuredPresets,
+	offerSandboxClients,
+	offerSandboxRegistrations
+} from '$lib/server/presets';
 import { sandboxApiExamples } from '$lib/sandbox/examples.server';
 import { offerSandboxApiExamples } from '$lib/server/api-examples';
 import { config } from '$lib/env.server';
@@ -28,7 +32,11 @@ export const init: ServerInit = async () => {
 		configuredPresets();
 		// The playground offers the sandbox's built-in clients as presets; this hook is the one
 		// place that knows both, so neither imports the other.
-		if (config().sandbox.enabled) offerSandboxClients(builtinClients());
+		if (config().sandbox.enabled) {
+			offerSandboxClients(builtinClients());
+			// ...and reads its redirect-URI registrations, to name a near miss (redirect-uri.ts).
+			offerSandboxRegistrations(redirectUrisOf);
+		}
 		offerSandboxApiExamples(sandboxApiExamples());
 	} catch (e) {
 		console.error(`\nThe playground cannot start: ${(e as Error).message}\n`);

@@ -83,7 +83,8 @@ const pasteSchema = z.object({
 });
 
 export const actions: Actions = inFlow({
-	check: (event) => runStep(event, (s) => checkRegistration(s, event.request.signal)),
+	check: (event) =>
+		runStep(event, (s) => checkRegistration(s, event.request.signal, event.url.origin)),
 	pasteback: async (event) => {
 		const body = await readForm(event.request);
 		if (!body.ok) return body.failure;

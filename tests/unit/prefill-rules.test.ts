@@ -21,6 +21,7 @@ describe('parsePrefill', () => {
 			'client_id',
 			'scope',
 			'redirect_uri',
+			'registered_redirect_uri',
 			'authorization_endpoint',
 			'token_endpoint',
 			'userinfo_endpoint',

@@ -9,6 +9,7 @@ import { API_DOCS, apiDocs } from './docs';
 import * as F from './findings';
 import { wrongEndpointFinding, type PlaygroundInfo } from './wrong-endpoint';
 import { badItemIdFinding } from './item-ids';
+import { redirectUriFix, type RedirectUriOptions } from './redirect-uri';
 
 const RFC6749 = (s: string) => `RFC 6749 §${s}`;
 const RFC6750 = (s: string) => `RFC 6750 §${s}`;
@@ -18,6 +19,9 @@ export interface DiagnoseContext {
 	/** For the registration check: the redirect_uri and client_id that were sent. */
 	redirectUri?: string;
 	clientId?: string;
+	/** What the redirect_uri is registered as, when known: a refusal names the difference (redirect-uri.ts). */
+	registeredRedirectUri?: string | readonly string[];
+	redirectUriOptions?: RedirectUriOptions;
 	/** Epoch ms when the access token used by this exchange expires, if known. */
 	tokenExpiresAt?: number;
 	/** The playground's own origin, so that a base URL on it is named (wrong-endpoint.ts). */
@@ -409,7 +413,7 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 					level: 'error',
 					code: F.REDIRECT_URI_MISMATCH,
 					message: `The service does not accept the redirect_uri "${ctx.redirectUri ?? '?'}" for ${client}: it shows an error page instead of the consent page.${said}`,
-					fix: 'Register this exact redirect URI with the application (scheme, host, port and path must match character for character), or use the one that is registered.',
+					fix: redirectUriFix(ctx.redirectUri, ctx.registeredRedirectUri, ctx.redirectUriOptions),
 					ref: `RFC 6749 §3.1.2.4; ${apiDocs('§4.1')}`
 				}
 			];

@@ -13,6 +13,8 @@ export const PREFILL_PARAMS = {
 	scope: '`read`, `read write`, or empty for the registration’s default (' + API_DOCS + ' §4.1).',
 	redirect_uri:
 		'The redirect URI to send; default: the playground’s own /callback. Another value turns on paste-back mode.',
+	registered_redirect_uri:
+		'The redirect URI exactly as the registration holds it (not a secret): when the service refuses the one sent, the playground names the difference.',
 	authorization_endpoint: 'Overrides {base_url}/oauth2/auth.',
 	token_endpoint: 'Overrides {base_url}/oauth2/token.',
 	userinfo_endpoint: 'Overrides {base_url}/reader/api/0/user-info.',
@@ -113,6 +115,7 @@ export function prefillLink(
 		'client_id',
 		'scope',
 		'redirect_uri',
+		'registered_redirect_uri',
 		'authorization_endpoint',
 		'token_endpoint',
 		'userinfo_endpoint',

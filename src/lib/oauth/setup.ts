@@ -49,6 +49,20 @@ export const setupSchema = z.object({
 		.refine((v) => /^[\x20-\x7E]+$/.test(v), 'Client id may only hold printable ASCII characters'),
 	scope: scopeSchema.default(''),
 	redirect_uri: httpUrl('Redirect URI'),
+	/**
+	 * The redirect URI as the service's registration holds it, copied from there, kept as written:
+	 * when the service refuses the one sent, the two are compared (redirect-uri.ts). Not a secret.
+	 * Empty: not known.
+	 */
+	registered_redirect_uri: z
+		.string()
+		.trim()
+		.max(MAX_FIELD, `Redirect URI as registered is too long (at most ${MAX_FIELD} characters)`)
+		.refine(
+			(v) => v === '' || URL.canParse(v),
+			'Redirect URI as registered is not a valid URL: copy it whole from the registration'
+		)
+		.default(''),
 	authorization_endpoint: optionalUrl('Authorization endpoint'),
 	token_endpoint: optionalUrl('Token endpoint'),
 	userinfo_endpoint: optionalUrl('User-info endpoint'),
@@ -96,6 +110,7 @@ export function setupWith(
 	return {
 		client_id: '',
 		scope: '',
+		registered_redirect_uri: '',
 		authorization_endpoint: '',
 		token_endpoint: '',
 		userinfo_endpoint: '',
@@ -151,6 +166,7 @@ export function setupFromForm(form: FormData): Record<string, unknown> {
 		client_id: text('client_id') ?? '',
 		scope: text('scope') ?? '',
 		redirect_uri: text('redirect_uri') ?? '',
+		registered_redirect_uri: text('registered_redirect_uri') ?? '',
 		authorization_endpoint: text('authorization_endpoint') ?? '',
 		token_endpoint: text('token_endpoint') ?? '',
 		userinfo_endpoint: text('userinfo_endpoint') ?? '',

@@ -91,6 +91,16 @@ export function registeredRedirectUris(
 	return [...origins].flatMap((o) => BUILTIN_REDIRECT_PATHS.map((p) => o + p));
 }
 
+/**
+ * The redirect URIs registered for a client id, as the consent page checks them for a request on
+ * `requestOrigin`; undefined for a client id it does not know. The one thing the playground may
+ * read of the registrations (the server hook hands it over), to name a near miss.
+ */
+export function redirectUrisOf(client_id: string, requestOrigin: string): string[] | undefined {
+	const client = findClient(client_id);
+	return client && registeredRedirectUris(client, requestOrigin);
+}
+
 /** RFC 6749 §3.1.2.3: exact string match against a registered redirect URI. */
 export function redirectUriMatches(
 	client: SandboxClient,

@@ -26,6 +26,8 @@ import { rememberState, type Session } from './session';
 import { usableSecret } from './secret';
 import { isSandboxTarget } from './presets';
 import { playgroundInfo } from './playground-info';
+import { redirectMismatchFix, registeredRedirect } from './registered-redirect';
+import { REDIRECT_URI_MISMATCH } from '$lib/oauth/findings';
 
 /** The one sender, with the server's outbound policy and limits. */
 const send = (input: SendInput) => sendWith(input, outboundFrom(config()));
@@ -191,6 +193,9 @@ export function handleCallback(
 		findings[0]!.fix = explainAuthorizationError(verdict.error, {
 			sandbox: isSandboxTarget(session.setup, url.origin)
 		});
+	// A service that sends redirect_uri_mismatch back: name the near miss (redirect-uri.ts).
+	if (verdict.kind === 'error' && verdict.error === REDIRECT_URI_MISMATCH && session.pending)
+		findings[0]!.fix = redirectMismatchFix(session.setup, session.pending.redirect_uri, url.origin);
 	const issFinding = iss && issuerFinding(iss);
 	if (issFinding) findings.push(issFinding);
 	const exchange: Exchange = {
@@ -246,7 +251,8 @@ function needSetup(
  */
 export async function checkRegistration(
 	session: Session,
-	signal?: AbortSignal
+	signal?: AbortSignal,
+	origin?: string
 ): Promise<StepResult> {
 	const setup = session.setup;
 	if (!setup) return { ok: false, status: 409, message: 'Save the setup first.' };
@@ -270,7 +276,11 @@ export async function checkRegistration(
 		ok: true,
 		session,
 		exchanges: [
-			present(raw, session, { redirectUri: setup.redirect_uri, clientId: setup.client_id })
+			present(raw, session, {
+				redirectUri: setup.redirect_uri,
+				clientId: setup.client_id,
+				...(origin ? registeredRedirect(setup, origin) : {})
+			})
 		]
 	};
 }

@@ -30,6 +30,11 @@ import { secretsOf } from './tokens';
 import { undoSlot, withoutUndo } from './undo';
 import { newSetupId, nextSetupId, stampSetup } from './setup-id';
 import { apiSuggestions } from './api-examples';
+import {
+	keepRegisteredRedirect,
+	registeredRedirectHint,
+	sandboxRedirectRefusal
+} from './registered-redirect';
 
 export function defaultSetup(origin: string): Setup {
 	return setupWith({
@@ -124,6 +129,10 @@ export function view(session: Session, origin: string) {
 		sandbox: sandboxEnabled(),
 		/** The setup's consent page is the built-in sandbox's (wording may name its buttons). */
 		sandboxTarget: isSandboxTarget(setup, origin),
+		/** The sandbox's own registration, to prefill an empty "Redirect URI as registered". */
+		registeredHint: registeredRedirectHint(setup, origin),
+		/** The sandbox will refuse the pending consent's redirect_uri: the near miss, named before consent. */
+		redirectRefusal: sandboxRedirectRefusal(setup, session.pending?.redirect_uri, origin),
 		apiSuggestions: apiSuggestions(setup ?? defaults, origin),
 		notice: session.notice ?? null,
 		/** The current setup's id: a step counts only the exchanges that carry it (ui/steps.ts). */
@@ -201,7 +210,7 @@ export async function saveSetup(cookies: Cookies, url: URL, form: FormData) {
 	next = {
 		...next,
 		...kept,
-		setup: parsed.data,
+		setup: keepRegisteredRedirect(session.setup, parsed.data),
 		setup_id: nextSetupId(session, parsed.data),
 		tokens: moved ? undefined : next.tokens
 	};

@@ -46,6 +46,7 @@ const presetEntry = z.strictObject({
 	client_secret: z.string().max(1024).optional(),
 	scope: setupSchema.shape.scope,
 	redirect_uri: setupSchema.shape.redirect_uri.optional(),
+	registered_redirect_uri: setupSchema.shape.registered_redirect_uri,
 	authorization_endpoint: setupSchema.shape.authorization_endpoint,
 	token_endpoint: setupSchema.shape.token_endpoint,
 	userinfo_endpoint: setupSchema.shape.userinfo_endpoint,
@@ -105,6 +106,31 @@ export function offerSandboxClients(clients: readonly SandboxClientInfo[]): void
 	sandboxClients = clients;
 }
 
+/** The redirect URIs the sandbox has registered for a client id on a request origin; undefined for a client it does not know. */
+export type SandboxRegistrations = (
+	client_id: string,
+	origin: string
+) => readonly string[] | undefined;
+
+let sandboxRegistrations: SandboxRegistrations = () => undefined;
+
+/** Lets the playground read the sandbox's redirect-URI registrations (called by the server hook). */
+export function offerSandboxRegistrations(lookup: SandboxRegistrations): void {
+	sandboxRegistrations = lookup;
+}
+
+/**
+ * The redirect URIs the built-in sandbox has registered for the setup's client, when the setup's
+ * consent page is the sandbox's on this `origin` and it knows the client; else undefined.
+ */
+export function sandboxRedirectUris(
+	setup: Setup | null | undefined,
+	origin: string
+): readonly string[] | undefined {
+	if (!setup || !isSandboxTarget(setup, origin)) return undefined;
+	return sandboxRegistrations(setup.client_id, origin);
+}
+
 function sandboxPresets(origin: string): Preset[] {
 	if (!sandboxEnabled()) return [];
 	return sandboxClients.map((c) => ({
@@ -121,6 +147,7 @@ function sandboxPresets(origin: string): Preset[] {
 		setup: setupWith({
 			base_url: `${origin}/sandbox`,
 			redirect_uri: `${origin}/callback`,
+			registered_redirect_uri: `${origin}/callback`,
 			client_id: c.client_id,
 			scope: c.default_scope
 		}),

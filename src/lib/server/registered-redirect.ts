@@ -1,0 +1,108 @@
+/**
+ * What a refused redirect URI is compared with (oauth/redirect-uri.ts): the built-in sandbox's own
+ * registration of the client when the sandbox is the target (the truth, read through presets.ts),
+ * else the setup's "Redirect URI as registered", when one was entered.
+ */
+import { getRequestEvent } from '$app/server';
+import { endpoints, type Setup } from '$lib/oauth/setup';
+import {
+	explainRedirectMismatch,
+	nearestRegistered,
+	redirectUriFix,
+	type RedirectUriOptions
+} from '$lib/oauth/redirect-uri';
+import { sandboxRedirectUris } from './presets';
+
+export interface RegisteredRedirect {
+	registeredRedirectUri?: string | readonly string[];
+	redirectUriOptions: RedirectUriOptions;
+}
+
+export function registeredRedirect(
+	setup: Setup | null | undefined,
+	origin: string
+): RegisteredRedirect {
+	const callbackUrl = `${origin}/callback`;
+	const sandbox = sandboxRedirectUris(setup, origin);
+	if (sandbox)
+		return {
+			registeredRedirectUri: sandbox,
+			redirectUriOptions: { source: 'sandbox', callbackUrl }
+		};
+	return {
+		// A cookie sealed before the field existed has none.
+		registeredRedirectUri: setup?.registered_redirect_uri || undefined,
+		redirectUriOptions: { source: 'setup', callbackUrl }
+	};
+}
+
+/** The playground's own origin: the request's, else `fallback` (outside a request). */
+function playgroundOrigin(fallback: string): string {
+	try {
+		return getRequestEvent().url.origin;
+	} catch {
+		return fallback;
+	}
+}
+
+/**
+ * The fix of a refused redirect URI `sent` with this setup: the near miss named, or the usual
+ * suspects. `origin` is the address the answer came to, which for a pasted-back one is the
+ * application's, so the playground's own origin is the request's.
+ */
+export function redirectMismatchFix(
+	setup: Setup | null | undefined,
+	sent: string,
+	origin: string
+): string {
+	const { registeredRedirectUri, redirectUriOptions } = registeredRedirect(
+		setup,
+		playgroundOrigin(origin)
+	);
+	return redirectUriFix(sent, registeredRedirectUri, redirectUriOptions);
+}
+
+/**
+ * The form's prefill for an empty "Redirect URI as registered" when the sandbox is the target:
+ * the sandbox's registered URI nearest to the one the setup sends. Null otherwise.
+ */
+export function registeredRedirectHint(
+	setup: Setup | null | undefined,
+	origin: string
+): string | null {
+	if (!setup || setup.registered_redirect_uri) return null;
+	const sandbox = sandboxRedirectUris(setup, origin);
+	return (sandbox && nearestRegistered(setup.redirect_uri, sandbox)) ?? null;
+}
+
+/**
+ * A registered redirect URI belongs to the service it was entered for: a saved setup whose consent
+ * page moved to another service keeps none that was only carried over from the setup before (a
+ * preset's, or the sandbox's prefill); one typed anew is kept.
+ */
+export function keepRegisteredRedirect(before: Setup | undefined, after: Setup): Setup {
+	const carried =
+		!!before?.registered_redirect_uri &&
+		after.registered_redirect_uri === before.registered_redirect_uri;
+	if (!carried || endpoints(before).authorization === endpoints(after).authorization) return after;
+	return { ...after, registered_redirect_uri: '' };
+}
+
+/**
+ * Before consent, with the built-in sandbox as the target: the playground knows its registrations,
+ * so a redirect URI the sandbox will refuse (its error page instead of consent) is named at once,
+ * with the near miss. Null when the sandbox is not the target, does not know the client, or
+ * accepts the URI.
+ */
+export function sandboxRedirectRefusal(
+	setup: Setup | null | undefined,
+	sent: string | undefined,
+	origin: string
+): string | null {
+	const list = sandboxRedirectUris(setup, origin);
+	if (!sent || !list || list.includes(sent)) return null;
+	return explainRedirectMismatch(sent, list, {
+		source: 'sandbox',
+		callbackUrl: `${origin}/callback`
+	});
+}

@@ -1,0 +1,202 @@
+/**
+ * Where the service refuses the redirect URI, the finding names the near miss: the registration
+ * check (diagnose.ts) and a redirect back with error=redirect_uri_mismatch (flow.ts handleCallback,
+ * also what paste-back runs). The sandbox's own registration, when it is the target, is what is
+ * compared (presets.ts learns it from the server hook).
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import type { Exchange } from '$lib/exchange/types';
+import { diagnose } from '$lib/oauth/diagnose';
+import { setupWith } from '$lib/oauth/setup';
+import { handleCallback, prepareConsent } from '$lib/server/flow';
+import { offerSandboxRegistrations } from '$lib/server/presets';
+import {
+	keepRegisteredRedirect,
+	redirectMismatchFix,
+	registeredRedirect,
+	registeredRedirectHint,
+	sandboxRedirectRefusal
+} from '$lib/server/registered-redirect';
+import type { Session } from '$lib/server/session';
+
+const MISMATCH =
+	'{"error":"redirect_uri_mismatch","error_description":"The redirect URI provided is missing or does not match","error_uri":"https://www.rfc-editor.org/rfc/rfc6749#section-3.1.2"}';
+
+function check(sent: string): Exchange {
+	return {
+		id: 'c',
+		step: 'check',
+		startedAt: new Date(0).toISOString(),
+		request: {
+			method: 'GET',
+			url: `https://reader.test/oauth2/auth?client_id=app&redirect_uri=${encodeURIComponent(sent)}`,
+			httpVersion: '1.1',
+			headers: [],
+			body: ''
+		},
+		response: {
+			status: 400,
+			statusText: 'Bad Request',
+			httpVersion: '1.1',
+			headers: [['Content-Type', 'application/json']],
+			body: MISMATCH,
+			truncated: false
+		},
+		timing: { total: 1 },
+		findings: []
+	};
+}
+
+describe('the registration check names the near miss', () => {
+	test('registered with a trailing slash: the fix says so and quotes the registered URI', () => {
+		const [f] = diagnose(check('https://app.test/cb'), {
+			redirectUri: 'https://app.test/cb',
+			clientId: 'app',
+			registeredRedirectUri: 'https://app.test/cb/'
+		});
+		expect(f).toMatchObject({ level: 'error', code: 'redirect_uri_mismatch' });
+		expect(f!.fix).toBe(
+			'It was registered with a trailing slash: `https://app.test/cb/`; send exactly that, or add `https://app.test/cb` to the registration.'
+		);
+	});
+
+	test('without a registered value: the usual suspects of the URI sent', () => {
+		const [f] = diagnose(check('http://localhost:5173/callback'), {
+			redirectUri: 'http://localhost:5173/callback',
+			clientId: 'app'
+		});
+		expect(f!.fix).toMatch(/usual near misses of `http:\/\/localhost:5173\/callback`/);
+		expect(f!.fix).toContain(
+			'with 127.0.0.1 instead of localhost (`http://127.0.0.1:5173/callback`)'
+		);
+		expect(f!.fix).toContain('with https (`https://localhost:5173/callback`)');
+	});
+});
+
+describe('the redirect back with error=redirect_uri_mismatch names it too', () => {
+	const ORIGIN = 'http://127.0.0.1:5173';
+	const pending = (registered: string): Session =>
+		prepareConsent({
+			v: 1,
+			setup: setupWith({
+				base_url: 'https://reader.test',
+				client_id: 'app',
+				redirect_uri: `${ORIGIN}/callback`,
+				registered_redirect_uri: registered,
+				custom_state: 'st-1'
+			})
+		});
+
+	test('with the setup’s registered value', () => {
+		const { exchange } = handleCallback(
+			pending(`${ORIGIN}/Callback`),
+			new URL(`${ORIGIN}/callback?error=redirect_uri_mismatch&state=st-1`),
+			new Headers()
+		);
+		expect(exchange.findings[0]).toMatchObject({ code: 'redirect_uri_mismatch' });
+		expect(exchange.findings[0]!.fix).toMatch(
+			/^It was registered with the path in another case, `\/Callback` instead of `\/callback`/
+		);
+	});
+
+	test('another error keeps its own explanation', () => {
+		const { exchange } = handleCallback(
+			pending(`${ORIGIN}/Callback`),
+			new URL(`${ORIGIN}/callback?error=invalid_scope&state=st-1`),
+			new Headers()
+		);
+		expect(exchange.findings[0]!.fix).not.toMatch(/registered/);
+	});
+});
+
+describe('the sandbox as the target: its own registration is compared', () => {
+	const ORIGIN = 'http://127.0.0.1:5173';
+	const sandboxSetup = (client_id: string, registered = '') =>
+		setupWith({
+			base_url: `${ORIGIN}/sandbox`,
+			client_id,
+			redirect_uri: `${ORIGIN}/callback`,
+			registered_redirect_uri: registered
+		});
+	afterEach(() => offerSandboxRegistrations(() => undefined));
+
+	test('a client registered for localhost only, the playground on 127.0.0.1', () => {
+		offerSandboxRegistrations((id, origin) =>
+			id === 'one-host' && origin === ORIGIN ? ['http://localhost:5173/callback'] : undefined
+		);
+		const reg = registeredRedirect(sandboxSetup('one-host', 'https://typed.example/cb'), ORIGIN);
+		expect(reg).toEqual({
+			registeredRedirectUri: ['http://localhost:5173/callback'],
+			redirectUriOptions: { source: 'sandbox', callbackUrl: `${ORIGIN}/callback` }
+		});
+		expect(registeredRedirectHint(sandboxSetup('one-host'), ORIGIN)).toBe(
+			'http://localhost:5173/callback'
+		);
+		// A value entered in the setup is not replaced by the hint.
+		expect(registeredRedirectHint(sandboxSetup('one-host', `${ORIGIN}/x`), ORIGIN)).toBeNull();
+		// A client the sandbox does not know: the setup's own value.
+		expect(registeredRedirect(sandboxSetup('nobody', `${ORIGIN}/x`), ORIGIN)).toMatchObject({
+			registeredRedirectUri: `${ORIGIN}/x`,
+			redirectUriOptions: { source: 'setup' }
+		});
+	});
+
+	test('before consent: a redirect URI the sandbox will refuse is named, one it accepts is not', () => {
+		offerSandboxRegistrations((id) =>
+			id === 'one-host' ? ['http://localhost:5173/callback'] : undefined
+		);
+		const setup = sandboxSetup('one-host');
+		expect(sandboxRedirectRefusal(setup, `${ORIGIN}/callback`, ORIGIN)).toBe(
+			'The sandbox registered it with localhost instead of 127.0.0.1: `http://localhost:5173/callback`; open the playground at `http://localhost:5173` so that it sends that one, or add `http://127.0.0.1:5173/callback` to the registration.'
+		);
+		expect(sandboxRedirectRefusal(setup, 'http://localhost:5173/callback', ORIGIN)).toBeNull();
+		expect(sandboxRedirectRefusal(setup, undefined, ORIGIN)).toBeNull();
+		expect(sandboxRedirectRefusal(sandboxSetup('nobody'), `${ORIGIN}/callback`, ORIGIN)).toBeNull();
+	});
+
+	test('another service: the setup’s value, or none', () => {
+		const other = setupWith({
+			base_url: 'https://reader.test',
+			client_id: 'one-host',
+			redirect_uri: `${ORIGIN}/callback`
+		});
+		offerSandboxRegistrations(() => ['http://localhost:5173/callback']);
+		expect(registeredRedirect(other, ORIGIN).registeredRedirectUri).toBeUndefined();
+		expect(registeredRedirectHint(other, ORIGIN)).toBeNull();
+	});
+});
+
+describe('a registered value belongs to the service it was entered for', () => {
+	const at = (base_url: string, registered: string, client_id = 'app') =>
+		setupWith({
+			base_url,
+			client_id,
+			redirect_uri: 'http://127.0.0.1:5173/callback',
+			registered_redirect_uri: registered
+		});
+	const CB = 'http://127.0.0.1:5173/callback';
+
+	test('carried over to another service: dropped', () => {
+		expect(
+			keepRegisteredRedirect(at('http://127.0.0.1:5173/sandbox', CB), at('https://r.test', CB))
+				.registered_redirect_uri
+		).toBe('');
+	});
+	test('typed anew, the same service, another client, or none before: kept', () => {
+		const keep = (
+			before: Parameters<typeof keepRegisteredRedirect>[0],
+			after: ReturnType<typeof at>
+		) => keepRegisteredRedirect(before, after).registered_redirect_uri;
+		expect(keep(at('https://a.test', CB), at('https://r.test', 'https://app.test/cb'))).toBe(
+			'https://app.test/cb'
+		);
+		expect(keep(at('https://r.test', CB), at('https://r.test', CB, 'other'))).toBe(CB);
+		expect(keep(undefined, at('https://r.test', CB))).toBe(CB);
+		expect(keep(at('https://a.test', ''), at('https://r.test', CB))).toBe(CB);
+	});
+	test('outside a request, the fix is worked out on the origin given', () => {
+		expect(
+			redirectMismatchFix(at('https://r.test', `${CB}/`), CB, 'http://127.0.0.1:5173')
+		).toMatch(/^It was registered with a trailing slash/);
+	});
+});
