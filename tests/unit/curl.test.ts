@@ -1,10 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { shellQuote, toCurl, toCurlScript } from '$lib/exchange/curl';
+import { withRecordingServer, type SeenRequest } from '../helpers/recording-server';
 import { importHar } from '$lib/oauth/imported';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 import {
@@ -618,36 +617,6 @@ describe('toCurl: the secret and odd input in other places', () => {
 });
 
 describe('toCurl against a real curl and a loopback server', () => {
-	interface Seen {
-		method: string;
-		url: string;
-		headers: string[];
-		body: string;
-	}
-	async function withServer(fn: (origin: string, seen: Seen[]) => Promise<void>) {
-		const seen: Seen[] = [];
-		const server = createServer((req: IncomingMessage, res) => {
-			const chunks: Buffer[] = [];
-			req.on('data', (c: Buffer) => chunks.push(c));
-			req.on('end', () => {
-				seen.push({
-					method: req.method ?? '',
-					url: req.url ?? '',
-					headers: req.rawHeaders,
-					body: Buffer.concat(chunks).toString('utf8')
-				});
-				res
-					.writeHead(200, { 'Content-Type': 'application/json', 'X-Seen': 'yes' })
-					.end('{"ok":true}');
-			});
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		try {
-			await fn(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen);
-		} finally {
-			server.close();
-		}
-	}
 	function bash(
 		script: string,
 		env: Record<string, string>
@@ -677,7 +646,7 @@ describe('toCurl against a real curl and a loopback server', () => {
 	});
 
 	test('the exchange, refresh and user-info commands send what the playground sent, with the secret and tokens from the environment', async () => {
-		await withServer(async (origin, seen) => {
+		await withRecordingServer(async (origin, seen) => {
 			for (const ex of [exchange, refresh, userinfo]) {
 				const r = await bash(toCurl(moved(ex, origin)), ENV);
 				expect(r.stderr).not.toMatch(/curl: \(/);
@@ -685,16 +654,16 @@ describe('toCurl against a real curl and a loopback server', () => {
 				expect(r.stdout).toMatch(/^HTTP\/1\.1 200 OK\r\n/); // --include
 				expect(r.stdout).toMatch(/X-Seen: yes/);
 			}
-			const [ex1, ref1, ui1] = seen as [Seen, Seen, Seen];
+			const [ex1, ref1, ui1] = seen as [SeenRequest, SeenRequest, SeenRequest];
 			const want = new URLSearchParams(exchange.request.body);
 			want.set('client_secret', SHELL_SECRET);
 			want.set('code', ENV.CODE);
 			expect([...new URLSearchParams(ex1.body)]).toEqual([...want]);
 			expect(ex1.method).toBe('POST');
 			expect(ex1.url).toBe('/sandbox/oauth2/token');
-			const header = (s: Seen, n: string) =>
-				s.headers[
-					s.headers.findIndex((h, i) => i % 2 === 0 && h.toLowerCase() === n.toLowerCase()) + 1
+			const header = (s: SeenRequest, n: string) =>
+				s.rawHeaders[
+					s.rawHeaders.findIndex((h, i) => i % 2 === 0 && h.toLowerCase() === n.toLowerCase()) + 1
 				];
 			expect(header(ex1, 'User-Agent')).toBe(
 				'feed-reader-oauth-playground/0.1 (+https://www.rfc-editor.org/rfc/rfc6749)'
@@ -713,9 +682,11 @@ describe('toCurl against a real curl and a loopback server', () => {
 	});
 
 	/** HTTP Basic as RFC 6749 §2.3.1 reads it: base64, split at the first colon, each side form-decoded. */
-	const basicPair = (seen: Seen) => {
-		const i = seen.headers.findIndex((h, n) => n % 2 === 0 && h.toLowerCase() === 'authorization');
-		const m = /^Basic ([A-Za-z0-9+/=]+)$/.exec(seen.headers[i + 1] ?? '');
+	const basicPair = (seen: SeenRequest) => {
+		const i = seen.rawHeaders.findIndex(
+			(h, n) => n % 2 === 0 && h.toLowerCase() === 'authorization'
+		);
+		const m = /^Basic ([A-Za-z0-9+/=]+)$/.exec(seen.rawHeaders[i + 1] ?? '');
 		const decoded = Buffer.from(m?.[1] ?? '', 'base64').toString('utf8');
 		const at = decoded.indexOf(':');
 		const formDecode = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
@@ -724,7 +695,7 @@ describe('toCurl against a real curl and a loopback server', () => {
 
 	test('HTTP Basic: a secret with : % + space & quote and non-ASCII reaches an RFC 6749 §2.3.1 server intact, from the script and from one command', async () => {
 		const secret = `p:a%2B+ s&'q"ü€`;
-		await withServer(async (origin, seen) => {
+		await withRecordingServer(async (origin, seen) => {
 			const basic: Exchange = {
 				...moved(refresh, origin),
 				request: {

@@ -4,48 +4,17 @@
  * and, run by a real node against a loopback server, sends what the playground sent.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { toNodeFetch } from '$lib/exchange/node-fetch';
 import type { Exchange } from '$lib/exchange/types';
 import { ACCESS_1, CODE, REFRESH_1, SECRET, TOKENS, transcript } from './transcript';
+import { withRecordingServer } from '../helpers/recording-server';
 
 let t: Exchange[] = [];
 beforeEach(() => {
 	t = transcript();
 });
 const at = (step: Exchange['step']) => t.find((e) => e.step === step)!;
-
-interface Seen {
-	method: string;
-	url: string;
-	headers: Record<string, string>;
-	body: string;
-}
-
-async function withServer(fn: (origin: string, seen: Seen[]) => Promise<void>) {
-	const seen: Seen[] = [];
-	const server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (c: Buffer) => chunks.push(c));
-		req.on('end', () => {
-			seen.push({
-				method: req.method ?? '',
-				url: req.url ?? '',
-				headers: req.headers as Record<string, string>,
-				body: Buffer.concat(chunks).toString('utf8')
-			});
-			res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	try {
-		await fn(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen);
-	} finally {
-		server.close();
-	}
-}
 
 function node(
 	code: string,
@@ -96,7 +65,7 @@ describe('toNodeFetch', () => {
 	});
 
 	test('run by node: the code exchange sends the recorded body with the secret and code from the environment', async () => {
-		await withServer(async (origin, seen) => {
+		await withRecordingServer(async (origin, seen) => {
 			const ex = moved(at('exchange'), origin);
 			const env = { RUN_SPENDING_STEPS: '1', CLIENT_SECRET: `a b&c=d+e%f'ü`, CODE: 'fresh/code+1' };
 			const r = await node(toNodeFetch(ex), env);
@@ -115,7 +84,7 @@ describe('toNodeFetch', () => {
 	});
 
 	test('run by node: a spending step without RUN_SPENDING_STEPS=1 sends nothing and says why; a missing variable is named', async () => {
-		await withServer(async (origin, seen) => {
+		await withRecordingServer(async (origin, seen) => {
 			const skipped = await node(toNodeFetch(moved(at('refresh'), origin)), {
 				CLIENT_SECRET: 's',
 				REFRESH_TOKEN: 'r'
@@ -135,7 +104,7 @@ describe('toNodeFetch', () => {
 	});
 
 	test('run by node: HTTP Basic form-encodes id and secret (RFC 6749 §2.3.1), so : % + space survive', async () => {
-		await withServer(async (origin, seen) => {
+		await withRecordingServer(async (origin, seen) => {
 			const refresh = moved(at('refresh'), origin);
 			const ex: Exchange = {
 				...refresh,

@@ -1,0 +1,46 @@
+/**
+ * A loopback HTTP server that records every request it receives and answers `200 {"ok":true}`
+ * (with an `X-Seen: yes` header, so a client's output can show it read the response): for tests
+ * that run an exported command or snippet for real and check what arrived.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface SeenRequest {
+	method: string;
+	url: string;
+	/** Header names in lower case, as Node parses them. */
+	headers: Record<string, string>;
+	/** Names and values as they came, alternating. */
+	rawHeaders: string[];
+	body: string;
+}
+
+/** Runs `fn` with the server's origin and the requests seen so far; the server closes after it. */
+export async function withRecordingServer(
+	fn: (origin: string, seen: SeenRequest[]) => Promise<void>
+): Promise<void> {
+	const seen: SeenRequest[] = [];
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', () => {
+			seen.push({
+				method: req.method ?? '',
+				url: req.url ?? '',
+				headers: req.headers as Record<string, string>,
+				rawHeaders: req.rawHeaders,
+				body: Buffer.concat(chunks).toString('utf8')
+			});
+			res
+				.writeHead(200, { 'Content-Type': 'application/json', 'X-Seen': 'yes' })
+				.end('{"ok":true}');
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	try {
+		await fn(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen);
+	} finally {
+		server.close();
+	}
+}
