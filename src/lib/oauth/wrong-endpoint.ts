@@ -39,20 +39,22 @@ export interface PlaygroundInfo {
 type Step = 'exchange' | 'refresh' | 'userinfo' | 'api' | 'check';
 
 function jsonObject(body: string): Record<string, unknown> | undefined {
+	let v: unknown;
 	try {
-		const v: unknown = JSON.parse(body);
-		return v && typeof v === 'object' && !Array.isArray(v)
-			? (v as Record<string, unknown>)
-			: undefined;
+		v = JSON.parse(body);
 	} catch {
-		return undefined;
+		// Not JSON: v stays undefined.
 	}
+	return v && typeof v === 'object' && !Array.isArray(v)
+		? (v as Record<string, unknown>)
+		: undefined;
 }
 
 function isHtml(ex: Exchange): boolean {
 	const res = ex.response!;
-	const ct = headerValue(res.headers, 'Content-Type') ?? '';
-	return /html/i.test(ct) || /^\s*</.test(res.body);
+	const ct = headerValue(res.headers, 'Content-Type');
+	// Stryker disable next-line StringLiteral: any text without "html" in place of the empty one tests the same
+	return /html/i.test(ct ?? '') || /^\s*</.test(res.body);
 }
 
 /**
@@ -74,9 +76,9 @@ export function isNotOAuthAnswer(ex: Exchange): boolean {
 	switch (step) {
 		case 'exchange':
 		case 'refresh':
+			if (status < 300) return !body;
 			if (redirect) return true;
 			if (status === 404 || status === 405) return !error || !OAUTH_TOKEN_ERRORS.has(error);
-			if (status < 300) return !body;
 			// A 401 with an empty body and an authentication challenge is the endpoint refusing the
 			// client (without the JSON object RFC 6749 §5.2 asks for), not another page.
 			if (status === 401 && !res.body.trim() && headerValue(res.headers, 'WWW-Authenticate'))
@@ -86,7 +88,7 @@ export function isNotOAuthAnswer(ex: Exchange): boolean {
 			return redirect || status === 404 || status === 405 || isHtml(ex);
 		case 'api':
 			// The API answers an unknown path with its own JSON 404; a page of HTML is someone else's.
-			return !redirect && isHtml(ex) && (status < 300 || status === 404 || status === 405);
+			return isHtml(ex) && (status < 300 || status === 404 || status === 405);
 		case 'check':
 			return (status === 404 || status === 405) && error === undefined;
 		default:
@@ -105,8 +107,8 @@ function suffixOf(step: Step, url: URL): string {
 		case 'check':
 			return DOCUMENTED_PATHS.authorization;
 		case 'api': {
-			const at = url.pathname.indexOf(DOCUMENTED_PATHS.api);
-			return at < 0 ? url.pathname : url.pathname.slice(at);
+			// From the API's documented path on; the whole path when it has none.
+			return url.pathname.slice(Math.max(url.pathname.indexOf(DOCUMENTED_PATHS.api), 0));
 		}
 	}
 }
@@ -134,17 +136,11 @@ const NOT_A_BASE = [
 	'/reader'
 ];
 
+/** The base without trailing slashes, and without an endpoint's path at its end, again and again. */
 function stripEndpointPaths(base: string): string {
-	let out = base.replace(/\/+$/, '');
-	for (let changed = true; changed;) {
-		changed = false;
-		for (const p of NOT_A_BASE)
-			if (out.endsWith(p)) {
-				out = out.slice(0, -p.length).replace(/\/+$/, '');
-				changed = true;
-			}
-	}
-	return out;
+	const out = base.replace(/\/+$/, '');
+	const p = NOT_A_BASE.find((path) => out.endsWith(path));
+	return p === undefined ? out : stripEndpointPaths(out.slice(0, -p.length));
 }
 
 /**
