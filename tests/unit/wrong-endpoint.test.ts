@@ -115,6 +115,121 @@ describe('which answers are not OAuth', () => {
 		expect(isNotOAuthAnswer(ex('check', auth, 404, '{"error":"invalid_client"}'))).toBe(false);
 		expect(isNotOAuthAnswer(ex('check', auth, 400, 'x'))).toBe(false);
 	});
+	test('a 404 or 405 naming any token error of RFC 6749 §5.2 is the token endpoint answering', () => {
+		const codes = [
+			'invalid_request',
+			'invalid_client',
+			'invalid_grant',
+			'unauthorized_client',
+			'unsupported_grant_type',
+			'invalid_scope'
+		];
+		for (const code of codes)
+			for (const status of [404, 405])
+				for (const step of ['exchange', 'refresh'] as const)
+					expect(
+						isNotOAuthAnswer(
+							ex(step, 'https://r.test/oauth2/token', status, JSON.stringify({ error: code }), [
+								['Content-Type', 'application/json']
+							])
+						),
+						`${step} ${status} ${code}`
+					).toBe(false);
+	});
+	test('token endpoint: a 405 with a JSON error that is not one of OAuth’s is another server’s', () => {
+		const e = ex('exchange', 'https://r.test/oauth2/token', 405, '{"error":"method_not_allowed"}', [
+			['Content-Type', 'application/json']
+		]);
+		expect(isNotOAuthAnswer(e)).toBe(true);
+	});
+	test('token endpoint: a redirect is never its answer, whatever the redirect’s body says', () => {
+		const json: HeaderList = [
+			['Content-Type', 'application/json'],
+			['Location', 'https://r.test/login']
+		];
+		const url = 'https://r.test/oauth2/token';
+		expect(isNotOAuthAnswer(ex('exchange', url, 302, '{"error":"invalid_grant"}', json))).toBe(
+			true
+		);
+		expect(isNotOAuthAnswer(ex('exchange', url, 300, '{"access_token":"a"}', json))).toBe(true);
+	});
+	test('a 1xx is an interim answer, not the final one: no verdict', () => {
+		for (const status of [100, 101, 199])
+			for (const step of ['exchange', 'refresh', 'userinfo', 'check'] as const)
+				expect(
+					isNotOAuthAnswer(ex(step, 'https://r.test/oauth2/token', status)),
+					`${step} ${status}`
+				).toBe(false);
+	});
+	test('an HTML page with braces in it (inline CSS) is still a page, not broken JSON', () => {
+		const page =
+			'<!doctype html><html><head><style>body { margin: 0 }</style></head><body>Sign in</body></html>';
+		const html: HeaderList = [['Content-Type', 'text/html']];
+		for (const status of [200, 404])
+			expect(
+				isNotOAuthAnswer(ex('exchange', 'https://r.test/oauth2/token', status, page, html))
+			).toBe(true);
+	});
+	test('token endpoint: only an empty 401 with a challenge is the endpoint refusing the client', () => {
+		const url = 'https://r.test/oauth2/token';
+		const challenge: HeaderList = [['WWW-Authenticate', 'Basic realm="r.test"']];
+		// A 403 is no refusal of the client's authentication, challenge or not.
+		expect(isNotOAuthAnswer(ex('exchange', url, 403, '', challenge))).toBe(true);
+		// A 401 with a text body (not the JSON of RFC 6749 §5.2) is some other server's login.
+		expect(isNotOAuthAnswer(ex('exchange', url, 401, 'Unauthorized', challenge))).toBe(true);
+		expect(isNotOAuthAnswer(ex('exchange', url, 401, ' \n', challenge))).toBe(false);
+	});
+	test('user-info: a 405 is not its answer, nor an HTML page, known by its type or by its first tag', () => {
+		const ui = 'https://r.test/reader/api/0/user-info';
+		expect(
+			isNotOAuthAnswer(
+				ex('userinfo', ui, 405, '{"message":"Method Not Allowed"}', [
+					['Content-Type', 'application/json']
+				])
+			)
+		).toBe(true);
+		// A page declared as HTML, whatever its body starts with.
+		expect(
+			isNotOAuthAnswer(ex('userinfo', ui, 200, 'Welcome back!', [['content-type', 'text/html']]))
+		).toBe(true);
+		// An undeclared page that starts with a tag after blank lines.
+		expect(isNotOAuthAnswer(ex('userinfo', ui, 200, '\n  <!doctype html><p>Welcome</p>', []))).toBe(
+			true
+		);
+		expect(
+			isNotOAuthAnswer(
+				ex('userinfo', ui, 200, 'Welcome <b>back</b>', [['Content-Type', 'text/plain']])
+			)
+		).toBe(false);
+	});
+	test('API: an HTML page on a 405 is someone else’s; an HTML redirect is a redirect, not a page', () => {
+		const api = 'https://r.test/reader/api/0/tag/list';
+		const page = '<!doctype html><html><head><title>Moved</title></head></html>';
+		const html: HeaderList = [['Content-Type', 'text/html']];
+		expect(isNotOAuthAnswer(ex('api', api, 405, page, html))).toBe(true);
+		for (const status of [300, 302])
+			expect(
+				isNotOAuthAnswer(ex('api', api, status, page, [...html, ['Location', 'https://r.test/']])),
+				String(status)
+			).toBe(false);
+	});
+	test('the registration check: a 405 without an error member is not the consent page', () => {
+		const auth = 'https://r.test/oauth2/auth?client_id=x';
+		const page = '<!doctype html><html><head><title>405</title></head></html>';
+		expect(isNotOAuthAnswer(ex('check', auth, 405, page, [['Content-Type', 'text/html']]))).toBe(
+			true
+		);
+	});
+	test('the consent redirect and the callback call no documented endpoint: no verdict', () => {
+		const page = '<!doctype html><html><head><title>Not Found</title></head></html>';
+		const html: HeaderList = [['Content-Type', 'text/html']];
+		expect(isNotOAuthAnswer(ex('consent', 'https://r.test/oauth2/auth?x=1', 404, page, html))).toBe(
+			false
+		);
+		expect(
+			isNotOAuthAnswer(ex('callback', 'http://127.0.0.1:5173/callback', 404, page, html))
+		).toBe(false);
+	});
 });
 
 describe('the base URL that was called, and the one probably meant', () => {
@@ -161,6 +276,88 @@ describe('the base URL that was called, and the one probably meant', () => {
 			'consent https://r.test/sandbox/oauth2/auth, token https://r.test/sandbox/oauth2/token, user-info https://r.test/sandbox/reader/api/0/user-info'
 		);
 	});
+	test('the registration check: the base is the URL without the consent path, not its origin', () => {
+		expect(calledBase('check', 'https://r.test/svc/oauth2/auth?client_id=a')).toBe(
+			'https://r.test/svc'
+		);
+		expect(calledBase('check', 'https://r.test/svc/consent?client_id=a')).toBeUndefined();
+	});
+	test('an API URL outside the documented API path: its origin is the only base it names', () => {
+		expect(calledBase('api', 'https://r.test/custom/tag/list')).toBe('https://r.test');
+		expect(calledBase('api', 'https://r.test/reader/api/0/tag/list')).toBe('https://r.test');
+	});
+	test('a base joined with a doubled slash (a client that appends "/oauth2/token" to "…/svc/"): no slash left over', () => {
+		expect(calledBase('exchange', 'https://r.test/svc//oauth2/token')).toBe('https://r.test/svc');
+		expect(calledBase('userinfo', 'https://r.test//reader/api/0/user-info')).toBe('https://r.test');
+	});
+	test('a base with runs of slashes around an endpoint’s path: the meant base has neither', () => {
+		const meant = (u: string) =>
+			meantBase(ex('exchange', u, 404, '<html><title>Not Found</title></html>', []));
+		expect(meant('https://r.test/svc///oauth2/oauth2/token')).toBe('https://r.test/svc');
+		expect(meant('https://r.test/svc//reader/api/0//oauth2/token')).toBe('https://r.test/svc');
+	});
+	test('a base URL with the token path typed more than once: all of them go', () => {
+		const meant = (u: string) =>
+			meantBase(ex('exchange', u, 404, '<html><title>Not Found</title></html>', []));
+		expect(meant('https://r.test/oauth2/token/oauth2/token/oauth2/token')).toBe('https://r.test');
+		expect(meant('https://r.test/svc/oauth2/reader/oauth2/token')).toBe('https://r.test/svc');
+	});
+	test('an imported exchange whose URL does not parse: no guess, and still its finding', () => {
+		const e = ex('exchange', 'oauth2/token', 404, '<html><title>Not Found</title></html>', [
+			['Content-Type', 'text/html']
+		]);
+		expect(meantBase(e)).toBeUndefined();
+		expect(meantBase(e, { origin: 'http://127.0.0.1:5173', sandbox: true })).toBeUndefined();
+		expect(wrongEndpointFinding(e)?.code).toBe('wrong-endpoint');
+	});
+	test('a Location header on an answer that is no redirect points nowhere', () => {
+		const url = 'https://r.test/oauth2/token';
+		for (const status of [200, 201, 400, 404]) {
+			const e = ex('exchange', url, status, '<html><title>x</title></html>', [
+				['Content-Type', 'text/html'],
+				['Location', 'https://login.other.test/sso']
+			]);
+			expect(meantBase(e), String(status)).toBeUndefined();
+		}
+	});
+	test('every 3xx with a Location is a redirect, from 300 on', () => {
+		for (const status of [300, 301, 308]) {
+			const e = ex('exchange', 'http://r.test/svc/oauth2/token', status, '', [
+				['Location', 'https://login.r.test/sso']
+			]);
+			expect(meantBase(e), String(status)).toBe('https://login.r.test/svc');
+		}
+	});
+	test('a redirect to the token endpoint under another path: the base below that path', () => {
+		const e = ex('exchange', 'https://r.test/oauth2/token', 301, '', [
+			['Location', '/svc/oauth2/token']
+		]);
+		expect(meantBase(e)).toBe('https://r.test/svc');
+	});
+	test('a redirect from a custom endpoint to another host: that host', () => {
+		const e = ex('exchange', 'https://r.test/custom/token', 302, '', [
+			['Location', 'https://login.r.test/sso']
+		]);
+		expect(meantBase(e)).toBe('https://login.r.test');
+	});
+	test('the playground’s own origin: only a path starting with /sandbox/ is the sandbox', () => {
+		const pg = { origin: 'http://127.0.0.1:5173', sandbox: true };
+		const meant = (u: string) =>
+			meantBase(ex('exchange', u, 404, '<html><title>Not Found</title></html>', []), pg);
+		expect(meant('http://127.0.0.1:5173/x/sandbox/oauth2/token')).toBe(
+			'http://127.0.0.1:5173/sandbox'
+		);
+		expect(meant('http://127.0.0.1:5173/sandboxes/oauth2/token')).toBe(
+			'http://127.0.0.1:5173/sandbox'
+		);
+		// The sandbox's own base needs no correction (not "meant to be" what it is).
+		expect(meant('http://127.0.0.1:5173/sandbox/oauth2/token')).toBeUndefined();
+	});
+	test('the documented endpoints of a base typed with trailing slashes: no doubled slash', () => {
+		const line = documentedEndpoints('https://r.test/svc//');
+		expect(line).toContain('https://r.test/svc/oauth2/token');
+		expect(line.replace(/https:\/\//g, '')).not.toContain('//');
+	});
 });
 
 describe('what came back, in short', () => {
@@ -198,6 +395,48 @@ describe('what came back, in short', () => {
 		);
 		expect(whatCameBack(ex('exchange', TOKEN, 302, '', []))).toBe(
 			'302, a redirect to nowhere (no Location)'
+		);
+	});
+	test('a text body is quoted on one line: blank runs closed up, ends trimmed, cut only past 80 characters', () => {
+		const text = (body: string) =>
+			whatCameBack(ex('exchange', 'https://r.test/oauth2/token', 400, body, []));
+		expect(text('\n  Service   temporarily\n\n unavailable  \n')).toContain(
+			'"Service temporarily unavailable"'
+		);
+		const eighty = 'x'.repeat(80);
+		expect(text(eighty)).toContain(`"${eighty}"`);
+		expect(text(eighty)).not.toContain('…');
+	});
+	test('a 2xx page is described by its title, a 300 by where it points', () => {
+		const url = 'https://r.test/oauth2/token';
+		const page = '<!doctype html><html><head><title>Sign in</title></head></html>';
+		expect(whatCameBack(ex('exchange', url, 200, page, [['Content-Type', 'text/html']]))).toContain(
+			'"Sign in"'
+		);
+		expect(
+			whatCameBack(ex('exchange', url, 300, '', [['Location', 'https://r.test/choose']]))
+		).toContain('https://r.test/choose');
+	});
+	test('a page’s title is read with attributes on the tag; a blank title is no title', () => {
+		const url = 'https://r.test/oauth2/token';
+		const html: HeaderList = [['Content-Type', 'text/html']];
+		const with_ = (body: string) => whatCameBack(ex('exchange', url, 404, body, html));
+		expect(with_('<html><head><title lang="en">Sign in</title></head></html>')).toContain(
+			'"Sign in"'
+		);
+		expect(with_('<html><head><title> \n </title></head><body>x</body></html>')).toBe(
+			with_('<html><head></head><body>x</body></html>')
+		);
+	});
+	test('JSON without "error": what it says, from "error_description", "detail" or "title" too', () => {
+		const url = 'https://r.test/oauth2/token';
+		const json: HeaderList = [['Content-Type', 'application/json']];
+		const said = (body: object) =>
+			whatCameBack(ex('exchange', url, 404, JSON.stringify(body), json));
+		expect(said({ error_description: 'No such route' })).toContain('"No such route"');
+		expect(said({ detail: 'Not here' })).toContain('"Not here"');
+		expect(said({ type: 'about:blank', title: 'Gone for good', status: 404 })).toContain(
+			'"Gone for good"'
 		);
 	});
 });
@@ -268,5 +507,32 @@ describe('the finding', () => {
 		expect(f.map((x) => x.code)).toEqual(['wrong-endpoint']);
 		expect(f[0]!.fix).toContain('http://127.0.0.1:5173/sandbox');
 		expect(diagnose(e)[0]!.fix).not.toContain('/sandbox');
+	});
+	test('another host is not "the playground itself", even when the playground is known', () => {
+		const pg = { origin: 'http://127.0.0.1:5173', sandbox: true };
+		const e = ex('exchange', 'https://r.test/oauth2/token', 404, '<html><title>x</title></html>', [
+			['Content-Type', 'text/html']
+		]);
+		expect(wrongEndpointFinding(e, pg)!.message).not.toContain('playground itself');
+	});
+	test('on the playground’s own origin only a path starting with /sandbox/ (or /sandbox) is the sandbox', () => {
+		const pg = { origin: 'http://127.0.0.1:5173', sandbox: true };
+		const page = '<html><title>x</title></html>';
+		const html: HeaderList = [['Content-Type', 'text/html']];
+		const nested = ex('exchange', 'http://127.0.0.1:5173/x/sandbox/oauth2/token', 404, page, html);
+		expect(wrongEndpointFinding(nested, pg)!.message).toContain('playground itself');
+		// A custom user-info endpoint set to the sandbox's root: the sandbox answers, not the playground.
+		const root = ex('userinfo', 'http://127.0.0.1:5173/sandbox', 200, page, html);
+		expect(wrongEndpointFinding(root, pg)!.message).not.toContain('playground itself');
+	});
+	test('the playground note is added to the message, and nothing is added for another host', () => {
+		const e = ex('exchange', 'http://127.0.0.1:5173/oauth2/token', 404, '<p>x</p>', []);
+		const plain = wrongEndpointFinding(e)!.message;
+		const own = wrongEndpointFinding(e, {
+			origin: 'http://127.0.0.1:5173',
+			sandbox: true
+		})!.message;
+		expect(own.startsWith(plain)).toBe(true);
+		expect(own.length).toBeGreaterThan(plain.length);
 	});
 });
