@@ -202,6 +202,11 @@ describe('which answers are not OAuth', () => {
 			)
 		).toBe(false);
 	});
+	test('API: a 200 HTML page (a login page in place of the API) is someone else’s, whatever the case of its type', () => {
+		const api = 'https://r.test/reader/api/0/tag/list';
+		const e = ex('api', api, 200, 'Please sign in', [['Content-Type', 'Text/HTML; charset=UTF-8']]);
+		expect(isNotOAuthAnswer(e)).toBe(true);
+	});
 	test('API: an HTML page on a 405 is someone else’s; an HTML redirect is a redirect, not a page', () => {
 		const api = 'https://r.test/reader/api/0/tag/list';
 		const page = '<!doctype html><html><head><title>Moved</title></head></html>';
@@ -286,9 +291,12 @@ describe('the base URL that was called, and the one probably meant', () => {
 		expect(calledBase('api', 'https://r.test/custom/tag/list')).toBe('https://r.test');
 		expect(calledBase('api', 'https://r.test/reader/api/0/tag/list')).toBe('https://r.test');
 	});
-	test('a base joined with a doubled slash (a client that appends "/oauth2/token" to "…/svc/"): no slash left over', () => {
+	test('a base typed with a trailing "//", joined with the endpoint’s path: no slash left over', () => {
+		expect(calledBase('exchange', 'https://r.test/svc///oauth2/token')).toBe('https://r.test/svc');
 		expect(calledBase('exchange', 'https://r.test/svc//oauth2/token')).toBe('https://r.test/svc');
-		expect(calledBase('userinfo', 'https://r.test//reader/api/0/user-info')).toBe('https://r.test');
+		expect(calledBase('userinfo', 'https://r.test///reader/api/0/user-info')).toBe(
+			'https://r.test'
+		);
 	});
 	test('a base with runs of slashes around an endpoint’s path: the meant base has neither', () => {
 		const meant = (u: string) =>
@@ -333,6 +341,12 @@ describe('the base URL that was called, and the one probably meant', () => {
 			['Location', '/svc/oauth2/token']
 		]);
 		expect(meantBase(e)).toBe('https://r.test/svc');
+	});
+	test('a redirect from the token endpoint at the root to another host: that host', () => {
+		const e = ex('exchange', 'https://r.test/oauth2/token', 302, '', [
+			['Location', 'https://login.r.test/sso?next=%2F']
+		]);
+		expect(meantBase(e)).toBe('https://login.r.test');
 	});
 	test('a redirect from a custom endpoint to another host: that host', () => {
 		const e = ex('exchange', 'https://r.test/custom/token', 302, '', [
