@@ -20,8 +20,9 @@ interface Parts {
 	fragment?: string;
 }
 
+/** No `$` at the end: the path, query and fragment groups take every character after the authority. */
 const URI =
-	/^([A-Za-z][A-Za-z0-9+.-]*):\/\/(?:[^@/?#]*@)?(\[[^\]/?#]*\]|[^:/?#]*)(?::([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/s;
+	/^([A-Za-z][A-Za-z0-9+.-]*):\/\/(?:[^@/?#]*@)?(\[[^\]/?#]*\]|[^:/?#]*)(?::([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?/s;
 
 function parse(uri: string): Parts | undefined {
 	const m = URI.exec(uri);
@@ -67,15 +68,16 @@ interface Unit {
 
 /** A text as characters, a run of percent escapes decoded where it forms UTF-8 (RFC 3986 §2.1). */
 function units(s: string): Unit[] {
+	// Stryker disable next-line ArrayDeclaration: both texts compared get the same extra first element, which decoded() joins as '' and encodingExample() skips as equal
 	const out: Unit[] = [];
 	let i = 0;
 	while (i < s.length) {
-		if (/^%[0-9A-Fa-f]{2}/.test(s.slice(i, i + 3))) {
+		if (/^%[0-9A-Fa-f]{2}/.test(s.slice(i))) {
 			let unit: Unit | undefined;
-			// One UTF-8 character is 1 to 4 bytes: the shortest run that decodes.
+			// One UTF-8 character is 1 to 4 bytes: the shortest run that decodes (a run cut by another
+			// character, or by the end, never decodes).
 			for (let len = 3; len <= 12 && !unit; len += 3) {
 				const raw = s.slice(i, i + len);
-				if (!/^(%[0-9A-Fa-f]{2})+$/.test(raw) || raw.length < len) break;
 				try {
 					unit = { raw, value: decodeURIComponent(raw) };
 				} catch {
@@ -86,8 +88,10 @@ function units(s: string): Unit[] {
 			out.push(unit);
 			i += unit.raw.length;
 		} else {
-			out.push({ raw: s[i]!, value: s[i]! });
-			i++;
+			// A whole character, not half of a surrogate pair.
+			const c = String.fromCodePoint(s.codePointAt(i)!);
+			out.push({ raw: c, value: c });
+			i += c.length;
 		}
 	}
 	return out;
@@ -103,9 +107,11 @@ function encodingExample(sent: string, registered: string): { sent: string; regi
 	const a = units(sent);
 	const b = units(registered);
 	// Only an escape on either side, not a letter that differs in case as well.
+	// Stryker disable next-line EqualityOperator,MethodExpression: the texts decode the same, so both lists have as many units and a pair that differs (an escape on one side) is found before the end
 	for (let i = 0; i < Math.min(a.length, b.length); i++)
 		if (a[i]!.raw !== b[i]!.raw && (a[i]!.raw[0] === '%' || b[i]!.raw[0] === '%'))
 			return { sent: a[i]!.raw, registered: b[i]!.raw };
+	// Stryker disable next-line ObjectLiteral: not reached (see the loop above); the whole texts are the example then
 	return { sent, registered };
 }
 
@@ -249,7 +255,6 @@ function phrase(d: RedirectUriDifference): string {
 		case 'trailing-slash':
 			return d.registered ? 'with a trailing slash' : 'without the trailing slash';
 		case 'scheme':
-			return `with ${d.registered} instead of ${d.sent}`;
 		case 'loopback':
 			return `with ${d.registered} instead of ${d.sent}`;
 		case 'host':
@@ -366,6 +371,7 @@ export function usualSuspects(sent: string): string[] {
 				seg ? seg[0]!.toUpperCase() + seg.slice(1) + slash : slash
 			)
 		});
+	// Stryker disable next-line StringLiteral: without a query any text without a percent escape does, and the mutant's has none
 	const escaped = /%[0-9A-Fa-f]{2}/.exec(s.path) ?? /%[0-9A-Fa-f]{2}/.exec(s.query ?? '');
 	const plain = OFTEN_ENCODED.find(([c]) => s.path.includes(c));
 	if (escaped && decoded(escaped[0]) !== escaped[0])
