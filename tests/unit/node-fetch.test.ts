@@ -162,8 +162,6 @@ async function dryRun(code: string, env: Record<string, string>) {
 	return { sent, out, error };
 }
 
-const headerMap = (init: RequestInit) => Object.fromEntries(init.headers as [string, string][]);
-
 describe('toNodeFetch, run with a fake fetch', () => {
 	test('form values from the environment are encoded where they stand; other pieces keep their bytes; a tokenless field stays as recorded', async () => {
 		const base = transcript().find((e) => e.step === 'refresh')!;
