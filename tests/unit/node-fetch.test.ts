@@ -135,3 +135,156 @@ describe('toNodeFetch', () => {
 		});
 	});
 });
+
+/** Runs a snippet in this process with a fake fetch: what it would send, what it prints. */
+async function dryRun(code: string, env: Record<string, string>) {
+	const sent: { url: string; init: RequestInit }[] = [];
+	const out: string[] = [];
+	const fakeFetch = async (url: string, init: RequestInit) => {
+		sent.push({ url, init });
+		return new Response('{"ok":true}', { status: 200, statusText: 'OK' });
+	};
+	const exit = new Error('exit');
+	const proc = {
+		env,
+		exit: () => {
+			throw exit;
+		}
+	};
+	const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
+	const run = new AsyncFunction('fetch', 'process', 'console', 'Buffer', code);
+	let error: unknown;
+	try {
+		await run(fakeFetch, proc, { log: (s: string) => out.push(s) }, Buffer);
+	} catch (e) {
+		if (e !== exit) error = e;
+	}
+	return { sent, out, error };
+}
+
+describe('toNodeFetch, run with a fake fetch', () => {
+	test('form values from the environment are encoded where they stand; other pieces keep their bytes; a tokenless field stays as recorded', async () => {
+		const base = transcript().find((e) => e.step === 'refresh')!;
+		const ex: Exchange = {
+			...base,
+			request: {
+				...base.request,
+				url: 'http://127.0.0.1:5173/sandbox/oauth/token?a=1&flag&client_secret=<redacted>#frag',
+				body: `grant_type=refresh_token&refresh_token=${REFRESH_1}&client_secret=<redacted>&x=%41&empty=&novalue&code=not-a-grant-code`
+			}
+		};
+		const text = toNodeFetch(ex);
+		const r = await dryRun(text, {
+			RUN_SPENDING_STEPS: '1',
+			CLIENT_SECRET: 's e&c',
+			REFRESH_TOKEN: 'r/1',
+			ACCESS_TOKEN: 'a+1'
+		});
+		expect(r.error).toBeUndefined();
+		expect(r.sent).toHaveLength(1);
+		expect(r.sent[0]!.url).toBe(
+			'http://127.0.0.1:5173/sandbox/oauth/token?a=1&flag&client_secret=s%20e%26c#frag'
+		);
+		expect(r.sent[0]!.init.body).toBe(
+			'grant_type=refresh_token&refresh_token=r%2F1&client_secret=s%20e%26c&x=%41&empty=&novalue&code=not-a-grant-code'
+		);
+		expect(r.sent[0]!.init.redirect).toBe('manual');
+		expect(r.sent[0]!.init.method).toBe('POST');
+		expect(r.out[0]).toBe('200 OK');
+		// The run line names every variable it reads, the spending switch first.
+		expect(text).toMatch(
+			/^\/\/ {3}RUN_SPENDING_STEPS=1 CLIENT_SECRET='…' REFRESH_TOKEN='…' node request\.mjs$/m
+		);
+		expect(text.endsWith('\n')).toBe(true);
+	});
+
+	test('a query with only recorded values, a URL without query, and a body ending in a variable', async () => {
+		const base = transcript().find((e) => e.step === 'userinfo')!;
+		const noQuery: Exchange = {
+			...base,
+			request: { ...base.request, url: 'http://127.0.0.1:5173/sandbox/x/<redacted>', headers: [] }
+		};
+		const r1 = await dryRun(toNodeFetch(noQuery), { CLIENT_SECRET: 'se"c' });
+		expect(r1.sent[0]!.url).toBe('http://127.0.0.1:5173/sandbox/x/se"c');
+		expect(r1.sent[0]!.init.headers).toBeUndefined();
+		const plain: Exchange = {
+			...base,
+			request: { ...base.request, url: 'http://127.0.0.1:5173/sandbox/x?only=1', headers: [] }
+		};
+		const text2 = toNodeFetch(plain);
+		expect(text2).not.toContain('const env =');
+		expect(text2).not.toContain('const form =');
+		expect(text2).toMatch(/^\/\/ {3}node request\.mjs$/m);
+		const r2 = await dryRun(text2, {});
+		expect(r2.sent[0]!.url).toBe('http://127.0.0.1:5173/sandbox/x?only=1');
+		const ending: Exchange = {
+			...base,
+			request: {
+				...base.request,
+				url: 'http://127.0.0.1:5173/sandbox/x?client_secret=<redacted>',
+				headers: []
+			}
+		};
+		const r3 = await dryRun(toNodeFetch(ending), { CLIENT_SECRET: 't' });
+		expect(r3.sent[0]!.url).toBe('http://127.0.0.1:5173/sandbox/x?client_secret=t');
+	});
+
+	test('a JSON body gets the secret JSON-escaped; a plain text body gets it as is', async () => {
+		const base = transcript().find((e) => e.step === 'userinfo')!;
+		const mk = (body: string): Exchange => ({
+			...base,
+			request: {
+				...base.request,
+				method: 'POST',
+				headers: [['Content-Type', 'text/plain']],
+				body
+			}
+		});
+		const env = { CLIENT_SECRET: 'a"b' };
+		expect((await dryRun(toNodeFetch(mk(' {"s":"<redacted>"}')), env)).sent[0]!.init.body).toBe(
+			' {"s":"a\\"b"}'
+		);
+		expect((await dryRun(toNodeFetch(mk('[ "<redacted>"]')), env)).sent[0]!.init.body).toBe(
+			'[ "a\\"b"]'
+		);
+		expect((await dryRun(toNodeFetch(mk('x{"s":"<redacted>"}')), env)).sent[0]!.init.body).toBe(
+			'x{"s":"a"b"}'
+		);
+		expect((await dryRun(toNodeFetch(mk('  x "<redacted>"')), env)).sent[0]!.init.body).toBe(
+			'  x "a"b"'
+		);
+	});
+
+	test('headers: Host, Content-Length, Connection and a redacted cookie are left to fetch; Bearer and Basic come from the environment; others are sent as recorded', async () => {
+		const base = transcript().find((e) => e.step === 'userinfo')!;
+		const ex: Exchange = {
+			...base,
+			request: {
+				...base.request,
+				url: 'http://127.0.0.1:5173/sandbox/x',
+				headers: [
+					['Host', 'h'],
+					['Content-Length', '3'],
+					['Connection', 'close'],
+					['Cookie', '<redacted>'],
+					['X-Cookie', '<shown>'],
+					['Cookie2', 'a=b'],
+					['Authorization', ' bearer   tttttttttttt  '],
+					['X-Auth', 'Bearer tttttttttttt'],
+					['X-Basic', 'Basic <redacted>'],
+					['X-Quote', 'say "<redacted>"']
+				]
+			}
+		};
+		const r = await dryRun(toNodeFetch(ex), { ACCESS_TOKEN: 'T', CLIENT_SECRET: 'S"' });
+		expect(r.error).toBeUndefined();
+		expect(r.sent[0]!.init.headers).toEqual([
+			['X-Cookie', '<shown>'],
+			['Cookie2', 'a=b'],
+			['Authorization', ' bearer   T'],
+			['X-Auth', expect.stringMatching(/^Bearer /)],
+			['X-Basic', 'Basic S"'],
+			['X-Quote', 'say "S""']
+		]);
+	});
+});
