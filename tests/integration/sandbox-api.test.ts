@@ -1,4 +1,4 @@
-// The sandbox reader API over real HTTP: the seed §4.4 and §5.7, RFC 6750 §2 and §3, and the
+// The sandbox reader API over real HTTP: the service’s API docs §4.4 and §5.7, RFC 6750 §2 and §3, and the
 // X-Reader-* rate-limit headers on every answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server';

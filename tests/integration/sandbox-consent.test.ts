@@ -1,4 +1,4 @@
-// The sandbox consent page over real HTTP: the seed §4.1, RFC 6749 §4.1.1 and §4.1.2.1.
+// The sandbox consent page over real HTTP: the service’s API docs §4.1, RFC 6749 §4.1.1 and §4.1.2.1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
 import type { TestServer } from '../helpers/server';

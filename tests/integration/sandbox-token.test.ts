@@ -1,4 +1,4 @@
-// The sandbox token endpoint over real HTTP: the seed §4.2 and §4.3, RFC 6749 §2.3.1, §4.1.3, §5, §6.
+// The sandbox token endpoint over real HTTP: the service’s API docs §4.2 and §4.3, RFC 6749 §2.3.1, §4.1.3, §5, §6.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server';
 import {

@@ -84,7 +84,7 @@ describe('token endpoint', () => {
 			)
 		).toContain('content-type');
 	});
-	test('fields of seed §2.3 missing or mistyped', () => {
+	test('fields of the service’s API docs §2.3 missing or mistyped', () => {
 		const c = codes(
 			ex(
 				'exchange',

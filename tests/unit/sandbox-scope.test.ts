@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasWrite, parseScope, permissionWords, SCOPE_WORDS } from '$lib/sandbox/scope.server';
 
-describe('sandbox scope parsing (seed §4.1)', () => {
+describe('sandbox scope parsing (the service’s API docs §4.1)', () => {
 	it('uses the registration default when scope is empty or omitted', () => {
 		expect(parseScope(null, 'read write')).toEqual({ ok: true, scope: 'read write' });
 		expect(parseScope('', 'read')).toEqual({ ok: true, scope: 'read' });

@@ -8,7 +8,7 @@ import {
 	sameScope
 } from '$lib/oauth/token-set';
 
-describe('token request bodies (seed §4.2, §4.3)', () => {
+describe('token request bodies (the service’s API docs §4.2, §4.3)', () => {
 	test('the exchange body has the seed fields in order, scope sent empty', () => {
 		const body = exchangeBody({
 			code: 'c/1',

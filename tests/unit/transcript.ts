@@ -201,7 +201,7 @@ export function transcript(): Exchange[] {
 			),
 			timing: { firstByte: 3.1, total: 3.4 },
 			findings: [],
-			note: 'The user-info read (seed §4.4).'
+			note: 'The user-info read (the service’s API docs §4.4).'
 		},
 		{ requestedScope: 'read', tokenExpiresAt: T0 + 3_604_200 }
 	);
