@@ -30,8 +30,9 @@ export function requestFields(req: Exchange['request']): Map<string, string> {
 	const out = new Map<string, string>(queryFields(req.url));
 	if (isFormBody(req.headers, req.body)) for (const [n, v] of formFields(req.body)) out.set(n, v);
 	else {
+		// parseJson gives an object, an array or undefined, nothing else.
 		const json = parseJson(req.body);
-		if (json && typeof json === 'object' && !Array.isArray(json))
+		if (json && !Array.isArray(json))
 			for (const [n, v] of Object.entries(json)) if (typeof v === 'string') out.set(n, v);
 	}
 	return out;
