@@ -145,6 +145,49 @@ describe('tokens: where they are collected from', () => {
 	});
 });
 
+describe('codes: where an authorization code is collected from', () => {
+	const FORM: HeaderList = [['Content-Type', 'application/x-www-form-urlencoded']];
+
+	test('codes: the code of a code exchange, not a field named code in another grant', () => {
+		const exchangeBody = 'grant_type=authorization_code&code=EXCHANGED1&redirect_uri=x';
+		expect(collectTokens([exchange({ headers: FORM, body: exchangeBody })])).toContain(
+			'EXCHANGED1'
+		);
+		const refresh = 'grant_type=refresh_token&code=NOTACODE01&note=authorization_code';
+		expect(collectTokens([exchange({ headers: FORM, body: refresh })])).toEqual([]);
+		const codeLike = 'grant_type=authorization_code&codes=NOTACODE02';
+		expect(collectTokens([exchange({ headers: FORM, body: codeLike })])).toEqual([]);
+	});
+
+	test('codes: the redirect back carries one with or without a state; another address only beside a state', () => {
+		const at = (step: Exchange['step'], url: string) => ({ ...exchange({ url }), step });
+		expect(collectTokens([at('callback', 'https://app.test/cb?code=CALLBACK01')])).toContain(
+			'CALLBACK01'
+		);
+		expect(collectTokens([at('api', 'https://app.test/x?code=NOSTATE001')])).toEqual([]);
+		expect(collectTokens([at('api', 'https://app.test/x?code=WITHSTATE1&state=s')])).toContain(
+			'WITHSTATE1'
+		);
+		expect(collectTokens([at('api', 'https://app.test/x?state=s&code=WITHSTATE2')])).toContain(
+			'WITHSTATE2'
+		);
+	});
+
+	test('codes: a Location header carries one without a state; other headers and missing responses carry none', () => {
+		const located = exchange(
+			{},
+			{ headers: [['location', 'https://app.test/cb?code=LOCATION01']] }
+		);
+		expect(collectTokens([located])).toContain('LOCATION01');
+		const other = exchange(
+			{},
+			{ headers: [['Content-Location', 'https://app.test/cb?code=NOTLOC0001&state=s']] }
+		);
+		expect(collectTokens([other])).toEqual([]);
+		expect(collectTokens([exchange({ url: 'https://svc.test/oauth2/token' })])).toEqual([]);
+	});
+});
+
 describe('tokens: where the shortened form replaces them', () => {
 	const token = 'tok-0123456789-abc';
 	const short = 'tok-…-abc <18 chars>';

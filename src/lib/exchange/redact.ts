@@ -475,8 +475,9 @@ export function collectTokens(exchanges: Exchange[]): string[] {
 				for (const [n, v] of fields) if (n === 'code') add(v);
 		};
 		codes(query, ex.step === 'callback');
-		for (const [n, v] of ex.response?.headers ?? [])
-			if (n.toLowerCase() === 'location') codes(queryFields(v), true);
+		if (ex.response)
+			for (const [n, v] of ex.response.headers)
+				if (n.toLowerCase() === 'location') codes(queryFields(v), true);
 	}
 	return [...out];
 }
