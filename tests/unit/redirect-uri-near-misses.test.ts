@@ -156,3 +156,40 @@ describe('usual suspects', () => {
 		);
 	});
 });
+
+describe('user information and spelling', () => {
+	test('user information before the host is a difference: added, dropped or changed', () => {
+		expect(redirectUriDifferences('http://u@h/cb', 'http://h/cb')).toEqual([
+			{ kind: 'userinfo', sent: 'u', registered: undefined }
+		]);
+		expect(redirectUriDifferences('http://h/cb', 'http://u:p@h/cb')).toEqual([
+			{ kind: 'userinfo', sent: undefined, registered: 'u:p' }
+		]);
+		expect(redirectUriDifferences('http://a@h/cb', 'http://b@h/cb')).toEqual([
+			{ kind: 'userinfo', sent: 'a', registered: 'b' }
+		]);
+		expect(redirectUriDifferences('http://@h/cb', 'http://h/cb')).toEqual([
+			{ kind: 'userinfo', sent: '', registered: undefined }
+		]);
+		expect(redirectUriDifferences('http://a@h/cb', 'http://a@h/cb')).toEqual([]);
+	});
+
+	test('false alarm: a URI sent with user information is never called exactly the registered one', () => {
+		for (const [sent, registered, shown] of [
+			['http://u@h/cb', 'http://h/cb', '`u@`'],
+			['http://h/cb', 'http://u@h/cb', '`u@`'],
+			['http://a@h/cb', 'http://b@h/cb', '`b@`']
+		] as const) {
+			const sentence = explainRedirectMismatch(sent, registered);
+			expect(sentence).toContain(shown);
+			expect(sentence).not.toBe(explainRedirectMismatch(registered, registered));
+		}
+	});
+
+	test('false alarm: a URI spelled differently with the same parts (an empty port) is not called the same', () => {
+		const sentence = explainRedirectMismatch('http://h:/cb', 'http://h/cb');
+		expect(sentence).toContain('`http://h/cb`');
+		expect(sentence).toContain('`http://h:/cb`');
+		expect(sentence).not.toBe(explainRedirectMismatch('http://h/cb', 'http://h/cb'));
+	});
+});

@@ -9,6 +9,8 @@
 /** The parts of an absolute URI as written (RFC 3986 §3), nothing normalized. */
 interface Parts {
 	scheme: string;
+	/** Before an '@' in the authority, without it; undefined when there is no '@'. */
+	userinfo?: string;
 	/** As written, brackets of an IPv6 literal included. */
 	host: string;
 	/** The port as written; '' when there is none. */
@@ -22,18 +24,19 @@ interface Parts {
 
 /** No `$` at the end: the path, query and fragment groups take every character after the authority. */
 const URI =
-	/^([A-Za-z][A-Za-z0-9+.-]*):\/\/(?:[^@/?#]*@)?(\[[^\]/?#]*\]|[^:/?#]*)(?::([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?/s;
+	/^([A-Za-z][A-Za-z0-9+.-]*):\/\/(?:([^@/?#]*)@)?(\[[^\]/?#]*\]|[^:/?#]*)(?::([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?/s;
 
 function parse(uri: string): Parts | undefined {
 	const m = URI.exec(uri);
 	if (!m) return undefined;
 	return {
 		scheme: m[1]!,
-		host: m[2]!,
-		port: m[3] ?? '',
-		path: m[4]!,
-		query: m[5],
-		fragment: m[6]
+		userinfo: m[2],
+		host: m[3]!,
+		port: m[4] ?? '',
+		path: m[5]!,
+		query: m[6],
+		fragment: m[7]
 	};
 }
 
@@ -58,6 +61,8 @@ export type RedirectUriDifference =
 	/** An example of the encoding that differs: `%7E` against `~`, `%2f` against `%2F`. */
 	| { kind: 'encoding'; sent: string; registered: string }
 	| { kind: 'path'; sent: string; registered: string }
+	/** The user information before the host (`user@`), on one side or different. */
+	| { kind: 'userinfo'; sent?: string; registered?: string }
 	| { kind: 'query'; sent?: string; registered?: string }
 	| { kind: 'fragment'; sent?: string; registered?: string };
 
@@ -181,6 +186,8 @@ export function redirectUriDifferences(
 	const r = parse(registered);
 	if (!s || !r) return undefined;
 	const out: RedirectUriDifference[] = [];
+	if (s.userinfo !== r.userinfo)
+		out.push({ kind: 'userinfo', sent: s.userinfo, registered: r.userinfo });
 	const sameScheme = s.scheme.toLowerCase() === r.scheme.toLowerCase();
 	if (!sameScheme)
 		out.push({ kind: 'scheme', sent: s.scheme.toLowerCase(), registered: r.scheme.toLowerCase() });
@@ -273,6 +280,10 @@ function phrase(d: RedirectUriDifference): string {
 			return `with a character encoded differently, ${code(d.registered)} where ${code(d.sent)} was sent`;
 		case 'path':
 			return `with another path, ${code(d.registered)} instead of ${code(d.sent)}`;
+		case 'userinfo':
+			if (d.sent === undefined) return `with the user information ${code(`${d.registered}@`)}`;
+			if (d.registered === undefined) return `without the user information ${code(`${d.sent}@`)}`;
+			return `with other user information, ${code(`${d.registered}@`)} instead of ${code(`${d.sent}@`)}`;
 		case 'query':
 		case 'fragment': {
 			const mark = d.kind === 'query' ? '?' : '#';
@@ -310,6 +321,8 @@ export function explainRedirectMismatch(
 	const diffs = redirectUriDifferences(sent, reg);
 	if (!diffs)
 		return `The redirect URI sent, ${code(sent)}, and the registered one in ${where}, ${code(reg)}, cannot be compared part by part (one of them is not an absolute URI): register exactly ${code(sent)}, or send exactly ${code(reg)}.`;
+	if (!diffs.length && sent !== reg)
+		return `The redirect URI sent, ${code(sent)}, is written differently from the registered one in ${where}, ${code(reg)}, though no part of it differs in meaning; this service compares redirect URIs character by character (RFC 6749 §3.1.2.3): send ${code(reg)} exactly as registered.`;
 	if (!diffs.length)
 		return `The redirect URI sent is exactly the one in ${where}, ${code(reg)}, so the service holds another one for this client: check the registration of this client id in this environment of the service (test or production) and copy its redirect URI from there.`;
 	if (diffs.length === 1 && diffs[0]!.kind === 'host-case')
