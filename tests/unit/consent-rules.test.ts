@@ -139,7 +139,10 @@ test('every authorization error has a meaning, and each consent parameter its he
 		'redirect_uri',
 		'response_type',
 		'scope',
-		'state'
+		'state',
+		'code_challenge',
+		'code_challenge_method',
+		'request_uri'
 	]);
 });
 

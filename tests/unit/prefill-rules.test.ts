@@ -28,6 +28,13 @@ describe('parsePrefill', () => {
 			'issuer',
 			'token_location',
 			'auto_exchange',
+			'token_endpoint_auth_method',
+			'pkce',
+			'use_par',
+			'revocation_endpoint',
+			'introspection_endpoint',
+			'pushed_authorization_request_endpoint',
+			'jwks_uri',
 			'preset'
 		];
 		for (const name of may) {

@@ -22,7 +22,12 @@ function ex(step: Step, over: Partial<Exchange> = {}): Exchange {
 		refresh: `${SANDBOX}/oauth2/token`,
 		userinfo: `${SANDBOX}/reader/api/0/user-info`,
 		api: `${SANDBOX}/reader/api/0/subscription/list?output=json`,
-		check: `${SANDBOX}/oauth2/auth?client_id=x`
+		check: `${SANDBOX}/oauth2/auth?client_id=x`,
+		introspect: `${SANDBOX}/oauth2/introspect`,
+		revoke: `${SANDBOX}/oauth2/revoke`,
+		discovery: `${SANDBOX}/.well-known/openid-configuration`,
+		par: `${SANDBOX}/oauth2/par`,
+		jwks: `${SANDBOX}/jwks`
 	};
 	const method = step === 'exchange' || step === 'refresh' ? 'POST' : 'GET';
 	return {

@@ -41,7 +41,14 @@ describe('the setup form', () => {
 			token_location: 'header',
 			custom_state: '',
 			auto_exchange: true,
-			allow_invalid_tls: false
+			allow_invalid_tls: false,
+			revocation_endpoint: '',
+			introspection_endpoint: '',
+			pushed_authorization_request_endpoint: '',
+			jwks_uri: '',
+			token_endpoint_auth_method: 'client_secret_post',
+			pkce: 'off',
+			use_par: false
 		});
 	});
 	test.each([
@@ -132,20 +139,32 @@ test('endpoints follow the service’s API docs unless overridden', () => {
 		authorization: 'https://r.test/oauth2/auth',
 		token: 'https://r.test/oauth2/token',
 		userinfo: 'https://r.test/reader/api/0/user-info',
-		api: 'https://r.test/reader/api/0/'
+		api: 'https://r.test/reader/api/0/',
+		revocation: '',
+		introspection: '',
+		par: '',
+		jwks: ''
 	});
 	expect(
 		endpoints({
 			base_url: 'https://r.test',
 			authorization_endpoint: 'https://a.test/x',
 			token_endpoint: 'https://t.test/y',
-			userinfo_endpoint: 'https://u.test/z'
+			userinfo_endpoint: 'https://u.test/z',
+			revocation_endpoint: 'https://t.test/revoke',
+			introspection_endpoint: 'https://t.test/introspect',
+			pushed_authorization_request_endpoint: 'https://t.test/par',
+			jwks_uri: 'https://t.test/jwks'
 		})
 	).toEqual({
 		authorization: 'https://a.test/x',
 		token: 'https://t.test/y',
 		userinfo: 'https://u.test/z',
-		api: 'https://r.test/reader/api/0/'
+		api: 'https://r.test/reader/api/0/',
+		revocation: 'https://t.test/revoke',
+		introspection: 'https://t.test/introspect',
+		par: 'https://t.test/par',
+		jwks: 'https://t.test/jwks'
 	});
 });
 
@@ -178,7 +197,14 @@ describe('setupFromForm', () => {
 			token_location: 'header',
 			custom_state: '',
 			auto_exchange: false,
-			allow_invalid_tls: false
+			allow_invalid_tls: false,
+			revocation_endpoint: '',
+			introspection_endpoint: '',
+			pushed_authorization_request_endpoint: '',
+			jwks_uri: '',
+			token_endpoint_auth_method: 'client_secret_post',
+			pkce: 'off',
+			use_par: false
 		});
 	});
 	test('every field is read by its name; a checkbox is on when present, unless it says false', () => {
@@ -193,27 +219,36 @@ describe('setupFromForm', () => {
 			'userinfo_endpoint',
 			'issuer',
 			'token_location',
-			'custom_state'
+			'custom_state',
+			'revocation_endpoint',
+			'introspection_endpoint',
+			'pushed_authorization_request_endpoint',
+			'jwks_uri',
+			'token_endpoint_auth_method',
+			'pkce'
 		];
 		const read = setupFromForm(
 			form([
 				...names.map((n): [string, string] => [n, `v-${n}`]),
 				['auto_exchange', 'on'],
-				['allow_invalid_tls', '']
+				['allow_invalid_tls', ''],
+				['use_par', 'on']
 			])
 		);
 		expect(read).toEqual({
 			...Object.fromEntries(names.map((n) => [n, `v-${n}`])),
 			auto_exchange: true,
-			allow_invalid_tls: true
+			allow_invalid_tls: true,
+			use_par: true
 		});
 		const off = setupFromForm(
 			form([
 				['auto_exchange', 'false'],
-				['allow_invalid_tls', 'false']
+				['allow_invalid_tls', 'false'],
+				['use_par', 'false']
 			])
 		);
-		expect([off.auto_exchange, off.allow_invalid_tls]).toEqual([false, false]);
+		expect([off.auto_exchange, off.allow_invalid_tls, off.use_par]).toEqual([false, false, false]);
 	});
 	test('a file where text belongs is no value', () => {
 		expect(

@@ -13,6 +13,31 @@ export interface ConsentRequest {
 	redirect_uri: string;
 	scope: string;
 	state: string;
+	/** PKCE (RFC 7636 §4.3): the challenge derived from the verifier the server keeps, and its method. */
+	code_challenge?: string;
+	code_challenge_method?: 'S256' | 'plain';
+}
+
+const CONSENT_PARAMS = [
+	'client_id',
+	'redirect_uri',
+	'response_type',
+	'scope',
+	'state',
+	'code_challenge',
+	'code_challenge_method'
+] as const;
+
+/** The authorization request's parameters, in the order they are sent (the URL, or a pushed request). */
+export function consentParams(req: ConsentRequest): [string, string][] {
+	const all: Partial<Record<(typeof CONSENT_PARAMS)[number], string>> = {
+		...req,
+		response_type: 'code'
+	};
+	return CONSENT_PARAMS.flatMap((k) => {
+		const v = all[k];
+		return v === undefined ? [] : [[k, v] as [string, string]];
+	});
 }
 
 export function stateBytes(state: string): number {
@@ -37,13 +62,8 @@ export function consentUrl(authorizationEndpoint: string, req: ConsentRequest): 
 	if (stateBytes(req.state) > MAX_STATE_BYTES)
 		throw new RangeError(`state is over ${MAX_STATE_BYTES} bytes`);
 	const url = new URL(authorizationEndpoint);
-	for (const k of ['client_id', 'redirect_uri', 'response_type', 'scope', 'state'])
-		url.searchParams.delete(k);
-	url.searchParams.set('client_id', req.client_id);
-	url.searchParams.set('redirect_uri', req.redirect_uri);
-	url.searchParams.set('response_type', 'code');
-	url.searchParams.set('scope', req.scope);
-	url.searchParams.set('state', req.state);
+	for (const k of CONSENT_PARAMS) url.searchParams.delete(k);
+	for (const [k, v] of consentParams(req)) url.searchParams.set(k, v);
 	return url.toString();
 }
 
@@ -53,7 +73,13 @@ export const CONSENT_PARAM_HELP: Record<string, string> = {
 	redirect_uri: `Where the service sends the browser back. It must match the registered redirect address exactly (${API_DOCS} §4.1).`,
 	response_type: 'Always "code": the authorization-code flow (RFC 6749 §4.1.1).',
 	scope: `"read" or "read write". Empty means the scope set in the registration; a read-only registration cannot ask for write (${API_DOCS} §4.1).`,
-	state: `A random value the playground keeps with this flow. It must come back unchanged: that is how the redirect is known to answer this flow's consent request (${API_DOCS} §5 step 3).`
+	state: `A random value the playground keeps with this flow. It must come back unchanged: that is how the redirect is known to answer this flow's consent request (${API_DOCS} §5 step 3).`,
+	code_challenge:
+		'PKCE (RFC 7636 §4.2): derived from a random verifier that stays on the playground server until the code exchange sends it, so a stolen code is useless without it.',
+	code_challenge_method:
+		'How the challenge was derived: S256 (SHA-256, RFC 7636 §4.2) or plain (the verifier itself, RFC 7636 §7.2 advises against it).',
+	request_uri:
+		'The handle of a pushed authorization request (RFC 9126 §4): the parameters were sent to the server first, from the playground server, and only this handle travels through the browser.'
 };
 
 export type CallbackVerdict =

@@ -23,6 +23,15 @@ export const PREFILL_PARAMS = {
 	token_location:
 		'`header` (Authorization: Bearer, the default) or `query` (access_token parameter).',
 	auto_exchange: '`true` (default) or `false`: exchange the code as soon as the browser is back.',
+	token_endpoint_auth_method:
+		'`client_secret_post` (default, as the service’s API docs say), `client_secret_basic` (HTTP Basic) or `none` (a public client).',
+	pkce: '`off` (default), `S256` or `plain` (RFC 7636).',
+	use_par: '`true` or `false` (default): push the authorization request first (RFC 9126).',
+	revocation_endpoint: 'The revocation endpoint (RFC 7009); none by default.',
+	introspection_endpoint: 'The introspection endpoint (RFC 7662); none by default.',
+	pushed_authorization_request_endpoint:
+		'The pushed authorization request endpoint (RFC 9126); none by default.',
+	jwks_uri: 'The issuer’s public keys (JWKS), to check a JWT’s signature; none by default.',
 	preset:
 		'The name of a configured preset, e.g. `sandbox-rw`. Other parameters then override the preset’s fields.'
 } as const;
@@ -92,7 +101,13 @@ export function parsePrefill(params: URLSearchParams): Prefill {
 		}
 		const field = key as Exclude<PrefillKey, 'preset'>;
 		const value: unknown =
-			field === 'auto_exchange' ? (raw === 'true' ? true : raw === 'false' ? false : raw) : raw;
+			field === 'auto_exchange' || field === 'use_par'
+				? raw === 'true'
+					? true
+					: raw === 'false'
+						? false
+						: raw
+				: raw;
 		const shape = setupSchema.shape[field];
 		const parsed = shape.safeParse(value);
 		if (parsed.success) (out.values as Record<string, unknown>)[field] = parsed.data;
@@ -121,7 +136,14 @@ export function prefillLink(
 		'userinfo_endpoint',
 		'issuer',
 		'token_location',
-		'auto_exchange'
+		'auto_exchange',
+		'token_endpoint_auth_method',
+		'pkce',
+		'use_par',
+		'revocation_endpoint',
+		'introspection_endpoint',
+		'pushed_authorization_request_endpoint',
+		'jwks_uri'
 	];
 	for (const k of keys) {
 		const v = setup[k];

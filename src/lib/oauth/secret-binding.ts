@@ -8,13 +8,10 @@
  * authenticates the client (revocation, introspection, pushed authorization requests) is added
  * there, and the binding, the check before sending and the docs-link banner all follow from it.
  */
-import { endpoints, type Setup } from './setup';
+import { endpoints, type EndpointFields, type Setup } from './setup';
 
 /** The setup fields the destinations are worked out from. */
-export type DestinationFields = Pick<
-	Setup,
-	'base_url' | 'authorization_endpoint' | 'token_endpoint' | 'userinfo_endpoint'
->;
+export type DestinationFields = EndpointFields;
 
 export interface SecretDestination {
 	/** A stable key, stored in the binding. */
@@ -27,12 +24,34 @@ export interface SecretDestination {
 
 const normalize = (u: string) => (URL.canParse(u) ? new URL(u).href : u);
 
-/** Every URL that receives the client secret for this setup. */
+/**
+ * Every URL that receives the client secret for this setup: the token endpoint always, and the
+ * endpoints that authenticate the client (RFC 7009 §2.1, RFC 7662 §2.1, RFC 9126 §2) when they are
+ * set. An endpoint that is not set receives nothing and is not part of the binding, so a binding
+ * made before one was set still matches until it is.
+ */
 export function secretDestinations(setup: DestinationFields): SecretDestination[] {
+	const e = endpoints(setup);
+	const optional: SecretDestination[] = [
+		{ key: 'revocation_endpoint', label: 'revocation endpoint', url: e.revocation },
+		{ key: 'introspection_endpoint', label: 'introspection endpoint', url: e.introspection },
+		{
+			key: 'pushed_authorization_request_endpoint',
+			label: 'pushed authorization request endpoint',
+			url: e.par
+		}
+	];
 	return [
-		{ key: 'token_endpoint', label: 'token endpoint', url: normalize(endpoints(setup).token) }
+		{ key: 'token_endpoint', label: 'token endpoint', url: normalize(e.token) },
+		...optional.filter((d) => d.url).map((d) => ({ ...d, url: normalize(d.url) }))
 	];
 }
+
+export type DestinationKey =
+	| 'token_endpoint'
+	| 'revocation_endpoint'
+	| 'introspection_endpoint'
+	| 'pushed_authorization_request_endpoint';
 
 /** What a secret is bound to: the client id and each receiving URL by key. */
 export interface SecretBinding {
@@ -108,6 +127,5 @@ export function secretHosts(setup: DestinationFields): string[] {
 		const host = new URL(d.url).host;
 		byHost.set(host, [...(byHost.get(host) ?? []), d.label]);
 	}
-	// Stryker disable next-line StringLiteral: one destination today (the token endpoint), so each host has one label and the separator is never written
 	return [...byHost].map(([host, labels]) => `${host} (${labels.join(', ')})`);
 }

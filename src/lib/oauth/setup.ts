@@ -39,6 +39,11 @@ export const scopeSchema = z
 		'Scope may only hold printable ASCII words separated by spaces (RFC 6749 §3.3), no quotes or backslashes'
 	);
 
+export const AUTH_METHODS = ['client_secret_post', 'client_secret_basic', 'none'] as const;
+export type AuthMethod = (typeof AUTH_METHODS)[number];
+export const PKCE_METHODS = ['off', 'S256', 'plain'] as const;
+export type PkceMethod = (typeof PKCE_METHODS)[number];
+
 export const setupSchema = z.object({
 	base_url: httpUrl('Base URL').transform((v) => v.replace(/\/+$/, '')),
 	client_id: z
@@ -92,8 +97,43 @@ export const setupSchema = z.object({
 		),
 	auto_exchange: z.boolean().default(true),
 	/** Accept a self-signed or expired certificate. Honoured in local mode only (send.ts). */
-	allow_invalid_tls: z.boolean().default(false)
+	allow_invalid_tls: z.boolean().default(false),
+	/**
+	 * Endpoints the service's API docs do not publish, for other authorization servers (filled by hand or
+	 * from metadata, RFC 8414 §2). Empty: none. Revocation, introspection and pushed authorization
+	 * requests authenticate the client, so they receive the secret (secret-binding.ts).
+	 */
+	revocation_endpoint: optionalUrl('Revocation endpoint'),
+	introspection_endpoint: optionalUrl('Introspection endpoint'),
+	pushed_authorization_request_endpoint: optionalUrl('Pushed authorization request endpoint'),
+	jwks_uri: optionalUrl('JWKS URI'),
+	/**
+	 * How the client authenticates where it sends its secret: in the form body (the service's API docs
+	 * §4.2, the default), HTTP Basic (RFC 6749 §2.3.1), or not at all for a public client.
+	 */
+	token_endpoint_auth_method: z
+		.enum(AUTH_METHODS, { error: 'Choose how the client authenticates' })
+		.default('client_secret_post'),
+	/** Proof Key for Code Exchange (RFC 7636): off, S256, or plain (only behind a warning). */
+	pkce: z.enum(PKCE_METHODS, { error: 'Choose a PKCE method' }).default('off'),
+	/** Push the authorization request first (RFC 9126) and open the consent page with its request_uri. */
+	use_par: z.boolean().default(false)
 });
+
+/**
+ * The rules between fields, checked when a setup is saved: a public client proves itself with PKCE
+ * (RFC 9700 §2.1.1), and pushing the request needs somewhere to push it.
+ */
+export function setupRuleErrors(setup: Setup): FieldErrors {
+	const errors: FieldErrors = {};
+	if (setup.token_endpoint_auth_method === 'none' && setup.pkce === 'off')
+		errors.pkce =
+			'A public client (no client authentication) must use PKCE (RFC 9700 §2.1.1): choose S256.';
+	if (setup.use_par && !setup.pushed_authorization_request_endpoint)
+		errors.pushed_authorization_request_endpoint =
+			'Enter the pushed authorization request endpoint (RFC 9126), or turn off “Push the request”.';
+	return errors;
+}
 
 export type Setup = z.output<typeof setupSchema>;
 export type SetupInput = z.input<typeof setupSchema>;
@@ -103,24 +143,33 @@ export const secretSchema = z
 	.max(1024, 'Client secret is too long (at most 1024 characters)')
 	.refine((v) => !/[\r\n]/.test(v), 'Client secret must be on one line');
 
+/** Every field that has a default, at that default. */
+export const SETUP_DEFAULTS = {
+	client_id: '',
+	scope: '',
+	registered_redirect_uri: '',
+	authorization_endpoint: '',
+	token_endpoint: '',
+	userinfo_endpoint: '',
+	issuer: '',
+	token_location: 'header',
+	custom_state: '',
+	auto_exchange: true,
+	allow_invalid_tls: false,
+	revocation_endpoint: '',
+	introspection_endpoint: '',
+	pushed_authorization_request_endpoint: '',
+	jwks_uri: '',
+	token_endpoint_auth_method: 'client_secret_post',
+	pkce: 'off',
+	use_par: false
+} as const satisfies Omit<Setup, 'base_url' | 'redirect_uri'>;
+
 /** A full setup from the fields that matter, every other field at its default. */
 export function setupWith(
 	fields: Pick<Setup, 'base_url' | 'redirect_uri'> & Partial<Setup>
 ): Setup {
-	return {
-		client_id: '',
-		scope: '',
-		registered_redirect_uri: '',
-		authorization_endpoint: '',
-		token_endpoint: '',
-		userinfo_endpoint: '',
-		issuer: '',
-		token_location: 'header',
-		custom_state: '',
-		auto_exchange: true,
-		allow_invalid_tls: false,
-		...fields
-	};
+	return { ...SETUP_DEFAULTS, ...fields };
 }
 
 export interface Endpoints {
@@ -129,17 +178,38 @@ export interface Endpoints {
 	userinfo: string;
 	/** Prefix of every other API call, ending in a slash. */
 	api: string;
+	/** The endpoints the service's API docs do not publish: '' when not set. */
+	revocation: string;
+	introspection: string;
+	par: string;
+	jwks: string;
 }
 
-export function endpoints(
-	setup: Pick<Setup, 'base_url' | 'authorization_endpoint' | 'token_endpoint' | 'userinfo_endpoint'>
-): Endpoints {
+export type EndpointFields = Pick<
+	Setup,
+	'base_url' | 'authorization_endpoint' | 'token_endpoint' | 'userinfo_endpoint'
+> &
+	Partial<
+		Pick<
+			Setup,
+			| 'revocation_endpoint'
+			| 'introspection_endpoint'
+			| 'pushed_authorization_request_endpoint'
+			| 'jwks_uri'
+		>
+	>;
+
+export function endpoints(setup: EndpointFields): Endpoints {
 	const base = setup.base_url.replace(/\/+$/, '');
 	return {
 		authorization: setup.authorization_endpoint || `${base}/oauth2/auth`,
 		token: setup.token_endpoint || `${base}/oauth2/token`,
 		userinfo: setup.userinfo_endpoint || `${base}/reader/api/0/user-info`,
-		api: `${base}/reader/api/0/`
+		api: `${base}/reader/api/0/`,
+		revocation: setup.revocation_endpoint ?? '',
+		introspection: setup.introspection_endpoint ?? '',
+		par: setup.pushed_authorization_request_endpoint ?? '',
+		jwks: setup.jwks_uri ?? ''
 	};
 }
 
@@ -174,6 +244,15 @@ export function setupFromForm(form: FormData): Record<string, unknown> {
 		token_location: text('token_location') ?? 'header',
 		custom_state: text('custom_state') ?? '',
 		auto_exchange: form.has('auto_exchange') ? text('auto_exchange') !== 'false' : false,
-		allow_invalid_tls: form.has('allow_invalid_tls') ? text('allow_invalid_tls') !== 'false' : false
+		allow_invalid_tls: form.has('allow_invalid_tls')
+			? text('allow_invalid_tls') !== 'false'
+			: false,
+		revocation_endpoint: text('revocation_endpoint') ?? '',
+		introspection_endpoint: text('introspection_endpoint') ?? '',
+		pushed_authorization_request_endpoint: text('pushed_authorization_request_endpoint') ?? '',
+		jwks_uri: text('jwks_uri') ?? '',
+		token_endpoint_auth_method: text('token_endpoint_auth_method') ?? 'client_secret_post',
+		pkce: text('pkce') ?? 'off',
+		use_par: form.has('use_par') ? text('use_par') !== 'false' : false
 	};
 }

@@ -8,35 +8,46 @@ import { fromResponse, type TokenSet } from './token-set';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
-/** The exchange body of the service's API docs §4.2, in its order, with `scope` sent empty. */
-export function exchangeBody(p: {
-	code: string;
-	redirect_uri: string;
-	client_id: string;
-	client_secret: string;
-}): string {
-	return new URLSearchParams([
-		['code', p.code],
-		['redirect_uri', p.redirect_uri],
-		['client_id', p.client_id],
-		['client_secret', p.client_secret],
-		['scope', ''],
-		['grant_type', 'authorization_code']
-	]).toString();
+/** The client's own fields, present only where its authentication method puts them in the body. */
+interface ClientFields {
+	client_id?: string;
+	client_secret?: string;
+}
+
+const present = (pairs: [string, string | undefined][]): [string, string][] =>
+	pairs.filter((p): p is [string, string] => p[1] !== undefined);
+
+/**
+ * The exchange body of the service's API docs §4.2, in its order, with `scope` sent empty. The
+ * client's fields are left out where it authenticates otherwise (HTTP Basic); the PKCE verifier
+ * (RFC 7636 §4.5) goes last.
+ */
+export function exchangeBody(
+	p: { code: string; redirect_uri: string; code_verifier?: string } & ClientFields
+): string {
+	return new URLSearchParams(
+		present([
+			['code', p.code],
+			['redirect_uri', p.redirect_uri],
+			['client_id', p.client_id],
+			['client_secret', p.client_secret],
+			['scope', ''],
+			['grant_type', 'authorization_code'],
+			['code_verifier', p.code_verifier]
+		])
+	).toString();
 }
 
 /** The refresh body of the service's API docs §4.3, in its order. */
-export function refreshBody(p: {
-	client_id: string;
-	client_secret: string;
-	refresh_token: string;
-}): string {
-	return new URLSearchParams([
-		['client_id', p.client_id],
-		['client_secret', p.client_secret],
-		['grant_type', 'refresh_token'],
-		['refresh_token', p.refresh_token]
-	]).toString();
+export function refreshBody(p: { refresh_token: string } & ClientFields): string {
+	return new URLSearchParams(
+		present([
+			['client_id', p.client_id],
+			['client_secret', p.client_secret],
+			['grant_type', 'refresh_token'],
+			['refresh_token', p.refresh_token]
+		])
+	).toString();
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 	makeState
 } from '$lib/oauth/consent';
 import { diagnose, diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
-import { endpoints, type Setup } from '$lib/oauth/setup';
+import { endpoints } from '$lib/oauth/setup';
 import { exchangeBody, FORM_CONTENT_TYPE, refreshBody } from '$lib/oauth/token-endpoint';
 import { isExpired } from '$lib/oauth/token-set';
 import { redactExchange } from '$lib/exchange/redact';
@@ -23,7 +23,8 @@ import { realTokens, receiveTokens } from './tokens';
 import { outboundFrom, send as sendWith, type SendInput } from './send';
 import { config } from '$lib/env.server';
 import { rememberState, type Session } from './session';
-import { usableSecret } from './secret';
+import { clientAuth } from './client-auth';
+import { codeChallenge, newVerifier } from './pkce';
 import { isSandboxTarget } from './presets';
 import { playgroundInfo } from './playground-info';
 import { redirectMismatchFix, registeredRedirect } from './registered-redirect';
@@ -49,11 +50,16 @@ export function prepareConsent(session: Session, now = Date.now()): Session {
 	const setup = session.setup;
 	if (!setup) return session;
 	const state = setup.custom_state || makeState();
+	const pkce = setup.pkce === 'off' ? undefined : setup.pkce;
+	const verifier = pkce && newVerifier();
 	const url = consentUrl(endpoints(setup).authorization, {
 		client_id: setup.client_id,
 		redirect_uri: setup.redirect_uri,
 		scope: setup.scope,
-		state
+		state,
+		...(pkce && verifier
+			? { code_challenge: codeChallenge(verifier, pkce), code_challenge_method: pkce }
+			: {})
 	});
 	return {
 		...session,
@@ -64,7 +70,8 @@ export function prepareConsent(session: Session, now = Date.now()): Session {
 			consent_url: url,
 			redirect_uri: setup.redirect_uri,
 			scope: setup.scope,
-			created_at: now
+			created_at: now,
+			...(pkce && verifier ? { code_verifier: verifier, code_challenge_method: pkce } : {})
 		},
 		callback: undefined,
 		code: undefined
@@ -178,7 +185,8 @@ export function handleCallback(
 			value: verdict.code,
 			redirect_uri: session.pending.redirect_uri,
 			scope: session.pending.scope,
-			...(issuerStops(iss) ? { held: 'issuer' as const } : {})
+			...(issuerStops(iss) ? { held: 'issuer' as const } : {}),
+			...(session.pending.code_verifier ? { code_verifier: session.pending.code_verifier } : {})
 		};
 	const findings = diagnoseCallback(
 		verdict.kind,
@@ -230,18 +238,15 @@ export function handleCallback(
 	return { session: next, exchange, ignored: false };
 }
 
-function tokenHeaders(): HeaderList {
-	return [['Content-Type', FORM_CONTENT_TYPE]];
+function tokenHeaders(auth: HeaderList): HeaderList {
+	return [['Content-Type', FORM_CONTENT_TYPE], ...auth];
 }
 
-function needSetup(
-	session: Session
-): { setup: Setup; secret: string } | { status: number; message: string } {
-	if (!session.setup) return { status: 409, message: 'Save the setup first.' };
+/** The setup and the client's credentials for the token endpoint (client-auth.ts attaches them). */
+function needSetup(session: Session) {
 	// The secret goes only with the client id and URLs it was entered for (secret.ts).
-	const secret = usableSecret(session);
-	if (!secret.ok) return { status: 409, message: secret.message };
-	return { setup: session.setup, secret: secret.secret };
+	const auth = clientAuth(session, 'token_endpoint');
+	return auth.ok ? auth : { status: auth.status, message: auth.message };
 }
 
 /**
@@ -364,18 +369,18 @@ export async function exchangeCode(
 				'There is no code to exchange. Open the consent page and authorize first; a code is used once.'
 		};
 	if (session.code.held && !anyway) return { ok: false, ...HELD };
-	const { setup, secret } = need;
+	const { setup, url, headers, body } = need;
 	const code = session.code;
 	const raw = await send({
 		step: 'exchange',
 		method: 'POST',
-		url: endpoints(setup).token,
-		headers: tokenHeaders(),
+		url,
+		headers: tokenHeaders(headers),
 		body: exchangeBody({
 			code: code.value,
 			redirect_uri: code.redirect_uri,
-			client_id: setup.client_id,
-			client_secret: secret
+			...body,
+			code_verifier: code.code_verifier
 		}),
 		note: session.code.held
 			? 'The code exchange, from the playground server: "Exchange anyway", after the issuer check (RFC 9207) held the code back.'
@@ -411,17 +416,13 @@ export async function refreshTokens(
 				? 'The service gave no refresh token, so there is nothing to refresh with.'
 				: 'There are no tokens yet: finish the code exchange first.'
 		};
-	const { setup, secret } = need;
+	const { setup, url, headers, body } = need;
 	const raw = await send({
 		step: 'refresh',
 		method: 'POST',
-		url: endpoints(setup).token,
-		headers: tokenHeaders(),
-		body: refreshBody({
-			client_id: setup.client_id,
-			client_secret: secret,
-			refresh_token: tokens.refresh_token
-		}),
+		url,
+		headers: tokenHeaders(headers),
+		body: refreshBody({ ...body, refresh_token: tokens.refresh_token }),
 		note,
 		signal,
 		allowInvalidTls: setup.allow_invalid_tls

@@ -10,6 +10,7 @@ import {
 	fieldErrors,
 	secretSchema,
 	setupFromForm,
+	setupRuleErrors,
 	setupSchema,
 	setupWith,
 	type FieldErrors,
@@ -185,7 +186,9 @@ export async function saveSetup(cookies: Cookies, url: URL, form: FormData) {
 	const secretRaw = form.get('client_secret');
 	const secret = secretSchema.safeParse(typeof secretRaw === 'string' ? secretRaw : '');
 	const parsed = setupSchema.safeParse(values);
-	const errors: FieldErrors = parsed.success ? {} : fieldErrors(parsed.error);
+	const errors: FieldErrors = parsed.success
+		? setupRuleErrors(parsed.data)
+		: fieldErrors(parsed.error);
 	if (parsed.success && (await stateTaken(cookies, parsed.data.custom_state)))
 		errors.custom_state = STATE_TAKEN;
 	if (!secret.success)
@@ -193,7 +196,7 @@ export async function saveSetup(cookies: Cookies, url: URL, form: FormData) {
 	let next: Session = { ...session, notice: undefined };
 	// A typed secret is bound to the setup it is saved with, so a failed save keeps none (the field
 	// keeps what was typed): it would otherwise go with the setup saved before.
-	if (!parsed.success || !secret.success || errors.custom_state) {
+	if (!parsed.success || !secret.success || Object.keys(errors).length) {
 		await save(cookies, url, next);
 		return fail(400, {
 			errors,

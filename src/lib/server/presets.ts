@@ -52,7 +52,14 @@ const presetEntry = z.strictObject({
 	userinfo_endpoint: setupSchema.shape.userinfo_endpoint,
 	issuer: setupSchema.shape.issuer,
 	token_location: setupSchema.shape.token_location,
-	auto_exchange: setupSchema.shape.auto_exchange
+	auto_exchange: setupSchema.shape.auto_exchange,
+	revocation_endpoint: setupSchema.shape.revocation_endpoint,
+	introspection_endpoint: setupSchema.shape.introspection_endpoint,
+	pushed_authorization_request_endpoint: setupSchema.shape.pushed_authorization_request_endpoint,
+	jwks_uri: setupSchema.shape.jwks_uri,
+	token_endpoint_auth_method: setupSchema.shape.token_endpoint_auth_method,
+	pkce: setupSchema.shape.pkce,
+	use_par: setupSchema.shape.use_par
 });
 
 /**

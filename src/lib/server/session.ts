@@ -16,7 +16,7 @@
  */
 import { error, type Cookies } from '@sveltejs/kit';
 import { getRequestEvent } from '$app/server';
-import type { Setup } from '$lib/oauth/setup';
+import { SETUP_DEFAULTS, type Setup } from '$lib/oauth/setup';
 import type { SecretBinding } from '$lib/oauth/secret-binding';
 import type { TokenSet } from '$lib/oauth/token-set';
 import type { Exchange } from '$lib/exchange/types';
@@ -78,6 +78,23 @@ export interface CallbackRecord {
 	received_at: number;
 }
 
+/** A consent request waiting for its redirect back. */
+export interface PendingConsent {
+	state: string;
+	consent_url: string;
+	redirect_uri: string;
+	scope: string;
+	created_at: number;
+	/** The PKCE verifier (RFC 7636 §4.1): stays on the server until the code exchange sends it. */
+	code_verifier?: string;
+	/** The PKCE method whose challenge the consent URL carries. */
+	code_challenge_method?: 'S256' | 'plain';
+	/** The pushed request's handle (RFC 9126 §2.2), when the consent URL carries one. */
+	request_uri?: string;
+	/** When that handle expires (ms since the epoch). */
+	request_uri_expires_at?: number;
+}
+
 export interface Session {
 	v: 1;
 	setup?: Setup;
@@ -89,13 +106,7 @@ export interface Session {
 	/** Why the secret was dropped, said at the secret field until a secret is set again. */
 	secret_note?: string;
 	/** The consent request waiting for its redirect back. */
-	pending?: {
-		state: string;
-		consent_url: string;
-		redirect_uri: string;
-		scope: string;
-		created_at: number;
-	};
+	pending?: PendingConsent;
 	callback?: CallbackRecord;
 	/** A code that passed the state check and is waiting to be exchanged. Single use. */
 	code?: {
@@ -104,6 +115,8 @@ export interface Session {
 		scope: string;
 		/** Held back: the issuer check failed; only "Exchange anyway" exchanges it. */
 		held?: 'issuer';
+		/** The PKCE verifier of the consent request this code answers (RFC 7636 §4.5). Never shown unredacted. */
+		code_verifier?: string;
 	};
 	/** The token set as the page sees it: built from the redacted token response (tokens.ts). */
 	tokens?: TokenSet;
@@ -220,11 +233,24 @@ export function candidateTokens(chunks: string[][]): string[] {
 	return out;
 }
 
+/**
+ * The setup as sealed: fields at their default are left out, so a cookie pays only for what was
+ * set. Opening puts the defaults back, which also gives a setup sealed before a field existed its
+ * default.
+ */
+function compactSetup(setup: Setup): Partial<Setup> {
+	const defaults: Readonly<Record<string, unknown>> = SETUP_DEFAULTS;
+	return Object.fromEntries(
+		Object.entries(setup).filter(([k, v]) => !Object.hasOwn(defaults, k) || defaults[k] !== v)
+	);
+}
+
 export async function seal(session: Session): Promise<string> {
 	// `iat` (seconds) dates the session; `t` (milliseconds) orders flows for the cap's eviction.
 	const now = Date.now();
+	const sealed = session.setup ? { ...session, setup: compactSetup(session.setup) } : session;
 	const data = new TextEncoder().encode(
-		JSON.stringify({ ...session, iat: Math.floor(now / 1000), t: now })
+		JSON.stringify({ ...sealed, iat: Math.floor(now / 1000), t: now })
 	);
 	return sealJwe(data, sessionKeys()[0]!);
 }
@@ -259,6 +285,7 @@ async function openSealed(
 				};
 			if (typeof parsed.iat === 'number' && Date.now() / 1000 - parsed.iat > MAX_AGE_S)
 				return { ok: false, reason: 'The session had expired (older than a day).' };
+			if (parsed.setup) parsed.setup = { ...SETUP_DEFAULTS, ...parsed.setup };
 			// Stryker disable BlockStatement: emptying the catch below goes on to the other keys, which cannot open this token, so it is refused all the same (only the reason's wording differs)
 			return { ok: true, session: parsed };
 		} catch {

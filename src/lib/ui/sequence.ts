@@ -20,7 +20,7 @@ export const LANES: readonly { id: Lane; name: string; short: string }[] = [
  * of the flow, is named instead. A tick is never a number: it marks a good answer only.
  */
 export const STEP_NUMBER: Record<Step, string> = Object.fromEntries(
-	(Object.keys(STEPS) as Step[]).map((s) => [s, String(STEPS[s].n ?? 'check')])
+	(Object.keys(STEPS) as Step[]).map((s) => [s, String(STEPS[s].n ?? s)])
 ) as Record<Step, string>;
 
 /** The mark before an arrow's status: ✓ a good answer, ✕ a failure, ⊘ consent declined. */
@@ -39,7 +39,12 @@ export const STEP_NAME: Record<Step, string> = {
 	refresh: 'refresh',
 	userinfo: 'user-info',
 	api: 'API call',
-	check: 'registration check'
+	introspect: 'introspection',
+	revoke: 'revocation',
+	check: 'registration check',
+	discovery: 'metadata',
+	par: 'pushed authorization request',
+	jwks: 'issuer keys'
 };
 
 /**

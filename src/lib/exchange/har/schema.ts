@@ -14,7 +14,12 @@ const STEPS = [
 	'refresh',
 	'userinfo',
 	'api',
-	'check'
+	'introspect',
+	'revoke',
+	'check',
+	'discovery',
+	'par',
+	'jwks'
 ] as const satisfies readonly Step[];
 const FAILURE_KINDS = [
 	'refused',
