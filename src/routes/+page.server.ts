@@ -23,6 +23,10 @@ import { dropLegacy, emptySession, readSession } from '$lib/server/session';
 import { flowParam, newFlowId } from '$lib/oauth/flow-id';
 import { resetAction, undoAction, undoExpired } from '$lib/server/undo';
 import { readForm, withForm } from '$lib/server/form';
+import { pushConsent } from '$lib/server/par';
+import { checkJwt, type JwtCheckResult } from '$lib/server/jwt-check';
+import { redactValue } from '$lib/exchange/redact';
+import { secretsOf } from '$lib/server/tokens';
 import type { Actions, PageServerLoad } from './$types';
 
 /** The page of one flow, `/?flow=<id>`; without a (well-formed) id, a new flow's. */
@@ -82,6 +86,13 @@ const pasteSchema = z.object({
 		.max(8192, 'That is too long for a redirect address (at most 8192 characters)')
 });
 
+const jwtSchema = z.object({
+	which: z.enum(['access_token', 'id_token', 'refresh_token', 'pasted'], {
+		error: 'Choose which token to check'
+	}),
+	token: z.string().max(16_000, 'That is too long for a JWT here (at most 16,000 characters)')
+});
+
 export const actions: Actions = inFlow({
 	check: (event) =>
 		runStep(event, (s) => checkRegistration(s, event.request.signal, event.url.origin)),
@@ -133,5 +144,28 @@ export const actions: Actions = inFlow({
 	reset: ({ cookies, url }) => resetAction(cookies, url),
 	undo: ({ cookies, url }) => undoAction(cookies, url),
 	/** A duplicated tab: a copy of this flow's setup under a new flow id. */
-	fork: ({ cookies, url }) => forkFlow(cookies, url)
+	fork: ({ cookies, url }) => forkFlow(cookies, url),
+	/** Push the pending consent request (RFC 9126); the consent link then carries its request_uri. */
+	par: (event) => runStep(event, (s) => pushConsent(s, event.request.signal)),
+	/** Check a JWT's signature against the setup's JWKS URL: one of the flow's tokens, or a pasted one. */
+	jwt: async (event) => {
+		const body = await readForm(event.request);
+		if (!body.ok) return body.failure;
+		const parsed = jwtSchema.safeParse({
+			which: body.form.get('which') ?? '',
+			token: body.form.get('token') ?? ''
+		});
+		if (!parsed.success)
+			return fail(400, {
+				message: parsed.error.issues[0]?.message ?? 'Invalid input',
+				field: 'token'
+			});
+		let result: JwtCheckResult | undefined;
+		const done = await runStep(event, async (s) => {
+			const r = await checkJwt(s, parsed.data.which, parsed.data.token, event.request.signal);
+			result = r.result && redactValue(r.result, secretsOf(s));
+			return r;
+		});
+		return result && !('status' in done) ? { ...done, jwt: result } : done;
+	}
 });

@@ -178,6 +178,12 @@ export const AUTHORIZATION_ERRORS: Readonly<
 	},
 	temporarily_unavailable: {
 		meaning: 'The service is overloaded or down for maintenance. Try again later.'
+	},
+	// RFC 9126 §4 and RFC 9101 §6.2: a pushed request's handle the server no longer knows.
+	invalid_request_uri: {
+		meaning:
+			'The request_uri of the pushed request (RFC 9126) is expired or was already used: it lives a short time (the countdown in step 1 shows it) and can be used once. Push the request again, then open the new link right away.',
+		fix: 'The request_uri is expired or was already used (RFC 9126 §4): push the request again.'
 	}
 };
 

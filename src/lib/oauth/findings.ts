@@ -349,3 +349,108 @@ export const ISSUER_NOT_CHECKED = 'issuer-not-checked';
  * @see https://www.rfc-editor.org/rfc/rfc9207#section-2.4
  */
 export const ISSUER_NOT_SENT = 'issuer-not-sent';
+
+// Pushed authorization requests (RFC 9126) and the JWT signature check against the issuer's keys.
+
+/**
+ * The pushed authorization request was accepted: 201 with a `request_uri` and its `expires_in`.
+ * @see https://www.rfc-editor.org/rfc/rfc9126#section-2.2
+ */
+export const PAR_PUSHED = 'par-pushed';
+
+/**
+ * The answer to a pushed authorization request is not the 201 with `request_uri` and `expires_in`
+ * that RFC 9126 §2.2 defines, or is an error (§2.3).
+ * @see https://www.rfc-editor.org/rfc/rfc9126#section-2.3
+ */
+export const PAR_REFUSED = 'par-refused';
+
+/**
+ * The `request_uri` is unknown to the server: expired or already used (a pushed request is single-use).
+ * @see https://www.rfc-editor.org/rfc/rfc9126#section-4
+ */
+export const INVALID_REQUEST_URI = 'invalid_request_uri';
+
+/**
+ * The signature verifies with a key of the issuer's JWKS.
+ * @see https://www.rfc-editor.org/rfc/rfc7515#section-5.2
+ */
+export const JWT_SIGNATURE_VALID = 'jwt-signature-valid';
+
+/**
+ * The signature does not verify: the token was changed, or someone else signed it.
+ * @see https://www.rfc-editor.org/rfc/rfc7515#section-5.2
+ */
+export const JWT_SIGNATURE_INVALID = 'jwt-signature-invalid';
+
+/**
+ * No key of the JWKS matches the token's header (kid, alg, key type).
+ * @see https://www.rfc-editor.org/rfc/rfc7517#section-4.5
+ */
+export const JWT_NO_MATCHING_KEY = 'jwt-no-matching-key';
+
+/**
+ * Several keys match and none verifies.
+ * @see https://www.rfc-editor.org/rfc/rfc7517#section-4.5
+ */
+export const JWT_MULTIPLE_MATCHING_KEYS = 'jwt-multiple-matching-keys';
+
+/**
+ * The token's algorithm is not an asymmetric one (`none`, HS*): refused.
+ * @see https://www.rfc-editor.org/rfc/rfc8725#section-3.1
+ */
+export const JWT_ALG_NOT_ALLOWED = 'jwt-alg-not-allowed';
+
+/**
+ * The token is not a well-formed compact JWS.
+ * @see https://www.rfc-editor.org/rfc/rfc7515#section-7.1
+ */
+export const JWT_MALFORMED = 'jwt-malformed';
+
+/**
+ * The JWKS URL gave no usable key set.
+ * @see https://www.rfc-editor.org/rfc/rfc7517#section-5
+ */
+export const JWKS_INVALID = 'jwks-invalid';
+
+/**
+ * The token's `iss` is the expected issuer.
+ * @see https://www.rfc-editor.org/rfc/rfc7519#section-4.1.1
+ */
+export const JWT_ISSUER_OK = 'jwt-issuer-ok';
+
+/**
+ * The token's `iss` is not the expected issuer.
+ * @see https://www.rfc-editor.org/rfc/rfc8725#section-3.8
+ */
+export const JWT_ISSUER_MISMATCH = 'jwt-issuer-mismatch';
+
+/**
+ * No issuer is known to compare the token's `iss` with.
+ * @see https://www.rfc-editor.org/rfc/rfc7519#section-4.1.1
+ */
+export const JWT_ISSUER_NOT_CHECKED = 'jwt-issuer-not-checked';
+
+/**
+ * The token has expired (`exp` is past).
+ * @see https://www.rfc-editor.org/rfc/rfc7519#section-4.1.4
+ */
+export const JWT_EXPIRED = 'jwt-expired';
+
+/**
+ * The token has not expired yet.
+ * @see https://www.rfc-editor.org/rfc/rfc7519#section-4.1.4
+ */
+export const JWT_NOT_EXPIRED = 'jwt-not-expired';
+
+/**
+ * The token carries no `exp`.
+ * @see https://www.rfc-editor.org/rfc/rfc7519#section-4.1.4
+ */
+export const JWT_NO_EXPIRY = 'jwt-no-expiry';
+
+/**
+ * The header's `typ`: `at+jwt` marks a JWT access token.
+ * @see https://www.rfc-editor.org/rfc/rfc9068#section-2.1
+ */
+export const JWT_TYP = 'jwt-typ';

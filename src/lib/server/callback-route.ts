@@ -31,7 +31,13 @@ export async function answerCallback(
 		}))
 	);
 	if (route.kind === 'none')
-		return { response: unsolicitedPage(someFlowDropped(cookies), !!flows.length) };
+		return {
+			response: unsolicitedPage(
+				someFlowDropped(cookies),
+				!!flows.length,
+				pushedRequestLost(url.searchParams)
+			)
+		};
 	const flow = flows.find((f) => f.id === route.id)!;
 	const { session } = handleCallback(flow.session, url, headers, Date.now(), flowPage(route.id));
 	const https = url.protocol === 'https:';
@@ -44,7 +50,8 @@ export async function answerCallback(
 }
 
 /** Outcome 3: a page in the house style (plain, like the host-name page), with nothing of the request in it. */
-function unsolicitedPage(someDropped: boolean, anyFlow: boolean): Response {
+function unsolicitedPage(someDropped: boolean, anyFlow: boolean, parLost = false): Response {
+	const par = parLost ? ` ${PAR_LOST}` : '';
 	const dropped = someDropped
 		? ' This browser dropped a flow lately to make room for newer ones: if this redirect was for that flow, start it again.'
 		: '';
@@ -55,6 +62,19 @@ function unsolicitedPage(someDropped: boolean, anyFlow: boolean): Response {
 		400,
 		'Unsolicited redirect',
 		`<p data-testid="unsolicited">${escapeHtml(UNSOLICITED_CALLBACK)}${escapeHtml(dropped)}</p>` +
+			(par ? `<p data-testid="par-lost">${escapeHtml(par.trim())}</p>` : '') +
 			`<p>${escapeHtml(flows)} <a href="/">Open the playground</a></p>`
 	);
 }
+
+/**
+ * A redirect with `error=invalid_request_uri` and no state: what a server sends when a pushed
+ * request's `request_uri` (RFC 9126) expired or was used, since the state was inside the pushed
+ * request and the server could not read it back. Said on the neutral page; nothing else changes.
+ */
+function pushedRequestLost(params: URLSearchParams): boolean {
+	return params.get('error') === 'invalid_request_uri' && !params.has('state');
+}
+
+const PAR_LOST =
+	'It carries error=invalid_request_uri and no state: this is what a server answers when the request_uri of a pushed authorization request (RFC 9126 §4) has expired or was already used. The state was inside the pushed request, so the server could not send it back. Push the request again in step 1 of your flow, then open the new link right away.';

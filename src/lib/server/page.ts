@@ -109,6 +109,8 @@ export function view(session: Session, origin: string) {
 			? {
 					consent_url: session.pending.consent_url,
 					state: session.pending.state,
+					/** A pushed request's handle expires (RFC 9126 §2.2): the consent step counts down to it. */
+					request_uri_expires_at: session.pending.request_uri_expires_at ?? null,
 					params: [...new URL(session.pending.consent_url).searchParams.entries()].map(
 						([k, v]) => ({
 							name: k,

@@ -1,0 +1,125 @@
+/**
+ * Pushed authorization requests (RFC 9126): the authorization request's parameters go to the
+ * server from the playground server first, with the client's authentication, and only a short-lived
+ * handle (`request_uri`) travels through the browser. Pure: the sender makes the request.
+ */
+import type { Exchange, Finding } from '$lib/exchange/types';
+import * as F from './findings';
+
+/** The client's fields a body carries (client-auth.ts gives them). */
+export interface BodyCredentials {
+	client_id?: string;
+	client_secret?: string;
+}
+
+const RFC9126 = (s: string) => `RFC 9126 §${s}`;
+
+/**
+ * The pushed body: the authorization request's parameters in their order (`consentParams`), with
+ * the client's body credentials after `client_id` (the secret for client_secret_post; nothing more
+ * for Basic, whose credentials go in the header, or for a public client).
+ */
+export function pushedBody(params: [string, string][], credentials: BodyCredentials): string {
+	const extra = Object.entries(credentials).filter(
+		(e): e is [string, string] => e[0] !== 'client_id' && typeof e[1] === 'string'
+	);
+	const hasId = params.some(([k]) => k === 'client_id');
+	const pairs = params.flatMap((p) => (p[0] === 'client_id' ? [p, ...extra] : [p]));
+	return new URLSearchParams(
+		hasId || credentials.client_id === undefined
+			? pairs
+			: [['client_id', credentials.client_id], ...extra, ...pairs]
+	).toString();
+}
+
+/** The consent URL after a push: the authorization endpoint with only `client_id` and `request_uri` (RFC 9126 §4). */
+export function pushedConsentUrl(
+	authorizationEndpoint: string,
+	clientId: string,
+	requestUri: string
+): string {
+	const url = new URL(authorizationEndpoint);
+	url.search = '';
+	url.searchParams.set('client_id', clientId);
+	url.searchParams.set('request_uri', requestUri);
+	return url.toString();
+}
+
+export type PushVerdict =
+	| { ok: true; request_uri: string; expires_in: number; finding: Finding }
+	| { ok: false; finding?: Finding };
+
+function json(body: string): Record<string, unknown> | undefined {
+	try {
+		const v: unknown = JSON.parse(body);
+		return v !== null && typeof v === 'object' && !Array.isArray(v)
+			? (v as Record<string, unknown>)
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Judges the answer of RFC 9126 §2.2: 201 Created, a JSON object with a string `request_uri` and
+ * a positive number `expires_in`. An OAuth error (§2.3) is named with the server's own words; a
+ * failed request (no answer) gets no finding here (the sender's findings say why).
+ */
+export function judgePush(ex: Exchange): PushVerdict {
+	const res = ex.response;
+	if (!res) return { ok: false };
+	const body = json(res.body);
+	const uri = body?.request_uri;
+	const expires = body?.expires_in;
+	if (
+		res.status === 201 &&
+		typeof uri === 'string' &&
+		uri !== '' &&
+		typeof expires === 'number' &&
+		Number.isFinite(expires) &&
+		expires > 0
+	)
+		return {
+			ok: true,
+			request_uri: uri,
+			expires_in: expires,
+			finding: {
+				level: 'info',
+				code: F.PAR_PUSHED,
+				message: `The server accepted the pushed request: its request_uri is valid for ${expires} s and can be used once. The consent link now carries only client_id and request_uri.`,
+				ref: RFC9126('2.2')
+			}
+		};
+	if (body && typeof body.error === 'string')
+		return {
+			ok: false,
+			finding: {
+				level: 'error',
+				code: F.PAR_REFUSED,
+				message: `The server refused the pushed request: "${body.error}"${typeof body.error_description === 'string' ? ` ("${body.error_description}")` : ''}.`,
+				fix:
+					body.error === 'invalid_client'
+						? 'Check the client id, the secret and the client authentication method: the pushed request authenticates the client as the token endpoint does (RFC 9126 §2.1).'
+						: 'The error description says which parameter; the pushed parameters are the consent request’s.',
+				ref: RFC9126('2.3')
+			}
+		};
+	const wrong: string[] = [];
+	if (res.status !== 201) wrong.push(`the status is ${res.status}, not 201 Created`);
+	if (!body) wrong.push('the body is not a JSON object');
+	else {
+		if (typeof uri !== 'string' || uri === '') wrong.push('request_uri is not a non-empty string');
+		if (typeof expires !== 'number' || !(expires > 0))
+			wrong.push('expires_in is not a positive number');
+	}
+	return {
+		ok: false,
+		finding: {
+			level: 'error',
+			code: F.PAR_REFUSED,
+			message: `This is not a pushed request's answer: ${wrong.join('; ')}.`,
+			fix: 'Check the pushed authorization request endpoint in the setup (the server’s metadata names it pushed_authorization_request_endpoint).',
+			ref: RFC9126('2.2')
+		}
+	};
+}
