@@ -1,0 +1,183 @@
+/**
+ * The JWT signature check (oauth/jwt-signature.ts): jose with an allow-list of asymmetric
+ * algorithms, its error codes in plain words, and the claims reported apart from the signature.
+ */
+import { describe, expect, test } from 'vitest';
+import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWK } from 'jose';
+import {
+	ASYMMETRIC_ALGS,
+	claimFindings,
+	parseJwks,
+	signatureFinding,
+	verifySignature
+} from '$lib/oauth/jwt-signature';
+import * as F from '$lib/oauth/findings';
+
+const JWKS_URI = 'https://issuer.test/jwks';
+const b64url = (s: string | Uint8Array) => Buffer.from(s).toString('base64url');
+
+async function rsa(kid = 'test-1') {
+	const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+	const jwk: JWK = { ...(await exportJWK(publicKey)), kid, use: 'sig', alg: 'RS256' };
+	return { privateKey, publicKey, jwk };
+}
+
+async function signed(
+	privateKey: CryptoKey,
+	header: Record<string, unknown> = { alg: 'RS256', kid: 'test-1', typ: 'at+jwt' },
+	claims: Record<string, unknown> = { iss: 'https://issuer.test', sub: 'u1' }
+) {
+	return new SignJWT(claims)
+		.setProtectedHeader(header as { alg: string })
+		.setExpirationTime('1h')
+		.sign(privateKey);
+}
+
+/** The token with one character in the middle of its signature changed (the last may leave the bytes alone). */
+function tamperSignature(token: string): string {
+	const [h, p, s] = token.split('.') as [string, string, string];
+	const i = Math.floor(s.length / 2);
+	const c = s[i] === 'A' ? 'B' : 'A';
+	return `${h}.${p}.${s.slice(0, i)}${c}${s.slice(i + 1)}`;
+}
+
+describe('verifySignature', () => {
+	test('a token signed with the key the JWKS names is valid, with its kid and alg', async () => {
+		const { privateKey, jwk } = await rsa();
+		const v = await verifySignature(await signed(privateKey), { keys: [jwk] });
+		expect(v).toEqual({ valid: true, kid: 'test-1', alg: 'RS256' });
+		const f = signatureFinding(v, JWKS_URI);
+		expect(f.code).toBe(F.JWT_SIGNATURE_VALID);
+		expect(f.message).toContain('test-1');
+		expect(f.message).toContain(JWKS_URI);
+	});
+
+	test('tampering: a middle character of the signature changed is invalid', async () => {
+		const { privateKey, jwk } = await rsa();
+		const token = tamperSignature(await signed(privateKey));
+		const v = await verifySignature(token, { keys: [jwk] });
+		expect(v).toMatchObject({ valid: false, code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+		expect(signatureFinding(v, JWKS_URI)).toMatchObject({
+			level: 'error',
+			code: F.JWT_SIGNATURE_INVALID
+		});
+	});
+
+	test('a payload changed after signing is invalid', async () => {
+		const { privateKey, jwk } = await rsa();
+		const [h, , s] = (await signed(privateKey)).split('.');
+		const forged = `${h}.${b64url(JSON.stringify({ iss: 'https://issuer.test', sub: 'admin' }))}.${s}`;
+		expect(await verifySignature(forged, { keys: [jwk] })).toMatchObject({ valid: false });
+	});
+
+	test('a JWKS without the token’s kid: no matching key', async () => {
+		const { privateKey } = await rsa();
+		const other = await rsa('other-key');
+		const v = await verifySignature(await signed(privateKey), { keys: [other.jwk] });
+		expect(v).toMatchObject({ valid: false, code: 'ERR_JWKS_NO_MATCHING_KEY', kid: 'test-1' });
+		expect(signatureFinding(v, JWKS_URI).code).toBe(F.JWT_NO_MATCHING_KEY);
+	});
+
+	test('key confusion: an HS256 token signed with the public key, published as an oct key, is refused', async () => {
+		const { publicKey, jwk } = await rsa();
+		const pem = await exportSPKI(publicKey);
+		const secret = new TextEncoder().encode(pem);
+		const token = await new SignJWT({ iss: 'https://issuer.test', sub: 'admin' })
+			.setProtectedHeader({ alg: 'HS256', kid: 'test-1' })
+			.sign(secret);
+		const oct: JWK = { kty: 'oct', k: b64url(secret), kid: 'test-1' };
+		const v = await verifySignature(token, { keys: [jwk, oct] });
+		expect(v).toMatchObject({ valid: false, code: 'ERR_JOSE_ALG_NOT_ALLOWED', alg: 'HS256' });
+		expect(signatureFinding(v, JWKS_URI).code).toBe(F.JWT_ALG_NOT_ALLOWED);
+	});
+
+	test('alg none: an unsigned token is refused', async () => {
+		const { jwk } = await rsa();
+		const token = `${b64url(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${b64url(JSON.stringify({ iss: 'https://issuer.test', sub: 'admin' }))}.`;
+		const v = await verifySignature(token, { keys: [jwk] });
+		expect(v.valid).toBe(false);
+		expect(signatureFinding(v, JWKS_URI).level).toBe('error');
+		expect([F.JWT_ALG_NOT_ALLOWED, F.JWT_MALFORMED]).toContain(signatureFinding(v, JWKS_URI).code);
+	});
+
+	test('the allow-list holds only asymmetric algorithms', () => {
+		for (const alg of ASYMMETRIC_ALGS)
+			expect(alg).toMatch(/^(RS|PS|ES)(256|384|512)$|^EdDSA$|^Ed25519$/);
+		expect(ASYMMETRIC_ALGS).not.toContain('none');
+	});
+
+	test('garbage is malformed, never a throw', async () => {
+		const { jwk } = await rsa();
+		const v = await verifySignature('a.b.c', { keys: [jwk] });
+		expect(v.valid).toBe(false);
+		expect(signatureFinding(v, JWKS_URI).level).toBe('error');
+	});
+});
+
+describe('jose error codes in plain words', () => {
+	test.each([
+		['ERR_JWS_SIGNATURE_VERIFICATION_FAILED', F.JWT_SIGNATURE_INVALID],
+		['ERR_JWKS_NO_MATCHING_KEY', F.JWT_NO_MATCHING_KEY],
+		['ERR_JWKS_MULTIPLE_MATCHING_KEYS', F.JWT_MULTIPLE_MATCHING_KEYS],
+		['ERR_JOSE_ALG_NOT_ALLOWED', F.JWT_ALG_NOT_ALLOWED],
+		['ERR_JWKS_INVALID', F.JWKS_INVALID],
+		['ERR_JWS_INVALID', F.JWT_MALFORMED],
+		['ERR_SOMETHING_ELSE', F.JWT_MALFORMED]
+	])('%s → %s', (code, finding) => {
+		const f = signatureFinding(
+			{ valid: false, code, kid: 'k9', alg: 'RS256', detail: 'jose said so' },
+			JWKS_URI
+		);
+		expect(f).toMatchObject({ level: 'error', code: finding });
+		expect(f.ref).toMatch(/RFC \d+/);
+	});
+});
+
+describe('parseJwks', () => {
+	test('a JSON object with a keys array is a key set; anything else is not', () => {
+		expect(parseJwks('{"keys":[]}')).toEqual({ ok: true, jwks: { keys: [] } });
+		for (const body of ['', '[]', 'null', '{"keys":{}}', '<html>', '{"key":[]}'])
+			expect(parseJwks(body).ok).toBe(false);
+	});
+});
+
+describe('claims, apart from the signature', () => {
+	const NOW = Date.parse('2026-03-14T09:00:00Z');
+	const token = (header: Record<string, unknown>, payload: Record<string, unknown>) =>
+		`${b64url(JSON.stringify({ alg: 'RS256', ...header }))}.${b64url(JSON.stringify(payload))}.sig`;
+	const codes = (fs: { code: string; level: string }[]) => fs.map((f) => `${f.level}:${f.code}`);
+
+	test('iss, exp and typ each get their own finding', () => {
+		const t = token({ typ: 'at+jwt' }, { iss: 'https://issuer.test', exp: NOW / 1000 + 60 });
+		expect(
+			codes(claimFindings(t, { issuer: 'https://issuer.test', kind: 'access_token', now: NOW }))
+		).toEqual([`info:${F.JWT_ISSUER_OK}`, `info:${F.JWT_NOT_EXPIRED}`, `info:${F.JWT_TYP}`]);
+	});
+
+	test('another issuer, an expired token, and an access token without at+jwt are each said', () => {
+		const t = token({ typ: 'JWT' }, { iss: 'https://evil.test', exp: NOW / 1000 - 1 });
+		expect(
+			codes(claimFindings(t, { issuer: 'https://issuer.test', kind: 'access_token', now: NOW }))
+		).toEqual([
+			`error:${F.JWT_ISSUER_MISMATCH}`,
+			`warning:${F.JWT_EXPIRED}`,
+			`warning:${F.JWT_TYP}`
+		]);
+	});
+
+	test('no issuer known: not compared; no exp: said', () => {
+		const t = token({}, { iss: 'https://issuer.test' });
+		expect(codes(claimFindings(t, { issuer: '', kind: 'id_token', now: NOW }))).toEqual([
+			`info:${F.JWT_ISSUER_NOT_CHECKED}`,
+			`warning:${F.JWT_NO_EXPIRY}`,
+			`info:${F.JWT_TYP}`
+		]);
+	});
+
+	test('an ID token typed at+jwt is a warning; a pasted one is only named', () => {
+		const t = token({ typ: 'at+jwt' }, { iss: 'x', exp: NOW / 1000 + 5 });
+		expect(claimFindings(t, { issuer: '', kind: 'id_token', now: NOW })[2]!.level).toBe('warning');
+		expect(claimFindings(t, { issuer: '', kind: 'pasted', now: NOW })[2]!.level).toBe('info');
+		expect(claimFindings('opaque', { issuer: '', kind: 'pasted', now: NOW })).toEqual([]);
+	});
+});

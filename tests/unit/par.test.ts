@@ -1,0 +1,219 @@
+/**
+ * Pushed authorization requests (server/par.ts, oauth/par.ts): the pushed body is the consent
+ * request's own parameters (PKCE's challenge included) plus the client's authentication from
+ * client-auth.ts, the answer is judged as RFC 9126 §2.2 defines it, and only a good answer turns the
+ * consent link into client_id + request_uri. The sender is a stub that records what was asked.
+ */
+import { describe, expect, test, vi } from 'vitest';
+import type { SendInput } from '$lib/server/send';
+import type { Exchange } from '$lib/exchange/types';
+import type { Session } from '$lib/server/session';
+import { setupWith, type Setup } from '$lib/oauth/setup';
+import { bindSecret } from '$lib/oauth/secret-binding';
+import { basicCredentials } from '$lib/oauth/client-auth';
+import { consentParams } from '$lib/oauth/consent';
+import { judgePush, pushedBody, pushedConsentUrl } from '$lib/oauth/par';
+import * as F from '$lib/oauth/findings';
+
+const calls: { input: SendInput; answer: Partial<Exchange> }[] = [];
+
+vi.mock('$lib/server/send', () => ({
+	outboundFrom: () => ({}),
+	send: vi.fn(async (input: SendInput): Promise<Exchange> => {
+		const next = calls.find((c) => !c.input.url);
+		if (!next) throw new Error(`no scripted answer for ${input.method} ${input.url}`);
+		next.input = input;
+		return {
+			id: 'ex-1',
+			step: input.step,
+			startedAt: '2026-03-14T09:26:53.000Z',
+			request: {
+				method: input.method,
+				url: input.url,
+				httpVersion: '1.1',
+				headers: input.headers ?? [],
+				body: input.body ?? ''
+			},
+			timing: { total: 5 },
+			findings: [],
+			...next.answer
+		};
+	})
+}));
+
+const { prepareConsent } = await import('$lib/server/flow');
+const { pushConsent, pendingParams } = await import('$lib/server/par');
+
+const PAR = 'https://as.test/oidc/request';
+const SECRET = 'b:a%s+i c/=~?';
+
+function flowSession(over: Partial<Setup> = {}): Session {
+	const setup = setupWith({
+		base_url: 'https://as.test/oidc',
+		authorization_endpoint: 'https://as.test/oidc/auth',
+		token_endpoint: 'https://as.test/oidc/token',
+		pushed_authorization_request_endpoint: PAR,
+		redirect_uri: 'http://127.0.0.1:5173/callback',
+		client_id: 'oidc-post',
+		scope: 'openid read',
+		use_par: true,
+		pkce: 'S256',
+		...over
+	});
+	const s: Session = { v: 1, setup, client_secret: SECRET, secret_for: bindSecret(setup) };
+	return prepareConsent(s);
+}
+
+function answer(status: number, body: unknown): Partial<Exchange> {
+	return {
+		response: {
+			status,
+			statusText: status === 201 ? 'Created' : 'Bad Request',
+			httpVersion: '1.1',
+			headers: [['Content-Type', 'application/json']],
+			body: typeof body === 'string' ? body : JSON.stringify(body),
+			truncated: false
+		}
+	};
+}
+
+function script(a: Partial<Exchange>) {
+	const call = { input: {} as SendInput, answer: a };
+	calls.length = 0;
+	calls.push(call);
+	return call;
+}
+
+describe('the pushed body', () => {
+	test('client_secret_post: the consent URL’s parameters, in order, with the secret after client_id', async () => {
+		const s = flowSession();
+		const call = script(answer(201, { request_uri: 'urn:x:1', expires_in: 60 }));
+		const r = await pushConsent(s);
+		expect(r.ok).toBe(true);
+		const fromUrl = [...new URL(s.pending!.consent_url).searchParams.entries()];
+		const pushed = [...new URLSearchParams(call.input.body).entries()];
+		expect(pushed).toEqual([fromUrl[0], ['client_secret', SECRET], ...fromUrl.slice(1)]);
+		expect(pushed.map(([k]) => k)).toContain('code_challenge');
+		expect(call.input).toMatchObject({ step: 'par', method: 'POST', url: PAR });
+		expect(call.input.headers).toEqual([['Content-Type', 'application/x-www-form-urlencoded']]);
+	});
+
+	test('client_secret_basic: the same parameters, and the secret only in the Basic header', async () => {
+		const s = flowSession({ token_endpoint_auth_method: 'client_secret_basic' });
+		const call = script(answer(201, { request_uri: 'urn:x:2', expires_in: 60 }));
+		await pushConsent(s);
+		expect([...new URLSearchParams(call.input.body).entries()]).toEqual([
+			...new URL(s.pending!.consent_url).searchParams.entries()
+		]);
+		expect(call.input.body).not.toContain('client_secret');
+		expect(call.input.headers).toContainEqual([
+			'Authorization',
+			basicCredentials('oidc-post', SECRET)
+		]);
+	});
+
+	test('none: the parameters alone, never the secret a session holds', async () => {
+		const s = flowSession({ token_endpoint_auth_method: 'none' });
+		const call = script(answer(201, { request_uri: 'urn:x:3', expires_in: 60 }));
+		await pushConsent(s);
+		expect([...new URLSearchParams(call.input.body).entries()]).toEqual([
+			...new URL(s.pending!.consent_url).searchParams.entries()
+		]);
+		expect(JSON.stringify(call.input)).not.toContain('b:a');
+	});
+
+	test('pendingParams gives the consent request’s parameters (consentParams), the challenge recomputed from the verifier', () => {
+		const s = flowSession();
+		expect(pendingParams(s)).toEqual([...new URL(s.pending!.consent_url).searchParams.entries()]);
+		expect(pendingParams(flowSession({ pkce: 'off' }))!.map(([k]) => k)).toEqual(
+			consentParams({ client_id: 'a', redirect_uri: 'b', scope: 'c', state: 'd' }).map(([k]) => k)
+		);
+	});
+
+	test('pushedBody puts a missing client_id first', () => {
+		expect(pushedBody([['scope', 'x']], { client_id: 'c', client_secret: 's' })).toBe(
+			'client_id=c&client_secret=s&scope=x'
+		);
+	});
+});
+
+describe('the answer', () => {
+	test('201 with request_uri and expires_in: the link carries only client_id and request_uri, and the expiry is kept', async () => {
+		const s = flowSession();
+		script(answer(201, { request_uri: 'urn:ietf:params:oauth:request_uri:abc', expires_in: 60 }));
+		const r = await pushConsent(s, undefined, () => 1_000_000);
+		if (!r.ok) throw new Error(r.message);
+		const p = r.session.pending!;
+		expect(p.consent_url).toBe(
+			'https://as.test/oidc/auth?client_id=oidc-post&request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3Aabc'
+		);
+		expect(p).toMatchObject({
+			request_uri: 'urn:ietf:params:oauth:request_uri:abc',
+			request_uri_expires_at: 1_060_000,
+			state: s.pending!.state,
+			code_verifier: s.pending!.code_verifier
+		});
+		expect(r.exchanges[0]!.findings.map((f) => f.code)).toContain(F.PAR_PUSHED);
+	});
+
+	test.each([
+		[400, { error: 'invalid_client', error_description: 'client authentication failed' }],
+		[200, { request_uri: 'urn:x', expires_in: 60 }],
+		[201, { request_uri: '', expires_in: 60 }],
+		[201, { request_uri: 'urn:x', expires_in: '60' }],
+		[201, { request_uri: 'urn:x' }],
+		[201, '<html>'],
+		[201, { request_uri: 'urn:x', expires_in: 0 }]
+	])('%i %j: refused, and the consent link stays as it was', async (status, body) => {
+		const s = flowSession();
+		script(answer(status, body));
+		const r = await pushConsent(s);
+		if (!r.ok) throw new Error(r.message);
+		expect(r.session).toBe(s);
+		expect(r.exchanges[0]!.findings.map((f) => f.code)).toContain(F.PAR_REFUSED);
+	});
+
+	test('judgePush: no answer gives no finding of its own', () => {
+		expect(
+			judgePush({
+				id: 'x',
+				step: 'par',
+				startedAt: '',
+				request: { method: 'POST', url: PAR, httpVersion: '1.1', headers: [], body: '' },
+				timing: { total: 1 },
+				findings: [],
+				failure: { kind: 'refused', message: 'refused' }
+			})
+		).toEqual({ ok: false });
+	});
+
+	test('pushedConsentUrl drops what the authorization endpoint carried', () => {
+		expect(pushedConsentUrl('https://as.test/auth?x=1', 'c 1', 'urn:a')).toBe(
+			'https://as.test/auth?client_id=c+1&request_uri=urn%3Aa'
+		);
+	});
+});
+
+describe('refusals before anything is sent', () => {
+	test('without use_par, without a pending request, or with the secret bound elsewhere: nothing is sent', async () => {
+		calls.length = 0;
+		expect(await pushConsent(flowSession({ use_par: false }))).toMatchObject({
+			ok: false,
+			status: 409
+		});
+		expect(await pushConsent({ ...flowSession(), pending: undefined })).toMatchObject({
+			ok: false,
+			status: 409
+		});
+		const s = flowSession();
+		const moved = {
+			...s,
+			secret_for: bindSecret({
+				...s.setup!,
+				pushed_authorization_request_endpoint: 'https://evil.test/par'
+			})
+		};
+		expect(await pushConsent(moved)).toMatchObject({ ok: false, status: 409 });
+		expect(calls).toEqual([]);
+	});
+});
