@@ -1,0 +1,280 @@
+/**
+ * Pushed authorization requests (RFC 9126) and the JWT signature check, through the built
+ * playground over HTTP, against oidc-provider (a server this project did not write): PAR for a
+ * client_secret_post, a client_secret_basic and a public client, each to the code exchange; a
+ * request_uri past its lifetime on the provider's own clock; the JWT access token of a JWT client
+ * checked against the provider's JWKS; a key set without the token's kid; a tampered paste; and the
+ * sandbox, which has no JWKS URL, where nothing is sent.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { generateKeyPairSync } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
+import type { ClientMetadata } from 'oidc-provider';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { Client, consentUrlFrom, unescapeHtml } from '../helpers/client';
+import {
+	baseConfiguration,
+	signInAndConsent,
+	startOidcProvider,
+	TOKEN_RESOURCE,
+	type OidcServer
+} from '../helpers/oidc';
+import type { Exchange } from '../../src/lib/exchange/types';
+
+let srv: TestServer;
+let oidc: OidcServer;
+const BASIC_SECRET = 'b:a%s+i c/=~?';
+
+beforeAll(async () => {
+	const port = await freePort();
+	const cb = [`http://127.0.0.1:${port}/callback`];
+	const base = { redirect_uris: cb, grant_types: ['authorization_code', 'refresh_token'] };
+	const clients: ClientMetadata[] = [
+		{
+			...base,
+			client_id: 'oidc-post',
+			client_secret: 'post-Secret-1',
+			token_endpoint_auth_method: 'client_secret_post'
+		},
+		{
+			...base,
+			client_id: 'oidc-basic',
+			client_secret: BASIC_SECRET,
+			token_endpoint_auth_method: 'client_secret_basic'
+		},
+		{ ...base, client_id: 'oidc-public', token_endpoint_auth_method: 'none' },
+		{
+			...base,
+			client_id: 'oidc-jwt',
+			client_secret: 'jwt-Secret-1',
+			token_endpoint_auth_method: 'client_secret_post'
+		}
+	];
+	const features = baseConfiguration().features!;
+	oidc = await startOidcProvider({
+		clients,
+		configuration: {
+			pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+			features: {
+				...features,
+				pushedAuthorizationRequests: { enabled: true },
+				resourceIndicators: {
+					enabled: true,
+					defaultResource: (_ctx, client) =>
+						client?.clientId === 'oidc-jwt' ? TOKEN_RESOURCE : undefined,
+					useGrantedResource: () => true,
+					getResourceServerInfo: () => ({
+						scope: 'read write',
+						audience: TOKEN_RESOURCE,
+						accessTokenFormat: 'jwt',
+						jwt: { sign: { alg: 'RS256' } }
+					})
+				}
+			}
+		}
+	});
+	srv = await startServer({}, port);
+});
+afterAll(async () => {
+	await srv?.stop();
+	await oidc?.stop();
+});
+afterEach(() => {
+	vi.useRealTimers();
+});
+
+const exchanges = (r: { data: Record<string, unknown> }) => (r.data.exchanges as Exchange[]) ?? [];
+
+function setUp(c: Client, clientId: string, secret: string, fields: Record<string, string> = {}) {
+	return c.action('setup', {
+		base_url: oidc.issuer,
+		client_id: clientId,
+		client_secret: secret,
+		scope: 'openid read',
+		redirect_uri: `${srv.url}/callback`,
+		authorization_endpoint: oidc.endpoints.authorization,
+		token_endpoint: oidc.endpoints.token,
+		userinfo_endpoint: oidc.endpoints.userinfo,
+		pushed_authorization_request_endpoint: `${oidc.issuer}/request`,
+		jwks_uri: oidc.endpoints.jwks,
+		issuer: oidc.issuer,
+		use_par: 'true',
+		auto_exchange: 'true',
+		...fields
+	});
+}
+
+/** Push, then consent through the request_uri link, callback, exchange: the token response. */
+async function parFlow(
+	c: Client,
+	clientId: string,
+	secret: string,
+	fields: Record<string, string> = {}
+) {
+	expect((await setUp(c, clientId, secret, fields)).type).toBe('success');
+	const pushed = await c.action('par');
+	expect(pushed.type).toBe('success');
+	const [parEx] = exchanges(pushed);
+	expect(parEx!.step).toBe('par');
+	expect(parEx!.response!.status).toBe(201);
+	expect(parEx!.findings.map((f) => f.code)).toContain('par-pushed');
+	const link = new URL(consentUrlFrom(await c.page()));
+	expect([...link.searchParams.keys()]).toEqual(['client_id', 'request_uri']);
+	expect(link.searchParams.get('request_uri')).toMatch(/^urn:ietf:params:oauth:request_uri:/);
+	const back = new URL(await signInAndConsent(new Client(oidc.origin), link.toString()));
+	expect(back.searchParams.get('code')).toBeTruthy();
+	expect((await c.fetch(back.toString())).res.status).toBe(303);
+	const ex = await c.action('exchange');
+	const [tokenEx] = exchanges(ex);
+	expect(tokenEx!.response!.status).toBe(200);
+	return { parEx: parEx!, tokenEx: tokenEx! };
+}
+
+test('PAR with client_secret_post: 201, consent through the request_uri, code, exchange', async () => {
+	const c = new Client(srv.url);
+	const { parEx } = await parFlow(c, 'oidc-post', 'post-Secret-1');
+	const body = new URLSearchParams(parEx.request.body);
+	expect([...body.keys()]).toEqual([
+		'client_id',
+		'client_secret',
+		'redirect_uri',
+		'response_type',
+		'scope',
+		'state'
+	]);
+	expect(body.get('client_secret')).toBe('<redacted>');
+	for (const s of c.seen) expect(s.body + s.headers).not.toContain('post-Secret-1');
+});
+
+test('PAR with client_secret_basic: the secret in the Basic header, the flow completes', async () => {
+	const c = new Client(srv.url);
+	const { parEx } = await parFlow(c, 'oidc-basic', BASIC_SECRET, {
+		token_endpoint_auth_method: 'client_secret_basic'
+	});
+	expect(parEx.request.body).not.toContain('client_secret');
+	expect(parEx.request.headers.find(([n]) => n === 'Authorization')?.[1]).toMatch(/^Basic /);
+});
+
+test('PAR with a public client (none, PKCE): the challenge is pushed, the verifier goes with the exchange', async () => {
+	const c = new Client(srv.url);
+	const { parEx, tokenEx } = await parFlow(c, 'oidc-public', '', {
+		token_endpoint_auth_method: 'none',
+		pkce: 'S256'
+	});
+	const body = new URLSearchParams(parEx.request.body);
+	expect(body.get('code_challenge_method')).toBe('S256');
+	expect(body.has('client_secret')).toBe(false);
+	expect(tokenEx.request.body).toContain('code_verifier=');
+});
+
+test('a request_uri past its lifetime on the provider’s clock: the redirect is explained, and pushing again works', async () => {
+	const c = new Client(srv.url);
+	expect((await setUp(c, 'oidc-post', 'post-Secret-1')).type).toBe('success');
+	const pushed = exchanges(await c.action('par'))[0]!;
+	const lifetime = (JSON.parse(pushed.response!.body) as { expires_in: number }).expires_in;
+	const link = consentUrlFrom(await c.page());
+	// The provider runs in this process: its clock moves past the request_uri's lifetime, no waiting.
+	vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (lifetime + 1) * 1000 });
+	const back = new URL(await signInAndConsent(new Client(oidc.origin), link));
+	vi.useRealTimers();
+	expect(back.searchParams.get('error')).toBe('invalid_request_uri');
+	expect(back.searchParams.has('state')).toBe(false);
+	const cb = await c.fetch(back.toString());
+	expect(cb.res.status).toBe(400);
+	expect(unescapeHtml(cb.body)).toContain('request_uri of a pushed authorization request');
+	// The flow's consent request is as it was: push again, and the new link works.
+	expect(exchanges(await c.action('par'))[0]!.response!.status).toBe(201);
+	const again = new URL(
+		await signInAndConsent(new Client(oidc.origin), consentUrlFrom(await c.page()))
+	);
+	expect(again.searchParams.get('code')).toBeTruthy();
+});
+
+test('the JWT access token of the JWT client: signature valid with its kid, iss, exp and typ reported apart, no credentials sent for the keys', async () => {
+	const c = new Client(srv.url);
+	const { tokenEx } = await parFlow(c, 'oidc-jwt', 'jwt-Secret-1');
+	const access = (JSON.parse(tokenEx.response!.body) as { access_token: string }).access_token;
+	expect(access.split('.')).toHaveLength(3);
+	const r = await c.action('jwt', { which: 'access_token' });
+	expect(r.type).toBe('success');
+	const [jwks] = exchanges(r);
+	expect(jwks!.step).toBe('jwks');
+	expect(jwks!.request.url).toBe(oidc.endpoints.jwks);
+	expect(jwks!.request.headers.map(([n]) => n.toLowerCase())).not.toContain('authorization');
+	expect(jwks!.request.headers.map(([n]) => n.toLowerCase())).not.toContain('cookie');
+	const jwt = r.data.jwt as {
+		token: string;
+		valid: boolean;
+		kid: string;
+		alg: string;
+		jwks_uri: string;
+	};
+	expect(jwt).toMatchObject({
+		token: access,
+		valid: true,
+		kid: 'test-1',
+		alg: 'RS256',
+		jwks_uri: oidc.endpoints.jwks
+	});
+	const codes = jwks!.findings.map((f) => f.code);
+	expect(codes).toEqual(
+		expect.arrayContaining(['jwt-signature-valid', 'jwt-issuer-ok', 'jwt-not-expired', 'jwt-typ'])
+	);
+	expect(jwks!.findings.find((f) => f.code === 'jwt-typ')!.level).toBe('info'); // at+jwt
+
+	// Tampering: a pasted copy with a middle character of the signature changed is invalid.
+	const [h, p, s] = access.split('.') as [string, string, string];
+	const i = Math.floor(s.length / 2);
+	const tampered = `${h}.${p}.${s.slice(0, i)}${s[i] === 'A' ? 'B' : 'A'}${s.slice(i + 1)}`;
+	const bad = await c.action('jwt', { which: 'pasted', token: tampered });
+	expect(bad.data.jwt).toMatchObject({ token: tampered, valid: false, kid: 'test-1' });
+	expect(exchanges(bad)[0]!.findings.map((f) => f.code)).toContain('jwt-signature-invalid');
+});
+
+test('a key set without the token’s kid: no matching key', async () => {
+	const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+	const other = {
+		...publicKey.export({ format: 'jwk' }),
+		kid: 'someone-else',
+		use: 'sig',
+		alg: 'RS256'
+	};
+	const seen: http.IncomingHttpHeaders[] = [];
+	const keys = http.createServer((req, res) => {
+		seen.push(req.headers);
+		res
+			.writeHead(200, { 'content-type': 'application/json' })
+			.end(JSON.stringify({ keys: [other] }));
+	});
+	await new Promise<void>((ok) => keys.listen(0, '127.0.0.1', ok));
+	try {
+		const url = `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks`;
+		const c = new Client(srv.url);
+		const { tokenEx } = await parFlow(c, 'oidc-jwt', 'jwt-Secret-1', { jwks_uri: url });
+		const r = await c.action('jwt', { which: 'access_token' });
+		expect(r.data.jwt).toMatchObject({ valid: false, kid: 'test-1', jwks_uri: url });
+		expect(exchanges(r)[0]!.findings.map((f) => f.code)).toContain('jwt-no-matching-key');
+		expect(tokenEx.response!.status).toBe(200);
+		expect(seen).toHaveLength(1);
+		expect(seen[0]!.authorization).toBeUndefined();
+		expect(seen[0]!.cookie).toBeUndefined();
+	} finally {
+		await new Promise<void>((ok) => keys.close(() => ok()));
+	}
+});
+
+test('the sandbox has no JWKS URL: the check says why, and nothing is sent', async () => {
+	const c = new Client(srv.url);
+	expect((await c.action('preset', { preset: 'sandbox-rw' })).type).toBe('success');
+	const html = unescapeHtml(await c.page());
+	expect(html).not.toContain('data-jwt-check');
+	const r = await c.action('jwt', {
+		which: 'pasted',
+		token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln'
+	});
+	expect(r.type).toBe('failure');
+	expect(r.status).toBe(409);
+	expect(String(r.data.message)).toContain('no JWKS URL');
+	expect(exchanges(r)).toEqual([]);
+});
