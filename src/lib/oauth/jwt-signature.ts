@@ -103,7 +103,7 @@ export function signatureFinding(v: SignatureVerdict, jwksUri: string): Finding 
 			return {
 				level: 'error',
 				code: F.JWT_SIGNATURE_INVALID,
-				message: `The signature is invalid ${named}: the key of ${jwksUri} does not verify it, so the token was changed after signing, or was signed by someone else.`,
+				message: `The signature is invalid ${named}: the key of ${jwksUri} does not verify it, so the token was changed after signing, or was signed by someone else. Its claims (iss, exp) are not reported: nothing in it can be trusted.`,
 				fix: 'Do not trust this token. Check the whole token was copied, and that it came from this issuer.',
 				ref: RFC7515
 			};

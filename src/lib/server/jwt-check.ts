@@ -108,8 +108,9 @@ export async function checkJwt(
 			fix: 'Check the JWKS URL in the setup (the server’s metadata names it jwks_uri).',
 			ref: 'RFC 7517 §5'
 		});
-	if (verdict) {
-		findings.push(signatureFinding(verdict, jwksUri));
+	if (verdict) findings.push(signatureFinding(verdict, jwksUri));
+	// The claims of a token whose signature does not verify are anyone's words: not reported.
+	if (verdict?.valid) {
 		findings.push(
 			...claimFindings(picked.token, {
 				issuer: expectedIssuer(setup.issuer)?.issuer ?? '',
