@@ -12,7 +12,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import type { ClientMetadata } from 'oidc-provider';
 import { freePort, startServer, type TestServer } from '../helpers/server';
-import { Client, consentUrlFrom, unescapeHtml } from '../helpers/client';
+import { Client, consentUrlFrom, decide, unescapeHtml } from '../helpers/client';
 import {
 	baseConfiguration,
 	signInAndConsent,
@@ -270,8 +270,17 @@ test('a key set without the token’s kid: no matching key', async () => {
 test('the sandbox has no JWKS URL: the check says why, and nothing is sent', async () => {
 	const c = new Client(srv.url);
 	expect((await c.action('preset', { preset: 'sandbox-rw' })).type).toBe('success');
-	const html = unescapeHtml(await c.page());
+	const back = await decide(c, consentUrlFrom(await c.page()));
+	expect((await c.fetch(back)).res.status).toBe(303);
+	expect(exchanges(await c.action('exchange'))[0]!.response!.status).toBe(200);
+	// The sandbox's tokens are HS256 JWTs: decoded, and the card says why their signature cannot be checked.
+	const html = await c.page();
+	expect(html).toContain('data-jwt="access_token"');
+	expect(html).toContain('data-testid="jwt-no-jwks"');
 	expect(html).not.toContain('data-jwt-check');
+	const mine = await c.action('jwt', { which: 'access_token' });
+	expect(mine.status).toBe(409);
+	expect(exchanges(mine)).toEqual([]);
 	const r = await c.action('jwt', {
 		which: 'pasted',
 		token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln'
