@@ -102,10 +102,11 @@ describe('checkCallback', () => {
 });
 
 describe('authorization errors', () => {
-	test('the table covers the errors of RFC 6749 §4.1.2.1', () => {
+	test('the table covers the errors of RFC 6749 §4.1.2.1, and invalid_request_uri (RFC 9126 §4)', () => {
 		expect(Object.keys(AUTHORIZATION_ERRORS).sort()).toEqual([
 			'access_denied',
 			'invalid_request',
+			'invalid_request_uri',
 			'invalid_scope',
 			'server_error',
 			'temporarily_unavailable',

@@ -11,7 +11,7 @@ import type { Session } from '$lib/server/session';
 import { setupWith, type Setup } from '$lib/oauth/setup';
 import { bindSecret } from '$lib/oauth/secret-binding';
 import { basicCredentials } from '$lib/oauth/client-auth';
-import { consentParams } from '$lib/oauth/consent';
+import { consentParams, explainAuthorizationError } from '$lib/oauth/consent';
 import { judgePush, pushedBody, pushedConsentUrl } from '$lib/oauth/par';
 import * as F from '$lib/oauth/findings';
 
@@ -215,5 +215,21 @@ describe('refusals before anything is sent', () => {
 		};
 		expect(await pushConsent(moved)).toMatchObject({ ok: false, status: 409 });
 		expect(calls).toEqual([]);
+	});
+});
+
+describe('an expired or used request_uri', () => {
+	test('a redirect back with invalid_request_uri and the flow’s state is explained: push again', async () => {
+		const { handleCallback } = await import('$lib/server/flow');
+		const s = flowSession();
+		const url = new URL(
+			`http://127.0.0.1:5173/callback?error=invalid_request_uri&state=${s.pending!.state}`
+		);
+		const { exchange } = handleCallback(s, url, new Headers());
+		const f = exchange.findings.find((x) => x.code === F.INVALID_REQUEST_URI)!;
+		expect(f.fix).toContain('Push the request again');
+		expect(explainAuthorizationError('invalid_request_uri')).toContain(
+			'expired or was already used'
+		);
 	});
 });
