@@ -10,6 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot, SHOTS } from '../helpers/browser';
 import { flowUrl, offLoopbackRefused, openPlayground, watch } from '../helpers/e2e';
+import { axeProblems } from '../helpers/axe';
 import {
 	baseConfiguration,
 	startOidcProvider,
@@ -153,6 +154,8 @@ for (const size of [
 		expect(await other.getByTestId('jwt-outcome').count()).toBe(0);
 		await other.getByTestId('jwt-paste').fill(tampered);
 		await other.getByTestId('jwt-outcome').scrollIntoViewIfNeeded();
+		const found = (await axeProblems(p)).map((v) => `${v.kind} ${v.id}: ${v.nodes.join(' | ')}`);
+		expect(found, 'no axe problems with the check outcomes shown').toEqual([]);
 		await shot(p, `jwt-02-tampered-${size.name}`);
 		await other.screenshot({ path: `${SHOTS}/jwt-04-tampered-card-${size.name}.png` });
 		const overflow = await p.evaluate(
@@ -160,3 +163,29 @@ for (const size of [
 		);
 		expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
 	});
+
+test('the request_uri countdown runs on the page clock: expired, it says to push again, and pushing again gives a new link', async () => {
+	const p = await newPage({ width: 1280, height: 800 });
+	// The page's clock only: the browser's time is moved, the provider's is not.
+	await p.clock.install();
+	await openPlayground(p, srv.url);
+	await fillSetup(p);
+	const note = p.getByTestId('par-not-pushed');
+	await note.waitFor();
+	expect(await note.textContent()).toContain('require_pushed_authorization_requests');
+	await p.locator('#consent').evaluate((e) => e.scrollIntoView());
+	await shot(p, 'par-03-not-pushed-wide');
+	await p.getByRole('button', { name: 'Push the request (PAR)' }).click();
+	const expiry = p.getByTestId('par-expiry');
+	await expect.poll(() => expiry.getAttribute('data-expired')).toBe('false');
+	const first = await p.getByTestId('consent-url').textContent();
+	await p.clock.fastForward('01:01');
+	await expect.poll(() => expiry.getAttribute('data-expired')).toBe('true');
+	expect(await expiry.textContent()).toContain('push the request again');
+	await p.getByTestId('par-expiry').evaluate((e) => e.scrollIntoView({ block: 'center' }));
+	await shot(p, 'par-04-expired-wide');
+	await p.getByRole('button', { name: 'Push again' }).click();
+	// A new handle (the page's clock is now 61 s ahead of the servers', so its countdown is not asserted).
+	await expect.poll(() => p.getByTestId('consent-url').textContent()).not.toBe(first);
+	expect(await p.locator('#consent [data-result-of="par"]').textContent()).toContain('201');
+});

@@ -339,7 +339,11 @@ describe('arrowAriaLabel', () => {
 		ex('refresh', { response: undefined, failure: { kind: 'timeout', message: '' } }),
 		ex('userinfo', { response: notFound }),
 		ex('api'),
-		ex('check', { response: { ...notFound, status: 400, statusText: 'Bad Request' } })
+		ex('check', { response: { ...notFound, status: 400, statusText: 'Bad Request' } }),
+		// Unnumbered steps whose arrow shows a short name ("par", "jwks") other than their own.
+		ex('par'),
+		ex('jwks'),
+		ex('discovery')
 	];
 	test.each([Infinity, 30, 18, 12, 8, 4])(
 		'the shown words are in the name (room for %d characters)',

@@ -170,7 +170,10 @@ export function arrowAriaLabel(
 	const request = [f.method, f.path].filter(Boolean).join(' ');
 	const head = numbered
 		? `Step ${f.n}, ${request}`
-		: `${name.charAt(0).toUpperCase()}${name.slice(1)}: ${request}`;
+		: // The short name shown on the arrow ("par") is in the accessible name too, before the request (WCAG 2.5.3).
+			name.includes(f.n)
+			? `${name.charAt(0).toUpperCase()}${name.slice(1)}: ${request}`
+			: `${name.charAt(0).toUpperCase()}${name.slice(1)}, ${f.n} ${request}`;
 	const extra: string[] = numbered ? [name] : [];
 	const full = shortPath(ex.request.url, Infinity);
 	if (f.path !== full) extra.push(full);
