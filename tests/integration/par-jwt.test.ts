@@ -168,6 +168,20 @@ test('PAR with a public client (none, PKCE): the challenge is pushed, the verifi
 	expect(tokenEx.request.body).toContain('code_verifier=');
 });
 
+test('PAR on but not pushed: the page says so, and the plain link works where the server does not require PAR', async () => {
+	const c = new Client(srv.url);
+	expect((await setUp(c, 'oidc-post', 'post-Secret-1')).type).toBe('success');
+	const html = await c.page();
+	expect(html).toContain('data-testid="par-not-pushed"');
+	const link = new URL(consentUrlFrom(html));
+	expect(link.searchParams.has('request_uri')).toBe(false);
+	expect(link.searchParams.get('state')).toBeTruthy();
+	const back = new URL(await signInAndConsent(new Client(oidc.origin), link.toString()));
+	expect(back.searchParams.get('code')).toBeTruthy();
+	expect((await c.fetch(back.toString())).res.status).toBe(303);
+	expect(exchanges(await c.action('exchange'))[0]!.response!.status).toBe(200);
+});
+
 test('a request_uri past its lifetime on the provider’s clock: the redirect is explained, and pushing again works', async () => {
 	const c = new Client(srv.url);
 	expect((await setUp(c, 'oidc-post', 'post-Secret-1')).type).toBe('success');
