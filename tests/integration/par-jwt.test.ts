@@ -21,6 +21,7 @@ import {
 	type OidcServer
 } from '../helpers/oidc';
 import type { Exchange } from '../../src/lib/exchange/types';
+import { withRecordingServer } from '../helpers/recording-server';
 
 let srv: TestServer;
 let oidc: OidcServer;
@@ -180,6 +181,23 @@ test('PAR on but not pushed: the page says so, and the plain link works where th
 	expect(back.searchParams.get('code')).toBeTruthy();
 	expect((await c.fetch(back.toString())).res.status).toBe(303);
 	expect(exchanges(await c.action('exchange'))[0]!.response!.status).toBe(200);
+});
+
+test('exfiltration: a PAR endpoint changed after the secret was entered receives nothing', async () => {
+	await withRecordingServer(async (origin, seen) => {
+		const c = new Client(srv.url);
+		expect((await setUp(c, 'oidc-post', 'post-Secret-1')).type).toBe('success');
+		// The same setup saved again with another PAR endpoint and the secret field left empty.
+		expect(
+			(await setUp(c, 'oidc-post', '', { pushed_authorization_request_endpoint: `${origin}/par` }))
+				.type
+		).toBe('success');
+		const r = await c.action('par');
+		expect(r.type).toBe('failure');
+		expect(r.status).toBe(409);
+		expect(exchanges(r)).toEqual([]);
+		expect(seen).toEqual([]);
+	});
 });
 
 test('a request_uri past its lifetime on the provider’s clock: the redirect is explained, and pushing again works', async () => {

@@ -195,7 +195,7 @@ describe('the answer', () => {
 });
 
 describe('refusals before anything is sent', () => {
-	test('without use_par, without a pending request, or with the secret bound elsewhere: nothing is sent', async () => {
+	test('exfiltration: without use_par, without a pending request, or with the secret bound to another PAR endpoint, nothing is sent', async () => {
 		calls.length = 0;
 		expect(await pushConsent(flowSession({ use_par: false }))).toMatchObject({
 			ok: false,
