@@ -14,6 +14,7 @@ import { basicCredentials } from '$lib/oauth/client-auth';
 import { consentParams, explainAuthorizationError } from '$lib/oauth/consent';
 import { judgePush, pushedBody, pushedConsentUrl } from '$lib/oauth/par';
 import * as F from '$lib/oauth/findings';
+import * as oauth from 'oauth4webapi';
 
 const calls: { input: SendInput; answer: Partial<Exchange> }[] = [];
 
@@ -160,10 +161,12 @@ describe('the answer', () => {
 		[400, { error: 'invalid_client', error_description: 'client authentication failed' }],
 		[200, { request_uri: 'urn:x', expires_in: 60 }],
 		[201, { request_uri: '', expires_in: 60 }],
-		[201, { request_uri: 'urn:x', expires_in: '60' }],
+		[201, { request_uri: 'urn:x', expires_in: 'soon' }],
+		[201, { request_uri: 'urn:x', expires_in: -1 }],
 		[201, { request_uri: 'urn:x' }],
+		[201, { request_uri: 7, expires_in: 60 }],
 		[201, '<html>'],
-		[201, { request_uri: 'urn:x', expires_in: 0 }]
+		[201, '[]']
 	])('%i %j: refused, and the consent link stays as it was', async (status, body) => {
 		const s = flowSession();
 		script(answer(status, body));
@@ -231,5 +234,47 @@ describe('an expired or used request_uri', () => {
 		expect(explainAuthorizationError('invalid_request_uri')).toContain(
 			'expired or was already used'
 		);
+	});
+});
+
+describe('judgePush agrees with oauth4webapi', () => {
+	test.each([
+		[201, { request_uri: 'urn:x', expires_in: 60 }],
+		[201, { request_uri: 'urn:x', expires_in: '60' }],
+		[201, { request_uri: 'urn:x', expires_in: 0 }],
+		[201, { request_uri: 'urn:x', expires_in: -1 }],
+		[201, { request_uri: 'urn:x', expires_in: 'soon' }],
+		[201, { request_uri: 'urn:x' }],
+		[201, { request_uri: '', expires_in: 60 }],
+		[201, { request_uri: 7, expires_in: 60 }],
+		[201, []],
+		[200, { request_uri: 'urn:x', expires_in: 60 }],
+		[400, { error: 'invalid_request' }],
+		[401, { error: 'invalid_client' }]
+	])('%i %j', async (status, body) => {
+		const text = JSON.stringify(body);
+		const ex = {
+			id: 'x',
+			step: 'par',
+			startedAt: '',
+			request: { method: 'POST', url: PAR, httpVersion: '1.1', headers: [], body: '' },
+			timing: { total: 1 },
+			findings: [],
+			...answer(status, text)
+		} satisfies Exchange;
+		const o4w = await oauth
+			.processPushedAuthorizationResponse(
+				{ issuer: 'https://as.test/oidc' },
+				{ client_id: 'oidc-post' },
+				new Response(text, { status, headers: { 'Content-Type': 'application/json' } })
+			)
+			.then(
+				(r) => ({ ok: true, request_uri: r.request_uri, expires_in: r.expires_in }),
+				() => ({ ok: false })
+			);
+		const ours = judgePush(ex);
+		expect(ours.ok).toBe(o4w.ok);
+		if (ours.ok)
+			expect(o4w).toMatchObject({ request_uri: ours.request_uri, expires_in: ours.expires_in });
 	});
 });

@@ -61,9 +61,11 @@ function json(body: string): Record<string, unknown> | undefined {
 }
 
 /**
- * Judges the answer of RFC 9126 §2.2: 201 Created, a JSON object with a string `request_uri` and
- * a positive number `expires_in`. An OAuth error (§2.3) is named with the server's own words; a
- * failed request (no answer) gets no finding here (the sender's findings say why).
+ * Judges the answer of RFC 9126 §2.2 as oauth4webapi's `processPushedAuthorizationResponse` does
+ * (a unit test compares the two): 201 Created, a JSON object with a non-empty string `request_uri`
+ * and an `expires_in` of zero or more seconds (a number, or a numeric string, which is said). An
+ * OAuth error (§2.3) is named with the server's own words; a failed request (no answer) gets no
+ * finding here (the sender's findings say why).
  */
 export function judgePush(ex: Exchange): PushVerdict {
 	const res = ex.response;
@@ -71,22 +73,23 @@ export function judgePush(ex: Exchange): PushVerdict {
 	const body = json(res.body);
 	const uri = body?.request_uri;
 	const expires = body?.expires_in;
+	const seconds =
+		typeof expires === 'number' ? expires : typeof expires === 'string' ? parseFloat(expires) : NaN;
 	if (
 		res.status === 201 &&
 		typeof uri === 'string' &&
 		uri !== '' &&
-		typeof expires === 'number' &&
-		Number.isFinite(expires) &&
-		expires > 0
+		Number.isFinite(seconds) &&
+		seconds >= 0
 	)
 		return {
 			ok: true,
 			request_uri: uri,
-			expires_in: expires,
+			expires_in: seconds,
 			finding: {
-				level: 'info',
+				level: typeof expires === 'number' ? 'info' : 'warning',
 				code: F.PAR_PUSHED,
-				message: `The server accepted the pushed request: its request_uri is valid for ${expires} s and can be used once. The consent link now carries only client_id and request_uri.`,
+				message: `The server accepted the pushed request: its request_uri is valid for ${seconds} s and can be used once. The consent link now carries only client_id and request_uri.${typeof expires === 'number' ? '' : ' Its expires_in came as a string, not the JSON number RFC 9126 §2.2 defines.'}`,
 				ref: RFC9126('2.2')
 			}
 		};
@@ -109,8 +112,7 @@ export function judgePush(ex: Exchange): PushVerdict {
 	if (!body) wrong.push('the body is not a JSON object');
 	else {
 		if (typeof uri !== 'string' || uri === '') wrong.push('request_uri is not a non-empty string');
-		if (typeof expires !== 'number' || !(expires > 0))
-			wrong.push('expires_in is not a positive number');
+		if (!(seconds >= 0)) wrong.push('expires_in is not a number of seconds');
 	}
 	return {
 		ok: false,
