@@ -149,6 +149,10 @@ for (const size of [
 		await expect
 			.poll(() => other.getByTestId('jwt-outcome').textContent())
 			.toContain('Signature not valid');
+		// The focus goes to this newest outcome, not to the access token's earlier one.
+		await expect
+			.poll(() => p.evaluate(() => !!document.activeElement?.closest('[data-testid="jwt-other"]')))
+			.toBe(true);
 		// Editing the pasted token hides the outcome: it was for the token that was checked.
 		await other.getByTestId('jwt-paste').fill(access);
 		expect(await other.getByTestId('jwt-outcome').count()).toBe(0);

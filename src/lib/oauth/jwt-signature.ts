@@ -162,6 +162,8 @@ export interface JwtCheckResult {
 	alg?: string;
 	jwks_uri: string;
 	checked_at: number;
+	/** The id of the key fetch's Exchange (in the transcript). */
+	exchange_id: string;
 	findings: Finding[];
 }
 

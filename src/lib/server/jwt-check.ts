@@ -133,6 +133,7 @@ export async function checkJwt(
 			...(verdict?.alg !== undefined ? { alg: verdict.alg } : {}),
 			jwks_uri: jwksUri,
 			checked_at: now(),
+			exchange_id: exchange.id,
 			findings: exchange.findings
 		}
 	};
