@@ -183,6 +183,18 @@ test('PAR on but not pushed: the page says so, and the plain link works where th
 	expect(exchanges(await c.action('exchange'))[0]!.response!.status).toBe(200);
 });
 
+test('checking the pushed consent URL (a GET without following redirects) leaves its request_uri usable', async () => {
+	const c = new Client(srv.url);
+	expect((await setUp(c, 'oidc-post', 'post-Secret-1')).type).toBe('success');
+	expect(exchanges(await c.action('par'))[0]!.response!.status).toBe(201);
+	const link = consentUrlFrom(await c.page());
+	const [check] = exchanges(await c.action('check'));
+	expect(check!.request.url).toBe(link);
+	expect(check!.findings.filter((f) => f.level === 'error')).toEqual([]);
+	const back = new URL(await signInAndConsent(new Client(oidc.origin), link));
+	expect(back.searchParams.get('code')).toBeTruthy();
+});
+
 test('exfiltration: a PAR endpoint changed after the secret was entered receives nothing', async () => {
 	await withRecordingServer(async (origin, seen) => {
 		const c = new Client(srv.url);
