@@ -23,6 +23,8 @@ import { dropLegacy, emptySession, readSession } from '$lib/server/session';
 import { flowParam, newFlowId } from '$lib/oauth/flow-id';
 import { resetAction, undoAction, undoExpired } from '$lib/server/undo';
 import { readForm, withForm } from '$lib/server/form';
+import { introspect, revoke } from '$lib/server/token-admin';
+import type { RequestEvent } from '@sveltejs/kit';
 import type { Actions, PageServerLoad } from './$types';
 
 /** The page of one flow, `/?flow=<id>`; without a (well-formed) id, a new flow's. */
@@ -82,6 +84,25 @@ const pasteSchema = z.object({
 		.max(8192, 'That is too long for a redirect address (at most 8192 characters)')
 });
 
+const whichSchema = z.enum(['access_token', 'refresh_token'], {
+	error: 'Choose the access token or the refresh token'
+});
+
+async function tokenAdminAction(
+	event: RequestEvent,
+	step: typeof introspect | typeof revoke
+): Promise<unknown> {
+	const body = await readForm(event.request);
+	if (!body.ok) return body.failure;
+	const which = whichSchema.safeParse(body.form.get('which'));
+	if (!which.success)
+		return fail(400, {
+			message: which.error.issues[0]?.message ?? 'Choose a token',
+			field: 'which'
+		});
+	return runStep(event, (s) => step(s, which.data, event.request.signal));
+}
+
 export const actions: Actions = inFlow({
 	check: (event) =>
 		runStep(event, (s) => checkRegistration(s, event.request.signal, event.url.origin)),
@@ -133,5 +154,9 @@ export const actions: Actions = inFlow({
 	reset: ({ cookies, url }) => resetAction(cookies, url),
 	undo: ({ cookies, url }) => undoAction(cookies, url),
 	/** A duplicated tab: a copy of this flow's setup under a new flow id. */
-	fork: ({ cookies, url }) => forkFlow(cookies, url)
+	fork: ({ cookies, url }) => forkFlow(cookies, url),
+	/** Step 7: introspection of the access or the refresh token (RFC 7662). */
+	introspect: (event) => tokenAdminAction(event, introspect),
+	/** Step 8: revocation of the access or the refresh token (RFC 7009), then its proof. */
+	revoke: (event) => tokenAdminAction(event, revoke)
 });

@@ -41,7 +41,9 @@ export const BUSY_TEXT: Record<string, string> = {
 	reset: 'Starting over…',
 	undo: 'Bringing the flow back…',
 	check: 'Checking the consent URL with the service…',
-	pasteback: 'Reading the pasted address…'
+	pasteback: 'Reading the pasted address…',
+	introspect: 'Asking the server about the token (introspection)…',
+	revoke: 'Revoking the token, then trying it once more…'
 };
 
 /** What the live region says when a step is done; automatic steps say what happened, since nothing moves focus. */
