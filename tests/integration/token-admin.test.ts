@@ -31,11 +31,12 @@ beforeAll(async () => {
 	oidc = await startOidcProvider({
 		clients: [oidcClient([`http://127.0.0.1:${port}/callback`])],
 		configuration: {
+			// @types/oidc-provider types `introspection` as a feature that can only be disabled.
 			features: {
 				...base.features,
 				revocation: { enabled: true },
 				introspection: { enabled: true }
-			}
+			} as unknown as typeof base.features
 		}
 	});
 	srv = await startServer({}, port);
