@@ -27,6 +27,8 @@ import { pushConsent } from '$lib/server/par';
 import { checkJwt, type JwtCheckResult } from '$lib/server/jwt-check';
 import { redactValue } from '$lib/exchange/redact';
 import { secretsOf } from '$lib/server/tokens';
+import { introspect, revoke } from '$lib/server/token-admin';
+import type { RequestEvent } from '@sveltejs/kit';
 import type { Actions, PageServerLoad } from './$types';
 
 /** The page of one flow, `/?flow=<id>`; without a (well-formed) id, a new flow's. */
@@ -92,6 +94,25 @@ const jwtSchema = z.object({
 	}),
 	token: z.string().max(16_000, 'That is too long for a JWT here (at most 16,000 characters)')
 });
+
+const whichSchema = z.enum(['access_token', 'refresh_token'], {
+	error: 'Choose the access token or the refresh token'
+});
+
+async function tokenAdminAction(
+	event: RequestEvent,
+	step: typeof introspect | typeof revoke
+): Promise<unknown> {
+	const body = await readForm(event.request);
+	if (!body.ok) return body.failure;
+	const which = whichSchema.safeParse(body.form.get('which'));
+	if (!which.success)
+		return fail(400, {
+			message: which.error.issues[0]?.message ?? 'Choose a token',
+			field: 'which'
+		});
+	return runStep(event, (s) => step(s, which.data, event.request.signal));
+}
 
 export const actions: Actions = inFlow({
 	check: (event) =>
@@ -167,5 +188,9 @@ export const actions: Actions = inFlow({
 			return r;
 		});
 		return result && !('status' in done) ? { ...done, jwt: result } : done;
-	}
+	},
+	/** Step 7: introspection of the access or the refresh token (RFC 7662). */
+	introspect: (event) => tokenAdminAction(event, introspect),
+	/** Step 8: revocation of the access or the refresh token (RFC 7009), then its proof. */
+	revoke: (event) => tokenAdminAction(event, revoke)
 });

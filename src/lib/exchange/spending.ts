@@ -44,6 +44,7 @@ export function spends(ex: Exchange): Spend | undefined {
 	const grant = requestFields(ex.request).get('grant_type');
 	if (grant === 'authorization_code') return 'code';
 	if (grant === 'refresh_token') return 'refresh';
-	if (/\/(revoke|revocation)\/?$/i.test(splitUrl(ex.request.url).base)) return 'revoke';
+	if (ex.step === 'revoke' || /\/(revoke|revocation)\/?$/i.test(splitUrl(ex.request.url).base))
+		return 'revoke';
 	return undefined;
 }

@@ -454,3 +454,54 @@ export const JWT_NO_EXPIRY = 'jwt-no-expiry';
  * @see https://www.rfc-editor.org/rfc/rfc9068#section-2.1
  */
 export const JWT_TYP = 'jwt-typ';
+// Revocation (RFC 7009) and introspection (RFC 7662).
+
+/**
+ * The token is active: the introspection answer says so, with what it holds.
+ * @see https://www.rfc-editor.org/rfc/rfc7662#section-2.2
+ */
+export const INTROSPECTION_ACTIVE = 'introspection-active';
+
+/**
+ * The token is not active: expired, revoked, unknown, or not this client's to ask about.
+ * @see https://www.rfc-editor.org/rfc/rfc7662#section-2.2
+ */
+export const INTROSPECTION_INACTIVE = 'introspection-inactive';
+
+/**
+ * The introspection answer is not what RFC 7662 asks for: JSON with a boolean `active`.
+ * @see https://www.rfc-editor.org/rfc/rfc7662#section-2.2
+ */
+export const INTROSPECTION_MALFORMED = 'introspection-malformed';
+
+/**
+ * The server answered the revocation request with 200: that alone proves nothing, since a server
+ * answers 200 for a token it does not know too. The proof request tells.
+ * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.2
+ */
+export const REVOCATION_ACCEPTED = 'revocation-accepted';
+
+/**
+ * The revoked token no longer works: the proof request was refused.
+ * @see https://www.rfc-editor.org/rfc/rfc7009#section-2
+ */
+export const REVOCATION_PROVEN = 'revocation-proven';
+
+/**
+ * The "revoked" token still works: the proof request succeeded after a 200 from revocation.
+ * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.2
+ */
+export const REVOCATION_NOT_EFFECTIVE = 'revocation-not-effective';
+
+/**
+ * The server does not revoke this kind of token (`unsupported_token_type`), e.g. a JWT access
+ * token that it cannot take back before it expires.
+ * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.2.1
+ */
+export const REVOCATION_UNSUPPORTED = 'revocation-unsupported';
+
+/**
+ * The server asks to try again later (503, with `Retry-After` when it says when).
+ * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.2.1
+ */
+export const REVOCATION_RETRY = 'revocation-retry';

@@ -447,7 +447,7 @@ export interface ApiCall {
 	body: string;
 }
 
-function withToken(url: string, session: Session): { url: string; headers: HeaderList } {
+export function withToken(url: string, session: Session): { url: string; headers: HeaderList } {
 	const tokens = realTokens(session)!;
 	if (session.setup?.token_location === 'query') {
 		const u = new URL(url);

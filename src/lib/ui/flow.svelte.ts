@@ -43,7 +43,9 @@ export const BUSY_TEXT: Record<string, string> = {
 	check: 'Checking the consent URL with the service…',
 	pasteback: 'Reading the pasted address…',
 	par: 'Pushing the authorization request…',
-	jwt: 'Fetching the issuer’s keys and checking the signature…'
+	jwt: 'Fetching the issuer’s keys and checking the signature…',
+	introspect: 'Asking the server about the token (introspection)…',
+	revoke: 'Revoking the token, then trying it once more…'
 };
 
 /** What the live region says when a step is done; automatic steps say what happened, since nothing moves focus. */

@@ -15,7 +15,14 @@ export type StepState = 'todo' | 'current' | 'done' | 'failed' | 'cancelled' | '
 export type ExchangeStatus = 'ok' | 'failed' | 'denied' | 'redirect' | 'pending';
 
 /** The steps whose status comes from their exchanges. */
-export const EXCHANGE_STEPS = ['exchange', 'refresh', 'userinfo', 'api'] as const;
+export const EXCHANGE_STEPS = [
+	'exchange',
+	'refresh',
+	'userinfo',
+	'api',
+	'introspect',
+	'revoke'
+] as const;
 export type ExchangeStep = (typeof EXCHANGE_STEPS)[number];
 export type StepName = 'setup' | 'consent' | 'callback' | ExchangeStep;
 
@@ -163,7 +170,9 @@ export function stepViews(f: FlowFacts): Record<StepName, StepView> {
 		exchange,
 		refresh: exchangeStepView(f, 'refresh', 'todo'),
 		userinfo,
-		api: exchangeStepView(f, 'api', 'todo')
+		api: exchangeStepView(f, 'api', 'todo'),
+		introspect: exchangeStepView(f, 'introspect', 'todo'),
+		revoke: exchangeStepView(f, 'revoke', 'todo')
 	};
 }
 

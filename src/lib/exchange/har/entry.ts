@@ -35,6 +35,8 @@ function stepFromPath(path: string, body: string): Step | undefined {
 			? 'refresh'
 			: 'exchange';
 	if (path.endsWith('/callback')) return 'callback';
+	if (/\/(revoke|revocation)\/?$/i.test(path)) return 'revoke';
+	if (/\/(introspect|introspection)\/?$/i.test(path)) return 'introspect';
 	if (path.includes('/reader/api/0/'))
 		return path.endsWith('/reader/api/0/user-info') ? 'userinfo' : 'api';
 	return undefined;

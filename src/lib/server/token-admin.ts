@@ -1,0 +1,143 @@
+/**
+ * Steps 7 and 8: introspection (RFC 7662) and revocation (RFC 7009) of the flow's access or refresh
+ * token, each through the one sender, with the client's authentication attached by client-auth.ts.
+ * A revocation is followed by a proof: the revoked token used again, so that the page says what the
+ * server did, not what it answered.
+ */
+import { endpoints } from '$lib/oauth/setup';
+import { FORM_CONTENT_TYPE } from '$lib/oauth/token-endpoint';
+import {
+	judgeIntrospection,
+	judgeProof,
+	judgeRevocation,
+	TOKEN_NAME,
+	tokenAdminBody,
+	type WhichToken
+} from '$lib/oauth/token-admin';
+import type { Exchange } from '$lib/exchange/types';
+import { config } from '$lib/env.server';
+import { clientAuth } from './client-auth';
+import { present, refreshTokens, withToken, type StepResult } from './flow';
+import { outboundFrom, send as sendWith, type SendInput } from './send';
+import type { Session } from './session';
+import { realTokens } from './tokens';
+
+const send = (input: SendInput) => sendWith(input, outboundFrom(config()));
+
+const withFindings = (ex: Exchange, findings: Exchange['findings']): Exchange => ({
+	...ex,
+	findings: [...ex.findings, ...findings]
+});
+
+/** The token to act on, or why there is none. */
+function tokenOf(
+	session: Session,
+	which: WhichToken
+): { ok: true; token: string } | { ok: false; status: number; message: string } {
+	const tokens = realTokens(session);
+	if (!tokens)
+		return {
+			ok: false,
+			status: 409,
+			message: 'There are no tokens yet: finish the code exchange first.'
+		};
+	const token = which === 'access_token' ? tokens.access_token : tokens.refresh_token;
+	if (!token)
+		return {
+			ok: false,
+			status: 409,
+			message: 'The service gave no refresh token, so there is none to act on.'
+		};
+	return { ok: true, token };
+}
+
+async function adminRequest(
+	session: Session,
+	step: 'introspect' | 'revoke',
+	which: WhichToken,
+	signal?: AbortSignal
+): Promise<{ ok: true; raw: Exchange } | { ok: false; status: number; message: string }> {
+	const token = tokenOf(session, which);
+	if (!token.ok) return token;
+	const auth = clientAuth(
+		session,
+		step === 'introspect' ? 'introspection_endpoint' : 'revocation_endpoint'
+	);
+	if (!auth.ok) return auth;
+	const raw = await send({
+		step,
+		method: 'POST',
+		url: auth.url,
+		headers: [['Content-Type', FORM_CONTENT_TYPE], ...auth.headers],
+		body: tokenAdminBody(token.token, which, auth.body),
+		note:
+			step === 'introspect'
+				? `Introspection of the ${TOKEN_NAME[which]} (RFC 7662 §2.1), from the playground server.`
+				: `Revocation of the ${TOKEN_NAME[which]} (RFC 7009 §2.1), from the playground server.`,
+		signal,
+		allowInvalidTls: auth.setup.allow_invalid_tls
+	});
+	return { ok: true, raw };
+}
+
+/** Step 7: asks the server whether the token is active, and what it holds. */
+export async function introspect(
+	session: Session,
+	which: WhichToken,
+	signal?: AbortSignal
+): Promise<StepResult> {
+	const r = await adminRequest(session, 'introspect', which, signal);
+	if (!r.ok) return r;
+	const shown = present(r.raw, session);
+	return {
+		ok: true,
+		session,
+		exchanges: [withFindings(shown, judgeIntrospection(r.raw, which).findings)]
+	};
+}
+
+/**
+ * Step 8: revokes the token, then, when the server answered 200, uses it again: the user-info call
+ * with the access token (never refreshed first), or the refresh grant with the refresh token. The
+ * finding on the revocation comes from that proof.
+ */
+export async function revoke(
+	session: Session,
+	which: WhichToken,
+	signal?: AbortSignal
+): Promise<StepResult> {
+	const r = await adminRequest(session, 'revoke', which, signal);
+	if (!r.ok) return r;
+	const shown = withFindings(present(r.raw, session), judgeRevocation(r.raw));
+	if (r.raw.response?.status !== 200) return { ok: true, session, exchanges: [shown] };
+	let next = session;
+	let proof: Exchange;
+	if (which === 'access_token') {
+		const t = withToken(endpoints(session.setup!).userinfo, session);
+		const raw = await send({
+			step: 'userinfo',
+			method: 'GET',
+			url: t.url,
+			headers: t.headers,
+			note: 'The proof of the revocation: the user-info call with the revoked access token.',
+			signal,
+			allowInvalidTls: session.setup!.allow_invalid_tls
+		});
+		proof = present(raw, session);
+	} else {
+		const refreshed = await refreshTokens(
+			session,
+			'The proof of the revocation: the refresh grant with the revoked refresh token.',
+			signal
+		);
+		if (!refreshed.ok) return { ...refreshed, exchanges: [shown, ...(refreshed.exchanges ?? [])] };
+		next = refreshed.session;
+		proof = refreshed.exchanges[0]!;
+	}
+	const verdict = judgeProof(proof, which);
+	return {
+		ok: true,
+		session: next,
+		exchanges: [verdict ? withFindings(shown, [verdict]) : shown, proof]
+	};
+}

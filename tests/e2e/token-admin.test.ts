@@ -1,0 +1,109 @@
+/**
+ * Introspection and revocation in real Chromium against oidc-provider: the token is active, is
+ * revoked, the proof shows it no longer works, and introspection then says inactive. Screenshots
+ * at 1280 and 390 px.
+ */
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { launch, shot } from '../helpers/browser';
+import { offLoopbackRefused, openPlayground, throughProvider, watch } from '../helpers/e2e';
+import {
+	baseConfiguration,
+	OIDC_CLIENT_ID,
+	OIDC_CLIENT_SECRET,
+	OIDC_SCOPE,
+	oidcClient,
+	startOidcProvider,
+	type OidcServer
+} from '../helpers/oidc';
+
+let srv: TestServer;
+let oidc: OidcServer;
+let browser: Browser;
+let context: BrowserContext;
+const problems: string[] = [];
+const bodies: { url: string; text: string }[] = [];
+const urls: string[] = [];
+
+beforeAll(async () => {
+	const port = await freePort();
+	const base = baseConfiguration();
+	oidc = await startOidcProvider({
+		clients: [oidcClient([`http://127.0.0.1:${port}/callback`])],
+		configuration: {
+			// @types/oidc-provider types `introspection` as a feature that can only be disabled.
+			features: {
+				...base.features,
+				revocation: { enabled: true },
+				introspection: { enabled: true }
+			} as unknown as typeof base.features
+		}
+	});
+	srv = await startServer({}, port);
+	browser = await launch();
+});
+afterAll(async () => {
+	await browser?.close();
+	await srv?.stop();
+	await oidc?.stop();
+});
+afterEach(async () => {
+	await context?.close();
+	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
+});
+
+async function newPage(width: number): Promise<Page> {
+	context = await browser.newContext({ viewport: { width, height: 900 } });
+	await offLoopbackRefused(context);
+	return watch(await context.newPage(), { problems, bodies, urls });
+}
+
+test.each([1280, 390])(
+	'at %i px: introspect, revoke with its proof, introspect again',
+	async (width) => {
+		const p = await newPage(width);
+		await openPlayground(p, srv.url);
+		await p.getByLabel('Base URL of the service').fill(oidc.issuer);
+		await p.getByLabel('Client id').fill(OIDC_CLIENT_ID);
+		await p.getByLabel('Client secret').fill(OIDC_CLIENT_SECRET);
+		await p.getByLabel('Scope', { exact: true }).fill(OIDC_SCOPE);
+		await p.getByText('Advanced settings').click();
+		await p.getByLabel('Authorization endpoint').fill(oidc.endpoints.authorization);
+		await p.getByLabel('Token endpoint').fill(oidc.endpoints.token);
+		await p.getByLabel('User-info endpoint').fill(oidc.endpoints.userinfo);
+		await p.getByLabel('Revocation endpoint').fill(`${oidc.issuer}/token/revocation`);
+		await p.getByLabel('Introspection endpoint').fill(`${oidc.issuer}/token/introspection`);
+		await p.getByRole('button', { name: 'Save setup' }).click();
+		await expect
+			.poll(() => p.getByTestId('secret-hint').textContent())
+			.toContain('A secret is set');
+		await p.getByRole('link', { name: 'Open the consent page' }).click();
+		await throughProvider(p, srv.url);
+		await p.getByTestId('access-token').waitFor();
+
+		const intro = p.locator('#introspect');
+		const revoke = p.locator('#revoke');
+		await intro.getByRole('button', { name: 'Introspect the access token' }).click();
+		await expect.poll(() => intro.textContent()).toContain('The access token is active');
+		expect(await intro.textContent()).toContain('"active": true');
+
+		await revoke.getByRole('button', { name: 'Revoke the access token' }).click();
+		await expect
+			.poll(() => p.getByTestId('revoke-verdict').textContent())
+			.toContain('The access token no longer works');
+		expect(await revoke.textContent()).toContain('proves nothing');
+		// The proof is the user-info call, and its step shows what happened to it.
+		await expect.poll(() => p.locator('#userinfo').textContent()).toContain('401');
+
+		await intro.getByRole('button', { name: 'Introspect the access token' }).click();
+		await expect
+			.poll(() => p.getByTestId('introspect-verdict').textContent())
+			.toContain('access token is not active');
+		await revoke.scrollIntoViewIfNeeded();
+		await shot(p, `token-admin-${width}`);
+
+		const page = bodies.map((b) => b.text).join('\n') + urls.join('\n');
+		expect(page).not.toContain(OIDC_CLIENT_SECRET);
+	}
+);

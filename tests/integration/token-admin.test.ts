@@ -1,0 +1,188 @@
+/**
+ * Introspection (RFC 7662) and revocation (RFC 7009) through the built playground, against an
+ * authorization server this project did not write (oidc-provider, tests/helpers/oidc.ts): the token
+ * is active, revoked, proven unusable, and inactive; a revoked refresh token ends the grant; a
+ * revocation endpoint that answers 200 and revokes nothing is caught by the proof; and an endpoint
+ * changed after the secret was entered receives nothing.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { Client, consentUrlFrom } from '../helpers/client';
+import {
+	baseConfiguration,
+	OIDC_CLIENT_ID,
+	OIDC_CLIENT_SECRET,
+	OIDC_SCOPE,
+	oidcClient,
+	signInAndConsent,
+	startOidcProvider,
+	type OidcServer
+} from '../helpers/oidc';
+import type { Exchange } from '../../src/lib/exchange/types';
+
+let srv: TestServer;
+let oidc: OidcServer;
+
+beforeAll(async () => {
+	const port = await freePort();
+	const base = baseConfiguration();
+	oidc = await startOidcProvider({
+		clients: [oidcClient([`http://127.0.0.1:${port}/callback`])],
+		configuration: {
+			// @types/oidc-provider types `introspection` as a feature that can only be disabled.
+			features: {
+				...base.features,
+				revocation: { enabled: true },
+				introspection: { enabled: true }
+			} as unknown as typeof base.features
+		}
+	});
+	srv = await startServer({}, port);
+});
+afterAll(async () => {
+	await srv?.stop();
+	await oidc?.stop();
+});
+
+const exchanges = (r: { data: Record<string, unknown> }): Exchange[] =>
+	(r.data.exchanges as Exchange[]) ?? [];
+const codes = (ex: Exchange | undefined) => (ex?.findings ?? []).map((f) => f.code);
+
+/** Setup with the provider's revocation and introspection endpoints, through to tokens. */
+async function withTokens(c: Client, fields: Record<string, string> = {}) {
+	const saved = await c.action('setup', {
+		base_url: oidc.issuer,
+		client_id: OIDC_CLIENT_ID,
+		client_secret: OIDC_CLIENT_SECRET,
+		scope: OIDC_SCOPE,
+		redirect_uri: `${srv.url}/callback`,
+		authorization_endpoint: oidc.endpoints.authorization,
+		token_endpoint: oidc.endpoints.token,
+		userinfo_endpoint: oidc.endpoints.userinfo,
+		revocation_endpoint: `${oidc.issuer}/token/revocation`,
+		introspection_endpoint: `${oidc.issuer}/token/introspection`,
+		...fields
+	});
+	expect(saved.type).toBe('success');
+	const back = await signInAndConsent(new Client(oidc.origin), consentUrlFrom(await c.page()));
+	expect((await c.fetch(back)).res.status).toBe(303);
+	const ex = await c.action('exchange');
+	expect(exchanges(ex)[0]!.response!.status).toBe(200);
+}
+
+test('introspection says active; revoking the access token is proven by user-info; introspection then says inactive', async () => {
+	const c = new Client(srv.url);
+	await withTokens(c);
+
+	const before = await c.action('introspect', { which: 'access_token' });
+	expect(before.type).toBe('success');
+	const [active] = exchanges(before);
+	expect(active!.step).toBe('introspect');
+	expect(active!.request.url).toBe(`${oidc.issuer}/token/introspection`);
+	expect(active!.request.body).toMatch(/^token=.+&token_type_hint=access_token&client_id=/);
+	expect(active!.request.body).toContain('client_secret=<redacted>');
+	expect(JSON.parse(active!.response!.body)).toMatchObject({ active: true });
+	expect(codes(active)).toContain('introspection-active');
+
+	const rv = await c.action('revoke', { which: 'access_token' });
+	expect(rv.type).toBe('success');
+	const [revocation, proof] = exchanges(rv);
+	expect(revocation!.step).toBe('revoke');
+	expect(revocation!.response!.status).toBe(200);
+	expect(codes(revocation)).toEqual(
+		expect.arrayContaining(['revocation-accepted', 'revocation-proven'])
+	);
+	expect(proof!.step).toBe('userinfo');
+	expect(proof!.request.url).toBe(oidc.endpoints.userinfo);
+	expect(proof!.response!.status).toBe(401);
+
+	const after = await c.action('introspect', { which: 'access_token' });
+	const [inactive] = exchanges(after);
+	expect(JSON.parse(inactive!.response!.body)).toEqual({ active: false });
+	expect(codes(inactive)).toContain('introspection-inactive');
+
+	for (const s of c.seen) expect(s.body + s.headers).not.toContain(OIDC_CLIENT_SECRET);
+});
+
+test('revoking the refresh token ends the grant: the refresh grant is refused', async () => {
+	const c = new Client(srv.url);
+	await withTokens(c);
+	const rv = await c.action('revoke', { which: 'refresh_token' });
+	const [revocation, proof] = exchanges(rv);
+	expect(revocation!.request.body).toContain('token_type_hint=refresh_token');
+	expect(proof!.step).toBe('refresh');
+	expect(proof!.response!.status).toBe(400);
+	expect(JSON.parse(proof!.response!.body)).toMatchObject({ error: 'invalid_grant' });
+	expect(codes(revocation)).toContain('revocation-proven');
+	const intro = await c.action('introspect', { which: 'refresh_token' });
+	expect(JSON.parse(exchanges(intro)[0]!.response!.body)).toEqual({ active: false });
+});
+
+test('a revocation endpoint that answers 200 and revokes nothing: the proof says the token still works', async () => {
+	const fake = http.createServer((req, res) => {
+		req.resume();
+		req.on('end', () => res.writeHead(200, { 'Content-Length': '0' }).end());
+	});
+	await new Promise<void>((ok) => fake.listen(0, '127.0.0.1', ok));
+	try {
+		const c = new Client(srv.url);
+		const port = (fake.address() as AddressInfo).port;
+		await withTokens(c, { revocation_endpoint: `http://127.0.0.1:${port}/revoke` });
+		const [revocation, proof] = exchanges(await c.action('revoke', { which: 'access_token' }));
+		expect(proof!.response!.status).toBe(200);
+		expect(codes(revocation)).toContain('revocation-not-effective');
+		expect(revocation!.findings.find((f) => f.code === 'revocation-not-effective')!.level).toBe(
+			'error'
+		);
+	} finally {
+		await new Promise<void>((ok) => fake.close(() => ok()));
+	}
+});
+
+test('binding: a revocation endpoint changed after the secret was entered receives nothing (the save dropped the secret and the tokens)', async () => {
+	const seen: string[] = [];
+	const recorder = http.createServer((req, res) => {
+		seen.push(`${req.method} ${req.url}`);
+		req.resume();
+		res.writeHead(200, { 'Content-Length': '0' }).end();
+	});
+	await new Promise<void>((ok) => recorder.listen(0, '127.0.0.1', ok));
+	try {
+		const c = new Client(srv.url);
+		await withTokens(c);
+		const port = (recorder.address() as AddressInfo).port;
+		// Saved again with another revocation endpoint and no secret typed: the secret is dropped.
+		const saved = await c.action('setup', {
+			base_url: oidc.issuer,
+			client_id: OIDC_CLIENT_ID,
+			client_secret: '',
+			scope: OIDC_SCOPE,
+			redirect_uri: `${srv.url}/callback`,
+			authorization_endpoint: oidc.endpoints.authorization,
+			token_endpoint: oidc.endpoints.token,
+			userinfo_endpoint: oidc.endpoints.userinfo,
+			revocation_endpoint: `http://127.0.0.1:${port}/revoke`,
+			introspection_endpoint: `${oidc.issuer}/token/introspection`
+		});
+		expect(saved.type).toBe('success');
+		const rv = await c.action('revoke', { which: 'access_token' });
+		expect(rv.type).toBe('failure');
+		expect(rv.status).toBe(409);
+		expect(seen).toEqual([]);
+	} finally {
+		await new Promise<void>((ok) => recorder.close(() => ok()));
+	}
+});
+
+test('the sandbox publishes no revocation endpoint: the step refuses, and nothing is sent', async () => {
+	const c = new Client(srv.url);
+	await c.action('preset', { preset: 'sandbox-rw' });
+	const r = await c.action('revoke', { which: 'access_token' });
+	expect(r.type).toBe('failure');
+	expect([409]).toContain(r.status);
+	const bad = await c.action('introspect', { which: 'id_token' });
+	expect(bad.type).toBe('failure');
+	expect(bad.status).toBe(400);
+});
