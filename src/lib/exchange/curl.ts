@@ -53,13 +53,15 @@ export interface CurlOptions {
 	includeTokens?: boolean;
 }
 
-export type CurlEnv = 'CLIENT_ID' | 'CLIENT_SECRET' | 'CODE' | 'ACCESS_TOKEN' | 'REFRESH_TOKEN';
+export type CurlEnv =
+	'CLIENT_ID' | 'CLIENT_SECRET' | 'CODE' | 'CODE_VERIFIER' | 'ACCESS_TOKEN' | 'REFRESH_TOKEN';
 
 /** The order the variables are listed and checked in. */
 const ENV_ORDER: CurlEnv[] = [
 	'CLIENT_ID',
 	'CLIENT_SECRET',
 	'CODE',
+	'CODE_VERIFIER',
 	'ACCESS_TOKEN',
 	'REFRESH_TOKEN'
 ];
@@ -68,6 +70,8 @@ const ENV_HELP: Record<CurlEnv, string> = {
 	CLIENT_SECRET: 'the client secret; the transcript never holds it',
 	CLIENT_ID: 'the client id, for the HTTP Basic credentials',
 	CODE: 'a fresh authorization code: open the consent URL, authorize, and take code= from the address you come back to',
+	CODE_VERIFIER:
+		'the PKCE verifier of the consent request that CODE answers (RFC 7636): the playground keeps its own on the server, so a code from the playground’s consent URL cannot be exchanged here',
 	ACCESS_TOKEN: 'an access token, from the playground’s token panel',
 	REFRESH_TOKEN: 'a refresh token, from the playground’s token panel'
 };
@@ -75,7 +79,7 @@ const ENV_HELP: Record<CurlEnv, string> = {
 // A value standing for an environment variable while the command is put together. NUL can't be in a
 // shell word, so it can't be confused with recorded text (stray NULs are dropped when quoting).
 const mark = (v: CurlEnv) => `\u0000${v}\u0000`;
-const MARK = /\u0000(CLIENT_SECRET|CLIENT_ID|ACCESS_TOKEN|REFRESH_TOKEN|CODE)\u0000/;
+const MARK = /\u0000(CLIENT_SECRET|CLIENT_ID|ACCESS_TOKEN|REFRESH_TOKEN|CODE_VERIFIER|CODE)\u0000/;
 const PLACES = new RegExp(`${MARK.source}|${REDACTED}`, 'g');
 
 type Segment = string | { env: CurlEnv };
@@ -141,7 +145,9 @@ function markTokens(ex: Exchange): Exchange {
 					? 'REFRESH_TOKEN'
 					: name === 'code' && codeGrant
 						? 'CODE'
-						: undefined;
+						: name === 'code_verifier' && codeGrant
+							? 'CODE_VERIFIER'
+							: undefined;
 		return env && value ? mark(env) : undefined;
 	};
 	const request = { ...ex.request };

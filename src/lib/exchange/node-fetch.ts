@@ -24,12 +24,14 @@ export interface NodeFetchOptions {
 	includeTokens?: boolean;
 }
 
-type Env = 'CLIENT_ID' | 'CLIENT_SECRET' | 'CODE' | 'ACCESS_TOKEN' | 'REFRESH_TOKEN';
+type Env =
+	'CLIENT_ID' | 'CLIENT_SECRET' | 'CODE' | 'CODE_VERIFIER' | 'ACCESS_TOKEN' | 'REFRESH_TOKEN';
 
 const HELP: Record<Env, string> = {
 	CLIENT_ID: 'the client id',
 	CLIENT_SECRET: 'the client secret',
 	CODE: 'a fresh authorization code',
+	CODE_VERIFIER: 'the PKCE verifier of the consent request that CODE answers',
 	ACCESS_TOKEN: 'an access token',
 	REFRESH_TOKEN: 'a refresh token'
 };
@@ -59,6 +61,7 @@ function fieldEnv(name: string, value: string, codeGrant: boolean): Env | undefi
 	if (name === 'access_token') return 'ACCESS_TOKEN';
 	if (name === 'refresh_token') return 'REFRESH_TOKEN';
 	if (name === 'code' && codeGrant) return 'CODE';
+	if (name === 'code_verifier' && codeGrant) return 'CODE_VERIFIER';
 	return undefined;
 }
 

@@ -465,7 +465,7 @@ export function collectTokens(exchanges: Exchange[]): string[] {
 			const form = formFields(ex.request.body);
 			for (const [n, v] of form) if (TOKEN_FIELDS.has(n)) add(v);
 			if (form.some(([n, v]) => n === 'grant_type' && v === 'authorization_code'))
-				for (const [n, v] of form) if (n === 'code') add(v);
+				for (const [n, v] of form) if (n === 'code' || n === 'code_verifier') add(v);
 		} else fromJson(ex.request.body);
 		if (ex.response) fromJson(ex.response.body);
 		// Authorization codes: the redirect back (the callback, or any address with a state beside

@@ -505,3 +505,37 @@ export const REVOCATION_UNSUPPORTED = 'revocation-unsupported';
  * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.2.1
  */
 export const REVOCATION_RETRY = 'revocation-retry';
+
+// Client authentication (RFC 6749 §2.3.1) and PKCE (RFC 7636).
+
+/**
+ * The server refused the client's authentication: the method used may not be the one the client
+ * is registered with (post against Basic), or, with Basic, the id or secret may have reached it
+ * changed because one side skipped the form-encoding before base64.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-2.3.1
+ */
+export const CLIENT_AUTH_METHOD = 'client-auth-method';
+
+/**
+ * The server does not accept this client as a public client (no authentication).
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-2.1
+ */
+export const PUBLIC_CLIENT_REFUSED = 'public-client-refused';
+
+/**
+ * The server requires PKCE and the request had none.
+ * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.4.1
+ */
+export const PKCE_REQUIRED = 'pkce-required';
+
+/**
+ * The code_verifier does not match the code_challenge the code was issued for.
+ * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.6
+ */
+export const PKCE_MISMATCH = 'pkce-mismatch';
+
+/**
+ * `plain` sends the verifier itself as the challenge: whoever sees the consent URL can use the code.
+ * @see https://www.rfc-editor.org/rfc/rfc7636#section-7.2
+ */
+export const PKCE_PLAIN = 'pkce-plain';

@@ -29,6 +29,7 @@ import { isSandboxTarget } from './presets';
 import { playgroundInfo } from './playground-info';
 import { redirectMismatchFix, registeredRedirect } from './registered-redirect';
 import { REDIRECT_URI_MISMATCH } from '$lib/oauth/findings';
+import { clientAuthFindings, pkceCallbackFindings } from '$lib/oauth/pkce-auth';
 
 /** The one sender, with the server's outbound policy and limits. */
 const send = (input: SendInput) => sendWith(input, outboundFrom(config()));
@@ -42,7 +43,13 @@ export function present(ex: Exchange, session: Session, ctx: DiagnoseContext = {
 	const secret = session.client_secret;
 	const clean = redactExchange(ex, secret ? [{ name: 'client_secret', value: secret }] : []);
 	const findings = diagnose(clean, { playground: playgroundInfo(), ...ctx });
-	return { ...clean, findings: [...clean.findings, ...findings] };
+	const client = session.setup
+		? clientAuthFindings(clean, {
+				method: session.setup.token_endpoint_auth_method,
+				pkce: session.setup.pkce
+			})
+		: [];
+	return { ...clean, findings: [...clean.findings, ...findings, ...client] };
 }
 
 /** A new consent request: fresh state (or the custom one), saved in the session. */
@@ -206,6 +213,14 @@ export function handleCallback(
 		findings[0]!.fix = redirectMismatchFix(session.setup, session.pending.redirect_uri, url.origin);
 	const issFinding = iss && issuerFinding(iss);
 	if (issFinding) findings.push(issFinding);
+	if (session.setup)
+		findings.push(
+			...pkceCallbackFindings(
+				verdict.kind === 'error' ? verdict.error : undefined,
+				verdict.kind === 'error' ? verdict.description : undefined,
+				session.setup.pkce
+			)
+		);
 	const exchange: Exchange = {
 		id: randomUUID(),
 		step: 'callback',
@@ -477,7 +492,11 @@ export async function callApi(
 	const exchanges: Exchange[] = [];
 	let current = session;
 	if (isExpired(session.tokens, Date.now())) {
-		if (session.tokens.refresh_token && session.client_secret) {
+		// A public client (none) refreshes without a secret.
+		if (
+			session.tokens.refresh_token &&
+			(session.client_secret || session.setup.token_endpoint_auth_method === 'none')
+		) {
 			const r = await refreshTokens(
 				session,
 				`The access token had expired, so the playground refreshed it before the call (${API_DOCS} §5 step 6).`,
