@@ -28,6 +28,10 @@ import { checkJwt, type JwtCheckResult } from '$lib/server/jwt-check';
 import { redactValue } from '$lib/exchange/redact';
 import { secretsOf } from '$lib/server/tokens';
 import { introspect, revoke } from '$lib/server/token-admin';
+import { discover, type Discovery } from '$lib/server/discovery';
+import { setupSchema, type Setup } from '$lib/oauth/setup';
+import { bindingChanges, secretDestinations, secretHosts } from '$lib/oauth/secret-binding';
+import type { Session } from '$lib/server/session';
 import type { RequestEvent } from '@sveltejs/kit';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -114,6 +118,39 @@ async function tokenAdminAction(
 	return runStep(event, (s) => step(s, which.data, event.request.signal));
 }
 
+/**
+ * When a fill would move a URL that receives the user's own secret (not a preset's), the hosts it
+ * would then go to and the exact destinations the user is asked to confirm.
+ */
+function moveSecretQuestion(
+	s: Session,
+	filled: Partial<Setup>
+): { hosts: string[]; destinations: string[] } | undefined {
+	if (!s.setup || !s.client_secret || !s.secret_for || s.preset) return undefined;
+	const proposed: Setup = {
+		...s.setup,
+		...Object.fromEntries(Object.entries(filled).filter(([, v]) => v !== '' && v !== undefined))
+	};
+	const changes = bindingChanges(s.secret_for, proposed);
+	if (!changes.length || changes.includes('client id')) return undefined;
+	return {
+		hosts: secretHosts(proposed),
+		destinations: secretDestinations(proposed).map((d) => d.url)
+	};
+}
+
+const discoverSchema = z
+	.object({
+		base_url: z.union([z.literal(''), setupSchema.shape.base_url]),
+		issuer: setupSchema.shape.issuer,
+		token_endpoint_auth_method: setupSchema.shape.token_endpoint_auth_method,
+		pkce: setupSchema.shape.pkce
+	})
+	.refine((d) => d.base_url || d.issuer, {
+		message: 'Enter the base URL (or the issuer) first: metadata is looked up from it',
+		path: ['base_url']
+	});
+
 export const actions: Actions = inFlow({
 	check: (event) =>
 		runStep(event, (s) => checkRegistration(s, event.request.signal, event.url.origin)),
@@ -192,5 +229,42 @@ export const actions: Actions = inFlow({
 	/** Step 7: introspection of the access or the refresh token (RFC 7662). */
 	introspect: (event) => tokenAdminAction(event, introspect),
 	/** Step 8: revocation of the access or the refresh token (RFC 7009), then its proof. */
-	revoke: (event) => tokenAdminAction(event, revoke)
+	revoke: (event) => tokenAdminAction(event, revoke),
+	/**
+	 * "Fill from metadata": reads only the base URL, the issuer and the two choices the fill
+	 * respects, never the secret. Nothing is saved; the page fills the form.
+	 */
+	discover: async (event) => {
+		const body = await readForm(event.request);
+		if (!body.ok) return body.failure;
+		const parsed = discoverSchema.safeParse({
+			base_url: body.form.get('base_url') ?? '',
+			issuer: body.form.get('issuer') ?? '',
+			token_endpoint_auth_method: body.form.get('token_endpoint_auth_method') ?? undefined,
+			pkce: body.form.get('pkce') ?? undefined
+		});
+		if (!parsed.success) {
+			const issue = parsed.error.issues[0];
+			return fail(400, {
+				message: issue?.message ?? 'Enter the base URL or the issuer first',
+				field: String(issue?.path[0] ?? 'base_url')
+			});
+		}
+		const { base_url, issuer, ...current } = parsed.data;
+		let found: Discovery | undefined;
+		let secretQuestion: { hosts: string[]; destinations: string[] } | undefined;
+		const done = await runStep(event, async (s) => {
+			const r = await discover(issuer || base_url, current, {
+				signal: event.request.signal,
+				allowInvalidTls: s.setup?.allow_invalid_tls
+			});
+			found = r.discovery;
+			if (found.outcome === 'found')
+				secretQuestion = moveSecretQuestion(s, { base_url, ...found.values });
+			return { ok: true, session: s, exchanges: r.exchanges };
+		});
+		return found && !('status' in done)
+			? { ...done, discovery: found, secretQuestion: secretQuestion ?? null }
+			: done;
+	}
 });

@@ -539,3 +539,31 @@ export const PKCE_MISMATCH = 'pkce-mismatch';
  * @see https://www.rfc-editor.org/rfc/rfc7636#section-7.2
  */
 export const PKCE_PLAIN = 'pkce-plain';
+
+// Discovery: the authorization server's metadata (RFC 8414, OpenID Connect Discovery 1.0).
+
+/**
+ * The metadata document was found and read; the form was filled from it.
+ * @see https://www.rfc-editor.org/rfc/rfc8414#section-3.2
+ */
+export const METADATA_FOUND = 'metadata-found';
+
+/**
+ * Neither well-known URL gave a metadata document: the server publishes none (the feed-reader
+ * service's API docs describe none), so the documented endpoints stay.
+ * @see https://www.rfc-editor.org/rfc/rfc8414#section-3
+ */
+export const METADATA_NONE = 'metadata-none';
+
+/**
+ * The document's `issuer` is not exactly the issuer it was fetched for: it is refused, and nothing
+ * of it is used.
+ * @see https://www.rfc-editor.org/rfc/rfc8414#section-3.3
+ */
+export const METADATA_ISSUER_MISMATCH = 'metadata-issuer-mismatch';
+
+/**
+ * The document is not valid metadata (not a JSON object, or a member of the wrong type).
+ * @see https://www.rfc-editor.org/rfc/rfc8414#section-3.2
+ */
+export const METADATA_INVALID = 'metadata-invalid';

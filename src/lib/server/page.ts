@@ -175,6 +175,17 @@ export async function runStep(
 	return { exchanges };
 }
 
+/** The destinations the user confirmed the secret may go to (a JSON list of URLs), if any. */
+function keepSecretFor(raw: FormDataEntryValue | null): string[] | undefined {
+	if (typeof raw !== 'string' || !raw || raw.length > 8192) return undefined;
+	try {
+		const list: unknown = JSON.parse(raw);
+		return Array.isArray(list) && list.every((u) => typeof u === 'string') ? list : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 export type SetupFailure = {
 	errors: FieldErrors;
 	values: Record<string, unknown>;
@@ -209,7 +220,14 @@ export async function saveSetup(cookies: Cookies, url: URL, form: FormData) {
 	const presetName = form.get('preset');
 	const preset =
 		typeof presetName === 'string' && presetName ? findPreset(url.origin, presetName) : undefined;
-	const kept = secretAfterSave(session, parsed.data, secret.data, preset, url.origin);
+	const kept = secretAfterSave(
+		session,
+		parsed.data,
+		secret.data,
+		preset,
+		url.origin,
+		keepSecretFor(form.get('keep_secret_for'))
+	);
 	// Tokens belong to the client and service that issued them, as the secret does.
 	const moved = session.setup && bindingChanges(bindSecret(session.setup), parsed.data).length;
 	next = {

@@ -10,6 +10,7 @@ import {
 	presetDetachedMessage,
 	type SecretBinding,
 	secretClearedMessage,
+	secretDestinations,
 	secretMismatchMessage
 } from '$lib/oauth/secret-binding';
 import { API_DOCS } from '$lib/oauth/docs';
@@ -53,16 +54,24 @@ export function secretAfterSave(
 	setup: Setup,
 	typed: string,
 	formPreset: Preset | undefined,
-	origin: string
+	origin: string,
+	keepFor?: string[]
 ): AllSecretFields {
 	const { client_secret, secret_for, preset, secret_note } = decide(
 		session,
 		setup,
 		typed,
 		formPreset,
-		origin
+		origin,
+		keepFor
 	);
 	return { client_secret, secret_for, preset, secret_note };
+}
+
+/** The confirmed list is exactly the URLs that would receive the secret with this setup, in order. */
+function sameList(keepFor: string[] | undefined, setup: Setup): boolean {
+	const urls = secretDestinations(setup).map((d) => d.url);
+	return !!keepFor && keepFor.length === urls.length && keepFor.every((u, i) => u === urls[i]);
 }
 
 function decide(
@@ -70,7 +79,8 @@ function decide(
 	setup: Setup,
 	typed: string,
 	formPreset: Preset | undefined,
-	origin: string
+	origin: string,
+	keepFor?: string[]
 ): SecretFields {
 	const changesFrom = (p: Preset) => bindingChanges(bindSecret(presetSetup(p, origin)), setup);
 	const held = session.preset ? findPreset(origin, session.preset) : undefined;
@@ -92,6 +102,10 @@ function decide(
 				preset: samePreset?.name
 			};
 		const fromPreset = !!held?.client_secret && held.client_secret === session.client_secret;
+		// The user confirmed these very destinations (a fill from metadata moved them): the user's
+		// own secret, for the same client, goes with them. Anything else drops it as before.
+		if (!fromPreset && !changes.includes('client id') && sameList(keepFor, setup))
+			return { client_secret: session.client_secret, secret_for: bindSecret(setup) };
 		return { secret_note: secretClearedMessage(changes, fromPreset ? held.label : undefined) };
 	}
 	// The form's preset (a docs link's) with its client id or URLs changed: its secret is not used.

@@ -35,6 +35,7 @@ function stepFromPath(path: string, body: string): Step | undefined {
 			? 'refresh'
 			: 'exchange';
 	if (path.endsWith('/callback')) return 'callback';
+	if (path.includes('/.well-known/')) return 'discovery';
 	if (/\/(revoke|revocation)\/?$/i.test(path)) return 'revoke';
 	if (/\/(introspect|introspection)\/?$/i.test(path)) return 'introspect';
 	if (path.includes('/reader/api/0/'))

@@ -1,0 +1,154 @@
+/**
+ * "Fill from metadata": the authorization server's metadata fetched through the one sender and its
+ * guard, RFC 8414's well-known URL first, then OpenID Connect Discovery's. A document is judged by
+ * oauth4webapi (`processDiscoveryResponse`: status, JSON object, issuer) and then by the exact
+ * comparison RFC 8414 §3.3 asks for, which is stricter than the library's (it compares URLs after
+ * parsing). The next URL is tried only when there is no document; a refused one stops discovery,
+ * and nothing of it is used. Nothing is saved here: the form is filled, and the user saves it.
+ */
+import * as oauth from 'oauth4webapi';
+import {
+	metadataSchema,
+	sameIssuer,
+	toSetupValues,
+	wellKnownUrls,
+	type MetadataValues
+} from '$lib/oauth/metadata';
+import {
+	METADATA_FOUND,
+	METADATA_INVALID,
+	METADATA_ISSUER_MISMATCH,
+	METADATA_NONE
+} from '$lib/oauth/findings';
+import type { AuthMethod, PkceMethod } from '$lib/oauth/setup';
+import { headerValue, type Exchange, type Finding } from '$lib/exchange/types';
+import { config } from '$lib/env.server';
+import { outboundFrom, send } from './send';
+
+const RFC8414 = 'https://www.rfc-editor.org/rfc/rfc8414';
+
+export type Discovery =
+	| { outcome: 'found'; values: MetadataValues; scopes: string[]; issParam: boolean }
+	| { outcome: 'none' | 'refused' };
+
+const nullBody = (status: number) => status === 204 || status === 205 || status === 304;
+
+/** The recorded answer as a WHATWG Response, for the library to judge; undefined when none can be made. */
+function responseOf(ex: Exchange): Response | undefined {
+	const res = ex.response;
+	if (!res || ex.failure) return undefined;
+	try {
+		return new Response(nullBody(res.status) ? null : res.body, {
+			status: res.status,
+			headers: res.headers.filter(([, v]) => !/[\r\n]/.test(v))
+		});
+	} catch {
+		return undefined;
+	}
+}
+
+/** A 2xx JSON answer is a document to judge; anything else (404, an HTML page, no answer) is none. */
+function isDocument(ex: Exchange): boolean {
+	const res = ex.response;
+	if (!res || ex.failure || res.status !== 200) return false;
+	return /json/i.test(headerValue(res.headers, 'content-type') ?? '');
+}
+
+export async function discover(
+	identifier: string,
+	current: { token_endpoint_auth_method: AuthMethod; pkce: PkceMethod },
+	opts: { signal?: AbortSignal; allowInvalidTls?: boolean } = {}
+): Promise<{ discovery: Discovery; exchanges: Exchange[] }> {
+	const exchanges: Exchange[] = [];
+	const finish = (discovery: Discovery, finding: Finding) => {
+		const last = exchanges.at(-1)!;
+		exchanges[exchanges.length - 1] = { ...last, findings: [...last.findings, finding] };
+		return { discovery, exchanges };
+	};
+	for (const [i, url] of wellKnownUrls(identifier).entries()) {
+		const ex = await send(
+			{
+				step: 'discovery',
+				method: 'GET',
+				url,
+				note:
+					i === 0
+						? 'The authorization server’s metadata, at RFC 8414’s well-known URL.'
+						: 'The metadata at OpenID Connect Discovery’s well-known URL.',
+				signal: opts.signal,
+				allowInvalidTls: opts.allowInvalidTls
+			},
+			outboundFrom(config())
+		);
+		exchanges.push(ex);
+		if (!isDocument(ex)) continue;
+		const invalid = (why: string): Finding => ({
+			level: 'error',
+			code: METADATA_INVALID,
+			message: `The metadata document at ${url} was refused: ${why}. Nothing of it was used.`,
+			ref: `${RFC8414}#section-3.2`
+		});
+		let json: unknown;
+		try {
+			json = JSON.parse(ex.response!.body);
+		} catch {
+			return finish({ outcome: 'refused' }, invalid('it is not JSON'));
+		}
+		const doc = metadataSchema.safeParse(json);
+		if (!doc.success) {
+			const issue = doc.error.issues[0];
+			return finish(
+				{ outcome: 'refused' },
+				invalid(
+					issue?.path.length
+						? `its member ${issue.path.join('.')} ${issue.message}`
+						: 'it is not a JSON object with an issuer'
+				)
+			);
+		}
+		if (!sameIssuer(doc.data.issuer, identifier))
+			return finish(
+				{ outcome: 'refused' },
+				{
+					level: 'error',
+					code: METADATA_ISSUER_MISMATCH,
+					message: `The document's issuer is "${doc.data.issuer}", not "${identifier}", the issuer it was fetched for. RFC 8414 §3.3 says such a document must not be used (an attacker's metadata would otherwise redirect the secret), so nothing was filled.`,
+					fix: 'If the server’s issuer is the value the document names, enter it in Issuer (Advanced settings) and fill again.',
+					ref: `${RFC8414}#section-3.3`
+				}
+			);
+		// The library's own checks, on the same bytes: status, Content-Type, a JSON object, the issuer.
+		try {
+			const res = responseOf(ex);
+			if (res) await oauth.processDiscoveryResponse(new URL(identifier), res);
+		} catch (e) {
+			return finish(
+				{ outcome: 'refused' },
+				invalid(e instanceof Error ? e.message : 'oauth4webapi refused it')
+			);
+		}
+		return finish(
+			{
+				outcome: 'found',
+				values: toSetupValues(doc.data, current),
+				scopes: doc.data.scopes_supported ?? [],
+				issParam: doc.data.authorization_response_iss_parameter_supported === true
+			},
+			{
+				level: 'info',
+				code: METADATA_FOUND,
+				message: `Metadata found for ${identifier}: the form was filled from it. Save the setup to use it.`,
+				ref: `${RFC8414}#section-3.2`
+			}
+		);
+	}
+	return finish(
+		{ outcome: 'none' },
+		{
+			level: 'info',
+			code: METADATA_NONE,
+			message: `No metadata at either well-known URL of ${identifier}: this server publishes none (the feed-reader service’s API docs describe none), so the documented endpoints stay.`,
+			ref: `${RFC8414}#section-3`
+		}
+	);
+}

@@ -1,0 +1,95 @@
+/**
+ * "Fill from metadata" in real Chromium against oidc-provider: the form is filled and marked, an
+ * edited field loses its mark, the fill moves the URL that receives the secret so the page asks,
+ * "Keep it" keeps the secret for the new hosts, and the flow then completes. Screenshots at 1280
+ * and 390 px.
+ */
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { launch, shot } from '../helpers/browser';
+import { offLoopbackRefused, openPlayground, throughProvider, watch } from '../helpers/e2e';
+import {
+	OIDC_CLIENT_ID,
+	OIDC_CLIENT_SECRET,
+	OIDC_SCOPE,
+	oidcClient,
+	startOidcProvider,
+	type OidcServer
+} from '../helpers/oidc';
+
+let srv: TestServer;
+let oidc: OidcServer;
+let browser: Browser;
+let context: BrowserContext;
+const problems: string[] = [];
+const bodies: { url: string; text: string }[] = [];
+const urls: string[] = [];
+
+beforeAll(async () => {
+	const port = await freePort();
+	oidc = await startOidcProvider({ clients: [oidcClient([`http://127.0.0.1:${port}/callback`])] });
+	srv = await startServer({}, port);
+	browser = await launch();
+});
+afterAll(async () => {
+	await browser?.close();
+	await srv?.stop();
+	await oidc?.stop();
+});
+afterEach(async () => {
+	await context?.close();
+	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
+});
+
+async function newPage(width: number): Promise<Page> {
+	context = await browser.newContext({ viewport: { width, height: 900 } });
+	await offLoopbackRefused(context);
+	return watch(await context.newPage(), { problems, bodies, urls });
+}
+
+test.each([1280, 390])('at %i px: fill, the secret question, keep, and the flow', async (width) => {
+	const p = await newPage(width);
+	await openPlayground(p, srv.url);
+	// First saved with the documented endpoints under the issuer, and the secret.
+	await p.getByLabel('Base URL of the service').fill(oidc.issuer);
+	await p.getByLabel('Client id').fill(OIDC_CLIENT_ID);
+	await p.getByLabel('Client secret').fill(OIDC_CLIENT_SECRET);
+	await p.getByLabel('Scope', { exact: true }).fill(OIDC_SCOPE);
+	await p.getByRole('button', { name: 'Save setup' }).click();
+	await expect.poll(() => p.getByTestId('secret-hint').textContent()).toContain('A secret is set');
+
+	await p.getByTestId('setup-summary').click();
+	await p.getByRole('button', { name: 'Fill from metadata' }).click();
+	await expect
+		.poll(() => p.getByTestId('metadata-outcome').textContent())
+		.toContain('Metadata found');
+	const token = p.getByLabel('Token endpoint');
+	expect(await token.inputValue()).toBe(oidc.endpoints.token);
+	expect(await token.getAttribute('data-from-metadata')).toBe('true');
+	expect(await p.getByLabel('PKCE').inputValue()).toBe('S256');
+	expect(await p.getByLabel('Issuer').inputValue()).toBe(oidc.issuer);
+	// An edited field loses its mark; the others keep theirs.
+	const userinfo = p.getByLabel('User-info endpoint');
+	await userinfo.fill(oidc.endpoints.userinfo);
+	expect(await userinfo.getAttribute('data-from-metadata')).toBeNull();
+	expect(await token.getAttribute('data-from-metadata')).toBe('true');
+
+	const question = p.getByRole('group', { name: 'The secret and the new hosts' });
+	await question.waitFor();
+	expect(await question.textContent()).toContain(new URL(oidc.issuer).host);
+	await question.getByRole('button', { name: 'Keep it for these hosts' }).click();
+	await shot(p, `discovery-${width}`);
+	await p.getByRole('button', { name: 'Save setup' }).click();
+	await expect
+		.poll(() => p.getByTestId('consent-url').textContent())
+		.toContain(oidc.endpoints.authorization);
+	expect(await p.getByTestId('secret-hint').textContent()).toContain('A secret is set');
+	expect(await p.getByTestId('consent-url').textContent()).toContain('code_challenge_method=S256');
+
+	await p.getByRole('link', { name: 'Open the consent page' }).click();
+	await throughProvider(p, srv.url);
+	await p.getByTestId('access-token').waitFor();
+	const page = bodies.map((b) => b.text).join('\n') + urls.join('\n');
+	expect(page).not.toContain(OIDC_CLIENT_SECRET);
+});
