@@ -28,6 +28,7 @@ import { checkJwt, type JwtCheckResult } from '$lib/server/jwt-check';
 import { redactValue } from '$lib/exchange/redact';
 import { secretsOf } from '$lib/server/tokens';
 import { introspect, revoke } from '$lib/server/token-admin';
+import { parseApiCall } from '$lib/oauth/api-request';
 import { discover, type Discovery } from '$lib/server/discovery';
 import { setupSchema, type Setup } from '$lib/oauth/setup';
 import { bindingChanges, secretDestinations, secretHosts } from '$lib/oauth/secret-binding';
@@ -59,30 +60,6 @@ export const load: PageServerLoad = async ({ cookies, url }) => {
 		prefill: prefillFrom(url, session.setup)
 	};
 };
-
-const apiSchema = z.object({
-	method: z.enum(['GET', 'POST'], { error: 'Method must be GET or POST' }),
-	path: z
-		.string()
-		.trim()
-		.min(1, 'Enter a path below /reader/api/0/')
-		.max(500, 'Path is too long')
-		.transform((p) => p.replace(/^\/?(reader\/api\/0\/)?/, ''))
-		.refine(
-			(p) => /^[A-Za-z0-9._~!$&'()*+,;=:@%/-]+$/.test(p),
-			'The path may only hold URL path characters'
-		)
-		.refine(
-			(p) => !/^[a-z][a-z0-9+.-]*:/i.test(p) && !p.startsWith('/'),
-			'The path must stay below /reader/api/0/, not name another site'
-		)
-		.refine(
-			(p) => !p.split('/').some((seg) => seg === '..' || seg === '.' || /%2e%2e|%2f/i.test(seg)),
-			'The path must stay below /reader/api/0/'
-		),
-	query: z.string().max(4000, 'Query is too long').default(''),
-	body: z.string().max(16_000, 'Body is too long').default('')
-});
 
 const pasteSchema = z.object({
 	pasted: z
@@ -189,15 +166,24 @@ export const actions: Actions = inFlow({
 		const body = await readForm(event.request);
 		if (!body.ok) return body.failure;
 		const form = body.form;
-		const parsed = apiSchema.safeParse(
-			Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string'))
-		);
-		if (!parsed.success)
-			return fail(400, {
-				message: parsed.error.issues[0]?.message ?? 'Invalid API call',
-				field: String(parsed.error.issues[0]?.path[0] ?? '')
-			});
-		return runStep(event, (s) => callApi(s, 'api', parsed.data, event.request.signal));
+		const text = (k: string) => {
+			const v = form.get(k);
+			return typeof v === 'string' ? v : '';
+		};
+		const method = text('method') || 'GET';
+		// A form without a body kind (an older page, a script) sends a POST's body as a form.
+		const kind = text('body_kind') || (method === 'POST' && text('body') ? 'form' : 'none');
+		const parsed = parseApiCall({
+			method,
+			path: text('path'),
+			query: text('query'),
+			headers: text('headers'),
+			bodyKind: kind,
+			body: text('body'),
+			contentType: text('content_type')
+		});
+		if (!parsed.ok) return fail(400, { message: parsed.message, field: parsed.field });
+		return runStep(event, (s) => callApi(s, 'api', parsed.value, event.request.signal));
 	},
 	reset: ({ cookies, url }) => resetAction(cookies, url),
 	undo: ({ cookies, url }) => undoAction(cookies, url),

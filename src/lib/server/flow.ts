@@ -30,6 +30,7 @@ import { playgroundInfo } from './playground-info';
 import { redirectMismatchFix, registeredRedirect } from './registered-redirect';
 import { REDIRECT_URI_MISMATCH } from '$lib/oauth/findings';
 import { clientAuthFindings, pkceCallbackFindings } from '$lib/oauth/pkce-auth';
+import { apiUrl, type ApiCall } from '$lib/oauth/api-request';
 
 /** The one sender, with the server's outbound policy and limits. */
 const send = (input: SendInput) => sendWith(input, outboundFrom(config()));
@@ -454,13 +455,7 @@ export async function refreshTokens(
 export const REFRESH_FIRST_FAILED =
 	'The access token had expired and refreshing it failed (the refresh step shows why), so the call was not made.';
 
-export interface ApiCall {
-	method: 'GET' | 'POST';
-	/** Path below /reader/api/0/, e.g. "subscription/list". */
-	path: string;
-	query: string;
-	body: string;
-}
+export type { ApiCall };
 
 export function withToken(url: string, session: Session): { url: string; headers: HeaderList } {
 	const tokens = realTokens(session)!;
@@ -520,27 +515,28 @@ export async function callApi(
 	let url: string;
 	if (step === 'userinfo' || !call) url = ep.userinfo;
 	else {
-		const u = new URL(call.path.replace(/^\/+/, ''), ep.api);
-		if (call.query) u.search = call.query.replace(/^\?/, '');
-		url = u.toString();
-		if (!url.startsWith(ep.api))
-			return { ok: false, status: 400, message: `The path must stay below ${ep.api}` };
+		// The token goes only to the API's origin (api-request.ts), checked before anything is sent.
+		const u = apiUrl(call, ep.api);
+		if (!u.ok) return { ok: false, status: 400, message: u.message };
+		url = u.value;
 	}
 	const t = withToken(url, current);
-	const isPost = call?.method === 'POST' && step === 'api';
+	const api = step === 'api' && call ? call : undefined;
+	const method = api?.method ?? 'GET';
 	const raw = await send({
 		step,
-		method: isPost ? 'POST' : 'GET',
+		method,
 		url: t.url,
 		headers: [
 			...t.headers,
-			...(isPost ? ([['Content-Type', FORM_CONTENT_TYPE]] as HeaderList) : [])
+			...(api?.contentType ? ([['Content-Type', api.contentType]] as HeaderList) : []),
+			...(api?.headers ?? [])
 		],
-		body: isPost ? call!.body : '',
+		body: api?.body ?? '',
 		note:
 			step === 'userinfo'
 				? `The user-info read (${API_DOCS} §4.4).`
-				: `${isPost ? 'POST' : 'GET'} ${new URL(url).pathname}`,
+				: `${method} ${new URL(url).pathname}`,
 		signal,
 		allowInvalidTls: current.setup!.allow_invalid_tls
 	});

@@ -208,6 +208,17 @@ export async function send(input: SendInput, outbound: Outbound): Promise<Exchan
  * The request exactly as it will be written: Host, User-Agent, Accept, the caller's headers,
  * Content-Length (with a body, and always for POST, PUT and PATCH) and Connection, in that order.
  */
+const TRANSPORT_HEADERS = new Set([
+	'host',
+	'content-length',
+	'transfer-encoding',
+	'connection',
+	'keep-alive',
+	'te',
+	'upgrade',
+	'expect'
+]);
+
 export function prepare(
 	input: SendInput
 ): Prepared | { request: Exchange['request']; failure: Failure } {
@@ -228,11 +239,31 @@ export function prepare(
 		};
 	}
 	const bodyBytes = Buffer.from(body, 'utf8');
+	const caller = input.headers ?? [];
+	// The connection's own headers are the sender's: no caller writes them (defense in depth; the
+	// API console refuses them first, with its own message).
+	const owned = caller.find(([n]) => TRANSPORT_HEADERS.has(n.trim().toLowerCase()));
+	if (owned)
+		return {
+			request: {
+				method: input.method,
+				url: url.toString(),
+				httpVersion: '1.1',
+				headers: caller,
+				body
+			},
+			failure: {
+				kind: 'blocked',
+				message: `The ${owned[0]} header is the sender's own; it was not sent.`
+			}
+		};
+	const has = (name: string) => caller.some(([n]) => n.toLowerCase() === name);
 	const headers: HeaderList = [
 		['Host', url.host], // URL.host drops the default port, as a Host header should
-		['User-Agent', USER_AGENT],
-		['Accept', input.accept ?? 'application/json'],
-		...(input.headers ?? [])
+		// A caller's own User-Agent or Accept replaces the default instead of adding a second.
+		...(has('user-agent') ? [] : ([['User-Agent', USER_AGENT]] as HeaderList)),
+		...(has('accept') ? [] : ([['Accept', input.accept ?? 'application/json']] as HeaderList)),
+		...caller
 	];
 	if (
 		body.length > 0 ||

@@ -1,0 +1,80 @@
+/**
+ * The API console in real Chromium: sandbox tokens, the API base moved to a loopback service that
+ * echoes the bytes it received; a PATCH with a JSON body and a custom header goes exactly as shown;
+ * a reserved header is refused at the console with the reason, and nothing is sent. Screenshots at
+ * 1280 and 390 px.
+ */
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { launch, shot } from '../helpers/browser';
+import { signIn, watch } from '../helpers/e2e';
+import { startEchoApi, type EchoApi } from '../helpers/echo-api';
+
+let srv: TestServer;
+let echo: EchoApi;
+let browser: Browser;
+let context: BrowserContext;
+const problems: string[] = [];
+
+beforeAll(async () => {
+	srv = await startServer({}, await freePort());
+	echo = await startEchoApi();
+	browser = await launch();
+});
+afterAll(async () => {
+	await browser?.close();
+	await srv?.stop();
+	await echo?.stop();
+});
+afterEach(async () => {
+	await context?.close();
+	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
+});
+
+async function newPage(width: number): Promise<Page> {
+	context = await browser.newContext({ viewport: { width, height: 900 } });
+	return watch(await context.newPage(), { problems });
+}
+
+test.each([1280, 390])(
+	'at %i px: a PATCH with JSON and a header, then a refused header',
+	async (width) => {
+		const p = await newPage(width);
+		await signIn(p, srv.url, 'Sandbox (read write)');
+		// The API base moves to the echo; the sandbox keeps the sign-in and the tokens.
+		await p.getByTestId('setup-summary').click();
+		await p.getByLabel('Base URL of the service').fill(echo.origin);
+		if (!(await p.getByLabel('Token endpoint').isVisible()))
+			await p.getByText('Advanced settings').click();
+		await p.getByLabel('Authorization endpoint').fill(`${srv.url}/sandbox/oauth2/auth`);
+		await p.getByLabel('Token endpoint').fill(`${srv.url}/sandbox/oauth2/token`);
+		await p.getByRole('button', { name: 'Save setup' }).click();
+		await expect
+			.poll(() => p.getByTestId('consent-url').textContent())
+			.toContain('/sandbox/oauth2/auth');
+
+		const card = p.locator('#api');
+		await card.getByLabel('Method').selectOption('PATCH');
+		await card.getByLabel(/^Path below/).fill('things/7');
+		await card.getByLabel('Request headers').fill('X-Trace: abc');
+		await card.getByLabel('Body', { exact: true }).selectOption('json');
+		await card.getByLabel('JSON body').fill('{"name":"é"}');
+		const before = echo.received.length;
+		await card.getByRole('button', { name: 'Send' }).click();
+		await expect.poll(() => echo.received.length).toBe(before + 1);
+		const wire = echo.received.at(-1)!.toString('utf8');
+		expect(wire.startsWith('PATCH /reader/api/0/things/7 HTTP/1.1\r\n')).toBe(true);
+		expect(wire).toContain('\r\nX-Trace: abc\r\n');
+		expect(wire).toContain('\r\nContent-Type: application/json\r\n');
+		expect(wire.endsWith('\r\n\r\n{"name":"é"}')).toBe(true);
+		await expect.poll(() => card.textContent()).toContain('HTTP/1.1 200 OK');
+
+		await card.getByLabel('Request headers').fill('Host: evil.test');
+		await card.getByRole('button', { name: 'Send' }).click();
+		await expect.poll(() => card.textContent()).toContain('Host can’t be set here');
+		expect(echo.received.length).toBe(before + 1);
+		await card.scrollIntoViewIfNeeded();
+		await shot(p, `api-console-${width}`);
+	}
+);

@@ -1,0 +1,177 @@
+/**
+ * The API console's request (api-request.ts): the reserved headers, header names and values, the
+ * body kinds, and where a path may lead: anywhere on the API's origin, never to another.
+ */
+import { describe, expect, test } from 'vitest';
+import { apiUrl, parseApiCall, parseHeaders, reservedHeader } from '$lib/oauth/api-request';
+import { prepare } from '$lib/server/send';
+
+const API = 'https://reader.test/reader/api/0/';
+const call = (over: Partial<Parameters<typeof parseApiCall>[0]> = {}) =>
+	parseApiCall({
+		method: 'GET',
+		path: 'subscription/list',
+		query: '',
+		headers: '',
+		bodyKind: 'none',
+		body: '',
+		contentType: '',
+		...over
+	});
+
+describe('reserved headers', () => {
+	const names = [
+		'Host',
+		'Content-Length',
+		'Transfer-Encoding',
+		'Connection',
+		'Keep-Alive',
+		'TE',
+		'Upgrade',
+		'Expect',
+		'Authorization',
+		'Proxy-Authorization',
+		'Proxy-Foo'
+	];
+	test.each(names)('%s is refused in any casing, trimmed, and the refusal names it', (name) => {
+		for (const n of [name, name.toLowerCase(), ` ${name.toUpperCase()} `]) {
+			expect(reservedHeader(n)).toBeTruthy();
+			const r = parseHeaders(`${n}: x`);
+			expect(r.ok).toBe(false);
+			if (!r.ok) {
+				expect(r.field).toBe('headers');
+				expect(r.message).toContain(n.trim());
+			}
+		}
+	});
+	test('other headers pass, in order, trimmed; empty lines are skipped', () => {
+		expect(parseHeaders('X-One: 1\n\nAccept:  text/csv \r\nUser-Agent: me')).toEqual({
+			ok: true,
+			value: [
+				['X-One', '1'],
+				['Accept', 'text/csv'],
+				['User-Agent', 'me']
+			]
+		});
+		expect(reservedHeader('X-Proxy')).toBeUndefined();
+	});
+	test.each([
+		['no colon'],
+		[': empty name'],
+		['Bad Name: x'],
+		['X-Ctl: a\u0001b'],
+		['X-Emoji: 😀']
+	])('refused: %j', (line) => expect(parseHeaders(line).ok).toBe(false));
+	test('at most 50 headers', () => {
+		const many = Array.from({ length: 51 }, (_, i) => `X-${i}: v`).join('\n');
+		expect(parseHeaders(many).ok).toBe(false);
+		expect(parseHeaders(many.split('\n').slice(0, 50).join('\n')).ok).toBe(true);
+	});
+});
+
+describe('where a path leads', () => {
+	const url = (path: string, query = '') => {
+		const r = apiUrl({ path, query }, API);
+		return r.ok ? r.value : `refused: ${r.message}`;
+	};
+	test('relative below the API base; / from the origin’s root; the base path written out stays below it', () => {
+		expect(url('subscription/list', 'output=json')).toBe(`${API}subscription/list?output=json`);
+		expect(url('/healthz')).toBe('https://reader.test/healthz');
+		expect(url('reader/api/0/user-info')).toBe(`${API}user-info`);
+		expect(url('/reader/api/0/user-info')).toBe(`${API}user-info`);
+		expect(url('../../../oauth2/token')).toBe('https://reader.test/oauth2/token');
+		expect(url('../../../../x')).toBe('https://reader.test/x');
+		expect(url('/%2F%2Fevil.test/x')).toBe('https://reader.test/%2F%2Fevil.test/x');
+	});
+	test.each([['/\\evil.test/x'], ['/\\/evil.test/']])('another origin is refused: %s', (path) => {
+		expect(url(path)).toContain('refused: The access token goes only to https://reader.test');
+	});
+	test.each([
+		['//evil.test/'],
+		['/\\evil'],
+		['http://other.test/'],
+		['https:other.test'],
+		['javascript:alert(1)'],
+		['a b']
+	])('the console refuses %j before any URL is made', (path) => {
+		const r = call({ path });
+		expect(r.ok).toBe(false);
+		if (!r.ok) expect(r.field).toBe('path');
+	});
+});
+
+describe('bodies', () => {
+	test('each kind with its Content-Type; a GET takes none', () => {
+		expect(call({ method: 'post', bodyKind: 'form', body: 'a=1' })).toMatchObject({
+			ok: true,
+			value: { method: 'POST', body: 'a=1', contentType: 'application/x-www-form-urlencoded' }
+		});
+		expect(call({ method: 'PATCH', bodyKind: 'json', body: '{"a":[1]}' })).toMatchObject({
+			ok: true,
+			value: { body: '{"a":[1]}', contentType: 'application/json' }
+		});
+		expect(
+			call({ method: 'PUT', bodyKind: 'raw', body: 'x', contentType: 'text/csv' })
+		).toMatchObject({
+			ok: true,
+			value: { contentType: 'text/csv' }
+		});
+		expect(call({ method: 'PUT', bodyKind: 'raw', body: 'x', contentType: '' })).toMatchObject({
+			ok: true,
+			value: { contentType: 'text/plain; charset=utf-8' }
+		});
+		expect(call({ method: 'DELETE', bodyKind: 'none', body: 'ignored' })).toMatchObject({
+			ok: true,
+			value: { body: '', contentType: '' }
+		});
+		expect(call({ method: 'GET', bodyKind: 'form', body: 'a=1' })).toMatchObject({
+			ok: false,
+			field: 'body'
+		});
+		expect(call({ method: 'POST', bodyKind: 'json', body: '{oops' })).toMatchObject({
+			ok: false,
+			field: 'body'
+		});
+		expect(call({ method: 'POST', bodyKind: 'raw', contentType: 'not a type' })).toMatchObject({
+			ok: false,
+			field: 'contentType'
+		});
+		expect(
+			call({ method: 'POST', bodyKind: 'form', headers: 'content-type: text/plain' })
+		).toMatchObject({ ok: false, field: 'headers' });
+		expect(call({ method: 'TRACE' })).toMatchObject({ ok: false, field: 'method' });
+		expect(call({ query: '?n=1' })).toMatchObject({ ok: true, value: { query: 'n=1' } });
+	});
+});
+
+describe('the sender', () => {
+	test('a caller’s User-Agent or Accept replaces the default instead of adding a second', () => {
+		const p = prepare({
+			step: 'api',
+			method: 'GET',
+			url: API,
+			headers: [
+				['Accept', 'text/csv'],
+				['User-Agent', 'me/1']
+			]
+		});
+		expect('failure' in p).toBe(false);
+		const names = p.request.headers.map(([n]) => n.toLowerCase());
+		expect(names.filter((n) => n === 'accept')).toHaveLength(1);
+		expect(names.filter((n) => n === 'user-agent')).toHaveLength(1);
+		expect(p.request.headers).toContainEqual(['Accept', 'text/csv']);
+	});
+	test.each([
+		'Host',
+		'content-length',
+		'Transfer-Encoding',
+		'Connection',
+		'TE',
+		'Upgrade',
+		'Expect',
+		'Keep-Alive'
+	])('%s from any caller: nothing is sent', (name) => {
+		const p = prepare({ step: 'api', method: 'GET', url: API, headers: [[name, 'x']] });
+		expect('failure' in p && p.failure.kind).toBe('blocked');
+	});
+});
