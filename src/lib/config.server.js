@@ -49,6 +49,7 @@ import { z } from 'zod';
  * @property {number} [access_ttl]
  * @property {number} [zone1_limit]
  * @property {number} [zone2_limit]
+ * @property {boolean} [require_pkce] The registration requires PKCE (RFC 7636): the service's API docs don't, so only a SANDBOX_CLIENTS entry can ask for it.
  */
 /**
  * @typedef {object} SandboxConfig
@@ -318,7 +319,8 @@ const clientEntrySchema = z.strictObject({
 	default_scope: z.enum(['read', 'read write'], { error: 'must be "read" or "read write"' }),
 	access_ttl: positiveInt.optional(),
 	zone1_limit: positiveInt.optional(),
-	zone2_limit: positiveInt.optional()
+	zone2_limit: positiveInt.optional(),
+	require_pkce: z.boolean({ error: 'must be true or false' }).optional()
 });
 
 /** @param {PropertyKey[]} path */
@@ -374,7 +376,8 @@ const sandboxClients = variable((raw, fail) => {
 				builtin: false,
 				...(c.access_ttl !== undefined && { access_ttl: c.access_ttl }),
 				...(c.zone1_limit !== undefined && { zone1_limit: c.zone1_limit }),
-				...(c.zone2_limit !== undefined && { zone2_limit: c.zone2_limit })
+				...(c.zone2_limit !== undefined && { zone2_limit: c.zone2_limit }),
+				...(c.require_pkce && { require_pkce: true })
 			}
 		});
 	});

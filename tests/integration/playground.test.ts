@@ -234,8 +234,10 @@ describe('bad input gets a 4xx with a reason, never a 500', () => {
 		for (const s of c.seen) expect(s.body).not.toContain('typed-secret-abcd1234');
 	});
 	test.each([
-		[{ method: 'DELETE', path: 'x' }, /GET or POST/],
-		[{ method: 'GET', path: '../../oauth2/token' }, /below/],
+		[{ method: 'TRACE', path: 'x' }, /GET, POST, PUT, PATCH or DELETE/],
+		[{ method: 'GET', path: '//evil.test/x' }, /own origin/],
+		[{ method: 'GET', path: 'x', headers: 'Host: evil.test' }, /Host can’t be set/],
+		[{ method: 'POST', path: 'x', body_kind: 'json', body: '{' }, /not JSON/],
 		[{ method: 'GET', path: 'http://evil.test/x' }, /below|path/],
 		[{ method: 'GET', path: '' }, /path/],
 		[{ method: 'GET', path: 'a b' }, /path characters/]

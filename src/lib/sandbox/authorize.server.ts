@@ -34,6 +34,8 @@ export interface ConsentRequest {
 	/** True when `scope` was empty and the registration's default was used. */
 	scopeWasDefault: boolean;
 	state: string;
+	/** PKCE (RFC 7636), for a registration that requires it: the challenge and its method. */
+	pkce?: { cc: string; ccm: 'S256' | 'plain' };
 }
 
 export type AuthorizationCheck =
@@ -148,13 +150,35 @@ export function checkAuthorizationRequest(
 	const scope = parseScope(params.get('scope'), client.default_scope);
 	if (!scope.ok) return back(scope.error, scope.description);
 
+	// PKCE only for a registration that asks for it (SANDBOX_CLIENTS `require_pkce`): the
+	// service's API docs describe none, so the parameters are ignored otherwise.
+	let pkce: ConsentRequest['pkce'];
+	if (client.require_pkce) {
+		const cc = params.get('code_challenge');
+		const ccm = params.get('code_challenge_method') ?? 'plain';
+		if (!cc)
+			return back(
+				'invalid_request',
+				'This registration requires PKCE: send code_challenge and code_challenge_method (RFC 7636 §4.3)'
+			);
+		if (ccm !== 'S256' && ccm !== 'plain')
+			return back('invalid_request', 'code_challenge_method must be S256 or plain (RFC 7636 §4.3)');
+		if (!/^[A-Za-z0-9._~-]{43,128}$/.test(cc))
+			return back(
+				'invalid_request',
+				'code_challenge must be 43 to 128 unreserved characters (RFC 7636 §4.2)'
+			);
+		pkce = { cc, ccm };
+	}
+
 	return {
 		kind: 'consent',
 		client,
 		redirect_uri,
 		scope: scope.scope,
 		scopeWasDefault: !(params.get('scope') ?? '').trim(),
-		state
+		state,
+		...(pkce && { pkce })
 	};
 }
 
@@ -176,7 +200,8 @@ export async function consentView(request: ConsentRequest): Promise<ConsentView>
 		client_id: request.client.client_id,
 		redirect_uri: request.redirect_uri,
 		scope: request.scope,
-		state: request.state
+		state: request.state,
+		...request.pkce
 	});
 	const target = new URL(request.redirect_uri);
 	return {
@@ -221,7 +246,7 @@ export async function decideConsent(
 					: 'The consent form was not issued by this service (bad ticket). Start again from the application.'
 		};
 	}
-	const { client_id, redirect_uri, scope, state } = verified.claims;
+	const { client_id, redirect_uri, scope, state, cc, ccm } = verified.claims;
 	const client = findClient(client_id);
 	if (!client)
 		return {
@@ -240,7 +265,7 @@ export async function decideConsent(
 		};
 	}
 	const { token: code } = await signCode(
-		{ client_id, redirect_uri, scope, fam: newId() },
+		{ client_id, redirect_uri, scope, fam: newId(), ...(cc && ccm && { cc, ccm }) },
 		sandboxConfig().codeTtl,
 		now
 	);

@@ -35,14 +35,18 @@ const schemas = {
 		client_id: z.string(),
 		redirect_uri: z.string(),
 		scope: scopeSchema,
-		state: z.string()
+		state: z.string(),
+		cc: z.string().optional(),
+		ccm: z.enum(['S256', 'plain']).optional()
 	}),
 	code: z.object({
 		...base,
 		client_id: z.string(),
 		redirect_uri: z.string(),
 		scope: scopeSchema,
-		fam: z.string().min(1)
+		fam: z.string().min(1),
+		cc: z.string().optional(),
+		ccm: z.enum(['S256', 'plain']).optional()
 	}),
 	refresh: z.object({ ...base, client_id: z.string(), scope: scopeSchema, fam: z.string().min(1) }),
 	access: z.object({

@@ -7,6 +7,7 @@
  * - Codes are single use (§4.1.2); a replay revokes what the code produced (§10.5).
  * - Refresh tokens rotate; a replayed old one revokes the family (RFC 9700 §4.14.2).
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { SandboxClient, SandboxScope } from './config.server';
 import { sandboxConfig } from './config.server';
 import { accessTtlFor, authenticateClient } from './clients.server';
@@ -196,6 +197,16 @@ function familyUntil(client: SandboxClient, now: number): number {
 	return Math.floor(now / 1000) + Math.max(sandboxConfig().refreshTtl, accessTtlFor(client));
 }
 
+/** RFC 7636 §4.6, compared in constant time. */
+function verifierMatches(verifier: string | null, cc: string, ccm: 'S256' | 'plain'): boolean {
+	if (!verifier || !/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) return false;
+	const derived =
+		ccm === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
+	const a = Buffer.from(derived);
+	const b = Buffer.from(cc);
+	return a.length === b.length && timingSafeEqual(a, b);
+}
+
 async function authorizationCodeGrant(
 	client: SandboxClient,
 	params: URLSearchParams,
@@ -238,6 +249,19 @@ async function authorizationCodeGrant(
 			400,
 			'invalid_grant',
 			'The redirect_uri does not match the one used in the consent request'
+		);
+	// PKCE (RFC 7636 §4.6), when the consent carried a challenge: the verifier must match it.
+	if (
+		claims.cc &&
+		claims.ccm &&
+		!verifierMatches(params.get('code_verifier'), claims.cc, claims.ccm)
+	)
+		return tokenError(
+			400,
+			'invalid_grant',
+			params.get('code_verifier')
+				? 'PKCE verification failed: the code_verifier does not match the code_challenge'
+				: 'PKCE verification failed: the code_verifier is missing'
 		);
 	// Mark the code used before anything awaits, so two racing requests cannot both redeem it.
 	const refreshJti = newId();
