@@ -94,3 +94,40 @@ test('a built-in client ignores PKCE, as the service’s API docs describe none'
 	const [ex] = exchanges(await c.action('exchange'));
 	expect(ex!.response!.status).toBe(200);
 });
+
+test('metadata said the issuer sends iss (RFC 9207): a redirect back without it holds the code, and says why', async () => {
+	const c = new Client(srv.url);
+	const issuer = `${srv.url}/sandbox`;
+	// What "Fill from metadata" posts with the setup when the document advertises the iss parameter.
+	const saved = await c.action('setup', {
+		base_url: issuer,
+		client_id: 'sandbox-rw',
+		client_secret: 'sandbox-rw-secret',
+		scope: 'read',
+		redirect_uri: `${srv.url}/callback`,
+		issuer,
+		iss_parameter_supported: issuer,
+		auto_exchange: 'true'
+	});
+	expect(saved.type).toBe('success');
+	await c.fetch(await decide(c, consentUrlFrom(await c.page())));
+	const page = await c.page();
+	expect(page).toContain('data-issuer="not-sent"');
+	expect(page).toContain('The service’s metadata says it names itself on the redirect');
+	const ex = await c.action('exchange');
+	expect(ex.type).toBe('failure');
+	expect(ex.status).toBe(409);
+
+	// Without the metadata's word, the same redirect is only shown as not checked, and the code goes.
+	const plain = new Client(srv.url);
+	await plain.action('setup', {
+		base_url: issuer,
+		client_id: 'sandbox-rw',
+		client_secret: 'sandbox-rw-secret',
+		scope: 'read',
+		redirect_uri: `${srv.url}/callback`,
+		issuer
+	});
+	await plain.fetch(await decide(plain, consentUrlFrom(await plain.page())));
+	expect((await plain.action('exchange')).type).toBe('success');
+});

@@ -159,7 +159,16 @@ export function handleCallback(
 	const matched = route.kind === 'pending';
 	const iss =
 		matched && (verdict.kind === 'code' || verdict.kind === 'error')
-			? issuerOnCallback(session, url.searchParams)
+			? issuerOnCallback(
+					session,
+					url.searchParams,
+					session.iss_param_for && session.iss_param_for === session.setup?.issuer
+						? {
+								issuer: session.iss_param_for,
+								authorization_response_iss_parameter_supported: true
+							}
+						: undefined
+				)
 			: undefined;
 	const next: Session = {
 		...session,

@@ -175,6 +175,20 @@ export async function runStep(
 	return { exchanges };
 }
 
+/**
+ * The issuer whose metadata advertised the `iss` parameter (RFC 9207): the one the fill named, when
+ * the saved issuer is it, or the one already known while the issuer stays the same.
+ */
+function issParamFor(
+	session: Session,
+	issuer: string,
+	filled: FormDataEntryValue | null
+): string | undefined {
+	if (!issuer) return undefined;
+	if (filled === issuer) return issuer;
+	return session.iss_param_for === issuer ? issuer : undefined;
+}
+
 /** The destinations the user confirmed the secret may go to (a JSON list of URLs), if any. */
 function keepSecretFor(raw: FormDataEntryValue | null): string[] | undefined {
 	if (typeof raw !== 'string' || !raw || raw.length > 8192) return undefined;
@@ -235,7 +249,8 @@ export async function saveSetup(cookies: Cookies, url: URL, form: FormData) {
 		...kept,
 		setup: keepRegisteredRedirect(session.setup, parsed.data),
 		setup_id: nextSetupId(session, parsed.data),
-		tokens: moved ? undefined : next.tokens
+		tokens: moved ? undefined : next.tokens,
+		iss_param_for: issParamFor(session, parsed.data.issuer, form.get('iss_parameter_supported'))
 	};
 	next = prepareConsent(next);
 	await save(cookies, url, next);

@@ -128,6 +128,11 @@ export interface Session {
 	recent_states?: string[];
 	/** Set when the session was read but found broken (explained once on the page). */
 	notice?: string;
+	/**
+	 * The issuer whose metadata said it sends `iss` on every redirect back
+	 * (`authorization_response_iss_parameter_supported`, RFC 9207 §3), kept while the setup's issuer is it.
+	 */
+	iss_param_for?: string;
 	/** Set when this flow was dropped to make room for newer ones (never sealed). */
 	dropped?: true;
 }
