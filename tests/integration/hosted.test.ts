@@ -56,3 +56,17 @@ test.each([
 	expect(ex!.failure?.kind).toBe('blocked');
 	expect(ex!.findings[0]!.code).toBe('blocked');
 });
+
+test('Fill from metadata against the sandbox in hosted mode: both well-known URLs are asked of this server, and it publishes none', async () => {
+	const r = await new Client(origin).action('discover', {
+		base_url: `${origin}/sandbox`,
+		issuer: ''
+	});
+	expect(r.type).toBe('success');
+	expect(r.data.discovery).toEqual({ outcome: 'none' });
+	const all = r.data.exchanges as Exchange[];
+	expect(all.map((ex) => [ex.failure?.kind, ex.response?.status])).toEqual([
+		[undefined, 404],
+		[undefined, 404]
+	]);
+});

@@ -143,6 +143,15 @@ describe('resolveAndGuard and the own sandbox', () => {
 			insecure: false
 		});
 		expect(ownSandbox(new URL('https://pg.example/callback'), HOSTED.self)).toBeUndefined();
+		expect(
+			ownSandbox(
+				new URL('https://pg.example/.well-known/oauth-authorization-server/sandbox'),
+				HOSTED.self
+			)
+		).toEqual({ hostname: '127.0.0.1', port: 5173 });
+		expect(
+			ownSandbox(new URL('https://pg.example/.well-known/oauth-authorization-server'), HOSTED.self)
+		).toBeUndefined();
 		expect(ownSandbox(new URL('http://pg.example/sandbox/x'), HOSTED.self)).toBeUndefined();
 		expect(ownSandbox(own, undefined)).toBeUndefined();
 	});

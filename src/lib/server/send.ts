@@ -304,8 +304,12 @@ export function ownSandbox(
 	url: URL,
 	self: OwnListener | undefined
 ): { hostname: string; port: number } | undefined {
-	if (!self || !url.pathname.startsWith('/sandbox/') || self.origin !== url.origin)
-		return undefined;
+	// The sandbox's pages, and RFC 8414's well-known URL for its issuer (`ORIGIN/sandbox`), which
+	// sits outside `/sandbox/`: "Fill from metadata" then hears the sandbox's own answer (none).
+	const sandboxPath =
+		url.pathname.startsWith('/sandbox/') ||
+		url.pathname === '/.well-known/oauth-authorization-server/sandbox';
+	if (!self || !sandboxPath || self.origin !== url.origin) return undefined;
 	return { hostname: self.hostname, port: self.port };
 }
 
