@@ -98,3 +98,27 @@ test.each([
 	const seen = bodies.map((b) => b.text).join('\n') + urls.join('\n');
 	if (secret) expect(seen).not.toContain(secret);
 });
+
+test('the wrong method: a Basic client sent as public is refused, and the finding says what to change', async () => {
+	const p = await newPage(1280);
+	await openPlayground(p, srv.url);
+	await p.getByLabel('Base URL of the service').fill(oidc.issuer);
+	await p.getByLabel('Client id').fill('oidc-basic');
+	await p.getByLabel('Scope', { exact: true }).fill(OIDC_SCOPE);
+	await p.getByText('Advanced settings').click();
+	await p.getByLabel('Authorization endpoint').fill(oidc.endpoints.authorization);
+	await p.getByLabel('Token endpoint').fill(oidc.endpoints.token);
+	await p.getByLabel('User-info endpoint').fill(oidc.endpoints.userinfo);
+	await p.getByLabel('Client authentication').selectOption('none');
+	await p.getByLabel('PKCE').selectOption('S256');
+	await p.getByRole('button', { name: 'Save setup' }).click();
+	await p.getByTestId('consent-url').waitFor();
+	await p.getByRole('link', { name: 'Open the consent page' }).click();
+	await throughProvider(p, srv.url);
+	const exchange = p.locator('#exchange');
+	await expect.poll(() => exchange.textContent()).toContain('401');
+	const text = (await exchange.textContent()) ?? '';
+	expect(text).toContain('does not accept this client as a public client');
+	expect(text).toContain('client_secret_post or client_secret_basic');
+	await shot(p, 'client-auth-wrong-method');
+});
