@@ -93,6 +93,7 @@ test.each([1280, 390])(
 			.poll(() => p.getByTestId('revoke-verdict').textContent())
 			.toContain('The access token no longer works');
 		expect(await revoke.textContent()).toContain('proves nothing');
+		await p.getByTestId('access-revoked').waitFor();
 		// The proof is the user-info call, and its step shows what happened to it.
 		await expect.poll(() => p.locator('#userinfo').textContent()).toContain('401');
 

@@ -97,6 +97,10 @@ test('introspection says active; revoking the access token is proven by user-inf
 	expect(proof!.step).toBe('userinfo');
 	expect(proof!.request.url).toBe(oidc.endpoints.userinfo);
 	expect(proof!.response!.status).toBe(401);
+	// The token panel says so, for the access token only.
+	const page = await c.page();
+	expect(page).toContain('data-testid="access-revoked"');
+	expect(page).not.toContain('data-testid="refresh-revoked"');
 
 	const after = await c.action('introspect', { which: 'access_token' });
 	const [inactive] = exchanges(after);
@@ -116,6 +120,7 @@ test('revoking the refresh token ends the grant: the refresh grant is refused', 
 	expect(proof!.response!.status).toBe(400);
 	expect(JSON.parse(proof!.response!.body)).toMatchObject({ error: 'invalid_grant' });
 	expect(codes(revocation)).toContain('revocation-proven');
+	expect(await c.page()).toContain('data-testid="refresh-revoked"');
 	const intro = await c.action('introspect', { which: 'refresh_token' });
 	expect(JSON.parse(exchanges(intro)[0]!.response!.body)).toEqual({ active: false });
 });
@@ -133,6 +138,7 @@ test('a revocation endpoint that answers 200 and revokes nothing: the proof says
 		const [revocation, proof] = exchanges(await c.action('revoke', { which: 'access_token' }));
 		expect(proof!.response!.status).toBe(200);
 		expect(codes(revocation)).toContain('revocation-not-effective');
+		expect(await c.page()).not.toContain('data-testid="access-revoked"');
 		expect(revocation!.findings.find((f) => f.code === 'revocation-not-effective')!.level).toBe(
 			'error'
 		);

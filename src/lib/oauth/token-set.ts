@@ -22,6 +22,8 @@ export interface TokenSet {
 	extra: Record<string, unknown>;
 	/** Set after a refresh: did the service send a new refresh token? */
 	refresh?: { rotated: boolean; kept_old: boolean };
+	/** A token of this set that revocation (step 8) proved no longer works. New tokens start without it. */
+	revoked?: { access?: true; refresh?: true };
 }
 
 /** The scope-tokens of a scope string, split on white space (RFC 6749 §3.3). */

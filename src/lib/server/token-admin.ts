@@ -15,6 +15,7 @@ import {
 	type WhichToken
 } from '$lib/oauth/token-admin';
 import type { Exchange } from '$lib/exchange/types';
+import { REVOCATION_PROVEN } from '$lib/oauth/findings';
 import { config } from '$lib/env.server';
 import { clientAuth } from './client-auth';
 import { present, refreshTokens, withToken, type StepResult } from './flow';
@@ -135,6 +136,18 @@ export async function revoke(
 		proof = refreshed.exchanges[0]!;
 	}
 	const verdict = judgeProof(proof, which);
+	// Proven: the token panel says so, until new tokens replace this set.
+	if (verdict?.code === REVOCATION_PROVEN && next.tokens)
+		next = {
+			...next,
+			tokens: {
+				...next.tokens,
+				revoked: {
+					...next.tokens.revoked,
+					[which === 'access_token' ? 'access' : 'refresh']: true
+				}
+			}
+		};
 	return {
 		ok: true,
 		session: next,
