@@ -1,0 +1,78 @@
+/**
+ * The post/Basic finding end to end: a loopback token endpoint that, like many servers, accepts only
+ * the method the client is registered with (here client_secret_post) and answers 401 invalid_client
+ * to HTTP Basic. The consent comes from the sandbox; the exchange goes to this endpoint.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { Client, consentUrlFrom, decide } from '../helpers/client';
+import type { Exchange } from '../../src/lib/exchange/types';
+
+let srv: TestServer;
+let token: http.Server;
+let tokenUrl: string;
+const seen: { auth?: string; body: string }[] = [];
+
+beforeAll(async () => {
+	srv = await startServer({}, await freePort());
+	token = http.createServer((req, res) => {
+		let body = '';
+		req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+		req.on('end', () => {
+			seen.push({ auth: req.headers.authorization, body });
+			const basic = !!req.headers.authorization;
+			const answer = basic
+				? { error: 'invalid_client', error_description: 'client authentication failed' }
+				: { access_token: 'at-from-post-only', token_type: 'Bearer', expires_in: 60 };
+			const text = JSON.stringify(answer);
+			res
+				.writeHead(basic ? 401 : 200, {
+					'Content-Type': 'application/json',
+					'Content-Length': Buffer.byteLength(text)
+				})
+				.end(text);
+		});
+	});
+	await new Promise<void>((ok) => token.listen(0, '127.0.0.1', ok));
+	tokenUrl = `http://127.0.0.1:${(token.address() as AddressInfo).port}/token`;
+});
+afterAll(async () => {
+	await srv?.stop();
+	await new Promise<void>((ok) => token.close(() => ok()));
+});
+
+async function exchangeWith(method: string): Promise<Exchange> {
+	const c = new Client(srv.url);
+	const saved = await c.action('setup', {
+		base_url: `${srv.url}/sandbox`,
+		client_id: 'sandbox-rw',
+		client_secret: 'sandbox-rw-secret',
+		scope: 'read',
+		redirect_uri: `${srv.url}/callback`,
+		token_endpoint: tokenUrl,
+		token_endpoint_auth_method: method
+	});
+	expect(saved.type).toBe('success');
+	await c.fetch(await decide(c, consentUrlFrom(await c.page())));
+	return ((await c.action('exchange')).data.exchanges as Exchange[])[0]!;
+}
+
+test('Basic to a post-only server: 401 invalid_client, and the finding names Basic, the encoding bug and post', async () => {
+	const ex = await exchangeWith('client_secret_basic');
+	expect(ex.response!.status).toBe(401);
+	expect(seen.at(-1)!.auth).toMatch(/^Basic /);
+	const f = ex.findings.find((x) => x.code === 'client-auth-method')!;
+	expect(f.message).toContain('client_secret_basic');
+	expect(f.message).toContain('form-encoded before base64');
+	expect(f.fix).toContain('client_secret_post');
+});
+
+test('post to the same server: accepted, the secret in the body and no Authorization header', async () => {
+	const ex = await exchangeWith('client_secret_post');
+	expect(ex.response!.status).toBe(200);
+	expect(seen.at(-1)!.auth).toBeUndefined();
+	expect(new URLSearchParams(seen.at(-1)!.body).get('client_secret')).toBe('sandbox-rw-secret');
+	expect(ex.findings.map((x) => x.code)).not.toContain('client-auth-method');
+});
