@@ -30,9 +30,8 @@ import { secretsOf } from '$lib/server/tokens';
 import { introspect, revoke } from '$lib/server/token-admin';
 import { parseApiCall } from '$lib/oauth/api-request';
 import { discover, type Discovery } from '$lib/server/discovery';
-import { setupSchema, type Setup } from '$lib/oauth/setup';
-import { bindingChanges, secretDestinations, secretHosts } from '$lib/oauth/secret-binding';
-import type { Session } from '$lib/server/session';
+import { setupSchema } from '$lib/oauth/setup';
+import { moveSecretQuestion } from '$lib/server/secret';
 import type { RequestEvent } from '@sveltejs/kit';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -93,27 +92,6 @@ async function tokenAdminAction(
 			field: 'which'
 		});
 	return runStep(event, (s) => step(s, which.data, event.request.signal));
-}
-
-/**
- * When a fill would move a URL that receives the user's own secret (not a preset's), the hosts it
- * would then go to and the exact destinations the user is asked to confirm.
- */
-function moveSecretQuestion(
-	s: Session,
-	filled: Partial<Setup>
-): { hosts: string[]; destinations: string[] } | undefined {
-	if (!s.setup || !s.client_secret || !s.secret_for || s.preset) return undefined;
-	const proposed: Setup = {
-		...s.setup,
-		...Object.fromEntries(Object.entries(filled).filter(([, v]) => v !== '' && v !== undefined))
-	};
-	const changes = bindingChanges(s.secret_for, proposed);
-	if (!changes.length || changes.includes('client id')) return undefined;
-	return {
-		hosts: secretHosts(proposed),
-		destinations: secretDestinations(proposed).map((d) => d.url)
-	};
 }
 
 const discoverSchema = z

@@ -11,6 +11,7 @@ import {
 	type SecretBinding,
 	secretClearedMessage,
 	secretDestinations,
+	secretHosts,
 	secretMismatchMessage
 } from '$lib/oauth/secret-binding';
 import { API_DOCS } from '$lib/oauth/docs';
@@ -156,5 +157,26 @@ export function secretView(session: Session, origin: string) {
 		secretNote:
 			session.secret_note ?? (session.client_secret && !usable.ok ? usable.message : null),
 		preset: session.preset ? (preset?.label ?? session.preset) : null
+	};
+}
+
+/**
+ * The question "Fill from metadata" asks (the keep rule is `decide()` below): when a fill would move a URL that receives the user's own secret (not a preset's), the hosts it
+ * would then go to and the exact destinations the user is asked to confirm.
+ */
+export function moveSecretQuestion(
+	s: Session,
+	filled: Partial<Setup>
+): { hosts: string[]; destinations: string[] } | undefined {
+	if (!s.setup || !s.client_secret || !s.secret_for || s.preset) return undefined;
+	const proposed: Setup = {
+		...s.setup,
+		...Object.fromEntries(Object.entries(filled).filter(([, v]) => v !== '' && v !== undefined))
+	};
+	const changes = bindingChanges(s.secret_for, proposed);
+	if (!changes.length || changes.includes('client id')) return undefined;
+	return {
+		hosts: secretHosts(proposed),
+		destinations: secretDestinations(proposed).map((d) => d.url)
 	};
 }
