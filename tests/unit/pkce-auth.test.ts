@@ -51,6 +51,8 @@ describe('client authentication refused', () => {
 		expect(f!.message).toContain('client_secret_post');
 		expect(f!.message).not.toContain('form-encoded');
 		expect(f!.fix).toContain('client_secret_basic');
+		// A public registration refuses any secret: the fix names that way out too.
+		expect(f!.fix).toContain('choose "none" (with PKCE, and no secret)');
 	});
 
 	test('Basic: names the form-encoding interop bug, in the same words whatever the secret holds', () => {

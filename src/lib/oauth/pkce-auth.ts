@@ -72,7 +72,7 @@ export function clientAuthFindings(ex: Exchange, ctx: ClientContext): Finding[] 
 						? ' With HTTP Basic, RFC 6749 §2.3.1 has the client id and the secret form-encoded before base64: a server (or client) that skips that step reads a different secret whenever it holds characters such as ":", "%", "+", a space or non-ASCII letters, a common interop bug.'
 						: ''
 				}`,
-				fix: `Check the registration's token_endpoint_auth_method (the server's metadata lists the methods it supports), and try ${AUTH_METHOD_NAME[other]} in the setup's Advanced settings. If the method is right, the secret is not.`,
+				fix: `Check the registration's token_endpoint_auth_method (the server's metadata lists the methods it supports), and try ${AUTH_METHOD_NAME[other]} in the setup's Advanced settings; if the client is registered as public, choose "none" (with PKCE, and no secret). If the method is right, the secret is not.`,
 				ref: `${RFC6749}#section-2.3.1`
 			}
 		];
