@@ -207,6 +207,62 @@ export async function startOidcProvider(
 	};
 }
 
+/**
+ * The client registrations a standard server is tried with, one per way a client authenticates:
+ * a confidential client that sends its secret in the body and must use PKCE; a client registered
+ * for HTTP Basic only, whose secret needs form-encoding before base64 (RFC 6749 §2.3.1: `:`, `%`,
+ * `+`, a space); and a public client (no secret, PKCE).
+ */
+export const MATRIX = [
+	{ id: 'oidc-post-pkce', method: 'client_secret_post', secret: 'post-Secret-9Kd2' },
+	{ id: 'oidc-basic', method: 'client_secret_basic', secret: 'b:a%s+i c/=&~?' },
+	{ id: 'oidc-public', method: 'none', secret: '' }
+] as const;
+export type MatrixClient = (typeof MATRIX)[number];
+
+/** Where the standard server answers besides the endpoints of `OidcServer`. */
+export function adminEndpoints(oidc: OidcServer): {
+	revocation: string;
+	introspection: string;
+	par: string;
+} {
+	return {
+		revocation: `${oidc.issuer}/token/revocation`,
+		introspection: `${oidc.issuer}/token/introspection`,
+		par: `${oidc.issuer}/request`
+	};
+}
+
+/**
+ * oidc-provider with everything its metadata can advertise that the playground uses: revocation
+ * (RFC 7009), introspection (RFC 7662) and pushed authorization requests (RFC 9126) besides
+ * discovery and the JWKS, PKCE required of every client, and the three `MATRIX` clients (the
+ * confidential ones also allowed the refresh grant). The ID token it issues is the JWT whose
+ * signature the playground checks against `jwks_uri`.
+ */
+export async function startStandardServer(redirectUris: string[]): Promise<OidcServer> {
+	const base = baseConfiguration();
+	return startOidcProvider({
+		clients: MATRIX.map((c) =>
+			oidcClient(redirectUris, {
+				client_id: c.id,
+				client_secret: c.secret || undefined,
+				token_endpoint_auth_method: c.method
+			})
+		),
+		configuration: {
+			pkce: { required: () => true },
+			// @types/oidc-provider types `introspection` as a feature that can only be disabled.
+			features: {
+				...base.features,
+				revocation: { enabled: true },
+				introspection: { enabled: true },
+				pushedAuthorizationRequests: { enabled: true }
+			} as unknown as typeof base.features
+		}
+	});
+}
+
 function formAction(html: string): string {
 	const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
 	if (!action) throw new Error(`no form on the provider's page: ${html.slice(0, 300)}`);
