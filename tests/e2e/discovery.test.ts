@@ -1,10 +1,12 @@
 /**
  * "Fill from metadata" in real Chromium against oidc-provider: the form is filled and marked, an
  * edited field loses its mark, the fill moves the URL that receives the secret so the page asks,
- * "Keep it" keeps the secret for the new hosts, and the flow then completes. Screenshots at 1280
- * and 390 px.
+ * "Keep it" keeps the secret for the new hosts, and the flow then completes. A document that names
+ * another issuer is refused, and the form keeps what was typed. Screenshots at 1280 and 390 px.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
@@ -92,4 +94,39 @@ test.each([1280, 390])('at %i px: fill, the secret question, keep, and the flow'
 	await p.getByTestId('access-token').waitFor();
 	const page = bodies.map((b) => b.text).join('\n') + urls.join('\n');
 	expect(page).not.toContain(OIDC_CLIENT_SECRET);
+});
+
+test('a document whose issuer is another is refused: the page says why, and nothing typed is changed', async () => {
+	const seen: string[] = [];
+	const fake = http.createServer((req, res) => {
+		seen.push(req.url ?? '');
+		const body = JSON.stringify({
+			issuer: 'https://evil.test',
+			authorization_endpoint: 'https://evil.test/auth',
+			token_endpoint: 'https://evil.test/token'
+		});
+		res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
+	});
+	await new Promise<void>((ok) => fake.listen(0, '127.0.0.1', ok));
+	try {
+		const base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}/as`;
+		const p = await newPage(1280);
+		await openPlayground(p, srv.url);
+		await p.getByLabel('Base URL of the service').fill(base);
+		await p.getByLabel('Client id').fill(OIDC_CLIENT_ID);
+		await p.getByText('Advanced settings').click();
+		await p.getByLabel('Token endpoint').fill(`${base}/token`);
+		await p.getByRole('button', { name: 'Fill from metadata' }).click();
+		const outcome = p.getByTestId('metadata-outcome');
+		await expect.poll(() => outcome.textContent()).toContain('RFC 8414 §3.3');
+		expect(await outcome.textContent()).toContain('"https://evil.test"');
+		expect(await p.getByLabel('Token endpoint').inputValue()).toBe(`${base}/token`);
+		expect(await p.getByLabel('Token endpoint').getAttribute('data-from-metadata')).toBeNull();
+		expect(await p.getByLabel('Base URL of the service').inputValue()).toBe(base);
+		expect(seen).toEqual(['/.well-known/oauth-authorization-server/as']);
+		await p.getByTestId('metadata-outcome').scrollIntoViewIfNeeded();
+		await shot(p, 'discovery-wrong-issuer');
+	} finally {
+		await new Promise<void>((ok) => fake.close(() => ok()));
+	}
 });
