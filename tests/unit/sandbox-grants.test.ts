@@ -15,7 +15,11 @@ describe('sandbox grant state: single-use codes and rotating refresh tokens', ()
 		g.redeemCode(code, 'rt-1', c.sec() + 3600);
 		expect(g.usedCode('code-1')).toMatchObject({ fam: 'fam-1' });
 		expect(g.isRevoked('fam-1')).toBe(false);
-		g.revoke('fam-1');
+		g.revoke('fam-1', c.sec() + 60);
+		expect(g.isRevoked('fam-1')).toBe(true);
+		// The mark lasts as long as the family's own tokens, even when asked for less.
+		c.advance(120_000);
+		g.prune();
 		expect(g.isRevoked('fam-1')).toBe(true);
 	});
 
@@ -39,8 +43,13 @@ describe('sandbox grant state: single-use codes and rotating refresh tokens', ()
 	});
 
 	it('revokes a family it has never seen, so its access tokens stop working', () => {
-		const g = new GrantStore();
-		g.revoke('ghost');
+		const c = clock();
+		const g = new GrantStore(c.now);
+		g.revoke('ghost', c.sec() + 30 * 24 * 3600);
+		expect(g.isRevoked('ghost')).toBe(true);
+		// Kept for as long as asked (a refresh token's 30 days), not a fixed day.
+		c.advance(29 * 24 * 3600 * 1000);
+		g.prune();
 		expect(g.isRevoked('ghost')).toBe(true);
 	});
 
@@ -83,5 +92,21 @@ describe('sandbox grant state: single-use codes and rotating refresh tokens', ()
 		expect(g.size().families).toBe(10);
 		// The newest survive.
 		expect(g.rotate('f24', 'x', 'r24', 'r24b', c.sec() + 3600)).toBe('ok');
+	});
+
+	it('over its cap, evicts families that are not revoked, never a revocation', () => {
+		const c = clock();
+		const g = new GrantStore(c.now, 10);
+		g.redeemCode({ jti: 'c0', exp: c.sec() + 60, fam: 'f0', client_id: 'x' }, 'r0', c.sec() + 3600);
+		g.revoke('f0', c.sec() + 3600);
+		for (let i = 1; i < 25; i++)
+			g.redeemCode(
+				{ jti: `c${i}`, exp: c.sec() + 60, fam: `f${i}`, client_id: 'x' },
+				`r${i}`,
+				c.sec() + 3600
+			);
+		expect(g.size().families).toBe(10);
+		expect(g.isRevoked('f0')).toBe(true);
+		expect(g.rotate('f0', 'x', 'r0', 'r0b', c.sec() + 3600)).toBe('revoked');
 	});
 });

@@ -7,8 +7,10 @@
  *   revokes the family (OAuth 2.0 Security BCP, RFC 9700 §4.14.2).
  *
  * Entries are dropped once everything they guard has expired, and the store is capped: when it is
- * full the oldest families go first. A family the store does not know (after a restart, or evicted)
- * is trusted on its signature alone, so a restart with the same key loses nothing but replay detection.
+ * full the oldest families that are not revoked go first. A family the store does not know (after a
+ * restart, or evicted) is trusted on its signature alone, so a restart with the same key loses
+ * nothing but replay detection. This is the memory backend's part (`store.server.ts`); REDIS_URL
+ * keeps the same state in a shared server instead.
  */
 
 interface Family {
@@ -60,11 +62,13 @@ export class GrantStore {
 		return this.families.get(fam)?.revoked ?? false;
 	}
 
-	/** Revokes every token of a family. The mark stays until the family's tokens would have expired. */
-	revoke(fam: string, until = this.seconds() + 24 * 60 * 60): void {
+	/** Revokes every token of a family. The mark stays until `until`, or the family's own expiry if later. */
+	revoke(fam: string, until: number): void {
 		const family = this.families.get(fam);
-		if (family) family.revoked = true;
-		else this.families.set(fam, { client_id: '', refreshJti: '', revoked: true, until });
+		if (family) {
+			family.revoked = true;
+			family.until = Math.max(family.until, until);
+		} else this.families.set(fam, { client_id: '', refreshJti: '', revoked: true, until });
 	}
 
 	/**
@@ -107,12 +111,17 @@ export class GrantStore {
 		if (this.now() - this.lastPrune >= PRUNE_EVERY_MS) this.prune();
 	}
 
+	/**
+	 * Over the cap, the oldest families that are not revoked go first: such a family is then
+	 * trusted on its signature alone (replay detection lost), but a revocation is never forgotten
+	 * before the tokens it covers expire.
+	 */
 	private enforceCap(): void {
 		if (this.families.size <= this.maxFamilies) return;
 		this.prune();
-		for (const fam of this.families.keys()) {
+		for (const [fam, family] of this.families) {
 			if (this.families.size <= this.maxFamilies) break;
-			this.families.delete(fam);
+			if (!family.revoked) this.families.delete(fam);
 		}
 	}
 
