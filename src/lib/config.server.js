@@ -81,6 +81,8 @@ import { z } from 'zod';
  * @property {unknown[]} presets The PLAYGROUND_PRESETS entries, as loaded (presets.ts checks them).
  * @property {boolean} log The request log is on.
  * @property {SandboxConfig} sandbox
+ * @property {{ redisUrl?: string }} store REDIS_URL: where the sandbox keeps its codes, grants and
+ *   consent decisions; unset, this process's memory.
  */
 
 export class ConfigError extends Error {
@@ -482,7 +484,22 @@ export const variables = z.object({
 	SANDBOX_REFRESH_TTL: positiveCount(30 * DAY, 'seconds'),
 	SANDBOX_ZONE1_LIMIT: positiveCount(100, 'requests'),
 	SANDBOX_ZONE2_LIMIT: positiveCount(10, 'requests'),
-	SANDBOX_LIMIT_WINDOW: positiveCount(600, 'seconds')
+	SANDBOX_LIMIT_WINDOW: positiveCount(600, 'seconds'),
+	// Never echoed in a message: the URL may hold a password.
+	REDIS_URL: variable((raw, fail) => {
+		if (isBlank(raw)) return undefined;
+		let url;
+		try {
+			url = new URL(/** @type {string} */ (raw).trim());
+		} catch {
+			url = undefined;
+		}
+		if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname)
+			return fail(
+				' must be a redis:// or rediss:// URL with a host, such as redis://127.0.0.1:6379 (its value is not repeated here: it may hold a password)'
+			);
+		return url.href;
+	})
 });
 
 /** The abuse limit's default in hosted mode. */
@@ -584,6 +601,7 @@ export function parseConfig(env) {
 			limitWindow: v.SANDBOX_LIMIT_WINDOW,
 			extraClients: v.SANDBOX_CLIENTS,
 			...(sandboxOrigin(v.ORIGIN) && { origin: sandboxOrigin(v.ORIGIN) })
-		}
+		},
+		store: { ...(v.REDIS_URL && { redisUrl: v.REDIS_URL }) }
 	};
 }

@@ -1,0 +1,190 @@
+/**
+ * The sandbox's store on a Redis-protocol server (Valkey or Redis 7), through `ioredis`, when
+ * REDIS_URL is set. Every instance and worker that uses the same server shares what the sandbox
+ * remembers. Each decision is one Lua script, which the server runs atomically:
+ *
+ * - `sandbox:code:<jti>` = the family the code started, until the code's own expiry;
+ * - `sandbox:fam:<fam>` = a hash (client_id, refresh, revoked, until), expiring at `until`, the
+ *   expiry of the longest token the family holds: a revocation lives exactly as long as it matters;
+ * - `sandbox:decision:<ticket jti>` = the first consent decision of a ticket, until the ticket expires.
+ *
+ * Commands fail fast instead of queueing while the server is unreachable (no offline queue, one
+ * try, a command timeout), so a request never waits past `TIMEOUT_MS`; the client reconnects by
+ * itself and the sandbox works again as soon as the server is back. The URL is never logged: it
+ * may hold a password.
+ */
+import { Redis } from 'ioredis';
+import { StoreUnavailable, type RotateResult, type SandboxStore } from './store.server';
+
+/** The longest a store operation may take, connecting included. */
+export const TIMEOUT_MS = 1_000;
+
+const PREFIX = 'sandbox:';
+
+const REDEEM = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EXAT', ARGV[2]) == false then return 0 end
+local revoked = redis.call('HGET', KEYS[2], 'revoked') or '0'
+local u = math.max(tonumber(redis.call('HGET', KEYS[2], 'until') or '0'), tonumber(ARGV[5]))
+redis.call('HSET', KEYS[2], 'client_id', ARGV[3], 'refresh', ARGV[4], 'revoked', revoked, 'until', u)
+redis.call('EXPIREAT', KEYS[2], u)
+return 1`;
+
+const REVOKE = `
+local u = math.max(tonumber(redis.call('HGET', KEYS[1], 'until') or '0'), tonumber(ARGV[1]))
+redis.call('HSET', KEYS[1], 'revoked', '1', 'until', u)
+redis.call('EXPIREAT', KEYS[1], u)
+return 1`;
+
+const ROTATE = `
+local f = redis.call('HMGET', KEYS[1], 'revoked', 'refresh', 'until')
+if f[1] == '1' then return 'revoked' end
+if f[2] and f[2] ~= ARGV[2] then
+  redis.call('HSET', KEYS[1], 'revoked', '1')
+  return 'reused'
+end
+local u = math.max(tonumber(f[3] or '0'), tonumber(ARGV[4]))
+redis.call('HSET', KEYS[1], 'client_id', ARGV[1], 'refresh', ARGV[3], 'revoked', '0', 'until', u)
+redis.call('EXPIREAT', KEYS[1], u)
+return 'ok'`;
+
+const DECIDE = `
+local first = redis.call('GET', KEYS[1])
+if first then return first end
+redis.call('SET', KEYS[1], ARGV[1], 'EXAT', ARGV[2])
+return ARGV[1]`;
+
+interface Scripts {
+	sandboxRedeem(code: string, fam: string, ...args: (string | number)[]): Promise<number>;
+	sandboxRevoke(fam: string, until: number): Promise<number>;
+	sandboxRotate(fam: string, ...args: (string | number)[]): Promise<RotateResult>;
+	sandboxDecide(key: string, location: string, exp: number): Promise<string>;
+}
+
+export class RedisStore implements SandboxStore {
+	readonly kind = 'redis' as const;
+	private readonly redis: Redis & Scripts;
+	private down = false;
+
+	constructor(
+		url: string,
+		private readonly now: () => number = Date.now,
+		private readonly log: (line: string) => void = (line) => console.error(line)
+	) {
+		const redis = new Redis(url, {
+			enableOfflineQueue: false,
+			maxRetriesPerRequest: 0,
+			commandTimeout: TIMEOUT_MS,
+			connectTimeout: TIMEOUT_MS,
+			// Reconnect for ever, at most every 2 s: the sandbox recovers when the server is back.
+			retryStrategy: (times) => Math.min(times * 100, 2_000)
+		});
+		redis.defineCommand('sandboxRedeem', { numberOfKeys: 2, lua: REDEEM });
+		redis.defineCommand('sandboxRevoke', { numberOfKeys: 1, lua: REVOKE });
+		redis.defineCommand('sandboxRotate', { numberOfKeys: 1, lua: ROTATE });
+		redis.defineCommand('sandboxDecide', { numberOfKeys: 1, lua: DECIDE });
+		// One line when the store goes away and one when it is back, not one per retry.
+		redis.on('error', (e: Error) => {
+			if (this.down) return;
+			this.down = true;
+			this.log(
+				`sandbox store: unreachable (${e.message}); the sandbox answers 503 until it is back`
+			);
+		});
+		redis.on('ready', () => {
+			if (!this.down) return;
+			this.down = false;
+			this.log('sandbox store: reachable again');
+		});
+		this.redis = redis as Redis & Scripts;
+	}
+
+	/** Waits for the connection (up to the timeout), then runs `op`; any failure is StoreUnavailable. */
+	private async run<T>(op: () => Promise<T>): Promise<T> {
+		try {
+			if (this.redis.status !== 'ready') await this.ready();
+			return await op();
+		} catch (e) {
+			throw new StoreUnavailable(e);
+		}
+	}
+
+	private ready(): Promise<void> {
+		return new Promise((ok, fail) => {
+			const timer = setTimeout(() => {
+				this.redis.off('ready', onReady);
+				fail(new Error(`no connection within ${TIMEOUT_MS} ms`));
+			}, TIMEOUT_MS);
+			const onReady = () => {
+				clearTimeout(timer);
+				ok();
+			};
+			this.redis.once('ready', onReady);
+		});
+	}
+
+	/** A key's expiry that is never in the past (the server would drop it at once). */
+	private atLeastNow(unixSeconds: number): number {
+		return Math.max(unixSeconds, Math.floor(this.now() / 1000) + 1);
+	}
+
+	usedCode(jti: string): Promise<string | undefined> {
+		return this.run(async () => (await this.redis.get(PREFIX + 'code:' + jti)) ?? undefined);
+	}
+
+	redeemCode(
+		code: { jti: string; exp: number; fam: string; client_id: string },
+		refreshJti: string,
+		until: number
+	): Promise<boolean> {
+		return this.run(
+			async () =>
+				(await this.redis.sandboxRedeem(
+					PREFIX + 'code:' + code.jti,
+					PREFIX + 'fam:' + code.fam,
+					code.fam,
+					this.atLeastNow(code.exp),
+					code.client_id,
+					refreshJti,
+					this.atLeastNow(until)
+				)) === 1
+		);
+	}
+
+	isRevoked(fam: string): Promise<boolean> {
+		return this.run(async () => (await this.redis.hget(PREFIX + 'fam:' + fam, 'revoked')) === '1');
+	}
+
+	revoke(fam: string, until: number): Promise<void> {
+		return this.run(async () => {
+			await this.redis.sandboxRevoke(PREFIX + 'fam:' + fam, this.atLeastNow(until));
+		});
+	}
+
+	rotate(
+		fam: string,
+		client_id: string,
+		presentedJti: string,
+		nextJti: string,
+		until: number
+	): Promise<RotateResult> {
+		return this.run(() =>
+			this.redis.sandboxRotate(
+				PREFIX + 'fam:' + fam,
+				client_id,
+				presentedJti,
+				nextJti,
+				this.atLeastNow(until)
+			)
+		);
+	}
+
+	decideOnce(ticketJti: string, location: string, exp: number): Promise<string> {
+		return this.run(() =>
+			this.redis.sandboxDecide(PREFIX + 'decision:' + ticketJti, location, this.atLeastNow(exp))
+		);
+	}
+
+	async close(): Promise<void> {
+		this.redis.disconnect();
+	}
+}

@@ -1,0 +1,122 @@
+/**
+ * What the sandbox must remember between requests, behind one small interface with two backends:
+ * - `MemoryStore` (the default): this process's memory, nothing to install;
+ * - `RedisStore` (`redis-store.server.ts`, when REDIS_URL is set): any Redis-protocol server
+ *   (Valkey or Redis), shared by every process and instance that uses it.
+ *
+ * It holds the used authorization codes, the grant families (current refresh-token id, revoked
+ * mark) and the consent decisions. Every operation that decides something is atomic in both
+ * backends: a code is redeemed once even when two instances receive it in the same millisecond.
+ * A revocation is kept until the longest token it covers has expired, never evicted early.
+ *
+ * An operation the store cannot answer (the server is down or too slow) throws `StoreUnavailable`;
+ * the sandbox answers 503 with the reason, and the playground's own steps are not affected.
+ */
+import { GrantStore, type RotateResult } from './grants.server';
+
+export type { RotateResult };
+
+export class StoreUnavailable extends Error {
+	constructor(cause: unknown) {
+		super(
+			`the sandbox's store is unreachable (${cause instanceof Error ? cause.message : String(cause)})`
+		);
+		this.name = 'StoreUnavailable';
+	}
+}
+
+export interface SandboxStore {
+	/** Which backend, for the sandbox's page and the health check. */
+	readonly kind: 'memory' | 'redis';
+	/** The family an authorization code started, when it was redeemed already. */
+	usedCode(jti: string): Promise<string | undefined>;
+	/**
+	 * Redeems a code: marks it used until `exp` and starts its family, whose first refresh token is
+	 * `refreshJti`, valid until `until`. Atomic: of two calls with one code, exactly one returns
+	 * true; the other is told the code was used already (and nothing changes).
+	 */
+	redeemCode(
+		code: { jti: string; exp: number; fam: string; client_id: string },
+		refreshJti: string,
+		until: number
+	): Promise<boolean>;
+	isRevoked(fam: string): Promise<boolean>;
+	/** Revokes every token of a family, until `until` (Unix seconds) at least. */
+	revoke(fam: string, until: number): Promise<void>;
+	/** Uses refresh token `presentedJti` of a family; `nextJti` becomes the current one (atomic). */
+	rotate(
+		fam: string,
+		client_id: string,
+		presentedJti: string,
+		nextJti: string,
+		until: number
+	): Promise<RotateResult>;
+	/**
+	 * The consent decision of a ticket, made once: the first call stores `location` (the redirect
+	 * with its code) until `exp` and returns it; every later call returns that same first answer,
+	 * so a replayed ticket mints no second code.
+	 */
+	decideOnce(ticketJti: string, location: string, exp: number): Promise<string>;
+	/** Closes the connection, if any. */
+	close(): Promise<void>;
+}
+
+/** The in-process backend: the grant store, and the consent decisions in a map pruned on use. */
+export class MemoryStore implements SandboxStore {
+	readonly kind = 'memory' as const;
+	private decisions = new Map<string, { location: string; exp: number }>();
+	private lastPrune = 0;
+
+	constructor(
+		private readonly grants = new GrantStore(),
+		private readonly now: () => number = Date.now
+	) {}
+
+	async usedCode(jti: string): Promise<string | undefined> {
+		return this.grants.usedCode(jti)?.fam;
+	}
+
+	async redeemCode(
+		code: { jti: string; exp: number; fam: string; client_id: string },
+		refreshJti: string,
+		until: number
+	): Promise<boolean> {
+		// No await between the check and the mark: one event-loop turn, so atomic in this process.
+		if (this.grants.usedCode(code.jti)) return false;
+		this.grants.redeemCode(code, refreshJti, until);
+		return true;
+	}
+
+	async isRevoked(fam: string): Promise<boolean> {
+		return this.grants.isRevoked(fam);
+	}
+
+	async revoke(fam: string, until: number): Promise<void> {
+		this.grants.revoke(fam, until);
+	}
+
+	async rotate(
+		fam: string,
+		client_id: string,
+		presentedJti: string,
+		nextJti: string,
+		until: number
+	): Promise<RotateResult> {
+		return this.grants.rotate(fam, client_id, presentedJti, nextJti, until);
+	}
+
+	async decideOnce(ticketJti: string, location: string, exp: number): Promise<string> {
+		const seconds = Math.floor(this.now() / 1000);
+		const first = this.decisions.get(ticketJti);
+		if (first && first.exp > seconds) return first.location;
+		// Expired decisions go at most once a minute; the map is bounded by the tickets' lifetime.
+		if (this.now() - this.lastPrune >= 60_000) {
+			this.lastPrune = this.now();
+			for (const [jti, d] of this.decisions) if (d.exp <= seconds) this.decisions.delete(jti);
+		}
+		this.decisions.set(ticketJti, { location, exp });
+		return location;
+	}
+
+	async close(): Promise<void> {}
+}
