@@ -25,7 +25,8 @@ import { isFormContentType, jsonResponse, readBodyCapped } from './http.server';
 import { usageHeaders, type Usage, type Zone } from './ratelimit.server';
 import { hasWrite } from './scope.server';
 import { verifyAccessToken, type AccessClaims } from './signing.server';
-import { grants, limiter, readerState } from './state.server';
+import { limiter, readerState, store } from './state.server';
+import { StoreUnavailable } from './store.server';
 
 export const API_PREFIX = '/sandbox/reader/api/0/';
 
@@ -231,7 +232,7 @@ async function lookUpToken(request: Request, url: URL, now: number): Promise<Tok
 					: 'The access token is invalid'
 		};
 	}
-	if (grants.isRevoked(verified.claims.fam))
+	if (await (await store()).isRevoked(verified.claims.fam))
 		return {
 			ok: false,
 			status: 401,
@@ -266,7 +267,15 @@ export async function readerApi(
 	const peek = (client?: SandboxClient): Usage =>
 		limiter.peek(client?.client_id, limitsFor(client), limitWindow);
 
-	const token = await lookUpToken(request, url, now);
+	let token: TokenLookup;
+	try {
+		token = await lookUpToken(request, url, now);
+	} catch (e) {
+		if (!(e instanceof StoreUnavailable)) throw e;
+		return apiError(503, 'temporarily_unavailable', `The sandbox cannot answer now: ${e.message}`, {
+			'Retry-After': '2'
+		});
+	}
 	if (!token.ok) {
 		const headers = usageHeaders(peek());
 		const challenge = token.error

@@ -12,6 +12,8 @@ import { findClient, redirectUriMatches } from './clients.server';
 import { DEMO_USER } from './demo.server';
 import { parseScope, permissionWords } from './scope.server';
 import { newId, signCode, signTicket, verifyTicket } from './signing.server';
+import { store } from './state.server';
+import { StoreUnavailable } from './store.server';
 
 /** The service's API docs §4.1 and §8: `state` is at most 500 bytes. */
 export const MAX_STATE_BYTES = 500;
@@ -218,7 +220,7 @@ export async function consentView(request: ConsentRequest): Promise<ConsentView>
 
 export type Decision = 'authorize' | 'deny';
 export type DecisionResult =
-	{ ok: true; location: string } | { ok: false; status: 400; message: string };
+	{ ok: true; location: string } | { ok: false; status: 400 | 503; message: string };
 
 /**
  * Turns the user's decision into the redirect back (RFC 6749 §4.1.2 and §4.1.2.1 `access_denied`).
@@ -254,22 +256,38 @@ export async function decideConsent(
 			status: 400,
 			message: 'The application of this consent form is no longer registered.'
 		};
-	if (decision === 'deny') {
-		return {
-			ok: true,
-			location: redirectWith(redirect_uri, {
+	// A ticket decides once: a second post of the same form (a double click, a replay) gets the
+	// first answer again, so it can mint no second code and cannot turn a denial into a grant.
+	const once = async (location: string): Promise<DecisionResult> => {
+		try {
+			const jti = verified.claims.jti;
+			return {
+				ok: true,
+				location: await (await store()).decideOnce(jti, location, verified.claims.exp)
+			};
+		} catch (e) {
+			if (!(e instanceof StoreUnavailable)) throw e;
+			return {
+				ok: false,
+				status: 503,
+				message: `The sandbox cannot answer now: ${e.message}. Try again in a moment.`
+			};
+		}
+	};
+	if (decision === 'deny')
+		return once(
+			redirectWith(redirect_uri, {
 				error: 'access_denied',
 				error_description: 'The user denied the request',
 				state
 			})
-		};
-	}
+		);
 	const { token: code } = await signCode(
 		{ client_id, redirect_uri, scope, fam: newId(), ...(cc && ccm && { cc, ccm }) },
 		sandboxConfig().codeTtl,
 		now
 	);
-	return { ok: true, location: redirectWith(redirect_uri, { code, state }) };
+	return once(redirectWith(redirect_uri, { code, state }));
 }
 
 /**

@@ -1,13 +1,32 @@
 /**
- * The sandbox's in-memory state, one of each per server process: grant families, rate-limit windows,
- * and each client's copy of the demo read/starred/label state. All of it is bounded (see each class).
+ * The sandbox's state: the store of codes, grants and consent decisions (in this process, or on a
+ * Redis-protocol server when REDIS_URL is set; see store.server.ts), the rate-limit windows, and
+ * each client's copy of the demo read/starred/label state. All of it is bounded (see each class).
  */
-import { GrantStore } from './grants.server';
+import { config } from '$lib/env.server';
 import { RateLimiter } from './ratelimit.server';
 import { ReaderState } from './demo.server';
+import { MemoryStore, type SandboxStore } from './store.server';
 
-export const grants = new GrantStore();
 export const limiter = new RateLimiter();
+
+let current: Promise<SandboxStore> | undefined;
+
+/** The store the configuration names, made on first use (the Redis client is loaded only then). */
+export function store(): Promise<SandboxStore> {
+	current ??= (async () => {
+		const url = config().store.redisUrl;
+		if (!url) return new MemoryStore();
+		const { RedisStore } = await import('./redis-store.server');
+		return new RedisStore(url);
+	})();
+	return current;
+}
+
+/** Replaces the store, for tests. */
+export function useStore(next: SandboxStore): void {
+	current = Promise.resolve(next);
+}
 
 const readerStates = new Map<string, ReaderState>();
 

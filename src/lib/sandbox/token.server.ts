@@ -27,7 +27,8 @@ import {
 	verifyCode,
 	verifyRefreshToken
 } from './signing.server';
-import { grants } from './state.server';
+import { store } from './state.server';
+import { StoreUnavailable } from './store.server';
 
 export type TokenErrorCode =
 	| 'invalid_request'
@@ -35,7 +36,16 @@ export type TokenErrorCode =
 	| 'invalid_grant'
 	| 'unauthorized_client'
 	| 'unsupported_grant_type'
-	| 'invalid_scope';
+	| 'invalid_scope'
+	// Not in RFC 6749 §5.2's list (it is §4.1.2.1's), the usual word for a 503 at the token endpoint.
+	| 'temporarily_unavailable';
+
+/** The answer while the sandbox's store cannot be reached: 503, the reason, and when to try again. */
+export function storeDown(e: StoreUnavailable): Response {
+	return tokenError(503, 'temporarily_unavailable', `The sandbox cannot answer now: ${e.message}`, {
+		'Retry-After': '2'
+	});
+}
 
 /** RFC 6749 §5.2 error response. */
 export function tokenError(
@@ -233,9 +243,11 @@ async function authorizationCodeGrant(
 			: tokenError(400, 'invalid_grant', 'The authorization code is invalid');
 	}
 	const claims = verified.claims;
-	const used = grants.usedCode(claims.jti);
+	const grants = await store();
+	const until = familyUntil(client, now);
+	const used = await grants.usedCode(claims.jti);
 	if (used) {
-		grants.revoke(used.fam);
+		await grants.revoke(used, until);
 		return tokenError(
 			400,
 			'invalid_grant',
@@ -263,13 +275,22 @@ async function authorizationCodeGrant(
 				? 'PKCE verification failed: the code_verifier does not match the code_challenge'
 				: 'PKCE verification failed: the code_verifier is missing'
 		);
-	// Mark the code used before anything awaits, so two racing requests cannot both redeem it.
+	// Redeemed atomically (in the store): of two racing requests with one code, one wins; the
+	// other is told the code was used, and the family's tokens are revoked as for any second use.
 	const refreshJti = newId();
-	grants.redeemCode(
+	const redeemed = await grants.redeemCode(
 		{ jti: claims.jti, exp: claims.exp, fam: claims.fam, client_id: client.client_id },
 		refreshJti,
-		familyUntil(client, now)
+		until
 	);
+	if (!redeemed) {
+		await grants.revoke(claims.fam, until);
+		return tokenError(
+			400,
+			'invalid_grant',
+			'The authorization code has already been used; the tokens issued from it are now revoked'
+		);
+	}
 	return issueTokens(client, claims.fam, clampScope(client, claims.scope), refreshJti, origin, now);
 }
 
@@ -295,13 +316,9 @@ async function refreshTokenGrant(
 	if (claims.client_id !== client.client_id)
 		return tokenError(400, 'invalid_grant', 'The refresh token was issued to another client');
 	const nextJti = newId();
-	const rotated = grants.rotate(
-		claims.fam,
-		client.client_id,
-		claims.jti,
-		nextJti,
-		familyUntil(client, now)
-	);
+	const rotated = await (
+		await store()
+	).rotate(claims.fam, client.client_id, claims.jti, nextJti, familyUntil(client, now));
 	if (rotated === 'revoked')
 		return tokenError(400, 'invalid_grant', 'The refresh token has been revoked');
 	if (rotated === 'reused') {
@@ -344,9 +361,15 @@ export async function tokenEndpoint(
 
 	const grant_type = params.get('grant_type');
 	if (!grant_type) return tokenError(400, 'invalid_request', 'The grant_type parameter is missing');
-	if (grant_type === 'authorization_code')
-		return authorizationCodeGrant(auth.client, params, origin, now);
-	if (grant_type === 'refresh_token') return refreshTokenGrant(auth.client, params, origin, now);
+	try {
+		if (grant_type === 'authorization_code')
+			return await authorizationCodeGrant(auth.client, params, origin, now);
+		if (grant_type === 'refresh_token')
+			return await refreshTokenGrant(auth.client, params, origin, now);
+	} catch (e) {
+		if (e instanceof StoreUnavailable) return storeDown(e);
+		throw e;
+	}
 	return tokenError(
 		400,
 		'unsupported_grant_type',
