@@ -20,8 +20,12 @@ const EXCHANGE = '^src/lib/exchange/';
 const OAUTH = '^src/lib/oauth/';
 const SERVER = '^src/lib/server/';
 const SANDBOX = '^src/lib/sandbox/';
-/** The shared base: configuration, the environment it is parsed from, and the keys. */
-const KEYS = '^src/lib/(keys|env|config)\\.server\\.[jt]s$';
+/**
+ * The shared base: configuration, the environment it is parsed from, the keys, and the shared
+ * store's connection and fixed-window counters (REDIS_URL), which the abuse limit and the sandbox
+ * both use.
+ */
+const KEYS = '^src/lib/(keys|env|config|redis|rate-limit)\\.server\\.[jt]s$';
 const UI = '^src/lib/ui/';
 const APP = ['^src/routes/', '^src/hooks\\.'];
 /** Server-only by SvelteKit's own rule: $lib/server and any *.server.* module. */
@@ -57,7 +61,7 @@ export default {
 		{
 			name: 'sandbox-stands-apart',
 			comment:
-				'src/lib/sandbox is a service of its own: besides its own modules it imports only the shared base (configuration and keys).',
+				'src/lib/sandbox is a service of its own: besides its own modules it imports only the shared base (configuration, keys, the shared store connection and counters).',
 			severity: 'error',
 			from: { path: SANDBOX },
 			to: { path: '^src/', pathNot: [SANDBOX, KEYS] }

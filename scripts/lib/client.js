@@ -115,10 +115,12 @@ export class Client {
 
 	/**
 	 * @param {string} base the origin
-	 * @param {{ record?: boolean, timeoutMs?: number, flow?: string, jar?: Map<string, string> }} [opts]
+	 * @param {{ record?: boolean, timeoutMs?: number, flow?: string, jar?: Map<string, string>, headers?: Record<string, string> }} [opts]
+	 *   `headers` go on every request (a test's stand-in for who is asking, say).
 	 */
 	constructor(base, opts = {}) {
 		this.base = base;
+		this.headers = opts.headers ?? {};
 		this.record = opts.record ?? true;
 		this.timeoutMs = opts.timeoutMs;
 		/** This tab's flow id. */
@@ -132,7 +134,8 @@ export class Client {
 			record: this.record,
 			timeoutMs: this.timeoutMs,
 			flow,
-			jar: this.jar
+			jar: this.jar,
+			headers: this.headers
 		});
 		t.seen = this.seen;
 		return t;
@@ -151,6 +154,7 @@ export class Client {
 	async fetch(path, init = {}) {
 		const url = path.startsWith('http') ? path : this.base + path;
 		const headers = new Headers(init.headers);
+		for (const [name, value] of Object.entries(this.headers)) headers.set(name, value);
 		if (this.jar.size && new URL(url).origin === this.base)
 			headers.set('cookie', this.cookieHeader());
 		const res = await fetch(url, {

@@ -33,11 +33,20 @@ let b: TestServer;
 let proxy: RoundRobin;
 /** The proxy as the helpers' server: every request it gets goes to A or B in turn. */
 let front: TestServer;
+let env: Record<string, string>;
 
 beforeAll(async () => {
 	redis = await startRedis();
 	const port = await freePort();
-	const env = { ORIGIN: `http://127.0.0.1:${port}`, REDIS_URL: redis.url };
+	env = {
+		ORIGIN: `http://127.0.0.1:${port}`,
+		REDIS_URL: redis.url,
+		// The abuse limit, counted per client address as the proxy gives it.
+		PLAYGROUND_RATE_LIMIT: '3',
+		PLAYGROUND_RATE_WINDOW: '600',
+		ADDRESS_HEADER: 'x-forwarded-for',
+		XFF_DEPTH: '1'
+	};
 	[a, b] = await Promise.all([startServer(env), startServer(env)]);
 	proxy = await startRoundRobin(port, () => [a.url, b.url]);
 	front = { ...a, url: proxy.url, port: proxy.port };
@@ -126,8 +135,43 @@ describe('two instances on one Redis-protocol store', () => {
 		expect((await exchangeOn(a, code)).res.status).toBe(200);
 		const port = a.port;
 		await a.stop();
-		a = await startServer({ ORIGIN: proxy.url, REDIS_URL: redis.url }, port);
+		a = await startServer(env, port);
 		expectOAuthError(await exchangeOn(a, code), 400, 'invalid_grant', /already been used/);
+	});
+
+	test('the sandbox counts its zone limits across instances', async () => {
+		const t = await tokensVia(a);
+		const seen: number[] = [];
+		for (const srv of [a, b, a, b]) {
+			const res = await api(srv, 'unread-count', { token: t.access_token });
+			expect(res.status).toBe(200);
+			seen.push(Number(res.headers.get('x-reader-zone1-usage')));
+		}
+		const first = seen[0]!;
+		expect(seen).toEqual([first, first + 1, first + 2, first + 3]);
+	});
+
+	test('the abuse limit counts one address across instances, and two addresses apart', async () => {
+		const fake = http.createServer((_req, res) => res.writeHead(404).end());
+		await new Promise<void>((ok) => fake.listen(0, '127.0.0.1', ok));
+		try {
+			const base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}/as`;
+			const step = (who: string) =>
+				new Client(proxy.url, { headers: { 'x-test-client': who } }).action('discover', {
+					base_url: base,
+					issuer: ''
+				});
+			const before = proxy.served.length;
+			for (let i = 0; i < 3; i++) expect((await step('198.51.100.7')).type).toBe('success');
+			const refused = await step('198.51.100.7');
+			expect(refused.status).toBe(429);
+			expect(refused.data.message).toMatch(/Too many requests from your address: 3 per 600 s/);
+			expect(new Set(proxy.served.slice(before))).toEqual(new Set([0, 1]));
+			// Another visitor behind the same proxy has a window of their own.
+			expect((await step('198.51.100.8')).type).toBe('success');
+		} finally {
+			await new Promise<void>((ok) => fake.close(() => ok()));
+		}
 	});
 
 	test('the store down: the sandbox answers 503 with the reason, the playground still works; then it recovers', async () => {

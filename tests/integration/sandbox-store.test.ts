@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryStore, StoreUnavailable, type SandboxStore } from '$lib/sandbox/store.server';
 import { RedisStore } from '$lib/sandbox/redis-store.server';
+import { connectRedis } from '$lib/redis.server';
 import { startRedis, type TestRedis } from '../helpers/redis';
 
 let redis: TestRedis;
@@ -22,8 +23,8 @@ afterAll(async () => {
 	await redis?.remove();
 });
 
-function redisStore(): RedisStore {
-	const s = new RedisStore(redis.url, Date.now, (line) => logs.push(line));
+async function redisStore(): Promise<RedisStore> {
+	const s = new RedisStore(await connectRedis(redis.url, (line) => logs.push(line)));
 	opened.push(s);
 	return s;
 }
@@ -34,20 +35,20 @@ let n = 0;
 const id = (label: string) => `${label}-${++n}-${Math.random().toString(36).slice(2)}`;
 
 /** Two "instances": for memory, one process's store seen twice; for Redis, two clients. */
-const backends: [string, () => [SandboxStore, SandboxStore]][] = [
+const backends: [string, () => Promise<[SandboxStore, SandboxStore]>][] = [
 	[
 		'memory',
-		() => {
+		async () => {
 			const m = new MemoryStore();
 			return [m, m];
 		}
 	],
-	['redis', () => [redisStore(), redisStore()]]
+	['redis', async () => [await redisStore(), await redisStore()]]
 ];
 
 describe.each(backends)('%s backend', (_name, pair) => {
 	test('a code is redeemed once, even by two instances at the same moment', async () => {
-		const [a, b] = pair();
+		const [a, b] = await pair();
 		const code = { jti: id('code'), exp: sec() + 60, fam: id('fam'), client_id: 'sandbox-rw' };
 		expect(await a.usedCode(code.jti)).toBeUndefined();
 		const results = await Promise.all([
@@ -64,7 +65,7 @@ describe.each(backends)('%s backend', (_name, pair) => {
 	});
 
 	test('a refresh token rotates across instances, and a replayed old one revokes the family on both', async () => {
-		const [a, b] = pair();
+		const [a, b] = await pair();
 		const fam = id('fam');
 		await a.redeemCode(
 			{ jti: id('code'), exp: sec() + 60, fam, client_id: 'x' },
@@ -79,7 +80,7 @@ describe.each(backends)('%s backend', (_name, pair) => {
 	});
 
 	test('two rotations of one refresh token at once: one succeeds, the other is a replay', async () => {
-		const [a, b] = pair();
+		const [a, b] = await pair();
 		const fam = id('fam');
 		await a.redeemCode({ jti: id('code'), exp: sec() + 60, fam, client_id: 'x' }, 'r1', sec() + 99);
 		const both = await Promise.all([
@@ -91,14 +92,14 @@ describe.each(backends)('%s backend', (_name, pair) => {
 	});
 
 	test('a family it has never seen is trusted once and then tracked', async () => {
-		const [a, b] = pair();
+		const [a, b] = await pair();
 		const fam = id('fam');
 		expect(await a.rotate(fam, 'x', 'ra', 'rb', sec() + 100)).toBe('ok');
 		expect(await b.rotate(fam, 'x', 'ra', 'rc', sec() + 100)).toBe('reused');
 	});
 
 	test('a revocation of an unknown family holds (its access tokens stop working)', async () => {
-		const [a, b] = pair();
+		const [a, b] = await pair();
 		const fam = id('ghost');
 		await a.revoke(fam, sec() + 3600);
 		expect(await b.isRevoked(fam)).toBe(true);
@@ -106,7 +107,7 @@ describe.each(backends)('%s backend', (_name, pair) => {
 	});
 
 	test('a consent ticket decides once: a replay gets the first answer, never a second code', async () => {
-		const [a, b] = pair();
+		const [a, b] = await pair();
 		const ticket = id('ticket');
 		const first = await a.decideOnce(ticket, 'https://app.test/cb?code=one', sec() + 600);
 		expect(first).toBe('https://app.test/cb?code=one');
@@ -120,7 +121,7 @@ describe.each(backends)('%s backend', (_name, pair) => {
 
 describe('redis backend only', () => {
 	test('keys expire with what they guard: a family at its last token, a code at its own expiry', async () => {
-		const s = redisStore();
+		const s = await redisStore();
 		const fam = id('fam');
 		const code = { jti: id('code'), exp: sec() + 60, fam, client_id: 'x' };
 		await s.redeemCode(code, 'r', sec() + 3600);
@@ -139,7 +140,7 @@ describe('redis backend only', () => {
 	});
 
 	test('a restart of the server loses nothing committed; while it is down, every call fails fast', async () => {
-		const s = redisStore();
+		const s = await redisStore();
 		const fam = id('fam');
 		const code = { jti: id('code'), exp: sec() + 60, fam, client_id: 'x' };
 		expect(await s.redeemCode(code, 'rt-1', sec() + 3600)).toBe(true);

@@ -256,28 +256,35 @@ function bearerChallenge(fields: Record<string, string> = {}): string {
 	);
 }
 
-/** Handles any request under /sandbox/reader/api/0/. `path` is the part after that prefix. */
+/**
+ * Handles any request under /sandbox/reader/api/0/. `path` is the part after that prefix. While
+ * the store cannot be reached the answer is 503 with the reason: the sandbox cannot tell a revoked
+ * token or count a call without it.
+ */
 export async function readerApi(
 	request: Request,
 	url: URL,
 	path: string,
 	now = Date.now()
 ): Promise<Response> {
-	const { limitWindow } = sandboxConfig();
-	const peek = (client?: SandboxClient): Usage =>
-		limiter.peek(client?.client_id, limitsFor(client), limitWindow);
-
-	let token: TokenLookup;
 	try {
-		token = await lookUpToken(request, url, now);
+		return await answer(request, url, path, now);
 	} catch (e) {
 		if (!(e instanceof StoreUnavailable)) throw e;
 		return apiError(503, 'temporarily_unavailable', `The sandbox cannot answer now: ${e.message}`, {
 			'Retry-After': '2'
 		});
 	}
+}
+
+async function answer(request: Request, url: URL, path: string, now: number): Promise<Response> {
+	const { limitWindow } = sandboxConfig();
+	const peek = (client?: SandboxClient): Promise<Usage> =>
+		limiter.peek(client?.client_id, limitsFor(client), limitWindow);
+
+	const token = await lookUpToken(request, url, now);
 	if (!token.ok) {
-		const headers = usageHeaders(peek());
+		const headers = usageHeaders(await peek());
 		const challenge = token.error
 			? bearerChallenge({ error: token.error, error_description: token.description })
 			: bearerChallenge();
@@ -295,13 +302,13 @@ export async function readerApi(
 			404,
 			'not_found',
 			`There is no API endpoint ${JSON.stringify(path.slice(0, 200))}`,
-			usageHeaders(peek(client))
+			usageHeaders(await peek(client))
 		);
 	const { endpoint, rest } = found;
 	const method = request.method === 'HEAD' ? 'GET' : request.method;
 	if (method !== endpoint.method) {
 		return apiError(405, 'method_not_allowed', `Use ${endpoint.method} for ${found.name}`, {
-			...usageHeaders(peek(client)),
+			...usageHeaders(await peek(client)),
 			Allow: endpoint.method === 'GET' ? 'GET, HEAD' : 'POST'
 		});
 	}
@@ -311,7 +318,7 @@ export async function readerApi(
 			'insufficient_scope',
 			`${found.name} is in zone 2 and needs the "read write" scope; this token has "${claims.scope}"`,
 			{
-				...usageHeaders(peek(client)),
+				...usageHeaders(await peek(client)),
 				'WWW-Authenticate': bearerChallenge({ error: 'insufficient_scope', scope: 'read write' })
 			}
 		);
@@ -326,12 +333,12 @@ export async function readerApi(
 				413,
 				'invalid_request',
 				'The request body is too large',
-				usageHeaders(peek(client))
+				usageHeaders(await peek(client))
 			);
 		for (const [k, v] of new URLSearchParams(body.text)) params.append(k, v);
 	}
 
-	const taken = limiter.take(client.client_id, endpoint.zone, limitsFor(client), limitWindow);
+	const taken = await limiter.take(client.client_id, endpoint.zone, limitsFor(client), limitWindow);
 	const headers = usageHeaders(taken.usage);
 	if (!taken.allowed) {
 		return apiError(

@@ -8,16 +8,12 @@
  *   expiry of the longest token the family holds: a revocation lives exactly as long as it matters;
  * - `sandbox:decision:<ticket jti>` = the first consent decision of a ticket, until the ticket expires.
  *
- * Commands fail fast instead of queueing while the server is unreachable (no offline queue, one
- * try, a command timeout), so a request never waits past `TIMEOUT_MS`; the client reconnects by
- * itself and the sandbox works again as soon as the server is back. The URL is never logged: it
- * may hold a password.
+ * The client is `redis.server.ts`'s: it fails fast while the server is unreachable and
+ * reconnects by itself, so the sandbox works again as soon as the server is back.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { whenReady } from '$lib/redis.server';
 import { StoreUnavailable, type RotateResult, type SandboxStore } from './store.server';
-
-/** The longest a store operation may take, connecting included. */
-export const TIMEOUT_MS = 1_000;
 
 const PREFIX = 'sandbox:';
 
@@ -63,63 +59,26 @@ interface Scripts {
 export class RedisStore implements SandboxStore {
 	readonly kind = 'redis' as const;
 	private readonly redis: Redis & Scripts;
-	private down = false;
 
 	constructor(
-		url: string,
-		private readonly now: () => number = Date.now,
-		private readonly log: (line: string) => void = (line) => console.error(line)
+		redis: Redis,
+		private readonly now: () => number = Date.now
 	) {
-		const redis = new Redis(url, {
-			enableOfflineQueue: false,
-			maxRetriesPerRequest: 0,
-			commandTimeout: TIMEOUT_MS,
-			connectTimeout: TIMEOUT_MS,
-			// Reconnect for ever, at most every 2 s: the sandbox recovers when the server is back.
-			retryStrategy: (times) => Math.min(times * 100, 2_000)
-		});
 		redis.defineCommand('sandboxRedeem', { numberOfKeys: 2, lua: REDEEM });
 		redis.defineCommand('sandboxRevoke', { numberOfKeys: 1, lua: REVOKE });
 		redis.defineCommand('sandboxRotate', { numberOfKeys: 1, lua: ROTATE });
 		redis.defineCommand('sandboxDecide', { numberOfKeys: 1, lua: DECIDE });
-		// One line when the store goes away and one when it is back, not one per retry.
-		redis.on('error', (e: Error) => {
-			if (this.down) return;
-			this.down = true;
-			this.log(
-				`sandbox store: unreachable (${e.message}); the sandbox answers 503 until it is back`
-			);
-		});
-		redis.on('ready', () => {
-			if (!this.down) return;
-			this.down = false;
-			this.log('sandbox store: reachable again');
-		});
 		this.redis = redis as Redis & Scripts;
 	}
 
 	/** Waits for the connection (up to the timeout), then runs `op`; any failure is StoreUnavailable. */
 	private async run<T>(op: () => Promise<T>): Promise<T> {
 		try {
-			if (this.redis.status !== 'ready') await this.ready();
+			await whenReady(this.redis);
 			return await op();
 		} catch (e) {
 			throw new StoreUnavailable(e);
 		}
-	}
-
-	private ready(): Promise<void> {
-		return new Promise((ok, fail) => {
-			const timer = setTimeout(() => {
-				this.redis.off('ready', onReady);
-				fail(new Error(`no connection within ${TIMEOUT_MS} ms`));
-			}, TIMEOUT_MS);
-			const onReady = () => {
-				clearTimeout(timer);
-				ok();
-			};
-			this.redis.once('ready', onReady);
-		});
 	}
 
 	/** A key's expiry that is never in the past (the server would drop it at once). */

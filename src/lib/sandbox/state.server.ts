@@ -3,7 +3,7 @@
  * Redis-protocol server when REDIS_URL is set; see store.server.ts), the rate-limit windows, and
  * each client's copy of the demo read/starred/label state. All of it is bounded (see each class).
  */
-import { config } from '$lib/env.server';
+import { sharedRedis } from '$lib/redis.server';
 import { RateLimiter } from './ratelimit.server';
 import { ReaderState } from './demo.server';
 import { MemoryStore, type SandboxStore } from './store.server';
@@ -15,10 +15,10 @@ let current: Promise<SandboxStore> | undefined;
 /** The store the configuration names, made on first use (the Redis client is loaded only then). */
 export function store(): Promise<SandboxStore> {
 	current ??= (async () => {
-		const url = config().store.redisUrl;
-		if (!url) return new MemoryStore();
+		const redis = await sharedRedis();
+		if (!redis) return new MemoryStore();
 		const { RedisStore } = await import('./redis-store.server');
-		return new RedisStore(url);
+		return new RedisStore(redis);
 	})();
 	return current;
 }

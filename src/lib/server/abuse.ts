@@ -7,24 +7,22 @@
  * clients are counted per /64, since one machine usually holds a whole /64. Defaults: 60 per 60 s in
  * hosted mode, off in local mode unless PLAYGROUND_RATE_LIMIT is set; 0 turns it off.
  *
- * The counter is a fixed window per address. Memory is bounded: expired windows are pruned, and
- * past `maxClients` addresses the oldest window is dropped to make room.
+ * The counter is a fixed window per address (`rate-limit.server.ts`, rate-limiter-flexible): in this
+ * process's memory, or with REDIS_URL on the shared server, so that every instance behind a proxy
+ * counts into one window per address. While that server is unreachable each process counts on its
+ * own (the insurance limiter), and the steps go on.
  */
 import { fail, type RequestEvent } from '@sveltejs/kit';
 import ipaddr from 'ipaddr.js';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config, RateLimitConfig } from '$lib/config.server.js';
 import { config } from '$lib/env.server';
+import { sharedRedis } from '$lib/redis.server';
+import { fixedWindow, take } from '$lib/rate-limit.server';
 
 export type { RateLimitConfig };
 
 export type Verdict = { ok: true; remaining: number } | { ok: false; retryAfterS: number };
-
-interface Bucket {
-	start: number;
-	count: number;
-}
-
-export const MAX_CLIENTS = 10_000;
 
 /** The address a client is counted under: IPv4 as is (also when IPv4-mapped), IPv6 by its /64. */
 export function clientKey(address: string): string {
@@ -39,54 +37,22 @@ export function clientKey(address: string): string {
 }
 
 export class AbuseCounter {
-	private buckets = new Map<string, Bucket>();
-	private lastPrune: number;
-	private readonly windowMs: number;
-
 	constructor(
 		readonly limit: number,
 		readonly windowS: number,
-		private readonly now: () => number = Date.now,
-		private readonly maxClients = MAX_CLIENTS
-	) {
-		this.windowMs = windowS * 1000;
-		this.lastPrune = now();
-	}
+		private readonly limiter: Promise<RateLimiterAbstract> = fixedWindow({
+			prefix: 'abuse',
+			points: limit,
+			durationS: windowS
+		})
+	) {}
 
 	/** Counts one attempt from `address`; says whether it may go ahead. */
-	hit(address: string): Verdict {
-		const t = this.now();
-		if (t - this.lastPrune >= this.windowMs) this.prune(t);
-		const key = clientKey(address);
-		let bucket = this.buckets.get(key);
-		if (!bucket || t - bucket.start >= this.windowMs) {
-			if (bucket) this.buckets.delete(key);
-			else if (this.buckets.size >= this.maxClients) this.prune(t);
-			if (this.buckets.size >= this.maxClients)
-				this.buckets.delete(this.buckets.keys().next().value!);
-			bucket = { start: t, count: 0 };
-			this.buckets.set(key, bucket); // insertion order = window start order: the first key is the oldest
-		}
-		if (bucket.count >= this.limit)
-			return {
-				ok: false,
-				retryAfterS: Math.max(1, Math.ceil((bucket.start + this.windowMs - t) / 1000))
-			};
-		bucket.count++;
-		return { ok: true, remaining: this.limit - bucket.count };
-	}
-
-	/** Addresses with a live window. */
-	get size(): number {
-		return this.buckets.size;
-	}
-
-	private prune(t: number): void {
-		this.lastPrune = t;
-		for (const [key, b] of this.buckets) {
-			if (t - b.start < this.windowMs) break; // the rest started later
-			this.buckets.delete(key);
-		}
+	async hit(address: string): Promise<Verdict> {
+		const t = await take(await this.limiter, clientKey(address));
+		return t.allowed
+			? { ok: true, remaining: this.limit - t.consumed }
+			: { ok: false, retryAfterS: Math.max(1, Math.ceil(t.msBeforeNext / 1000)) };
 	}
 }
 
@@ -98,7 +64,22 @@ export function abuseCounter(cfg: Config = config()): AbuseCounter | null {
 	if (counter?.for !== rateLimit)
 		counter = {
 			for: rateLimit,
-			counter: rateLimit.limit > 0 ? new AbuseCounter(rateLimit.limit, rateLimit.windowS) : null
+			counter:
+				rateLimit.limit > 0
+					? new AbuseCounter(
+							rateLimit.limit,
+							rateLimit.windowS,
+							sharedRedis().then((redis) =>
+								fixedWindow({
+									prefix: 'abuse',
+									points: rateLimit.limit,
+									durationS: rateLimit.windowS,
+									redis,
+									insurance: true
+								})
+							)
+						)
+					: null
 		};
 	return counter.counter;
 }
@@ -108,10 +89,10 @@ export function limitMessage(limit: number, windowS: number, retryAfterS: number
 }
 
 /** For a form action that is about to call the service: a 429 failure when this client is over the limit. */
-export function overLimit(event: Pick<RequestEvent, 'getClientAddress' | 'setHeaders'>) {
+export async function overLimit(event: Pick<RequestEvent, 'getClientAddress' | 'setHeaders'>) {
 	const c = abuseCounter();
 	if (!c) return undefined;
-	const verdict = c.hit(event.getClientAddress());
+	const verdict = await c.hit(event.getClientAddress());
 	if (verdict.ok) return undefined;
 	event.setHeaders({ 'retry-after': String(verdict.retryAfterS) });
 	return fail(429, {

@@ -156,7 +156,7 @@ export async function runStep(
 	step: (s: Session) => Promise<StepResult>
 ) {
 	const { cookies, url } = event;
-	const limited = overLimit(event);
+	const limited = await overLimit(event);
 	if (limited) return limited;
 	const session = await readSession(cookies);
 	if (session.dropped) return fail(409, { message: session.notice, exchanges: [] });
