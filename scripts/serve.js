@@ -1,11 +1,14 @@
-// Serves the production build (build/handler.js) on HOST:PORT, default 127.0.0.1:5173.
+// Serves the production build (build/handler.js) on HOST:PORT, default 127.0.0.1:5173, in
+// PLAYGROUND_WORKERS processes (node:cluster: the primary forks them, they share the port, and one
+// that dies is replaced; SIGTERM to the primary stops them all).
 // Without ORIGIN, the page's origin is taken from the Host header and the plain-HTTP socket, so
 // both http://127.0.0.1:PORT and http://localhost:PORT work. Behind a TLS proxy, set ORIGIN.
 // The configuration is parsed here first, by the same function the server uses, so a bad value
 // stops the start before anything is loaded.
+import cluster from 'node:cluster';
 import http from 'node:http';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseConfig } from '../src/lib/config.server.js';
 import { baseHeaders } from '../src/lib/server/headers.js';
 
@@ -18,41 +21,80 @@ try {
 	process.exit(1);
 }
 const { host, port, origin } = config;
+const shown = origin ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-// adapter-node reads its own settings from process.env when the handler loads. Bodies sent without
-// a Content-Length are capped by the adapter: give it the playground's own cap.
-process.env.BODY_SIZE_LIMIT = config.bodySizeLimit;
-const ownProtocol = !origin && !config.proxy.protocolHeader;
-if (ownProtocol) process.env.PROTOCOL_HEADER = 'x-playground-protocol';
+if (config.workers > 1 && cluster.isPrimary) {
+	let stopping = false;
+	let listening = 0;
+	// The workers run this file, also when `npm start` (scripts/start.js) started the primary.
+	cluster.setupPrimary({ exec: fileURLToPath(import.meta.url) });
+	for (let i = 0; i < config.workers; i++) cluster.fork();
+	cluster.on('exit', (worker, code, signal) => {
+		if (stopping) {
+			if (Object.keys(cluster.workers ?? {}).length === 0) process.exit();
+			return;
+		}
+		// A worker that ends before all are listening could not start (the port is taken, say; it
+		// said why): starting it again would fail the same way, so the start fails.
+		if (listening < config.workers) {
+			stopping = true;
+			for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+			process.exitCode = 1;
+			return;
+		}
+		console.error(`Worker ${worker.process.pid} ended (${signal ?? code}); starting another.`);
+		cluster.fork();
+	});
+	cluster.on('listening', () => {
+		if (++listening !== config.workers) return;
+		console.log(`OAuth playground: ${shown}/ (${config.workers} workers)`);
+		if (config.sandbox.enabled) console.log(`Sandbox service:  ${shown}/sandbox`);
+	});
+	const stopAll = () => {
+		stopping = true;
+		for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+		setTimeout(() => process.exit(0), 4000).unref();
+	};
+	process.on('SIGTERM', stopAll);
+	process.on('SIGINT', stopAll);
+} else await serve();
 
-const { handler } = await import(pathToFileURL(resolve('build/handler.js')).href);
+async function serve() {
+	// adapter-node reads its own settings from process.env when the handler loads. Bodies sent without
+	// a Content-Length are capped by the adapter: give it the playground's own cap.
+	process.env.BODY_SIZE_LIMIT = config.bodySizeLimit;
+	const ownProtocol = !origin && !config.proxy.protocolHeader;
+	if (ownProtocol) process.env.PROTOCOL_HEADER = 'x-playground-protocol';
 
-// Security headers on every answer, the files of static/ and /_app/ included, which adapter-node
-// serves before SvelteKit's hook runs; a header the handler writes (a page's CSP) wins.
-const securityHeaders = baseHeaders(origin);
+	const { handler } = await import(pathToFileURL(resolve('build/handler.js')).href);
 
-const server = http.createServer((req, res) => {
-	for (const [name, value] of securityHeaders) res.setHeader(name, value);
-	// This server speaks plain HTTP: say so, whatever the client sent in that header.
-	if (ownProtocol) req.headers['x-playground-protocol'] = 'http';
-	handler(req, res);
-});
+	// Security headers on every answer, the files of static/ and /_app/ included, which adapter-node
+	// serves before SvelteKit's hook runs; a header the handler writes (a page's CSP) wins.
+	const securityHeaders = baseHeaders(origin);
 
-server.on('error', (err) => {
-	console.error(`\nThe playground cannot listen on ${host}:${port}: ${err.message}\n`);
-	process.exit(1);
-});
+	const server = http.createServer((req, res) => {
+		for (const [name, value] of securityHeaders) res.setHeader(name, value);
+		// This server speaks plain HTTP: say so, whatever the client sent in that header.
+		if (ownProtocol) req.headers['x-playground-protocol'] = 'http';
+		handler(req, res);
+	});
 
-server.listen(port, host, () => {
-	const shown = origin ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-	console.log(`OAuth playground: ${shown}/`);
-	if (config.sandbox.enabled) console.log(`Sandbox service:  ${shown}/sandbox`);
-});
+	server.on('error', (err) => {
+		console.error(`\nThe playground cannot listen on ${host}:${port}: ${err.message}\n`);
+		process.exit(1);
+	});
 
-function stop() {
-	server.close(() => process.exit(0));
-	server.closeIdleConnections();
-	setTimeout(() => process.exit(0), 3000).unref();
+	server.listen(port, host, () => {
+		if (cluster.isWorker) return;
+		console.log(`OAuth playground: ${shown}/`);
+		if (config.sandbox.enabled) console.log(`Sandbox service:  ${shown}/sandbox`);
+	});
+
+	function stop() {
+		server.close(() => process.exit(0));
+		server.closeIdleConnections();
+		setTimeout(() => process.exit(0), 3000).unref();
+	}
+	process.on('SIGTERM', stop);
+	process.on('SIGINT', stop);
 }
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);

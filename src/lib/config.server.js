@@ -15,6 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
@@ -81,6 +82,7 @@ import { z } from 'zod';
  * @property {unknown[]} presets The PLAYGROUND_PRESETS entries, as loaded (presets.ts checks them).
  * @property {boolean} log The request log is on.
  * @property {SandboxConfig} sandbox
+ * @property {number} workers PLAYGROUND_WORKERS: server processes on one port (node:cluster); more than one needs REDIS_URL.
  * @property {{ redisUrl?: string }} store REDIS_URL: where the sandbox keeps its codes, grants and
  *   consent decisions; unset, this process's memory.
  */
@@ -485,6 +487,15 @@ export const variables = z.object({
 	SANDBOX_ZONE1_LIMIT: positiveCount(100, 'requests'),
 	SANDBOX_ZONE2_LIMIT: positiveCount(10, 'requests'),
 	SANDBOX_LIMIT_WINDOW: positiveCount(600, 'seconds'),
+	PLAYGROUND_WORKERS: variable((raw, fail) => {
+		if (isBlank(raw)) return 1;
+		const text = /** @type {string} */ (raw).trim().toLowerCase();
+		if (text === 'auto') return availableParallelism();
+		const n = Number(text);
+		if (!Number.isInteger(n) || n < 1)
+			return fail(` must be a whole number ≥ 1 or "auto", got "${raw}"`);
+		return n;
+	}),
 	// Never echoed in a message: the URL may hold a password.
 	REDIS_URL: variable((raw, fail) => {
 		if (isBlank(raw)) return undefined;
@@ -559,6 +570,17 @@ export function parseConfig(env) {
 				'its own pages from a page on another host name (DNS rebinding).'
 		]);
 
+	// Each worker is a process of its own: without a shared store each would keep its own
+	// single-use codes, refresh-token ids and limits, and a user behind the cluster's round robin
+	// would see a code accepted twice and every other refresh refused.
+	if (v.PLAYGROUND_WORKERS > 1 && !v.REDIS_URL)
+		throw new ConfigError([
+			`PLAYGROUND_WORKERS is ${v.PLAYGROUND_WORKERS}, and more than one worker needs REDIS_URL: ` +
+				'each worker would otherwise keep its own single-use codes, refresh-token ids and rate ' +
+				'limits, so a code could be used twice and a refresh refused by the next worker. Set ' +
+				'REDIS_URL to a Valkey or Redis server, or run one worker.'
+		]);
+
 	const rateLimitSet = v.PLAYGROUND_RATE_LIMIT !== undefined;
 	const limit = v.PLAYGROUND_RATE_LIMIT ?? (policy.mode === 'hosted' ? DEFAULT_RATE_LIMIT : 0);
 
@@ -602,6 +624,7 @@ export function parseConfig(env) {
 			extraClients: v.SANDBOX_CLIENTS,
 			...(sandboxOrigin(v.ORIGIN) && { origin: sandboxOrigin(v.ORIGIN) })
 		},
-		store: { ...(v.REDIS_URL && { redisUrl: v.REDIS_URL }) }
+		store: { ...(v.REDIS_URL && { redisUrl: v.REDIS_URL }) },
+		workers: v.PLAYGROUND_WORKERS
 	};
 }

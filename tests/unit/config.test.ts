@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, test } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -151,5 +152,38 @@ describe('parseConfig', () => {
 				`${name} (file ${JSON.stringify(join(dir, 'none.json'))}): the file cannot be read (ENOENT)`
 			);
 		}
+	});
+
+	test('REDIS_URL: a redis:// or rediss:// URL, never repeated in the error (it may hold a password)', () => {
+		expect(parseConfig({}).store).toEqual({});
+		expect(parseConfig({ REDIS_URL: ' redis://127.0.0.1:6379 ' }).store).toEqual({
+			redisUrl: 'redis://127.0.0.1:6379'
+		});
+		expect(parseConfig({ REDIS_URL: 'rediss://u:p@valkey.internal:6380/2' }).store.redisUrl).toBe(
+			'rediss://u:p@valkey.internal:6380/2'
+		);
+		for (const bad of ['http://pw-secret@x', 'redis://', 'not a url pw-secret'])
+			expect(() => parseConfig({ REDIS_URL: bad })).toThrow(
+				expect.objectContaining({
+					message: expect.not.stringContaining('pw-secret') as unknown as string
+				})
+			);
+		expect(() => parseConfig({ REDIS_URL: 'http://x' })).toThrow(/^REDIS_URL must be a redis:/);
+	});
+
+	test('PLAYGROUND_WORKERS: 1 by default, a count or "auto", and more than one only with REDIS_URL', () => {
+		const redis = { REDIS_URL: 'redis://127.0.0.1:6379' };
+		expect(parseConfig({}).workers).toBe(1);
+		expect(parseConfig({ PLAYGROUND_WORKERS: '3', ...redis }).workers).toBe(3);
+		expect(parseConfig({ PLAYGROUND_WORKERS: 'AUTO', ...redis }).workers).toBe(
+			availableParallelism()
+		);
+		expect(parseConfig({ PLAYGROUND_WORKERS: '1' }).workers).toBe(1);
+		expect(() => parseConfig({ PLAYGROUND_WORKERS: '0' })).toThrow(
+			/^PLAYGROUND_WORKERS must be a whole number ≥ 1 or "auto", got "0"/
+		);
+		expect(() => parseConfig({ PLAYGROUND_WORKERS: '2' })).toThrow(
+			/PLAYGROUND_WORKERS is 2, and more than one worker needs REDIS_URL/
+		);
 	});
 });
