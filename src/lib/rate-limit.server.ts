@@ -8,10 +8,23 @@
  * server is unreachable (the abuse limit keeps working per process); without it, the error goes
  * to the caller (the sandbox then answers 503).
  */
+import ipaddr from 'ipaddr.js';
 import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
 import RateLimiterRes from 'rate-limiter-flexible/lib/RateLimiterRes.js';
+
+/** The address a client is counted under: IPv4 as is (also when IPv4-mapped), IPv6 by its /64. */
+export function clientKey(address: string): string {
+	try {
+		const ip = ipaddr.process(address.replace(/%.*$/, ''));
+		if (ip.kind() === 'ipv4') return ip.toString();
+		const parts = (ip as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+		return `${parts.join(':')}::/64`;
+	} catch {
+		return address;
+	}
+}
 
 export interface WindowOptions {
 	/** Names the counters: limiters with one prefix count into the same windows. */

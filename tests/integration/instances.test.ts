@@ -17,6 +17,7 @@ import { startRoundRobin, type RoundRobin } from '../helpers/round-robin';
 import { Client } from '../helpers/client';
 import {
 	api,
+	apiPost,
 	exchangeFields,
 	expectOAuthError,
 	getCode,
@@ -137,6 +138,26 @@ describe('two instances on one Redis-protocol store', () => {
 		await a.stop();
 		a = await startServer(env, port);
 		expectOAuthError(await exchangeOn(a, code), 400, 'invalid_grant', /already been used/);
+	});
+
+	test('demo data changed through one instance is what the other shows', async () => {
+		const t = await tokensVia(a);
+		const starred = 'user/-/state/com.google/starred';
+		const ids = async (srv: TestServer) =>
+			(
+				(await (
+					await api(srv, `stream/items/ids?s=${encodeURIComponent(starred)}`, {
+						token: t.access_token
+					})
+				).json()) as { itemRefs: { id: string }[] }
+			).itemRefs.map((r) => r.id);
+		expect(await ids(b)).not.toContain('1012');
+		const res = await apiPost(a, 'edit-tag', t.access_token, [
+			['i', '1012'],
+			['a', starred]
+		]);
+		expect(res.status).toBe(200);
+		expect(await ids(b)).toContain('1012');
 	});
 
 	test('the sandbox counts its zone limits across instances', async () => {

@@ -117,6 +117,30 @@ describe.each(backends)('%s backend', (_name, pair) => {
 		]);
 		expect(again).toEqual([first, first]);
 	});
+
+	test('demo data is replaced by compare-and-set: of two writers from one state, one wins', async () => {
+		const [a, b] = await pair();
+		const ns = id('ns');
+		expect(await a.readState(ns)).toBeUndefined();
+		const both = await Promise.all([
+			a.writeState(ns, undefined, '{"v":"a"}', sec() + 600),
+			b.writeState(ns, undefined, '{"v":"b"}', sec() + 600)
+		]);
+		expect(both.filter(Boolean)).toHaveLength(1);
+		const now = await b.readState(ns);
+		expect(['{"v":"a"}', '{"v":"b"}']).toContain(now);
+		expect(await a.writeState(ns, '{"v":"stale"}', '{"v":"c"}', sec() + 600)).toBe(false);
+		expect(await a.writeState(ns, now, '{"v":"c"}', sec() + 600)).toBe(true);
+		expect(await b.readState(ns)).toBe('{"v":"c"}');
+	});
+
+	test('a decided ticket is read back without deciding', async () => {
+		const [a, b] = await pair();
+		const ticket = id('ticket');
+		expect(await a.decided(ticket)).toBeUndefined();
+		await a.decideOnce(ticket, 'https://app.test/cb?code=one', sec() + 600);
+		expect(await b.decided(ticket)).toBe('https://app.test/cb?code=one');
+	});
 });
 
 describe('redis backend only', () => {

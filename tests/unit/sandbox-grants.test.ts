@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GrantStore } from '$lib/sandbox/grants.server';
+import { MemoryStore } from '$lib/sandbox/store.server';
+import { ReaderState } from '$lib/sandbox/demo.server';
 
 function clock(start = 1_700_000_000_000) {
 	let t = start;
@@ -108,5 +110,32 @@ describe('sandbox grant state: single-use codes and rotating refresh tokens', ()
 		expect(g.size().families).toBe(10);
 		expect(g.isRevoked('f0')).toBe(true);
 		expect(g.rotate('f0', 'x', 'r0', 'r0b', c.sec() + 3600)).toBe('revoked');
+	});
+});
+
+describe('demo data in the memory store', () => {
+	it('round-trips through JSON: reads, stars and labels', () => {
+		const s = new ReaderState();
+		s.read.add(1001);
+		s.starred.delete(1002);
+		s.labels.set(1004, new Set(['user/-/label/Later', 'user/-/label/Work']));
+		const back = ReaderState.from(JSON.stringify(s));
+		expect([...back.read].sort()).toEqual([...s.read].sort());
+		expect([...back.starred]).toEqual([]);
+		expect([...back.labels.get(1004)!]).toEqual(['user/-/label/Later', 'user/-/label/Work']);
+		expect(ReaderState.from(undefined)).toEqual(new ReaderState());
+	});
+
+	it('expires with its grant, and keeps at most its cap of namespaces (the oldest write goes)', async () => {
+		const c = clock();
+		const m = new MemoryStore(new GrantStore(c.now), c.now, 3);
+		for (const ns of ['a', 'b', 'c']) await m.writeState(ns, undefined, ns, c.sec() + 60);
+		await m.writeState('a', 'a', 'a2', c.sec() + 60);
+		await m.writeState('d', undefined, 'd', c.sec() + 60);
+		expect(await m.readState('b')).toBeUndefined();
+		expect(await m.readState('a')).toBe('a2');
+		c.advance(61_000);
+		expect(await m.readState('a')).toBeUndefined();
+		expect(await m.writeState('a', undefined, 'fresh', c.sec() + 60)).toBe(true);
 	});
 });

@@ -25,7 +25,7 @@ import { isFormContentType, jsonResponse, readBodyCapped } from './http.server';
 import { usageHeaders, type Usage, type Zone } from './ratelimit.server';
 import { hasWrite } from './scope.server';
 import { verifyAccessToken, type AccessClaims } from './signing.server';
-import { limiter, readerState, store } from './state.server';
+import { limiter, loadReader, namespaceOf, store, updateReader } from './state.server';
 import { StoreUnavailable } from './store.server';
 
 export const API_PREFIX = '/sandbox/reader/api/0/';
@@ -43,6 +43,8 @@ interface Endpoint {
 interface Context {
 	client: SandboxClient;
 	claims: AccessClaims;
+	/** Where this token's demo data and budgets live (`namespaceOf`). */
+	ns: string;
 	/** The rest of the path after a prefix endpoint's name. */
 	rest: string;
 	params: URLSearchParams;
@@ -89,6 +91,9 @@ function unknownStream(ctx: Context, id: string): Response {
 	);
 }
 
+/** Demo data lives as long as a refresh token could: every change extends it. */
+const stateUntil = () => Math.floor(Date.now() / 1000) + sandboxConfig().refreshTtl;
+
 const ENDPOINTS: Record<string, Endpoint> = {
 	'user-info': { method: 'GET', zone: 1, handle: (ctx) => ok(ctx, DEMO_USER) },
 	'subscription/list': { method: 'GET', zone: 1, handle: (ctx) => ok(ctx, subscriptionList()) },
@@ -96,39 +101,36 @@ const ENDPOINTS: Record<string, Endpoint> = {
 	'unread-count': {
 		method: 'GET',
 		zone: 1,
-		handle: (ctx) => ok(ctx, unreadCount(readerState(ctx.client.client_id)))
+		handle: async (ctx) => ok(ctx, unreadCount(await loadReader(ctx.ns)))
 	},
 	'stream/contents': {
 		method: 'GET',
 		zone: 1,
 		prefix: true,
-		handle: (ctx) => {
+		handle: async (ctx) => {
 			const id = ctx.rest || ctx.params.get('s') || READING_LIST;
-			const body = streamContents(id, streamQuery(ctx.params), readerState(ctx.client.client_id));
+			const body = streamContents(id, streamQuery(ctx.params), await loadReader(ctx.ns));
 			return body ? ok(ctx, body) : unknownStream(ctx, id);
 		}
 	},
 	'stream/items/ids': {
 		method: 'GET',
 		zone: 1,
-		handle: (ctx) => {
+		handle: async (ctx) => {
 			const id = ctx.params.get('s');
 			if (!id)
 				return apiError(400, 'invalid_request', 'Parameter s (stream id) is required', ctx.headers);
-			const body = streamItemIds(id, streamQuery(ctx.params), readerState(ctx.client.client_id));
+			const body = streamItemIds(id, streamQuery(ctx.params), await loadReader(ctx.ns));
 			return body ? ok(ctx, body) : unknownStream(ctx, id);
 		}
 	},
 	'edit-tag': {
 		method: 'POST',
 		zone: 2,
-		handle: (ctx) => {
+		handle: async (ctx) => {
 			const p = ctx.params;
-			const result = editTag(
-				readerState(ctx.client.client_id),
-				p.getAll('i'),
-				p.getAll('a'),
-				p.getAll('r')
+			const result = await updateReader(ctx.ns, stateUntil(), (state) =>
+				editTag(state, p.getAll('i'), p.getAll('a'), p.getAll('r'))
 			);
 			return result.ok
 				? plainOk(ctx)
@@ -138,12 +140,10 @@ const ENDPOINTS: Record<string, Endpoint> = {
 	'mark-all-as-read': {
 		method: 'POST',
 		zone: 2,
-		handle: (ctx) => {
+		handle: async (ctx) => {
 			const p = ctx.params;
-			const result = markAllAsRead(
-				readerState(ctx.client.client_id),
-				p.get('s') ?? undefined,
-				p.get('ts') ?? undefined
+			const result = await updateReader(ctx.ns, stateUntil(), (state) =>
+				markAllAsRead(state, p.get('s') ?? undefined, p.get('ts') ?? undefined)
 			);
 			return result.ok
 				? plainOk(ctx)
@@ -279,8 +279,8 @@ export async function readerApi(
 
 async function answer(request: Request, url: URL, path: string, now: number): Promise<Response> {
 	const { limitWindow } = sandboxConfig();
-	const peek = (client?: SandboxClient): Promise<Usage> =>
-		limiter.peek(client?.client_id, limitsFor(client), limitWindow);
+	const peek = (client?: SandboxClient, ns?: string): Promise<Usage> =>
+		limiter.peek(ns, limitsFor(client), limitWindow);
 
 	const token = await lookUpToken(request, url, now);
 	if (!token.ok) {
@@ -295,6 +295,7 @@ async function answer(request: Request, url: URL, path: string, now: number): Pr
 		);
 	}
 	const { client, claims } = token;
+	const ns = namespaceOf(claims);
 
 	const found = findEndpoint(path);
 	if (!found)
@@ -302,13 +303,13 @@ async function answer(request: Request, url: URL, path: string, now: number): Pr
 			404,
 			'not_found',
 			`There is no API endpoint ${JSON.stringify(path.slice(0, 200))}`,
-			usageHeaders(await peek(client))
+			usageHeaders(await peek(client, ns))
 		);
 	const { endpoint, rest } = found;
 	const method = request.method === 'HEAD' ? 'GET' : request.method;
 	if (method !== endpoint.method) {
 		return apiError(405, 'method_not_allowed', `Use ${endpoint.method} for ${found.name}`, {
-			...usageHeaders(await peek(client)),
+			...usageHeaders(await peek(client, ns)),
 			Allow: endpoint.method === 'GET' ? 'GET, HEAD' : 'POST'
 		});
 	}
@@ -318,7 +319,7 @@ async function answer(request: Request, url: URL, path: string, now: number): Pr
 			'insufficient_scope',
 			`${found.name} is in zone 2 and needs the "read write" scope; this token has "${claims.scope}"`,
 			{
-				...usageHeaders(await peek(client)),
+				...usageHeaders(await peek(client, ns)),
 				'WWW-Authenticate': bearerChallenge({ error: 'insufficient_scope', scope: 'read write' })
 			}
 		);
@@ -333,12 +334,12 @@ async function answer(request: Request, url: URL, path: string, now: number): Pr
 				413,
 				'invalid_request',
 				'The request body is too large',
-				usageHeaders(await peek(client))
+				usageHeaders(await peek(client, ns))
 			);
 		for (const [k, v] of new URLSearchParams(body.text)) params.append(k, v);
 	}
 
-	const taken = await limiter.take(client.client_id, endpoint.zone, limitsFor(client), limitWindow);
+	const taken = await limiter.take(ns, endpoint.zone, limitsFor(client), limitWindow);
 	const headers = usageHeaders(taken.usage);
 	if (!taken.allowed) {
 		return apiError(
@@ -351,5 +352,5 @@ async function answer(request: Request, url: URL, path: string, now: number): Pr
 			}
 		);
 	}
-	return endpoint.handle({ client, claims, rest, params, headers });
+	return endpoint.handle({ client, claims, ns, rest, params, headers });
 }

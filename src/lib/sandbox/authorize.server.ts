@@ -13,6 +13,10 @@ import { DEMO_USER } from './demo.server';
 import { parseScope, permissionWords } from './scope.server';
 import { newId, signCode, signTicket, verifyTicket } from './signing.server';
 import { store } from './state.server';
+import { config } from '$lib/env.server';
+import { clientKey, fixedWindow, take } from '$lib/rate-limit.server';
+import { sharedRedis } from '$lib/redis.server';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { StoreUnavailable } from './store.server';
 
 /** The service's API docs §4.1 and §8: `state` is at most 500 bytes. */
@@ -220,7 +224,53 @@ export async function consentView(request: ConsentRequest): Promise<ConsentView>
 
 export type Decision = 'authorize' | 'deny';
 export type DecisionResult =
-	{ ok: true; location: string } | { ok: false; status: 400 | 503; message: string };
+	{ ok: true; location: string } | { ok: false; status: 400 | 429 | 503; message: string };
+
+/**
+ * In hosted mode each sign-in (grant) gets demo data and budgets of its own, so grants are what a
+ * visitor could multiply: one client address may start this many per hour. Counted at the consent
+ * decision, the one sandbox request the visitor's browser makes itself (its address is theirs).
+ */
+export const HOSTED_GRANTS_PER_ADDRESS = 20;
+export const HOSTED_GRANT_WINDOW_S = 3600;
+
+let grantLimiter: Promise<RateLimiterAbstract> | undefined;
+
+/** The answer while the store cannot be reached: 503 with the reason. */
+function unavailable(e: unknown): DecisionResult {
+	if (!(e instanceof StoreUnavailable)) throw e;
+	return {
+		ok: false,
+		status: 503,
+		message: `The sandbox cannot answer now: ${e.message}. Try again in a moment.`
+	};
+}
+
+/** A grant for `address` in hosted mode: undefined when it may go ahead, else the refusal. */
+async function overGrantCap(address: () => string): Promise<DecisionResult | undefined> {
+	if (config().policy.mode !== 'hosted') return undefined;
+	grantLimiter ??= sharedRedis().then((redis) =>
+		fixedWindow({
+			prefix: 'sandbox-grants',
+			points: HOSTED_GRANTS_PER_ADDRESS,
+			durationS: HOSTED_GRANT_WINDOW_S,
+			redis
+		})
+	);
+	let taken;
+	try {
+		taken = await take(await grantLimiter, clientKey(address()));
+	} catch (e) {
+		throw new StoreUnavailable(e);
+	}
+	if (taken.allowed) return undefined;
+	const minutes = Math.max(1, Math.ceil(taken.msBeforeNext / 60_000));
+	return {
+		ok: false,
+		status: 429,
+		message: `Your address has signed in to the sandbox ${HOSTED_GRANTS_PER_ADDRESS} times this hour, the most this hosted playground allows one visitor (each sign-in gets demo data and rate limits of its own). Try again in ${minutes} min, or go on with the tokens you have.`
+	};
+}
 
 /**
  * Turns the user's decision into the redirect back (RFC 6749 §4.1.2 and §4.1.2.1 `access_denied`).
@@ -229,7 +279,8 @@ export type DecisionResult =
 export async function decideConsent(
 	ticket: string | undefined,
 	decision: Decision,
-	now = Date.now()
+	now = Date.now(),
+	address: () => string = () => ''
 ): Promise<DecisionResult> {
 	if (!ticket)
 		return {
@@ -266,12 +317,7 @@ export async function decideConsent(
 				location: await (await store()).decideOnce(jti, location, verified.claims.exp)
 			};
 		} catch (e) {
-			if (!(e instanceof StoreUnavailable)) throw e;
-			return {
-				ok: false,
-				status: 503,
-				message: `The sandbox cannot answer now: ${e.message}. Try again in a moment.`
-			};
+			return unavailable(e);
 		}
 	};
 	if (decision === 'deny')
@@ -282,6 +328,15 @@ export async function decideConsent(
 				state
 			})
 		);
+	// A replayed ticket gets its first answer without counting again.
+	try {
+		const first = await (await store()).decided(verified.claims.jti);
+		if (first) return { ok: true, location: first };
+		const capped = await overGrantCap(address);
+		if (capped) return capped;
+	} catch (e) {
+		return unavailable(e);
+	}
 	const { token: code } = await signCode(
 		{ client_id, redirect_uri, scope, fam: newId(), ...(cc && ccm && { cc, ccm }) },
 		sandboxConfig().codeTtl,

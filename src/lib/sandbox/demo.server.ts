@@ -128,6 +128,26 @@ export class ReaderState {
 	starred = new Set<number>([1002]);
 	labels = new Map<number, Set<string>>([[1011, new Set([label('Later')])]]);
 
+	/** The state as JSON, for the store: item numbers, and each item's labels. */
+	toJSON(): { read: number[]; starred: number[]; labels: [number, string[]][] } {
+		return {
+			read: [...this.read],
+			starred: [...this.starred],
+			labels: [...this.labels].filter(([, l]) => l.size).map(([num, l]) => [num, [...l]])
+		};
+	}
+
+	/** The state a store kept (`undefined`: none yet, the demo's starting state). */
+	static from(json: string | undefined): ReaderState {
+		const state = new ReaderState();
+		if (json === undefined) return state;
+		const data = JSON.parse(json) as ReturnType<ReaderState['toJSON']>;
+		state.read = new Set(data.read);
+		state.starred = new Set(data.starred);
+		state.labels = new Map(data.labels.map(([num, l]) => [num, new Set(l)]));
+		return state;
+	}
+
 	categories(item: Item): string[] {
 		const out = [READING_LIST, label(item.feed.folder)];
 		if (this.read.has(item.num)) out.push(READ);

@@ -7,7 +7,12 @@ import { builtinClients, findClient, registeredRedirectUris } from './clients.se
 import { endpointList } from './api.server';
 import { DEMO_USER } from './demo.server';
 import { TICKET_TTL } from './signing.server';
-import { MAX_STATE_BYTES } from './authorize.server';
+import {
+	HOSTED_GRANT_WINDOW_S,
+	HOSTED_GRANTS_PER_ADDRESS,
+	MAX_STATE_BYTES
+} from './authorize.server';
+import { config as serverConfig } from '$lib/env.server';
 
 export interface SandboxInfoClient {
 	client_id: string;
@@ -53,6 +58,9 @@ export function sandboxInfo(origin: string) {
 			consentForm: TICKET_TTL
 		},
 		limits: { zone1: config.zone1Limit, zone2: config.zone2Limit, window: config.limitWindow },
+		/** Hosted mode: demo data and budgets per grant (sign-in), and a cap of grants per address. */
+		perVisitor: serverConfig().policy.mode === 'hosted',
+		grantsPerAddress: { count: HOSTED_GRANTS_PER_ADDRESS, window: HOSTED_GRANT_WINDOW_S },
 		maxStateBytes: MAX_STATE_BYTES,
 		api: endpointList(),
 		user: { name: DEMO_USER.userName, email: DEMO_USER.userEmail, userId: DEMO_USER.userId }

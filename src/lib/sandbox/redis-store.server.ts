@@ -6,7 +6,9 @@
  * - `sandbox:code:<jti>` = the family the code started, until the code's own expiry;
  * - `sandbox:fam:<fam>` = a hash (client_id, refresh, revoked, until), expiring at `until`, the
  *   expiry of the longest token the family holds: a revocation lives exactly as long as it matters;
- * - `sandbox:decision:<ticket jti>` = the first consent decision of a ticket, until the ticket expires.
+ * - `sandbox:decision:<ticket jti>` = the first consent decision of a ticket, until the ticket expires;
+ * - `sandbox:state:<namespace>` = the demo data of a client (or, hosted, of a grant), as JSON,
+ *   replaced by compare-and-set and expiring with the grant.
  *
  * The client is `redis.server.ts`'s: it fails fast while the server is unreachable and
  * reconnects by itself, so the sandbox works again as soon as the server is back.
@@ -49,7 +51,13 @@ if first then return first end
 redis.call('SET', KEYS[1], ARGV[1], 'EXAT', ARGV[2])
 return ARGV[1]`;
 
+const WRITE_STATE = `
+if (redis.call('GET', KEYS[1]) or '') ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'EXAT', ARGV[3])
+return 1`;
+
 interface Scripts {
+	sandboxWriteState(key: string, previous: string, next: string, until: number): Promise<number>;
 	sandboxRedeem(code: string, fam: string, ...args: (string | number)[]): Promise<number>;
 	sandboxRevoke(fam: string, until: number): Promise<number>;
 	sandboxRotate(fam: string, ...args: (string | number)[]): Promise<RotateResult>;
@@ -68,6 +76,7 @@ export class RedisStore implements SandboxStore {
 		redis.defineCommand('sandboxRevoke', { numberOfKeys: 1, lua: REVOKE });
 		redis.defineCommand('sandboxRotate', { numberOfKeys: 1, lua: ROTATE });
 		redis.defineCommand('sandboxDecide', { numberOfKeys: 1, lua: DECIDE });
+		redis.defineCommand('sandboxWriteState', { numberOfKeys: 1, lua: WRITE_STATE });
 		this.redis = redis as Redis & Scripts;
 	}
 
@@ -140,6 +149,33 @@ export class RedisStore implements SandboxStore {
 	decideOnce(ticketJti: string, location: string, exp: number): Promise<string> {
 		return this.run(() =>
 			this.redis.sandboxDecide(PREFIX + 'decision:' + ticketJti, location, this.atLeastNow(exp))
+		);
+	}
+
+	decided(ticketJti: string): Promise<string | undefined> {
+		return this.run(
+			async () => (await this.redis.get(PREFIX + 'decision:' + ticketJti)) ?? undefined
+		);
+	}
+
+	readState(ns: string): Promise<string | undefined> {
+		return this.run(async () => (await this.redis.get(PREFIX + 'state:' + ns)) ?? undefined);
+	}
+
+	writeState(
+		ns: string,
+		previous: string | undefined,
+		next: string,
+		until: number
+	): Promise<boolean> {
+		return this.run(
+			async () =>
+				(await this.redis.sandboxWriteState(
+					PREFIX + 'state:' + ns,
+					previous ?? '',
+					next,
+					this.atLeastNow(until)
+				)) === 1
 		);
 	}
 

@@ -1,12 +1,13 @@
 /**
- * The sandbox's state: the store of codes, grants and consent decisions (in this process, or on a
- * Redis-protocol server when REDIS_URL is set; see store.server.ts), the rate-limit windows, and
- * each client's copy of the demo read/starred/label state. All of it is bounded (see each class).
+ * The sandbox's state: the store of codes, grants, consent decisions and demo data (in this
+ * process, or on a Redis-protocol server when REDIS_URL is set; see store.server.ts), and the
+ * rate-limit windows (ratelimit.server.ts). All of it is bounded and expires with what it guards.
  */
 import { sharedRedis } from '$lib/redis.server';
 import { RateLimiter } from './ratelimit.server';
+import { config } from '$lib/env.server';
 import { ReaderState } from './demo.server';
-import { MemoryStore, type SandboxStore } from './store.server';
+import { MemoryStore, StoreUnavailable, type SandboxStore } from './store.server';
 
 export const limiter = new RateLimiter();
 
@@ -28,14 +29,39 @@ export function useStore(next: SandboxStore): void {
 	current = Promise.resolve(next);
 }
 
-const readerStates = new Map<string, ReaderState>();
+/**
+ * Where a token's demo data and zone budgets live. Local mode: its client, as the service's API
+ * docs describe per-client limits. Hosted mode: its grant (one sign-in), so that visitors sharing
+ * a built-in client can neither spend nor change each other's.
+ */
+export function namespaceOf(claims: { client_id: string; fam: string }): string {
+	return config().policy.mode === 'hosted' ? `grant:${claims.fam}` : `client:${claims.client_id}`;
+}
 
-/** The demo state as one client sees it. Keyed by registered client_id only, so the map stays small. */
-export function readerState(client_id: string): ReaderState {
-	let state = readerStates.get(client_id);
-	if (!state) {
-		state = new ReaderState();
-		readerStates.set(client_id, state);
+/** The demo data of a namespace (the demo's starting state until something changed it). */
+export async function loadReader(ns: string): Promise<ReaderState> {
+	return ReaderState.from(await (await store()).readState(ns));
+}
+
+/**
+ * Changes a namespace's demo data: `change` runs on the current state and, when it says ok and
+ * changed something, the new state replaces the old one by compare-and-set, so that two instances
+ * changing the same namespace at once lose neither change (the loser runs again on the winner's
+ * state). The data lives until `until` (Unix seconds), the end of the grant.
+ */
+export async function updateReader<T extends { ok: boolean }>(
+	ns: string,
+	until: number,
+	change: (state: ReaderState) => T
+): Promise<T> {
+	const s = await store();
+	for (let attempt = 0; attempt < 8; attempt++) {
+		const before = await s.readState(ns);
+		const state = ReaderState.from(before);
+		const result = change(state);
+		const after = JSON.stringify(state);
+		if (!result.ok || after === (before ?? JSON.stringify(new ReaderState()))) return result;
+		if (await s.writeState(ns, before, after, until)) return result;
 	}
-	return state;
+	throw new StoreUnavailable(new Error('the demo data kept changing under this write'));
 }

@@ -5,7 +5,7 @@
  *   (Valkey or Redis), shared by every process and instance that uses it.
  *
  * It holds the used authorization codes, the grant families (current refresh-token id, revoked
- * mark) and the consent decisions. Every operation that decides something is atomic in both
+ * mark), the consent decisions and the demo data (read, starred, labels) of each namespace. Every operation that decides something is atomic in both
  * backends: a code is redeemed once even when two instances receive it in the same millisecond.
  * A revocation is kept until the longest token it covers has expired, never evicted early.
  *
@@ -57,19 +57,38 @@ export interface SandboxStore {
 	 * so a replayed ticket mints no second code.
 	 */
 	decideOnce(ticketJti: string, location: string, exp: number): Promise<string>;
+	/** The first decision of a ticket, if it was decided already. */
+	decided(ticketJti: string): Promise<string | undefined>;
+	/** The demo data of a namespace as JSON (a client, or in hosted mode a grant); undefined: none yet. */
+	readState(ns: string): Promise<string | undefined>;
+	/**
+	 * Replaces a namespace's demo data if it is still `previous` (undefined: none), until `until`
+	 * (Unix seconds). Atomic compare-and-set: false when another write came first.
+	 */
+	writeState(
+		ns: string,
+		previous: string | undefined,
+		next: string,
+		until: number
+	): Promise<boolean>;
 	/** Closes the connection, if any. */
 	close(): Promise<void>;
 }
+
+/** Namespaces of demo data the memory backend keeps at most; past it, the oldest start afresh. */
+export const MAX_STATES = 10_000;
 
 /** The in-process backend: the grant store, and the consent decisions in a map pruned on use. */
 export class MemoryStore implements SandboxStore {
 	readonly kind = 'memory' as const;
 	private decisions = new Map<string, { location: string; exp: number }>();
+	private states = new Map<string, { json: string; until: number }>();
 	private lastPrune = 0;
 
 	constructor(
 		private readonly grants = new GrantStore(),
-		private readonly now: () => number = Date.now
+		private readonly now: () => number = Date.now,
+		private readonly maxStates = MAX_STATES
 	) {}
 
 	async usedCode(jti: string): Promise<string | undefined> {
@@ -116,6 +135,39 @@ export class MemoryStore implements SandboxStore {
 		}
 		this.decisions.set(ticketJti, { location, exp });
 		return location;
+	}
+
+	async decided(ticketJti: string): Promise<string | undefined> {
+		const first = this.decisions.get(ticketJti);
+		return first && first.exp > Math.floor(this.now() / 1000) ? first.location : undefined;
+	}
+
+	async readState(ns: string): Promise<string | undefined> {
+		const kept = this.states.get(ns);
+		if (!kept) return undefined;
+		if (kept.until > Math.floor(this.now() / 1000)) return kept.json;
+		this.states.delete(ns);
+		return undefined;
+	}
+
+	async writeState(
+		ns: string,
+		previous: string | undefined,
+		next: string,
+		until: number
+	): Promise<boolean> {
+		// No await before the write: the check and the write are one step in this process.
+		const kept = this.states.get(ns);
+		const current = kept && kept.until > Math.floor(this.now() / 1000) ? kept.json : undefined;
+		if (current !== previous) return false;
+		// Re-inserted at the end: the map's order is the order of last writes, oldest first.
+		this.states.delete(ns);
+		this.states.set(ns, { json: next, until });
+		for (const oldest of this.states.keys()) {
+			if (this.states.size <= this.maxStates) break;
+			this.states.delete(oldest);
+		}
+		return true;
 	}
 
 	async close(): Promise<void> {}

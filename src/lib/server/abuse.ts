@@ -13,28 +13,17 @@
  * own (the insurance limiter), and the steps go on.
  */
 import { fail, type RequestEvent } from '@sveltejs/kit';
-import ipaddr from 'ipaddr.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config, RateLimitConfig } from '$lib/config.server.js';
 import { config } from '$lib/env.server';
 import { sharedRedis } from '$lib/redis.server';
-import { fixedWindow, take } from '$lib/rate-limit.server';
+import { clientKey, fixedWindow, take } from '$lib/rate-limit.server';
+
+export { clientKey };
 
 export type { RateLimitConfig };
 
 export type Verdict = { ok: true; remaining: number } | { ok: false; retryAfterS: number };
-
-/** The address a client is counted under: IPv4 as is (also when IPv4-mapped), IPv6 by its /64. */
-export function clientKey(address: string): string {
-	try {
-		const ip = ipaddr.process(address.replace(/%.*$/, ''));
-		if (ip.kind() === 'ipv4') return ip.toString();
-		const parts = (ip as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
-		return `${parts.join(':')}::/64`;
-	} catch {
-		return address;
-	}
-}
 
 export class AbuseCounter {
 	constructor(

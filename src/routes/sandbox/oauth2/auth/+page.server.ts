@@ -31,7 +31,13 @@ async function decide(event: RequestEvent, decision: Decision): Promise<never> {
 	const body = await readForm(event.request);
 	if (!body.ok) error(400, body.failure.data.message);
 	const form = decisionForm.safeParse(Object.fromEntries(body.form));
-	const result = await decideConsent(form.success ? form.data.ticket : undefined, decision);
+	const result = await decideConsent(
+		form.success ? form.data.ticket : undefined,
+		decision,
+		Date.now(),
+		// Read only in hosted mode, where the grant cap counts it.
+		() => event.getClientAddress()
+	);
 	if (!result.ok) error(result.status, result.message);
 	redirect(303, result.location);
 }
