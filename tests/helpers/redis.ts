@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../scripts/free-port.js';
 
+/** Append-only persistence written on every command: compose.yaml gives Valkey the same flags. */
+export const PERSISTENCE_FLAGS = ['--appendonly', 'yes', '--appendfsync', 'always'];
+
 export interface TestRedis {
 	url: string;
 	port: number;
@@ -37,10 +40,7 @@ export async function startRedis(): Promise<TestRedis> {
 					'127.0.0.1',
 					'--dir',
 					dir,
-					'--appendonly',
-					'yes',
-					'--appendfsync',
-					'always',
+					...PERSISTENCE_FLAGS,
 					'--save',
 					'',
 					'--protected-mode',
