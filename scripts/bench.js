@@ -21,6 +21,7 @@ import {
 	measureHighlighting
 } from './bench/f-highlighting.js';
 import { coldStartRow, measureColdStart } from './bench/g-cold-start.js';
+import { measureWorkers, workersDetails, workersRow } from './bench/i-workers.js';
 import { CONFIG, MiB, QUICK, SERVER_ENV, TARGETS } from './bench/config.js';
 import { prepareSamples } from './bench/samples.js';
 import { startBenchServer } from './bench/server.js';
@@ -102,6 +103,9 @@ async function main() {
 	console.log('(f) highlighting a 100 KB JSON body…');
 	const hl = await measureHighlighting();
 
+	console.log('(i) one process and two workers on a redis-server of the bench’s own…');
+	const workers = await measureWorkers();
+
 	const rows = [
 		exchangeRow(p.exchange),
 		userinfoRow(p.userinfo),
@@ -109,7 +113,8 @@ async function main() {
 		memoryRow(mem),
 		firstLoadRow(fl, flError),
 		highlightingRow(hl),
-		coldStartRow(cold)
+		coldStartRow(cold),
+		workersRow(workers, p.load)
 	];
 
 	const results = {
@@ -124,6 +129,7 @@ async function main() {
 		firstLoad: fl ?? { error: flError },
 		highlighting: hl,
 		coldStart: cold,
+		workers,
 		finished: new Date().toISOString(),
 		loadAverageAtEnd: os.loadavg().map((x) => round(x))
 	};
@@ -135,6 +141,7 @@ async function main() {
 	console.log(memoryDetails(mem));
 	if (fl) console.log(firstLoadDetails(fl));
 	console.log(highlightingDetails(hl));
+	for (const line of workersDetails(workers)) console.log(line);
 	console.log(`  load average at the end: ${results.loadAverageAtEnd.join(' ')}`);
 	console.log(`\nAll numbers: bench-results.json`);
 }

@@ -34,6 +34,8 @@ export const TARGETS = {
 	exchangeOverheadMs: 2,
 	userinfoOverheadMs: 2,
 	stepsPerSecond: 1000,
+	/** (i): two workers on Redis against one process (memory store), same run. */
+	workersSpeedup: 1.6,
 	rssGrowthMiB: 20,
 	rssGrowthSessions: 10_000,
 	firstLoadJsGzipKiB: 60,

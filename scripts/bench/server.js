@@ -1,7 +1,7 @@
 // The bench's server: the built server started by scripts/lib/server.js with the bench's
 // environment, ready when `/` answers 200; optionally with a hook to read its memory after a full GC.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { startServer } from '../lib/server.js';
 import { MiB, SERVER_ENV } from './config.js';
 import { round, sleep } from './stats.js';
@@ -22,20 +22,55 @@ export function procStatus(pid) {
 	return { vmRssMiB: round(kb('VmRSS') / 1024), vmHwmMiB: round(kb('VmHWM') / 1024) };
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). @param {number} pid */
-export function procCpuSeconds(pid) {
+/** The fields of /proc/<pid>/stat after the command name. @param {number} pid */
+function statFields(pid) {
 	const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-	const fields = s.slice(s.lastIndexOf(')') + 2).split(' ');
-	return (Number(fields[11]) + Number(fields[12])) / 100;
+	return s.slice(s.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * CPU seconds (user + system) a process and its live children (a cluster's workers) have used so
+ * far, from /proc (clock ticks of 1/100 s). @param {number} pid
+ */
+export function procCpuSeconds(pid) {
+	let total = 0;
+	for (const p of [pid, ...childrenOf(pid)]) {
+		try {
+			const f = statFields(p);
+			total += (Number(f[11]) + Number(f[12])) / 100;
+		} catch {
+			// ended meanwhile
+		}
+	}
+	return total;
+}
+
+/** The live child processes of `pid`. @param {number} pid @returns {number[]} */
+function childrenOf(pid) {
+	/** @type {number[]} */
+	const out = [];
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			if (Number(statFields(Number(entry))[1]) === pid) out.push(Number(entry));
+		} catch {
+			// ended meanwhile
+		}
+	}
+	return out;
 }
 
 /**
  * Starts `node scripts/serve.js` on a free loopback port and polls `/` until it answers 200.
- * @param {{ gcHook?: boolean }} [opts]
+ * @param {{ gcHook?: boolean, env?: Record<string, string> }} [opts] `env` on top of the bench's
  */
 export async function startBenchServer(opts = {}) {
 	const srv = await startServer({
-		env: { PLAYGROUND_SESSION_KEY: randomBytes(32).toString('base64url'), ...SERVER_ENV },
+		env: {
+			PLAYGROUND_SESSION_KEY: randomBytes(32).toString('base64url'),
+			...SERVER_ENV,
+			...opts.env
+		},
 		nodeArgs: opts.gcHook ? ['--expose-gc', '--import', GC_HOOK] : [],
 		readyPath: '/',
 		pollMs: 5
