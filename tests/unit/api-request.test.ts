@@ -175,3 +175,146 @@ describe('the sender', () => {
 		expect('failure' in p && p.failure.kind).toBe('blocked');
 	});
 });
+
+describe('header lines', () => {
+	test('a line of spaces is skipped like an empty one', () => {
+		expect(parseHeaders('X-A: 1\n   \nX-B: 2')).toEqual({
+			ok: true,
+			value: [
+				['X-A', '1'],
+				['X-B', '2']
+			]
+		});
+	});
+
+	test('spaces around the name are trimmed', () => {
+		expect(parseHeaders('  X-A : 1')).toEqual({ ok: true, value: [['X-A', '1']] });
+	});
+
+	test('a line without a colon is refused, even when it looks like a name', () => {
+		expect(parseHeaders('X-Header')).toMatchObject({ ok: false, field: 'headers' });
+	});
+
+	test('a line that starts with the colon is refused, and the refusal gives its line number', () => {
+		const r = parseHeaders('X-A: 1\n: x');
+		expect(r).toMatchObject({ ok: false, field: 'headers' });
+		if (!r.ok) expect(r.message).toMatch(/\b2\b/);
+		const three = parseHeaders('X-A: 1\nX-B: 2\nbroken');
+		expect(three.ok).toBe(false);
+		if (!three.ok) expect(three.message).toMatch(/\b3\b/);
+	});
+
+	test.each([['Bad Name: x'], ['X-Ctl: a\u0001b'], ['Host: x']])(
+		'%j is refused on the headers field',
+		(line) => expect(parseHeaders(line)).toMatchObject({ ok: false, field: 'headers' })
+	);
+
+	test('more than 50 headers is refused on the headers field', () => {
+		const many = Array.from({ length: 51 }, (_, i) => `X-${i}: v`).join('\n');
+		expect(parseHeaders(many)).toMatchObject({ ok: false, field: 'headers' });
+	});
+});
+
+describe('the call’s limits and fields', () => {
+	test('a missing path is refused on the path field', () => {
+		expect(call({ path: '   ' })).toMatchObject({ ok: false, field: 'path' });
+	});
+
+	test('the path is trimmed', () => {
+		expect(call({ path: '  subscription/list \n' })).toMatchObject({
+			ok: true,
+			value: { path: 'subscription/list' }
+		});
+	});
+
+	test('a path of 500 characters is taken, 501 is too long', () => {
+		expect(call({ path: 'a'.repeat(500) }).ok).toBe(true);
+		expect(call({ path: 'a'.repeat(501) })).toMatchObject({ ok: false, field: 'path' });
+	});
+
+	test('a colon inside the path is not a scheme', () => {
+		expect(call({ path: 'stream/contents/feed:42' })).toMatchObject({
+			ok: true,
+			value: { path: 'stream/contents/feed:42' }
+		});
+	});
+
+	test('a query of 4000 characters is taken, 4001 is too long', () => {
+		expect(call({ query: 'q'.repeat(4000) }).ok).toBe(true);
+		expect(call({ query: 'q'.repeat(4001) })).toMatchObject({ ok: false, field: 'query' });
+	});
+
+	test('a bad header line refuses the whole call on the headers field', () => {
+		expect(call({ headers: 'Bad Name: x' })).toMatchObject({ ok: false, field: 'headers' });
+	});
+
+	test('a body of 16,000 characters is taken, 16,001 is too long', () => {
+		const raw = { method: 'POST', bodyKind: 'raw', contentType: 'text/plain' };
+		expect(call({ ...raw, body: 'b'.repeat(16_000) }).ok).toBe(true);
+		expect(call({ ...raw, body: 'b'.repeat(16_001) })).toMatchObject({ ok: false, field: 'body' });
+	});
+
+	test('an unknown body kind is no body', () => {
+		expect(call({ method: 'POST', bodyKind: 'xml', body: '<a/>' })).toMatchObject({
+			ok: true,
+			value: { body: '', contentType: '' }
+		});
+	});
+
+	test('only a Content-Type header clashes with a body kind; without a body it is sent as given', () => {
+		expect(
+			call({ method: 'POST', bodyKind: 'form', body: 'a=1', headers: 'X-A: 1' })
+		).toMatchObject({ ok: true, value: { headers: [['X-A', '1']] } });
+		expect(call({ method: 'POST', headers: 'Content-Type: text/csv' })).toMatchObject({
+			ok: true,
+			value: { headers: [['Content-Type', 'text/csv']], contentType: '' }
+		});
+	});
+
+	test('a raw body’s media type is trimmed, and must be the whole value', () => {
+		const raw = { method: 'PUT', bodyKind: 'raw', body: 'x' };
+		expect(call({ ...raw, contentType: '  text/csv ' })).toMatchObject({
+			ok: true,
+			value: { contentType: 'text/csv' }
+		});
+		expect(call({ ...raw, contentType: '   ' })).toMatchObject({
+			ok: true,
+			value: { contentType: 'text/plain; charset=utf-8' }
+		});
+		expect(call({ ...raw, contentType: 'text/csv; charset=utf-8' }).ok).toBe(true);
+		for (const contentType of ['my text/csv', 'text/csv extra', 'text/'])
+			expect(call({ ...raw, contentType })).toMatchObject({ ok: false, field: 'contentType' });
+	});
+
+	test('only a leading ? is taken off the query', () => {
+		expect(call({ query: '?q=why?' })).toMatchObject({ ok: true, value: { query: 'q=why?' } });
+		expect(call({ query: 'q=why?' })).toMatchObject({ ok: true, value: { query: 'q=why?' } });
+	});
+});
+
+describe('where a path leads, more', () => {
+	test('a relative path ending with / stays below the API base', () => {
+		expect(apiUrl({ path: 'tag/', query: '' }, API)).toEqual({ ok: true, value: `${API}tag/` });
+	});
+
+	test('the base path is taken off only at the start', () => {
+		expect(apiUrl({ path: 'tag/reader/api/0/x', query: '' }, API)).toEqual({
+			ok: true,
+			value: `${API}tag/reader/api/0/x`
+		});
+	});
+
+	test('another origin is refused on the path field', () => {
+		expect(apiUrl({ path: '/\\evil.test/x', query: '' }, API)).toMatchObject({
+			ok: false,
+			field: 'path'
+		});
+	});
+
+	test('a path that makes no URL is refused, not thrown', () => {
+		expect(apiUrl({ path: 'http://[x', query: '' }, API)).toMatchObject({
+			ok: false,
+			field: 'path'
+		});
+	});
+});

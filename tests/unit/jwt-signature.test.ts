@@ -181,3 +181,120 @@ describe('claims, apart from the signature', () => {
 		expect(claimFindings('opaque', { issuer: '', kind: 'pasted', now: NOW })).toEqual([]);
 	});
 });
+
+describe('the verdict names only what the header holds', () => {
+	const header = (h: Record<string, unknown>) =>
+		`${b64url(JSON.stringify(h))}.${b64url(JSON.stringify({ iss: 'x' }))}.${b64url('sig')}`;
+
+	test('a header without kid or alg gives a verdict without them', async () => {
+		const { jwk } = await rsa();
+		const v = await verifySignature(header({ typ: 'JWT' }), { keys: [jwk] });
+		expect(v.valid).toBe(false);
+		expect(Object.keys(v)).not.toContain('kid');
+		expect(Object.keys(v)).not.toContain('alg');
+	});
+
+	test('a kid or alg that is not a string is not named', async () => {
+		const { jwk } = await rsa();
+		const v = await verifySignature(header({ alg: 7, kid: 5 }), { keys: [jwk] });
+		expect(v.valid).toBe(false);
+		expect(Object.keys(v)).not.toContain('kid');
+		expect(Object.keys(v)).not.toContain('alg');
+	});
+
+	test('white space around a pasted token is ignored', async () => {
+		const { privateKey, jwk } = await rsa();
+		const token = await signed(privateKey);
+		expect(await verifySignature(`  ${token}\n`, { keys: [jwk] })).toEqual({
+			valid: true,
+			kid: 'test-1',
+			alg: 'RS256'
+		});
+	});
+
+	test('a key jose refuses without a code of its own gives ERR_UNKNOWN, and is named as not checked', async () => {
+		const { privateKey, jwk } = await rsa();
+		const short: JWK = { ...jwk, n: 'AQAB' };
+		const v = await verifySignature(await signed(privateKey), { keys: [short] });
+		expect(v).toMatchObject({ valid: false, code: 'ERR_UNKNOWN', kid: 'test-1', alg: 'RS256' });
+		expect(signatureFinding(v, JWKS_URI).code).toBe(F.JWT_MALFORMED);
+	});
+});
+
+describe('the signature finding', () => {
+	test('a valid signature is info', () => {
+		expect(signatureFinding({ valid: true, kid: 'k', alg: 'ES256' }, JWKS_URI)).toMatchObject({
+			level: 'info',
+			ref: 'RFC 7515 §5.2'
+		});
+	});
+
+	test('a refusal names the alg and kid it was about, or that there was no alg', () => {
+		const f = signatureFinding(
+			{
+				valid: false,
+				code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+				kid: 'k9',
+				alg: 'PS384',
+				detail: ''
+			},
+			JWKS_URI
+		);
+		expect(f.message).toContain('PS384');
+		expect(f.message).toContain('k9');
+		const none = signatureFinding(
+			{ valid: false, code: 'ERR_JWKS_NO_MATCHING_KEY', detail: '' },
+			JWKS_URI
+		);
+		expect(none.message).toContain('no alg');
+	});
+});
+
+describe('claims: references, the boundary of exp, and typ', () => {
+	const NOW = Date.parse('2026-03-14T09:00:00Z');
+	const token = (header: Record<string, unknown>, payload: Record<string, unknown>) =>
+		`${b64url(JSON.stringify({ alg: 'RS256', ...header }))}.${b64url(JSON.stringify(payload))}.sig`;
+	const refs = (t: string, issuer: string, kind: 'access_token' | 'id_token' | 'pasted') =>
+		claimFindings(t, { issuer, kind, now: NOW }).map((f) => f.ref);
+
+	test('iss and exp refer to RFC 7519 §4.1.1 and §4.1.4, typ to RFC 9068 §2.1', () => {
+		const live = token({ typ: 'at+jwt' }, { iss: 'https://issuer.test', exp: NOW / 1000 + 60 });
+		expect(refs(live, 'https://issuer.test', 'access_token')).toEqual([
+			'RFC 7519 §4.1.1',
+			'RFC 7519 §4.1.4',
+			'RFC 9068 §2.1'
+		]);
+		expect(refs(live, '', 'id_token')).toEqual([
+			'RFC 7519 §4.1.1',
+			'RFC 7519 §4.1.4',
+			'RFC 9068 §2.1'
+		]);
+		const old = token({ typ: 'JWT' }, { exp: NOW / 1000 - 60 });
+		expect(refs(old, '', 'access_token')).toEqual([
+			'RFC 7519 §4.1.1',
+			'RFC 7519 §4.1.4',
+			'RFC 9068 §2.1'
+		]);
+		expect(refs(token({}, {}), '', 'pasted')[1]).toBe('RFC 7519 §4.1.4');
+	});
+
+	test('a token whose exp is this very millisecond has expired', () => {
+		const t = token({}, { exp: NOW / 1000 });
+		expect(claimFindings(t, { issuer: '', kind: 'pasted', now: NOW })[1]!.code).toBe(F.JWT_EXPIRED);
+	});
+
+	test.each([['application/at+jwt'], ['AT+JWT']])('typ %s is an access token’s', (typ) => {
+		const t = token({ typ }, { exp: NOW / 1000 + 60 });
+		const [, , f] = claimFindings(t, { issuer: '', kind: 'access_token', now: NOW });
+		expect(f).toMatchObject({ level: 'info', code: F.JWT_TYP });
+	});
+
+	test.each([[['at+jwt']], ['not-at+jwt'], ['at+jwt2'], [42]])(
+		'typ %j is not at+jwt: an access token is warned about',
+		(typ) => {
+			const t = token({ typ }, { exp: NOW / 1000 + 60 });
+			const [, , f] = claimFindings(t, { issuer: '', kind: 'access_token', now: NOW });
+			expect(f).toMatchObject({ level: 'warning', code: F.JWT_TYP });
+		}
+	);
+});

@@ -160,3 +160,60 @@ describe('the secret across a fill that moves its destinations', () => {
 		expect(r.client_secret).toBeUndefined();
 	});
 });
+
+describe('what a fill names, and only that', () => {
+	const current = { token_endpoint_auth_method: 'client_secret_basic', pkce: 'off' } as const;
+
+	test('an endpoint the document omits is not among the values at all', () => {
+		const doc = metadataSchema.parse({
+			issuer: 'https://as.test',
+			token_endpoint: 'https://as.test/token'
+		});
+		expect(Object.keys(toSetupValues(doc, current)).sort()).toEqual([
+			'issuer',
+			'token_endpoint',
+			'token_endpoint_auth_method'
+		]);
+	});
+
+	test('PKCE is named only when it changes the choice to S256', () => {
+		const doc = metadataSchema.parse({
+			issuer: 'https://as.test',
+			code_challenge_methods_supported: ['plain', 'S256']
+		});
+		expect(Object.keys(toSetupValues(doc, { ...current, pkce: 'S256' }))).not.toContain('pkce');
+		expect(toSetupValues(doc, { ...current, pkce: 'plain' }).pkce).toBe('S256');
+		const plainOnly = metadataSchema.parse({
+			issuer: 'https://as.test',
+			code_challenge_methods_supported: ['plain']
+		});
+		expect(Object.keys(toSetupValues(plainOnly, current))).not.toContain('pkce');
+	});
+
+	test('PAR is turned on only when required and its endpoint is given', () => {
+		const offered = metadataSchema.parse({
+			issuer: 'https://as.test',
+			pushed_authorization_request_endpoint: 'https://as.test/par'
+		});
+		expect(Object.keys(toSetupValues(offered, current))).not.toContain('use_par');
+		const noEndpoint = metadataSchema.parse({
+			issuer: 'https://as.test',
+			require_pushed_authorization_requests: true
+		});
+		expect(Object.keys(toSetupValues(noEndpoint, current))).not.toContain('use_par');
+	});
+});
+
+describe('endpoint URLs', () => {
+	test('http and https are taken', () => {
+		for (const token_endpoint of ['http://127.0.0.1:9/token', 'https://as.test/token'])
+			expect(metadataSchema.safeParse({ issuer: 'x', token_endpoint }).success).toBe(true);
+	});
+
+	test.each([['git+https://as.test/token'], ['ftp://as.test/token'], ['not a url']])(
+		'%s is refused',
+		(token_endpoint) => {
+			expect(metadataSchema.safeParse({ issuer: 'x', token_endpoint }).success).toBe(false);
+		}
+	);
+});

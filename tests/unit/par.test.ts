@@ -278,3 +278,120 @@ describe('judgePush agrees with oauth4webapi', () => {
 			expect(o4w).toMatchObject({ request_uri: ours.request_uri, expires_in: ours.expires_in });
 	});
 });
+
+function pushed(status: number, body: unknown): Exchange {
+	return {
+		id: 'x',
+		step: 'par',
+		startedAt: '',
+		request: { method: 'POST', url: PAR, httpVersion: '1.1', headers: [], body: '' },
+		timing: { total: 1 },
+		findings: [],
+		...answer(status, body)
+	};
+}
+
+/** The problems a refusal that is not an OAuth error lists, one per item after the colon. */
+function problems(status: number, body: unknown): string[] {
+	const v = judgePush(pushed(status, body));
+	if (v.ok || !v.finding) throw new Error('expected a refusal with a finding');
+	expect(v.finding).toMatchObject({ level: 'error', code: F.PAR_REFUSED, ref: 'RFC 9126 §2.2' });
+	const list = v.finding.message.slice(v.finding.message.indexOf(':') + 1).replace(/\.$/, '');
+	return list.split(';').map((p) => p.trim());
+}
+
+describe('pushedBody, alone', () => {
+	test('a public client with no client_id of its own adds nothing', () => {
+		expect(pushedBody([['scope', 'x']], {})).toBe('scope=x');
+	});
+
+	test('a credential that is not set is left out, not sent as "undefined"', () => {
+		expect(
+			pushedBody(
+				[
+					['client_id', 'c'],
+					['scope', 'x']
+				],
+				{ client_id: 'c', client_secret: undefined }
+			)
+		).toBe('client_id=c&scope=x');
+	});
+});
+
+describe('judgePush: the finding it gives', () => {
+	test('a numeric expires_in is info, with RFC 9126 §2.2 as the reference', () => {
+		const v = judgePush(pushed(201, { request_uri: 'urn:x', expires_in: 90 }));
+		expect(v).toMatchObject({ ok: true, request_uri: 'urn:x', expires_in: 90 });
+		expect(v.finding).toMatchObject({ level: 'info', code: F.PAR_PUSHED, ref: 'RFC 9126 §2.2' });
+	});
+
+	test('an expires_in sent as a numeric string is accepted, as a warning', () => {
+		const v = judgePush(pushed(201, { request_uri: 'urn:x', expires_in: '90' }));
+		expect(v).toMatchObject({ ok: true, expires_in: 90 });
+		expect(v.finding).toMatchObject({ level: 'warning', code: F.PAR_PUSHED });
+	});
+
+	test.each([[[60]], [null], [true], [{}]])('an expires_in of %j is not seconds', (expires) => {
+		expect(judgePush(pushed(201, { request_uri: 'urn:x', expires_in: expires })).ok).toBe(false);
+	});
+
+	test.each([
+		[400, { error: 'invalid_request' }],
+		[401, { error: 'invalid_client', error_description: 'bad secret' }],
+		[201, { error: 'server_error' }]
+	])('%i %j: an OAuth error, referenced to RFC 9126 §2.3', (status, body) => {
+		const v = judgePush(pushed(status, body));
+		expect(v.ok).toBe(false);
+		expect(v.finding).toMatchObject({ level: 'error', code: F.PAR_REFUSED, ref: 'RFC 9126 §2.3' });
+		expect(v.finding!.message).toContain(body.error);
+	});
+
+	test('an error field that is not a string is not an OAuth error', () => {
+		expect(problems(400, { error: 42 })).toHaveLength(3);
+	});
+
+	test('a good body with the wrong status names the status only', () => {
+		const p = problems(200, { request_uri: 'urn:x', expires_in: 60 });
+		expect(p).toHaveLength(1);
+		expect(p[0]).toContain('200');
+		expect(problems(200, { request_uri: 'urn:x', expires_in: 0 })).toHaveLength(1);
+	});
+
+	test.each([['null'], ['[]'], ['"urn:x"'], ['<html>']])(
+		'a body %s that is not a JSON object is named as such, without field checks',
+		(body) => {
+			const p = problems(201, body);
+			expect(p).toHaveLength(1);
+			expect(p[0]).toContain('JSON object');
+			expect(p[0]).not.toMatch(/request_uri|expires_in/);
+		}
+	);
+
+	test.each([
+		[{ request_uri: '', expires_in: 60 }],
+		[{ request_uri: 7, expires_in: 60 }],
+		[{ expires_in: 60 }]
+	])('%j: the request_uri is named', (body) => {
+		const p = problems(201, body);
+		expect(p).toHaveLength(1);
+		expect(p[0]).toContain('request_uri');
+	});
+
+	test.each([
+		[{ request_uri: 'urn:x', expires_in: -1 }],
+		[{ request_uri: 'urn:x', expires_in: 'soon' }],
+		[{ request_uri: 'urn:x' }]
+	])('%j: the expires_in is named', (body) => {
+		const p = problems(201, body);
+		expect(p).toHaveLength(1);
+		expect(p[0]).toContain('expires_in');
+	});
+
+	test('every problem is named at once', () => {
+		const p = problems(200, { request_uri: '', expires_in: -5 });
+		expect(p).toHaveLength(3);
+		expect(p[0]).toContain('200');
+		expect(p[1]).toContain('request_uri');
+		expect(p[2]).toContain('expires_in');
+	});
+});

@@ -213,3 +213,76 @@ describe('the verifier in the exports', () => {
 		expect(toNodeFetch(exchange())).toContain('CODE_VERIFIER');
 	});
 });
+
+const RFC6749 = 'https://www.rfc-editor.org/rfc/rfc6749';
+const RFC7636 = 'https://www.rfc-editor.org/rfc/rfc7636';
+
+describe('levels and references', () => {
+	test('a refused public client and a refused method are errors, with RFC 6749 §2.1 and §2.3.1', () => {
+		const none = clientAuthFindings(tokenEx('exchange', 401, INVALID_CLIENT), {
+			method: 'none',
+			pkce: 'S256'
+		});
+		expect(none).toMatchObject([{ level: 'error', ref: `${RFC6749}#section-2.1` }]);
+		const post = clientAuthFindings(tokenEx('exchange', 401, INVALID_CLIENT), {
+			method: 'client_secret_post',
+			pkce: 'S256'
+		});
+		expect(post).toMatchObject([{ level: 'error', ref: `${RFC6749}#section-2.3.1` }]);
+	});
+
+	test('PKCE required refers to RFC 7636 §4.4.1, a mismatch to §4.6', () => {
+		const required = clientAuthFindings(
+			tokenEx('exchange', 400, '{"error":"invalid_grant","error_description":"PKCE required"}'),
+			{ method: 'client_secret_post', pkce: 'off' }
+		);
+		expect(required).toMatchObject([{ ref: `${RFC7636}#section-4.4.1` }]);
+		const mismatch = clientAuthFindings(tokenEx('exchange', 400, '{"error":"invalid_grant"}'), {
+			method: 'client_secret_post',
+			pkce: 'S256'
+		});
+		expect(mismatch).toMatchObject([{ ref: `${RFC7636}#section-4.6` }]);
+	});
+
+	test('at the callback: PKCE required is an error (RFC 7636 §4.4.1), plain a warning (§7.2)', () => {
+		expect(pkceCallbackFindings('invalid_request', 'PKCE is required', 'off')).toMatchObject([
+			{ level: 'error', code: 'pkce-required', ref: `${RFC7636}#section-4.4.1` }
+		]);
+		expect(pkceCallbackFindings(undefined, undefined, 'plain')).toMatchObject([
+			{ level: 'warning', code: 'pkce-plain', ref: `${RFC7636}#section-7.2` }
+		]);
+	});
+});
+
+describe('what counts as naming PKCE', () => {
+	test.each([['code_verifier is required'], ['missing code challenge'], ['bad codeVerifier']])(
+		'%j names it',
+		(description) => {
+			const ex = tokenEx(
+				'exchange',
+				400,
+				JSON.stringify({ error: 'invalid_grant', error_description: description })
+			);
+			expect(codes(clientAuthFindings(ex, { method: 'client_secret_post', pkce: 'off' }))).toEqual([
+				'pkce-required'
+			]);
+			expect(codes(pkceCallbackFindings('invalid_request', description, 'off'))).toEqual([
+				'pkce-required'
+			]);
+		}
+	);
+
+	test('only invalid_grant at the exchange is read as a PKCE mismatch', () => {
+		const ex = tokenEx(
+			'exchange',
+			400,
+			'{"error":"invalid_scope","error_description":"code_verifier"}'
+		);
+		expect(clientAuthFindings(ex, { method: 'client_secret_post', pkce: 'S256' })).toEqual([]);
+	});
+
+	test('only invalid_request at the callback is read as PKCE required', () => {
+		expect(pkceCallbackFindings('access_denied', 'PKCE is required', 'off')).toEqual([]);
+		expect(pkceCallbackFindings('invalid_request', undefined, 'off')).toEqual([]);
+	});
+});

@@ -143,3 +143,118 @@ test('a revocation spends, whatever its URL; an introspection does not', () => {
 	expect(spends(revoke)).toBe('revoke');
 	expect(spends({ ...ex(200), step: 'introspect' })).toBeUndefined();
 });
+
+const RFC7009 = 'https://www.rfc-editor.org/rfc/rfc7009';
+const RFC7662 = 'https://www.rfc-editor.org/rfc/rfc7662';
+
+describe('what each finding is, and where the RFC says so', () => {
+	test('introspection: active and inactive are info (RFC 7662 §2.2), a malformed answer is an error there', () => {
+		const [active] = judgeIntrospection(ex(200, '{"active":true}'), 'access_token').findings;
+		expect(active).toMatchObject({ level: 'info', ref: `${RFC7662}#section-2.2` });
+		const [inactive] = judgeIntrospection(ex(200, '{"active":false}'), 'access_token').findings;
+		expect(inactive).toMatchObject({ level: 'info', ref: `${RFC7662}#section-2.2` });
+		const [bad] = judgeIntrospection(ex(200, '{}'), 'access_token').findings;
+		expect(bad).toMatchObject({ level: 'error', ref: `${RFC7662}#section-2.2` });
+	});
+
+	test('a 503 and unsupported_token_type are warnings (RFC 7009 §2.2.1), naming which request it was', () => {
+		const [retry] = judgeIntrospection(ex(503), 'access_token').findings;
+		expect(retry).toMatchObject({
+			level: 'warning',
+			code: 'revocation-retry',
+			ref: `${RFC7009}#section-2.2.1`
+		});
+		expect(retry!.message).toContain('introspection');
+		const [revokeRetry] = judgeRevocation(ex(503));
+		expect(revokeRetry!.message).toContain('revocation');
+		const [unsupported] = judgeRevocation(ex(400, '{"error":"unsupported_token_type"}'));
+		expect(unsupported).toMatchObject({
+			level: 'warning',
+			code: 'revocation-unsupported',
+			ref: `${RFC7009}#section-2.2.1`
+		});
+		expect(unsupported!.message).toContain('revocation');
+		const [introspectUnsupported] = judgeIntrospection(
+			ex(400, '{"error":"unsupported_token_type"}'),
+			'refresh_token'
+		).findings;
+		expect(introspectUnsupported!.message).toContain('introspection');
+	});
+
+	test('revocation’s 200 and the proof refer to RFC 7009 §2.2 and §2', () => {
+		expect(judgeRevocation(ex(200))[0]!.ref).toBe(`${RFC7009}#section-2.2`);
+		expect(judgeProof(ex(200), 'access_token')!.ref).toBe(`${RFC7009}#section-2.2`);
+		expect(judgeProof(ex(401), 'access_token')!.ref).toBe(`${RFC7009}#section-2`);
+	});
+});
+
+describe('introspection details', () => {
+	test('each detail the answer holds is named, with the expiry read as seconds', () => {
+		const [f] = judgeIntrospection(
+			ex(200, '{"active":true,"scope":"read write","sub":"alice","exp":1780000000}'),
+			'access_token'
+		).findings;
+		expect(f!.message).toContain('"read write"');
+		expect(f!.message).toContain('alice');
+		expect(f!.message).toContain(new Date(1_780_000_000_000).toISOString());
+		expect(f!.message).not.toContain('undefined');
+	});
+
+	test('an empty scope is still named; a missing one is not', () => {
+		const [empty] = judgeIntrospection(
+			ex(200, '{"active":true,"scope":""}'),
+			'access_token'
+		).findings;
+		expect(empty!.message).toContain('""');
+		const [bare] = judgeIntrospection(ex(200, '{"active":true}'), 'access_token').findings;
+		expect(bare!.message).not.toContain('"');
+	});
+
+	test('an active answer without details lists none', () => {
+		const [f] = judgeIntrospection(
+			ex(200, '{"active":true,"username":"u","token_type":"Bearer"}'),
+			'access_token'
+		).findings;
+		expect(f!.message).not.toContain(':');
+		expect(f!.message).not.toContain(',');
+	});
+
+	test('aud may be one audience or a list of them', () => {
+		expect(
+			judgeIntrospection(ex(200, '{"active":true,"aud":"api"}'), 'access_token').result
+		).toMatchObject({ aud: 'api' });
+		expect(
+			judgeIntrospection(ex(200, '{"active":true,"aud":["a","b"]}'), 'access_token').result
+		).toMatchObject({ aud: ['a', 'b'] });
+		expect(
+			codes(judgeIntrospection(ex(200, '{"active":true,"aud":7}'), 'access_token').findings)
+		).toEqual(['introspection-malformed']);
+	});
+});
+
+describe('error bodies that are not objects', () => {
+	test.each([['"unsupported_token_type"'], ['5'], ['true']])(
+		'a JSON body %s is not an OAuth error',
+		(body) => {
+			expect(judgeRevocation(ex(400, body))).toEqual([]);
+			expect(judgeProof(ex(400, body), 'refresh_token')!.message).toContain('(400)');
+		}
+	);
+
+	test('a non-string error member gives way to the WWW-Authenticate header', () => {
+		const f = judgeProof(
+			ex(401, '{"error":42}', [['WWW-Authenticate', 'Bearer error="invalid_token"']]),
+			'access_token'
+		);
+		expect(f!.message).toContain('invalid_token');
+		expect(f!.message).not.toContain('42');
+	});
+
+	test('a refusal with neither an error nor the header shows the status alone', () => {
+		expect(judgeProof(ex(401), 'access_token')!.message).toContain('(401)');
+	});
+
+	test('an informational status is not a success of the revoked token', () => {
+		expect(judgeProof(ex(101), 'access_token')!.code).toBe('revocation-proven');
+	});
+});
