@@ -22,6 +22,9 @@ try {
 }
 const { host, port, origin } = config;
 const shown = origin ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+/** How long, and how many bytes, an over-cap body is read before its 413 closes the connection. */
+const LINGER_MS = 5_000;
+const LINGER_MAX_BYTES = 8 * 1024 * 1024;
 
 if (config.workers > 1 && cluster.isPrimary) {
 	let stopping = false;
@@ -76,7 +79,25 @@ async function serve() {
 		for (const [name, value] of securityHeaders) res.setHeader(name, value);
 		// This server speaks plain HTTP: say so, whatever the client sent in that header.
 		if (ownProtocol) req.headers['x-playground-protocol'] = 'http';
+		const declared = Number(req.headers['content-length'] ?? 0);
+		if (declared > config.limits.maxRequestBytes) lingerUntilRead(req, res, declared);
 		handler(req, res);
+	});
+
+	// A request the HTTP parser refuses (headers over 16 KB: 431; anything else malformed: 400) is
+	// answered as Node does, but the connection is ended, not destroyed, and what the client still
+	// sends is read and dropped: destroying it with unread bytes would reset the connection, and the
+	// reset could swallow the answer.
+	server.on('clientError', (err, socket) => {
+		const code = /** @type {NodeJS.ErrnoException} */ (err).code;
+		if (!socket.writable || code === 'ECONNRESET') return socket.destroy();
+		const status =
+			code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+		socket.end(
+			`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`
+		);
+		socket.resume();
+		setTimeout(() => socket.destroy(), LINGER_MS).unref();
 	});
 
 	server.on('error', (err) => {
@@ -97,4 +118,36 @@ async function serve() {
 	}
 	process.on('SIGTERM', stop);
 	process.on('SIGINT', stop);
+}
+
+/**
+ * A body over the cap is answered 413 without being read. Closing the connection while the client
+ * still sends it would make the kernel reset it, and a reset can throw away the 413 before the
+ * client reads it: the user would see "connection reset" instead of the reason. So the body is
+ * read and dropped, and the answer's end (and with it the close) waits until it has arrived, for
+ * at most LINGER_MS and up to LINGER_MAX_BYTES (beyond that the connection closes as before).
+ * @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {number} declared
+ */
+function lingerUntilRead(req, res, declared) {
+	if (declared > LINGER_MAX_BYTES) return;
+	/** @type {Promise<void>} */
+	const arrived = new Promise((ok) => {
+		const timer = setTimeout(ok, LINGER_MS);
+		timer.unref();
+		const done = () => {
+			clearTimeout(timer);
+			ok();
+		};
+		req.once('end', done);
+		req.once('close', done);
+		req.once('error', done);
+	});
+	req.resume();
+	const end = res.end.bind(res);
+	res.end = /** @type {typeof res.end} */ (
+		(/** @type {unknown[]} */ ...args) => {
+			void arrived.then(() => end(.../** @type {[]} */ (args)));
+			return res;
+		}
+	);
 }
