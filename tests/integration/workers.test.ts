@@ -64,8 +64,9 @@ const alive = (pid: number) => {
 };
 
 test('two workers answer under one primary, and the flow works across them', async () => {
+	// The first worker to listen answers the start's health poll; the banner waits for both.
+	await expect.poll(() => srv.logs(), { timeout: 20_000 }).toContain('(2 workers)');
 	expect(childrenOf(srv.proc.pid!)).toHaveLength(2);
-	expect(srv.logs()).toContain('(2 workers)');
 	const { code } = await getCode(srv);
 	const first = await postToken(srv, exchangeFields(srv, code));
 	expect(first.res.status, JSON.stringify(first.body)).toBe(200);
@@ -87,13 +88,18 @@ test('a worker that dies is replaced, and the server keeps answering', async () 
 	const [victim] = childrenOf(primary);
 	process.kill(victim!, 'SIGKILL');
 	await expect
-		.poll(() => {
-			const now = childrenOf(primary);
-			return now.length === 2 && !now.includes(victim!);
-		})
+		.poll(
+			() => {
+				const now = childrenOf(primary);
+				return now.length === 2 && !now.includes(victim!);
+			},
+			{ timeout: 20_000 }
+		)
 		.toBe(true);
 	expect(srv.logs()).toContain(`Worker ${victim} ended (SIGKILL); starting another.`);
-	await expect.poll(async () => (await fetch(`${srv.url}/healthz`)).status).toBe(200);
+	await expect
+		.poll(async () => (await fetch(`${srv.url}/healthz`)).status, { timeout: 20_000 })
+		.toBe(200);
 });
 
 test('SIGTERM to the primary ends every worker', async () => {
@@ -102,12 +108,13 @@ test('SIGTERM to the primary ends every worker', async () => {
 		{ ORIGIN: `http://127.0.0.1:${port}`, REDIS_URL: redis.url, PLAYGROUND_WORKERS: '2' },
 		port
 	);
+	await expect.poll(() => other.logs(), { timeout: 20_000 }).toContain('(2 workers)');
 	const workers = childrenOf(other.proc.pid!);
 	expect(workers).toHaveLength(2);
 	const exited = new Promise<number | null>((ok) => other.proc.once('exit', (code) => ok(code)));
 	process.kill(other.proc.pid!, 'SIGTERM');
 	expect(await exited).toBe(0);
-	await expect.poll(() => workers.filter(alive)).toEqual([]);
+	await expect.poll(() => workers.filter(alive), { timeout: 20_000 }).toEqual([]);
 });
 
 test('more than one worker without REDIS_URL is refused at start, saying why', async () => {
