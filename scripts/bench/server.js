@@ -1,8 +1,8 @@
 // The bench's server: the built server started by scripts/lib/server.js with the bench's
 // environment, ready when `/` answers 200; optionally with a hook to read its memory after a full GC.
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { startServer } from '../lib/server.js';
+import { readFileSync } from 'node:fs';
+import { childrenOf, startServer } from '../lib/server.js';
 import { MiB, SERVER_ENV } from './config.js';
 import { round, sleep } from './stats.js';
 
@@ -43,21 +43,6 @@ export function procCpuSeconds(pid) {
 		}
 	}
 	return total;
-}
-
-/** The live child processes of `pid`. @param {number} pid @returns {number[]} */
-function childrenOf(pid) {
-	/** @type {number[]} */
-	const out = [];
-	for (const entry of readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		try {
-			if (Number(statFields(Number(entry))[1]) === pid) out.push(Number(entry));
-		} catch {
-			// ended meanwhile
-		}
-	}
-	return out;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Starts the built server (`node scripts/serve.js`, which needs `npm run build`) on a free loopback
 // port and waits until it answers: one implementation for the tests, the bench and the load script.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { resolve } from 'node:path';
 import { freePort } from '../free-port.js';
@@ -33,6 +33,27 @@ const running = new Set();
 process.on('exit', () => {
 	for (const p of running) if (p.exitCode === null && p.pid) process.kill(p.pid, 'SIGKILL');
 });
+
+/**
+ * The live child processes of `pid` (a cluster's workers), from /proc: "pid (comm) state ppid …",
+ * read after the command name's closing parenthesis, since it may hold spaces.
+ * @param {number} pid @returns {number[]}
+ */
+export function childrenOf(pid) {
+	/** @type {number[]} */
+	const out = [];
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			if (Number(ppid) === pid && state !== 'Z') out.push(Number(entry));
+		} catch {
+			// the process ended while the list was read
+		}
+	}
+	return out;
+}
 
 /** Sends SIGTERM to every server started here that is still running (after a failure, say). */
 export function stopAll() {

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
 import { freePort, startServer, type TestServer } from '../helpers/server';
+import { childrenOf } from '../../scripts/lib/server.js';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import {
 	api,
@@ -36,23 +36,6 @@ afterAll(async () => {
 	await srv?.stop();
 	await redis?.remove();
 });
-
-/** The live child processes of `pid`, from /proc. */
-function childrenOf(pid: number): number[] {
-	const out: number[] = [];
-	for (const entry of readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		try {
-			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-			// "pid (comm) state ppid …": comm may hold spaces, so read after its closing parenthesis.
-			const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			if (Number(ppid) === pid && state !== 'Z') out.push(Number(entry));
-		} catch {
-			// the process ended while the list was read
-		}
-	}
-	return out;
-}
 
 const alive = (pid: number) => {
 	try {
