@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
 	plugins: [sveltekit()],
 	server: { host: '127.0.0.1', port: 5173 },
+	// The highlighter's worker loads shiki in chunks, on first use: a module worker can.
+	worker: { format: 'es' },
 	test: {
 		projects: [
 			{

@@ -10,7 +10,7 @@ import http from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseConfig } from '../src/lib/config.server.js';
-import { baseHeaders } from '../src/lib/server/headers.js';
+import { WORKERS_PATH, baseHeaders } from '../src/lib/server/headers.js';
 
 /** @type {import('../src/lib/config.server.js').Config} */
 let config;
@@ -74,9 +74,11 @@ async function serve() {
 	// Security headers on every answer, the files of static/ and /_app/ included, which adapter-node
 	// serves before SvelteKit's hook runs; a header the handler writes (a page's CSP) wins.
 	const securityHeaders = baseHeaders(origin);
+	const workerHeaders = baseHeaders(origin, WORKERS_PATH);
 
 	const server = http.createServer((req, res) => {
-		for (const [name, value] of securityHeaders) res.setHeader(name, value);
+		const own = req.url?.startsWith(WORKERS_PATH) ? workerHeaders : securityHeaders;
+		for (const [name, value] of own) res.setHeader(name, value);
 		// This server speaks plain HTTP: say so, whatever the client sent in that header.
 		if (ownProtocol) req.headers['x-playground-protocol'] = 'http';
 		const declared = Number(req.headers['content-length'] ?? 0);

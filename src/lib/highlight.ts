@@ -1,12 +1,16 @@
 /**
  * Syntax highlighting with shiki, fine-grained: only the `http` and `json` grammars (http embeds
  * shellscript and json, not xml or graphql), two themes, the JavaScript regex engine. Loaded lazily,
- * on first use, so the playground's first load carries none of it.
+ * on first use, so the playground's first load carries none of it. In the browser it runs in a Web
+ * Worker (highlight.worker.ts, through ui/highlight-client.ts), so a large body never holds up the
+ * page; the lines come back as escaped HTML in chunks (`Chunks`), which the page inserts a few at a
+ * time.
  */
 import type { HighlighterCore, ThemedToken } from 'shiki/core';
 
 export type Lang = 'http' | 'json';
-export type Line = { content: string; style?: Record<string, string> }[];
+export type Token = { content: string; style?: string };
+export type Line = Token[];
 
 let loading: Promise<HighlighterCore> | undefined;
 
@@ -49,9 +53,63 @@ export function highlighter(): Promise<HighlighterCore> {
 /** Bodies larger than this are shown plain: highlighting them would cost more than it helps. */
 export const MAX_HIGHLIGHT = 200_000;
 
-export function toLines(tokens: ThemedToken[][]): Line[] {
-	return tokens.map((line) => line.map((t) => ({ content: t.content, style: t.htmlStyle })));
+/** A token's inline style (`color:…;--shiki-dark:…`), as the page writes it. */
+export function styleText(style: Record<string, string> | undefined): string | undefined {
+	if (!style) return undefined;
+	const text = Object.entries(style)
+		.map(([k, v]) => `${k}:${v}`)
+		.join(';');
+	return text || undefined;
 }
+
+export function toLines(tokens: ThemedToken[][]): Line[] {
+	return tokens.map((line) =>
+		line.map((t) => ({ content: t.content, style: styleText(t.htmlStyle) }))
+	);
+}
+
+/** Text for HTML, as element content or a quoted attribute's value. */
+export function escapeHtml(text: string): string {
+	return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Highlighted lines as HTML, `size` lines per chunk, with each chunk's plain text beside it: what
+ * the page inserts, a chunk per step, so a large body is drawn in frames of a few milliseconds. The
+ * chunks joined are the code's lines joined by `\n`, in both forms; every token's text and style is
+ * escaped, so nothing in a response body can become markup.
+ */
+export interface Chunks {
+	html: string[];
+	plain: string[];
+}
+
+export function toChunks(lines: Line[], size: number): Chunks {
+	const html: string[] = [];
+	const plain: string[] = [];
+	for (let from = 0; from < lines.length; from += size) {
+		const part = lines.slice(from, from + size);
+		const end = from + size < lines.length ? '\n' : '';
+		html.push(
+			part
+				.map((line) =>
+					line
+						.map((t) =>
+							t.style === undefined
+								? `<span>${escapeHtml(t.content)}</span>`
+								: `<span style="${escapeHtml(t.style)}">${escapeHtml(t.content)}</span>`
+						)
+						.join('')
+				)
+				.join('\n') + end
+		);
+		plain.push(part.map((line) => line.map((t) => t.content).join('')).join('\n') + end);
+	}
+	return { html, plain };
+}
+
+/** Lines per chunk: small enough that inserting one takes the page well under a millisecond. */
+export const CHUNK_LINES = 50;
 
 export async function highlight(code: string, lang: Lang): Promise<Line[] | undefined> {
 	if (code.length > MAX_HIGHLIGHT) return undefined;

@@ -149,10 +149,15 @@ test('dark mode follows the system, the toggle is remembered, shortcuts work', a
 		.toBe('setup');
 });
 
-/** Code blocks still showing plain text: highlighting replaces it with one span per token. */
+/**
+ * Code blocks not yet highlighted: highlighting replaces the plain text with one span per token,
+ * a few hundred lines per frame, with the block marked busy meanwhile.
+ */
 const unhighlighted = () =>
 	[...document.querySelectorAll('pre.code > code')].filter(
-		(c) => c.textContent !== '' && c.children.length === 0
+		(c) =>
+			c.textContent !== '' &&
+			(c.children.length === 0 || c.parentElement?.getAttribute('aria-busy') === 'true')
 	).length;
 
 describe('accessibility: axe-core on every step, both themes', () => {

@@ -9,7 +9,8 @@ import {
 	originSource,
 	secureHeaders,
 	wantsHsts,
-	withFormAction
+	withFormAction,
+	WORKER_CSP
 } from '../../src/lib/server/headers.js';
 
 const PAGE_CSP = "default-src 'self'; script-src 'self' 'sha256-x'; form-action 'self'";
@@ -35,6 +36,23 @@ describe('HSTS', () => {
 			...plain,
 			'Strict-Transport-Security': 'max-age=31536000'
 		});
+	});
+
+	test("a worker's script may load the build's scripts and nothing else; every other file, nothing", () => {
+		const csp = (path: string) =>
+			Object.fromEntries(baseHeaders(undefined, path))['Content-Security-Policy'];
+		expect(csp('/_app/immutable/workers/highlight.worker-x.js')).toBe(
+			"default-src 'none'; script-src 'self'; frame-ancestors 'none'"
+		);
+		expect(csp('/_app/immutable/workers/chunks/x.js')).toBe(WORKER_CSP);
+		expect(csp('/_app/immutable/chunks/x.js')).toBe(NON_PAGE_CSP);
+		expect(csp('/x/_app/immutable/workers/y.js')).toBe(NON_PAGE_CSP);
+		const hooked = new Headers();
+		secureHeaders(hooked, { path: '/_app/immutable/workers/w.js', origin: undefined });
+		expect(hooked.get('Content-Security-Policy')).toBe(WORKER_CSP);
+		const other = new Headers();
+		secureHeaders(other, { path: '/healthz', origin: undefined });
+		expect(other.get('Content-Security-Policy')).toBe(NON_PAGE_CSP);
 	});
 });
 

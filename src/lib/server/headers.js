@@ -17,6 +17,22 @@ export const COMMON_HEADERS = Object.freeze({
 /** The policy of a response that is not a page (JSON, a static file, a plain-text refusal). */
 export const NON_PAGE_CSP = "default-src 'none'; frame-ancestors 'none'";
 
+/**
+ * The policy of the build's Web Workers (the highlighter's). A worker runs under the policy its own
+ * script is served with, not the page's: it may load the build's scripts (its chunks), and nothing
+ * else.
+ */
+export const WORKER_CSP = "default-src 'none'; script-src 'self'; frame-ancestors 'none'";
+
+/** Where the build's worker scripts and their chunks are served. */
+export const WORKERS_PATH = '/_app/immutable/workers/';
+
+/**
+ * The policy of a response that is not a page: the workers' own, or one that loads nothing.
+ * @param {string} path the request's path
+ */
+export const nonPageCsp = (path) => (path.startsWith(WORKERS_PATH) ? WORKER_CSP : NON_PAGE_CSP);
+
 /** HSTS for a year; sent only when the public origin (ORIGIN) is https. */
 export const HSTS = 'max-age=31536000';
 
@@ -38,11 +54,15 @@ export function wantsHsts(origin) {
  * The headers `scripts/serve.js` sets before any handler runs. Node merges them with what the
  * handler writes, and a value the handler gives (a page's own CSP) wins.
  * @param {string | undefined} origin the ORIGIN setting
+ * @param {string} [path] the request's path (the workers' scripts get their own policy)
  * @returns {[string, string][]}
  */
-export function baseHeaders(origin) {
+export function baseHeaders(origin, path = '/') {
 	/** @type {[string, string][]} */
-	const headers = [...Object.entries(COMMON_HEADERS), ['Content-Security-Policy', NON_PAGE_CSP]];
+	const headers = [
+		...Object.entries(COMMON_HEADERS),
+		['Content-Security-Policy', nonPageCsp(path)]
+	];
 	if (wantsHsts(origin)) headers.push(['Strict-Transport-Security', HSTS]);
 	return headers;
 }
@@ -111,7 +131,7 @@ export function secureHeaders(headers, opts) {
 	};
 	for (const [name, value] of Object.entries(COMMON_HEADERS)) set(name, value);
 	const csp = headers.get('Content-Security-Policy');
-	if (!csp) set('Content-Security-Policy', NON_PAGE_CSP);
+	if (!csp) set('Content-Security-Policy', nonPageCsp(opts.path));
 	else if (opts.formTargets?.length) {
 		const sources = opts.formTargets.map(originSource).filter((s) => s !== undefined);
 		set('Content-Security-Policy', withFormAction(csp, sources));

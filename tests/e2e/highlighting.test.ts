@@ -1,0 +1,110 @@
+/**
+ * A large body is highlighted off the page's main thread: a HAR holding an answer with a 100 KB
+ * JSON body is imported, the body shows as its plain text, the highlighter's Web Worker does the
+ * tokenizing, and the body ends highlighted with exactly the same text, at desktop and phone widths.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { startServer, type TestServer } from '../helpers/server';
+import { launch, shot } from '../helpers/browser';
+import { watch } from '../helpers/e2e';
+
+let srv: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+	srv = await startServer();
+	browser = await launch();
+});
+afterAll(async () => {
+	await browser?.close();
+	await srv?.stop();
+});
+
+/** A stream/contents answer of about `chars` characters, pretty-printed, with markup in its text. */
+function largeBody(chars: number): string {
+	const items: object[] = [];
+	for (let i = 0; JSON.stringify({ items }, null, 2).length < chars; i++)
+		items.push({
+			id: `tag:google.com,2005:reader/item/${i.toString(16).padStart(16, '0')}`,
+			title: `Item ${i} <script>alert(${i})</script> & "quoted"`,
+			published: 1700000000 + i,
+			starred: i % 5 === 0,
+			score: null
+		});
+	return JSON.stringify({ items }, null, 2);
+}
+
+function harWith(body: string): string {
+	return JSON.stringify({
+		log: {
+			version: '1.2',
+			creator: { name: 'test', version: '1' },
+			entries: [
+				{
+					startedDateTime: new Date(0).toISOString(),
+					time: 12,
+					request: {
+						method: 'GET',
+						url: 'https://reader.example/reader/api/0/stream/contents',
+						httpVersion: 'HTTP/1.1',
+						headers: []
+					},
+					response: {
+						status: 200,
+						statusText: 'OK',
+						httpVersion: 'HTTP/1.1',
+						headers: [{ name: 'Content-Type', value: 'application/json' }],
+						content: { size: body.length, mimeType: 'application/json', text: body }
+					}
+				}
+			]
+		}
+	});
+}
+
+for (const size of [
+	{ width: 1280, height: 800, name: 'wide' },
+	{ width: 390, height: 844, name: 'phone' }
+]) {
+	test(`${size.name}: a 100 KB body shows as text at once and is highlighted by a worker, text unchanged`, async () => {
+		const body = largeBody(100 * 1024);
+		mkdirSync('test-output', { recursive: true });
+		const file = `test-output/large-body-${size.name}.har`;
+		writeFileSync(file, harWith(body));
+		const problems: string[] = [];
+		const context = await browser.newContext({ viewport: size });
+		try {
+			const p = await watch(await context.newPage(), { problems });
+			const workers: string[] = [];
+			p.on('worker', (w) => workers.push(new URL(w.url()).pathname));
+			await p.goto(srv.url + '/');
+			await p.locator('main[data-ready="true"]').waitFor();
+			await p.getByTestId('import-har').setInputFiles(file);
+			await p.locator('.transcript details.exchange summary').first().click();
+			const pre = p.getByLabel('Response body, pretty-printed');
+			await pre.waitFor();
+			// The whole text is there from the start, whatever the highlighting has done so far.
+			expect(await pre.textContent()).toBe(body);
+			await expect.poll(() => pre.getAttribute('aria-busy'), { timeout: 30_000 }).toBe('false');
+			expect(workers.filter((w) => w.includes('/workers/highlight.worker'))).toHaveLength(1);
+			// Highlighted: one span per token, the text exactly the body's, and none of it markup.
+			expect(await pre.locator('span').count()).toBeGreaterThan(5_000);
+			expect(await pre.textContent()).toBe(body);
+			expect(await pre.locator('script, img').count()).toBe(0);
+			const styled = await pre
+				.locator('span[style]')
+				.first()
+				.evaluate((s) => getComputedStyle(s).color);
+			expect(styled).not.toBe(
+				await pre.evaluate((e) => getComputedStyle(e.querySelector('code')!).color)
+			);
+			await pre.scrollIntoViewIfNeeded();
+			await shot(p, `large-body-highlighted-${size.name}`);
+			expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
+		} finally {
+			await context.close();
+		}
+	});
+}

@@ -1,0 +1,64 @@
+/**
+ * The highlighted lines as the page inserts them (src/lib/highlight.ts, toChunks): escaped HTML in
+ * chunks, with their plain text beside them. Nothing in a body can become markup, and the chunks
+ * joined are the text, in both forms.
+ */
+import { describe, expect, test } from 'vitest';
+import { escapeHtml, highlight, toChunks, type Line } from '../../src/lib/highlight';
+
+/** The text an HTML chunk shows: our spans removed, the five entities decoded. */
+function shownText(html: string): string {
+	return html
+		.replace(/<span(?: style="[^"<>]*")?>|<\/span>/g, '')
+		.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+}
+
+describe('toChunks', () => {
+	const lines: Line[] = Array.from({ length: 7 }, (_, i) => [
+		{ content: `"k${i}"`, style: '--shiki-light:#032f62;--shiki-dark:#9ecbff' },
+		{ content: ': ' },
+		{ content: String(i) }
+	]);
+
+	test('size lines per chunk; joined, both forms are the lines joined by a line break', () => {
+		const c = toChunks(lines, 3);
+		expect(c.html).toHaveLength(3);
+		expect(c.plain).toHaveLength(3);
+		const text = lines.map((l) => l.map((t) => t.content).join('')).join('\n');
+		expect(c.plain.join('')).toBe(text);
+		expect(c.html.map(shownText).join('')).toBe(text);
+		expect(c.plain.map((p) => p.split('\n').length)).toEqual([4, 4, 1]);
+		expect(c.html[0]).toBe(
+			'<span style="--shiki-light:#032f62;--shiki-dark:#9ecbff">&#34;k0&#34;</span><span>: </span><span>0</span>\n' +
+				'<span style="--shiki-light:#032f62;--shiki-dark:#9ecbff">&#34;k1&#34;</span><span>: </span><span>1</span>\n' +
+				'<span style="--shiki-light:#032f62;--shiki-dark:#9ecbff">&#34;k2&#34;</span><span>: </span><span>2</span>\n'
+		);
+	});
+
+	test('no line: no chunk; an empty line stays a line', () => {
+		expect(toChunks([], 50)).toEqual({ html: [], plain: [] });
+		expect(toChunks([[], [{ content: 'x' }], []], 2)).toEqual({
+			html: ['\n<span>x</span>\n', ''],
+			plain: ['\nx\n', '']
+		});
+	});
+
+	test('a body that is markup, or a style that breaks out of its quotes, stays text', () => {
+		const evil = '</span><script>alert(1)</script><img src=x onerror="alert(2)"> & \'q\'';
+		const c = toChunks([[{ content: evil, style: '"><img src=x onerror=alert(3)>' }]], 50);
+		const html = c.html.join('');
+		// Only our own tags remain, and the style attribute holds no quote or bracket.
+		expect(html.replace(/<span style="[^"<>]*">|<\/span>/g, '')).not.toMatch(/[<>"']/);
+		expect(shownText(html)).toBe(evil);
+		expect(escapeHtml(`<>&"'`)).toBe('&#60;&#62;&#38;&#34;&#39;');
+	});
+
+	test('a real JSON body: the chunks show exactly its text, every token styled or plain', async () => {
+		const body = JSON.stringify({ a: '<b>&"x"</b>', n: [1, 2.5, true, null] }, null, 2);
+		const lines = await highlight(body, 'json');
+		const c = toChunks(lines!, 2);
+		expect(c.plain.join('')).toBe(body);
+		expect(c.html.map(shownText).join('')).toBe(body);
+		expect(c.html.join('')).toContain('style="');
+	});
+});
