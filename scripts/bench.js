@@ -93,15 +93,14 @@ async function main() {
 	} catch (e) {
 		flError = String(/** @type {Error} */ (e)?.message ?? e);
 	}
+	console.log('(f) a 100 KB JSON body imported and highlighted in Chromium…');
+	const hl = await measureHighlighting(p.base);
 	await p.srv.stop();
 
 	console.log(
 		`(d) memory: up to ${CONFIG.sessions} sessions with tokens, at most ${CONFIG.sessionBudgetSeconds} s…`
 	);
 	const mem = await measureMemory();
-
-	console.log('(f) highlighting a 100 KB JSON body…');
-	const hl = await measureHighlighting();
 
 	console.log('(i) one process and two workers on a redis-server of the bench’s own…');
 	const workers = await measureWorkers();
