@@ -21,7 +21,7 @@ import {
 	measureHighlighting
 } from './bench/f-highlighting.js';
 import { coldStartRow, measureColdStart } from './bench/g-cold-start.js';
-import { measureWorkers, workersDetails, workersRow } from './bench/i-workers.js';
+import { measureWorkers, workersCeiling, workersDetails, workersRow } from './bench/i-workers.js';
 import { CONFIG, MiB, QUICK, SERVER_ENV, TARGETS } from './bench/config.js';
 import { prepareSamples } from './bench/samples.js';
 import { startBenchServer } from './bench/server.js';
@@ -128,7 +128,7 @@ async function main() {
 		firstLoad: fl ?? { error: flError },
 		highlighting: hl,
 		coldStart: cold,
-		workers,
+		workers: { ...workers, limits: workersCeiling(workers, p.load, env.cpus) },
 		finished: new Date().toISOString(),
 		loadAverageAtEnd: os.loadavg().map((x) => round(x))
 	};
@@ -140,7 +140,7 @@ async function main() {
 	console.log(memoryDetails(mem));
 	if (fl) console.log(firstLoadDetails(fl));
 	console.log(highlightingDetails(hl));
-	for (const line of workersDetails(workers)) console.log(line);
+	for (const line of workersDetails(workers, p.load, env.cpus)) console.log(line);
 	console.log(`  load average at the end: ${results.loadAverageAtEnd.join(' ')}`);
 	console.log(`\nAll numbers: bench-results.json`);
 }

@@ -74,8 +74,45 @@ function storeCostMs(w, memory) {
 	return round(per(w.oneRedis.load) - per(memory) + w.oneRedis.redisCpuMsPerRequest, 3);
 }
 
-/** @param {Workers} w */
-export function workersDetails(w) {
+/**
+ * What limits (i) on this machine, at each concurrency, from the same run:
+ * - `ceiling`: the speedup two workers could reach at the one process's CPU per step, given the
+ *   cores left once the load generator and redis-server have theirs: (cores − load generator −
+ *   redis-server) ÷ the one process's cores;
+ * - `cpuPerStep`: the two workers' server CPU per step against the one process's (≥ 1: more per step);
+ * - their quotient is the speedup those two allow, next to the measured one.
+ * @param {Workers} w @param {Throughput} memory @param {number} cores
+ */
+export function workersCeiling(w, memory, cores) {
+	return w.twoWorkers.load.map((two, i) => {
+		const one = memory[i];
+		if (!one) return undefined;
+		const redisCores = (w.twoWorkers.redisCpuMsPerRequest * two.playground.perSecond) / 1000;
+		const ceiling =
+			(cores - two.playground.clientCpuCores - redisCores) / one.playground.serverCpuCores;
+		const cpuPerStep = two.playground.serverCpuMsPerStep / one.playground.serverCpuMsPerStep;
+		return {
+			concurrency: two.concurrency,
+			oneProcessCores: one.playground.serverCpuCores,
+			loadGeneratorCores: two.playground.clientCpuCores,
+			redisCores: round(redisCores, 2),
+			ceiling: round(ceiling, 2),
+			cpuPerStep: round(cpuPerStep, 2),
+			allowed: round(ceiling / cpuPerStep, 2),
+			measured: round(two.playground.perSecond / one.playground.perSecond, 2)
+		};
+	});
+}
+
+/** @param {Workers} w @param {Throughput} memory @param {number} cores */
+export function workersDetails(w, memory, cores) {
+	const limits = workersCeiling(w, memory, cores).flatMap((c) =>
+		c
+			? [
+					`  (i) at ${c.concurrency}: one process uses ${c.oneProcessCores} cores; with the load generator at ${c.loadGeneratorCores} and redis-server at ${c.redisCores}, ${cores} cores allow ×${c.ceiling} at its CPU per step; the workers spend ×${c.cpuPerStep} its CPU per step, which allows ×${c.allowed}; measured ×${c.measured}`
+				]
+			: []
+	);
 	return [
 		...w.oneRedis.load.map(
 			(x) =>
@@ -85,6 +122,7 @@ export function workersDetails(w) {
 			(x) =>
 				`  (i) two workers on Redis, concurrency ${x.concurrency}: ${x.playground.perSecond}/s, p50 ${x.playground.latencyMedianMs} ms, server ${x.playground.serverCpuMsPerStep} ms CPU per step on ${x.playground.serverCpuCores} cores, load generator ${x.playground.clientCpuCores} cores; direct GET ${x.direct.perSecond}/s`
 		),
-		`  (i) redis-server: ${w.oneRedis.redisCpuMsPerRequest} ms CPU per request (one process), ${w.twoWorkers.redisCpuMsPerRequest} ms (two workers)`
+		`  (i) redis-server: ${w.oneRedis.redisCpuMsPerRequest} ms CPU per request (one process), ${w.twoWorkers.redisCpuMsPerRequest} ms (two workers)`,
+		...limits
 	];
 }
