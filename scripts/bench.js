@@ -21,6 +21,7 @@ import {
 	measureHighlighting
 } from './bench/f-highlighting.js';
 import { coldStartRow, measureColdStart } from './bench/g-cold-start.js';
+import { interactionDetails, interactionRow, measureInteraction } from './bench/h-interaction.js';
 import { measureWorkers, workersCeiling, workersDetails, workersRow } from './bench/i-workers.js';
 import { CONFIG, MiB, QUICK, SERVER_ENV, TARGETS } from './bench/config.js';
 import { prepareSamples } from './bench/samples.js';
@@ -95,6 +96,8 @@ async function main() {
 	}
 	console.log('(f) a 100 KB JSON body imported and highlighted in Chromium…');
 	const hl = await measureHighlighting(p.base);
+	console.log('(h) click to drawn on the userinfo step in Chromium…');
+	const interaction = await measureInteraction(p.base);
 	await p.srv.stop();
 
 	console.log(
@@ -113,6 +116,7 @@ async function main() {
 		firstLoadRow(fl, flError),
 		highlightingRow(hl),
 		coldStartRow(cold),
+		interactionRow(interaction),
 		workersRow(workers, p.load)
 	];
 
@@ -128,6 +132,7 @@ async function main() {
 		firstLoad: fl ?? { error: flError },
 		highlighting: hl,
 		coldStart: cold,
+		interaction,
 		workers: { ...workers, limits: workersCeiling(workers, p.load, env.cpus) },
 		finished: new Date().toISOString(),
 		loadAverageAtEnd: os.loadavg().map((x) => round(x))
@@ -140,6 +145,7 @@ async function main() {
 	console.log(memoryDetails(mem));
 	if (fl) console.log(firstLoadDetails(fl));
 	console.log(highlightingDetails(hl));
+	console.log(interactionDetails(interaction));
 	for (const line of workersDetails(workers, p.load, env.cpus)) console.log(line);
 	console.log(`  load average at the end: ${results.loadAverageAtEnd.join(' ')}`);
 	console.log(`\nAll numbers: bench-results.json`);
