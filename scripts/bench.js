@@ -1,12 +1,12 @@
 // `npm run bench`: the playground's performance figures, measured in one run against its built-in
 // sandbox on loopback, side by side with direct calls to the same sandbox endpoints. Prints a table
-// and writes every raw number to bench-results.json. `npm run bench -- --quick` is a smaller run.
+// and adds every raw number to bench-results.json, which keeps every run (scripts/bench/runs.js),
+// then sums up the last three. `npm run bench -- --quick` is a smaller run.
 //
 // One module per figure in scripts/bench/ (a-exchange.js … g-cold-start.js), each with its table
 // row; the settings and the targets are in scripts/bench/config.js.
 import http from 'node:http';
 import os from 'node:os';
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ensureBuild } from './ensure-build.js';
 import { stopAll } from './lib/server.js';
@@ -26,6 +26,7 @@ import { measureWorkers, workersCeiling, workersDetails, workersRow } from './be
 import { CONFIG, MiB, QUICK, SERVER_ENV, TARGETS } from './bench/config.js';
 import { prepareSamples } from './bench/samples.js';
 import { startBenchServer } from './bench/server.js';
+import { keepRun, summary } from './bench/runs.js';
 import { round } from './bench/stats.js';
 
 /** (a), (b), (c) on one server, which (e) then loads in the browser. */
@@ -137,7 +138,7 @@ async function main() {
 		finished: new Date().toISOString(),
 		loadAverageAtEnd: os.loadavg().map((x) => round(x))
 	};
-	writeFileSync(resolve('bench-results.json'), JSON.stringify(results, null, 2) + '\n');
+	const runs = keepRun(resolve('bench-results.json'), results);
 
 	console.log('\n' + markdownTable(rows));
 	console.log(`\nDetails:`);
@@ -148,7 +149,8 @@ async function main() {
 	console.log(interactionDetails(interaction));
 	for (const line of workersDetails(workers, p.load, env.cpus)) console.log(line);
 	console.log(`  load average at the end: ${results.loadAverageAtEnd.join(' ')}`);
-	console.log(`\nAll numbers: bench-results.json`);
+	console.log(`\n${summary(runs).join('\n')}`);
+	console.log(`\nAll numbers, every run: bench-results.json (${runs.length} runs)`);
 }
 
 try {
