@@ -90,11 +90,21 @@ for (const size of [
 			await expect.poll(() => pre.getAttribute('aria-busy'), { timeout: 30_000 }).toBe('false');
 			expect(workers.filter((w) => w.includes('/workers/highlight.worker'))).toHaveLength(1);
 			// Highlighted: one span per token, the text exactly the body's, and none of it markup.
-			expect(await pre.locator('span').count()).toBeGreaterThan(5_000);
+			expect(await pre.locator('.chunk > span').count()).toBeGreaterThan(5_000);
 			expect(await pre.textContent()).toBe(body);
 			expect(await pre.locator('script, img').count()).toBe(0);
+			// What a copy of the whole block gives: the body, line for line (the blocks of lines add none).
+			const copied = await pre.evaluate((el) => {
+				const range = document.createRange();
+				range.selectNodeContents(el);
+				const sel = getSelection()!;
+				sel.removeAllRanges();
+				sel.addRange(range);
+				return sel.toString();
+			});
+			expect(copied).toBe(body);
 			const styled = await pre
-				.locator('span[style]')
+				.locator('.chunk > span[style]')
 				.first()
 				.evaluate((s) => getComputedStyle(s).color);
 			expect(styled).not.toBe(
