@@ -1,0 +1,127 @@
+/**
+ * In real Chromium: a fresh visit of `/` loads the script of its first render only (the setup, and
+ * the later steps' cards as they stand before a setup). The steps after the setup, the dialogs and
+ * the docs-link banner load when the page needs them, and then work. Each part is recognised by a
+ * text only its own component holds, in the JavaScript the page fetched.
+ */
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startServer, type TestServer } from '../helpers/server';
+import { launch } from '../helpers/browser';
+import { openPlayground, signIn, watch } from '../helpers/e2e';
+
+let srv: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+const problems: string[] = [];
+
+/** A text of each lazily loaded part, as its compiled component holds it. */
+const LATER = {
+	ConsentStep: 'Check the consent URL',
+	CallbackStep: 'Use this redirect',
+	ExchangeStep: 'code-held',
+	TokensStep: 'Refresh automatically before expiry',
+	UserInfoStep: 'data-action="userinfo"',
+	RefreshStep: 'data-action="refresh"',
+	ApiStep: 'Pick one to fill in the form',
+	TokenAdminStep: 'revocation-not-effective',
+	TokenPanel: 'data-testid="access-token"'
+};
+const ON_DEMAND = {
+	ShortcutsDialog: 'Go to the next step',
+	StartOverDialog: 'Keep this flow',
+	PrefillBanner: 'Filled in from a link'
+};
+
+beforeAll(async () => {
+	srv = await startServer({ PLAYGROUND_LOG: 'off' });
+	browser = await launch();
+});
+afterAll(async () => {
+	await browser?.close();
+	await srv?.stop();
+});
+afterEach(async () => {
+	await context?.close();
+	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
+});
+
+/** A page with an empty cache, and the JavaScript it fetches: `read()` waits for every body. */
+async function newPage(): Promise<{ p: Page; read: () => Promise<Map<string, string>> }> {
+	context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+	const p = await watch(await context.newPage(), { problems });
+	const bodies = new Map<string, Promise<string>>();
+	p.on('response', (r) => {
+		if (new URL(r.url()).pathname.endsWith('.js'))
+			bodies.set(
+				r.url(),
+				r.text().catch(() => '')
+			);
+	});
+	const read = async () =>
+		new Map(await Promise.all([...bodies].map(async ([u, b]) => [u, await b] as const)));
+	return { p, read };
+}
+
+/** The parts of `parts` whose text is in the fetched JavaScript. */
+function loaded(js: Map<string, string>, parts: Record<string, string>): string[] {
+	const all = [...js.values()].join('\n');
+	return Object.entries(parts)
+		.filter(([, text]) => all.includes(text))
+		.map(([name]) => name);
+}
+
+test('a fresh visit loads no later step; they load, and work, once the flow reaches them', async () => {
+	const { p, read } = await newPage();
+	await openPlayground(p, srv.url);
+	await p.waitForLoadState('networkidle');
+	const first = await read();
+	expect(loaded(first, LATER), 'later steps in the first load').toEqual([]);
+	expect(loaded(first, ON_DEMAND), 'dialogs and the banner in the first load').toEqual([]);
+	// The cards of the later steps are there, in order, before any of their script.
+	const ids = await p.locator('main .flow > section.step').evaluateAll((s) => s.map((e) => e.id));
+	expect(ids).toEqual(['setup', 'consent', 'callback', 'exchange', 'userinfo', 'refresh', 'api']);
+
+	await signIn(p, srv.url, 'Sandbox (read write)');
+	await p.getByRole('button', { name: 'Read the user info' }).click();
+	await expect.poll(() => p.locator('#userinfo details.exchange').textContent()).toContain('200');
+	await p.getByRole('button', { name: 'Refresh the access token' }).click();
+	await expect.poll(() => p.locator('#refresh details.exchange').textContent()).toContain('200');
+	const later = await read();
+	expect(loaded(later, LATER).sort()).toEqual(Object.keys(LATER).sort());
+});
+
+test('the dialogs load when they open, and keep their keyboard behaviour', async () => {
+	const { p, read } = await newPage();
+	await openPlayground(p, srv.url);
+	await p.waitForLoadState('networkidle');
+	expect(loaded(await read(), ON_DEMAND)).toEqual([]);
+
+	await p.keyboard.press('?');
+	const shortcuts = p.getByRole('dialog', { name: 'Keyboard shortcuts' });
+	await shortcuts.waitFor();
+	await p.keyboard.press('Escape');
+	await shortcuts.waitFor({ state: 'hidden' });
+
+	const startOver = p.locator('#start-over button');
+	await startOver.click();
+	const confirm = p.getByRole('dialog', { name: 'Start over?' });
+	await confirm.waitFor();
+	await expect
+		.poll(() => p.evaluate(() => document.activeElement?.textContent?.trim()))
+		.toBe('Keep this flow');
+	await p.keyboard.press('Escape');
+	await confirm.waitFor({ state: 'hidden' });
+	await expect
+		.poll(() => p.evaluate(() => document.activeElement?.closest('#start-over') !== null))
+		.toBe(true);
+	expect(loaded(await read(), ON_DEMAND)).toEqual(['ShortcutsDialog', 'StartOverDialog']);
+});
+
+test('a docs link’s banner loads with the page that shows it', async () => {
+	const { p, read } = await newPage();
+	await p.goto(`${srv.url}/?client_id=sandbox-ro&scope=read`);
+	await p.locator('main[data-ready="true"]').waitFor();
+	await p.getByTestId('prefill-banner').waitFor();
+	expect(loaded(await read(), ON_DEMAND)).toEqual(['PrefillBanner']);
+});
