@@ -62,9 +62,20 @@ export function styleText(style: Record<string, string> | undefined): string | u
 	return text || undefined;
 }
 
-export function toLines(tokens: ThemedToken[][]): Line[] {
+/**
+ * The lines as tokens; a token in the theme's own foreground (`fg`, shiki's `--shiki-light:…;
+ * --shiki-dark:…` of the two themes) gets no style: it is drawn in the code block's own colour,
+ * like the plain text before highlighting, and needs no element of its own.
+ */
+export function toLines(tokens: ThemedToken[][], fg?: string): Line[] {
+	const plain = fg?.toLowerCase();
 	return tokens.map((line) =>
-		line.map((t) => ({ content: t.content, style: styleText(t.htmlStyle) }))
+		line.map((t) => {
+			const style = styleText(t.htmlStyle);
+			return style === undefined || style.toLowerCase() === plain
+				? { content: t.content }
+				: { content: t.content, style };
+		})
 	);
 }
 
@@ -96,7 +107,7 @@ export function toChunks(lines: Line[], size: number): Chunks {
 					line
 						.map((t) =>
 							t.style === undefined
-								? `<span>${escapeHtml(t.content)}</span>`
+								? escapeHtml(t.content)
 								: `<span style="${escapeHtml(t.style)}">${escapeHtml(t.content)}</span>`
 						)
 						.join('')
@@ -114,10 +125,10 @@ export const CHUNK_LINES = 50;
 export async function highlight(code: string, lang: Lang): Promise<Line[] | undefined> {
 	if (code.length > MAX_HIGHLIGHT) return undefined;
 	const hl = await highlighter();
-	const { tokens } = hl.codeToTokens(code, {
+	const { tokens, fg } = hl.codeToTokens(code, {
 		lang,
 		themes: { light: 'github-light-high-contrast', dark: 'github-dark' },
 		defaultColor: false
 	});
-	return toLines(tokens);
+	return toLines(tokens, fg);
 }

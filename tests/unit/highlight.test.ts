@@ -4,7 +4,7 @@
  * joined are the text, in both forms.
  */
 import { describe, expect, test } from 'vitest';
-import { escapeHtml, highlight, toChunks, type Line } from '../../src/lib/highlight';
+import { escapeHtml, highlight, toChunks, toLines, type Line } from '../../src/lib/highlight';
 
 /** The text an HTML chunk shows: our spans removed, the five entities decoded. */
 function shownText(html: string): string {
@@ -29,16 +29,16 @@ describe('toChunks', () => {
 		expect(c.html.map(shownText).join('')).toBe(text);
 		expect(c.plain.map((p) => p.split('\n').length)).toEqual([4, 4, 1]);
 		expect(c.html[0]).toBe(
-			'<span style="--shiki-light:#032f62;--shiki-dark:#9ecbff">&#34;k0&#34;</span><span>: </span><span>0</span>\n' +
-				'<span style="--shiki-light:#032f62;--shiki-dark:#9ecbff">&#34;k1&#34;</span><span>: </span><span>1</span>\n' +
-				'<span style="--shiki-light:#032f62;--shiki-dark:#9ecbff">&#34;k2&#34;</span><span>: </span><span>2</span>\n'
+			'<span style="--shiki-light:#032f62;--shiki-dark:#9ecbff">&#34;k0&#34;</span>: 0\n' +
+				'<span style="--shiki-light:#032f62;--shiki-dark:#9ecbff">&#34;k1&#34;</span>: 1\n' +
+				'<span style="--shiki-light:#032f62;--shiki-dark:#9ecbff">&#34;k2&#34;</span>: 2\n'
 		);
 	});
 
 	test('no line: no chunk; an empty line stays a line', () => {
 		expect(toChunks([], 50)).toEqual({ html: [], plain: [] });
 		expect(toChunks([[], [{ content: 'x' }], []], 2)).toEqual({
-			html: ['\n<span>x</span>\n', ''],
+			html: ['\nx\n', ''],
 			plain: ['\nx\n', '']
 		});
 	});
@@ -60,5 +60,20 @@ describe('toChunks', () => {
 		expect(c.plain.join('')).toBe(body);
 		expect(c.html.map(shownText).join('')).toBe(body);
 		expect(c.html.join('')).toContain('style="');
+		// The theme's own foreground (punctuation, white space) is left to the block's colour.
+		expect(c.html.join('')).not.toMatch(/--shiki-light:#0e1116/i);
+		expect(lines!.flat().filter((t) => t.style === undefined).length).toBeGreaterThan(5);
+	});
+
+	test("a token in the theme's foreground has no style, whatever the case of its colours", () => {
+		const fg = '--shiki-light:#0e1116;--shiki-dark:#e1e4e8';
+		const token = (c: string, light: string) =>
+			({ content: c, htmlStyle: { '--shiki-light': light, '--shiki-dark': '#E1E4E8' } }) as never;
+		expect(toLines([[token('{', '#0E1116'), token('1', '#023B95')]], fg)).toEqual([
+			[{ content: '{' }, { content: '1', style: '--shiki-light:#023B95;--shiki-dark:#E1E4E8' }]
+		]);
+		expect(toLines([[token('{', '#0E1116')]])).toEqual([
+			[{ content: '{', style: '--shiki-light:#0E1116;--shiki-dark:#E1E4E8' }]
+		]);
 	});
 });
