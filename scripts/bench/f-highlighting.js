@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '../lib/browser.js';
+import { harWithAnswer } from '../lib/har.js';
 import { CONFIG, KiB, TARGETS, yes } from './config.js';
 import { stats } from './stats.js';
 
@@ -46,36 +47,6 @@ function jsonBody(bytes) {
 		});
 		if (i % 10 === 9 && wrap().length >= bytes) return wrap();
 	}
-}
-
-/** A HAR with one API call whose answer is `json`. @param {string} json */
-function harWith(json) {
-	return JSON.stringify({
-		log: {
-			version: '1.2',
-			creator: { name: 'bench', version: '1' },
-			entries: [
-				{
-					startedDateTime: new Date(0).toISOString(),
-					time: 12,
-					request: {
-						method: 'GET',
-						url: 'https://reader.example/reader/api/0/stream/contents/user/-/state/com.google/reading-list?n=1000',
-						httpVersion: 'HTTP/1.1',
-						headers: [{ name: 'Authorization', value: 'Bearer <redacted>' }]
-					},
-					response: {
-						status: 200,
-						statusText: 'OK',
-						httpVersion: 'HTTP/1.1',
-						headers: [{ name: 'Content-Type', value: 'application/json' }],
-						content: { size: json.length, mimeType: 'application/json', text: json }
-					},
-					timings: { send: 0, wait: 10, receive: 2 }
-				}
-			]
-		}
-	});
 }
 
 // In the page: long tasks are recorded from the start, and one import is timed from the input's
@@ -138,8 +109,8 @@ export async function measureHighlighting(base) {
 	const dir = mkdtempSync(join(tmpdir(), 'bench-har-'));
 	const file = join(dir, 'large-body.har');
 	const again = join(dir, 'large-body-again.har');
-	writeFileSync(file, harWith(body));
-	writeFileSync(again, harWith(body.replace(marker, other)));
+	writeFileSync(file, harWithAnswer(body));
+	writeFileSync(again, harWithAnswer(body.replace(marker, other)));
 	const browser = await launchChromium();
 	try {
 		/** @type {Awaited<ReturnType<typeof importOnce>>[]} */

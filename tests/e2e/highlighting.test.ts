@@ -9,6 +9,7 @@ import type { Browser } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
 import { watch } from '../helpers/e2e';
+import { harWithAnswer } from '../../scripts/lib/har.js';
 
 let srv: TestServer;
 let browser: Browser;
@@ -36,34 +37,6 @@ function largeBody(chars: number): string {
 	return JSON.stringify({ items }, null, 2);
 }
 
-function harWith(body: string): string {
-	return JSON.stringify({
-		log: {
-			version: '1.2',
-			creator: { name: 'test', version: '1' },
-			entries: [
-				{
-					startedDateTime: new Date(0).toISOString(),
-					time: 12,
-					request: {
-						method: 'GET',
-						url: 'https://reader.example/reader/api/0/stream/contents',
-						httpVersion: 'HTTP/1.1',
-						headers: []
-					},
-					response: {
-						status: 200,
-						statusText: 'OK',
-						httpVersion: 'HTTP/1.1',
-						headers: [{ name: 'Content-Type', value: 'application/json' }],
-						content: { size: body.length, mimeType: 'application/json', text: body }
-					}
-				}
-			]
-		}
-	});
-}
-
 for (const size of [
 	{ width: 1280, height: 800, name: 'wide' },
 	{ width: 390, height: 844, name: 'phone' }
@@ -72,7 +45,7 @@ for (const size of [
 		const body = largeBody(100 * 1024);
 		mkdirSync('test-output', { recursive: true });
 		const file = `test-output/large-body-${size.name}.har`;
-		writeFileSync(file, harWith(body));
+		writeFileSync(file, harWithAnswer(body, 'https://reader.example/reader/api/0/stream/contents'));
 		const problems: string[] = [];
 		const context = await browser.newContext({ viewport: size });
 		try {
