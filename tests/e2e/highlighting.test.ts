@@ -9,6 +9,7 @@ import type { Browser } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
 import { watch } from '../helpers/e2e';
+import { axeProblems } from '../helpers/axe';
 import { harWithAnswer } from '../../scripts/lib/har.js';
 
 let srv: TestServer;
@@ -85,6 +86,7 @@ for (const size of [
 			);
 			await pre.scrollIntoViewIfNeeded();
 			await shot(p, `large-body-highlighted-${size.name}`);
+			expect(await axeProblems(p), 'axe, with the large body highlighted').toEqual([]);
 			expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
 		} finally {
 			await context.close();
