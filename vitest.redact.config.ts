@@ -5,7 +5,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
 	plugins: [sveltekit()],
 	test: {
-		include: ['**/redact.test.ts', '**/redact-tokens.test.ts', '**/redact-basic.test.ts'],
+		include: [
+			'**/redact.test.ts',
+			'**/redact-tokens.test.ts',
+			'**/redact-basic.test.ts',
+			'**/redact-cache.test.ts'
+		],
 		environment: 'node'
 	}
 });

@@ -429,6 +429,43 @@ describe('fromHar: bad files get a clear message', () => {
 		const r = fromHar(JSON.stringify(har));
 		expect(r).toMatchObject({ ok: true, skipped: 3 });
 	});
+	test('a client secret too long to redact: the file is refused, and the message holds none of it', () => {
+		const har = toHar(transcript());
+		const long = '😀'.repeat(2048); // 4,096 UTF-16 units: its pattern would be too large to run
+		const exchange = har.log.entries.findIndex((e) =>
+			e.request.postData?.text?.includes('grant_type')
+		);
+		har.log.entries[exchange]!.request.postData!.text +=
+			`&client_secret=${encodeURIComponent(long)}`;
+		const r = readHar(JSON.stringify(har));
+		expect(r).toEqual({
+			ok: false,
+			reason: 'secret-too-long',
+			message: `Request ${exchange + 1} of this HAR holds a client secret of 4096 characters. The playground redacts secrets of up to 1024 characters, so it did not import the file rather than show one it could not hide.`
+		});
+	});
+	test('a client secret at the longest redacted is found in every form', () => {
+		const har = toHar(transcript());
+		const longest = '😀'.repeat(512) + 'é'; // 1,025 units, one over: refused
+		const exchange = har.log.entries.findIndex((e) =>
+			e.request.postData?.text?.includes('grant_type')
+		);
+		const entry = har.log.entries[exchange]!;
+		entry.request.postData!.text += `&client_secret=${encodeURIComponent(longest)}`;
+		expect(readHar(JSON.stringify(har))).toMatchObject({ ok: false, reason: 'secret-too-long' });
+		const fits = '😀'.repeat(512); // 1,024 units
+		entry.request.postData!.text = entry.request.postData!.text.replace(
+			encodeURIComponent(longest),
+			encodeURIComponent(fits)
+		);
+		entry.response.content.text = JSON.stringify({ echo: fits });
+		const r = readHar(JSON.stringify(har));
+		if (!r.ok) throw new Error(r.message);
+		const text = JSON.stringify(r.exchanges);
+		expect(text).not.toContain('😀');
+		expect(text).not.toContain(encodeURIComponent('😀'));
+		expect(text).not.toContain('\\ud83d');
+	});
 	test('repeated ids are made unique', () => {
 		const har = toHar(transcript());
 		for (const e of har.log.entries) e._id = 'same';

@@ -52,6 +52,8 @@ interface Matcher {
 	name: string;
 	value: string;
 	length: number;
+	/** No text shorter than this holds a copy: no form of the secret is shorter. */
+	shortest: number;
 	pattern: RegExp;
 }
 
@@ -150,7 +152,23 @@ function wholeBase64(bytes: Uint8Array): string[] {
 
 const WORD = 'A-Za-z0-9._~-';
 
+/**
+ * The longest secret searched for, in UTF-16 units: the setup's own limit. The pattern of a longer
+ * one can be too large for the JavaScript engine to run (2,048 emoji already are).
+ */
+export const MAX_SECRET_LENGTH = 1024;
+
+/** A secret too long to be searched for in every encoding: what holds it is refused, not shown. */
+export class SecretTooLong extends Error {
+	constructor(readonly length: number) {
+		super(
+			`A client secret of ${length} characters is longer than the ${MAX_SECRET_LENGTH} that redaction can search for in every encoding.`
+		);
+	}
+}
+
 function matcher(secret: Secret): Matcher {
+	if (secret.value.length > MAX_SECRET_LENGTH) throw new SecretTooLong(secret.value.length);
 	const bytes = utf8(secret.value);
 	const chars = [...secret.value].map(charPattern).join('');
 	const short = bytes.length < SHORT_SECRET_BYTES;
@@ -161,6 +179,10 @@ function matcher(secret: Secret): Matcher {
 		name: secret.name,
 		value: secret.value,
 		length: bytes.length,
+		// Each character is at least one character of text in every form: raw, escaped or encoded.
+		// Base64 is longer than its bytes: a copy of n ≥ 8 bytes keeps at least ⌊4n/3⌋ − 2
+		// characters that are its own alone, and a short secret is matched whole.
+		shortest: [...secret.value].length,
 		pattern: new RegExp(`(?:${[chars, ...b64].join('|')})`, 'g')
 	};
 }
@@ -210,6 +232,11 @@ function wholeValues(text: string, copies: [number, number][]): boolean[] {
 
 /** One stretch of text holding no `<redacted>`, with every copy of the secret replaced. */
 function replaceIn(text: string, m: Matcher): { text: string; hit: boolean } {
+	// Most texts hold no copy: one search says so, without collecting matches.
+	// Stryker disable next-line ConditionalExpression: a shorter text has no match either; this only spares the search
+	const found = text.length >= m.shortest && m.pattern.test(text);
+	m.pattern.lastIndex = 0; // matchAll starts where the pattern's last search ended
+	if (!found) return { text, hit: false };
 	const copies = [...text.matchAll(m.pattern)].map((c): [number, number] => [
 		c.index,
 		c.index + c[0].length
@@ -230,6 +257,8 @@ function replaceIn(text: string, m: Matcher): { text: string; hit: boolean } {
  * never searched (a secret could be that word), and counts as a delimiter beside a short copy.
  */
 function replaceForms(text: string, m: Matcher): { text: string; hit: boolean } {
+	// Stryker disable next-line ConditionalExpression: a text split on a word it lacks is itself; this only spares the split
+	if (!text.includes(REDACTED)) return replaceIn(text, m);
 	let hit = false;
 	const parts = text.split(REDACTED).map((part) => {
 		const r = replaceIn(part, m);
@@ -253,9 +282,45 @@ function redactWith(text: string, m: Matcher): { text: string; hit: boolean } {
 	return { text: r.text, hit: hit || r.hit };
 }
 
+/**
+ * The matchers of recently used secrets, newest last: building one costs more than searching an
+ * exchange with it, and every step redacts with the same secret. Bounded by the total size of
+ * their patterns, least recently used dropped first: the longest secret's (MAX_SECRET_LENGTH) is
+ * under 200,000 characters, so at least five of any size fit.
+ * A secret is kept here only in the server's memory, as it is while its request runs.
+ */
+const recent = new Map<string, Matcher>();
+let recentSize = 0;
+export const MATCHER_CACHE_CHARS = 1_000_000;
+
+function cachedMatcher(secret: Secret): Matcher {
+	const key = `${secret.name}\0${secret.value}`;
+	const hit = recent.get(key);
+	if (hit) {
+		recent.delete(key);
+		recent.set(key, hit);
+		return hit;
+	}
+	const m = matcher(secret);
+	recent.set(key, m);
+	recentSize += m.pattern.source.length;
+	for (const [k, old] of recent) {
+		if (recentSize <= MATCHER_CACHE_CHARS) break;
+		recent.delete(k);
+		recentSize -= old.pattern.source.length;
+	}
+	return m;
+}
+
+/** For tests: whether a secret's matcher is kept, and the total size of the kept patterns. */
+export const matcherCache = {
+	has: (secret: Secret) => recent.has(`${secret.name}\0${secret.value}`),
+	chars: () => recentSize
+};
+
 /** The secrets ready to be found; empty values are dropped. */
 function compile(secrets: Secret[]): Matcher[] {
-	return secrets.filter((s) => s.value.length > 0).map(matcher);
+	return secrets.filter((s) => s.value.length > 0).map(cachedMatcher);
 }
 
 /** One text with every secret redacted, and the names of those found in it. */

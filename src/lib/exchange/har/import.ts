@@ -7,7 +7,7 @@
  * The findings are not worked out here: `$lib/oauth/imported` runs the diagnostics on the result,
  * in transcript order, as the live flow does.
  */
-import { scrubSecrets } from '../redact';
+import { MAX_SECRET_LENGTH, SecretTooLong, scrubSecrets } from '../redact';
 import { utf8Length } from '../text';
 import type { Exchange } from '../types';
 import { entryStep, toExchange } from './entry';
@@ -25,6 +25,7 @@ export type ImportFailure =
 	| 'version'
 	| 'no-entries'
 	| 'no-oauth-entries'
+	| 'secret-too-long'
 	| 'unreadable';
 
 export type ImportResult =
@@ -101,19 +102,28 @@ export function readHar(text: string, opts: ImportOptions = {}): ImportResult {
 	const exchanges: Exchange[] = [];
 	const ids = new Set<string>();
 	let skipped = 0;
-	entries.forEach((raw, index) => {
+	for (const [index, raw] of entries.entries()) {
 		const parsed = entrySchema.safeParse(raw);
 		const step = parsed.success ? entryStep(parsed.data) : undefined;
 		if (!parsed.success || !step) {
 			skipped++;
-			return;
+			continue;
 		}
 		const e = parsed.data;
 		let id = e._id || `har-${index + 1}`;
 		if (ids.has(id)) id = `${id}-${index + 1}`;
 		ids.add(id);
-		exchanges.push(scrubSecrets(toExchange(e, step, id)));
-	});
+		try {
+			exchanges.push(scrubSecrets(toExchange(e, step, id)));
+		} catch (err) {
+			if (!(err instanceof SecretTooLong)) throw err;
+			return {
+				ok: false,
+				reason: 'secret-too-long',
+				message: `Request ${index + 1} of this HAR holds a client secret of ${err.length} characters. The playground redacts secrets of up to ${MAX_SECRET_LENGTH} characters, so it did not import the file rather than show one it could not hide.`
+			};
+		}
+	}
 	if (exchanges.length === 0) {
 		const n = entries.length;
 		return n === 0

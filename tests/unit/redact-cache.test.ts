@@ -1,0 +1,109 @@
+// The matchers of recent secrets are kept (redaction runs on every step with the same secret), and
+// texts too short to hold a copy are not searched: neither may let a copy through.
+import { describe, expect, test } from 'vitest';
+import {
+	MATCHER_CACHE_CHARS,
+	MAX_SECRET_LENGTH,
+	REDACTED,
+	SecretTooLong,
+	matcherCache,
+	redactExchange,
+	redactText
+} from '$lib/exchange/redact';
+import type { Exchange } from '$lib/exchange/types';
+
+const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+describe('a text no longer than a copy of the secret', () => {
+	test.each([
+		['ASCII, long', 'sandbox-rw-secret'],
+		['ASCII, 8 bytes', 'abcd1234'],
+		['short', 'xyz'],
+		['two-byte characters', 'ééééééééé'],
+		['astral characters', '😀😀😀😀😀😀']
+	])('%s: the secret alone, raw or JSON-escaped, is redacted', (_, secret) => {
+		const s = [{ name: 'client_secret', value: secret }];
+		expect(redactText(secret, s)).toBe(REDACTED);
+		const escaped = JSON.stringify(secret).slice(1, -1);
+		expect(redactText(escaped, s)).toBe(REDACTED);
+		const percent = encodeURIComponent(secret);
+		expect(redactText(percent, s)).toBe(REDACTED);
+	});
+
+	test('a short secret alone in base64, unpadded, is redacted', () => {
+		const s = [{ name: 'client_secret', value: 'xyz' }];
+		expect(redactText(b64(utf8('xyz')).replace(/=+$/, ''), s)).toBe(REDACTED);
+	});
+
+	test('only the characters of a base64 copy that are its own, at every alignment and length, are found', () => {
+		for (let n = 8; n <= 40; n++) {
+			const secret = Array.from({ length: n }, (_, i) => 'aZ9.~-_q'[(i * 7 + n) % 8]).join('');
+			const bytes = utf8(secret);
+			for (const align of [0, 1, 2]) {
+				const padded = new Uint8Array(align + bytes.length);
+				padded.set(bytes, align);
+				const full = b64(padded);
+				const own = full.slice(Math.ceil((8 * align) / 6), Math.floor((8 * (align + n)) / 6));
+				const out = redactText(own, [{ name: 'client_secret', value: secret }]);
+				expect(out, `${n} bytes at alignment ${align}`).toBe(REDACTED);
+			}
+		}
+	});
+});
+
+function exchange(body: string): Exchange {
+	return {
+		id: '1',
+		step: 'userinfo',
+		startedAt: '2026-01-01T00:00:00Z',
+		request: { method: 'GET', url: 'https://reader.test/', httpVersion: '1.1', headers: [], body },
+		timing: { total: 0 },
+		findings: []
+	};
+}
+
+describe('the longest secret searched for', () => {
+	test('is the setup limit; one character more is refused, not searched for in part', () => {
+		expect(MAX_SECRET_LENGTH).toBe(1024);
+		const fits = 'é'.repeat(MAX_SECRET_LENGTH);
+		expect(redactText(`<${fits}>`, [{ name: 'client_secret', value: fits }])).toBe(`<${REDACTED}>`);
+		const over = `${fits}é`;
+		expect(() => redactText('x', [{ name: 'client_secret', value: over }])).toThrow(
+			new SecretTooLong(1025)
+		);
+		expect(new SecretTooLong(1025).message).toBe(
+			'A client secret of 1025 characters is longer than the 1024 that redaction can search for in every encoding.'
+		);
+	});
+});
+
+describe('the matchers kept', () => {
+	test('one secret under two names is noted under each', () => {
+		const value = 'one-value-two-names';
+		const first = redactExchange(exchange(value), [{ name: 'client_secret', value }]);
+		const second = redactExchange(exchange(value), [{ name: 'other_secret', value }]);
+		expect(first.redactions?.map((r) => r.what)).toEqual(['client_secret']);
+		expect(second.redactions?.map((r) => r.what)).toEqual(['other_secret']);
+	});
+
+	test('the least recently used go first; the total stays bounded; a secret dropped is found again', () => {
+		// The longest secrets, with the largest patterns (over 150,000 characters): a few fit.
+		const big = (tail: string) => ({ name: 'client_secret', value: `${'😀'.repeat(511)}${tail}` });
+		const a = big('a');
+		const b = big('b');
+		redactText('x', [a]);
+		redactText('x', [b]);
+		redactText('x', [a]); // a is now the more recent of the two
+		let i = 0;
+		while (matcherCache.has(b) && i < 20) {
+			redactText('x', [big(String(i++))]);
+			expect(matcherCache.chars()).toBeLessThanOrEqual(MATCHER_CACHE_CHARS);
+		}
+		expect(matcherCache.has(b)).toBe(false);
+		expect(matcherCache.has(a)).toBe(true);
+		expect(matcherCache.chars()).toBeGreaterThan(MATCHER_CACHE_CHARS / 2);
+		expect(redactText(`key=${b.value}&`, [b])).toBe(`key=${REDACTED}&`);
+		expect(matcherCache.has(b)).toBe(true);
+	});
+});
