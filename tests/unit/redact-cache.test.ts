@@ -63,6 +63,25 @@ function exchange(body: string): Exchange {
 	};
 }
 
+describe('what the search finds, and what is noted', () => {
+	test('a short secret found only inside a word: nothing replaced, nothing noted', () => {
+		const out = redactExchange(exchange('response_type=code'), [
+			{ name: 'client_secret', value: 'y' }
+		]);
+		expect(out.request.body).toBe('response_type=code');
+		expect(out.redactions).toBeUndefined();
+	});
+
+	test('a text already holding <redacted> and another copy: the copy is replaced and noted', () => {
+		const value = 'a-secret-seen-twice';
+		const out = redactExchange(exchange(`a=${REDACTED}&b=${value}`), [
+			{ name: 'client_secret', value }
+		]);
+		expect(out.request.body).toBe(`a=${REDACTED}&b=${REDACTED}`);
+		expect(out.redactions).toEqual([{ what: 'client_secret', length: value.length }]);
+	});
+});
+
 describe('the longest secret searched for', () => {
 	test('is the setup limit; one character more is refused, not searched for in part', () => {
 		expect(MAX_SECRET_LENGTH).toBe(1024);
