@@ -131,16 +131,27 @@ describe('the whole flow', () => {
 		expect(await p.getByTestId('countdown').textContent()).toMatch(/left/);
 		await shot(p, '04-tokens');
 
-		await p.getByRole('button', { name: 'Read the user info' }).click();
+		// The page loads its data again after a step that changed the session, not after one that did not.
+		const dataLoads: string[] = [];
+		p.on('request', (r) => {
+			if (r.url().includes('__data.json')) dataLoads.push(r.url());
+		});
+		const readButton = p.getByRole('button', { name: 'Read the user info' });
+		await readButton.click();
 		await expect
 			.poll(() => p.locator('#userinfo details.exchange').textContent())
 			.toContain('"userId"');
+		await expect.poll(() => readButton.isEnabled()).toBe(true);
+		expect(dataLoads, 'the user-info read changed nothing: no reload').toEqual([]);
 		await shot(p, '05-userinfo');
 
 		const before = await p.getByTestId('access-token').textContent();
-		await p.getByRole('button', { name: 'Refresh the access token' }).click();
+		const refreshButton = p.getByRole('button', { name: 'Refresh the access token' });
+		await refreshButton.click();
 		await expect.poll(() => p.getByTestId('rotation').textContent()).toContain('rotated');
 		expect(await p.getByTestId('access-token').textContent()).not.toBe(before);
+		await expect.poll(() => refreshButton.isEnabled()).toBe(true);
+		expect(dataLoads, 'the refresh changed the tokens: one reload').toHaveLength(1);
 		await shot(p, '06-refresh');
 
 		await p.getByRole('button', { name: 'Read the user info' }).click();

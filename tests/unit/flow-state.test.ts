@@ -107,6 +107,30 @@ describe('what comes back', () => {
 		expect(busyAfter, 'the follow-up runs once the step is no longer busy').toBeNull();
 	});
 
+	test('a success that left the session as it was (unchanged): the page data is not loaded again', async () => {
+		const after = vi.fn();
+		const data = { exchanges: [exchange('e3')], unchanged: true };
+		await post('userinfo', after).answer({ type: 'success', status: 200, data });
+		expect(transcript.items.map((e) => e.id)).toEqual(['e3']);
+		expect(invalidate).not.toHaveBeenCalled();
+		expect(flow.busy).toBeNull();
+		expect(flow.announce).toBe('Done.');
+		expect(after).toHaveBeenCalledWith(data, form);
+		// Only the word itself counts: anything else reloads.
+		await post('userinfo').answer({
+			type: 'success',
+			status: 200,
+			data: { exchanges: [], unchanged: 'true' }
+		});
+		expect(invalidate).toHaveBeenCalledOnce();
+		await post('api').answer({
+			type: 'failure',
+			status: 400,
+			data: { message: 'No.', exchanges: [], unchanged: true }
+		});
+		expect(invalidate).toHaveBeenCalledTimes(2);
+	});
+
 	test('a refusal shows its message at the step and announces it; its exchanges still count', async () => {
 		const after = vi.fn();
 		const { answer } = post('api', after);

@@ -164,15 +164,17 @@ export async function runStep(
 	if (!held.ok) return held.failure;
 	const result = held.value;
 	// A step that changed nothing (a plain API call) leaves the cookie as it is: no re-sealing.
-	if ((result.session && result.session !== session) || undoSlot(session))
-		await save(cookies, url, result.session ?? session);
+	const changed = (result.session && result.session !== session) || !!undoSlot(session);
+	if (changed) await save(cookies, url, result.session ?? session);
 	const secrets = secretsOf(session, result.session);
 	const exchanges = stampSetup(
 		(result.exchanges ?? []).map((ex) => redactExchange(ex, secrets)),
 		session
 	);
 	if (!result.ok) return fail(result.status, { message: result.message, exchanges });
-	return { exchanges };
+	// Nothing the page data is made of changed (the session, read without a notice, is as it was):
+	// the page need not load its data again (flow.svelte.ts).
+	return changed || session.notice ? { exchanges } : { exchanges, unchanged: true as const };
 }
 
 /**

@@ -287,7 +287,8 @@ export class Flow {
 				if (!exchanges.some((ex) => ex.step === name)) this.#attempt(name, 'failed');
 				this.#fail(name, String(d.message ?? `The request failed (HTTP ${result.status}).`));
 			} else this.announce = DONE_TEXT[name] ?? 'Done.';
-			await this.#invalidate();
+			// A step that left the session as it was (a plain API call) says so: its page data stands.
+			if (!(result.type === 'success' && d.unchanged === true)) await this.#invalidate();
 			return result.type === 'success' ? d : { failure: true, ...d };
 		}
 		if (result.type === 'error') {

@@ -1,0 +1,96 @@
+/**
+ * A step's answer says when it left the session as it was (`unchanged`), so that the page keeps its
+ * data instead of loading it again; any change, an undo slot dropped, a session read with a notice,
+ * or a refusal, leaves the word out and the page reloads.
+ */
+import { beforeAll, describe, expect, test, vi } from 'vitest';
+import { setupWith } from '$lib/oauth/setup';
+import type { Session } from '$lib/server/session';
+import { FakeCookies } from './fake-cookies';
+
+const URL_ = new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA');
+
+vi.mock('$app/server', () => ({
+	getRequestEvent: () => ({ request: new Request(URL_), url: URL_ })
+}));
+
+const modules = (async () => {
+	vi.resetModules();
+	const { useEnv } = await import('$lib/env.server');
+	useEnv({ PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 9).toString('base64url') });
+	const session = await import('$lib/server/session');
+	const undo = await import('$lib/server/undo');
+	const page = await import('$lib/server/page');
+	return { ...session, ...undo, ...page };
+})();
+beforeAll(() => modules);
+
+const flow: Session = {
+	v: 1,
+	setup: setupWith({
+		base_url: 'http://127.0.0.1:5173/sandbox',
+		redirect_uri: 'http://127.0.0.1:5173/callback',
+		client_id: 'sandbox-rw'
+	}),
+	client_secret: 'sandbox-rw-secret'
+};
+
+async function withSession(session: Session | undefined) {
+	const m = await modules;
+	const jar = new FakeCookies();
+	if (session) await m.save(jar, URL_, session);
+	const event = {
+		cookies: jar,
+		url: URL_,
+		getClientAddress: () => '127.0.0.1',
+		setHeaders: () => {}
+	};
+	return { m, jar, event };
+}
+
+describe('runStep: unchanged', () => {
+	test('a step that returns the session it was given: unchanged, and the cookie is not written', async () => {
+		const { m, jar, event } = await withSession(flow);
+		const before = jar.sets.length;
+		const r = await m.runStep(event, async (s) => ({ ok: true, session: s, exchanges: [] }));
+		expect(r).toEqual({ exchanges: [], unchanged: true });
+		expect(jar.sets.length).toBe(before);
+	});
+
+	test('a step that changes the session: no word, and the new session is saved', async () => {
+		const { m, jar, event } = await withSession(flow);
+		const r = await m.runStep(event, async (s) => ({
+			ok: true,
+			session: { ...s, code: undefined },
+			exchanges: []
+		}));
+		expect(r).toEqual({ exchanges: [] });
+		expect(await m.readSession(jar)).toEqual(flow);
+	});
+
+	test('a step after Start over drops the undo slot: that is a change', async () => {
+		const { m, jar, event } = await withSession(flow);
+		await m.resetAction(jar, URL_);
+		const r = await m.runStep(event, async (s) => ({ ok: true, session: s, exchanges: [] }));
+		expect(r).toEqual({ exchanges: [] });
+	});
+
+	test('a session read with a notice (a cookie that could not be read): no word, so the page shows the notice', async () => {
+		const { m, jar, event } = await withSession(undefined);
+		jar.set('pg_flow_AAAAAAAAAAAAAAAA', 'not-a-sealed-session', { path: '/' });
+		const r = await m.runStep(event, async (s) => ({ ok: true, session: s, exchanges: [] }));
+		expect(r).toEqual({ exchanges: [] });
+	});
+
+	test('a refusal that changes nothing: no word either', async () => {
+		const { m, event } = await withSession(flow);
+		const r = await m.runStep(event, async (s) => ({
+			ok: false,
+			status: 409,
+			message: 'No.',
+			session: s
+		}));
+		expect(r).toMatchObject({ status: 409, data: { message: 'No.', exchanges: [] } });
+		expect(r).not.toHaveProperty('data.unchanged');
+	});
+});
