@@ -8,7 +8,7 @@ export const CONFIG = QUICK
 			samples: 60,
 			warmup: 10,
 			loadSeconds: 3,
-			loadWarmupSeconds: 1,
+			loadWarmupSeconds: 3,
 			sessions: 1000,
 			sessionBudgetSeconds: 90,
 			memWarmup: 100,
@@ -20,7 +20,8 @@ export const CONFIG = QUICK
 			samples: 400,
 			warmup: 40,
 			loadSeconds: 10,
-			loadWarmupSeconds: 2,
+			// The server's CPU per step settles after about 10 s of load (V8's optimizing compiler).
+			loadWarmupSeconds: 8,
 			sessions: 10_000,
 			sessionBudgetSeconds: 480,
 			memWarmup: 200,
