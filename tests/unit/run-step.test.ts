@@ -4,9 +4,9 @@
  * or a refusal, leaves the word out and the page reloads.
  */
 import { beforeAll, describe, expect, test, vi } from 'vitest';
-import { setupWith } from '$lib/oauth/setup';
 import type { Session } from '$lib/server/session';
 import { FakeCookies } from './fake-cookies';
+import { SANDBOX_FLOW, flowModules } from './flow-modules';
 
 const URL_ = new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA');
 
@@ -14,26 +14,10 @@ vi.mock('$app/server', () => ({
 	getRequestEvent: () => ({ request: new Request(URL_), url: URL_ })
 }));
 
-const modules = (async () => {
-	vi.resetModules();
-	const { useEnv } = await import('$lib/env.server');
-	useEnv({ PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 9).toString('base64url') });
-	const session = await import('$lib/server/session');
-	const undo = await import('$lib/server/undo');
-	const page = await import('$lib/server/page');
-	return { ...session, ...undo, ...page };
-})();
+const modules = flowModules(9);
 beforeAll(() => modules);
 
-const flow: Session = {
-	v: 1,
-	setup: setupWith({
-		base_url: 'http://127.0.0.1:5173/sandbox',
-		redirect_uri: 'http://127.0.0.1:5173/callback',
-		client_id: 'sandbox-rw'
-	}),
-	client_secret: 'sandbox-rw-secret'
-};
+const flow = SANDBOX_FLOW;
 
 async function withSession(session: Session | undefined) {
 	const m = await modules;

@@ -4,9 +4,9 @@
  * with a reason. The clock is faked: no test waits.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { setupWith } from '$lib/oauth/setup';
 import type { Session } from '$lib/server/session';
 import { FakeCookies } from './fake-cookies';
+import { SANDBOX_FLOW, flowModules } from './flow-modules';
 
 const NOW = 1_800_000_000_000;
 const URL_ = new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA');
@@ -17,26 +17,12 @@ vi.mock('$app/server', () => ({
 }));
 
 /** The modules, loaded once with a session key of the test's own. */
-const modules = (async () => {
-	vi.resetModules();
-	const { useEnv } = await import('$lib/env.server');
-	useEnv({ PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 7).toString('base64url') });
-	const session = await import('$lib/server/session');
-	const undo = await import('$lib/server/undo');
-	const page = await import('$lib/server/page');
-	return { ...session, ...undo, ...page };
-})();
+const modules = flowModules(7);
 const load = () => modules;
 beforeAll(() => modules);
 
 const flow: Session = {
-	v: 1,
-	setup: setupWith({
-		base_url: 'http://127.0.0.1:5173/sandbox',
-		redirect_uri: 'http://127.0.0.1:5173/callback',
-		client_id: 'sandbox-rw'
-	}),
-	client_secret: 'sandbox-rw-secret',
+	...SANDBOX_FLOW,
 	tokens: {
 		access_token: 'at-1',
 		token_type: 'Bearer',
