@@ -4,14 +4,12 @@
  * the docs-link banner load when the page needs them, and then work. Each part is recognised by a
  * text only its own component holds, in the JavaScript the page fetched.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers/server';
-import { launch } from '../helpers/browser';
+import { afterEach, expect, test } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { serverAndBrowser } from '../helpers/browser';
 import { openPlayground, signIn, watch } from '../helpers/e2e';
 
-let srv: TestServer;
-let browser: Browser;
+const e2e = serverAndBrowser({ PLAYGROUND_LOG: 'off' });
 let context: BrowserContext;
 const problems: string[] = [];
 
@@ -33,14 +31,6 @@ const ON_DEMAND = {
 	PrefillBanner: 'Filled in from a link'
 };
 
-beforeAll(async () => {
-	srv = await startServer({ PLAYGROUND_LOG: 'off' });
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-});
 afterEach(async () => {
 	await context?.close();
 	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
@@ -48,7 +38,7 @@ afterEach(async () => {
 
 /** A page with an empty cache, and the JavaScript it fetches: `read()` waits for every body. */
 async function newPage(): Promise<{ p: Page; read: () => Promise<Map<string, string>> }> {
-	context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+	context = await e2e.browser.newContext({ viewport: { width: 1280, height: 800 } });
 	const p = await watch(await context.newPage(), { problems });
 	const bodies = new Map<string, Promise<string>>();
 	p.on('response', (r) => {
@@ -73,7 +63,7 @@ function loaded(js: Map<string, string>, parts: Record<string, string>): string[
 
 test('a fresh visit loads no later step; they load, and work, once the flow reaches them', async () => {
 	const { p, read } = await newPage();
-	await openPlayground(p, srv.url);
+	await openPlayground(p, e2e.srv.url);
 	await p.waitForLoadState('networkidle');
 	const first = await read();
 	expect(loaded(first, LATER), 'later steps in the first load').toEqual([]);
@@ -82,7 +72,7 @@ test('a fresh visit loads no later step; they load, and work, once the flow reac
 	const ids = await p.locator('main .flow > section.step').evaluateAll((s) => s.map((e) => e.id));
 	expect(ids).toEqual(['setup', 'consent', 'callback', 'exchange', 'userinfo', 'refresh', 'api']);
 
-	await signIn(p, srv.url, 'Sandbox (read write)');
+	await signIn(p, e2e.srv.url, 'Sandbox (read write)');
 	await p.getByRole('button', { name: 'Read the user info' }).click();
 	await expect.poll(() => p.locator('#userinfo details.exchange').textContent()).toContain('200');
 	await p.getByRole('button', { name: 'Refresh the access token' }).click();
@@ -93,7 +83,7 @@ test('a fresh visit loads no later step; they load, and work, once the flow reac
 
 test('the dialogs load when they open, and keep their keyboard behaviour', async () => {
 	const { p, read } = await newPage();
-	await openPlayground(p, srv.url);
+	await openPlayground(p, e2e.srv.url);
 	await p.waitForLoadState('networkidle');
 	expect(loaded(await read(), ON_DEMAND)).toEqual([]);
 
@@ -120,7 +110,7 @@ test('the dialogs load when they open, and keep their keyboard behaviour', async
 
 test('a docs link’s banner loads with the page that shows it', async () => {
 	const { p, read } = await newPage();
-	await p.goto(`${srv.url}/?client_id=sandbox-ro&scope=read`);
+	await p.goto(`${e2e.srv.url}/?client_id=sandbox-ro&scope=read`);
 	await p.locator('main[data-ready="true"]').waitFor();
 	await p.getByTestId('prefill-banner').waitFor();
 	expect(loaded(await read(), ON_DEMAND)).toEqual(['PrefillBanner']);

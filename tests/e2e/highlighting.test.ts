@@ -3,26 +3,14 @@
  * JSON body is imported, the body shows as its plain text, the highlighter's Web Worker does the
  * tokenizing, and the body ends highlighted with exactly the same text, at desktop and phone widths.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
+import { serverAndBrowser, shot } from '../helpers/browser';
 import { watch } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 import { harWithAnswer } from '../../scripts/lib/har.js';
 
-let srv: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-	srv = await startServer();
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-});
+const e2e = serverAndBrowser();
 
 /** A stream/contents answer of about `chars` characters, pretty-printed, with markup in its text. */
 function largeBody(chars: number): string {
@@ -48,12 +36,12 @@ for (const size of [
 		const file = `test-output/large-body-${size.name}.har`;
 		writeFileSync(file, harWithAnswer(body, 'https://reader.example/reader/api/0/stream/contents'));
 		const problems: string[] = [];
-		const context = await browser.newContext({ viewport: size });
+		const context = await e2e.browser.newContext({ viewport: size });
 		try {
 			const p = await watch(await context.newPage(), { problems });
 			const workers: string[] = [];
 			p.on('worker', (w) => workers.push(new URL(w.url()).pathname));
-			await p.goto(srv.url + '/');
+			await p.goto(e2e.srv.url + '/');
 			await p.locator('main[data-ready="true"]').waitFor();
 			await p.getByTestId('import-har').setInputFiles(file);
 			await p.locator('.transcript details.exchange summary').first().click();
