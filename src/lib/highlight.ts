@@ -56,9 +56,9 @@ export const MAX_HIGHLIGHT = 200_000;
 /** A token's inline style (`color:…;--shiki-dark:…`), as the page writes it. */
 export function styleText(style: Record<string, string> | undefined): string | undefined {
 	if (!style) return undefined;
-	const text = Object.entries(style)
-		.map(([k, v]) => `${k}:${v}`)
-		.join(';');
+	// A loop, not entries/map/join: this runs for every token of a body, tens of thousands.
+	let text = '';
+	for (const k in style) text += `${text ? ';' : ''}${k}:${style[k]}`;
 	return text || undefined;
 }
 
@@ -69,19 +69,23 @@ export function styleText(style: Record<string, string> | undefined): string | u
  */
 export function toLines(tokens: ThemedToken[][], fg?: string): Line[] {
 	const plain = fg?.toLowerCase();
+	// A body has a handful of distinct styles: each is compared with the foreground once.
+	const isPlain = new Map<string, boolean>();
 	return tokens.map((line) =>
 		line.map((t) => {
 			const style = styleText(t.htmlStyle);
-			return style === undefined || style.toLowerCase() === plain
-				? { content: t.content }
-				: { content: t.content, style };
+			if (style === undefined) return { content: t.content };
+			let same = isPlain.get(style);
+			if (same === undefined) isPlain.set(style, (same = style.toLowerCase() === plain));
+			return same ? { content: t.content } : { content: t.content, style };
 		})
 	);
 }
 
 /** Text for HTML, as element content or a quoted attribute's value. */
 export function escapeHtml(text: string): string {
-	return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+	// Most tokens hold none of the five: they are returned as they are, without a replace.
+	return /[&<>"']/.test(text) ? text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`) : text;
 }
 
 /**
@@ -98,23 +102,25 @@ export interface Chunks {
 export function toChunks(lines: Line[], size: number): Chunks {
 	const html: string[] = [];
 	const plain: string[] = [];
+	// Built by concatenation, a token at a time: the worker does this for every token of a body.
 	for (let from = 0; from < lines.length; from += size) {
-		const part = lines.slice(from, from + size);
-		const end = from + size < lines.length ? '\n' : '';
-		html.push(
-			part
-				.map((line) =>
-					line
-						.map((t) =>
-							t.style === undefined
-								? escapeHtml(t.content)
-								: `<span style="${escapeHtml(t.style)}">${escapeHtml(t.content)}</span>`
-						)
-						.join('')
-				)
-				.join('\n') + end
-		);
-		plain.push(part.map((line) => line.map((t) => t.content).join('')).join('\n') + end);
+		const to = Math.min(from + size, lines.length);
+		let h = '';
+		let p = '';
+		for (let i = from; i < to; i++) {
+			if (i > from) {
+				h += '\n';
+				p += '\n';
+			}
+			for (const t of lines[i]!) {
+				const text = escapeHtml(t.content);
+				h += t.style === undefined ? text : `<span style="${escapeHtml(t.style)}">${text}</span>`;
+				p += t.content;
+			}
+		}
+		const end = to < lines.length ? '\n' : '';
+		html.push(h + end);
+		plain.push(p + end);
 	}
 	return { html, plain };
 }
