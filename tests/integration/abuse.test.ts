@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort, startServer, type TestServer } from '../helpers/server';
-import { Client, consentUrlFrom, decide } from '../helpers/client';
+import { Client, consentUrlFrom, decide, unescapeHtml } from '../helpers/client';
 import type { Exchange } from '../../src/lib/exchange/types';
 
 const LIMIT = 4;
@@ -100,5 +100,22 @@ describe('the outbound limit in hosted mode', () => {
 		expect(r.status).toBe(429);
 		expect(String(r.data.message)).toMatch(/^Too many requests from your address/);
 		expect(r.data.exchanges).toEqual([]);
+	});
+
+	test('a request that did not come through the proxy (no address header) gets a 400 with the reason, never a 500', async () => {
+		// No X-Forwarded-For: adapter-node cannot tell the client's address.
+		const c = new Client(srv.url);
+		expect((await c.action('preset', { preset: 'sandbox-rw' })).type).toBe('success');
+		const step = await c.action('userinfo');
+		expect(step.status).toBe(400);
+		expect(String(step.data.message)).toMatch(
+			/address header its proxy adds \(ADDRESS_HEADER\).*did not come through that proxy/
+		);
+		expect(step.data.exchanges).toEqual([]);
+		// The sandbox's consent decision counts sign-ins per address too: the same 400, not a 503.
+		await expect(decide(c, consentUrlFrom(await c.page()))).rejects.toThrow(
+			'the decision did not redirect (400)'
+		);
+		expect(unescapeHtml(c.seen.at(-1)!.body)).toContain('did not come through that proxy');
 	});
 });

@@ -143,6 +143,19 @@ describe('overLimit: the form actions’ gate', () => {
 		const step = await gate('0', '60');
 		for (let i = 0; i < 100; i++) expect((await step('198.51.100.7')).result).toBeUndefined();
 	});
+
+	it("answers 400 with the reason when the proxy's address header is missing (adapter-node throws)", async () => {
+		await gate('2', '60');
+		const { overLimit } = await import('$lib/server/abuse');
+		const result = await overLimit({
+			getClientAddress: () => {
+				throw new Error('Address header was specified with ADDRESS_HEADER=x but is absent');
+			},
+			setHeaders: () => {}
+		});
+		expect(result).toMatchObject({ status: 400, data: { exchanges: [] } });
+		expect(String(result?.data.message)).toMatch(/\(ADDRESS_HEADER\).*did not come through/);
+	});
 });
 
 describe('the in-flight cap', () => {
@@ -230,6 +243,20 @@ describe('the in-flight cap', () => {
 		expect(await inSlot(me, async () => 'ran')).toEqual({ ok: true, value: 'ran' });
 	});
 
+	it("answers 400 with the reason when the proxy's address header is missing, and runs nothing", async () => {
+		const { inSlot, inFlightCap } = await slots('2');
+		let ran = false;
+		const noAddress = {
+			getClientAddress: (): string => {
+				throw new Error('Address header was specified with ADDRESS_HEADER=x but is absent');
+			}
+		};
+		const r = await inSlot(noAddress, async () => (ran = true));
+		expect(r).toMatchObject({ ok: false, failure: { status: 400, data: { exchanges: [] } } });
+		expect(ran).toBe(false);
+		expect(inFlightCap()!.size).toBe(0);
+	});
+
 	it('is off with PLAYGROUND_MAX_IN_FLIGHT=0', async () => {
 		const { inSlot, inFlightCap, from } = await slots('0');
 		expect(inFlightCap()).toBeNull();
@@ -238,5 +265,12 @@ describe('the in-flight cap', () => {
 		);
 		expect(never).toHaveLength(50);
 		expect(await inSlot(from('198.51.100.7'), async () => 1)).toEqual({ ok: true, value: 1 });
+		// Off, it needs no address: a request without the proxy's header goes through too.
+		const noAddress = {
+			getClientAddress: (): string => {
+				throw new Error('Address header was specified with ADDRESS_HEADER=x but is absent');
+			}
+		};
+		expect(await inSlot(noAddress, async () => 2)).toEqual({ ok: true, value: 2 });
 	});
 });

@@ -14,7 +14,7 @@ import { parseScope, permissionWords } from './scope.server';
 import { newId, signCode, signTicket, verifyTicket } from './signing.server';
 import { store } from './state.server';
 import { config } from '$lib/env.server';
-import { clientKey, fixedWindow, take } from '$lib/rate-limit.server';
+import { NO_ADDRESS_MESSAGE, clientKey, fixedWindow, take } from '$lib/rate-limit.server';
 import { sharedRedis } from '$lib/redis.server';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { StoreUnavailable } from './store.server';
@@ -247,8 +247,12 @@ function unavailable(e: unknown): DecisionResult {
 }
 
 /** A grant for `address` in hosted mode: undefined when it may go ahead, else the refusal. */
-async function overGrantCap(address: () => string): Promise<DecisionResult | undefined> {
+async function overGrantCap(
+	address: () => string | undefined
+): Promise<DecisionResult | undefined> {
 	if (config().policy.mode !== 'hosted') return undefined;
+	const from = address();
+	if (from === undefined) return { ok: false, status: 400, message: NO_ADDRESS_MESSAGE };
 	grantLimiter ??= sharedRedis().then((redis) =>
 		fixedWindow({
 			prefix: 'sandbox-grants',
@@ -259,7 +263,7 @@ async function overGrantCap(address: () => string): Promise<DecisionResult | und
 	);
 	let taken;
 	try {
-		taken = await take(await grantLimiter, clientKey(address()));
+		taken = await take(await grantLimiter, clientKey(from));
 	} catch (e) {
 		throw new StoreUnavailable(e);
 	}
@@ -280,7 +284,7 @@ export async function decideConsent(
 	ticket: string | undefined,
 	decision: Decision,
 	now = Date.now(),
-	address: () => string = () => ''
+	address: () => string | undefined = () => ''
 ): Promise<DecisionResult> {
 	if (!ticket)
 		return {

@@ -17,7 +17,13 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config, RateLimitConfig } from '$lib/config.server.js';
 import { config } from '$lib/env.server';
 import { sharedRedis } from '$lib/redis.server';
-import { clientKey, fixedWindow, take } from '$lib/rate-limit.server';
+import {
+	NO_ADDRESS_MESSAGE,
+	clientAddress,
+	clientKey,
+	fixedWindow,
+	take
+} from '$lib/rate-limit.server';
 
 export { clientKey };
 
@@ -81,7 +87,9 @@ export function limitMessage(limit: number, windowS: number, retryAfterS: number
 export async function overLimit(event: Pick<RequestEvent, 'getClientAddress' | 'setHeaders'>) {
 	const c = abuseCounter();
 	if (!c) return undefined;
-	const verdict = await c.hit(event.getClientAddress());
+	const address = clientAddress(event);
+	if (address === undefined) return fail(400, { message: NO_ADDRESS_MESSAGE, exchanges: [] });
+	const verdict = await c.hit(address);
 	if (verdict.ok) return undefined;
 	event.setHeaders({ 'retry-after': String(verdict.retryAfterS) });
 	return fail(429, {
@@ -156,7 +164,10 @@ export async function inSlot<T>(
 	run: () => Promise<T>
 ): Promise<{ ok: true; value: T } | { ok: false; failure: ReturnType<typeof fail> }> {
 	const cap = inFlightCap();
-	const release = cap ? cap.take(event.getClientAddress()) : () => {};
+	const address = cap ? clientAddress(event) : '';
+	if (address === undefined)
+		return { ok: false, failure: fail(400, { message: NO_ADDRESS_MESSAGE, exchanges: [] }) };
+	const release = cap ? cap.take(address) : () => {};
 	if (!release)
 		return {
 			ok: false,

@@ -10,6 +10,7 @@ import {
 	type Decision
 } from '$lib/sandbox/authorize.server';
 import { readForm } from '$lib/server/form';
+import { clientAddress } from '$lib/rate-limit.server';
 import type { Actions, PageServerLoad } from './$types';
 
 export const csr = false;
@@ -36,7 +37,7 @@ async function decide(event: RequestEvent, decision: Decision): Promise<never> {
 		decision,
 		Date.now(),
 		// Read only in hosted mode, where the grant cap counts it.
-		() => event.getClientAddress()
+		() => clientAddress(event)
 	);
 	if (!result.ok) error(result.status, result.message);
 	redirect(303, result.location);
