@@ -117,6 +117,10 @@ describe('Start over', () => {
 		expect(await p.getByTestId('access-token').count()).toBe(0);
 		expect(await transcriptIds(p)).toEqual([]);
 		await expect.poll(() => p.getByTestId('consent-url').count()).toBe(0);
+		// With no setup, the user-info card names no endpoint, and its hint reads as a sentence.
+		expect(await p.locator('form[data-action="userinfo"] .muted').textContent()).toBe(
+			'An expired token is refreshed first.'
+		);
 
 		await p.getByRole('button', { name: 'Undo' }).click();
 		await p.getByTestId('access-token').waitFor();
