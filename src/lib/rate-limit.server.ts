@@ -41,7 +41,7 @@ export function clientAddress(event: { getClientAddress(): string }): string | u
 
 /** Why a request without the proxy's address header is refused (a 400: nothing was sent on). */
 export const NO_ADDRESS_MESSAGE =
-	"This server counts each visitor by the address header its proxy adds (ADDRESS_HEADER), and this request has none: it did not come through that proxy. Nothing was sent on; send it through the proxy's address.";
+	"This server counts each visitor by the address header its proxy adds (ADDRESS_HEADER), and this request has none: it did not come through that proxy. Nothing was sent on: open this page through the proxy's address.";
 
 export interface WindowOptions {
 	/** Names the counters: limiters with one prefix count into the same windows. */
