@@ -82,10 +82,14 @@ export function toLines(tokens: ThemedToken[][], fg?: string): Line[] {
 	);
 }
 
-/** Text for HTML, as element content or a quoted attribute's value. */
+/**
+ * Text for HTML, as element content or a quoted attribute's value. A carriage return is written as
+ * a reference too: the HTML parser turns a literal one into a line feed, and the text must stay
+ * the bytes that were sent.
+ */
 export function escapeHtml(text: string): string {
-	// Most tokens hold none of the five: they are returned as they are, without a replace.
-	return /[&<>"']/.test(text) ? text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`) : text;
+	// Most tokens hold none of the six: they are returned as they are, without a replace.
+	return /[&<>"'\r]/.test(text) ? text.replace(/[&<>"'\r]/g, (c) => `&#${c.charCodeAt(0)};`) : text;
 }
 
 /**
@@ -136,5 +140,11 @@ export async function highlight(code: string, lang: Lang): Promise<Line[] | unde
 		themes: { light: 'github-light-high-contrast', dark: 'github-dark' },
 		defaultColor: false
 	});
-	return toLines(tokens, fg);
+	const lines = toLines(tokens, fg);
+	// shiki splits lines at "\r\n" as at "\n" and keeps neither: each "\r" goes back at the end of
+	// its line, so the highlighted text is still the text that was sent.
+	code.split('\n').forEach((line, i) => {
+		if (line.endsWith('\r')) lines[i]?.push({ content: '\r' });
+	});
+	return lines;
 }

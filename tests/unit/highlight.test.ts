@@ -65,6 +65,16 @@ describe('toChunks', () => {
 		expect(lines!.flat().filter((t) => t.style === undefined).length).toBeGreaterThan(5);
 	});
 
+	test('a body with CRLF line ends keeps every carriage return, in both forms', async () => {
+		const body = '{\r\n  "a": "x\ry",\r\n  "b": [1]\n}\r\n';
+		const c = toChunks((await highlight(body, 'json'))!, 2);
+		expect(c.plain.join('')).toBe(body);
+		expect(c.html.map(shownText).join('')).toBe(body);
+		// Written as a reference: a literal one would reach the page as a line feed.
+		expect(c.html.join('')).not.toContain('\r');
+		expect(escapeHtml('a\rb')).toBe('a&#13;b');
+	});
+
 	test("a token in the theme's foreground has no style, whatever the case of its colours", () => {
 		const fg = '--shiki-light:#0e1116;--shiki-dark:#e1e4e8';
 		const token = (c: string, light: string) =>
