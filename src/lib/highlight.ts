@@ -143,8 +143,9 @@ export async function highlight(code: string, lang: Lang): Promise<Line[] | unde
 	const lines = toLines(tokens, fg);
 	// shiki splits lines at "\r\n" as at "\n" and keeps neither: each "\r" goes back at the end of
 	// its line, so the highlighted text is still the text that was sent.
-	code.split('\n').forEach((line, i) => {
-		if (line.endsWith('\r')) lines[i]?.push({ content: '\r' });
-	});
+	if (code.includes('\r\n'))
+		code.split('\n').forEach((line, i) => {
+			if (line.endsWith('\r')) lines[i]?.push({ content: '\r' });
+		});
 	return lines;
 }
