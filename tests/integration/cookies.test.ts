@@ -109,6 +109,24 @@ describe('foreign and extra cookies are ignored, never a logout', () => {
 		);
 	});
 
+	test("cookie tossing: another flow's sealed cookie put under this flow's name opens nothing, and says so", async () => {
+		// The attacker's flow, sealed by this very server, tossed under the victim's flow name.
+		const theirs = await signedUp(plain, plain.url);
+		const victim = 'victimsOwnFlow01';
+		const { res, body, setCookies } = await send(
+			plain,
+			plain.url,
+			`/?flow=${victim}`,
+			header([[`pg_flow_${victim}`, theirs.get(NAME)!]]),
+			{ headers: { accept: 'text/html' } }
+		);
+		expect(res.status).toBe(200);
+		expect(body).not.toContain('client_id=sandbox-rw');
+		expect(body).toContain('sealed for another flow');
+		// The tossed value is replaced by a fresh flow, so the notice is said once.
+		expect(setCookies.some((c) => c.startsWith(`pg_flow_${victim}=`))).toBe(true);
+	});
+
 	test("a form action with a shadowing cookie keeps working on the user's own session", async () => {
 		const jar = await signedUp(plain, plain.url);
 		const cookie = header([[NAME, 'planted'], ...jar]);

@@ -342,13 +342,16 @@ describe('the sealed setup', () => {
 		const { seal, open } = await import('$lib/server/session');
 		const { openJwe } = await import('$lib/server/jwe');
 		const full = setup({ pkce: 'S256' });
-		const sealed = await seal({ v: 1, setup: full });
+		const sealed = await seal({ v: 1, setup: full }, 'unitTestFlow-004');
 		const plain = new TextDecoder().decode(
 			openJwe(sealed, Buffer.alloc(32, 'k')) ?? new Uint8Array()
 		);
 		expect(plain).toContain('"pkce":"S256"');
 		expect(plain).not.toContain('token_endpoint_auth_method');
 		expect(plain).not.toContain('jwks_uri');
-		expect(await open(sealed)).toEqual({ ok: true, session: { v: 1, setup: full } });
+		expect(await open(sealed, 'unitTestFlow-004')).toEqual({
+			ok: true,
+			session: { v: 1, setup: full }
+		});
 	});
 });

@@ -15,8 +15,9 @@ async function load(keys = KEY.toString('base64url')) {
 	return import('$lib/server/session');
 }
 
-const sealPayload = (payload: unknown, key: Uint8Array = KEY) =>
-	sealJwe(new TextEncoder().encode(JSON.stringify(payload)), key);
+/** A payload sealed as the server seals a flow's: bound to `flow` (FLOW unless said). */
+const sealPayload = (payload: object, key: Uint8Array = KEY, flow = FLOW) =>
+	sealJwe(new TextEncoder().encode(JSON.stringify({ f: flow, ...payload })), key);
 
 const at = (seconds: number) => vi.setSystemTime(seconds * 1000);
 
@@ -122,8 +123,8 @@ describe('writing the session cookies', () => {
 	test('a session sealing to exactly two chunks is two cookies, with no empty third', async () => {
 		const { seal, writeSession, readSession } = await load();
 		let n = 4000;
-		while ((await seal({ v: 1, client_secret: 'w'.repeat(n) })).length < 7000) n++;
-		expect((await seal({ v: 1, client_secret: 'w'.repeat(n) })).length).toBe(7000);
+		while ((await seal({ v: 1, client_secret: 'w'.repeat(n) }, FLOW)).length < 7000) n++;
+		expect((await seal({ v: 1, client_secret: 'w'.repeat(n) }, FLOW)).length).toBe(7000);
 		const jar = new FakeCookies();
 		await writeSession(jar, { v: 1, client_secret: 'w'.repeat(n) }, false, none());
 		expect(jar.sets.map((s) => [s.name, s.value.length])).toEqual([
@@ -152,7 +153,7 @@ describe('writing the session cookies', () => {
 		const { FLOW_BUDGET, cookieBytes } = await import('$lib/server/flow-cap');
 		/** What a flow's cookies add to the Cookie header: each chunk's name, value and separators. */
 		const bytesOf = async (n: number) => {
-			const sealed = await seal({ v: 1, client_secret: 'q'.repeat(n) });
+			const sealed = await seal({ v: 1, client_secret: 'q'.repeat(n) }, FLOW);
 			let bytes = 0;
 			for (let i = 0; i * 3500 < sealed.length; i++)
 				bytes += cookieBytes(i ? `${C}.${i}` : C, sealed.slice(i * 3500, (i + 1) * 3500));
@@ -197,38 +198,41 @@ describe('writing the session cookies', () => {
 describe('opening a sealed session', () => {
 	test('a session is good for a day from sealing, and not a second longer', async () => {
 		const { seal, open } = await load();
-		const sealed = await seal({ v: 1, client_secret: 's' });
+		const sealed = await seal({ v: 1, client_secret: 's' }, FLOW);
 		at(NOW_S + DAY_S);
-		expect(await open(sealed)).toEqual({ ok: true, session: { v: 1, client_secret: 's' } });
+		expect(await open(sealed, FLOW)).toEqual({ ok: true, session: { v: 1, client_secret: 's' } });
 		at(NOW_S + DAY_S + 1);
-		expect(await open(sealed)).toEqual({ ok: false, reason: expect.any(String) });
+		expect(await open(sealed, FLOW)).toEqual({ ok: false, reason: expect.any(String) });
 	});
 
 	test('a payload without a numeric iat has no age to check, and opens', async () => {
 		const { open } = await load();
-		expect(await open(sealPayload({ v: 1, client_secret: 'a' }))).toEqual({
+		expect(await open(sealPayload({ v: 1, client_secret: 'a' }), FLOW)).toEqual({
 			ok: true,
 			session: { v: 1, client_secret: 'a' }
 		});
-		expect(await open(sealPayload({ v: 1, iat: null }))).toEqual({ ok: true, session: { v: 1 } });
+		expect(await open(sealPayload({ v: 1, iat: null }), FLOW)).toEqual({
+			ok: true,
+			session: { v: 1 }
+		});
 	});
 
 	test('a payload of another version, or not JSON, is refused even under the right key', async () => {
 		const { open } = await load();
 		const refused = { ok: false, reason: expect.any(String) };
-		expect(await open(sealPayload({ v: 2, iat: NOW_S }))).toEqual(refused);
-		expect(await open(sealPayload({ iat: NOW_S }))).toEqual(refused);
-		expect(await open(sealJwe(new TextEncoder().encode('{not json'), KEY))).toEqual(refused);
+		expect(await open(sealPayload({ v: 2, iat: NOW_S }), FLOW)).toEqual(refused);
+		expect(await open(sealPayload({ iat: NOW_S }), FLOW)).toEqual(refused);
+		expect(await open(sealJwe(new TextEncoder().encode('{not json'), KEY), FLOW)).toEqual(refused);
 	});
 
 	test('the first listed key seals; the others only open', async () => {
 		const first = Buffer.alloc(32, 1).toString('base64url');
 		const second = Buffer.alloc(32, 2).toString('base64url');
 		const both = await load(`${first},${second}`);
-		const sealed = await both.seal({ v: 1 });
-		expect((await both.open(sealPayload({ v: 1 }, Buffer.alloc(32, 2)))).ok).toBe(true);
-		expect((await (await load(first)).open(sealed)).ok).toBe(true);
-		expect((await (await load(second)).open(sealed)).ok).toBe(false);
+		const sealed = await both.seal({ v: 1 }, FLOW);
+		expect((await both.open(sealPayload({ v: 1 }, Buffer.alloc(32, 2)), FLOW)).ok).toBe(true);
+		expect((await (await load(first)).open(sealed, FLOW)).ok).toBe(true);
+		expect((await (await load(second)).open(sealed, FLOW)).ok).toBe(false);
 	});
 });
 
@@ -352,8 +356,8 @@ test('cookies set earlier in the same request (an action before the page loads) 
 describe('the byte cap across flows', () => {
 	const id = (c: string) => c.repeat(16);
 	/** A sealed flow of about `kb` KB, last written at `iat`. */
-	const flowOf = (kb: number, iat: number) =>
-		sealPayload({ v: 1, client_secret: 'x'.repeat(kb * 700), iat });
+	const flowOf = (flow: string, kb: number, iat: number) =>
+		sealPayload({ v: 1, client_secret: 'x'.repeat(kb * 700), iat }, KEY, flow);
 	/** The cookies a flow's sealed token makes, chunked as the server chunks it. */
 	const chunks = (flow: string, token: string): [string, string][] =>
 		Array.from({ length: Math.ceil(token.length / 3500) }, (_, i) => [
@@ -364,9 +368,9 @@ describe('the byte cap across flows', () => {
 	test('writing a flow that would go over drops the least recently written others, and remembers them', async () => {
 		const { writeSession, readSession } = await load();
 		const others = [
-			...chunks(id('a'), flowOf(4, NOW_S - 30)), // the oldest
-			...chunks(id('b'), flowOf(4, NOW_S - 10)),
-			...chunks(id('c'), flowOf(2, NOW_S - 20))
+			...chunks(id('a'), flowOf(id('a'), 4, NOW_S - 30)), // the oldest
+			...chunks(id('b'), flowOf(id('b'), 4, NOW_S - 10)),
+			...chunks(id('c'), flowOf(id('c'), 2, NOW_S - 20))
 		];
 		const all = [...others, ['pg_theme', 'dark'] as [string, string], ['pg_session', 'old']];
 		const jar = new FakeCookies(Object.fromEntries(all));
@@ -379,7 +383,7 @@ describe('the byte cap across flows', () => {
 		});
 		// Only a (the oldest) had to go; b and c stay; the old one-per-browser cookie goes too.
 		expect(jar.deletes.map((d) => d.name).sort()).toEqual(
-			[...chunks(id('a'), flowOf(4, 0)).map(([n]) => n), 'pg_session'].sort()
+			[...chunks(id('a'), flowOf(id('a'), 4, 0)).map(([n]) => n), 'pg_session'].sort()
 		);
 		expect(jar.jar.has(`pg_flow_${id('b')}`)).toBe(true);
 		expect(jar.jar.has(`pg_flow_${id('c')}`)).toBe(true);
@@ -397,7 +401,7 @@ describe('the byte cap across flows', () => {
 
 	test('flows that fit are left alone, and a flow that does not open goes first', async () => {
 		const { writeSession } = await load();
-		const fits = [...chunks(id('a'), flowOf(3, NOW_S - 30))];
+		const fits = [...chunks(id('a'), flowOf(id('a'), 3, NOW_S - 30))];
 		const jar = new FakeCookies(Object.fromEntries(fits));
 		const header = fits.map(([k, v]) => `${k}=${v}`).join('; ');
 		await writeSession(jar, { v: 1, client_secret: 'y'.repeat(3000) }, false, {
@@ -408,8 +412,8 @@ describe('the byte cap across flows', () => {
 		expect(jar.deletes).toEqual([]);
 		const junk: [string, string][] = [
 			[`pg_flow_${id('j')}`, 'j'.repeat(3400)],
-			...chunks(id('a'), flowOf(4, NOW_S - 30)),
-			...chunks(id('b'), flowOf(4, NOW_S - 10))
+			...chunks(id('a'), flowOf(id('a'), 4, NOW_S - 30)),
+			...chunks(id('b'), flowOf(id('b'), 4, NOW_S - 10))
 		];
 		const jar2 = new FakeCookies(Object.fromEntries(junk));
 		await writeSession(jar2, { v: 1, client_secret: 'y'.repeat(2000) }, false, {

@@ -33,8 +33,9 @@ async function load() {
 	return import('$lib/server/session');
 }
 
-const sealPayload = (payload: unknown) =>
-	sealJwe(new TextEncoder().encode(JSON.stringify(payload)), KEY);
+/** A payload sealed as the server seals a flow's: bound to `flow` (FLOW unless said). */
+const sealPayload = (payload: object, flow = FLOW) =>
+	sealJwe(new TextEncoder().encode(JSON.stringify({ f: flow, ...payload })), KEY);
 
 /** A Cookie header of these pairs, in order, and the `Cookies` SvelteKit makes of it (the first of each name). */
 const headerOf = (pairs: [string, string][]) => pairs.map(([k, v]) => `${k}=${v}`).join('; ');
@@ -201,6 +202,48 @@ describe('reading one flow', () => {
 	});
 });
 
+describe('a sealed cookie is bound to its flow', () => {
+	const OTHER = 'otherUsersFlow01';
+	test('cookie tossing: a flow sealed under another id, put under this flow’s name, opens nothing and says so', async () => {
+		const { readSession, writeSession, readAllFlows } = await load();
+		// The other flow's cookie, as this server sealed it for that flow.
+		inRequest(`http://play.example/?flow=${OTHER}`);
+		const theirs = new FakeCookies();
+		await writeSession(theirs, { v: 1, client_secret: 'their secret' }, false);
+		const sealed = theirs.jar.get(`pg_flow_${OTHER}`)!;
+		expect(sealed).toBeTruthy();
+		// Tossed from another port of the same host under this flow's name, with a link to ?flow=FLOW.
+		const pairs: [string, string][] = [[C, sealed]];
+		inRequest(`http://play.example/?flow=${FLOW}`, headerOf(pairs));
+		const read = await readSession(jarOf(pairs));
+		expect(read.client_secret).toBeUndefined();
+		expect(read.notice).toMatch(/sealed for another flow/);
+		// The callback, which opens every flow the browser sends, skips it too.
+		expect(await readAllFlows(jarOf(pairs), src(pairs, false, undefined))).toEqual([]);
+		// Under its own name it still opens.
+		const own: [string, string][] = [[`pg_flow_${OTHER}`, sealed]];
+		inRequest(`http://play.example/?flow=${OTHER}`, headerOf(own));
+		expect(await readSession(jarOf(own))).toEqual({ v: 1, client_secret: 'their secret' });
+	});
+
+	test('a cookie sealed before cookies named their flow opens as a fresh flow, with a notice', async () => {
+		const { readSession } = await load();
+		const pairs: [string, string][] = [
+			[
+				C,
+				sealJwe(
+					new TextEncoder().encode(JSON.stringify({ v: 1, client_secret: 'old', iat: NOW_S })),
+					KEY
+				)
+			]
+		];
+		inRequest(`http://play.example/?flow=${FLOW}`, headerOf(pairs));
+		const read = await readSession(jarOf(pairs));
+		expect(read.client_secret).toBeUndefined();
+		expect(read.notice).toMatch(/earlier version/);
+	});
+});
+
 describe('the names that are the playground’s own', () => {
 	test('the old one-per-browser cookies are deleted, under their scheme, and nothing that only looks like them', async () => {
 		const { dropLegacy } = await load();
@@ -238,12 +281,12 @@ describe('the names that are the playground’s own', () => {
 		const b = 'b'.repeat(16);
 		const pairs: [string, string][] = [
 			['foreign', 'x'],
-			[`pg_flow_${a}`, sealPayload({ v: 1, client_secret: 'A', iat: NOW_S })],
+			[`pg_flow_${a}`, sealPayload({ v: 1, client_secret: 'A', iat: NOW_S }, a)],
 			[`pg_flow_${'g'.repeat(16)}`, 'garbage'],
 			[`pg_flow_${'s'.repeat(16)}.1`, 'a stray chunk'],
 			[`pg_flow_${'x'.repeat(16)}x`, sealPayload({ v: 1, client_secret: 'X', iat: NOW_S })],
 			[`__Host-pg_flow_${'h'.repeat(16)}`, sealPayload({ v: 1, client_secret: 'H', iat: NOW_S })],
-			[`pg_flow_${b}`, sealPayload({ v: 1, client_secret: 'B', iat: NOW_S })]
+			[`pg_flow_${b}`, sealPayload({ v: 1, client_secret: 'B', iat: NOW_S }, b)]
 		];
 		expect(await readAllFlows(jarOf(pairs), src(pairs, false, undefined))).toEqual([
 			{ id: a, session: { v: 1, client_secret: 'A' } },
@@ -254,8 +297,9 @@ describe('the names that are the playground’s own', () => {
 	test('the callback opens at most 64 flows, the first sent', async () => {
 		const { readAllFlows } = await load();
 		const ids = Array.from({ length: 65 }, (_, i) => `flow${String(i).padStart(12, '0')}`);
-		const token = sealPayload({ v: 1, iat: NOW_S });
-		const pairs = ids.map((id) => [`pg_flow_${id}`, token] as [string, string]);
+		const pairs = ids.map(
+			(id) => [`pg_flow_${id}`, sealPayload({ v: 1, iat: NOW_S }, id)] as [string, string]
+		);
 		const read = await readAllFlows(jarOf(pairs), src(pairs, false, undefined));
 		expect(read.map((f) => f.id)).toEqual(ids.slice(0, 64));
 	});
@@ -269,15 +313,15 @@ describe('the byte cap when a flow is written', () => {
 			i ? `pg_flow_${flow}.${i}` : `pg_flow_${flow}`,
 			token.slice(i * 3500, (i + 1) * 3500)
 		]);
-	const flowOf = (chars: number, iat: number) =>
-		sealPayload({ v: 1, client_secret: 'x'.repeat(chars), iat });
+	const flowOf = (flow: string, chars: number, iat: number) =>
+		sealPayload({ v: 1, client_secret: 'x'.repeat(chars), iat }, flow);
 
 	test('rewriting a large flow counts its old cookies once: they are replaced, nothing is dropped', async () => {
 		const { writeSession } = await load();
 		const mine = id('m');
 		const pairs = [
-			...chunks(mine, flowOf(5000, NOW_S - 10)),
-			...chunks(id('o'), flowOf(2500, NOW_S - 20))
+			...chunks(mine, flowOf(mine, 5000, NOW_S - 10)),
+			...chunks(id('o'), flowOf(id('o'), 2500, NOW_S - 20))
 		];
 		const jar = jarOf(pairs);
 		await writeSession(
@@ -308,7 +352,7 @@ describe('the byte cap when a flow is written', () => {
 		expect(jar.deletes).toEqual([]);
 		expect(jar.jar.has('pg_dropped')).toBe(false);
 		// A real flow of two chunks (about 7 KB) beside one of 5 KB: it goes, both its chunks, and not its look-alike .8.
-		const other = chunks(id('o'), flowOf(5000, NOW_S - 20));
+		const other = chunks(id('o'), flowOf(id('o'), 5000, NOW_S - 20));
 		expect(other).toHaveLength(2);
 		const pairs: [string, string][] = [...other, [`pg_flow_${id('o')}.8`, 'not a chunk']];
 		const jar2 = jarOf(pairs);

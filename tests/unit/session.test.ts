@@ -19,39 +19,42 @@ async function freshModules(labels: string) {
 describe('sealed session', () => {
 	test('round-trips, and the sealed text shows nothing of the secret', async () => {
 		const { seal, open } = await freshModules('unit-key-one');
-		const sealed = await seal({ v: 1, client_secret: 'very-secret-value' });
+		const sealed = await seal({ v: 1, client_secret: 'very-secret-value' }, 'unitTestFlow-003');
 		expect(sealed).not.toContain('very-secret-value');
 		expect(sealed.split('.')).toHaveLength(5); // compact JWE
-		const opened = await open(sealed);
+		const opened = await open(sealed, 'unitTestFlow-003');
 		expect(opened).toEqual({ ok: true, session: { v: 1, client_secret: 'very-secret-value' } });
 	});
 
 	test('a tampered cookie is no session, with a reason', async () => {
 		const { seal, open } = await freshModules('unit-key-one');
-		const sealed = await seal({ v: 1 });
+		const sealed = await seal({ v: 1 }, 'unitTestFlow-003');
 		const parts = sealed.split('.');
 		parts[3] = parts[3]!.slice(0, -2) + (parts[3]!.endsWith('AA') ? 'BB' : 'AA');
-		const opened = await open(parts.join('.'));
+		const opened = await open(parts.join('.'), 'unitTestFlow-003');
 		expect(opened.ok).toBe(false);
 		if (!opened.ok) expect(opened.reason).toMatch(/could not be read/);
-		expect((await open('not-a-jwe')).ok).toBe(false);
+		expect((await open('not-a-jwe', 'unitTestFlow-003')).ok).toBe(false);
 	});
 
 	test('a cookie sealed with another key is no session', async () => {
 		const a = await freshModules('unit-key-one');
-		const sealed = await a.seal({ v: 1 });
+		const sealed = await a.seal({ v: 1 }, 'unitTestFlow-003');
 		const b = await freshModules('unit-key-two');
-		expect((await b.open(sealed)).ok).toBe(false);
+		expect((await b.open(sealed, 'unitTestFlow-003')).ok).toBe(false);
 	});
 
 	test('key rotation: old keys listed after the new one still open', async () => {
 		const a = await freshModules('unit-key-old');
-		const sealed = await a.seal({ v: 1, client_secret: 'x' });
+		const sealed = await a.seal({ v: 1, client_secret: 'x' }, 'unitTestFlow-003');
 		const b = await freshModules('unit-key-new,unit-key-old');
-		expect(await b.open(sealed)).toMatchObject({ ok: true, session: { client_secret: 'x' } });
-		const resealed = await b.seal({ v: 1 });
+		expect(await b.open(sealed, 'unitTestFlow-003')).toMatchObject({
+			ok: true,
+			session: { client_secret: 'x' }
+		});
+		const resealed = await b.seal({ v: 1 }, 'unitTestFlow-003');
 		const c = await freshModules('unit-key-new');
-		expect((await c.open(resealed)).ok).toBe(true);
+		expect((await c.open(resealed, 'unitTestFlow-003')).ok).toBe(true);
 	});
 });
 

@@ -250,46 +250,63 @@ function compactSetup(setup: Setup): Partial<Setup> {
 	);
 }
 
-export async function seal(session: Session): Promise<string> {
+/**
+ * Seals one flow's session for its cookie. `f` binds the sealed value to the flow it is stored under:
+ * a value tossed under another flow's name (cookies don't separate ports, so over plain http another
+ * port of the same host can set one) opens nothing there.
+ */
+export async function seal(session: Session, flow: string): Promise<string> {
 	// `iat` (seconds) dates the session; `t` (milliseconds) orders flows for the cap's eviction.
 	const now = Date.now();
 	const sealed = session.setup ? { ...session, setup: compactSetup(session.setup) } : session;
 	const data = new TextEncoder().encode(
-		JSON.stringify({ ...sealed, iat: Math.floor(now / 1000), t: now })
+		JSON.stringify({ ...sealed, f: flow, iat: Math.floor(now / 1000), t: now })
 	);
 	return sealJwe(data, sessionKeys()[0]!);
 }
 
 export type Opened = { ok: true; session: Session } | { ok: false; reason: string };
 
-export async function open(token: string): Promise<Opened> {
-	const opened = await openSealed(token);
+/** Opens a sealed value stored under `flow`'s name: one sealed for another flow does not open. */
+export async function open(token: string, flow: string): Promise<Opened> {
+	const opened = await openSealed(token, flow);
 	if (!opened.ok) return opened;
 	const { iat: _iat, t: _t, ...session } = opened.session;
 	return { ok: true, session };
 }
 
+type SealedStamps = { iat?: number; t?: number; f?: unknown };
+
 async function openSealed(
-	token: string
-): Promise<
-	{ ok: true; session: Session & { iat?: number; t?: number } } | { ok: false; reason: string }
-> {
+	token: string,
+	flow: string
+): Promise<{ ok: true; session: Session & SealedStamps } | { ok: false; reason: string }> {
 	for (const key of sessionKeys()) {
 		const plaintext = openJwe(token, key);
 		if (!plaintext) continue; // try the next key
 		try {
-			const parsed = JSON.parse(new TextDecoder().decode(plaintext)) as Session & {
-				iat?: number;
-				t?: number;
-			};
+			const parsed = JSON.parse(new TextDecoder().decode(plaintext)) as Session & SealedStamps;
 			// Stryker disable next-line OptionalChaining: a null payload then throws inside this try, and the catch refuses it as well (only the reason's wording differs)
 			if (parsed?.v !== 1)
 				return {
 					ok: false,
 					reason: 'The session cookie is from an older version of the playground.'
 				};
+			if (parsed.f === undefined)
+				return {
+					ok: false,
+					reason:
+						'The session cookie was sealed by an earlier version of the playground, before a cookie named its flow. A fresh flow was started.'
+				};
+			if (parsed.f !== flow)
+				return {
+					ok: false,
+					reason:
+						"A cookie under this flow's name was sealed for another flow (another site on this host may have set it). It was not opened: a fresh flow was started."
+				};
 			if (typeof parsed.iat === 'number' && Date.now() / 1000 - parsed.iat > MAX_AGE_S)
 				return { ok: false, reason: 'The session had expired (older than a day).' };
+			delete parsed.f;
 			if (parsed.setup) parsed.setup = { ...SETUP_DEFAULTS, ...parsed.setup };
 			// Stryker disable BlockStatement: emptying the catch below goes on to the other keys, which cannot open this token, so it is refused all the same (only the reason's wording differs)
 			return { ok: true, session: parsed };
@@ -342,10 +359,10 @@ async function openFlow(
 		const dropped = droppedList(cookies, source).find((d) => d.id === flow);
 		return dropped ? { session: { v: 1, notice: droppedNotice(dropped.fit), dropped: true } } : {};
 	}
-	let best: (Session & { iat?: number; t?: number }) | undefined;
+	let best: (Session & SealedStamps) | undefined;
 	let firstFailure: string | undefined;
 	for (const token of tokens) {
-		const opened = await openSealed(token);
+		const opened = await openSealed(token, flow);
 		if (!opened.ok) firstFailure ??= opened.reason;
 		else if (!best || stamp(opened.session) > stamp(best)) best = opened.session;
 	}
@@ -430,7 +447,7 @@ export async function writeSession(
 	if (!source?.flow) error(400, 'This request names no flow (?flow=<id>): nothing was saved.');
 	const flow = source.flow;
 	const { notice: _notice, dropped: _dropped, ...rest } = session;
-	const sealed = await seal(rest);
+	const sealed = await seal(rest, flow);
 	const chunks: string[] = [];
 	for (let i = 0; i < sealed.length; i += CHUNK) chunks.push(sealed.slice(i, i + CHUNK));
 	const own = chunks.reduce((n, c, i) => n + cookieBytes(chunkName(flow, i, secure), c), 0);
