@@ -1,4 +1,4 @@
-// Mutation testing: `npm run mutate` (not part of `npm test`). See the README, "Mutation testing".
+// Mutation testing: `npm run mutate` (not part of `npm test`). See docs/testing.md, "Mutation testing".
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
 	testRunner: 'vitest',

@@ -1,6 +1,6 @@
 // Mutation testing of redaction alone, over its own unit tests (redact*.test.ts but the slow
 // property tests of redact-encodings.test.ts): `npx stryker run stryker.redact.mjs`. A mutant
-// these tests kill, the whole unit suite kills too, so the score is a floor. See the README.
+// these tests kill, the whole unit suite kills too, so the score is a floor. See docs/testing.md.
 import base from './stryker.config.mjs';
 
 export default {

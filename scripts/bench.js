@@ -1,6 +1,6 @@
 // `npm run bench`: the playground's performance figures, measured in one run against its built-in
 // sandbox on loopback, side by side with direct calls to the same sandbox endpoints. Prints a table
-// and adds every raw number to bench-results.json, which keeps every run (scripts/bench/runs.js),
+// and adds every raw number to bench/results.json, which keeps every run (scripts/bench/runs.js),
 // then sums up the last three. `npm run bench -- --quick` is a smaller run.
 //
 // One module per figure in scripts/bench/ (a-exchange.js … g-cold-start.js), each with its table
@@ -138,7 +138,7 @@ async function main() {
 		finished: new Date().toISOString(),
 		loadAverageAtEnd: os.loadavg().map((x) => round(x))
 	};
-	const runs = keepRun(resolve('bench-results.json'), results);
+	const runs = keepRun(resolve('bench/results.json'), results);
 
 	console.log('\n' + markdownTable(rows));
 	console.log(`\nDetails:`);
@@ -150,7 +150,7 @@ async function main() {
 	for (const line of workersDetails(workers, p.load, env.cpus)) console.log(line);
 	console.log(`  load average at the end: ${results.loadAverageAtEnd.join(' ')}`);
 	console.log(`\n${summary(runs).join('\n')}`);
-	console.log(`\nAll numbers, every run: bench-results.json (${runs.length} runs)`);
+	console.log(`\nAll numbers, every run: bench/results.json (${runs.length} runs)`);
 }
 
 try {

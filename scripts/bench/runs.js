@@ -1,6 +1,6 @@
-// Every run of `npm run bench` is kept in bench-results.json (`runs`, oldest first), and the last
+// Every run of `npm run bench` is kept in bench/results.json (`runs`, oldest first), and the last
 // three are summed up: the median and the spread (min–max) of each headline figure, with each
-// run's load average, which is how the README's table reports them. A target counts as met only
+// run's load average, which is how docs/performance.md's table reports them. A target counts as met only
 // when it is met in all three.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { ownCpuMs } from './c-throughput.js';

@@ -1,12 +1,15 @@
 // Lists every `// Stryker disable` comment in the mutated modules, with its reason, as the rows of
-// the README's table under "Mutation testing". `node scripts/stryker/disabled.js` prints the table;
-// `--write` puts it into README.md between its two markers. A unit test checks that the README's
-// table is what this prints, so a disable without a reason, or a README that lags, fails the tests.
+// the table under "Mutation testing" in docs/testing.md. `node scripts/stryker/disabled.js` prints
+// the table; `--write` puts it into docs/testing.md between its two markers. A unit test checks that
+// the page's table is what this prints, so a disable without a reason, or a page that lags, fails
+// the tests.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import config from '../../stryker.config.mjs';
 
 const ROOT = 'src/lib';
+/** The page that holds the table. */
+export const PAGE = 'docs/testing.md';
 const BEGIN = '<!-- stryker-disabled:begin -->';
 const END = '<!-- stryker-disabled:end -->';
 const COMMENT = /\/\/\s*Stryker disable(?: next-line)?\s+([\w,]+)(?::\s*(.*))?$/;
@@ -51,7 +54,7 @@ export function disabledMutants(files = mutatedFiles()) {
 }
 
 /**
- * The README's table, Markdown, as Prettier formats it.
+ * The table, Markdown, as Prettier formats it.
  * @param {{ where: string, mutators: string, reason: string }[]} rows
  */
 export function disabledTable(rows = disabledMutants()) {
@@ -66,18 +69,18 @@ export function disabledTable(rows = disabledMutants()) {
 }
 
 /**
- * The README with its table replaced by the current one.
- * @param {string} readme
+ * The page (docs/testing.md) with its table replaced by the current one.
+ * @param {string} page
  */
-export function readmeWithTable(readme, table = disabledTable()) {
-	const a = readme.indexOf(BEGIN);
-	const b = readme.indexOf(END);
-	if (a < 0 || b < a) throw new Error(`README.md has no ${BEGIN} … ${END} markers`);
-	return `${readme.slice(0, a + BEGIN.length)}\n\n${table}\n\n${readme.slice(b)}`;
+export function pageWithTable(page, table = disabledTable()) {
+	const a = page.indexOf(BEGIN);
+	const b = page.indexOf(END);
+	if (a < 0 || b < a) throw new Error(`${PAGE} has no ${BEGIN} … ${END} markers`);
+	return `${page.slice(0, a + BEGIN.length)}\n\n${table}\n\n${page.slice(b)}`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
 	if (process.argv.includes('--write'))
-		writeFileSync('README.md', readmeWithTable(readFileSync('README.md', 'utf8')));
+		writeFileSync(PAGE, pageWithTable(readFileSync(PAGE, 'utf8')));
 	else console.log(disabledTable());
 }

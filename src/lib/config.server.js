@@ -4,7 +4,7 @@
  * names every variable with a bad value. It is pure (it reads a file only when PLAYGROUND_PRESETS or
  * SANDBOX_CLIENTS names one) and written in JavaScript with JSDoc types, so that `scripts/serve.js`
  * (plain Node, before the build is loaded), the server (`env.ts`, from `$env/dynamic/private`) and the
- * tests all call the same function. The README's Configuration table lists the same variables with
+ * tests all call the same function. docs/configuration.md's table lists the same variables with
  * the same defaults; a unit test holds the two together.
  *
  * Each variable's schema turns its text into a value (a blank value counts as unset). An issue's

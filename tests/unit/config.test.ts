@@ -11,12 +11,9 @@ interface Row {
 	meaning: string;
 }
 
-/** The rows of the README's Configuration table. */
-function readmeRows(): Row[] {
-	const readme = readFileSync('README.md', 'utf8');
-	const section = readme.slice(readme.indexOf('\n## Configuration\n'));
-	const table = section.slice(0, section.indexOf('\n## ', 1));
-	return table
+/** The rows of the Configuration table (docs/configuration.md). */
+function documentedRows(): Row[] {
+	return readFileSync('docs/configuration.md', 'utf8')
 		.split('\n')
 		.filter((line) => line.startsWith('| `'))
 		.map((line) => {
@@ -32,7 +29,7 @@ function readmeRows(): Row[] {
 		});
 }
 
-/** A variable's default as the README writes it: in words when it depends on something else. */
+/** A variable's default as docs/configuration.md writes it: in words when it depends on something else. */
 function documentedDefault(name: string): string {
 	const schema = variables.shape[name as keyof typeof variables.shape];
 	const words = schema.meta()?.default;
@@ -42,9 +39,9 @@ function documentedDefault(name: string): string {
 	return unset ? 'unset' : `\`${String(value)}\``;
 }
 
-describe("the README's Configuration table", () => {
-	const rows = readmeRows();
-	// Variables only the tests read (the e2e browser) are marked so in the README, and the server
+describe('the Configuration table in docs/configuration.md', () => {
+	const rows = documentedRows();
+	// Variables only the tests read (the e2e browser) are marked so in docs/configuration.md, and the server
 	// does not read them.
 	const testsOnly = rows.filter((r) => r.meaning.endsWith('(tests only)'));
 	const server = rows.filter((r) => !testsOnly.includes(r));

@@ -1,19 +1,24 @@
 /**
- * The README lists every disabled mutant with its reason; this keeps that list true. When it fails,
+ * docs/testing.md lists every disabled mutant with its reason; this keeps that list true. When it fails,
  * run `node scripts/stryker/disabled.js --write` and read the diff.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { disabledMutants, disabledTable, readmeWithTable } from '../../scripts/stryker/disabled.js';
+import {
+	disabledMutants,
+	disabledTable,
+	PAGE,
+	pageWithTable
+} from '../../scripts/stryker/disabled.js';
 
 describe('the disabled mutants', () => {
 	const rows = disabledMutants();
 
-	test("the README's table is the list the code gives", () => {
-		const readme = readFileSync('README.md', 'utf8');
-		expect(readmeWithTable(readme)).toBe(readme);
+	test("docs/testing.md's table is the list the code gives", () => {
+		const readme = readFileSync(PAGE, 'utf8');
+		expect(pageWithTable(readme)).toBe(readme);
 	});
 
 	test('every disable says why', () => {
@@ -55,7 +60,7 @@ describe('reading the comments', () => {
 		expect(disabledTable(disabledMutants([file]))).toContain('(no reason given)');
 	});
 
-	test('a README without the markers is refused rather than rewritten', () => {
-		expect(() => readmeWithTable('# no table here\n')).toThrow(/markers/);
+	test('a page without the markers is refused rather than rewritten', () => {
+		expect(() => pageWithTable('# no table here\n')).toThrow(/markers/);
 	});
 });
