@@ -441,15 +441,37 @@ const port = variable((raw, fail) => {
 });
 
 export const variables = z.object({
-	HOST: text('127.0.0.1'),
-	PORT: port,
-	ORIGIN: text().meta({ default: 'from the request' }),
-	PROTOCOL_HEADER: verbatim(),
-	HOST_HEADER: verbatim(),
-	PORT_HEADER: verbatim(),
-	ADDRESS_HEADER: verbatim(),
-	XFF_DEPTH: verbatim(),
-	BODY_SIZE_LIMIT: text().meta({ default: '= `PLAYGROUND_MAX_REQUEST_BYTES`' }),
+	HOST: text('127.0.0.1').meta({ description: 'address to listen on' }),
+	PORT: port.meta({ description: 'port to listen on' }),
+	ORIGIN: text().meta({
+		default: 'from the request',
+		description:
+			"the public origin, e.g. `https://playground.example`. Set it behind a TLS proxy; hosted mode refuses to start without it. Without it, the origin is `http://` + the `Host` header, and the server answers only `localhost`, `*.localhost` and IP addresses (any port), so both `localhost` and `127.0.0.1` work; with it, only ORIGIN's host name (and its loopback twins when it is a loopback one). Other names get a 403 naming the setting that allows them (DNS rebinding); `/healthz` answers any name. Behind a proxy with `HOST_HEADER`, that header's value is the name checked"
+	}),
+	PROTOCOL_HEADER: verbatim().meta({
+		description:
+			"adapter-node's proxy setting: the header holding the protocol the browser used (e.g. `x-forwarded-proto`), for deployments behind a reverse proxy"
+	}),
+	HOST_HEADER: verbatim().meta({
+		description:
+			"adapter-node's proxy setting: the header holding the host name the browser used (e.g. `x-forwarded-host`); the host check then reads it"
+	}),
+	PORT_HEADER: verbatim().meta({
+		description:
+			"adapter-node's proxy setting: the header holding the port the browser used (e.g. `x-forwarded-port`)"
+	}),
+	ADDRESS_HEADER: verbatim().meta({
+		description:
+			"adapter-node's proxy setting: the header holding the client's address (e.g. `x-forwarded-for`), so that the limits count each visitor rather than the proxy"
+	}),
+	XFF_DEPTH: verbatim().meta({
+		description:
+			"adapter-node's proxy setting: the number of trusted proxies in front of the server; the client's address is read that many entries from the right of `ADDRESS_HEADER`'s list"
+	}),
+	BODY_SIZE_LIMIT: text().meta({
+		default: '= `PLAYGROUND_MAX_REQUEST_BYTES`',
+		description: "adapter-node's cap on request bodies sent without a length"
+	}),
 	PLAYGROUND_SESSION_KEY: variable((raw, fail) => {
 		if (isBlank(raw)) return undefined;
 		const keys = /** @type {string} */ (raw)
@@ -459,34 +481,86 @@ export const variables = z.object({
 		if (!keys.length) return fail(' is set but holds no key');
 		const problems = keys.map(sessionKeyProblem).filter((p) => p !== undefined);
 		return problems.length ? fail(...problems) : keys;
-	}).meta({ default: 'generated' }),
-	PLAYGROUND_MODE: mode.meta({ default: '`local` when listening on loopback, else `hosted`' }),
-	PLAYGROUND_ALLOWED_HOSTS: allowedHosts,
-	PLAYGROUND_SERVED_HOSTS: servedHosts,
-	PLAYGROUND_CONNECT_TIMEOUT_MS: wholeNumber(5_000),
-	PLAYGROUND_TOTAL_TIMEOUT_MS: wholeNumber(15_000),
-	PLAYGROUND_MAX_RESPONSE_BYTES: wholeNumber(1024 * 1024),
-	PLAYGROUND_MAX_REQUEST_BYTES: wholeNumber(64 * 1024),
-	PLAYGROUND_RATE_LIMIT: wholeNumber(undefined, 0).meta({
-		default: '`60` in hosted mode, off in local mode'
+	}).meta({
+		default: 'generated',
+		description:
+			"the key that seals each flow's cookie (JWE, `dir` + A256GCM). One or more keys, comma-separated: the first seals, all of them open (rotation). A key is at least 32 bytes in standard base64 (`openssl rand -base64 32`) or base64url; a shorter key, or other text, is refused at start. When unset, a key is generated once and kept in `.session-key` (ignored by git)"
 	}),
-	PLAYGROUND_RATE_WINDOW: wholeNumber(60),
+	PLAYGROUND_MODE: mode.meta({
+		default: '`local` when listening on loopback, else `hosted`',
+		description:
+			"outbound policy. `local`: loopback and private addresses may be reached (your own servers), and the setup can accept invalid TLS certificates. `hosted`: only `PLAYGROUND_ALLOWED_HOSTS`, never loopback, private, link-local, CGNAT, ULA, multicast or their IPv4-mapped forms. Cloud metadata addresses are refused in both. The built-in sandbox stays usable in hosted mode: requests to `ORIGIN/sandbox/…` go to this server's own listener and nowhere else"
+	}),
+	PLAYGROUND_ALLOWED_HOSTS: allowedHosts.meta({
+		description:
+			'comma-separated host names the server may call, `*.example.com` wildcards allowed, each with an optional port: `feeds.example.com` allows ports 80 and 443 only, `feeds.example.com:8443` that port only; setting it means hosted mode'
+	}),
+	PLAYGROUND_SERVED_HOSTS: servedHosts.meta({
+		description:
+			"comma-separated host names this server answers besides the ones above (`ORIGIN`'s, or without it localhost and IP addresses), `*.example.com` wildcards allowed, no port: e.g. a LAN name for a local playground. Not to be confused with `PLAYGROUND_ALLOWED_HOSTS`, the names it calls"
+	}),
+	PLAYGROUND_CONNECT_TIMEOUT_MS: wholeNumber(5_000).meta({
+		description: 'connect timeout of outbound requests'
+	}),
+	PLAYGROUND_TOTAL_TIMEOUT_MS: wholeNumber(15_000).meta({
+		description: 'total timeout of outbound requests'
+	}),
+	PLAYGROUND_MAX_RESPONSE_BYTES: wholeNumber(1024 * 1024).meta({
+		description: 'response bodies are cut here and marked truncated'
+	}),
+	PLAYGROUND_MAX_REQUEST_BYTES: wholeNumber(64 * 1024).meta({
+		description: 'larger requests to the playground get 413'
+	}),
+	PLAYGROUND_RATE_LIMIT: wholeNumber(undefined, 0).meta({
+		default: '`60` in hosted mode, off in local mode',
+		description:
+			"abuse limit: how many outbound steps (exchange, refresh, user-info, API call) one client address may start per window; IPv6 clients count per /64. Over it, the step answers 429 with `Retry-After`. `0` turns it off; setting it in local mode turns it on there. Behind a proxy, set `ADDRESS_HEADER` so the client's own address is counted"
+	}),
+	PLAYGROUND_RATE_WINDOW: wholeNumber(60).meta({
+		description: "the abuse limit's window, seconds"
+	}),
 	PLAYGROUND_MAX_IN_FLIGHT: wholeNumber(undefined, 0).meta({
-		default: '`4` in hosted mode, off in local mode'
+		default: '`4` in hosted mode, off in local mode',
+		description:
+			'how many outbound steps one client address (IPv6: per /64) may have waiting on a service at once, so one visitor cannot hold the shared connection pool. Over it, the step answers 429 and the form keeps what was typed. `0` turns it off; setting it in local mode turns it on there'
 	}),
 	PLAYGROUND_PRESETS: variable((raw, fail) => {
 		const loaded = jsonOrFile(raw);
 		return 'problem' in loaded ? fail(loaded.problem) : loaded.entries;
+	}).meta({
+		description:
+			'named presets: inline JSON (starting with `[` or `{`) or a JSON file path. Entries: `name`, `label?`, `description?`, `base_url`, `client_id`, `client_secret?`, `scope?`, `redirect_uri?`, `registered_redirect_uri?`, `authorization_endpoint?`, `token_endpoint?`, `userinfo_endpoint?`, `issuer?`, `token_location?`, `auto_exchange?`, `token_endpoint_auth_method?`, `pkce?`, `use_par?`, `revocation_endpoint?`, `introspection_endpoint?`, `pushed_authorization_request_endpoint?`, `jwks_uri?`. A secret stays on the server; `/?preset=NAME` opens one'
 	}),
-	PLAYGROUND_LOG: text('on'),
-	SANDBOX: text('on'),
-	SANDBOX_CLIENTS: sandboxClients,
-	SANDBOX_ACCESS_TTL: positiveCount(3600, 'seconds'),
-	SANDBOX_CODE_TTL: positiveCount(60, 'seconds'),
-	SANDBOX_REFRESH_TTL: positiveCount(30 * DAY, 'seconds'),
-	SANDBOX_ZONE1_LIMIT: positiveCount(100, 'requests'),
-	SANDBOX_ZONE2_LIMIT: positiveCount(10, 'requests'),
-	SANDBOX_LIMIT_WINDOW: positiveCount(600, 'seconds'),
+	PLAYGROUND_LOG: text('on').meta({
+		description:
+			'`off` silences the request log (method, path, status, time: never a query, cookie or body)'
+	}),
+	SANDBOX: text('on').meta({
+		description:
+			'`off` turns the built-in sandbox off (its paths answer 404, the presets disappear)'
+	}),
+	SANDBOX_CLIENTS: sandboxClients.meta({
+		description:
+			"more sandbox registrations: inline JSON (starting with `[` or `{`) or a JSON file path. Entries: `client_id`, `client_secret`, `name?`, `redirect_uris` (absolute http(s) URLs), `default_scope` (`read` or `read write`), `access_ttl?`, `zone1_limit?`, `zone2_limit?`, `require_pkce?` (`true`: the registration requires PKCE, S256 or plain, so PKCE can be practised offline; the service's API docs have none, so the built-in clients ignore it). A bad value stops the start with a message naming the entry and field"
+	}),
+	SANDBOX_ACCESS_TTL: positiveCount(3600, 'seconds').meta({
+		description: 'access-token lifetime, seconds'
+	}),
+	SANDBOX_CODE_TTL: positiveCount(60, 'seconds').meta({
+		description: 'authorization-code lifetime, seconds'
+	}),
+	SANDBOX_REFRESH_TTL: positiveCount(30 * DAY, 'seconds').meta({
+		description: 'refresh-token lifetime, seconds'
+	}),
+	SANDBOX_ZONE1_LIMIT: positiveCount(100, 'requests').meta({
+		description: 'zone-1 (read) calls per client per window'
+	}),
+	SANDBOX_ZONE2_LIMIT: positiveCount(10, 'requests').meta({
+		description: 'zone-2 (write) calls per client per window'
+	}),
+	SANDBOX_LIMIT_WINDOW: positiveCount(600, 'seconds').meta({
+		description: 'rate-limit window, seconds'
+	}),
 	PLAYGROUND_WORKERS: variable((raw, fail) => {
 		if (isBlank(raw)) return 1;
 		const text = /** @type {string} */ (raw).trim().toLowerCase();
@@ -495,6 +569,9 @@ export const variables = z.object({
 		if (!Number.isInteger(n) || n < 1)
 			return fail(` must be a whole number ≥ 1 or "auto", got "${raw}"`);
 		return n;
+	}).meta({
+		description:
+			'server processes on one port (`node:cluster`; a worker that dies is replaced); `auto` = the number of cores. More than one needs `REDIS_URL`, and the start is refused without it: each worker would otherwise keep its own single-use codes, refresh-token ids and limits'
 	}),
 	// Never echoed in a message: the URL may hold a password.
 	REDIS_URL: variable((raw, fail) => {
@@ -510,6 +587,9 @@ export const variables = z.object({
 				' must be a redis:// or rediss:// URL with a host, such as redis://127.0.0.1:6379 (its value is not repeated here: it may hold a password)'
 			);
 		return url.href;
+	}).meta({
+		description:
+			"a Redis-protocol server (Valkey or Redis 7), `redis://host:port` or `rediss://` with TLS, where the sandbox keeps its used codes, grants, revocations and consent decisions, shared by every instance that names it; unset, they live in this process's memory. While the server is unreachable the sandbox answers 503 with the reason and the playground's own steps keep working. Never logged (it may hold a password)"
 	})
 });
 

@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, parseConfig, variables } from '$lib/config.server.js';
+import { configPage, configRows, PAGE } from '../../scripts/config-docs.js';
 
 interface Row {
 	names: string[];
@@ -45,6 +47,14 @@ describe('the Configuration table in docs/configuration.md', () => {
 	// does not read them.
 	const testsOnly = rows.filter((r) => r.meaning.endsWith('(tests only)'));
 	const server = rows.filter((r) => !testsOnly.includes(r));
+
+	test('is what scripts/config-docs.js makes of the schema (run it with --write when this fails)', () => {
+		expect(readFileSync(PAGE, 'utf8')).toBe(configPage());
+	});
+
+	test('a variable without words in its schema stops the page from being made', () => {
+		expect(() => configRows({ X: z.string().optional() })).toThrow(/X has no description/);
+	});
 
 	test('lists the same variables as the configuration schema', () => {
 		expect(rows.length).toBeGreaterThan(20);
