@@ -18,8 +18,9 @@
  * proxy (PLAYGROUND_TRUSTED_PROXIES), the header named by HOST_HEADER. On any other connection that
  * header is not believed: a page under a rebound name could send `X-Forwarded-Host: localhost`
  * itself. There the Host header is checked, and so is the request URL's host, which adapter-node
- * builds from HOST_HEADER's header when it is present, whoever sent it. `/healthz` answers any name, for
- * health checks that call the server by its address. Everything the server derives from the
+ * builds from that header whoever sent it (scripts/serve.js drops it from such a connection first;
+ * adapter-node's own `node build` would not). `/healthz` answers any name, for health checks that
+ * call the server by its address. Everything the server derives from the
  * request's origin (the cross-site form rule, the sandbox's registered redirect URIs, the redirect
  * URI the setup offers) therefore only ever sees a served name.
  *
