@@ -23,9 +23,9 @@ const SANDBOX = '^src/lib/sandbox/';
 /**
  * The shared base: configuration, the environment it is parsed from, the keys, and the shared
  * store's connection and fixed-window counters (REDIS_URL), which the abuse limit and the sandbox
- * both use.
+ * both use, and who is asking (proxy.server.ts: the peer and the client address the limits count).
  */
-const KEYS = '^src/lib/(keys|env|config|redis|rate-limit)\\.server\\.[jt]s$';
+const KEYS = '^src/lib/(keys|env|config|redis|rate-limit|proxy)\\.server\\.[jt]s$';
 const UI = '^src/lib/ui/';
 const APP = ['^src/routes/', '^src/hooks\\.'];
 /** Server-only by SvelteKit's own rule: $lib/server and any *.server.* module. */

@@ -9,7 +9,7 @@ import cluster from 'node:cluster';
 import http from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseConfig } from '../src/lib/config.server.js';
+import { OWN_PROTOCOL_HEADER, isTrustedProxy, parseConfig } from '../src/lib/config.server.js';
 import { WORKERS_PATH, baseHeaders } from '../src/lib/server/headers.js';
 
 /** @type {import('../src/lib/config.server.js').Config} */
@@ -66,8 +66,13 @@ async function serve() {
 	// adapter-node reads its own settings from process.env when the handler loads. Bodies sent without
 	// a Content-Length are capped by the adapter: give it the playground's own cap.
 	process.env.BODY_SIZE_LIMIT = config.bodySizeLimit;
-	const ownProtocol = !origin && !config.proxy.protocolHeader;
-	if (ownProtocol) process.env.PROTOCOL_HEADER = 'x-playground-protocol';
+	const protocolHeader = config.proxy.protocolHeader?.trim().toLowerCase();
+	const ownProtocol = !origin && (!protocolHeader || protocolHeader === OWN_PROTOCOL_HEADER);
+	if (ownProtocol) process.env.PROTOCOL_HEADER = OWN_PROTOCOL_HEADER;
+	// The proxy's host and port headers, from which adapter-node builds the request's URL.
+	const urlHeaders = [config.proxy.hostHeader, config.proxy.portHeader].flatMap((name) =>
+		name?.trim() ? [name.trim().toLowerCase()] : []
+	);
 
 	const { handler } = await import(pathToFileURL(resolve('build/handler.js')).href);
 
@@ -80,7 +85,14 @@ async function serve() {
 		const own = req.url?.startsWith(WORKERS_PATH) ? workerHeaders : securityHeaders;
 		for (const [name, value] of own) res.setHeader(name, value);
 		// This server speaks plain HTTP: say so, whatever the client sent in that header.
-		if (ownProtocol) req.headers['x-playground-protocol'] = 'http';
+		if (ownProtocol) req.headers[OWN_PROTOCOL_HEADER] = 'http';
+		// The proxy's headers are believed only from the proxy (PLAYGROUND_TRUSTED_PROXIES): on any
+		// other connection the URL is built from what that connection is, plain HTTP to its Host.
+		// (The server hook checks the same rule; the client address is read there, from the socket.)
+		else if (!isTrustedProxy(req.socket.remoteAddress, config.proxy.trusted)) {
+			for (const name of urlHeaders) delete req.headers[name];
+			if (protocolHeader) req.headers[protocolHeader] = 'http';
+		}
 		const declared = Number(req.headers['content-length'] ?? 0);
 		if (declared > config.limits.maxRequestBytes) lingerUntilRead(req, res, declared);
 		handler(req, res);

@@ -4,6 +4,10 @@ declare global {
 		interface Error {
 			message: string;
 		}
+		interface Platform {
+			/** adapter-node's Node request (its socket's peer decides whether proxy headers are believed); absent in dev and preview. */
+			req?: import('node:http').IncomingMessage;
+		}
 		interface Locals {
 			/** Set when the session cookie was present but could not be read (tampered, foreign, or old key). */
 			sessionProblem?: string;

@@ -24,6 +24,7 @@ import { crossSiteForm } from '$lib/server/csrf';
 import { refuseUnservedHost } from '$lib/server/hosts';
 import { secureHeaders } from '$lib/server/headers';
 import { cookieName } from '$lib/server/session';
+import { peerAddress } from '$lib/proxy.server';
 
 export const init: ServerInit = async () => {
 	try {
@@ -51,7 +52,12 @@ export const handle: Handle = async ({ event, resolve }) => {
 	let response: Response;
 	const declared = Number(event.request.headers.get('content-length') ?? 0);
 	// First: only a served host name reaches anything below (DNS rebinding; see hosts.ts).
-	const unserved = refuseUnservedHost(event.request, event.url, config());
+	const unserved = refuseUnservedHost(
+		event.request,
+		event.url,
+		config(),
+		peerAddress(event.platform)
+	);
 	if (unserved) response = unserved;
 	else if (declared > limits.maxRequestBytes) {
 		response = json(

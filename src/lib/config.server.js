@@ -69,8 +69,10 @@ import { z } from 'zod';
  * @property {string} host Address to listen on.
  * @property {number} port Port to listen on.
  * @property {string} [origin] The public origin (ORIGIN) as given; adapter-node checks its form.
- * @property {{ protocolHeader?: string, hostHeader?: string, portHeader?: string, addressHeader?: string, xffDepth?: string }} proxy
- *   adapter-node's proxy settings; adapter-node reads and checks them itself.
+ * @property {{ protocolHeader?: string, hostHeader?: string, portHeader?: string, addressHeader?: string, xffDepth?: string, trusted: string[] }} proxy
+ *   adapter-node's proxy settings (adapter-node reads and checks them itself), and `trusted`: the
+ *   PLAYGROUND_TRUSTED_PROXIES entries as CIDRs (`10.0.0.2/32`), the only peers whose proxy headers
+ *   the server believes (`isTrustedProxy`).
  * @property {string} bodySizeLimit adapter-node's BODY_SIZE_LIMIT.
  * @property {string[] | undefined} sessionKeys The PLAYGROUND_SESSION_KEY keys, the current one first; undefined: use the local key file.
  * @property {GuardPolicy} policy The outbound policy.
@@ -275,6 +277,123 @@ function isLoopbackHost(host) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The proxy: PLAYGROUND_TRUSTED_PROXIES and the headers believed only from it
+
+/**
+ * The protocol header scripts/serve.js names in PROTOCOL_HEADER when none is set (and ORIGIN is
+ * not): it writes that header itself on every request, whatever the client sent, so it needs no
+ * trusted proxy.
+ */
+export const OWN_PROTOCOL_HEADER = 'x-playground-protocol';
+
+/**
+ * An address as ipaddr.js reads it, an IPv4-mapped IPv6 address (`::ffff:127.0.0.1`, as a
+ * dual-stack socket reports IPv4 peers) as its IPv4 address; null when it is none.
+ * @param {string} text
+ */
+function parseAddress(text) {
+	try {
+		return ipaddr.process(text);
+	} catch {
+		return null;
+	}
+}
+
+const trustedProxies = variable((raw, fail) => {
+	if (isBlank(raw)) return undefined;
+	const entries = /** @type {string} */ (raw)
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean);
+	if (!entries.length) return fail(' is set but holds no address');
+	/** @type {string[]} */
+	const cidrs = [];
+	/** @type {string[]} */
+	const problems = [];
+	for (const entry of entries) {
+		const [address = '', bits, ...rest] = entry.split('/');
+		// Four dotted numbers for IPv4: ipaddr.js would also read `10.1` or `167772161`.
+		const strict = address.includes(':') || ipaddr.IPv4.isValidFourPartDecimal(address);
+		const ip = !strict || address.includes('%') || rest.length ? null : parseAddress(address);
+		const max = ip?.kind() === 'ipv4' ? 32 : 128;
+		// A mapped IPv6 prefix (::ffff:10.0.0.0/104) is its IPv4 prefix, 96 bits shorter.
+		const mapped = ip?.kind() === 'ipv4' && address.includes(':') ? 96 : 0;
+		const prefix = bits === undefined ? max : /^\d{1,3}$/.test(bits) ? Number(bits) - mapped : NaN;
+		if (!ip || !(prefix >= 0 && prefix <= max)) {
+			problems.push(
+				`: ${JSON.stringify(entry)} is not an IP address or CIDR (such as 10.0.0.2, 172.30.80.0/24 or fd00::/8)`
+			);
+			continue;
+		}
+		// The network's first address, so that `10.1.2.3/8` is written 10.0.0.0/8.
+		const network =
+			ip.kind() === 'ipv4'
+				? ipaddr.IPv4.networkAddressFromCIDR(`${ip}/${prefix}`)
+				: ipaddr.IPv6.networkAddressFromCIDR(`${ip}/${prefix}`);
+		cidrs.push(`${network}/${prefix}`);
+	}
+	return problems.length ? fail(...problems) : cidrs;
+});
+
+/**
+ * Whether the connection's peer is one of the trusted proxies: their headers (HOST_HEADER,
+ * PROTOCOL_HEADER, PORT_HEADER, ADDRESS_HEADER) are believed only on its connections. An IPv4-mapped
+ * IPv6 peer counts as its IPv4 address, an IPv6 zone (`%eth0`) is dropped; no peer, or none known
+ * (dev and preview have no socket to ask), is never trusted.
+ * @param {string | undefined} peer the socket's remote address
+ * @param {readonly string[]} trusted `Config['proxy']['trusted']`
+ */
+export function isTrustedProxy(peer, trusted) {
+	const ip = peer ? parseAddress(peer.replace(/%.*$/, '')) : null;
+	if (!ip) return false;
+	return trusted.some((cidr) => {
+		const [range, bits] = ipaddr.parseCIDR(cidr);
+		return range.kind() === ip.kind() && ip.match(range, bits);
+	});
+}
+
+/** The proxy headers that only a trusted proxy's connection may carry. */
+const PROXY_HEADERS = /** @type {const} */ ([
+	'HOST_HEADER',
+	'PROTOCOL_HEADER',
+	'PORT_HEADER',
+	'ADDRESS_HEADER'
+]);
+
+/**
+ * Why the proxy settings cannot start: a proxy header with no PLAYGROUND_TRUSTED_PROXIES to believe
+ * it from, or a host, protocol or port header with ORIGIN (adapter-node ignores them then, so the
+ * host check would be their only reader, and a direct client could name ORIGIN's host in one).
+ * @param {{ ORIGIN?: string, PLAYGROUND_TRUSTED_PROXIES?: string[] } & { [name in typeof PROXY_HEADERS[number]]?: string }} v
+ *   the parsed variables
+ * @returns {string[]}
+ */
+function proxyProblems(v) {
+	/** @param {typeof PROXY_HEADERS[number]} name */
+	const isSet = (name) => !isBlank(v[name]);
+	const own = (v.PROTOCOL_HEADER ?? '').trim().toLowerCase() === OWN_PROTOCOL_HEADER;
+	const set = PROXY_HEADERS.filter((name) => isSet(name) && !(name === 'PROTOCOL_HEADER' && own));
+	/** @type {string[]} */
+	const problems = [];
+	if (v.ORIGIN !== undefined)
+		for (const name of PROXY_HEADERS.filter((n) => n !== 'ADDRESS_HEADER' && isSet(n)))
+			problems.push(
+				`${name} is set together with ORIGIN, and adapter-node ignores it then (ORIGIN gives the ` +
+					`protocol, host and port): only the host check would read it, and a client could name ` +
+					`ORIGIN's host in it. Unset ${name}; ORIGIN is the public origin the proxy serves.`
+			);
+	if (!v.PLAYGROUND_TRUSTED_PROXIES?.length)
+		for (const name of set.filter((n) => !(v.ORIGIN !== undefined && n !== 'ADDRESS_HEADER')))
+			problems.push(
+				`${name} is set, but PLAYGROUND_TRUSTED_PROXIES is not: the header is believed only on ` +
+					`connections from the proxy, so that a client reaching the server directly cannot forge ` +
+					`it. Set PLAYGROUND_TRUSTED_PROXIES to the proxy's address or network (e.g. 10.0.0.2 or ` +
+					`172.30.80.0/24), or unset ${name}.`
+			);
+	return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
 // SANDBOX_CLIENTS
 
 /** The built-in sandbox clients' ids (their registrations are in the sandbox's clients.ts). */
@@ -446,27 +565,31 @@ export const variables = z.object({
 	ORIGIN: text().meta({
 		default: 'from the request',
 		description:
-			"the public origin, e.g. `https://playground.example`. Set it behind a TLS proxy; hosted mode refuses to start without it. Without it, the origin is `http://` + the `Host` header, and the server answers only `localhost`, `*.localhost` and IP addresses (any port), so both `localhost` and `127.0.0.1` work; with it, only ORIGIN's host name (and its loopback twins when it is a loopback one). Other names get a 403 naming the setting that allows them (DNS rebinding); `/healthz` answers any name. Behind a proxy with `HOST_HEADER`, that header's value is the name checked"
+			"the public origin, e.g. `https://playground.example`. Set it behind a TLS proxy; hosted mode refuses to start without it. Without it, the origin is `http://` + the `Host` header, and the server answers only `localhost`, `*.localhost` and IP addresses (any port), so both `localhost` and `127.0.0.1` work; with it, only ORIGIN's host name (and its loopback twins when it is a loopback one). Other names get a 403 naming the setting that allows them (DNS rebinding); `/healthz` answers any name. Behind a proxy with `HOST_HEADER` (only without `ORIGIN`), that header's value is the name checked on the proxy's connections"
 	}),
 	PROTOCOL_HEADER: verbatim().meta({
 		description:
-			"adapter-node's proxy setting: the header holding the protocol the browser used (e.g. `x-forwarded-proto`), for deployments behind a reverse proxy"
+			"adapter-node's proxy setting: the header holding the protocol the browser used (e.g. `x-forwarded-proto`), for deployments behind a reverse proxy. Believed only from `PLAYGROUND_TRUSTED_PROXIES`; refused at start with `ORIGIN`, which makes adapter-node ignore it"
 	}),
 	HOST_HEADER: verbatim().meta({
 		description:
-			"adapter-node's proxy setting: the header holding the host name the browser used (e.g. `x-forwarded-host`); the host check then reads it"
+			"adapter-node's proxy setting: the header holding the host name the browser used (e.g. `x-forwarded-host`); the host check then reads it on the proxy's connections. Refused at start with `ORIGIN`, which makes adapter-node ignore it"
 	}),
 	PORT_HEADER: verbatim().meta({
 		description:
-			"adapter-node's proxy setting: the header holding the port the browser used (e.g. `x-forwarded-port`)"
+			"adapter-node's proxy setting: the header holding the port the browser used (e.g. `x-forwarded-port`). Refused at start with `ORIGIN`, which makes adapter-node ignore it"
 	}),
 	ADDRESS_HEADER: verbatim().meta({
 		description:
-			"adapter-node's proxy setting: the header holding the client's address (e.g. `x-forwarded-for`), so that the limits count each visitor rather than the proxy"
+			"adapter-node's proxy setting: the header holding the client's address (e.g. `x-forwarded-for`), so that the limits count each visitor rather than the proxy; believed only from `PLAYGROUND_TRUSTED_PROXIES`"
 	}),
 	XFF_DEPTH: verbatim().meta({
 		description:
 			"adapter-node's proxy setting: the number of trusted proxies in front of the server; the client's address is read that many entries from the right of `ADDRESS_HEADER`'s list"
+	}),
+	PLAYGROUND_TRUSTED_PROXIES: trustedProxies.meta({
+		description:
+			"comma-separated addresses or CIDRs of the reverse proxy (`10.0.0.2`, `172.30.80.0/24`, `fd00::/8`; IPv4-mapped IPv6 peers count as IPv4). Only a connection from one of them may set the host the host check reads (`HOST_HEADER`), the protocol and port, or the client address the limits count (`ADDRESS_HEADER`); any other connection is judged by its `Host` header and its socket's address. Unset, nothing is trusted, and setting any of the four proxy headers without it stops the start"
 	}),
 	BODY_SIZE_LIMIT: text().meta({
 		default: '= `PLAYGROUND_MAX_REQUEST_BYTES`',
@@ -650,6 +773,9 @@ export function parseConfig(env) {
 				'its own pages from a page on another host name (DNS rebinding).'
 		]);
 
+	const proxy = proxyProblems(v);
+	if (proxy.length) throw new ConfigError(proxy);
+
 	// Each worker is a process of its own: without a shared store each would keep its own
 	// single-use codes, refresh-token ids and limits, and a user behind the cluster's round robin
 	// would see a code accepted twice and every other refresh refused.
@@ -673,7 +799,8 @@ export function parseConfig(env) {
 			hostHeader: v.HOST_HEADER,
 			portHeader: v.PORT_HEADER,
 			addressHeader: v.ADDRESS_HEADER,
-			xffDepth: v.XFF_DEPTH
+			xffDepth: v.XFF_DEPTH,
+			trusted: v.PLAYGROUND_TRUSTED_PROXIES ?? []
 		},
 		bodySizeLimit: v.BODY_SIZE_LIMIT ?? String(v.PLAYGROUND_MAX_REQUEST_BYTES),
 		sessionKeys: v.PLAYGROUND_SESSION_KEY,

@@ -26,19 +26,6 @@ export function clientKey(address: string): string {
 	}
 }
 
-/**
- * The client's address, or undefined when the server reads it from its proxy's header
- * (adapter-node's ADDRESS_HEADER) and this request has none: it did not come through that proxy.
- * adapter-node's `getClientAddress` throws then, which would have been a 500.
- */
-export function clientAddress(event: { getClientAddress(): string }): string | undefined {
-	try {
-		return event.getClientAddress();
-	} catch {
-		return undefined;
-	}
-}
-
 /** Why a request without the proxy's address header is refused (a 400: nothing was sent on). */
 export const NO_ADDRESS_MESSAGE =
 	"This server counts each visitor by the address header its proxy adds (ADDRESS_HEADER), and this request has none: it did not come through that proxy. Nothing was sent on: open this page through the proxy's address.";

@@ -22,7 +22,9 @@ beforeAll(async () => {
 			PLAYGROUND_RATE_LIMIT: String(LIMIT),
 			PLAYGROUND_RATE_WINDOW: '120',
 			ADDRESS_HEADER: 'x-forwarded-for',
-			XFF_DEPTH: '1'
+			XFF_DEPTH: '1',
+			// The test client stands for the proxy, whose address header is believed.
+			PLAYGROUND_TRUSTED_PROXIES: '127.0.0.1'
 		},
 		port
 	);

@@ -14,7 +14,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { parseConfig } from '../../src/lib/config.server.js';
+import { isTrustedProxy, parseConfig } from '../../src/lib/config.server.js';
 import { freePort, TEST_SESSION_KEY, type TestServer } from '../helpers/server';
 import { PERSISTENCE_FLAGS } from '../helpers/redis';
 import { tokensFor } from './sandbox-helpers';
@@ -195,8 +195,14 @@ describe('compose.yaml', () => {
 	const compose = parseYaml(readFileSync('compose.yaml', 'utf8')) as {
 		services: Record<
 			string,
-			{ command?: string[]; environment?: Record<string, string>; build?: string }
+			{
+				command?: string[];
+				environment?: Record<string, string>;
+				build?: string;
+				networks?: Record<string, { ipv4_address?: string }>;
+			}
 		>;
+		networks: Record<string, { ipam: { config: { subnet: string }[] } }>;
 	};
 	const { services } = compose;
 	/** The environment as compose would give it, with the variables a deployer sets. */
@@ -222,6 +228,12 @@ describe('compose.yaml', () => {
 		expect(config.store.redisUrl).toBe('redis://valkey:6379');
 		expect(Object.keys(services)).toContain('valkey');
 		expect(config.proxy).toMatchObject({ addressHeader: 'x-forwarded-for', xffDepth: '1' });
+		// The address header is believed from the proxy's fixed address only, which is on the subnet.
+		const proxyAddress = services.proxy!.networks!.default!.ipv4_address!;
+		expect(config.proxy.trusted).toEqual([`${proxyAddress}/32`]);
+		const [subnet] = compose.networks.default!.ipam.config;
+		expect(isTrustedProxy(proxyAddress, [subnet!.subnet])).toBe(true);
+		expect(isTrustedProxy('172.30.80.11', config.proxy.trusted)).toBe(false);
 		expect(a.environment!.PLAYGROUND_SESSION_KEY).toMatch(/^\$\{PLAYGROUND_SESSION_KEY:\?/);
 	});
 

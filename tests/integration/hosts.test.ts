@@ -211,7 +211,9 @@ describe('the in-flight cap', () => {
 			{
 				PLAYGROUND_MAX_IN_FLIGHT: String(CAP),
 				ADDRESS_HEADER: 'x-forwarded-for',
-				XFF_DEPTH: '1'
+				XFF_DEPTH: '1',
+				// The test client stands for the proxy, whose address header is believed.
+				PLAYGROUND_TRUSTED_PROXIES: '127.0.0.1'
 			},
 			port
 		);

@@ -46,7 +46,9 @@ beforeAll(async () => {
 		PLAYGROUND_RATE_LIMIT: '3',
 		PLAYGROUND_RATE_WINDOW: '600',
 		ADDRESS_HEADER: 'x-forwarded-for',
-		XFF_DEPTH: '1'
+		XFF_DEPTH: '1',
+		// The round-robin proxy connects from loopback.
+		PLAYGROUND_TRUSTED_PROXIES: '127.0.0.1'
 	};
 	[a, b] = await Promise.all([startServer(env), startServer(env)]);
 	proxy = await startRoundRobin(port, () => [a.url, b.url]);

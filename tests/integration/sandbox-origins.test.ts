@@ -16,7 +16,11 @@ describe('without ORIGIN: the origin of the request', () => {
 	let port: number;
 	beforeAll(async () => {
 		port = await freePort();
-		srv = await startServer({ PROTOCOL_HEADER: 'x-forwarded-proto' }, port);
+		// The test client stands for the proxy, whose protocol header is believed.
+		srv = await startServer(
+			{ PROTOCOL_HEADER: 'x-forwarded-proto', PLAYGROUND_TRUSTED_PROXIES: '127.0.0.1' },
+			port
+		);
 	});
 	afterAll(() => srv?.stop());
 

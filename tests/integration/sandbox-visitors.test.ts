@@ -43,6 +43,8 @@ async function start(env: Record<string, string>): Promise<TestServer> {
 			ORIGIN: `http://127.0.0.1:${port}`,
 			ADDRESS_HEADER: 'x-forwarded-for',
 			XFF_DEPTH: '1',
+			// The test client stands for the proxy, whose address header is believed.
+			PLAYGROUND_TRUSTED_PROXIES: '127.0.0.1',
 			SANDBOX_ZONE2_LIMIT: '3',
 			...env
 		},

@@ -172,13 +172,60 @@ describe('with ORIGIN', () => {
 
 describe('requestHost', () => {
 	const url = new URL('https://playground.example/');
-	test('reads Host, or the HOST_HEADER header behind a proxy, or the URL', () => {
+	const proxied = rule({ HOST_HEADER: 'X-Forwarded-Host', PLAYGROUND_TRUSTED_PROXIES: '10.0.0.2' });
+
+	test('reads Host, or the HOST_HEADER header from the proxy, or the URL', () => {
 		const headers = new Headers({ host: '10.0.0.5:3000', 'x-forwarded-host': 'evil.example' });
-		expect(requestHost(headers, url, LOCAL)).toBe('10.0.0.5:3000');
-		const proxied = rule({ HOST_HEADER: 'X-Forwarded-Host' });
-		expect(requestHost(headers, url, proxied)).toBe('evil.example');
-		expect(requestHost(new Headers({ host: 'localhost' }), url, proxied)).toBe('localhost');
+		expect(requestHost(headers, url, LOCAL, '10.0.0.2')).toBe('10.0.0.5:3000');
+		expect(requestHost(headers, url, proxied, '10.0.0.2')).toBe('evil.example');
+		expect(requestHost(headers, url, proxied, '::ffff:10.0.0.2')).toBe('evil.example');
+		expect(requestHost(new Headers({ host: 'localhost' }), url, proxied, '10.0.0.2')).toBe(
+			'localhost'
+		);
 		expect(requestHost(new Headers(), url, LOCAL)).toBe('playground.example');
+	});
+
+	test('rebinding with a forged X-Forwarded-Host: from any other peer, or none known, Host is read', () => {
+		const headers = new Headers({ host: 'evil.example:5173', 'x-forwarded-host': 'localhost' });
+		expect(requestHost(headers, url, proxied, '127.0.0.1')).toBe('evil.example:5173');
+		expect(requestHost(headers, url, proxied, undefined)).toBe('evil.example:5173');
+	});
+});
+
+describe('refuseUnservedHost: proxy headers believed only from the proxy', () => {
+	const proxied = rule({ HOST_HEADER: 'X-Forwarded-Host', PLAYGROUND_TRUSTED_PROXIES: '10.0.0.2' });
+	/** What a page under evil.example, rebound to this machine, sends (adapter-node built the URL from the forged header). */
+	const rebound = () =>
+		new Request('http://localhost:5173/?/check', {
+			headers: {
+				host: 'evil.example:5173',
+				'x-forwarded-host': 'localhost:5173',
+				accept: 'application/json'
+			}
+		});
+
+	test('rebinding with a forged X-Forwarded-Host from a direct client: 403 naming the real host', async () => {
+		const res = refuseUnservedHost(
+			rebound(),
+			new URL('http://localhost:5173/?/check'),
+			proxied,
+			'127.0.0.1'
+		);
+		expect(res?.status).toBe(403);
+		expect(((await res!.json()) as { message: string }).message).toContain('"evil.example"');
+	});
+
+	test('the same request from the proxy is served', () => {
+		const url = new URL('http://localhost:5173/?/check');
+		expect(refuseUnservedHost(rebound(), url, proxied, '10.0.0.2')).toBeUndefined();
+	});
+
+	test("a forged header cannot name the URL's host either: a served Host, an unserved URL, is refused", () => {
+		const req = new Request('http://evil.example/', {
+			headers: { host: 'localhost:5173', 'x-forwarded-host': 'evil.example' }
+		});
+		const url = new URL('http://evil.example/');
+		expect(refuseUnservedHost(req, url, proxied, '127.0.0.1')?.status).toBe(403);
 	});
 });
 

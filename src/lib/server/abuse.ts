@@ -17,13 +17,8 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config, RateLimitConfig } from '$lib/config.server.js';
 import { config } from '$lib/env.server';
 import { sharedRedis } from '$lib/redis.server';
-import {
-	NO_ADDRESS_MESSAGE,
-	clientAddress,
-	clientKey,
-	fixedWindow,
-	take
-} from '$lib/rate-limit.server';
+import { clientAddress } from '$lib/proxy.server';
+import { NO_ADDRESS_MESSAGE, clientKey, fixedWindow, take } from '$lib/rate-limit.server';
 
 export { clientKey };
 
@@ -84,10 +79,13 @@ export function limitMessage(limit: number, windowS: number, retryAfterS: number
 }
 
 /** For a form action that is about to call the service: a 429 failure when this client is over the limit. */
-export async function overLimit(event: Pick<RequestEvent, 'getClientAddress' | 'setHeaders'>) {
+export async function overLimit(
+	event: Pick<RequestEvent, 'getClientAddress' | 'setHeaders'> &
+		Partial<Pick<RequestEvent, 'platform'>>
+) {
 	const c = abuseCounter();
 	if (!c) return undefined;
-	const address = clientAddress(event);
+	const address = clientAddress(event, config().proxy);
 	if (address === undefined) return fail(400, { message: NO_ADDRESS_MESSAGE, exchanges: [] });
 	const verdict = await c.hit(address);
 	if (verdict.ok) return undefined;
@@ -160,11 +158,11 @@ export function inFlightMessage(limit: number): string {
  * the outcome (answer, time-out, abort, error); a 429 failure instead when every slot is taken.
  */
 export async function inSlot<T>(
-	event: Pick<RequestEvent, 'getClientAddress'>,
+	event: Pick<RequestEvent, 'getClientAddress'> & Partial<Pick<RequestEvent, 'platform'>>,
 	run: () => Promise<T>
 ): Promise<{ ok: true; value: T } | { ok: false; failure: ReturnType<typeof fail> }> {
 	const cap = inFlightCap();
-	const address = cap ? clientAddress(event) : '';
+	const address = cap ? clientAddress(event, config().proxy) : '';
 	if (address === undefined)
 		return { ok: false, failure: fail(400, { message: NO_ADDRESS_MESSAGE, exchanges: [] }) };
 	const release = cap ? cap.take(address) : () => {};

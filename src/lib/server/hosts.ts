@@ -14,22 +14,26 @@
  *   `127.0.0.1`, `[::1]`, as the sandbox registers them), on any port;
  * - in both cases, the names in PLAYGROUND_SERVED_HOSTS (`*.example.com` wildcards allowed).
  *
- * The name checked is the one the browser used: the Host header, or behind a proxy the header named
- * by HOST_HEADER (which adapter-node reads for the request's URL). `/healthz` answers any name, for
- * health checks that call the server by its address. Everything the server derives from the
+ * The name checked is the one the browser used: the Host header, or, on a connection from a trusted
+ * proxy (PLAYGROUND_TRUSTED_PROXIES), the header named by HOST_HEADER. On any other connection that
+ * header is not believed: a page under a rebound name could send `X-Forwarded-Host: localhost`
+ * itself. There the Host header is checked, and so is the request URL's host, which adapter-node
+ * builds from that header whoever sent it (scripts/serve.js drops it from such a connection first;
+ * adapter-node's own `node build` would not). `/healthz` answers any name, for health checks that
+ * call the server by its address. Everything the server derives from the
  * request's origin (the cross-site form rule, the sandbox's registered redirect URIs, the redirect
  * URI the setup offers) therefore only ever sees a served name.
  *
  * Pure: `servedHost` decides, `refuseUnservedHost` turns a refusal into a 403 for the server hook.
  */
 import { escapeHtml, plainPage } from './plain-page';
-import type { Config } from '$lib/config.server.js';
+import { isTrustedProxy, type Config } from '$lib/config.server.js';
 
 export type HostVerdict = { ok: true } | { ok: false; host: string; setting: string };
 
 /** The settings the rule reads, from the configuration. */
 export type HostRule = Pick<Config, 'origin' | 'servedHosts'> & {
-	proxy: Pick<Config['proxy'], 'hostHeader'>;
+	proxy: Pick<Config['proxy'], 'hostHeader' | 'trusted'>;
 };
 
 /** Paths answered under any host name. */
@@ -77,12 +81,14 @@ export function servedHost(value: string | null | undefined, rule: HostRule): Ho
 }
 
 /**
- * The host a request was sent to: HOST_HEADER's header when set (and present), else Host; a request
- * with neither (HTTP/1.0) has only the URL adapter-node gave it, which then comes from ORIGIN.
+ * The host a request was sent to: HOST_HEADER's header when set, present, and sent by a trusted
+ * proxy (`peer`: the connection's peer address), else Host; a request with neither (HTTP/1.0) has
+ * only the URL adapter-node gave it, which then comes from ORIGIN.
  */
-export function requestHost(headers: Headers, url: URL, rule: HostRule): string {
+export function requestHost(headers: Headers, url: URL, rule: HostRule, peer?: string): string {
 	const header = rule.proxy.hostHeader?.trim().toLowerCase();
-	return (header ? headers.get(header) : null) ?? headers.get('host') ?? url.host;
+	const believed = header && isTrustedProxy(peer, rule.proxy.trusted) ? headers.get(header) : null;
+	return believed ?? headers.get('host') ?? url.host;
 }
 
 function explain(verdict: { host: string; setting: string }, rule: HostRule): string {
@@ -102,10 +108,16 @@ function explain(verdict: { host: string; setting: string }, rule: HostRule): st
 export function refuseUnservedHost(
 	request: Request,
 	url: URL,
-	rule: HostRule
+	rule: HostRule,
+	peer?: string
 ): Response | undefined {
 	if (ANY_HOST_PATHS.includes(url.pathname)) return undefined;
-	const verdict = servedHost(requestHost(request.headers, url, rule), rule);
+	const host = requestHost(request.headers, url, rule, peer);
+	// Not from the proxy: the URL's host too, in case adapter-node built it from a forged header.
+	const fromProxy = isTrustedProxy(peer, rule.proxy.trusted);
+	const hosts = fromProxy ? [host] : [host, url.host];
+	const verdict =
+		hosts.map((h) => servedHost(h, rule)).find((v) => !v.ok) ?? ({ ok: true } as const);
 	if (verdict.ok) return undefined;
 	const message = explain(verdict, rule);
 	if (request.headers.get('accept')?.includes('text/html'))

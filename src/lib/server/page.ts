@@ -152,7 +152,8 @@ export async function save(cookies: Cookies, url: URL, session: Session): Promis
 
 /** Runs a flow step as a form action: the new session is saved, the exchanges go to the tab's transcript. */
 export async function runStep(
-	event: Pick<RequestEvent, 'cookies' | 'url' | 'getClientAddress' | 'setHeaders'>,
+	event: Pick<RequestEvent, 'cookies' | 'url' | 'getClientAddress' | 'setHeaders'> &
+		Partial<Pick<RequestEvent, 'platform'>>,
 	step: (s: Session) => Promise<StepResult>
 ) {
 	const { cookies, url } = event;

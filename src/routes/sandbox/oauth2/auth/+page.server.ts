@@ -10,7 +10,8 @@ import {
 	type Decision
 } from '$lib/sandbox/authorize.server';
 import { readForm } from '$lib/server/form';
-import { clientAddress } from '$lib/rate-limit.server';
+import { config } from '$lib/env.server';
+import { clientAddress } from '$lib/proxy.server';
 import type { Actions, PageServerLoad } from './$types';
 
 export const csr = false;
@@ -37,7 +38,7 @@ async function decide(event: RequestEvent, decision: Decision): Promise<never> {
 		decision,
 		Date.now(),
 		// Read only in hosted mode, where the grant cap counts it.
-		() => clientAddress(event)
+		() => clientAddress(event, config().proxy)
 	);
 	if (!result.ok) error(result.status, result.message);
 	redirect(303, result.location);

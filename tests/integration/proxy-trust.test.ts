@@ -1,0 +1,247 @@
+/**
+ * Proxy headers believed only from the proxy, over real HTTP against the built server. The test
+ * client connects from 127.0.0.1: with PLAYGROUND_TRUSTED_PROXIES=10.9.9.9 (a configuration value
+ * only: nothing is sent there) it is a direct client, whose HOST_HEADER and ADDRESS_HEADER are not
+ * believed; with 127.0.0.1 it stands for the proxy.
+ */
+import http from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { Client, newFlowId } from '../helpers/client';
+import { authUrl } from './sandbox-helpers';
+import { cookieHeader, takeCookies } from '../../scripts/lib/client.js';
+
+interface Answer {
+	status: number;
+	setCookies: string[];
+	body: string;
+}
+
+/** One request to 127.0.0.1:`port` with exactly these headers (a POST when there is a body). */
+function send(
+	port: number,
+	path: string,
+	headers: Record<string, string>,
+	body?: string
+): Promise<Answer> {
+	return new Promise((resolve, reject) => {
+		const req = http.request(
+			{
+				host: '127.0.0.1',
+				port,
+				path,
+				method: body === undefined ? 'GET' : 'POST',
+				agent: false,
+				headers
+			},
+			(res) => {
+				let text = '';
+				res.setEncoding('utf8');
+				res.on('data', (d: string) => (text += d));
+				res.on('end', () =>
+					resolve({
+						status: res.statusCode ?? 0,
+						setCookies: res.headers['set-cookie'] ?? [],
+						body: text
+					})
+				);
+			}
+		);
+		req.on('error', reject);
+		req.end(body);
+	});
+}
+
+/** A loopback server standing for something private on this machine: it records what reaches it. */
+async function privateServer() {
+	const seen: string[] = [];
+	const server = http.createServer((req, res) => {
+		seen.push(`${req.method} ${req.url}`);
+		res.setHeader('content-type', 'application/json');
+		res.end('{"private":"data"}');
+	});
+	server.listen(0, '127.0.0.1');
+	await once(server, 'listening');
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	return { url, seen, close: () => server.close() };
+}
+
+/**
+ * What a page under evil.example (its name rebound to 127.0.0.1) sends with a forged
+ * X-Forwarded-Host and `Referrer-Policy: no-referrer`: setup pointing at a private service, then
+ * "Check the consent URL".
+ */
+async function rebindingAttempt(port: number, privateUrl: string) {
+	const headers = {
+		host: `evil.example:${port}`,
+		'x-forwarded-host': `localhost:${port}`,
+		origin: 'null',
+		'sec-fetch-site': 'same-origin',
+		'x-sveltekit-action': 'true',
+		accept: 'application/json',
+		'content-type': 'application/x-www-form-urlencoded'
+	};
+	const flow = newFlowId();
+	const setup = await send(
+		port,
+		`/?flow=${flow}&/setup`,
+		headers,
+		new URLSearchParams({
+			base_url: privateUrl,
+			client_id: 'x',
+			client_secret: 'y',
+			scope: 'read',
+			redirect_uri: `http://localhost:${port}/callback`
+		}).toString()
+	);
+	const jar = new Map<string, string>();
+	takeCookies(jar, setup.setCookies);
+	const cookie = cookieHeader(jar);
+	const check = await send(
+		port,
+		`/?flow=${flow}&/check`,
+		{ ...headers, ...(cookie && { cookie }) },
+		''
+	);
+	return { setup, check };
+}
+
+describe('HOST_HEADER from a client that is not the proxy', () => {
+	let srv: TestServer;
+	let priv: Awaited<ReturnType<typeof privateServer>>;
+	beforeAll(async () => {
+		[srv, priv] = await Promise.all([
+			startServer({ HOST_HEADER: 'x-forwarded-host', PLAYGROUND_TRUSTED_PROXIES: '10.9.9.9' }),
+			privateServer()
+		]);
+	});
+	afterAll(async () => {
+		priv?.close();
+		await srv?.stop();
+	});
+
+	test('rebinding with a forged X-Forwarded-Host and Origin: null is refused (403), and nothing is fetched', async () => {
+		const { setup, check } = await rebindingAttempt(srv.port, priv.url);
+		expect(setup.status).toBe(403);
+		expect(JSON.parse(setup.body)).toMatchObject({ error: 'host_not_served' });
+		expect(JSON.parse(setup.body).message).toContain('"evil.example"');
+		expect(check.status).toBe(403);
+		expect(priv.seen).toEqual([]);
+	});
+});
+
+describe('HOST_HEADER from the proxy (PLAYGROUND_TRUSTED_PROXIES=127.0.0.1)', () => {
+	let srv: TestServer;
+	let priv: Awaited<ReturnType<typeof privateServer>>;
+	beforeAll(async () => {
+		[srv, priv] = await Promise.all([
+			startServer({ HOST_HEADER: 'x-forwarded-host', PLAYGROUND_TRUSTED_PROXIES: '127.0.0.1' }),
+			privateServer()
+		]);
+	});
+	afterAll(async () => {
+		priv?.close();
+		await srv?.stop();
+	});
+
+	test("the same request is served: the proxy's header names the host the browser used", async () => {
+		const { setup, check } = await rebindingAttempt(srv.port, priv.url);
+		expect(setup.status).toBe(200);
+		expect(JSON.parse(setup.body)).toMatchObject({ type: 'success' });
+		expect(check.status).toBe(200);
+		expect(priv.seen).toHaveLength(1);
+		expect(priv.seen[0]).toMatch(/^GET \/oauth2\/auth\?/);
+	});
+});
+
+/** Why the server refused to start; a server that does start is stopped again, and this says so. */
+async function refusal(env: Record<string, string>, port?: number): Promise<string> {
+	let srv: TestServer;
+	try {
+		srv = await startServer(env, port);
+	} catch (e) {
+		return (e as Error).message;
+	}
+	await srv.stop();
+	return 'it started';
+}
+
+describe('refused at start', () => {
+	test("rebinding under ORIGIN's host: ORIGIN with HOST_HEADER (which adapter-node then ignores) does not start, saying why", async () => {
+		const port = await freePort();
+		const env = {
+			ORIGIN: `http://localhost:${port}`,
+			HOST_HEADER: 'x-forwarded-host',
+			PLAYGROUND_TRUSTED_PROXIES: '127.0.0.1'
+		};
+		expect(await refusal(env, port)).toMatch(
+			/The playground cannot start: HOST_HEADER is set together with ORIGIN/
+		);
+	});
+
+	test('a proxy header without PLAYGROUND_TRUSTED_PROXIES does not start, saying why', async () => {
+		expect(await refusal({ HOST_HEADER: 'x-forwarded-host' })).toMatch(
+			/The playground cannot start: HOST_HEADER is set, but PLAYGROUND_TRUSTED_PROXIES is not/
+		);
+	});
+});
+
+describe('ADDRESS_HEADER from a client that is not the proxy', () => {
+	const LIMIT = 2;
+	let srv: TestServer;
+	beforeAll(async () => {
+		const port = await freePort();
+		srv = await startServer(
+			{
+				PLAYGROUND_RATE_LIMIT: String(LIMIT),
+				PLAYGROUND_RATE_WINDOW: '120',
+				ADDRESS_HEADER: 'x-forwarded-for',
+				XFF_DEPTH: '1',
+				PLAYGROUND_TRUSTED_PROXIES: '10.9.9.9'
+			},
+			port
+		);
+	});
+	afterAll(() => srv?.stop());
+
+	test('escaping the per-address cap with a new X-Forwarded-For on every step: still counted by its socket', async () => {
+		const c = new Client(srv.url);
+		const inner = c.fetch.bind(c);
+		let n = 0;
+		c.fetch = (path, init = {}) => {
+			const headers = new Headers(init.headers);
+			headers.set('x-forwarded-for', `198.51.100.${++n}`);
+			return inner(path, { ...init, headers });
+		};
+		// A step that calls out is counted even when it cannot go on (no token yet: 409).
+		for (let i = 0; i < LIMIT; i++) expect((await c.action('userinfo')).status).toBe(409);
+		const over = await c.action('userinfo');
+		expect(over.status).toBe(429);
+		expect(String(over.data.message)).toMatch(/^Too many requests from your address/);
+	});
+});
+
+describe('PROTOCOL_HEADER from a client that is not the proxy', () => {
+	let srv: TestServer;
+	beforeAll(async () => {
+		srv = await startServer({
+			PROTOCOL_HEADER: 'x-forwarded-proto',
+			PLAYGROUND_TRUSTED_PROXIES: '10.9.9.9'
+		});
+	});
+	afterAll(() => srv?.stop());
+
+	/** The sandbox's consent page for `redirect_uri`, asked with a forged X-Forwarded-Proto. */
+	const consent = (redirect_uri: string) =>
+		fetch(
+			authUrl(srv, { client_id: 'sandbox-ro', redirect_uri, response_type: 'code', state: 's' }),
+			{ redirect: 'manual', headers: { 'x-forwarded-proto': 'https' } }
+		);
+
+	test('a forged X-Forwarded-Proto: https does not make a plain-HTTP request https (the redirect URIs it registers stay http)', async () => {
+		expect((await consent(`https://localhost:${srv.port}/callback`)).status).toBe(400);
+		expect((await consent(`http://localhost:${srv.port}/callback`)).status).toBe(200);
+	});
+});
