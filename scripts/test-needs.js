@@ -5,7 +5,7 @@
 // commands and make the TLS faults.
 import { spawnSync } from 'node:child_process';
 
-/** Each package, and the program on the PATH that shows it is installed. */
+/** Each package, and the program on the PATH that shows it is installed. @type {[string, string][]} */
 const NEEDED = [
 	['chromium', 'chromium'],
 	['redis-server', 'redis-server'],
@@ -30,7 +30,7 @@ const NEEDED = [
 export function checkNeeds(m) {
 	const missing = NEEDED.filter(
 		([pkg, program]) => !(pkg === 'chromium' && m.env.CHROMIUM_PATH) && !m.has(program)
-	).map(([pkg]) => pkg ?? '');
+	).map(([pkg]) => pkg);
 	if (missing.length === 0) return true;
 	const command = `sudo apt-get install -y ${missing.join(' ')}`;
 	if (!m.has('apt-get') || !(m.root || m.sudo)) {
@@ -44,7 +44,7 @@ export function checkNeeds(m) {
 	const ok =
 		m.run([...prefix, 'apt-get', 'update', '-qq']) &&
 		m.run([...prefix, 'apt-get', 'install', '-y', '-qq', ...missing]);
-	const still = NEEDED.filter(([pkg, program]) => missing.includes(pkg ?? '') && !m.has(program));
+	const still = NEEDED.filter(([pkg, program]) => missing.includes(pkg) && !m.has(program));
 	if (ok && still.length === 0) return true;
 	m.print(`Installing them failed. Try it by hand, then run npm test again:\n\n  ${command}\n`);
 	return false;
