@@ -83,8 +83,9 @@ import { z } from 'zod';
  * @property {boolean} log The request log is on.
  * @property {SandboxConfig} sandbox
  * @property {number} workers PLAYGROUND_WORKERS: server processes on one port (node:cluster); more than one needs REDIS_URL.
- * @property {{ redisUrl?: string }} store REDIS_URL: where the sandbox keeps its codes, grants and
- *   consent decisions; unset, this process's memory.
+ * @property {{ redisUrl?: string, unsafe?: 'accept' }} store REDIS_URL: where the sandbox keeps its codes, grants and
+ *   consent decisions; unset, this process's memory. `unsafe`: PLAYGROUND_STORE_UNSAFE, hosted mode
+ *   may start on a server that can forget them (no persistence, eviction, settings unknown).
  */
 
 export class ConfigError extends Error {
@@ -510,6 +511,13 @@ export const variables = z.object({
 				' must be a redis:// or rediss:// URL with a host, such as redis://127.0.0.1:6379 (its value is not repeated here: it may hold a password)'
 			);
 		return url.href;
+	}),
+	// Hosted mode refuses to start on a store that can forget used codes, unless this accepts it.
+	PLAYGROUND_STORE_UNSAFE: variable((raw, fail) => {
+		const value = raw?.trim().toLowerCase() ?? '';
+		if (value === '') return undefined;
+		if (value === 'accept') return /** @type {'accept'} */ ('accept');
+		return fail(` must be "accept" or unset, not "${raw}".`);
 	})
 });
 
@@ -624,7 +632,10 @@ export function parseConfig(env) {
 			extraClients: v.SANDBOX_CLIENTS,
 			...(sandboxOrigin(v.ORIGIN) && { origin: sandboxOrigin(v.ORIGIN) })
 		},
-		store: { ...(v.REDIS_URL && { redisUrl: v.REDIS_URL }) },
+		store: {
+			...(v.REDIS_URL && { redisUrl: v.REDIS_URL }),
+			...(v.PLAYGROUND_STORE_UNSAFE && { unsafe: v.PLAYGROUND_STORE_UNSAFE })
+		},
 		workers: v.PLAYGROUND_WORKERS
 	};
 }
