@@ -15,6 +15,7 @@ import {
 	exchangeFields,
 	expectOAuthError,
 	getCode,
+	getConsent,
 	openConsent,
 	postDecision,
 	postToken,
@@ -54,6 +55,8 @@ describe('a store that restarts empty (redis-server without persistence, emptied
 		redis = await redisWith(NO_PERSISTENCE_FLAGS);
 		srv = await sandboxOn({ REDIS_URL: redis.url });
 		admin = new Redis(redis.url, { maxRetriesPerRequest: 0 });
+		// The last test restarts the server: this client reconnects by itself, quietly.
+		admin.on('error', () => undefined);
 		clients.push(admin);
 	});
 
@@ -112,5 +115,25 @@ describe('a store that restarts empty (redis-server without persistence, emptied
 		expect((await postToken(srv, refreshFields('sandbox-rw', t.refresh_token))).res.status).toBe(
 			200
 		);
+	});
+
+	test('replayed code and ticket after redis-server restarted empty: both refused', async () => {
+		const { code } = await getCode(srv);
+		expect((await postToken(srv, exchangeFields(srv, code))).res.status).toBe(200);
+		const { ticket } = await openConsent(srv);
+		expect((await postDecision(srv, 'authorize', { ticket })).status).toBe(303);
+		await redis.stop();
+		await redis.start();
+		// The sandbox answers 503 until its client has reconnected by itself: wait for that.
+		await expect.poll(async () => (await getConsent(srv)).status, { timeout: 15_000 }).toBe(200);
+		expectOAuthError(
+			await postToken(srv, exchangeFields(srv, code)),
+			400,
+			'invalid_grant',
+			/store was emptied or replaced/
+		);
+		const replay = await postDecision(srv, 'authorize', { ticket });
+		expect(replay.headers.get('location')).toBeNull();
+		expect(replay.status).toBe(400);
 	});
 });
