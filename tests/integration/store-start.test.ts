@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { Redis } from 'ioredis';
-import type { TestServer } from '../helpers/server';
+import { freePort, type TestServer } from '../helpers/server';
 import {
 	NO_CONFIG_FLAGS,
 	NO_PERSISTENCE_FLAGS,
@@ -84,6 +84,17 @@ describe('the start-up check of the store REDIS_URL names', () => {
 		const redis = await redisWith([...NO_PERSISTENCE_FLAGS, ...NO_CONFIG_FLAGS]);
 		await expect(sandboxOn(hosted(redis))).rejects.toThrow(
 			/The playground cannot start: .*appendonly is off.*read with INFO/s
+		);
+	});
+});
+
+describe('a store that cannot be reached at start', () => {
+	test('hosted mode refuses to start: nothing could be read, so nothing is known', async () => {
+		const port = await freePort(); // nothing listens there
+		await expect(
+			sandboxOn({ PLAYGROUND_MODE: 'hosted', REDIS_URL: `redis://127.0.0.1:${port}` })
+		).rejects.toThrow(
+			/The playground cannot start: .*its settings could not be read \(unreachable: no connection within/s
 		);
 	});
 });
