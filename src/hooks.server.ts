@@ -1,6 +1,6 @@
 /**
- * Security headers on every response, the sandbox switch, startup checks of the configuration,
- * and a request log that never prints a query string, a cookie or a body (they can hold codes,
+ * Security headers on every response, the sandbox switch, startup checks of the configuration (and
+ * of the store REDIS_URL names: hosted mode refuses one that can forget used codes), and a request log that never prints a query string, a cookie or a body (they can hold codes,
  * tokens and secrets).
  */
 import type { Handle, ServerInit } from '@sveltejs/kit';
@@ -25,6 +25,21 @@ import { refuseUnservedHost } from '$lib/server/hosts';
 import { secureHeaders } from '$lib/server/headers';
 import { cookieName } from '$lib/server/session';
 import { peerAddress } from '$lib/proxy.server';
+import { sharedRedis } from '$lib/redis.server';
+import { readStoreSettings, storeVerdict } from '$lib/sandbox/store-check.server';
+
+/** With REDIS_URL: refuses (throws) or warns about a store that can forget what the sandbox keeps. */
+async function checkSharedStore(): Promise<void> {
+	const redis = await sharedRedis();
+	if (!redis) return;
+	const { policy, store } = config();
+	const verdict = storeVerdict(await readStoreSettings(redis), {
+		mode: policy.mode,
+		...(store.unsafe && { unsafe: store.unsafe })
+	});
+	if (verdict.verdict === 'refuse') throw new Error(verdict.message);
+	if (verdict.verdict === 'warn') console.warn(`Warning: ${verdict.message}`);
+}
 
 export const init: ServerInit = async () => {
 	try {
@@ -39,6 +54,7 @@ export const init: ServerInit = async () => {
 			offerSandboxRegistrations(redirectUrisOf);
 		}
 		offerSandboxApiExamples(sandboxApiExamples());
+		await checkSharedStore();
 	} catch (e) {
 		console.error(`\nThe playground cannot start: ${(e as Error).message}\n`);
 		process.exit(1);

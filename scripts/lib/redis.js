@@ -1,6 +1,6 @@
 // A Redis server of our own (Debian's `redis-server`, which `.ci/run` installs), on a free
-// loopback port, with append-only persistence written on every command, in a fresh temporary
-// folder: one implementation for the tests and the bench. `stop()` ends it by its PID and waits for
+// loopback port, by default with append-only persistence written on every command, in a fresh
+// temporary folder: one implementation for the tests and the bench. `stop()` ends it by its PID and waits for
 // its exit; `start()` again reuses the port and the folder, so what was committed is back.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +10,12 @@ import { freePort } from '../free-port.js';
 
 /** Append-only persistence written on every command: compose.yaml gives Valkey the same flags. */
 export const PERSISTENCE_FLAGS = ['--appendonly', 'yes', '--appendfsync', 'always'];
+
+/** No persistence at all: a restart starts empty (what the store's start-up check refuses). */
+export const NO_PERSISTENCE_FLAGS = ['--appendonly', 'no'];
+
+/** `CONFIG` renamed away, as managed servers often disable it: only `INFO` tells the settings. */
+export const NO_CONFIG_FLAGS = ['--rename-command', 'CONFIG', ''];
 
 /**
  * @typedef {object} Redis
@@ -21,8 +27,12 @@ export const PERSISTENCE_FLAGS = ['--appendonly', 'yes', '--appendfsync', 'alway
  * @property {() => Promise<void>} remove stops it and removes its folder
  */
 
-/** @returns {Promise<Redis>} */
-export async function startRedis() {
+/**
+ * @param {{ flags?: string[] }} [options] `flags`: the server's persistence and other settings
+ *   (default `PERSISTENCE_FLAGS`); snapshots are off unless they name `--save`.
+ * @returns {Promise<Redis>}
+ */
+export async function startRedis({ flags = PERSISTENCE_FLAGS } = {}) {
 	const port = await freePort();
 	const dir = mkdtempSync(join(tmpdir(), 'playground-redis-'));
 	/** @type {import('node:child_process').ChildProcess | undefined} */
@@ -40,9 +50,9 @@ export async function startRedis() {
 						'127.0.0.1',
 						'--dir',
 						dir,
-						...PERSISTENCE_FLAGS,
 						'--save',
 						'',
+						...flags,
 						'--protected-mode',
 						'yes'
 					],

@@ -85,8 +85,9 @@ import { z } from 'zod';
  * @property {boolean} log The request log is on.
  * @property {SandboxConfig} sandbox
  * @property {number} workers PLAYGROUND_WORKERS: server processes on one port (node:cluster); more than one needs REDIS_URL.
- * @property {{ redisUrl?: string }} store REDIS_URL: where the sandbox keeps its codes, grants and
- *   consent decisions; unset, this process's memory.
+ * @property {{ redisUrl?: string, unsafe?: 'accept' }} store REDIS_URL: where the sandbox keeps its codes, grants and
+ *   consent decisions; unset, this process's memory. `unsafe`: PLAYGROUND_STORE_UNSAFE, hosted mode
+ *   may start on a server that can forget them (no persistence, eviction, settings unknown).
  */
 
 export class ConfigError extends Error {
@@ -712,7 +713,17 @@ export const variables = z.object({
 		return url.href;
 	}).meta({
 		description:
-			"a Redis-protocol server (Valkey or Redis 7), `redis://host:port` or `rediss://` with TLS, where the sandbox keeps its used codes, grants, revocations and consent decisions, shared by every instance that names it; unset, they live in this process's memory. While the server is unreachable the sandbox answers 503 with the reason and the playground's own steps keep working. Never logged (it may hold a password)"
+			"a Redis-protocol server (Valkey or Redis 7), `redis://host:port` or `rediss://` with TLS, where the sandbox keeps its used codes, grants, revocations and consent decisions, shared by every instance that names it; unset, they live in this process's memory. While the server is unreachable the sandbox answers 503 with the reason and the playground's own steps keep working. Its persistence and eviction are checked at start (see `PLAYGROUND_STORE_UNSAFE`). Never logged (it may hold a password)"
+	}),
+	// Hosted mode refuses to start on a store that can forget used codes, unless this accepts it.
+	PLAYGROUND_STORE_UNSAFE: variable((raw, fail) => {
+		const value = raw?.trim().toLowerCase() ?? '';
+		if (value === '') return undefined;
+		if (value === 'accept') return /** @type {'accept'} */ ('accept');
+		return fail(` must be "accept" or unset, not "${raw}".`);
+	}).meta({
+		description:
+			'`accept`: hosted mode starts even on a `REDIS_URL` server that can forget what the sandbox keeps (no append-only file, an eviction policy other than `noeviction`, or settings it cannot read), with a warning; without it, hosted mode refuses to start on one and says why. Local mode only warns. See [Operations](operations.md)'
 	})
 });
 
@@ -831,7 +842,10 @@ export function parseConfig(env) {
 			extraClients: v.SANDBOX_CLIENTS,
 			...(sandboxOrigin(v.ORIGIN) && { origin: sandboxOrigin(v.ORIGIN) })
 		},
-		store: { ...(v.REDIS_URL && { redisUrl: v.REDIS_URL }) },
+		store: {
+			...(v.REDIS_URL && { redisUrl: v.REDIS_URL }),
+			...(v.PLAYGROUND_STORE_UNSAFE && { unsafe: v.PLAYGROUND_STORE_UNSAFE })
+		},
 		workers: v.PLAYGROUND_WORKERS
 	};
 }

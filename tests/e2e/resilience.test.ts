@@ -1,7 +1,10 @@
 /**
  * The server keeps no state of its own: the session is a sealed cookie, the sandbox's codes and
- * tickets are signed. So (a) a restart between the consent page and Authorize loses nothing, and
- * (b) two instances with the same key behind a round-robin proxy serve one flow between them.
+ * tickets are signed, and what the sandbox must remember is in the shared store (a redis-server of
+ * the test's own, append-only, on a loopback port). So (a) a restart between the consent page and
+ * Authorize loses nothing, and (b) two instances with the same key and store behind a round-robin
+ * proxy serve one flow between them. (Without REDIS_URL each process has a store, and a generation,
+ * of its own, and refuses the tickets and codes of another: see tests/integration/sandbox-expiry.)
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
@@ -10,18 +13,21 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, sessionKey, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
 import { choosePreset, watch, flowUrl } from '../helpers/e2e';
+import { startRedis, type TestRedis } from '../helpers/redis';
 
 let browser: Browser;
 let context: BrowserContext | undefined;
 const servers: TestServer[] = [];
 const problems: string[] = [];
+let redis: TestRedis;
 
 beforeAll(async () => {
-	browser = await launch();
+	[browser, redis] = await Promise.all([launch(), startRedis()]);
 });
 
 afterAll(async () => {
 	await browser?.close();
+	await redis?.remove();
 });
 
 afterEach(async () => {
@@ -32,7 +38,7 @@ afterEach(async () => {
 });
 
 async function start(env: Record<string, string>, port?: number): Promise<TestServer> {
-	const s = await startServer({ PLAYGROUND_LOG: 'off', ...env }, port);
+	const s = await startServer({ PLAYGROUND_LOG: 'off', REDIS_URL: redis.url, ...env }, port);
 	servers.push(s);
 	return s;
 }

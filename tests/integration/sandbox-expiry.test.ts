@@ -1,5 +1,5 @@
 // Lifetimes of the sandbox's codes and tokens (SANDBOX_CODE_TTL, SANDBOX_ACCESS_TTL, SANDBOX_REFRESH_TTL),
-// and a restart with the same key keeping a code valid.
+// and a restart of a memory-store process refusing what the one before issued.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, sessionKey, type TestServer } from '../helpers/server';
 import {
@@ -8,6 +8,8 @@ import {
 	expectOAuthError,
 	getCode,
 	jwtPayload,
+	openConsent,
+	postDecision,
 	postToken,
 	refreshFields,
 	startSandbox,
@@ -68,22 +70,36 @@ describe('short lifetimes', () => {
 });
 
 describe('restart with the same key', () => {
-	it('keeps a code valid across a restart on the same port', async () => {
+	it('replayed code and ticket: a memory-store process refuses what the one before it issued (it cannot know what was used)', async () => {
 		const port = await freePort();
 		const first = await startSandbox({}, port);
 		let code: string;
+		let used: string;
+		let ticket: string;
 		try {
 			({ code } = await getCode(first));
+			({ code: used } = await getCode(first));
+			expect((await postToken(first, exchangeFields(first, used))).res.status).toBe(200);
+			({ ticket } = await openConsent(first));
+			expect((await postDecision(first, 'authorize', { ticket })).status).toBe(303);
 		} finally {
 			await first.stop();
 		}
 		const second = await startSandbox({}, port);
 		try {
-			const a = await postToken(second, exchangeFields(second, code));
-			expect(a.res.status, JSON.stringify(a.body)).toBe(200);
-			expect(
-				(await api(second, 'user-info', { token: a.body.access_token as string })).status
-			).toBe(200);
+			for (const c of [code, used])
+				expectOAuthError(
+					await postToken(second, exchangeFields(second, c)),
+					400,
+					'invalid_grant',
+					/store was emptied or replaced/
+				);
+			const replay = await postDecision(second, 'authorize', { ticket });
+			expect(replay.headers.get('location')).toBeNull();
+			expect(replay.status).toBe(400);
+			// What the new process issues works.
+			const fresh = await getCode(second);
+			expect((await postToken(second, exchangeFields(second, fresh.code))).res.status).toBe(200);
 		} finally {
 			await second.stop();
 		}

@@ -134,6 +134,13 @@ describe.each(backends)('%s backend', (_name, pair) => {
 		expect(await b.readState(ns)).toBe('{"v":"c"}');
 	});
 
+	test('the generation is one for every instance of a store, and the same on every read', async () => {
+		const [a, b] = await pair();
+		const [ga, gb, again] = await Promise.all([a.generation(), b.generation(), a.generation()]);
+		expect(ga).toMatch(/^[\w-]{22}$/);
+		expect([gb, again]).toEqual([ga, ga]);
+	});
+
 	test('a decided ticket is read back without deciding', async () => {
 		const [a, b] = await pair();
 		const ticket = id('ticket');
@@ -163,8 +170,26 @@ describe('redis backend only', () => {
 		}
 	});
 
+	test('the generation is kept with no expiry, and an emptied server (FLUSHALL) gets a new one', async () => {
+		const s = await redisStore();
+		const before = await s.generation();
+		const { Redis } = await import('ioredis');
+		const raw = new Redis(redis.url);
+		try {
+			expect(await raw.get('sandbox:generation')).toBe(before);
+			expect(await raw.ttl('sandbox:generation')).toBe(-1);
+			expect(await raw.flushall()).toBe('OK');
+		} finally {
+			raw.disconnect();
+		}
+		const after = await s.generation();
+		expect(after).not.toBe(before);
+		expect(await (await redisStore()).generation()).toBe(after);
+	});
+
 	test('a restart of the server loses nothing committed; while it is down, every call fails fast', async () => {
 		const s = await redisStore();
+		const generation = await s.generation();
 		const fam = id('fam');
 		const code = { jti: id('code'), exp: sec() + 60, fam, client_id: 'x' };
 		expect(await s.redeemCode(code, 'rt-1', sec() + 3600)).toBe(true);
@@ -199,5 +224,12 @@ describe('redis backend only', () => {
 			'https://app.test/cb?code=kept'
 		);
 		expect(logs.some((l) => l.includes('reachable again'))).toBe(true);
+		expect(await s.generation()).toBe(generation);
+	});
+});
+
+describe('memory backend only', () => {
+	test('each store (each process) has a generation of its own', async () => {
+		expect(await new MemoryStore().generation()).not.toBe(await new MemoryStore().generation());
 	});
 });

@@ -178,6 +178,14 @@ describe('parseConfig', () => {
 		expect(() => parseConfig({ REDIS_URL: 'http://x' })).toThrow(/^REDIS_URL must be a redis:/);
 	});
 
+	test('PLAYGROUND_STORE_UNSAFE: unset, or "accept"; anything else is refused, naming it', () => {
+		expect(parseConfig({}).store.unsafe).toBeUndefined();
+		expect(parseConfig({ PLAYGROUND_STORE_UNSAFE: ' Accept ' }).store.unsafe).toBe('accept');
+		expect(() => parseConfig({ PLAYGROUND_STORE_UNSAFE: 'yes' })).toThrow(
+			/^PLAYGROUND_STORE_UNSAFE must be "accept" or unset, not "yes"/
+		);
+	});
+
 	test('PLAYGROUND_WORKERS: 1 by default, a count or "auto", and more than one only with REDIS_URL', () => {
 		const redis = { REDIS_URL: 'redis://127.0.0.1:6379' };
 		expect(parseConfig({}).workers).toBe(1);

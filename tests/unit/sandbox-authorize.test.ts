@@ -200,6 +200,24 @@ describe('sandbox consent decision', () => {
 		expect(url.searchParams.has('code')).toBe(false);
 	});
 
+	it('replayed ticket: one issued under another store generation is refused, and mints no code', async () => {
+		const before = await signTicket({
+			client_id: 'sandbox-rw',
+			redirect_uri: CB,
+			scope: 'read',
+			state: 's',
+			gen: 'before'
+		});
+		for (const decision of ['authorize', 'deny'] as const)
+			expect(await decideConsent(before.token, decision)).toEqual({
+				ok: false,
+				status: 400,
+				message: expect.stringMatching(
+					/issued before the sandbox's store was emptied .* Start again from the application/
+				)
+			});
+	});
+
 	it('refuses a missing, forged, foreign-kind or expired ticket', async () => {
 		expect(await decideConsent(undefined, 'authorize')).toMatchObject({
 			ok: false,
@@ -212,13 +230,13 @@ describe('sandbox consent decision', () => {
 			message: expect.stringMatching(/bad ticket/)
 		});
 		const code = await signCode(
-			{ client_id: 'sandbox-rw', redirect_uri: CB, scope: 'read', fam: 'f' },
+			{ client_id: 'sandbox-rw', redirect_uri: CB, scope: 'read', fam: 'f', gen: 'g' },
 			60
 		);
 		expect(await decideConsent(code.token, 'authorize')).toMatchObject({ ok: false, status: 400 });
 		const now = Date.now();
 		const old = await signTicket(
-			{ client_id: 'sandbox-rw', redirect_uri: CB, scope: 'read', state: 's' },
+			{ client_id: 'sandbox-rw', redirect_uri: CB, scope: 'read', state: 's', gen: 'g' },
 			now - (TICKET_TTL + 1) * 1000
 		);
 		expect(await decideConsent(old.token, 'authorize', now)).toMatchObject({

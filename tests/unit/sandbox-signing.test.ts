@@ -25,7 +25,8 @@ const code = {
 	client_id: 'sandbox-rw',
 	redirect_uri: 'http://127.0.0.1:5173/callback',
 	scope: 'read write' as const,
-	fam: 'fam-1'
+	fam: 'fam-1',
+	gen: 'generation-1'
 };
 
 describe('sandbox signed codes and tokens', () => {
@@ -75,11 +76,13 @@ describe('sandbox signed codes and tokens', () => {
 				client_id: 'sandbox-rw',
 				redirect_uri: code.redirect_uri,
 				scope: 'read',
-				state: 's'
+				state: 's',
+				gen: 'g'
 			})
 		).token;
-		const r = (await signRefreshToken({ client_id: 'sandbox-rw', scope: 'read', fam: 'f' }, 60))
-			.token;
+		const r = (
+			await signRefreshToken({ client_id: 'sandbox-rw', scope: 'read', fam: 'f', gen: 'g' }, 60)
+		).token;
 		const a = (
 			await signAccessToken(
 				{

@@ -10,6 +10,7 @@ import {
 	type TokenErrorCode
 } from '$lib/sandbox/token.server';
 import { useEnv } from '$lib/env.server';
+import { store } from '$lib/sandbox/state.server';
 
 const ODD_ID = 'odd:client';
 const ODD_SECRET = 'p@ss w:rd+%&=';
@@ -106,7 +107,9 @@ async function newCode(
 	client_id = RW.client_id,
 	{ redirect_uri = CB, scope = 'read write' as const, now = NOW } = {}
 ) {
-	return (await signCode({ client_id, redirect_uri, scope, fam: newId() }, CODE_TTL, now)).token;
+	const gen = await (await store()).generation();
+	return (await signCode({ client_id, redirect_uri, scope, fam: newId(), gen }, CODE_TTL, now))
+		.token;
 }
 
 const exchange = (code: string, extra: Fields = {}): Fields => ({
@@ -318,6 +321,16 @@ describe('authorization_code grant (RFC 6749 §4.1.3)', () => {
 		expect(expectTokens(await post(exchange(code, ro))).scope).toBe('read');
 	});
 
+	it('replayed code: a code issued under another store generation is refused with invalid_grant', async () => {
+		const code = await signCode(
+			{ client_id: RW.client_id, redirect_uri: CB, scope: 'read', fam: newId(), gen: 'before' },
+			CODE_TTL,
+			NOW
+		);
+		const r = await post(exchange(code.token));
+		expectError(r, 400, 'invalid_grant', /issued before the sandbox's store was emptied/);
+	});
+
 	it('is single use: a second use fails and revokes the tokens the code produced', async () => {
 		const code = await newCode();
 		const first = expectTokens(await post(exchange(code)));
@@ -360,12 +373,27 @@ describe('refresh_token grant (RFC 6749 §6, RFC 9700 §4.14.2)', () => {
 		expectTokens(await post(refresh(fresh), { now: NOW + (REFRESH_TTL - 1) * 1000 }));
 	});
 
+	it('replayed refresh token: one issued under another store generation is refused with invalid_grant', async () => {
+		const old = await signRefreshToken(
+			{ client_id: RW.client_id, scope: 'read', fam: newId(), gen: 'before' },
+			REFRESH_TTL,
+			NOW
+		);
+		const r = await post(refresh(old.token));
+		expectError(r, 400, 'invalid_grant', /issued before the sandbox's store was emptied/);
+	});
+
 	it('refuses a missing, made-up or another client’s refresh token', async () => {
 		const { refresh_token: _, ...missing } = refresh('');
 		expectError(await post(missing), 400, 'invalid_request', /refresh_token parameter is missing/);
 		expectError(await post(refresh('abc')), 400, 'invalid_grant', /refresh token is invalid/);
 		const theirs = await signRefreshToken(
-			{ client_id: 'sandbox-ro', scope: 'read', fam: newId() },
+			{
+				client_id: 'sandbox-ro',
+				scope: 'read',
+				fam: newId(),
+				gen: await (await store()).generation()
+			},
 			REFRESH_TTL,
 			NOW
 		);

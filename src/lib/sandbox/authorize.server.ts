@@ -5,7 +5,8 @@
  * - Unknown client, or redirect_uri missing or not matching: an error page at the service, never a
  *   redirect (RFC 6749 §4.1.2.1 first paragraph, §3.1.2.4).
  * - Every other problem is redirected back with `error` (+ `error_description`, + `state`).
- * - The decision form carries a signed, short-lived ticket; the decision reads nothing else.
+ * - The decision form carries a signed, short-lived ticket; the decision reads nothing else. A
+ *   ticket of another store generation (a store that has forgotten its decisions) is refused.
  */
 import { sandboxConfig, type SandboxClient, type SandboxScope } from './config.server';
 import { findClient, redirectUriMatches } from './clients.server';
@@ -200,13 +201,17 @@ export interface ConsentView {
 	user: { name: string; email: string; userId: string };
 }
 
-/** What the consent page shows, with the signed ticket for its form. */
+/**
+ * What the consent page shows, with the signed ticket for its form (issued under the store's
+ * current generation). Throws StoreUnavailable when the store cannot be reached.
+ */
 export async function consentView(request: ConsentRequest): Promise<ConsentView> {
 	const { token } = await signTicket({
 		client_id: request.client.client_id,
 		redirect_uri: request.redirect_uri,
 		scope: request.scope,
 		state: request.state,
+		gen: await (await store()).generation(),
 		...request.pkce
 	});
 	const target = new URL(request.redirect_uri);
@@ -236,14 +241,15 @@ export const HOSTED_GRANT_WINDOW_S = 3600;
 
 let grantLimiter: Promise<RateLimiterAbstract> | undefined;
 
+/** What the sandbox says while its store cannot be reached. */
+export function unavailableMessage(e: StoreUnavailable): string {
+	return `The sandbox cannot answer now: ${e.message}. Try again in a moment.`;
+}
+
 /** The answer while the store cannot be reached: 503 with the reason. */
 function unavailable(e: unknown): DecisionResult {
 	if (!(e instanceof StoreUnavailable)) throw e;
-	return {
-		ok: false,
-		status: 503,
-		message: `The sandbox cannot answer now: ${e.message}. Try again in a moment.`
-	};
+	return { ok: false, status: 503, message: unavailableMessage(e) };
 }
 
 /** A grant for `address` in hosted mode: undefined when it may go ahead, else the refusal. */
@@ -311,6 +317,21 @@ export async function decideConsent(
 			status: 400,
 			message: 'The application of this consent form is no longer registered.'
 		};
+	// Its first decision is kept by the store of the ticket's generation; another generation's
+	// store has forgotten it, so a replay there could mint a second code: refused.
+	let gen: string;
+	try {
+		gen = await (await store()).generation();
+	} catch (e) {
+		return unavailable(e);
+	}
+	if (verified.claims.gen !== gen)
+		return {
+			ok: false,
+			status: 400,
+			message:
+				"The consent form was issued before the sandbox's store was emptied or replaced, so whether it was already used is not known. Start again from the application."
+		};
 	// A ticket decides once: a second post of the same form (a double click, a replay) gets the
 	// first answer again, so it can mint no second code and cannot turn a denial into a grant.
 	const once = async (location: string): Promise<DecisionResult> => {
@@ -342,7 +363,7 @@ export async function decideConsent(
 		return unavailable(e);
 	}
 	const { token: code } = await signCode(
-		{ client_id, redirect_uri, scope, fam: newId(), ...(cc && ccm && { cc, ccm }) },
+		{ client_id, redirect_uri, scope, fam: newId(), gen, ...(cc && ccm && { cc, ccm }) },
 		sandboxConfig().codeTtl,
 		now
 	);

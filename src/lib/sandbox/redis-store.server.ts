@@ -7,12 +7,15 @@
  * - `sandbox:fam:<fam>` = a hash (client_id, refresh, revoked, until), expiring at `until`, the
  *   expiry of the longest token the family holds: a revocation lives exactly as long as it matters;
  * - `sandbox:decision:<ticket jti>` = the first consent decision of a ticket, until the ticket expires;
+ * - `sandbox:generation` = the store's generation (store.server.ts), a random id set once (SET NX)
+ *   and never expiring: emptied, the server gets a new one, and what was issued before is refused;
  * - `sandbox:state:<namespace>` = the demo data of a client (or, hosted, of a grant), as JSON,
  *   replaced by compare-and-set and expiring with the grant.
  *
  * The client is `redis.server.ts`'s: it fails fast while the server is unreachable and
  * reconnects by itself, so the sandbox works again as soon as the server is back.
  */
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { whenReady } from '$lib/redis.server';
 import { StoreUnavailable, type RotateResult, type SandboxStore } from './store.server';
@@ -93,6 +96,14 @@ export class RedisStore implements SandboxStore {
 	/** A key's expiry that is never in the past (the server would drop it at once). */
 	private atLeastNow(unixSeconds: number): number {
 		return Math.max(unixSeconds, Math.floor(this.now() / 1000) + 1);
+	}
+
+	generation(): Promise<string> {
+		return this.run(async () => {
+			// Atomic: of two instances making it at once, both get the one that was set first.
+			const fresh = randomBytes(16).toString('base64url');
+			return (await this.redis.set(PREFIX + 'generation', fresh, 'NX', 'GET')) ?? fresh;
+		});
 	}
 
 	usedCode(jti: string): Promise<string | undefined> {

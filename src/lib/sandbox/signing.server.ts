@@ -5,7 +5,9 @@
  * - the authorization code (RFC 6749 §4.1.2);
  * - the refresh token (§6) and the access token (RFC 9068 shape, `typ: at+jwt`).
  * Each kind has its own `typ` header, so one kind can never be passed off as another.
- * Because the key comes from PLAYGROUND_SESSION_KEY, a restart keeps them valid.
+ * Because the key comes from PLAYGROUND_SESSION_KEY, a restart keeps their signatures valid. The
+ * ticket, the code and the refresh token also carry `gen`, the generation of the store that
+ * remembers their use (store.server.ts): redeemed under another generation, they are refused.
  */
 import { SignJWT, jwtVerify, errors } from 'jose';
 import { randomBytes } from 'node:crypto';
@@ -28,6 +30,8 @@ function sandboxKey(): Uint8Array {
 
 const scopeSchema = z.enum(['read', 'read write']);
 const base = { jti: z.string().min(1), exp: z.number(), iat: z.number() };
+/** The store generation a single-use credential was issued under. */
+const gen = z.string().min(1);
 
 const schemas = {
 	ticket: z.object({
@@ -36,6 +40,7 @@ const schemas = {
 		redirect_uri: z.string(),
 		scope: scopeSchema,
 		state: z.string(),
+		gen,
 		cc: z.string().optional(),
 		ccm: z.enum(['S256', 'plain']).optional()
 	}),
@@ -45,10 +50,17 @@ const schemas = {
 		redirect_uri: z.string(),
 		scope: scopeSchema,
 		fam: z.string().min(1),
+		gen,
 		cc: z.string().optional(),
 		ccm: z.enum(['S256', 'plain']).optional()
 	}),
-	refresh: z.object({ ...base, client_id: z.string(), scope: scopeSchema, fam: z.string().min(1) }),
+	refresh: z.object({
+		...base,
+		client_id: z.string(),
+		scope: scopeSchema,
+		fam: z.string().min(1),
+		gen
+	}),
 	access: z.object({
 		...base,
 		iss: z.string(),

@@ -9,9 +9,17 @@
  * backends: a code is redeemed once even when two instances receive it in the same millisecond.
  * A revocation is kept until the longest token it covers has expired, never evicted early.
  *
+ * Each store has a generation, a random id it keeps for as long as it keeps anything (in Redis,
+ * `sandbox:generation`, set once with SET NX, no expiry; in memory, one per process). The codes,
+ * consent tickets and refresh tokens the sandbox signs carry it, and a redemption whose generation
+ * is not the store's current one is refused: a store that forgot everything (restarted empty,
+ * flushed, replaced, or a new process's memory) has a new generation, so it fails closed instead
+ * of letting a used code be used again.
+ *
  * An operation the store cannot answer (the server is down or too slow) throws `StoreUnavailable`;
  * the sandbox answers 503 with the reason, and the playground's own steps are not affected.
  */
+import { randomBytes } from 'node:crypto';
 import { GrantStore, type RotateResult } from './grants.server';
 
 export type { RotateResult };
@@ -28,6 +36,8 @@ export class StoreUnavailable extends Error {
 export interface SandboxStore {
 	/** Which backend, for the sandbox's page and the health check. */
 	readonly kind: 'memory' | 'redis';
+	/** The store's generation: made on first use, the same for as long as the store remembers. */
+	generation(): Promise<string>;
 	/** The family an authorization code started, when it was redeemed already. */
 	usedCode(jti: string): Promise<string | undefined>;
 	/**
@@ -84,12 +94,17 @@ export class MemoryStore implements SandboxStore {
 	private decisions = new Map<string, { location: string; exp: number }>();
 	private states = new Map<string, { json: string; until: number }>();
 	private lastPrune = 0;
+	private readonly gen = randomBytes(16).toString('base64url');
 
 	constructor(
 		private readonly grants = new GrantStore(),
 		private readonly now: () => number = Date.now,
 		private readonly maxStates = MAX_STATES
 	) {}
+
+	async generation(): Promise<string> {
+		return this.gen;
+	}
 
 	async usedCode(jti: string): Promise<string | undefined> {
 		return this.grants.usedCode(jti)?.fam;

@@ -6,6 +6,8 @@
  *   form-urlencoded first. Never both at once (§2.3).
  * - Codes are single use (§4.1.2); a replay revokes what the code produced (§10.5).
  * - Refresh tokens rotate; a replayed old one revokes the family (RFC 9700 §4.14.2).
+ * - A code or refresh token issued under another generation of the store (one that has since
+ *   forgotten what was used) is refused with invalid_grant: its use cannot be checked.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { SandboxClient, SandboxScope } from './config.server';
@@ -172,7 +174,8 @@ async function issueTokens(
 	scope: SandboxScope,
 	refreshJti: string,
 	origin: string,
-	now: number
+	now: number,
+	gen: string
 ): Promise<Response> {
 	const { refreshTtl } = sandboxConfig();
 	const expires_in = accessTtlFor(client);
@@ -189,7 +192,7 @@ async function issueTokens(
 		now
 	);
 	const refresh = await signRefreshToken(
-		{ client_id: client.client_id, scope, fam, jti: refreshJti },
+		{ client_id: client.client_id, scope, fam, gen, jti: refreshJti },
 		refreshTtl,
 		now
 	);
@@ -205,6 +208,11 @@ async function issueTokens(
 /** Until when a family must be remembered: its newest refresh token or access token, whichever lasts longer. */
 function familyUntil(client: SandboxClient, now: number): number {
 	return Math.floor(now / 1000) + Math.max(sandboxConfig().refreshTtl, accessTtlFor(client));
+}
+
+/** Why a credential of another store generation is refused: its use cannot be checked. */
+function forgotten(what: 'authorization code' | 'refresh token'): string {
+	return `The ${what} was issued before the sandbox's store was emptied or replaced, so whether it was already used is not known: start a new consent`;
 }
 
 /** RFC 7636 §4.6, compared in constant time. */
@@ -244,6 +252,8 @@ async function authorizationCodeGrant(
 	}
 	const claims = verified.claims;
 	const grants = await store();
+	const gen = await grants.generation();
+	if (claims.gen !== gen) return tokenError(400, 'invalid_grant', forgotten('authorization code'));
 	const until = familyUntil(client, now);
 	const used = await grants.usedCode(claims.jti);
 	if (used) {
@@ -291,7 +301,15 @@ async function authorizationCodeGrant(
 			'The authorization code has already been used; the tokens issued from it are now revoked'
 		);
 	}
-	return issueTokens(client, claims.fam, clampScope(client, claims.scope), refreshJti, origin, now);
+	return issueTokens(
+		client,
+		claims.fam,
+		clampScope(client, claims.scope),
+		refreshJti,
+		origin,
+		now,
+		gen
+	);
 }
 
 async function refreshTokenGrant(
@@ -315,10 +333,17 @@ async function refreshTokenGrant(
 	const claims = verified.claims;
 	if (claims.client_id !== client.client_id)
 		return tokenError(400, 'invalid_grant', 'The refresh token was issued to another client');
+	const grants = await store();
+	const gen = await grants.generation();
+	if (claims.gen !== gen) return tokenError(400, 'invalid_grant', forgotten('refresh token'));
 	const nextJti = newId();
-	const rotated = await (
-		await store()
-	).rotate(claims.fam, client.client_id, claims.jti, nextJti, familyUntil(client, now));
+	const rotated = await grants.rotate(
+		claims.fam,
+		client.client_id,
+		claims.jti,
+		nextJti,
+		familyUntil(client, now)
+	);
 	if (rotated === 'revoked')
 		return tokenError(400, 'invalid_grant', 'The refresh token has been revoked');
 	if (rotated === 'reused') {
@@ -328,7 +353,15 @@ async function refreshTokenGrant(
 			'The refresh token was already used (refresh tokens rotate); every token of this grant is now revoked'
 		);
 	}
-	return issueTokens(client, claims.fam, clampScope(client, claims.scope), nextJti, origin, now);
+	return issueTokens(
+		client,
+		claims.fam,
+		clampScope(client, claims.scope),
+		nextJti,
+		origin,
+		now,
+		gen
+	);
 }
 
 /** Handles `POST /sandbox/oauth2/token`. `origin` is the service's origin (for the `iss` claim). */

@@ -7,8 +7,10 @@ import {
 	consentView,
 	decideConsent,
 	decisionIsSameOrigin,
+	unavailableMessage,
 	type Decision
 } from '$lib/sandbox/authorize.server';
+import { StoreUnavailable } from '$lib/sandbox/store.server';
 import { readForm } from '$lib/server/form';
 import { config } from '$lib/env.server';
 import { clientAddress } from '$lib/proxy.server';
@@ -21,7 +23,12 @@ export const load: PageServerLoad = async ({ url, setHeaders }) => {
 	if (check.kind === 'fatal') error(400, `${check.error}: ${check.error_description}`);
 	if (check.kind === 'redirect') redirect(302, check.location);
 	setHeaders({ 'cache-control': 'no-store' });
-	return consentView(check);
+	try {
+		return await consentView(check);
+	} catch (e) {
+		if (e instanceof StoreUnavailable) error(503, unavailableMessage(e));
+		throw e;
+	}
 };
 
 const decisionForm = z.object({ ticket: z.string().optional() });
