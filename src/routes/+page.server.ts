@@ -108,7 +108,9 @@ const discoverSchema = z
 
 export const actions: Actions = inFlow({
 	check: (event) =>
-		runStep(event, (s) => checkRegistration(s, event.request.signal, event.url.origin)),
+		runStep(event, (s, client) =>
+			checkRegistration(s, event.request.signal, event.url.origin, client)
+		),
 	pasteback: async (event) => {
 		const body = await readForm(event.request);
 		if (!body.ok) return body.failure;
@@ -139,7 +141,7 @@ export const actions: Actions = inFlow({
 		);
 	},
 	userinfo: (event) =>
-		runStep(event, (s) => callApi(s, 'userinfo', undefined, event.request.signal)),
+		runStep(event, (s, client) => callApi(s, 'userinfo', undefined, event.request.signal, client)),
 	api: async (event) => {
 		const body = await readForm(event.request);
 		if (!body.ok) return body.failure;
@@ -161,7 +163,9 @@ export const actions: Actions = inFlow({
 			contentType: text('content_type')
 		});
 		if (!parsed.ok) return fail(400, { message: parsed.message, field: parsed.field });
-		return runStep(event, (s) => callApi(s, 'api', parsed.value, event.request.signal));
+		return runStep(event, (s, client) =>
+			callApi(s, 'api', parsed.value, event.request.signal, client)
+		);
 	},
 	reset: ({ cookies, url }) => resetAction(cookies, url),
 	undo: ({ cookies, url }) => undoAction(cookies, url),

@@ -23,7 +23,7 @@ import {
 import type { AuthMethod, PkceMethod } from '$lib/oauth/setup';
 import { headerValue, type Exchange, type Finding } from '$lib/exchange/types';
 import { config } from '$lib/env.server';
-import { outboundFrom, send } from './send';
+import { outboundFrom, sendAll } from './send';
 
 const RFC8414 = 'https://www.rfc-editor.org/rfc/rfc8414';
 
@@ -66,7 +66,8 @@ export async function discover(
 		return { discovery, exchanges };
 	};
 	for (const [i, url] of wellKnownUrls(identifier).entries()) {
-		const ex = await send(
+		// A GET on a kept-alive connection the server had closed is sent again: both attempts shown.
+		const attempts = await sendAll(
 			{
 				step: 'discovery',
 				method: 'GET',
@@ -80,7 +81,8 @@ export async function discover(
 			},
 			outboundFrom(config())
 		);
-		exchanges.push(ex);
+		exchanges.push(...attempts);
+		const ex = attempts.at(-1)!;
 		if (!isDocument(ex)) continue;
 		const invalid = (why: string): Finding => ({
 			level: 'error',
