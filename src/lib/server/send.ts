@@ -94,6 +94,9 @@ class HostSlots {
 	private byClient = new Map<string, number>();
 	private waiting: { client: string; grant: () => void }[] = [];
 
+	/** `idle` is called when the last slot is given back and no one waits (the host's entry goes). */
+	constructor(private readonly idle: () => void) {}
+
 	/** Whether a request for `client` would have to wait for a slot. */
 	mustWait(client: string): boolean {
 		return !this.admissible(client);
@@ -116,6 +119,7 @@ class HostSlots {
 			if (left > 0) this.byClient.set(client, left);
 			else this.byClient.delete(client);
 			this.wake();
+			if (this.active === 0 && this.waiting.length === 0) this.idle();
 		};
 	}
 
@@ -144,6 +148,7 @@ class HostSlots {
 			};
 			const onStop = () => {
 				this.waiting = this.waiting.filter((x) => x !== w);
+				if (this.active === 0 && this.waiting.length === 0) this.idle();
 				resolve(undefined);
 			};
 			if (stop.aborted) return resolve(undefined);
@@ -183,7 +188,12 @@ export function agentFor(policy: GuardPolicy, protocol: string, insecure = false
 
 function slotsFor(pool: Pool, host: string): HostSlots {
 	let slots = pool.hosts.get(host);
-	if (!slots) pool.hosts.set(host, (slots = new HostSlots()));
+	if (!slots) {
+		const made = new HostSlots(() => {
+			if (pool.hosts.get(host) === made) pool.hosts.delete(host);
+		});
+		pool.hosts.set(host, (slots = made));
+	}
 	return slots;
 }
 
@@ -358,14 +368,14 @@ async function attempt(
 		waited = slots.mustWait(clientKey(input.client ?? ''));
 		const slot = await waitForSlot(slots, input, lim.totalTimeoutMs);
 		if (!slot) {
-			const waited = round(performance.now() - t0);
+			const queued = round(performance.now() - t0);
 			const failure: Failure = input.signal?.aborted
 				? { kind: 'cancelled', message: 'Cancelled.' }
 				: {
 						kind: 'busy',
 						message: `None of the playground's connections to ${prepared.url.host} became free within ${lim.totalTimeoutMs} ms (other visitors' requests held them); nothing was sent.`
 					};
-			return record(prepared.request, { queued: waited, total: waited }, { failure });
+			return record(prepared.request, { queued, total: queued }, { failure });
 		}
 		release = slot;
 	}
