@@ -221,10 +221,11 @@ export const actions: Actions = inFlow({
 		const { base_url, issuer, ...current } = parsed.data;
 		let found: Discovery | undefined;
 		let secretQuestion: { hosts: string[]; destinations: string[] } | undefined;
-		const done = await runStep(event, async (s) => {
+		const done = await runStep(event, async (s, client) => {
 			const r = await discover(issuer || base_url, current, {
 				signal: event.request.signal,
-				allowInvalidTls: s.setup?.allow_invalid_tls
+				allowInvalidTls: s.setup?.allow_invalid_tls,
+				client
 			});
 			found = r.discovery;
 			if (found.outcome === 'found')

@@ -57,7 +57,7 @@ function isDocument(ex: Exchange): boolean {
 export async function discover(
 	identifier: string,
 	current: { token_endpoint_auth_method: AuthMethod; pkce: PkceMethod },
-	opts: { signal?: AbortSignal; allowInvalidTls?: boolean } = {}
+	opts: { signal?: AbortSignal; allowInvalidTls?: boolean; client?: string } = {}
 ): Promise<{ discovery: Discovery; exchanges: Exchange[] }> {
 	const exchanges: Exchange[] = [];
 	const finish = (discovery: Discovery, finding: Finding) => {
@@ -77,7 +77,8 @@ export async function discover(
 						? 'The authorization server’s metadata, at RFC 8414’s well-known URL.'
 						: 'The metadata at OpenID Connect Discovery’s well-known URL.',
 				signal: opts.signal,
-				allowInvalidTls: opts.allowInvalidTls
+				allowInvalidTls: opts.allowInvalidTls,
+				client: opts.client
 			},
 			outboundFrom(config())
 		);
