@@ -78,11 +78,6 @@ const POOL_RESERVE = 8;
  * socket forever when it has none: a request then goes on a socket the server is just closing.
  */
 export const IDLE_TIMEOUT_MS = 4000;
-/**
- * A step that waited for its turn at the host (the pool's slots were taken) says so, and so does
- * one that waited at least this long for the agent to hand it a socket.
- */
-const QUEUED_NOTE_MS = 50;
 
 /**
  * The connections to one host, counted per visitor's address: a request is let through while the
@@ -384,7 +379,18 @@ async function attempt(
 		if ('failure' in written)
 			return record(prepared.request, { total: round(performance.now() - t0) }, written);
 		const timing: Timing = { total: 0 };
-		const read_ = await read(written.req, prepared, lim, timing, t0, input.signal, waited);
+		// The agent holds it back until one of its sockets is free (rare: the slots keep to its size).
+		const queuedInAgent =
+			!!pool && Object.values(pool.agent.requests).some((list) => list?.includes(written.req));
+		const read_ = await read(
+			written.req,
+			prepared,
+			lim,
+			timing,
+			t0,
+			input.signal,
+			waited || queuedInAgent
+		);
 		return record(prepared.request, timing, read_.outcome, read_.stale);
 	} finally {
 		release();
@@ -562,7 +568,8 @@ export function notSent(e: NodeJS.ErrnoException): Failure {
 /**
  * Writes the body and reads the answer, within the connect and total timeouts and the size cap,
  * filling in `timing` (queued, DNS, connect, TLS, first byte, total) as the socket goes; `waited`:
- * it already waited for its turn at the host. The connect
+ * it waited for its turn at the host or for one of the agent's sockets, and `timing.queued` then
+ * says how long, until it had a socket. The connect
  * timeout runs from when the request has a socket: time spent waiting for one of the playground's
  * own connections is the playground's, not the service's. `stale`: it went on a kept-alive socket
  * that closed before any byte of an answer.
@@ -621,8 +628,7 @@ function read(
 
 		req.on('socket', (socket: Socket) => {
 			hasSocket = true;
-			const queued = round(performance.now() - t0);
-			if (waited || queued >= QUEUED_NOTE_MS) timing.queued = queued;
+			if (waited) timing.queued = round(performance.now() - t0);
 			reused = !socket.connecting;
 			readBefore = socket.bytesRead;
 			if (socket.connecting)
