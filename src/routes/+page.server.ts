@@ -108,7 +108,9 @@ const discoverSchema = z
 
 export const actions: Actions = inFlow({
 	check: (event) =>
-		runStep(event, (s) => checkRegistration(s, event.request.signal, event.url.origin)),
+		runStep(event, (s, client) =>
+			checkRegistration(s, event.request.signal, event.url.origin, client)
+		),
 	pasteback: async (event) => {
 		const body = await readForm(event.request);
 		if (!body.ok) return body.failure;
@@ -139,7 +141,7 @@ export const actions: Actions = inFlow({
 		);
 	},
 	userinfo: (event) =>
-		runStep(event, (s) => callApi(s, 'userinfo', undefined, event.request.signal)),
+		runStep(event, (s, client) => callApi(s, 'userinfo', undefined, event.request.signal, client)),
 	api: async (event) => {
 		const body = await readForm(event.request);
 		if (!body.ok) return body.failure;
@@ -161,7 +163,9 @@ export const actions: Actions = inFlow({
 			contentType: text('content_type')
 		});
 		if (!parsed.ok) return fail(400, { message: parsed.message, field: parsed.field });
-		return runStep(event, (s) => callApi(s, 'api', parsed.value, event.request.signal));
+		return runStep(event, (s, client) =>
+			callApi(s, 'api', parsed.value, event.request.signal, client)
+		);
 	},
 	reset: ({ cookies, url }) => resetAction(cookies, url),
 	undo: ({ cookies, url }) => undoAction(cookies, url),
@@ -217,10 +221,11 @@ export const actions: Actions = inFlow({
 		const { base_url, issuer, ...current } = parsed.data;
 		let found: Discovery | undefined;
 		let secretQuestion: { hosts: string[]; destinations: string[] } | undefined;
-		const done = await runStep(event, async (s) => {
+		const done = await runStep(event, async (s, client) => {
 			const r = await discover(issuer || base_url, current, {
 				signal: event.request.signal,
-				allowInvalidTls: s.setup?.allow_invalid_tls
+				allowInvalidTls: s.setup?.allow_invalid_tls,
+				client
 			});
 			found = r.discovery;
 			if (found.outcome === 'found')

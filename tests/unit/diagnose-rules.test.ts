@@ -107,17 +107,59 @@ describe('failures', () => {
 		['tls', 'tls-failure', 'error'],
 		['too-large', 'response-too-large', 'warning'],
 		['reset', 'connection-reset', 'error'],
+		['busy', 'pool-busy', 'warning'],
 		['cancelled', 'cancelled', 'info'],
 		['network', 'network-error', 'error'],
 		['something-new', 'network-error', 'error']
 	])('a %s failure is one %s finding (%s)', (kind, code, level) => {
 		const e: Exchange = {
-			...ex(),
+			...ex({ step: 'userinfo', method: 'GET' }),
 			response: undefined,
 			failure: { kind: kind as 'network', message: 'what the sender saw' }
 		};
 		const f = diagnose(e);
 		expect(f.map((x) => [x.code, x.level])).toEqual([[code, level]]);
+	});
+	const cutOff = (step: Exchange['step']): Exchange => ({
+		...ex({ step }),
+		response: undefined,
+		failure: { kind: 'reset', message: 'reader.test closed the connection before answering.' }
+	});
+	test('a code exchange cut off before any answer: the code may or may not have been spent, and exchanging it again shows which', () => {
+		const f = diagnose(cutOff('exchange'));
+		expect(f.map((x) => [x.code, x.level])).toEqual([
+			['connection-reset', 'error'],
+			['code-maybe-spent', 'warning']
+		]);
+		expect(f[1]!.message).toMatch(/may or may not have been spent/);
+		expect(f[1]!.fix).toMatch(/^Exchange the same code again: an answer of invalid_grant/);
+	});
+	test('a refresh or a code exchange that got part of an answer is not said to maybe have spent the code', () => {
+		expect(diagnose(cutOff('refresh')).map((x) => x.code)).toEqual(['connection-reset']);
+		const partial: Exchange = {
+			...ex({ step: 'exchange', status: 200 }),
+			failure: cutOff('exchange').failure
+		};
+		expect(diagnose(partial).map((x) => x.code)).toEqual(['connection-reset']);
+	});
+	test('a step that waited for one of the playground’s connections says so, and does not blame the service', () => {
+		const waited = {
+			...ex({
+				step: 'userinfo',
+				method: 'GET',
+				url: 'https://reader.test/reader/api/0/user-info',
+				status: 200
+			}),
+			timing: { queued: 812.4, total: 900 }
+		};
+		const f = diagnose(waited).find((x) => x.code === 'pool-wait');
+		expect(f?.level).toBe('info');
+		expect(f?.message).toBe(
+			"This step waited 812 ms for one of the playground's connections to reader.test (other visitors' requests were using them). That time is the playground's, not the service's."
+		);
+		expect(diagnose({ ...waited, timing: { total: 900 } }).map((x) => x.code)).not.toContain(
+			'pool-wait'
+		);
 	});
 	test('no response and no failure: nothing to say', () => {
 		expect(diagnose({ ...ex(), response: undefined })).toEqual([]);

@@ -298,6 +298,13 @@ describe('harTimings', () => {
 		});
 	});
 
+	test('time queued for one of the playground’s connections is HAR’s blocked, not the server’s wait', () => {
+		expect(harTimings({ queued: 40, connect: 1, firstByte: 45, total: 46 })).toStrictEqual({
+			time: 46,
+			timings: { blocked: 40, dns: -1, connect: 1, ssl: -1, send: 0, wait: 4, receive: 1 }
+		});
+	});
+
 	test('TLS without a connect time is the connect time', () => {
 		expect(harTimings({ tls: 2, firstByte: 5, total: 6 })).toStrictEqual({
 			time: 6,

@@ -17,9 +17,8 @@ import { redactExchange } from '$lib/exchange/redact';
 const answers: Partial<Exchange>[] = [];
 const sent: SendInput[] = [];
 
-vi.mock('$lib/server/send', () => ({
-	outboundFrom: () => ({}),
-	send: vi.fn(async (input: SendInput): Promise<Exchange> => {
+vi.mock('$lib/server/send', async () => {
+	const send = vi.fn(async (input: SendInput): Promise<Exchange> => {
 		sent.push(input);
 		const answer = answers.shift();
 		if (!answer) throw new Error(`no scripted answer for ${input.method} ${input.url}`);
@@ -39,8 +38,14 @@ vi.mock('$lib/server/send', () => ({
 			note: input.note,
 			...answer
 		};
-	})
-}));
+	});
+	// A GET's retry is the sender's (tests/integration/pool.test.ts): here, one attempt each.
+	return {
+		outboundFrom: () => ({}),
+		send,
+		sendAll: async (input: SendInput) => [await send(input)]
+	};
+});
 
 const {
 	present,
@@ -435,6 +440,32 @@ describe('exchangeCode', () => {
 		expect(r.session.code).toBeUndefined();
 		expect(r.session.tokens).toBeUndefined();
 		expect(r.exchanges[0]!.findings.map((f) => f.code)).toContain('invalid_grant');
+	});
+	test('an exchange cut off before any answer keeps the code, so exchanging it again shows whether it was spent', async () => {
+		answers.push({
+			response: undefined,
+			failure: { kind: 'reset', message: 'reader.test closed the connection before answering.' }
+		});
+		const s = withCode();
+		const r = await exchangeCode(s);
+		expect(r.ok).toBe(true);
+		if (!r.ok) return;
+		expect(r.session.code).toEqual(s.code);
+		expect(r.exchanges[0]!.findings.map((f) => f.code)).toEqual([
+			'connection-reset',
+			'code-maybe-spent'
+		]);
+	});
+	test('an exchange cut off in the middle of an answer uses the code up', async () => {
+		answers.push({
+			...json(200, { access_token: 'a' }),
+			failure: {
+				kind: 'reset',
+				message: 'reader.test closed the connection in the middle of the body.'
+			}
+		});
+		const r = await exchangeCode(withCode());
+		expect(r.ok && r.session.code).toBeUndefined();
 	});
 });
 

@@ -18,6 +18,19 @@ describe('phases', () => {
 		expect(sum(t)).toBe(34);
 	});
 
+	test('time spent waiting for one of the playground’s connections is its own phase, first, and not counted as the service’s waiting', () => {
+		const t: Timing = { queued: 400, connect: 1, firstByte: 410, total: 412 };
+		expect(phases(t)).toEqual([
+			{ name: 'queued', ms: 400, start: 0 },
+			{ name: 'connect', ms: 1, start: 400 },
+			{ name: 'waiting', ms: 9, start: 401 },
+			{ name: 'download', ms: 2, start: 410 }
+		]);
+		expect(describeTiming(t)).toBe(
+			'queued in the playground 400 ms, connect 1.0 ms, waiting 9.0 ms, download 2.0 ms, total 412 ms'
+		);
+	});
+
 	test('plain HTTP to an address: no DNS and no TLS segment', () => {
 		expect(phases({ connect: 1, firstByte: 10, total: 12 }).map((p) => p.name)).toEqual([
 			'connect',

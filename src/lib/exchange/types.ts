@@ -80,6 +80,7 @@ export type FailureKind =
 	| 'too-large'
 	| 'blocked'
 	| 'reset'
+	| 'busy'
 	| 'cancelled'
 	| 'network';
 
@@ -89,6 +90,8 @@ export interface Failure {
 }
 
 export interface Timing {
+	/** Waited this long for one of the playground's own connections to the host (when it had to). */
+	queued?: number;
 	dns?: number;
 	connect?: number;
 	tls?: number;

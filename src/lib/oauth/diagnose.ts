@@ -86,6 +86,12 @@ const failureFindings: Record<string, (msg: string) => Finding> = {
 		fix: 'A token or user-info response should be small; check that the URL points at the right endpoint.'
 	}),
 	reset: (m) => ({ level: 'error', code: F.CONNECTION_RESET, message: m }),
+	busy: (m) => ({
+		level: 'warning',
+		code: F.POOL_BUSY,
+		message: m,
+		fix: 'This is the playground being busy, not the service. Try the step again in a moment.'
+	}),
 	cancelled: () => ({
 		level: 'info',
 		code: F.CANCELLED,
@@ -511,10 +517,47 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 }
 
 export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
+	const queued = queuedFinding(ex);
 	if (ex.failure) {
 		const f = failureFindings[ex.failure.kind] ?? failureFindings.network!;
-		return [f(ex.failure.message)];
+		return [f(ex.failure.message), ...codeMaybeSpent(ex), ...queued];
 	}
+	return [...queued, ...answerFindings(ex, ctx)];
+}
+
+/** The step waited for one of the playground's own connections: said, and not laid on the service. */
+function queuedFinding(ex: Exchange): Finding[] {
+	const waited = ex.timing.queued;
+	if (waited === undefined || ex.failure?.kind === 'busy') return [];
+	const host = URL.canParse(ex.request.url) ? new URL(ex.request.url).host : ex.request.url;
+	return [
+		{
+			level: 'info',
+			code: F.POOL_WAIT,
+			message: `This step waited ${Math.round(waited)} ms for one of the playground's connections to ${host} (other visitors' requests were using them). That time is the playground's, not the service's.`
+		}
+	];
+}
+
+/**
+ * A code exchange whose connection closed before any answer: the service may have received the
+ * code and spent it (codes are single-use, RFC 6749 §4.1.2), or never seen it.
+ */
+function codeMaybeSpent(ex: Exchange): Finding[] {
+	if (ex.step !== 'exchange' || ex.failure?.kind !== 'reset' || ex.response) return [];
+	return [
+		{
+			level: 'warning',
+			code: F.CODE_MAYBE_SPENT,
+			message:
+				'The connection closed before any answer, so the code may or may not have been spent: the service may have received and used it, or never seen it.',
+			fix: 'Exchange the same code again: an answer of invalid_grant means it was spent (start again from the consent step); tokens mean it was not.',
+			ref: RFC6749('4.1.2')
+		}
+	];
+}
+
+function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	const out: Finding[] = [];
 	if (ex.step === 'consent') {
 		const u = URL.canParse(ex.request.url) ? new URL(ex.request.url) : undefined;

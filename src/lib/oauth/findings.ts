@@ -47,6 +47,24 @@ export const RESPONSE_TOO_LARGE = 'response-too-large';
 export const CONNECTION_RESET = 'connection-reset';
 
 /**
+ * The connection closed before an answer during the code exchange: the code may or may not be spent.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2
+ */
+export const CODE_MAYBE_SPENT = 'code-maybe-spent';
+
+/**
+ * Every one of the playground's connections to the host was in use by other visitors' requests.
+ * @see the sender's failure kinds, `Exchange.failure`
+ */
+export const POOL_BUSY = 'pool-busy';
+
+/**
+ * The step waited for one of the playground's own connections to the host before it was sent.
+ * @see the sender's connection pool, `$lib/server/send`
+ */
+export const POOL_WAIT = 'pool-wait';
+
+/**
  * The user cancelled the step.
  * @see the sender's failure kinds, `Exchange.failure`
  */

@@ -23,7 +23,7 @@ import {
 import type { AuthMethod, PkceMethod } from '$lib/oauth/setup';
 import { headerValue, type Exchange, type Finding } from '$lib/exchange/types';
 import { config } from '$lib/env.server';
-import { outboundFrom, send } from './send';
+import { outboundFrom, sendAll } from './send';
 
 const RFC8414 = 'https://www.rfc-editor.org/rfc/rfc8414';
 
@@ -57,7 +57,7 @@ function isDocument(ex: Exchange): boolean {
 export async function discover(
 	identifier: string,
 	current: { token_endpoint_auth_method: AuthMethod; pkce: PkceMethod },
-	opts: { signal?: AbortSignal; allowInvalidTls?: boolean } = {}
+	opts: { signal?: AbortSignal; allowInvalidTls?: boolean; client?: string } = {}
 ): Promise<{ discovery: Discovery; exchanges: Exchange[] }> {
 	const exchanges: Exchange[] = [];
 	const finish = (discovery: Discovery, finding: Finding) => {
@@ -66,7 +66,8 @@ export async function discover(
 		return { discovery, exchanges };
 	};
 	for (const [i, url] of wellKnownUrls(identifier).entries()) {
-		const ex = await send(
+		// A GET on a kept-alive connection the server had closed is sent again: both attempts shown.
+		const attempts = await sendAll(
 			{
 				step: 'discovery',
 				method: 'GET',
@@ -76,11 +77,13 @@ export async function discover(
 						? 'The authorization server’s metadata, at RFC 8414’s well-known URL.'
 						: 'The metadata at OpenID Connect Discovery’s well-known URL.',
 				signal: opts.signal,
-				allowInvalidTls: opts.allowInvalidTls
+				allowInvalidTls: opts.allowInvalidTls,
+				client: opts.client
 			},
 			outboundFrom(config())
 		);
-		exchanges.push(ex);
+		exchanges.push(...attempts);
+		const ex = attempts.at(-1)!;
 		if (!isDocument(ex)) continue;
 		const invalid = (why: string): Finding => ({
 			level: 'error',

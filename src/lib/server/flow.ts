@@ -20,7 +20,7 @@ import { issuerFinding, issuerStops } from '$lib/oauth/issuer';
 import { ignoreCallback, issuerOnCallback } from './callback-trust';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 import { realTokens, receiveTokens } from './tokens';
-import { outboundFrom, send as sendWith, type SendInput } from './send';
+import { outboundFrom, send as sendWith, sendAll as sendAllWith, type SendInput } from './send';
 import { config } from '$lib/env.server';
 import { rememberState, type Session } from './session';
 import { clientAuth } from './client-auth';
@@ -34,6 +34,8 @@ import { apiUrl, type ApiCall } from '$lib/oauth/api-request';
 
 /** The one sender, with the server's outbound policy and limits. */
 const send = (input: SendInput) => sendWith(input, outboundFrom(config()));
+/** The same, and a GET on a kept-alive connection the server had closed is sent again (both shown). */
+const sendAll = (input: SendInput) => sendAllWith(input, outboundFrom(config()));
 
 export type StepResult =
 	| { ok: true; session: Session; exchanges: Exchange[] }
@@ -282,7 +284,8 @@ function needSetup(session: Session) {
 export async function checkRegistration(
 	session: Session,
 	signal?: AbortSignal,
-	origin?: string
+	origin?: string,
+	client?: string
 ): Promise<StepResult> {
 	const setup = session.setup;
 	if (!setup) return { ok: false, status: 409, message: 'Save the setup first.' };
@@ -294,24 +297,25 @@ export async function checkRegistration(
 			scope: setup.scope,
 			state: makeState()
 		});
-	const raw = await send({
+	const attempts = await sendAll({
 		step: 'check',
 		method: 'GET',
 		url,
 		accept: 'text/html,application/json;q=0.9',
 		note: 'Registration check: the consent URL, fetched by the playground server without following redirects. Nothing is authorized.',
-		signal
+		signal,
+		client
 	});
 	return {
 		ok: true,
 		session,
-		exchanges: [
+		exchanges: attempts.map((raw) =>
 			present(raw, session, {
 				redirectUri: setup.redirect_uri,
 				clientId: setup.client_id,
 				...(origin ? registeredRedirect(setup, origin) : {})
 			})
-		]
+		)
 	};
 }
 
@@ -414,7 +418,10 @@ export async function exchangeCode(
 		allowInvalidTls: setup.allow_invalid_tls
 	});
 	const shown = present(raw, session, { requestedScope: code.scope });
-	const next: Session = { ...session, code: undefined };
+	// The connection closed before any answer: the code may not be spent, so it stays, and
+	// exchanging it again shows which (diagnose.ts, code-maybe-spent).
+	const unanswered = raw.failure?.kind === 'reset' && !raw.response;
+	const next: Session = { ...session, code: unanswered ? session.code : undefined };
 	if (session.code.held && next.callback)
 		next.callback = { ...next.callback, exchanged_anyway: true };
 	return {
@@ -484,7 +491,8 @@ export async function callApi(
 	session: Session,
 	step: 'userinfo' | 'api',
 	call?: ApiCall,
-	signal?: AbortSignal
+	signal?: AbortSignal,
+	client?: string
 ): Promise<StepResult> {
 	if (!session.setup) return { ok: false, status: 409, message: 'Save the setup first.' };
 	if (!session.tokens)
@@ -532,7 +540,7 @@ export async function callApi(
 	const t = withToken(url, current);
 	const api = step === 'api' && call ? call : undefined;
 	const method = api?.method ?? 'GET';
-	const raw = await send({
+	const attempts = await sendAll({
 		step,
 		method,
 		url: t.url,
@@ -547,13 +555,16 @@ export async function callApi(
 				? `The user-info read (${API_DOCS} §4.4).`
 				: `${method} ${new URL(url).pathname}`,
 		signal,
-		allowInvalidTls: current.setup!.allow_invalid_tls
+		allowInvalidTls: current.setup!.allow_invalid_tls,
+		client
 	});
 	exchanges.push(
-		present(raw, current, {
-			tokenExpiresAt: current.tokens!.expires_at,
-			requestedScope: current.tokens!.requested_scope
-		})
+		...attempts.map((raw) =>
+			present(raw, current, {
+				tokenExpiresAt: current.tokens!.expires_at,
+				requestedScope: current.tokens!.requested_scope
+			})
+		)
 	);
 	return { ok: true, session: current, exchanges };
 }

@@ -18,6 +18,7 @@ import {
 } from '$lib/oauth/setup';
 import type { Exchange } from '$lib/exchange/types';
 import { inSlot, overLimit } from './abuse';
+import { clientAddress } from '$lib/proxy.server';
 import { consentExchange, prepareConsent, type StepResult } from './flow';
 import { findPreset, isSandboxTarget, presets, sandboxEnabled } from './presets';
 import { config } from '$lib/env.server';
@@ -154,14 +155,14 @@ export async function save(cookies: Cookies, url: URL, session: Session): Promis
 export async function runStep(
 	event: Pick<RequestEvent, 'cookies' | 'url' | 'getClientAddress' | 'setHeaders'> &
 		Partial<Pick<RequestEvent, 'platform'>>,
-	step: (s: Session) => Promise<StepResult>
+	step: (s: Session, client: string | undefined) => Promise<StepResult>
 ) {
 	const { cookies, url } = event;
 	const limited = await overLimit(event);
 	if (limited) return limited;
 	const session = await readSession(cookies);
 	if (session.dropped) return fail(409, { message: session.notice, exchanges: [] });
-	const held = await inSlot(event, () => step(session));
+	const held = await inSlot(event, () => step(session, clientAddress(event, config().proxy)));
 	if (!held.ok) return held.failure;
 	const result = held.value;
 	// A step that changed nothing (a plain API call) leaves the cookie as it is: no re-sealing.

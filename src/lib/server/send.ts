@@ -12,6 +12,7 @@ import type { TLSSocket } from 'node:tls';
 import { randomUUID } from 'node:crypto';
 import type { Exchange, Failure, FailureKind, HeaderList, Step, Timing } from '$lib/exchange/types';
 import { checkUrl, guardedLookup, type GuardPolicy } from './guard';
+import { clientKey } from '$lib/rate-limit.server';
 import type { Config, Limits } from '$lib/config.server.js';
 
 export const USER_AGENT =
@@ -30,6 +31,11 @@ export interface SendInput {
 	accept?: string;
 	/** Local mode only: accept a self-signed or expired certificate. */
 	allowInvalidTls?: boolean;
+	/**
+	 * The address of the visitor the request is for: an address that already holds connections to
+	 * the host cannot take the pool's last ones (see HostSlots). Unknown: counted as one address.
+	 */
+	client?: string;
 }
 
 /** Where and how the sender may connect: the outbound policy and limits, from the configuration. */
@@ -62,27 +68,137 @@ export function outboundFrom(config: Config): Outbound {
 	return { policy: config.policy, limits: config.limits, self };
 }
 
-/** Keep-alive agents, per policy (their DNS lookup checks every address against it). */
-const agents = new WeakMap<GuardPolicy, Map<string, http.Agent>>();
-function agentFor(policy: GuardPolicy, protocol: string, insecure: boolean): http.Agent {
-	const key = `${protocol}${insecure ? ':insecure' : ''}`;
-	let byKey = agents.get(policy);
-	if (!byKey) agents.set(policy, (byKey = new Map()));
-	let agent = byKey.get(key);
-	if (!agent) {
-		const lookup = guardedLookup(policy);
-		agent =
-			protocol === 'https:'
-				? new https.Agent({
-						keepAlive: true,
-						maxSockets: 64,
-						lookup,
-						rejectUnauthorized: !insecure
-					})
-				: new http.Agent({ keepAlive: true, maxSockets: 64, lookup });
-		byKey.set(key, agent);
+/** Sockets per target host, for all visitors together. */
+const POOL_SOCKETS = 64;
+/** Of those, the last ones are kept for visitors' addresses that hold none to that host. */
+const POOL_RESERVE = 8;
+/**
+ * An idle pooled socket is closed after this long. Node 20's agent reads a server's
+ * `Keep-Alive: timeout=N` hint only to shorten its own timeout (to N − 1 s), and keeps an idle
+ * socket forever when it has none: a request then goes on a socket the server is just closing.
+ */
+export const IDLE_TIMEOUT_MS = 4000;
+
+/**
+ * The connections to one host, counted per visitor's address: a request is let through while the
+ * host has fewer than POOL_SOCKETS in use, and the last POOL_RESERVE only for an address holding
+ * none. The others wait, first come first served, until one is given back.
+ */
+class HostSlots {
+	private active = 0;
+	private byClient = new Map<string, number>();
+	private waiting: { client: string; grant: () => void }[] = [];
+
+	/** `idle` is called when the last slot is given back and no one waits (the host's entry goes). */
+	constructor(private readonly idle: () => void) {}
+
+	/** Whether a request for `client` would have to wait for a slot. */
+	mustWait(client: string): boolean {
+		return !this.admissible(client);
 	}
-	return agent;
+
+	private admissible(client: string): boolean {
+		if (this.active >= POOL_SOCKETS) return false;
+		return this.active < POOL_SOCKETS - POOL_RESERVE || !this.byClient.get(client);
+	}
+
+	private grant(client: string): () => void {
+		this.active++;
+		this.byClient.set(client, (this.byClient.get(client) ?? 0) + 1);
+		let given = false;
+		return () => {
+			if (given) return;
+			given = true;
+			this.active--;
+			const left = (this.byClient.get(client) ?? 1) - 1;
+			if (left > 0) this.byClient.set(client, left);
+			else this.byClient.delete(client);
+			this.wake();
+			if (this.active === 0 && this.waiting.length === 0) this.idle();
+		};
+	}
+
+	private wake(): void {
+		for (let i = 0; i < this.waiting.length;) {
+			const w = this.waiting[i]!;
+			if (!this.admissible(w.client)) {
+				i++;
+				continue;
+			}
+			this.waiting.splice(i, 1);
+			w.grant();
+		}
+	}
+
+	/** A slot for `client`: its release at once, or when one is given back; undefined on `stop`. */
+	take(client: string, stop: AbortSignal): Promise<(() => void) | undefined> {
+		if (this.admissible(client)) return Promise.resolve(this.grant(client));
+		return new Promise((resolve) => {
+			const w = {
+				client,
+				grant: () => {
+					stop.removeEventListener('abort', onStop);
+					resolve(this.grant(client));
+				}
+			};
+			const onStop = () => {
+				this.waiting = this.waiting.filter((x) => x !== w);
+				if (this.active === 0 && this.waiting.length === 0) this.idle();
+				resolve(undefined);
+			};
+			if (stop.aborted) return resolve(undefined);
+			stop.addEventListener('abort', onStop, { once: true });
+			this.waiting.push(w);
+		});
+	}
+}
+
+/** Keep-alive agents and their per-host slots, per policy (their DNS lookup checks every address against it). */
+interface Pool {
+	agent: http.Agent;
+	hosts: Map<string, HostSlots>;
+}
+const pools = new WeakMap<GuardPolicy, Map<string, Pool>>();
+function poolFor(policy: GuardPolicy, protocol: string, insecure: boolean): Pool {
+	const key = `${protocol}${insecure ? ':insecure' : ''}`;
+	let byKey = pools.get(policy);
+	if (!byKey) pools.set(policy, (byKey = new Map()));
+	let pool = byKey.get(key);
+	if (!pool) {
+		const lookup = guardedLookup(policy);
+		const common = { keepAlive: true, maxSockets: POOL_SOCKETS, timeout: IDLE_TIMEOUT_MS, lookup };
+		const agent =
+			protocol === 'https:'
+				? new https.Agent({ ...common, rejectUnauthorized: !insecure })
+				: new http.Agent(common);
+		byKey.set(key, (pool = { agent, hosts: new Map() }));
+	}
+	return pool;
+}
+
+/** The pooled agent for a policy (for tests that look at its sockets). */
+export function agentFor(policy: GuardPolicy, protocol: string, insecure = false): http.Agent {
+	return poolFor(policy, protocol, insecure).agent;
+}
+
+function slotsFor(pool: Pool, host: string): HostSlots {
+	let slots = pool.hosts.get(host);
+	if (!slots) {
+		const made = new HostSlots(() => {
+			if (pool.hosts.get(host) === made) pool.hosts.delete(host);
+		});
+		pool.hosts.set(host, (slots = made));
+	}
+	return slots;
+}
+
+/**
+ * A request that spends something (the code exchange spends the code, a refresh may rotate the
+ * refresh token) goes on a connection of its own, never on a kept-alive one the server may be
+ * closing: it costs a handshake, and it is never sent twice.
+ */
+function needsFreshConnection(input: Pick<SendInput, 'step'>): boolean {
+	return input.step === 'exchange' || input.step === 'refresh';
 }
 
 export function classify(err: NodeJS.ErrnoException): FailureKind {
@@ -175,33 +291,129 @@ interface Route {
 
 /**
  * Sends one request and records it as an Exchange, in four steps: prepare it and check it against
- * the guard, write it, read the answer, record what happened. Never throws.
+ * the guard, write it, read the answer, record what happened. Never throws. Never sends twice.
  */
 export async function send(input: SendInput, outbound: Outbound): Promise<Exchange> {
+	return (await attempt(input, outbound, needsFreshConnection(input))).exchange;
+}
+
+/**
+ * Like send, and a GET whose kept-alive connection the server had closed before any byte of the
+ * answer came is sent once more, on a fresh connection: both attempts are returned, the first with
+ * its failure. Nothing else is sent twice: a POST may have been acted on before the connection
+ * closed.
+ */
+export async function sendAll(input: SendInput, outbound: Outbound): Promise<Exchange[]> {
+	const first = await attempt(input, outbound, needsFreshConnection(input));
+	if (input.method !== 'GET' || !first.stale) return [first.exchange];
+	const again = await attempt(input, outbound, true);
+	const failed = first.exchange;
+	return [
+		{
+			...failed,
+			failure: {
+				kind: failed.failure!.kind,
+				message: `${failed.failure!.message} It was a kept-alive connection that the server had closed, so nothing was lost: the playground sent the request again on a fresh connection (the next exchange).`
+			}
+		},
+		again.exchange
+	];
+}
+
+/** One attempt; `stale` when it went on a kept-alive socket that closed before any byte of an answer. */
+async function attempt(
+	input: SendInput,
+	outbound: Outbound,
+	fresh: boolean
+): Promise<{ exchange: Exchange; stale: boolean }> {
 	const startedAt = new Date().toISOString();
 	const t0 = performance.now();
 	const id = randomUUID();
-	const record = (request: Exchange['request'], timing: Timing, outcome: Outcome): Exchange => ({
-		id,
-		step: input.step,
-		startedAt,
-		request,
-		timing,
-		findings: [],
-		note: input.note,
-		...outcome
+	const record = (
+		request: Exchange['request'],
+		timing: Timing,
+		outcome: Outcome,
+		stale = false
+	) => ({
+		exchange: {
+			id,
+			step: input.step,
+			startedAt,
+			request,
+			timing,
+			findings: [],
+			note: input.note,
+			...outcome
+		},
+		stale
 	});
 
 	const prepared = prepare(input);
 	if ('failure' in prepared) return record(prepared.request, { total: 0 }, prepared);
 	const route = resolveAndGuard(prepared.url, input, outbound);
 	if ('failure' in route) return record(prepared.request, { total: 0 }, route);
-	const written = write(input, prepared, route, outbound.policy);
-	if ('failure' in written)
-		return record(prepared.request, { total: round(performance.now() - t0) }, written);
-	const timing: Timing = { total: 0 };
-	const outcome = await read(written.req, prepared, outbound.limits, timing, t0, input.signal);
-	return record(prepared.request, timing, outcome);
+	const protocol = route.own ? 'http:' : prepared.url.protocol;
+	const pool = fresh ? undefined : poolFor(outbound.policy, protocol, route.insecure);
+	const lim = outbound.limits;
+	let release = () => {};
+	let waited = false;
+	if (pool) {
+		const host = route.own ? `${route.own.hostname}:${route.own.port}` : prepared.url.host;
+		const slots = slotsFor(pool, host);
+		waited = slots.mustWait(clientKey(input.client ?? ''));
+		const slot = await waitForSlot(slots, input, lim.totalTimeoutMs);
+		if (!slot) {
+			const queued = round(performance.now() - t0);
+			const failure: Failure = input.signal?.aborted
+				? { kind: 'cancelled', message: 'Cancelled.' }
+				: {
+						kind: 'busy',
+						message: `None of the playground's connections to ${prepared.url.host} became free within ${lim.totalTimeoutMs} ms (other visitors' requests held them); nothing was sent.`
+					};
+			return record(prepared.request, { queued, total: queued }, { failure });
+		}
+		release = slot;
+	}
+	try {
+		const written = write(input, prepared, route, outbound.policy, pool?.agent);
+		if ('failure' in written)
+			return record(prepared.request, { total: round(performance.now() - t0) }, written);
+		const timing: Timing = { total: 0 };
+		// The agent holds it back until one of its sockets is free (rare: the slots keep to its size).
+		const queuedInAgent =
+			!!pool && Object.values(pool.agent.requests).some((list) => list?.includes(written.req));
+		const read_ = await read(
+			written.req,
+			prepared,
+			lim,
+			timing,
+			t0,
+			input.signal,
+			waited || queuedInAgent
+		);
+		return record(prepared.request, timing, read_.outcome, read_.stale);
+	} finally {
+		release();
+	}
+}
+
+/** One of the host's slots for the visitor's address, within the total timeout or until cancelled. */
+async function waitForSlot(
+	slots: HostSlots,
+	input: Pick<SendInput, 'client' | 'signal'>,
+	totalTimeoutMs: number
+): Promise<(() => void) | undefined> {
+	const stop = new AbortController();
+	const timer = setTimeout(() => stop.abort(), totalTimeoutMs);
+	const onCancel = () => stop.abort();
+	input.signal?.addEventListener('abort', onCancel, { once: true });
+	if (input.signal?.aborted) stop.abort();
+	try {
+		return await slots.take(clientKey(input.client ?? ''), stop.signal);
+	} finally {
+		clearTimeout(timer);
+		input.signal?.removeEventListener('abort', onCancel);
+	}
 }
 
 /**
@@ -318,7 +530,8 @@ function write(
 	input: SendInput,
 	{ url, request }: Prepared,
 	{ own, insecure }: Route,
-	policy: GuardPolicy
+	policy: GuardPolicy,
+	agent: http.Agent | undefined
 ): { req: http.ClientRequest } | { failure: Failure } {
 	const protocol = own ? 'http:' : url.protocol;
 	try {
@@ -329,7 +542,10 @@ function write(
 			method: input.method,
 			path: url.pathname + url.search,
 			headers: request.headers.flat(),
-			agent: agentFor(policy, protocol, insecure),
+			// No agent: a connection of its own, closed after the answer, with the same guarded lookup.
+			...(agent
+				? { agent }
+				: { agent: false, lookup: guardedLookup(policy), rejectUnauthorized: !insecure }),
 			servername:
 				url.protocol === 'https:' && !/^[\d.]+$|:/.test(url.hostname) ? url.hostname : undefined
 		});
@@ -351,7 +567,12 @@ export function notSent(e: NodeJS.ErrnoException): Failure {
 
 /**
  * Writes the body and reads the answer, within the connect and total timeouts and the size cap,
- * filling in `timing` (DNS, connect, TLS, first byte, total) as the socket goes.
+ * filling in `timing` (queued, DNS, connect, TLS, first byte, total) as the socket goes; `waited`:
+ * it waited for its turn at the host or for one of the agent's sockets, and `timing.queued` then
+ * says how long, until it had a socket. The connect
+ * timeout runs from when the request has a socket: time spent waiting for one of the playground's
+ * own connections is the playground's, not the service's. `stale`: it went on a kept-alive socket
+ * that closed before any byte of an answer.
  */
 function read(
 	req: http.ClientRequest,
@@ -359,57 +580,79 @@ function read(
 	lim: Outbound['limits'],
 	timing: Timing,
 	t0: number,
-	signal: AbortSignal | undefined
-): Promise<Outcome> {
-	return new Promise<Outcome>((resolve) => {
+	signal: AbortSignal | undefined,
+	waited: boolean
+): Promise<{ outcome: Outcome; stale: boolean }> {
+	return new Promise((resolve) => {
 		let done = false;
 		let partial: Arriving | undefined;
-		const finish = (outcome: Outcome) => {
+		let hasSocket = false;
+		let reused = false;
+		let answered = false;
+		let readBefore = 0;
+		let connectTimer: ReturnType<typeof setTimeout> | undefined;
+		const finish = (outcome: Outcome, stale = false) => {
 			if (done) return;
 			done = true;
 			clearTimeout(totalTimer);
 			clearTimeout(connectTimer);
 			timing.total = round(performance.now() - t0);
-			resolve(outcome);
+			resolve({ outcome, stale });
 		};
-		const fail = (failure: Failure, response?: Exchange['response']) => {
+		const fail = (failure: Failure, response?: Exchange['response'], stale = false) => {
 			req.destroy();
-			finish({ failure, response });
+			finish({ failure, response }, stale);
 		};
 
-		const connectTimer = setTimeout(
-			() =>
-				fail({
-					kind: 'timeout',
-					message: `No connection to ${url.host} within ${lim.connectTimeoutMs} ms.`
-				}),
-			lim.connectTimeoutMs
-		);
 		const totalTimer = setTimeout(
 			() =>
 				fail(
-					{
-						kind: 'timeout',
-						message: partial
-							? `${url.host} started answering but did not finish within ${lim.totalTimeoutMs} ms (a slow or stalled body).`
-							: `${url.host} did not answer within ${lim.totalTimeoutMs} ms.`
-					},
+					!hasSocket
+						? {
+								kind: 'busy',
+								message: `None of the playground's connections to ${url.host} became free within ${lim.totalTimeoutMs} ms (other visitors' requests held them); nothing was sent.`
+							}
+						: {
+								kind: 'timeout',
+								message: partial
+									? `${url.host} started answering but did not finish within ${lim.totalTimeoutMs} ms (a slow or stalled body).`
+									: `${url.host} did not answer within ${lim.totalTimeoutMs} ms.`
+							},
 					partial ? received(partial, true) : undefined
 				),
-			lim.totalTimeoutMs
+			Math.max(0, lim.totalTimeoutMs - (performance.now() - t0))
 		);
 		signal?.addEventListener('abort', () => fail({ kind: 'cancelled', message: 'Cancelled.' }), {
 			once: true
 		});
 
-		req.on('socket', (socket: Socket) =>
-			timeConnection(socket, url, timing, t0, () => clearTimeout(connectTimer))
-		);
+		req.on('socket', (socket: Socket) => {
+			hasSocket = true;
+			if (waited) timing.queued = round(performance.now() - t0);
+			reused = !socket.connecting;
+			readBefore = socket.bytesRead;
+			if (socket.connecting)
+				connectTimer = setTimeout(
+					() =>
+						fail({
+							kind: 'timeout',
+							message: `No connection to ${url.host} within ${lim.connectTimeoutMs} ms.`
+						}),
+					lim.connectTimeoutMs
+				);
+			timeConnection(socket, url, timing, performance.now(), () => clearTimeout(connectTimer));
+		});
 		req.on('error', (err: NodeJS.ErrnoException) => {
 			const kind = classify(err);
-			fail({ kind, message: describe(kind, err, url) });
+			const silent = !answered && (req.socket?.bytesRead ?? 0) === readBefore;
+			fail(
+				{ kind, message: describe(kind, err, url) },
+				undefined,
+				reused && silent && kind === 'reset'
+			);
 		});
 		req.on('response', (res) => {
+			answered = true;
 			timing.firstByte = round(performance.now() - t0);
 			partial = collect(res, url, lim.maxResponseBytes, finish, fail);
 		});

@@ -4,7 +4,7 @@
  */
 import type { Timing } from '$lib/exchange/types';
 
-export type PhaseName = 'dns' | 'connect' | 'tls' | 'waiting' | 'download';
+export type PhaseName = 'queued' | 'dns' | 'connect' | 'tls' | 'waiting' | 'download';
 
 export interface Phase {
 	name: PhaseName;
@@ -15,6 +15,7 @@ export interface Phase {
 }
 
 export const PHASE_LABELS: Record<PhaseName, string> = {
+	queued: 'queued in the playground',
 	dns: 'DNS',
 	connect: 'connect',
 	tls: 'TLS',
@@ -26,7 +27,8 @@ const clamp = (n: number, lo: number, hi: number) => Math.min(Math.max(n, lo), h
 const known = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n);
 
 /**
- * The known phases in order: DNS, connect, TLS, waiting (until the first byte, or until the end when
+ * The known phases in order: queued (waiting for one of the playground's own connections, the
+ * playground's time and not the service's), DNS, connect, TLS, waiting (until the first byte, or until the end when
  * no answer came), download (first byte to the end). Phase boundaries are kept in order and inside
  * [0, total], so no phase is negative and the phases add up to the total.
  */
@@ -40,6 +42,7 @@ export function phases(timing: Timing): Phase[] {
 		out.push({ name, ms: e - at, start: at });
 		at = e;
 	};
+	if (known(timing.queued)) push('queued', at + Math.max(timing.queued, 0));
 	if (known(timing.dns)) push('dns', at + Math.max(timing.dns, 0));
 	if (known(timing.connect)) push('connect', at + Math.max(timing.connect, 0));
 	if (known(timing.tls)) push('tls', at + Math.max(timing.tls, 0));

@@ -97,13 +97,15 @@ export function harTimings(t: Timing): { time: number; timings: HarTimings } {
 	const tls = us(t.tls);
 	const connect = us(t.connect) !== undefined ? us(t.connect)! + (tls ?? 0) : tls;
 	const total = us(t.total) ?? 0;
-	const setup = (dns ?? 0) + (connect ?? 0);
+	// Waiting for one of the playground's own connections: HAR's `blocked`, before the connection.
+	const blocked = us(t.queued);
+	const setup = (blocked ?? 0) + (dns ?? 0) + (connect ?? 0);
 	const firstByte = us(t.firstByte) ?? total;
 	const wait = Math.max(0, firstByte - setup);
 	const receive = Math.max(0, total - firstByte);
 	const ms = (v: number | undefined) => (v === undefined ? -1 : v / 1000);
 	const timings: HarTimings = {
-		blocked: -1,
+		blocked: ms(blocked),
 		dns: ms(dns),
 		connect: ms(connect),
 		ssl: ms(tls),

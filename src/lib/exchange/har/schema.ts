@@ -29,6 +29,7 @@ const FAILURE_KINDS = [
 	'too-large',
 	'blocked',
 	'reset',
+	'busy',
 	'cancelled',
 	'network'
 ] as const satisfies readonly FailureKind[];

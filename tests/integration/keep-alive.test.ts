@@ -1,0 +1,59 @@
+/**
+ * The pooled sockets' idle timeout, against a loopback server: Node 20's agent keeps an idle socket
+ * with no timeout unless it is given one, and then ignores the server's `Keep-Alive: timeout=N`
+ * hint. With the agent's 4 s, a socket is closed before a server's 5 s run out; a shorter hint
+ * shortens it (Node's own rule: N − 1 s).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import http from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo, Socket } from 'node:net';
+import { agentFor, IDLE_TIMEOUT_MS, outboundFrom, send } from '$lib/server/send';
+import { parseConfig } from '$lib/config.server.js';
+
+const outbound = outboundFrom(parseConfig({ PLAYGROUND_MODE: 'local' }));
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+	server = http.createServer((req, res) => {
+		const hint = new URL(req.url!, 'http://x').searchParams.get('hint')!;
+		res
+			.writeHead(200, { 'content-type': 'application/json', 'keep-alive': `timeout=${hint}` })
+			.end('{}');
+	});
+	await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+	base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+	agentFor(outbound.policy, 'http:').destroy();
+	server.closeAllConnections();
+	await new Promise<void>((ok) => server.close(() => ok()));
+});
+
+/** Sends a GET whose answer carries `Keep-Alive: timeout=<hint>`; the pooled socket it leaves. */
+async function pooledAfter(hint: number): Promise<Socket> {
+	const agent = agentFor(outbound.policy, 'http:');
+	const freed = once(agent, 'free') as Promise<[Socket]>;
+	const ex = await send(
+		{ step: 'userinfo', method: 'GET', url: `${base}/?hint=${hint}` },
+		outbound
+	);
+	expect(ex.response?.status).toBe(200);
+	const [socket] = await freed;
+	expect(Object.values(agent.freeSockets).flat()).toContain(socket);
+	return socket;
+}
+
+describe('idle pooled sockets', () => {
+	test('a server that closes idle connections after 5 s (Keep-Alive: timeout=5) never sees a socket reused past 4 s: the pooled socket times out at 4 s', async () => {
+		expect(IDLE_TIMEOUT_MS).toBe(4000);
+		const socket = await pooledAfter(5);
+		expect(socket.timeout).toBe(4000);
+	});
+
+	test('a shorter hint shortens it: Keep-Alive: timeout=2 gives 1 s', async () => {
+		const socket = await pooledAfter(2);
+		expect(socket.timeout).toBe(1000);
+	});
+});
