@@ -32,6 +32,7 @@ import { parseApiCall } from '$lib/oauth/api-request';
 import { discover, type Discovery } from '$lib/server/discovery';
 import { setupSchema } from '$lib/oauth/setup';
 import { moveSecretQuestion } from '$lib/server/secret';
+import { metadataOrigins } from '$lib/oauth/token-binding';
 import type { RequestEvent } from '@sveltejs/kit';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -223,9 +224,15 @@ export const actions: Actions = inFlow({
 				allowInvalidTls: s.setup?.allow_invalid_tls
 			});
 			found = r.discovery;
-			if (found.outcome === 'found')
-				secretQuestion = moveSecretQuestion(s, { base_url, ...found.values });
-			return { ok: true, session: s, exchanges: r.exchanges };
+			if (found.outcome !== 'found') return { ok: true, session: s, exchanges: r.exchanges };
+			secretQuestion = moveSecretQuestion(s, { base_url, ...found.values });
+			// What the verified metadata names: origins the tokens may go to without a question.
+			const metadata_for = {
+				issuer: found.values.issuer ?? '',
+				token_endpoint: found.values.token_endpoint ?? '',
+				origins: metadataOrigins(found.values)
+			};
+			return { ok: true, session: { ...s, metadata_for }, exchanges: r.exchanges };
 		});
 		return found && !('status' in done)
 			? { ...done, discovery: found, secretQuestion: secretQuestion ?? null }
