@@ -32,7 +32,7 @@ import { parseApiCall } from '$lib/oauth/api-request';
 import { discover, type Discovery } from '$lib/server/discovery';
 import { setupSchema } from '$lib/oauth/setup';
 import { moveSecretQuestion } from '$lib/server/secret';
-import { metadataOrigins } from '$lib/oauth/token-binding';
+import { metadataOrigins, vouchedFor } from '$lib/oauth/token-binding';
 import type { RequestEvent } from '@sveltejs/kit';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -218,6 +218,7 @@ export const actions: Actions = inFlow({
 		const { base_url, issuer, ...current } = parsed.data;
 		let found: Discovery | undefined;
 		let secretQuestion: { hosts: string[]; destinations: string[] } | undefined;
+		let vouched: string[] = [];
 		const done = await runStep(event, async (s) => {
 			const r = await discover(issuer || base_url, current, {
 				signal: event.request.signal,
@@ -232,10 +233,11 @@ export const actions: Actions = inFlow({
 				token_endpoint: found.values.token_endpoint ?? '',
 				origins: metadataOrigins(found.values)
 			};
+			vouched = s.tokens ? vouchedFor(s.tokens_for, metadata_for) : [];
 			return { ok: true, session: { ...s, metadata_for }, exchanges: r.exchanges };
 		});
 		return found && !('status' in done)
-			? { ...done, discovery: found, secretQuestion: secretQuestion ?? null }
+			? { ...done, discovery: found, secretQuestion: secretQuestion ?? null, vouched }
 			: done;
 	}
 });

@@ -95,7 +95,7 @@ export function tokenQuestion(moves: TokenDestination[]): string {
 /** Why a save dropped the tokens, naming what moved where. */
 export function tokensDroppedMessage(moves: TokenDestination[]): string {
 	const what = listChanges(moves.map((d) => `${d.label} moved to ${d.origin}`));
-	return `The tokens were dropped because ${what}, where they were not issued for: an access token goes only to the API it was issued for (RFC 6750 §5.3), and the save did not confirm the new origin. Undo brings them back with the setup as it was; or run the flow again for the new setup.`;
+	return `The tokens were dropped because ${what}, which they were not issued for: an access token goes only to the API it was issued for (RFC 6750 §5.3), and the save did not confirm the new origin. Undo brings them back with the setup as it was; or run the flow again for the new setup.`;
 }
 
 /**
