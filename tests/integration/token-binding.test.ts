@@ -5,6 +5,8 @@
  * access token must never reach that origin unless the user said yes to it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom, decide, unescapeHtml } from '../helpers/client';
 import { withRecordingServer, type SeenRequest } from '../helpers/recording-server';
@@ -135,6 +137,89 @@ describe('tokens follow their API', () => {
 			await c.action('userinfo');
 			expect(bearers(seen)).toEqual([]);
 		});
+	});
+});
+
+/**
+ * An authorization server's metadata at RFC 8414's well-known URL, on a loopback port: its issuer
+ * is its own origin, its user-info endpoint is there too, and its token endpoint is `token(origin)`.
+ * Every other request is recorded and answered 200.
+ */
+async function withMetadataServer(
+	token: (origin: string) => string,
+	fn: (origin: string, seen: { url: string; auth: string }[]) => Promise<void>
+): Promise<void> {
+	const seen: { url: string; auth: string }[] = [];
+	let origin = '';
+	const server = http.createServer((req, res) => {
+		if (req.url === '/.well-known/oauth-authorization-server') {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(
+				JSON.stringify({
+					issuer: origin,
+					authorization_endpoint: `${origin}/auth`,
+					token_endpoint: token(origin),
+					userinfo_endpoint: `${origin}/userinfo`
+				})
+			);
+			return;
+		}
+		seen.push({ url: req.url ?? '', auth: req.headers.authorization ?? '' });
+		res.writeHead(200, { 'content-type': 'application/json' }).end('{"sub":"1"}');
+	});
+	await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+	origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	try {
+		await fn(origin, seen);
+	} finally {
+		await new Promise<void>((ok) => server.close(() => ok()));
+	}
+}
+
+describe("the issuer's verified metadata", () => {
+	test('the user-info endpoint its metadata names, for the token endpoint that issued the tokens, needs no question', async () => {
+		const c = await withTokens();
+		const sandboxToken = `${c.base}/sandbox/oauth2/token`;
+		await withMetadataServer(
+			() => sandboxToken,
+			async (origin, seen) => {
+				const found = await c.action('discover', { base_url: '', issuer: origin });
+				expect(found.data.vouched).toEqual([origin, new URL(c.base).origin]);
+				const saved = await c.action(
+					'setup',
+					setupFields(c, {
+						issuer: origin,
+						userinfo_endpoint: `${origin}/userinfo`,
+						token_endpoint: sandboxToken
+					})
+				);
+				expect(saved.data.tokensDropped).toBeUndefined();
+				expect((await c.action('userinfo')).type).toBe('success');
+				expect(seen).toEqual([{ url: '/userinfo', auth: expect.stringMatching(/^Bearer /) }]);
+			}
+		);
+	});
+
+	test("token theft by an attacker's metadata: its own issuer and token endpoint vouch for nothing", async () => {
+		const c = await withTokens();
+		await withMetadataServer(
+			(origin) => `${origin}/token`,
+			async (origin, seen) => {
+				const found = await c.action('discover', { base_url: '', issuer: origin });
+				expect(found.data.vouched).toEqual([]);
+				const saved = await c.action(
+					'setup',
+					setupFields(c, {
+						issuer: origin,
+						userinfo_endpoint: `${origin}/userinfo`,
+						token_endpoint: `${c.base}/sandbox/oauth2/token`
+					})
+				);
+				expect(saved.data.tokensDropped).toBe(true);
+				await c.action('userinfo');
+				expect(seen).toEqual([]);
+			}
+		);
 	});
 });
 
