@@ -32,6 +32,7 @@ import { parseApiCall } from '$lib/oauth/api-request';
 import { discover, type Discovery } from '$lib/server/discovery';
 import { setupSchema } from '$lib/oauth/setup';
 import { moveSecretQuestion } from '$lib/server/secret';
+import { metadataOrigins, vouchedFor } from '$lib/oauth/token-binding';
 import type { RequestEvent } from '@sveltejs/kit';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -221,6 +222,7 @@ export const actions: Actions = inFlow({
 		const { base_url, issuer, ...current } = parsed.data;
 		let found: Discovery | undefined;
 		let secretQuestion: { hosts: string[]; destinations: string[] } | undefined;
+		let vouched: string[] = [];
 		const done = await runStep(event, async (s, client) => {
 			const r = await discover(issuer || base_url, current, {
 				signal: event.request.signal,
@@ -228,12 +230,19 @@ export const actions: Actions = inFlow({
 				client
 			});
 			found = r.discovery;
-			if (found.outcome === 'found')
-				secretQuestion = moveSecretQuestion(s, { base_url, ...found.values });
-			return { ok: true, session: s, exchanges: r.exchanges };
+			if (found.outcome !== 'found') return { ok: true, session: s, exchanges: r.exchanges };
+			secretQuestion = moveSecretQuestion(s, { base_url, ...found.values });
+			// What the verified metadata names: origins the tokens may go to without a question.
+			const metadata_for = {
+				issuer: found.values.issuer ?? '',
+				token_endpoint: found.values.token_endpoint ?? '',
+				origins: metadataOrigins(found.values)
+			};
+			vouched = s.tokens ? vouchedFor(s.tokens_for, metadata_for) : [];
+			return { ok: true, session: { ...s, metadata_for }, exchanges: r.exchanges };
 		});
 		return found && !('status' in done)
-			? { ...done, discovery: found, secretQuestion: secretQuestion ?? null }
+			? { ...done, discovery: found, secretQuestion: secretQuestion ?? null, vouched }
 			: done;
 	}
 });

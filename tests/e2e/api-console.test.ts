@@ -42,13 +42,18 @@ test.each([1280, 390])(
 	async (width) => {
 		const p = await newPage(width);
 		await signIn(p, srv.url, 'Sandbox (read write)');
-		// The API base moves to the echo; the sandbox keeps the sign-in and the tokens.
+		// The API base moves to the echo; the sandbox keeps the sign-in, and the tokens go along
+		// once the form's question is answered yes (token-binding.ts).
 		await p.getByTestId('setup-summary').click();
 		await p.getByLabel('Base URL of the service').fill(echo.origin);
 		if (!(await p.getByLabel('Token endpoint').isVisible()))
 			await p.getByText('Advanced settings').click();
 		await p.getByLabel('Authorization endpoint').fill(`${srv.url}/sandbox/oauth2/auth`);
 		await p.getByLabel('Token endpoint').fill(`${srv.url}/sandbox/oauth2/token`);
+		expect(await p.getByTestId('token-question').innerText()).toMatch(
+			`Send this flow's tokens to ${echo.origin}?`
+		);
+		await p.getByRole('button', { name: 'Yes, send them there' }).click();
 		await p.getByRole('button', { name: 'Save setup' }).click();
 		await expect
 			.poll(() => p.getByTestId('consent-url').textContent())

@@ -1,14 +1,17 @@
 /**
  * A client secret belongs to one client, in real Chromium: the form says that a secret is set and
  * never shows a character or the length of it; a change of the client id or the token endpoint
- * clears it, and the form says why in words and that the setup is no longer the preset.
+ * clears it, and the form says why in words and that the setup is no longer the preset. Tokens
+ * belong to their API: moving the user-info endpoint to another origin asks first, and without a
+ * yes the save drops them, says why, and offers Undo.
  * Screenshots at 1280 and 390 px go to test-output/screenshots/.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { choosePreset, openPlayground, watch } from '../helpers/e2e';
+import { choosePreset, openPlayground, signIn, watch } from '../helpers/e2e';
+import { withRecordingServer } from '../helpers/recording-server';
 
 const PRESET_SECRET = 'sandbox-rw-secret';
 let srv: TestServer;
@@ -27,8 +30,8 @@ afterAll(async () => {
 	await srv?.stop();
 });
 
-async function newPage(width: number): Promise<Page> {
-	context = await browser.newContext({ viewport: { width, height: 900 } });
+async function newPage(width: number, height = 900): Promise<Page> {
+	context = await browser.newContext({ viewport: { width, height } });
 	return watch(await context.newPage(), { problems, bodies, urls });
 }
 
@@ -111,4 +114,54 @@ describe('secret follows client', () => {
 		);
 		await shot(p, '32-docs-link-secret-hosts-390');
 	});
+});
+
+describe('tokens follow their API', () => {
+	test.each([
+		[1280, 800, 'no'],
+		[390, 844, 'yes']
+	] as const)(
+		'at %ix%i px: moving the user-info endpoint asks first; answered %s',
+		async (width, height, answer) => {
+			const p = await newPage(width, height);
+			await signIn(p, srv.url, 'Sandbox (read write)');
+			await withRecordingServer(async (origin, seen) => {
+				await p.getByTestId('setup-summary').click();
+				await p.getByText('Advanced settings').click();
+				expect(await p.getByTestId('token-question').count()).toBe(0);
+				await p.getByLabel('User-info endpoint').fill(`${origin}/reader/api/0/user-info`);
+				const question = p.getByTestId('token-question');
+				await question.waitFor();
+				expect(await question.innerText()).toMatch(
+					new RegExp(`^Send this flow's tokens to ${origin}\\? The tokens were issued for `)
+				);
+				await question.scrollIntoViewIfNeeded();
+				await shot(p, `33-token-question-${width}`);
+				if (answer === 'yes') {
+					await p.getByRole('button', { name: 'Yes, send them there' }).click();
+					await p.getByRole('button', { name: 'Save setup' }).click();
+					await p.getByRole('button', { name: 'Read the user info' }).click();
+					await expect.poll(() => seen.length).toBe(1);
+					expect(seen[0]!.headers.authorization).toMatch(/^Bearer /);
+					expect(await p.getByTestId('token-note').count()).toBe(0);
+					return;
+				}
+				await p.getByRole('button', { name: 'Save setup' }).click();
+				const note = p.getByTestId('token-note');
+				await note.waitFor();
+				expect(await note.innerText()).toMatch(
+					new RegExp(
+						`^The tokens were dropped because the user-info endpoint moved to ${origin}, which they were not issued for`
+					)
+				);
+				expect(await p.getByTestId('access-token').count()).toBe(0);
+				await note.scrollIntoViewIfNeeded();
+				await shot(p, `34-tokens-dropped-${width}`);
+				await note.getByRole('button', { name: 'Undo' }).click();
+				await p.getByTestId('access-token').waitFor();
+				expect(await p.getByTestId('token-note').count()).toBe(0);
+				expect(seen).toEqual([]);
+			});
+		}
+	);
 });

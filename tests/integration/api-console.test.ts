@@ -26,7 +26,10 @@ afterAll(async () => {
 const exchanges = (r: { data: Record<string, unknown> }): Exchange[] =>
 	(r.data.exchanges as Exchange[]) ?? [];
 
-/** Sandbox tokens, then the setup's base URL at the echo (the sandbox keeps the auth and token endpoints). */
+/**
+ * Sandbox tokens, then the setup's base URL at the echo (the sandbox keeps the auth and token
+ * endpoints), saved with a yes to "Send this flow's tokens to <the echo>?" (token-binding.ts).
+ */
 async function withTokensAtEcho(): Promise<Client> {
 	const c = new Client(srv.url);
 	await c.action('preset', { preset: 'sandbox-rw' });
@@ -41,7 +44,8 @@ async function withTokensAtEcho(): Promise<Client> {
 		redirect_uri: `${srv.url}/callback`,
 		authorization_endpoint: `${srv.url}/sandbox/oauth2/auth`,
 		token_endpoint: `${srv.url}/sandbox/oauth2/token`,
-		auto_exchange: 'true'
+		auto_exchange: 'true',
+		keep_tokens_for: JSON.stringify([echo.origin])
 	});
 	expect(saved.type).toBe('success');
 	return c;

@@ -318,3 +318,24 @@ describe('where a path leads, more', () => {
 		});
 	});
 });
+
+describe('request targets after dot segments', () => {
+	test.each([
+		['/.//host/x', '//host/x'],
+		['/./..//host/x', '//host/x'],
+		['../../..//host/x', '//host/x'],
+		['/%2e//host/x', '//host/x']
+	])('request-target smuggling: %s is refused, it would be sent as %s', (path, target) => {
+		const r = apiUrl({ path, query: '' }, API);
+		expect(r.ok).toBe(false);
+		expect(!r.ok && r.message).toBe(
+			`The request target would be ${target}, which starts with //: a server or proxy may read that as another host, so it is not sent. Remove the extra slash.`
+		);
+	});
+	test('a single slash after dot segments stays allowed', () => {
+		expect(apiUrl({ path: '/./reader/api/0/tag/list', query: '' }, API)).toEqual({
+			ok: true,
+			value: `${API}tag/list`
+		});
+	});
+});

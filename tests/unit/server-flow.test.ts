@@ -10,6 +10,7 @@ import type { Session } from '$lib/server/session';
 import type { TokenSet } from '$lib/oauth/token-set';
 import { setupWith, type Setup } from '$lib/oauth/setup';
 import { bindSecret } from '$lib/oauth/secret-binding';
+import { bindTokens } from '$lib/oauth/token-binding';
 import { diagnose } from '$lib/oauth/diagnose';
 import { redactExchange } from '$lib/exchange/redact';
 
@@ -75,10 +76,14 @@ function setup(over: Partial<Setup> = {}): Setup {
 	});
 }
 
-/** A session whose secret is bound to its setup, unless `over` says otherwise. */
+/** A session whose secret (and tokens) are bound to its setup, unless `over` says otherwise. */
 function session(over: Partial<Session> = {}): Session {
 	const s: Session = { v: 1, setup: setup(), client_secret: SECRET, ...over };
-	return { secret_for: s.setup ? bindSecret(s.setup) : undefined, ...s };
+	return {
+		secret_for: s.setup ? bindSecret(s.setup) : undefined,
+		tokens_for: s.setup && s.tokens ? bindTokens(s.setup) : undefined,
+		...s
+	};
 }
 
 function json(status: number, body: unknown, statusText = status === 200 ? 'OK' : 'Bad Request') {
@@ -467,6 +472,28 @@ describe('exchangeCode', () => {
 		const r = await exchangeCode(withCode());
 		expect(r.ok && r.session.code).toBeUndefined();
 	});
+
+	test('issued tokens are bound to the origins of the API and the user-info endpoint', async () => {
+		answers.push(tokenAnswer('at-9', 'rt-9'));
+		const r = await exchangeCode(
+			withCode({ setup: setup({ userinfo_endpoint: 'https://id.reader.test/me', issuer: BASE }) })
+		);
+		if (!r.ok) throw new Error(r.message);
+		expect(r.session.tokens_for).toEqual({
+			origins: [BASE, 'https://id.reader.test'],
+			issuer: BASE,
+			token_endpoint: `${BASE}/oauth2/token`
+		});
+	});
+
+	test('a refresh keeps the binding the grant was issued with', async () => {
+		const first = bindTokens(setup());
+		answers.push(tokenAnswer('at-10', 'rt-10'));
+		const r = await refreshTokens(session({ tokens: tokens(), tokens_for: first }));
+		if (!r.ok) throw new Error(r.message);
+		expect(r.session.tokens!.access_token).toBe('at-10');
+		expect(r.session.tokens_for).toBe(first);
+	});
 });
 
 describe('secret follows client: a session whose setup and binding disagree never sends the secret', () => {
@@ -583,6 +610,49 @@ describe('callApi', () => {
 	])('%s: 409, nothing sent', async (_what, over, message) => {
 		const r = await callApi(session(over as Partial<Session>), 'userinfo');
 		expect(r).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(message) });
+		expect(sent).toEqual([]);
+	});
+
+	test('token theft by a setup the tokens were not issued for: user-info on another origin gets no bearer token', async () => {
+		const s = session({
+			tokens: tokens(),
+			tokens_for: bindTokens(setup()),
+			setup: setup({ userinfo_endpoint: 'https://elsewhere.test/me' })
+		});
+		const r = await callApi(s, 'userinfo');
+		expect(r).toMatchObject({
+			ok: false,
+			status: 409,
+			message: expect.stringMatching(/https:\/\/elsewhere\.test is not an origin it was issued for/)
+		});
+		expect(sent).toEqual([]);
+	});
+
+	test('token theft by a moved base URL: the API console sends no bearer token to the new origin', async () => {
+		const s = session({
+			tokens: tokens(),
+			tokens_for: bindTokens(setup()),
+			setup: setup({ base_url: 'https://elsewhere.test', token_endpoint: `${BASE}/oauth2/token` })
+		});
+		const call = {
+			method: 'GET' as const,
+			path: 'tag/list',
+			query: '',
+			headers: [],
+			body: '',
+			contentType: ''
+		};
+		expect(await callApi(s, 'api', call)).toMatchObject({ ok: false, status: 409 });
+		expect(sent).toEqual([]);
+	});
+
+	test('tokens without a binding are never sent', async () => {
+		const r = await callApi(session({ tokens: tokens(), tokens_for: undefined }), 'userinfo');
+		expect(r).toMatchObject({
+			ok: false,
+			status: 409,
+			message: expect.stringMatching(/not bound/)
+		});
 		expect(sent).toEqual([]);
 	});
 

@@ -179,6 +179,13 @@ export function apiUrl(call: Pick<ApiCall, 'path' | 'query'>, apiBase: string): 
 			'path',
 			`The access token goes only to ${base.origin}: the path must stay on that origin.`
 		);
+	// After dot-segment removal (RFC 3986 §5.2.4, done by the URL parser) `/.//host/x` is `//host/x`:
+	// a request target that a server or proxy on the way may read as another host (RFC 9112 §3.2).
+	if (u.pathname.startsWith('//'))
+		return fail(
+			'path',
+			`The request target would be ${u.pathname.slice(0, 60)}, which starts with //: a server or proxy may read that as another host, so it is not sent. Remove the extra slash.`
+		);
 	if (call.query) u.search = call.query;
 	return { ok: true, value: u.toString() };
 }

@@ -8,7 +8,8 @@
  * authenticates the client (revocation, introspection, pushed authorization requests) is added
  * there, and the binding, the check before sending and the docs-link banner all follow from it.
  */
-import { endpoints, type EndpointFields, type Setup } from './setup';
+import { endpoints, type EndpointFields } from './endpoints';
+import type { Setup } from './setup';
 
 /** The setup fields the destinations are worked out from. */
 export type DestinationFields = EndpointFields;

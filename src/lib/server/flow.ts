@@ -31,6 +31,7 @@ import { redirectMismatchFix, registeredRedirect } from './registered-redirect';
 import { REDIRECT_URI_MISMATCH } from '$lib/oauth/findings';
 import { clientAuthFindings, pkceCallbackFindings } from '$lib/oauth/pkce-auth';
 import { apiUrl, type ApiCall } from '$lib/oauth/api-request';
+import { tokenMayGo } from '$lib/oauth/token-binding';
 
 /** The one sender, with the server's outbound policy and limits. */
 const send = (input: SendInput) => sendWith(input, outboundFrom(config()));
@@ -473,14 +474,24 @@ export const REFRESH_FIRST_FAILED =
 
 export type { ApiCall };
 
-export function withToken(url: string, session: Session): { url: string; headers: HeaderList } {
+/**
+ * The request with the access token attached, in the header or the query as the setup says: only
+ * to an origin the tokens were issued for (oauth/token-binding.ts), checked here, where every call
+ * that sends the access token gets it.
+ */
+export function withToken(
+	url: string,
+	session: Session
+): { ok: true; url: string; headers: HeaderList } | { ok: false; status: number; message: string } {
+	const allowed = tokenMayGo(session.tokens_for, url);
+	if (!allowed.ok) return { ok: false, status: 409, message: allowed.message };
 	const tokens = realTokens(session)!;
 	if (session.setup?.token_location === 'query') {
 		const u = new URL(url);
 		u.searchParams.set('access_token', tokens.access_token);
-		return { url: u.toString(), headers: [] };
+		return { ok: true, url: u.toString(), headers: [] };
 	}
-	return { url, headers: [['Authorization', `Bearer ${tokens.access_token}`]] };
+	return { ok: true, url, headers: [['Authorization', `Bearer ${tokens.access_token}`]] };
 }
 
 /**
@@ -538,6 +549,7 @@ export async function callApi(
 		url = u.value;
 	}
 	const t = withToken(url, current);
+	if (!t.ok) return { ...t, session: current, exchanges };
 	const api = step === 'api' && call ? call : undefined;
 	const method = api?.method ?? 'GET';
 	const attempts = await sendAll({

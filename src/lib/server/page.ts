@@ -27,9 +27,10 @@ import { currentRequest, readAllFlows, readSession, writeSession, type Session }
 import { FLOW_PARAM, flowParam, newFlowId } from '$lib/oauth/flow-id';
 import { presetSession, presetSetup, secretAfterSave, secretView } from './secret';
 import { bindingChanges, bindSecret, listChanges, secretHosts } from '$lib/oauth/secret-binding';
+import { vouchedFor } from '$lib/oauth/token-binding';
 import { redactExchange, redactValue } from '$lib/exchange/redact';
-import { secretsOf } from './tokens';
-import { undoSlot, withoutUndo } from './undo';
+import { secretsOf, tokensAfterSave } from './tokens';
+import { UNDO_MS, undoSlot, withUndo, withoutUndo } from './undo';
 import { newSetupId, nextSetupId, stampSetup } from './setup-id';
 import { apiSuggestions } from './api-examples';
 import {
@@ -129,6 +130,18 @@ export function view(session: Session, origin: string) {
 		/** The issuer check (RFC 9207) held the code back: no automatic exchange. */
 		codeHeld: !!session.code?.held,
 		tokens: shown(session.tokens ?? null),
+		/** Why a save dropped the tokens; `tokenUndo` while Undo can bring them back. */
+		tokenNote: session.token_note ?? null,
+		tokenUndo: !!session.token_note && !!undoSlot(session),
+		/** The origins the tokens may go to without a question (the setup form asks before others). */
+		tokenOrigins: session.tokens
+			? [
+					...new Set([
+						...(session.tokens_for?.origins ?? []),
+						...vouchedFor(session.tokens_for, session.metadata_for)
+					])
+				]
+			: null,
 		presets: presets(origin).map(({ name, label, description }) => ({ name, label, description })),
 		sandbox: sandboxEnabled(),
 		/** The setup's consent page is the built-in sandbox's (wording may name its buttons). */
@@ -193,8 +206,12 @@ function issParamFor(
 	return session.iss_param_for === issuer ? issuer : undefined;
 }
 
-/** The destinations the user confirmed the secret may go to (a JSON list of URLs), if any. */
-function keepSecretFor(raw: FormDataEntryValue | null): string[] | undefined {
+/**
+ * What the user confirmed in the setup form (a JSON list of URLs or origins), if anything: the
+ * destinations the secret may go to (`keep_secret_for`), the new origins the tokens may go to
+ * (`keep_tokens_for`).
+ */
+function confirmedList(raw: FormDataEntryValue | null): string[] | undefined {
 	if (typeof raw !== 'string' || !raw || raw.length > 8192) return undefined;
 	try {
 		const list: unknown = JSON.parse(raw);
@@ -244,21 +261,35 @@ export async function saveSetup(cookies: Cookies, url: URL, form: FormData) {
 		secret.data,
 		preset,
 		url.origin,
-		keepSecretFor(form.get('keep_secret_for'))
+		confirmedList(form.get('keep_secret_for'))
 	);
-	// Tokens belong to the client and service that issued them, as the secret does.
+	// Tokens belong to the client and service that issued them, as the secret does, and to the API
+	// they were issued for: moved to another origin without a yes, they are dropped, with Undo.
 	const moved = session.setup && bindingChanges(bindSecret(session.setup), parsed.data).length;
+	const tokens = tokensAfterSave(
+		session,
+		parsed.data,
+		confirmedList(form.get('keep_tokens_for')),
+		!!moved
+	);
 	next = {
 		...next,
 		...kept,
+		...tokens.fields,
 		setup: keepRegisteredRedirect(session.setup, parsed.data),
 		setup_id: nextSetupId(session, parsed.data),
-		tokens: moved ? undefined : next.tokens,
 		iss_param_for: issParamFor(session, parsed.data.issuer, form.get('iss_parameter_supported'))
 	};
 	next = prepareConsent(next);
-	await save(cookies, url, next);
-	return { saved: true, secretSet: !!next.client_secret, secretCleared: !!kept.secret_note };
+	if (tokens.dropped)
+		await writeSession(cookies, withUndo(next, session), url.protocol === 'https:');
+	else await save(cookies, url, next);
+	return {
+		saved: true,
+		secretSet: !!next.client_secret,
+		secretCleared: !!kept.secret_note,
+		...(tokens.dropped ? { tokensDropped: true, undoMs: UNDO_MS } : {})
+	};
 }
 
 const presetSchema = z.object({ preset: z.string().min(1).max(100) });

@@ -18,6 +18,7 @@ import { error, type Cookies } from '@sveltejs/kit';
 import { getRequestEvent } from '$app/server';
 import { SETUP_DEFAULTS, type Setup } from '$lib/oauth/setup';
 import type { SecretBinding } from '$lib/oauth/secret-binding';
+import type { TokenBinding, VouchedOrigins } from '$lib/oauth/token-binding';
 import type { TokenSet } from '$lib/oauth/token-set';
 import type { Exchange } from '$lib/exchange/types';
 import type { IssuerVerdict } from '$lib/oauth/issuer';
@@ -122,6 +123,12 @@ export interface Session {
 	tokens?: TokenSet;
 	/** The real tokens, kept only when redaction changed the shown ones (a token that held the secret). */
 	token_values?: { access_token: string; refresh_token?: string };
+	/** The origins the tokens were issued for (oauth/token-binding.ts): the access token goes nowhere else. */
+	tokens_for?: TokenBinding;
+	/** Why a save dropped the tokens, said at the tokens until new ones come. */
+	token_note?: string;
+	/** What the issuer's verified metadata (RFC 8414 §3.3) named, from the last "Fill from metadata". */
+	metadata_for?: VouchedOrigins;
 	/** Exchanges recorded by a redirect (the callback), handed to the tab's transcript on the next page load. */
 	outbox?: Exchange[];
 	/** States this flow used or replaced, newest first (at most RECENT_STATES): a redirect that carries one is stale, not forged. */

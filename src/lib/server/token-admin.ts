@@ -115,6 +115,7 @@ export async function revoke(
 	let proof: Exchange;
 	if (which === 'access_token') {
 		const t = withToken(endpoints(session.setup!).userinfo, session);
+		if (!t.ok) return { ...t, exchanges: [shown] };
 		const raw = await send({
 			step: 'userinfo',
 			method: 'GET',

@@ -7,6 +7,15 @@ import { redactValue, type Secret } from '$lib/exchange/redact';
 import type { Exchange } from '$lib/exchange/types';
 import type { TokenSet } from '$lib/oauth/token-set';
 import { tokensFromExchange } from '$lib/oauth/token-endpoint';
+import {
+	bindTokens,
+	confirmedMoves,
+	rebindTokens,
+	tokenMoves,
+	tokensDroppedMessage,
+	vouchedFor
+} from '$lib/oauth/token-binding';
+import type { Setup } from '$lib/oauth/setup';
 import type { Session } from './session';
 
 /** The secrets of these sessions, for redaction (the one before a step and the one after it). */
@@ -22,7 +31,9 @@ export function realTokens(session: Session): TokenSet | undefined {
 
 /**
  * The session after a token response: `tokens` from `shown` (the Exchange after present()), `token_values`
- * from the real one when they differ. Undefined when the response carries no tokens.
+ * from the real one when they differ, and `tokens_for`, the origins they are issued for
+ * (oauth/token-binding.ts): the setup's, or, after a refresh, the ones the grant was already bound to.
+ * Undefined when the response carries no tokens.
  */
 export function receiveTokens(
 	session: Session,
@@ -51,8 +62,51 @@ export function receiveTokens(
 	return {
 		...session,
 		tokens: page,
+		tokens_for:
+			refresh && session.tokens_for
+				? session.tokens_for
+				: session.setup
+					? bindTokens(session.setup)
+					: undefined,
+		token_note: undefined,
 		token_values: differs
 			? { access_token: real.access_token, refresh_token: real.refresh_token }
 			: undefined
+	};
+}
+
+/** The token fields of a session, all four given (undefined drops one), to spread over it. */
+export interface TokenFields {
+	tokens: TokenSet | undefined;
+	token_values: Session['token_values'];
+	tokens_for: Session['tokens_for'];
+	token_note: string | undefined;
+}
+
+/**
+ * The tokens after a setup is saved (oauth/token-binding.ts). They stay while every origin the
+ * access token would go to is one they were issued for, or one the issuer's verified metadata
+ * names, or one the user confirmed (`confirmed`, the exact list of new origins); then they are
+ * bound to the new origins as well. Otherwise (or when `dropAll`: another client or token
+ * endpoint) they are dropped, and `dropped` says so, with the note naming what moved where.
+ */
+export function tokensAfterSave(
+	session: Session,
+	setup: Setup,
+	confirmed: string[] | undefined,
+	dropAll = false
+): { fields: TokenFields; dropped: boolean } {
+	const { tokens, token_values, tokens_for, token_note } = session;
+	const kept = { tokens, token_values, tokens_for, token_note };
+	if (!tokens) return { fields: kept, dropped: false };
+	const none = { tokens: undefined, token_values: undefined, tokens_for: undefined };
+	if (dropAll) return { fields: { ...none, token_note: undefined }, dropped: false };
+	const vouched = setup.issuer === session.metadata_for?.issuer ? session.metadata_for : undefined;
+	const moves = tokenMoves(tokens_for, setup, vouchedFor(tokens_for, vouched));
+	if (tokens_for && (!moves.length || confirmedMoves(moves, confirmed)))
+		return { fields: { ...kept, tokens_for: rebindTokens(tokens_for, setup) }, dropped: false };
+	return {
+		fields: { ...none, token_note: tokensDroppedMessage(tokenMoves(tokens_for, setup)) },
+		dropped: true
 	};
 }

@@ -1,5 +1,5 @@
 /**
- * Start over, with Undo. Start over replaces the flow with a fresh one and keeps the old one sealed
+ * Start over, with Undo (and a save that dropped the tokens, with the same slot). Start over replaces the flow with a fresh one and keeps the old one sealed
  * inside it (`undo: { session, until }`) for UNDO_MS; the `undo` action puts it back within that
  * time. Any other action drops it (`withoutUndo`, called where the session is saved), so Undo is
  * offered until the next action or 30 seconds, whichever comes first.
@@ -41,11 +41,16 @@ export function withoutUndo(session: Session): Session {
 	return rest;
 }
 
-/** Start over: a fresh session that holds the old one (never an older undo, nor a notice) until `now + UNDO_MS`. */
-export function startOver(old: Session, now = Date.now()): Session {
+/** `next`, holding `old` (never an older undo, nor a notice) in its undo slot until `now + UNDO_MS`. */
+export function withUndo(next: Session, old: Session, now = Date.now()): Session {
 	const { notice: _notice, ...kept } = withoutUndo(old);
-	const fresh: Undoable = { ...freshSession(old), undo: { session: kept, until: now + UNDO_MS } };
-	return fresh;
+	const held: Undoable = { ...withoutUndo(next), undo: { session: kept, until: now + UNDO_MS } };
+	return held;
+}
+
+/** Start over: a fresh session that holds the old one until `now + UNDO_MS`. */
+export function startOver(old: Session, now = Date.now()): Session {
+	return withUndo(freshSession(old), old, now);
 }
 
 /** The undo slot is past its time (then the next page load drops it: it holds the old flow's secret). */

@@ -117,6 +117,8 @@ export class Flow {
 	selectedId = $state<string | undefined>();
 	/** After Start over: what this tab cleared, offered back by Undo. */
 	readonly undo = new UndoOffer();
+	/** Origins the issuer's verified metadata vouches for the flow's tokens (the last "Fill from metadata"). */
+	vouchedOrigins = $state<string[]>([]);
 
 	/** The last attempt of each step that brought back no exchange of it (steps.ts). */
 	attempts = $state<Partial<Record<ExchangeStep, Attempt>>>({});

@@ -1,0 +1,159 @@
+/**
+ * Tokens belong to the API they were issued for (RFC 6750 §5.3: "don't pass bearer tokens to
+ * other resources"). When tokens are issued, the flow records the origins that receive the access
+ * token: the API's (the service's `/reader/api/0/` base, from the base URL) and the user-info
+ * endpoint's. A save that moves either to another origin asks first; without a yes the tokens are
+ * dropped. Before any call that sends the access token, the sender checks the URL's origin against
+ * the recorded ones. The shape follows the secret's binding (secret-binding.ts).
+ */
+import { listChanges } from './secret-binding';
+import { endpoints, type EndpointFields } from './endpoints';
+import type { Setup } from './setup';
+import type { MetadataValues } from './metadata';
+
+export interface TokenDestination {
+	key: 'api' | 'userinfo_endpoint';
+	/** What it is, in words ("user-info endpoint"). */
+	label: string;
+	/** Its origin, or the URL as given when it does not parse. */
+	origin: string;
+}
+
+const originOf = (u: string) => (URL.canParse(u) ? new URL(u).origin : u);
+
+/** Where the access token goes with this setup: the API's origin and the user-info endpoint's. */
+export function tokenDestinations(setup: EndpointFields): TokenDestination[] {
+	const e = endpoints(setup);
+	return [
+		{ key: 'api', label: 'API', origin: originOf(e.api) },
+		{ key: 'userinfo_endpoint', label: 'user-info endpoint', origin: originOf(e.userinfo) }
+	];
+}
+
+/** What tokens are bound to: the origins that may receive them, and who issued them. */
+export interface TokenBinding {
+	origins: string[];
+	/** The setup's issuer when they were issued ('' for none). */
+	issuer: string;
+	/** The token endpoint that issued them (WHATWG-normalized). */
+	token_endpoint: string;
+}
+
+/** The binding of tokens issued with this setup. */
+export function bindTokens(setup: EndpointFields & Pick<Setup, 'issuer'>): TokenBinding {
+	const e = endpoints(setup);
+	return {
+		origins: [...new Set(tokenDestinations(setup).map((d) => d.origin))],
+		issuer: setup.issuer ?? '',
+		token_endpoint: URL.canParse(e.token) ? new URL(e.token).href : e.token
+	};
+}
+
+/** The same tokens, bound to this setup's origins as well (after a yes, or origins the issuer vouches for). */
+export function rebindTokens(binding: TokenBinding, setup: EndpointFields): TokenBinding {
+	const origins = new Set([...binding.origins, ...tokenDestinations(setup).map((d) => d.origin)]);
+	return { ...binding, origins: [...origins] };
+}
+
+/**
+ * The destinations of this setup whose origin the tokens are not bound to, and that `vouched`
+ * does not name: empty when the tokens may go with it. No binding at all moves every destination.
+ */
+export function tokenMoves(
+	binding: TokenBinding | undefined,
+	setup: EndpointFields,
+	vouched: string[] = []
+): TokenDestination[] {
+	const known = new Set([...(binding?.origins ?? []), ...vouched]);
+	return tokenDestinations(setup).filter((d) => !known.has(d.origin));
+}
+
+/** The new origins the moves name, once each, in order: what a yes confirms. */
+export function movedOrigins(moves: TokenDestination[]): string[] {
+	return [...new Set(moves.map((d) => d.origin))];
+}
+
+/** A yes is for exactly these origins: the confirmed list is the moved one. */
+export function confirmedMoves(
+	moves: TokenDestination[],
+	confirmed: string[] | undefined
+): boolean {
+	const origins = movedOrigins(moves);
+	return (
+		!!confirmed &&
+		origins.length > 0 &&
+		confirmed.length === origins.length &&
+		origins.every((o) => confirmed.includes(o))
+	);
+}
+
+/** The question a save asks before the tokens go to new origins. */
+export function tokenQuestion(moves: TokenDestination[]): string {
+	return `Send this flow's tokens to ${movedOrigins(moves).join(' and ')}?`;
+}
+
+/** Why a save dropped the tokens, naming what moved where. */
+export function tokensDroppedMessage(moves: TokenDestination[]): string {
+	const what = listChanges(moves.map((d) => `${d.label} moved to ${d.origin}`));
+	return `The tokens were dropped because ${what}, which they were not issued for: an access token goes only to the API it was issued for (RFC 6750 §5.3), and the save did not confirm the new origin. Undo brings them back with the setup as it was; or run the flow again for the new setup.`;
+}
+
+/**
+ * The origins the issuer's own metadata names (its issuer and every endpoint it lists), when that
+ * metadata was verified (its `issuer` was the one it was fetched for, RFC 8414 §3.3).
+ */
+export function metadataOrigins(values: MetadataValues): string[] {
+	const urls = [
+		values.issuer,
+		values.authorization_endpoint,
+		values.token_endpoint,
+		values.userinfo_endpoint,
+		values.revocation_endpoint,
+		values.introspection_endpoint,
+		values.pushed_authorization_request_endpoint,
+		values.jwks_uri
+	].filter((u): u is string => !!u && URL.canParse(u));
+	return [...new Set(urls.map((u) => new URL(u).origin))];
+}
+
+/** What a verified metadata document vouches for: its issuer, its token endpoint and the origins it names. */
+export interface VouchedOrigins {
+	issuer: string;
+	token_endpoint: string;
+	origins: string[];
+}
+
+/**
+ * The origins the verified metadata vouches for these tokens: only when it is the metadata of the
+ * issuer the tokens were issued by (the same issuer, or the same token endpoint).
+ */
+export function vouchedFor(
+	binding: TokenBinding | undefined,
+	metadata: VouchedOrigins | undefined
+): string[] {
+	if (!binding || !metadata) return [];
+	const sameIssuer = !!binding.issuer && binding.issuer === metadata.issuer;
+	const token = URL.canParse(metadata.token_endpoint)
+		? new URL(metadata.token_endpoint).href
+		: metadata.token_endpoint;
+	const sameTokenEndpoint = !!token && token === binding.token_endpoint;
+	return sameIssuer || sameTokenEndpoint ? metadata.origins : [];
+}
+
+/**
+ * The check before sending: the access token goes only to an origin it is bound to. A URL that
+ * does not parse, or tokens without a binding, are refused.
+ */
+export function tokenMayGo(
+	binding: TokenBinding | undefined,
+	url: string
+): { ok: true } | { ok: false; message: string } {
+	const origin = URL.canParse(url) ? new URL(url).origin : undefined;
+	if (binding && origin && binding.origins.includes(origin)) return { ok: true };
+	return {
+		ok: false,
+		message: binding
+			? `The access token was not sent: ${origin ?? url} is not an origin it was issued for (${binding.origins.join(', ')}). A bearer token goes only to the API it was issued for (RFC 6750 §5.3); save the setup again, or run the flow for this API.`
+			: 'The access token was not sent: these tokens are not bound to the API they were issued for. Run the flow again to get tokens for this setup.'
+	};
+}
