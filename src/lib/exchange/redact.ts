@@ -21,15 +21,15 @@
  * - re-encoded, in any mix with the forms above, character by character: HTML character
  *   references (`&amp; &lt; &gt; &quot; &apos;`, upper case too but `&apos;`, and decimal `&#38;` or
  *   hex `&#x26;`, `&#X26;`, with any leading zeros), percent-encoding applied twice (`%2541` for `A`,
- *   `%2B` for a space written `+` first), and JSON inside a JSON string (JSON-escaped twice: `\"`,
- *   `\\`, `\n`, `\u00e9`). These are searched for with a second, larger pattern, only in a text
- *   that holds `&#` or a named reference, `%25` or `%2B`, two backslashes, or the secret's hex.
+ *   `%2B` for a space written `+` first), and JSON inside a JSON string (JSON-escaped twice:
+ *   `\\\"`, `\\\\`, `\\n`, `\\u00e9`). These are searched for with a second, larger pattern, only
+ *   in a text that holds `&#` or a named reference, `%25` or `%2B`, two backslashes, or the
+ *   secret's hex.
  * A secret under 8 bytes (SHORT_SECRET_BYTES) is redacted only as a whole value: a copy whose
  * neighbours are both delimiters (any character outside `[A-Za-z0-9._~-]`) or the text's ends, so
  * that a secret `y` does not blank out `response_type`.
  * A service that transforms the secret otherwise (reversed, split, hashed, encoded three times)
- * defeats this; the secret's
- * binding to its client and URLs is the guarantee, not this module.
+ * defeats this; the secret's binding to its client and URLs is the guarantee, not this module.
  */
 import type { Exchange, HeaderList, Redaction } from './types';
 import {
