@@ -1,7 +1,8 @@
-// `node scripts/bench-redact.js`: a micro-benchmark of redaction, the part of every step that runs on
-// all the text an exchange holds. It bundles src/lib/exchange/redact.ts with rolldown (already a
-// dependency of vite) into a temporary folder and times, in this process:
-// - redactExchange of a token exchange (about 2 KB) holding no copy, with the pattern cached: the usual step;
+// `node scripts/bench-redact.js [path/to/redact.ts]`: a micro-benchmark of redaction, the part of
+// every step that runs on all the text an exchange holds. It bundles src/lib/exchange/redact.ts (or
+// the copy named, to compare two versions) with rolldown (already a dependency of vite) into a
+// temporary folder and times, in this process:
+// - redactExchange of a token exchange (about 2 KB) holding no copy, the pattern cached: a usual step;
 // - redactExchange of the same exchange with a 100 KB response body holding no copy;
 // - redactExchange of an exchange whose response echoes the secret in several encodings;
 // - building a new secret's patterns, alone and with the first search (the engine compiles a
@@ -17,7 +18,7 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-redact-'));
 try {
 	const file = join(dir, 'redact.mjs');
 	await build({
-		input: resolve('src/lib/exchange/redact.ts'),
+		input: resolve(process.argv[2] ?? 'src/lib/exchange/redact.ts'),
 		output: { file, format: 'esm' },
 		logLevel: 'silent'
 	});
@@ -25,6 +26,7 @@ try {
 	const secret = 'Ech"o\\ sécret+%/ünï€-42-0123456789abcdef';
 	const secrets = [{ name: 'client_secret', value: secret }];
 
+	/** @param {string} responseBody */
 	const exchange = (responseBody) => ({
 		id: '1',
 		step: 'exchange',
@@ -87,7 +89,10 @@ try {
 		twice: encodeURIComponent(encodeURIComponent(secret))
 	});
 
-	/** Median microseconds per call of `fn`, over `rounds` rounds of `n` calls. */
+	/**
+	 * Median microseconds per call of `fn`, over `rounds` rounds of `n` calls.
+	 * @param {(i: number, k: number) => unknown} fn @param {number} n
+	 */
 	function time(fn, n, rounds = 9) {
 		const per = [];
 		for (let k = 0; k < rounds; k++) {
@@ -96,13 +101,14 @@ try {
 			per.push(Number(process.hrtime.bigint() - t0) / 1000 / n);
 		}
 		per.sort((a, b) => a - b);
-		return per[Math.floor(per.length / 2)];
+		return per[Math.floor(per.length / 2)] ?? NaN;
 	}
 
 	const small = exchange(tokenBody);
 	const large = exchange(big);
 	const echoed = exchange(echo);
 	r.redactExchange(small, secrets); // warm up, and the pattern is cached
+	/** @type {[string, number][]} */
 	const rows = [
 		['redact a token exchange (2 KB), no copy', time(() => r.redactExchange(small, secrets), 2000)],
 		[
