@@ -148,17 +148,21 @@ function charPattern(ch: string, again: boolean): string {
 }
 
 const HTML_REFERENCE = /&(?:#|amp;|lt;|gt;|quot;|apos;)/i;
-const PERCENT_TWICE = /%2[5b]/i;
+/** A byte percent-encoded twice; with a space in the secret, also `%2B` (its `+` encoded). */
+const PERCENT_TWICE = /%25[0-9a-f]{2}/i;
+const PERCENT_TWICE_SPACE = /%25[0-9a-f]{2}|%2b/i;
 
 /**
  * Whether the text may hold a form that only the larger pattern finds: every such form holds an
- * HTML character reference's start, `%25` or `%2B`, two backslashes, or is the secret's hex.
- * Most texts hold none, and are searched with the smaller, faster pattern. `includes` goes first:
- * it is much faster than a search with alternatives.
+ * HTML character reference's start, a byte percent-encoded twice (`%2541`; `%2B` when the secret
+ * holds a space), two backslashes, or is the secret's hex. Most texts hold none (a form body with
+ * a `+` or `%` of the secret encoded once neither), and are searched with the smaller, faster
+ * pattern. `includes` goes first: it is much faster than a search with alternatives.
  */
 const mayHoldAgain = (text: string, m: Matcher) =>
 	(text.includes('&') && HTML_REFERENCE.test(text)) ||
-	(text.includes('%2') && PERCENT_TWICE.test(text)) ||
+	(text.includes('%2') &&
+		(m.value.includes(' ') ? PERCENT_TWICE_SPACE : PERCENT_TWICE).test(text)) ||
 	text.includes('\\\\') ||
 	m.hex.test(text);
 
