@@ -130,6 +130,10 @@ describe('attack: a service echoes the secret re-encoded', () => {
 			expectRedacted(f);
 			expectNowhere(f);
 		}
+		// A space form-encoded as `+`, then that encoded as `%2B`, in a secret with nothing else to encode.
+		const spaced = [{ name: 'client_secret', value: 'only letters and spaces' }];
+		expect(form(form(spaced[0]!.value))).toBe('only%2Bletters%2Band%2Bspaces');
+		expect(redactText(`x=${form(form(spaced[0]!.value))}&y=1`, spaced)).toBe(`x=${REDACTED}&y=1`);
 		// `A` → `%2541`: a character encoded gratuitously, then encoded again.
 		const letters = [{ name: 'client_secret', value: 'ABCDEFGH' }];
 		expect(redactText('x=%2541%2542%2543%2544%2545%2546%2547%2548&y=1', letters)).toBe(
