@@ -1,28 +1,33 @@
 // `node scripts/bench-redact.js [path/to/redact.ts]`: a micro-benchmark of redaction, the part of
-// every step that runs on all the text an exchange holds. It bundles src/lib/exchange/redact.ts (or
-// the copy named, to compare two versions) with rolldown (already a dependency of vite) into a
-// temporary folder and times, in this process:
+// every step that runs on all the text an exchange holds. It compiles src/lib/exchange/redact.ts
+// and its two neighbours (or those beside the copy named, to compare two versions) with
+// TypeScript into a temporary folder and times, in this process:
 // - redactExchange of a token exchange (about 2 KB) holding no copy, the pattern cached: a usual step;
 // - redactExchange of the same exchange with a 100 KB response body holding no copy;
 // - redactExchange of an exchange whose response echoes the secret in several encodings;
 // - building a new secret's patterns, alone and with the first search (the engine compiles a
 //   pattern on its first use), each time with a secret not seen before.
 // Prints the median of several rounds, in microseconds. Not a test: nothing here passes or fails.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'rolldown';
+import ts from 'typescript';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-redact-'));
 try {
-	const file = join(dir, 'redact.mjs');
-	await build({
-		input: resolve(process.argv[2] ?? 'src/lib/exchange/redact.ts'),
-		output: { file, format: 'esm' },
-		logLevel: 'silent'
-	});
-	const r = await import(pathToFileURL(file).href);
+	// redact.ts and the two modules it reads, beside it, as JavaScript modules.
+	const from = dirname(resolve(process.argv[2] ?? 'src/lib/exchange/redact.ts'));
+	for (const name of ['redact', 'text', 'types']) {
+		const out = ts.transpileModule(readFileSync(join(from, `${name}.ts`), 'utf8'), {
+			compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 }
+		});
+		writeFileSync(
+			join(dir, `${name}.mjs`),
+			out.outputText.replace(/from '\.\/(\w+)'/g, "from './$1.mjs'")
+		);
+	}
+	const r = await import(pathToFileURL(join(dir, 'redact.mjs')).href);
 	const secret = 'Ech"o\\ sécret+%/ünï€-42-0123456789abcdef';
 	const secrets = [{ name: 'client_secret', value: secret }];
 
