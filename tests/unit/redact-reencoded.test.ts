@@ -4,7 +4,7 @@
  * by the server (redactText, redactExchange) and by the exports, which find the secret by its field.
  * The encodings are computed in tests/helpers/copies.ts, independently of redact.ts.
  */
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { REDACTED, redactExchange, redactText } from '$lib/exchange/redact';
 import { toMarkdown } from '$lib/exchange/markdown';
 import { toHar } from '$lib/exchange/har/export';
@@ -25,8 +25,15 @@ import {
 } from '../helpers/copies';
 
 // Quote, apostrophe, backslash, space, & < >, %, +, /, a newline, and 2-, 3- and 4-byte UTF-8.
-const SECRET = `Ech"o\\ <sé'cret>&+%/ü\n€😀-42`;
-const secrets = [{ name: 'client_secret', value: SECRET }];
+const BASE = `Ech"o\\ <sé'cret>&+%/ü\n€😀-42`;
+// A new secret in each test, so that its patterns are built, and counted as its coverage, in it.
+let SECRET = BASE;
+let secrets = [{ name: 'client_secret', value: SECRET }];
+let n = 0;
+beforeEach(() => {
+	SECRET = `${BASE}-${++n}`;
+	secrets = [{ name: 'client_secret', value: SECRET }];
+});
 
 /** The text with the copy between neighbours that are no delimiters, then the copy alone. */
 function expectRedacted(copy: string) {
@@ -130,8 +137,10 @@ describe('attack: a service echoes the secret re-encoded', () => {
 			expectRedacted(f);
 			expectNowhere(f);
 		}
-		// A space form-encoded as `+`, then that encoded as `%2B`, in a secret with nothing else to encode.
+		// A space form-encoded as `+` (found by the smaller pattern), then that encoded as `%2B`, in a
+		// secret with nothing else to encode.
 		const spaced = [{ name: 'client_secret', value: 'only letters and spaces' }];
+		expect(redactText(`x=${form(spaced[0]!.value)}&y=1`, spaced)).toBe(`x=${REDACTED}&y=1`);
 		expect(form(form(spaced[0]!.value))).toBe('only%2Bletters%2Band%2Bspaces');
 		expect(redactText(`x=${form(form(spaced[0]!.value))}&y=1`, spaced)).toBe(`x=${REDACTED}&y=1`);
 		// `A` → `%2541`: a character encoded gratuitously, then encoded again.
@@ -166,6 +175,12 @@ describe('attack: a service echoes the secret re-encoded', () => {
 		const amp = [{ name: 'client_secret', value: 'ends-in-an-ampersand&' }];
 		expect(redactText('<p>ends-in-an-ampersand&amp;</p>', amp)).toBe(`<p>${REDACTED}</p>`);
 		expect(redactText('<p>ends-in-an-ampersand&#x26;</p>', amp)).toBe(`<p>${REDACTED}</p>`);
+	});
+
+	test('a secret echoed with \\u escapes of a character outside the BMP (a surrogate pair each) is redacted, once or twice JSON-escaped', () => {
+		const astral = [{ name: 'client_secret', value: `astral-😀-𝄞-${n}` }];
+		for (const f of [jsonU(astral[0]!.value), json(jsonU(astral[0]!.value, true))])
+			expect(redactText(`{"s":"${f}"}`, astral)).toBe(`{"s":"${REDACTED}"}`);
 	});
 
 	test('near misses stay: the encodings of a secret one byte off are left as they are', () => {
