@@ -9,7 +9,8 @@ export default defineConfig({
 			'**/redact.test.ts',
 			'**/redact-tokens.test.ts',
 			'**/redact-basic.test.ts',
-			'**/redact-cache.test.ts'
+			'**/redact-cache.test.ts',
+			'**/redact-reencoded.test.ts'
 		],
 		environment: 'node'
 	}

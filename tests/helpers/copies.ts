@@ -1,8 +1,10 @@
 /**
  * Every encoding of a client secret that redaction covers, computed independently of redact.ts,
  * for the tests that scan what left the server: raw, percent (either case, `+` for a space), form,
- * JSON (short escapes and `\uXXXX` in either case), and the base64/base64url characters that depend
- * only on the secret or its form encoding at each of the three alignments.
+ * JSON (short escapes and `\uXXXX` in either case), the base64/base64url characters that depend
+ * only on the secret or its form encoding at each of the three alignments, hexadecimal of its UTF-8
+ * bytes (either case), HTML character references, percent-encoding applied twice, and JSON inside
+ * a JSON string (JSON-escaped twice).
  */
 export const utf8 = (s: string) => new TextEncoder().encode(s);
 export const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
@@ -25,6 +27,50 @@ export const jsonU = (s: string, upper = false) =>
 				: json(ch)
 		)
 		.join('');
+/** Hexadecimal of the UTF-8 bytes; `mixed` alternates the case of the letters. */
+export const hex = (s: string, letters: 'lower' | 'upper' | 'mixed' = 'lower') =>
+	[...utf8(s)]
+		.map((b) => b.toString(16).padStart(2, '0'))
+		.join('')
+		.split('')
+		.map((d, i) => (letters === 'upper' || (letters === 'mixed' && i % 2) ? d.toUpperCase() : d))
+		.join('');
+const NAMED: Record<string, string> = {
+	'&': '&amp;',
+	'<': '&lt;',
+	'>': '&gt;',
+	'"': '&quot;',
+	"'": '&apos;'
+};
+/** HTML escaping as templates write it: only `& < > " '` as references (`'` as `&#39;`). */
+export const htmlEscape = (s: string) =>
+	s.replace(/[&<>"']/g, (c) => (c === "'" ? '&#39;' : NAMED[c]!));
+/** Every character as an HTML character reference of one kind. */
+export const htmlRefs = (s: string, kind: 'decimal' | 'hex' | 'HEX' | 'zeros') =>
+	[...s]
+		.map((ch) => {
+			const cp = ch.codePointAt(0)!;
+			if (kind === 'decimal') return `&#${cp};`;
+			if (kind === 'zeros') return `&#x00${cp.toString(16)};`;
+			return kind === 'hex' ? `&#x${cp.toString(16)};` : `&#X${cp.toString(16).toUpperCase()};`;
+		})
+		.join('');
+/** Each character in turn raw, named (else decimal), hex with leading zeros, decimal with leading zeros. */
+export const htmlMixed = (s: string) =>
+	[...s]
+		.map((ch, i) => {
+			const cp = ch.codePointAt(0)!;
+			return [ch, NAMED[ch] ?? `&#${cp};`, `&#X00${cp.toString(16)};`, `&#00${cp};`][i % 4];
+		})
+		.join('');
+/** Percent-encoding applied twice, as encodeURIComponent writes it (the inner hex in lower case with `lower`). */
+export const percentTwice = (s: string, lower = false) =>
+	encodeURIComponent(lower ? lowerHex(encodeURIComponent(s)) : encodeURIComponent(s));
+/** Every byte percent-encoded, whether it needs it or not, and that encoded again (`A` → `%2541`). */
+export const percentTwiceAll = (s: string) =>
+	[...utf8(s)].map((b) => `%25${b.toString(16).padStart(2, '0')}`).join('');
+/** JSON inside a JSON string: the secret JSON-escaped twice (`"` → `\\\"`, `\` → `\\\\`). */
+export const jsonTwice = (s: string) => json(json(s));
 export const concat = (...parts: Uint8Array[]) => {
 	const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
 	let at = 0;
@@ -64,7 +110,22 @@ export function copies(secret: string): { name: string; text: string }[] {
 		{ name: 'JSON \\u', text: jsonU(secret) },
 		{ name: 'JSON \\U', text: jsonU(secret, true) },
 		...base64Cores(secret).map((text) => ({ name: 'base64', text })),
-		...base64Cores(form(secret)).map((text) => ({ name: 'base64 of the form encoding', text }))
+		...base64Cores(form(secret)).map((text) => ({ name: 'base64 of the form encoding', text })),
+		{ name: 'hex', text: hex(secret) },
+		{ name: 'hex, upper case', text: hex(secret, 'upper') },
+		{ name: 'hex, mixed case', text: hex(secret, 'mixed') },
+		{ name: 'HTML-escaped', text: htmlEscape(secret) },
+		{ name: 'HTML decimal references', text: htmlRefs(secret, 'decimal') },
+		{ name: 'HTML hex references', text: htmlRefs(secret, 'hex') },
+		{ name: 'HTML hex references, upper case', text: htmlRefs(secret, 'HEX') },
+		{ name: 'HTML references with leading zeros', text: htmlRefs(secret, 'zeros') },
+		{ name: 'HTML references, mixed', text: htmlMixed(secret) },
+		{ name: 'percent twice', text: percentTwice(secret) },
+		{ name: 'percent twice, lower case', text: percentTwice(secret, true) },
+		{ name: 'form twice', text: form(form(secret)) },
+		{ name: 'percent twice, every byte', text: percentTwiceAll(secret) },
+		{ name: 'JSON in JSON', text: jsonTwice(secret) },
+		{ name: 'JSON \\u in JSON', text: json(jsonU(secret)) }
 	];
 	return list;
 }

@@ -2,11 +2,24 @@
  * A token endpoint that echoes the client secret it receives, in every encoding redaction covers
  * and in every place of its answer: the redirect back, the status line, response headers, the token
  * response's extra fields (as JSON, `\uXXXX` JSON, percent-encoding, base64 at each alignment,
- * HTTP Basic) and the user-info body. Listens on a loopback port; stop it with `close()`.
+ * HTTP Basic, hex, HTML character references, percent-encoding twice, JSON inside a JSON string)
+ * and the user-info body. Listens on a loopback port; stop it with `close()`.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { b64, b64url, form, jsonU, lowerHex, utf8 } from './copies';
+import {
+	b64,
+	b64url,
+	form,
+	hex,
+	htmlMixed,
+	htmlRefs,
+	json,
+	jsonU,
+	lowerHex,
+	percentTwice,
+	utf8
+} from './copies';
 
 export interface EchoServer {
 	url: string;
@@ -18,7 +31,12 @@ export function echoedForms(secret: string): Record<string, string> {
 	const out: Record<string, string> = {
 		percent_lower: lowerHex(encodeURIComponent(secret)),
 		form: form(secret),
-		basic: `Basic ${b64(utf8(`echo-app:${form(secret)}`))}`
+		basic: `Basic ${b64(utf8(`echo-app:${form(secret)}`))}`,
+		hex: hex(secret, 'mixed'),
+		html_decimal: htmlRefs(secret, 'decimal'),
+		html_hex: htmlRefs(secret, 'zeros'),
+		percent_twice: percentTwice(secret, true),
+		json_in_json_u: json(jsonU(secret))
 	};
 	for (const pad of ['', 'x', 'xy']) {
 		const whole = b64(utf8(`${pad}${secret}~tail`));
@@ -57,6 +75,9 @@ export async function startEchoServer(): Promise<EchoServer> {
 					`{"access_token":"echo-access-0123456789","token_type":"Bearer","expires_in":3600,` +
 						`"refresh_token":"echo-refresh-0123456789","client_secret":${JSON.stringify(secret)},` +
 						`"echo_u":"${jsonU(secret)}",` +
+						`"echo_html":${JSON.stringify(htmlMixed(secret))},` +
+						// JSON inside a JSON string: the secret JSON-escaped twice.
+						`"echo_json_in_json":${JSON.stringify(JSON.stringify({ client_secret: secret }))},` +
 						Object.entries(forms)
 							.map(([k, v]) => `"echo_${k}":${JSON.stringify(v)}`)
 							.join(',') +

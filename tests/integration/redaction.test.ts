@@ -1,7 +1,8 @@
 /**
  * echo: over real HTTP, a token endpoint on a loopback port echoes the client secret in every
  * encoding redaction covers (JSON and `\uXXXX` JSON extra fields, lower-case percent-encoding,
- * form encoding, base64 and base64url at each alignment, HTTP Basic) in its headers, status line,
+ * form encoding, base64 and base64url at each alignment, HTTP Basic, hex, HTML character
+ * references, percent-encoding twice, JSON inside a JSON string) in its headers, status line,
  * body and the redirect back. Nothing the playground answers (page HTML, `__data.json`, the actions'
  * JSON) nor any export made from what it answered holds the secret in any of those encodings.
  */
@@ -58,6 +59,13 @@ test('echo: a token endpoint that echoes the secret in every encoding leaks it i
 	expect(tokenEx!.redactions?.map((r) => r.what)).toContain(
 		'client_secret (echoed in the response body)'
 	);
+	// The re-encoded echoes arrived, and each is <redacted> where it stood.
+	const echoed = Object.fromEntries(tokenEx!.response!.headers);
+	for (const k of ['hex', 'html_decimal', 'html_hex', 'percent_twice', 'json_in_json_u'])
+		expect(echoed[`x-echo-${k}`], k).toBe('<redacted>');
+	const answer = JSON.parse(tokenEx!.response!.body);
+	expect(answer.echo_html).toBe('<redacted>');
+	expect(JSON.parse(answer.echo_json_in_json)).toEqual({ client_secret: '<redacted>' });
 	for (const step of ['refresh', 'userinfo']) {
 		const r = await c.action(step);
 		exchanges.push(...(r.data.exchanges as Exchange[]));

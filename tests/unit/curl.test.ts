@@ -206,6 +206,38 @@ describe('toCurl runs as-is in bash', () => {
 		).toBe(ACCESS_1);
 	});
 
+	test('Copy as curl of a Bearer token holding a quote, a newline or any character reads $ACCESS_TOKEN, never a shortened literal', () => {
+		for (const token of [
+			`AT"quoted-0123456789`,
+			`AT'apos-0123456789`,
+			'AT-line\nbreak-0123456789',
+			'AT with spaces\tand a tab-0123',
+			'AT$(touch x)`\\-0123456789'
+		]) {
+			const ex: Exchange = {
+				...userinfo,
+				request: {
+					...userinfo.request,
+					headers: userinfo.request.headers.map(([n, v]): [string, string] =>
+						n === 'Authorization' ? [n, `Bearer ${token}`] : [n, v]
+					)
+				}
+			};
+			const text = toCurl(ex);
+			expect(bashSyntax(text)).toEqual({ status: 0, stderr: '' });
+			expect(asRequest(curlArgs(text)).headers, JSON.stringify(token)).toContain(
+				'Authorization: Bearer AT-from-env'
+			);
+			expect(text).not.toContain(token.slice(0, 6));
+			expect(text).not.toContain(token.slice(-4));
+			// With includeTokens the token, whatever it holds, is the variable's default.
+			const { ACCESS_TOKEN: _a, ...noToken } = ENV;
+			expect(asRequest(curlArgs(toCurl(ex, { includeTokens: true }), noToken)).headers).toContain(
+				`Authorization: Bearer ${token}`
+			);
+		}
+	});
+
 	test('a POST with a form body and a Bearer token (zone-2 call)', () => {
 		const req = asRequest(curlArgs(toCurl(api403)));
 		expect(req.method).toBe('POST');

@@ -39,6 +39,33 @@ const moved = (ex: Exchange, origin: string): Exchange => ({
 });
 
 describe('toNodeFetch', () => {
+	test('Copy as Node fetch of a Bearer token holding a quote, a newline or any character reads ACCESS_TOKEN, never a literal', () => {
+		for (const token of [
+			`AT"quoted-0123456789`,
+			'AT-line\nbreak-0123456789',
+			'AT with spaces\tand a tab-0123'
+		]) {
+			const userinfo = at('userinfo');
+			const ex: Exchange = {
+				...userinfo,
+				request: {
+					...userinfo.request,
+					headers: userinfo.request.headers.map(([n, v]): [string, string] =>
+						n === 'Authorization' ? [n, `Bearer ${token}`] : [n, v]
+					)
+				}
+			};
+			const text = toNodeFetch(ex);
+			expect(text, JSON.stringify(token)).toContain(
+				'["Authorization", "Bearer " + env("ACCESS_TOKEN")]'
+			);
+			expect(text).not.toContain(JSON.stringify(token).slice(1, 7));
+			expect(toNodeFetch(ex, { includeTokens: true })).toContain(
+				`env("ACCESS_TOKEN", ${JSON.stringify(token)})`
+			);
+		}
+	});
+
 	test('no secret, token or code value is in it; process.env names them; a token endpoint is never called from browser code', () => {
 		for (const ex of t) {
 			const text = toNodeFetch(ex);

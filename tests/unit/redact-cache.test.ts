@@ -11,6 +11,7 @@ import {
 	redactText
 } from '$lib/exchange/redact';
 import type { Exchange } from '$lib/exchange/types';
+import { hex, htmlRefs, jsonTwice, percentTwice } from '../helpers/copies';
 
 const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -94,6 +95,21 @@ describe('the longest secret searched for', () => {
 		expect(new SecretTooLong(1025).message).toBe(
 			'A client secret of 1025 characters is longer than the 1024 that redaction can search for in every encoding.'
 		);
+	});
+
+	test('a secret of the setup limit made of the characters with the most forms is found in every form, re-encoded ones included', () => {
+		for (const ch of ['😀', '"', '&']) {
+			const value = ch.repeat(MAX_SECRET_LENGTH / ch.length);
+			const secrets = [{ name: 'client_secret', value }];
+			for (const copy of [
+				value,
+				hex(value, 'mixed'),
+				htmlRefs(value, 'zeros'),
+				percentTwice(value),
+				jsonTwice(value)
+			])
+				expect(redactText(`<${copy}>`, secrets)).toBe(`<${REDACTED}>`);
+		}
 	});
 });
 

@@ -18,7 +18,25 @@ import { toCurlScript } from '$lib/exchange/curl';
 import type { Exchange } from '$lib/exchange/types';
 import { receiveTokens } from '$lib/server/tokens';
 
-import { b64, b64url, concat, copies, form, json, jsonU, lowerHex, utf8 } from '../helpers/copies';
+import {
+	b64,
+	b64url,
+	concat,
+	copies,
+	copiesIn,
+	form,
+	hex,
+	htmlEscape,
+	htmlMixed,
+	htmlRefs,
+	json,
+	jsonTwice,
+	jsonU,
+	lowerHex,
+	percentTwice,
+	percentTwiceAll,
+	utf8
+} from '../helpers/copies';
 
 /** Every form a service echoes: whole texts, base64 with bytes around it, HTTP Basic. */
 function echoes(secret: string, prefix: Uint8Array, suffix: Uint8Array, id: string): string[] {
@@ -41,12 +59,39 @@ function echoes(secret: string, prefix: Uint8Array, suffix: Uint8Array, id: stri
 		out.push(alone, alone.replace(/=+$/, ''), b64url(alone));
 	}
 	out.push(`Basic ${b64(utf8(`${form(id)}:${form(secret)}`))}`);
+	out.push(...reencoded(secret).map(([, f]) => f));
 	return out;
 }
 
+/** The re-encoded forms: hex, HTML character references, percent-encoding twice, JSON in JSON. */
+const reencoded = (secret: string): [string, string][] => [
+	['hex', hex(secret)],
+	['hex, upper case', hex(secret, 'upper')],
+	['hex, mixed case', hex(secret, 'mixed')],
+	['HTML-escaped', htmlEscape(secret)],
+	['HTML decimal references', htmlRefs(secret, 'decimal')],
+	['HTML hex references', htmlRefs(secret, 'HEX')],
+	['HTML references with leading zeros', htmlRefs(secret, 'zeros')],
+	['HTML references, mixed', htmlMixed(secret)],
+	['percent twice', percentTwice(secret)],
+	['percent twice, lower case', percentTwice(secret, true)],
+	['form twice', form(form(secret))],
+	['percent twice, every byte', percentTwiceAll(secret)],
+	['JSON in JSON', jsonTwice(secret)],
+	['JSON \\u in JSON', json(jsonU(secret))]
+];
+
 /** A form as it can stand inside a JSON string: the JSON forms are already escaped. */
 const inJson = (e: string, secret: string) =>
-	e === json(secret) || e === jsonU(secret) || e === jsonU(secret, true) ? e : json(e);
+	[
+		json(secret),
+		jsonU(secret),
+		jsonU(secret, true),
+		jsonTwice(secret),
+		json(jsonU(secret))
+	].includes(e)
+		? e
+		: json(e);
 
 function exchanges(secret: string, forms: string[]): Exchange[] {
 	const body = `code=abc&client_id=app&client_secret=${form(secret)}&scope=&${forms
@@ -124,6 +169,9 @@ function expectNoCopy(secret: string, views: Record<string, unknown>) {
 const special = fc.constantFrom(
 	'"',
 	'\\',
+	'\n',
+	'<',
+	'>',
 	'%',
 	'+',
 	' ',
@@ -189,6 +237,51 @@ describe('echo: a service that echoes the client secret in any encoding', () => 
 				});
 			}),
 			{ seed: 20261124, numRuns: 40 }
+		);
+	}, 60_000);
+
+	test('re-encoded: any secret as hex, HTML references in any mix, percent-encoded twice or JSON in JSON, inside any text, does not survive; a text without it is unchanged (property)', () => {
+		// Text around the copy, with the characters the re-encoded forms are made of.
+		const near = fc.constantFrom(...'&#;xX%25\\u0amp'.split(''));
+		const text = fc.string({ unit: fc.oneof(special, letter, near), maxLength: 24 });
+		/** HTML references or percent-encoding twice, chosen character by character from `picks`. */
+		const mixed = (secret: string, picks: number[]) =>
+			[...secret]
+				.map((ch, i) => {
+					const pick = picks[i % picks.length]!;
+					const b = [...utf8(ch)];
+					return [
+						ch,
+						htmlEscape(ch),
+						htmlRefs(ch, pick % 2 ? 'HEX' : 'zeros'),
+						`&#${'0'.repeat(pick % 3)}${ch.codePointAt(0)};`,
+						b.map((x) => `%25${x.toString(16).padStart(2, '0')}`).join(''),
+						percentTwice(ch, pick % 2 === 0)
+					][pick % 6];
+				})
+				.join('');
+		fc.assert(
+			fc.property(
+				secretArb,
+				text,
+				text,
+				fc.array(fc.nat(), { minLength: 1, maxLength: 8 }),
+				fc.nat(),
+				(secret, before, after, picks, which) => {
+					const secrets = [{ name: 'client_secret', value: secret }];
+					fc.pre(copiesIn(secret, `${before}${after}`).length === 0);
+					expect(redactText(`${before}${after}`, secrets)).toBe(`${before}${after}`);
+					const forms = [
+						...reencoded(secret),
+						['HTML and percent twice, mixed', mixed(secret, picks)]
+					];
+					const [name, copy] = forms[which % forms.length]!;
+					const out = redactText(`${before}${copy}${after}`, secrets);
+					expect(copiesIn(secret, out), `${name} of ${JSON.stringify(secret)}`).toEqual([]);
+					expect(out).toContain(REDACTED);
+				}
+			),
+			{ seed: 20261127, numRuns: 150 }
 		);
 	}, 60_000);
 

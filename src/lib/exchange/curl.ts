@@ -34,6 +34,7 @@
  *   browser. The callback (the browser's return to the playground) is shown the same way.
  */
 import {
+	bearerToken,
 	formDecode,
 	isFormBody,
 	mapFormFields,
@@ -159,10 +160,8 @@ function markTokens(ex: Exchange): Exchange {
 	if (isFormBody(request.headers, request.body))
 		request.body = mapFormFields(request.body, field).text;
 	request.headers = request.headers.map(([n, v]) => {
-		const m = /^(\s*bearer\s+)\S+(\s*)$/i.exec(v);
-		return n.toLowerCase() === 'authorization' && m
-			? [n, `${m[1]}${mark('ACCESS_TOKEN')}${m[2]}`]
-			: [n, v];
+		const bearer = n.toLowerCase() === 'authorization' ? bearerToken(v) : undefined;
+		return bearer ? [n, `${bearer.lead}${mark('ACCESS_TOKEN')}${bearer.trail}`] : [n, v];
 	});
 	return { ...ex, request };
 }
@@ -411,8 +410,8 @@ function lastTokens(exchanges: Exchange[], answers: boolean): Partial<Record<Cur
 	const out: Partial<Record<CurlEnv, string>> = {};
 	for (const ex of exchanges) {
 		for (const [n, v] of ex.request.headers) {
-			const m = /^\s*bearer\s+(\S+)\s*$/i.exec(v);
-			if (m && n.toLowerCase() === 'authorization') out.ACCESS_TOKEN = m[1];
+			const bearer = n.toLowerCase() === 'authorization' ? bearerToken(v) : undefined;
+			if (bearer) out.ACCESS_TOKEN = bearer.token;
 		}
 		const fields = requestFields(ex.request);
 		for (const [n, v] of [...fields, ...queryFields(ex.request.url)]) {

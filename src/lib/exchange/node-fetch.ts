@@ -16,7 +16,7 @@
  */
 import { REDACTED, collectTokens, redactTokens, scrubSecrets } from './redact';
 import { RUN_SPENDING, SPENDS, SPEND_WHY, requestFields, spends } from './spending';
-import { formDecode, isFormBody, placeholder, splitPair, splitUrl } from './text';
+import { bearerToken, formDecode, isFormBody, placeholder, splitPair, splitUrl } from './text';
 import { STEPS, statusLine, type Exchange } from './types';
 
 export interface NodeFetchOptions {
@@ -108,8 +108,8 @@ const SKIP = new Set(['host', 'content-length', 'connection']);
 function recorded(ex: Exchange): Partial<Record<Env, string>> {
 	const out: Partial<Record<Env, string>> = {};
 	for (const [n, v] of ex.request.headers) {
-		const m = /^\s*bearer\s+(\S+)\s*$/i.exec(v);
-		if (m && n.toLowerCase() === 'authorization') out.ACCESS_TOKEN = m[1];
+		const bearer = n.toLowerCase() === 'authorization' ? bearerToken(v) : undefined;
+		if (bearer) out.ACCESS_TOKEN = bearer.token;
 	}
 	const f = requestFields(ex.request);
 	if (f.get('access_token')) out.ACCESS_TOKEN = f.get('access_token');
@@ -157,13 +157,13 @@ export function toNodeFetch(original: Exchange, opts: NodeFetchOptions = {}): st
 		if (SKIP.has(lower)) return;
 		if (lower === 'cookie' && placeholder(value)) return;
 		let v: string;
-		const bearer = /^(\s*bearer\s+)\S+(\s*)$/i.exec(clean.request.headers[i]?.[1] ?? '');
+		const bearer = bearerToken(clean.request.headers[i]?.[1] ?? '');
 		if (lower === 'authorization' && /^\s*basic\s+<redacted>\s*$/i.test(value)) {
 			const id = requestFields(clean.request).get('client_id');
 			const idExpr = id ? lit(id) : envExpr(ctx, 'CLIENT_ID');
 			v = `'Basic ' + Buffer.from(\`\${form(${idExpr})}:\${form(${envExpr(ctx, 'CLIENT_SECRET')})}\`).toString('base64')`;
 		} else if (lower === 'authorization' && bearer)
-			v = `${lit(bearer[1]!)} + ${envExpr(ctx, 'ACCESS_TOKEN')}`;
+			v = `${lit(bearer.lead)} + ${envExpr(ctx, 'ACCESS_TOKEN')}`;
 		else v = textExpr(ctx, value, false);
 		headers.push(`\t\t[${lit(name)}, ${v}]`);
 	});

@@ -16,12 +16,20 @@
  *   encoded text can have: the characters that depend only on the secret are searched for, and the
  *   one character on each side that mixes secret bits with its neighbours goes with them;
  * - form-encode-then-base64 (HTTP Basic, RFC 6749 §2.3.1): the base64 forms above of the secret's
- *   common form encodings, and any `Basic <credentials>` whose password is the secret.
+ *   common form encodings, and any `Basic <credentials>` whose password is the secret;
+ * - hexadecimal of its UTF-8 bytes, in either case or mixed;
+ * - re-encoded, in any mix with the forms above, character by character: HTML character
+ *   references (`&amp; &lt; &gt; &quot; &apos;`, upper case too but `&apos;`, and decimal `&#38;` or
+ *   hex `&#x26;`, `&#X26;`, with any leading zeros), percent-encoding applied twice (`%2541` for `A`,
+ *   `%2B` for a space written `+` first), and JSON inside a JSON string (JSON-escaped twice:
+ *   `\\\"`, `\\\\`, `\\n`, `\\u00e9`). These are searched for with a second, larger pattern, only
+ *   in a text that holds `&#` or a named reference, `%25` or `%2B`, two backslashes, or the
+ *   secret's hex.
  * A secret under 8 bytes (SHORT_SECRET_BYTES) is redacted only as a whole value: a copy whose
  * neighbours are both delimiters (any character outside `[A-Za-z0-9._~-]`) or the text's ends, so
  * that a secret `y` does not blank out `response_type`.
- * A service that transforms the secret otherwise (reversed, split, hashed) defeats this; the secret's
- * binding to its client and URLs is the guarantee, not this module.
+ * A service that transforms the secret otherwise (reversed, split, hashed, encoded three times)
+ * defeats this; the secret's binding to its client and URLs is the guarantee, not this module.
  */
 import type { Exchange, HeaderList, Redaction } from './types';
 import {
@@ -47,7 +55,12 @@ export interface Secret {
 	value: string;
 }
 
-/** One secret, ready to be found: its name, its byte length and one pattern for all its forms. */
+/**
+ * One secret, ready to be found: its name, its byte length, and one pattern for all its forms,
+ * in two sizes: `pattern` for the forms of one encoding, `again` for those and the forms a second
+ * encoding makes (hex, HTML references, percent or JSON twice), used only on a text that may hold
+ * one (mayHoldAgain), and built on first use.
+ */
 interface Matcher {
 	name: string;
 	value: string;
@@ -55,32 +68,110 @@ interface Matcher {
 	/** No text shorter than this holds a copy: no form of the secret is shorter. */
 	shortest: number;
 	pattern: RegExp;
+	/** The secret's hex, alone: a text that holds it needs the larger pattern. */
+	hex: RegExp;
+	againSource: string;
+	again?: RegExp;
 }
 
 const escapeRe = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
-/** A hex digit in either case: `a` → `[aA]` (and `0` → `[00]`). */
-const hexDigit = (d: string) => `[${d}${d.toUpperCase()}]`;
+/** A hex digit in either case: `a` → `[aA]`, `0` → `0`. */
+// Stryker disable next-line ConditionalExpression,StringLiteral: `[00]` matches what `0` does; this only keeps the pattern short
+const hexDigit = (d: string) => (d < 'a' ? d : `[${d}${d.toUpperCase()}]`);
 const hexPattern = (n: number, width: number) =>
 	n.toString(16).padStart(width, '0').split('').map(hexDigit).join('');
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
-/** One character of the secret: raw, percent-encoded (either case, `+` for a space), or JSON-escaped. */
-function charPattern(ch: string): string {
-	const alts = new Set([
-		escapeRe(ch),
-		[...utf8(ch)].map((b) => `%${hexPattern(b, 2)}`).join(''),
-		escapeRe(JSON.stringify(ch).slice(1, -1)),
+/** What JSON.stringify writes inside the quotes. */
+const jsonEscape = (s: string) => JSON.stringify(s).slice(1, -1);
+
+/** The named HTML character references of the characters that have one in common use (HTML5 also reads the upper-case ones). */
+const HTML_NAMED: Record<string, string> = {
+	'&': 'amp|AMP',
+	'<': 'lt|LT',
+	'>': 'gt|GT',
+	'"': 'quot|QUOT',
+	"'": 'apos'
+};
+
+/** A character as an HTML character reference: named, decimal or hex, any leading zeros. */
+function htmlPattern(ch: string): string {
+	const cp = ch.codePointAt(0)!;
+	const named = HTML_NAMED[ch];
+	return `&(?:${named ? `${named}|` : ''}#0*${cp}|#[xX]0*${hexPattern(cp, 1)});`;
+}
+
+/**
+ * The JSON escapes of a character, each as a pattern: JSON.stringify's short escape, `\/`, and
+ * `\uXXXX` (either case) for each UTF-16 unit. With `again`, a copy escaped twice (JSON inside a
+ * JSON string) matches too: `\\n` and `\\u00e9`, and `\\\"` and `\\\\` (where the quote or the
+ * backslash after the backslash is escaped too).
+ */
+function jsonPatterns(ch: string, again: boolean): string[] {
+	/** The escape whose text after the backslash is `rest` (a pattern if it is a \u escape). */
+	const escape = (rest: string) => {
+		const more = !again ? '' : rest === '"' || rest === '\\' ? '(?:\\\\\\\\)?' : '(?:\\\\)?';
+		return `\\\\${more}${rest.startsWith('u') ? rest : escapeRe(rest)}`;
+	};
+	// Stryker disable next-line ArrayDeclaration: a literal alternative no text holds finds nothing more
+	const out: string[] = [];
+	const short = jsonEscape(ch);
+	if (short.startsWith('\\')) out.push(escape(short.slice(1)));
+	if (ch === '/') out.push(escape('/'));
+	out.push(
 		ch
 			.split('')
-			.map((u) => `\\\\u${hexPattern(u.charCodeAt(0), 4)}`)
+			.map((u) => escape(`u${hexPattern(u.charCodeAt(0), 4)}`))
 			.join('')
-	]);
-	if (ch === ' ') alts.add('\\+');
-	if (ch === '/') alts.add('\\\\\\/');
-	return `(?:${[...alts].join('|')})`;
+	);
+	return out;
 }
+
+/**
+ * One character of the secret: raw, percent-encoded (either case, `+` for a space), or JSON-escaped
+ * (JSON.stringify's escapes, `\/`, and `\uXXXX` in either case). With `again`, also the forms a
+ * second encoding makes: percent-encoded twice (`%2541`, a space's `+` as `%2B`), JSON-escaped
+ * twice (JSON inside a JSON string), and any HTML character reference. Forms with a common start
+ * share one branch (`%(?:25)?41`): a pattern with fewer branches is much faster to build.
+ */
+function charPattern(ch: string, again: boolean): string {
+	const percent = again ? '%(?:25)?' : '%';
+	const alts = [
+		[...utf8(ch)].map((b) => `${percent}${hexPattern(b, 2)}`).join(''),
+		...jsonPatterns(ch, again)
+	];
+	if (ch === ' ') alts.push(again ? '\\+|%2[bB]' : '\\+');
+	// Stryker disable next-line ConditionalExpression: the smaller pattern is used on texts without a reference, where one finds nothing more
+	if (again) alts.push(htmlPattern(ch));
+	// The raw character last: a copy that ends in `&amp;` or `\\` is taken whole, not up to its `&` or first `\`.
+	alts.push(escapeRe(ch));
+	return `(?:${alts.join('|')})`;
+}
+
+const HTML_REFERENCE = /&(?:#|amp;|lt;|gt;|quot;|apos;)/i;
+/** A byte percent-encoded twice; with a space in the secret, also `%2B` (its `+` encoded). */
+// Stryker disable next-line Regex: a hint that says yes more often only costs time
+const PERCENT_TWICE = /%25[0-9a-f]{2}/i;
+// Stryker disable next-line Regex: a hint that says yes more often only costs time
+const PERCENT_TWICE_SPACE = /%25[0-9a-f]{2}|%2b/i;
+
+/**
+ * Whether the text may hold a form that only the larger pattern finds: every such form holds an
+ * HTML character reference's start, a byte percent-encoded twice (`%2541`; `%2B` when the secret
+ * holds a space), two backslashes, or is the secret's hex. Most texts hold none (a form body with
+ * a `+` or `%` of the secret encoded once neither), and are searched with the smaller, faster
+ * pattern. `includes` goes first: it is much faster than a search with alternatives.
+ */
+// Stryker disable ConditionalExpression,LogicalOperator,StringLiteral: the larger pattern finds all that the smaller one does; a hint that says yes more often only costs time
+const mayHoldAgain = (text: string, m: Matcher) =>
+	(text.includes('&') && HTML_REFERENCE.test(text)) ||
+	(text.includes('%2') &&
+		(m.value.includes(' ') ? PERCENT_TWICE_SPACE : PERCENT_TWICE).test(text)) ||
+	text.includes('\\\\') ||
+	m.hex.test(text);
+// Stryker restore ConditionalExpression,LogicalOperator,StringLiteral
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -170,7 +261,9 @@ export class SecretTooLong extends Error {
 function matcher(secret: Secret): Matcher {
 	if (secret.value.length > MAX_SECRET_LENGTH) throw new SecretTooLong(secret.value.length);
 	const bytes = utf8(secret.value);
-	const chars = [...secret.value].map(charPattern).join('');
+	const chars = (again: boolean) => [...secret.value].map((ch) => charPattern(ch, again)).join('');
+	// Hexadecimal of the UTF-8 bytes, each digit in either case.
+	const hex = [...bytes].map((b) => hexPattern(b, 2)).join('');
 	const short = bytes.length < SHORT_SECRET_BYTES;
 	const b64 = short
 		? wholeBase64(bytes)
@@ -184,7 +277,10 @@ function matcher(secret: Secret): Matcher {
 		// characters that are its own alone, and a short secret is matched whole.
 		// Stryker disable next-line ArrayDeclaration: a bound of 0 has every text searched; this only spares the search
 		shortest: [...secret.value].length,
-		pattern: new RegExp(`(?:${[chars, ...b64].join('|')})`, 'g')
+		// Stryker disable next-line BooleanLiteral: the smaller pattern is used on texts without a re-encoded form, where the larger finds nothing more
+		pattern: new RegExp(`(?:${[chars(false), ...b64].join('|')})`, 'g'),
+		hex: new RegExp(hex),
+		againSource: `(?:${[chars(true), hex, ...b64].join('|')})`
 	};
 }
 
@@ -234,12 +330,14 @@ function wholeValues(text: string, copies: [number, number][]): boolean[] {
 /** One stretch of text holding no `<redacted>`, with every copy of the secret replaced. */
 function replaceIn(text: string, m: Matcher): { text: string; hit: boolean } {
 	// Most texts hold no copy: one search says so, without collecting matches.
-	// Stryker disable next-line ConditionalExpression,LogicalOperator: a shorter text has no match either; this only spares the search
-	const found = text.length >= m.shortest && m.pattern.test(text);
-	m.pattern.lastIndex = 0; // matchAll starts where the pattern's last search ended
+	// Stryker disable next-line ConditionalExpression: a shorter text has no match either; this only spares the search
+	if (text.length < m.shortest) return { text, hit: false };
+	const pattern = mayHoldAgain(text, m) ? (m.again ??= new RegExp(m.againSource, 'g')) : m.pattern;
+	const found = pattern.test(text);
+	pattern.lastIndex = 0; // matchAll starts where the pattern's last search ended
 	// Stryker disable next-line ConditionalExpression: with no copy, the search below finds none either
 	if (!found) return { text, hit: false };
-	const copies = [...text.matchAll(m.pattern)].map((c): [number, number] => [
+	const copies = [...text.matchAll(pattern)].map((c): [number, number] => [
 		c.index,
 		c.index + c[0].length
 	]);
@@ -287,13 +385,16 @@ function redactWith(text: string, m: Matcher): { text: string; hit: boolean } {
 /**
  * The matchers of recently used secrets, newest last: building one costs more than searching an
  * exchange with it, and every step redacts with the same secret. Bounded by the total size of
- * their patterns, least recently used dropped first: the longest secret's (MAX_SECRET_LENGTH) is
- * under 200,000 characters, so at least five of any size fit.
+ * their patterns, least recently used dropped first: the longest secret's two (MAX_SECRET_LENGTH)
+ * come to under 240,000 characters, so at least four of any size fit.
  * A secret is kept here only in the server's memory, as it is while its request runs.
  */
 const recent = new Map<string, Matcher>();
 let recentSize = 0;
 export const MATCHER_CACHE_CHARS = 1_000_000;
+
+/** The size a matcher's patterns count for: both, as if the larger one were built. */
+const patternSize = (m: Matcher) => m.pattern.source.length + m.againSource.length;
 
 function cachedMatcher(secret: Secret): Matcher {
 	const key = `${secret.name}\0${secret.value}`;
@@ -305,12 +406,12 @@ function cachedMatcher(secret: Secret): Matcher {
 	}
 	const m = matcher(secret);
 	recent.set(key, m);
-	recentSize += m.pattern.source.length;
+	recentSize += patternSize(m);
 	for (const [k, old] of recent) {
 		// Stryker disable next-line EqualityOperator: patterns that come to exactly the bound are kept or not; either is within it
 		if (recentSize <= MATCHER_CACHE_CHARS) break;
 		recent.delete(k);
-		recentSize -= old.pattern.source.length;
+		recentSize -= patternSize(old);
 	}
 	return m;
 }

@@ -107,3 +107,16 @@ export function decodeBase64Utf8(b64: string): string | undefined {
 
 /** A value that is already a placeholder, e.g. `<session cookie, not shown>`, is kept. */
 export const placeholder = (v: string) => /^<[^<>]*>$/.test(v);
+
+/**
+ * The token of an `Authorization: Bearer` value (RFC 6750 §2.1), split from the scheme and the
+ * blanks around it (which HTTP trims, RFC 9110 §5.5): everything between, whatever it holds (a
+ * quote, a blank, a line break), so that "Copy as curl" and "Copy as Node fetch" put the variable
+ * in its place and never a part of it.
+ */
+export function bearerToken(
+	value: string
+): { lead: string; token: string; trail: string } | undefined {
+	const m = /^(\s*bearer[ \t]+)([^]*?)([ \t]*)$/i.exec(value);
+	return m?.[2] ? { lead: m[1]!, token: m[2], trail: m[3]! } : undefined;
+}
