@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { ActionResult } from '@sveltejs/kit';
-import type { Exchange } from '$lib/exchange/types';
+import { STEPS, type Exchange } from '$lib/exchange/types';
 import {
 	CANCELLED,
 	Flow,
@@ -269,18 +269,18 @@ describe('the automatic exchange and the step states after the issuer check', ()
 });
 
 describe('focus after a step: the user’s own steps move it, automatic ones never', () => {
-	/** A document whose step results are one focusable element each, by selector. */
-	function page() {
+	/** A document whose step results are one focusable element each, by selector; its form posts `name`. */
+	function page(name = 'exchange') {
 		const focused: string[] = [];
 		const el = (sel: string) => ({ focus: () => focused.push(sel) });
 		let answer: ((r: ActionResult) => Promise<void>) | undefined;
 		const exchangeForm = {
 			requestSubmit() {
-				answer = post('exchange').answer;
+				answer = post(name).answer;
 			}
 		};
 		const querySelector = vi.fn((sel: string) =>
-			sel.startsWith('form[') ? exchangeForm : sel.includes('exchange') ? el(sel) : null
+			sel.startsWith('form[') ? exchangeForm : sel.includes(name) ? el(sel) : null
 		);
 		vi.stubGlobal('document', { querySelector });
 		return { focused, answer: (r: ActionResult) => answer!(r) };
@@ -303,6 +303,14 @@ describe('focus after a step: the user’s own steps move it, automatic ones nev
 		// The next submission from a button is the user's own again.
 		await post('exchange').answer(ok);
 		expect(focused).toHaveLength(1);
+	});
+
+	test('the automatic refresh is announced under the number its card shows (step 5, Refresh)', async () => {
+		const { answer } = page('refresh');
+		flow.trigger('refresh');
+		await answer(ok);
+		expect(STEPS.refresh.n).toBe(5);
+		expect(flow.announce).toBe(`Step ${STEPS.refresh.n}: the access token was refreshed.`);
 	});
 });
 

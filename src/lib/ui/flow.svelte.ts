@@ -11,7 +11,7 @@
  */
 import { createContext } from 'svelte';
 import type { ActionResult, SubmitFunction } from '@sveltejs/kit';
-import type { Exchange } from '$lib/exchange/types';
+import { STEPS, type Exchange } from '$lib/exchange/types';
 import type { FieldErrors } from '$lib/oauth/setup';
 import { issuerStops, type IssuerVerdict } from '$lib/oauth/issuer';
 import {
@@ -48,10 +48,13 @@ export const BUSY_TEXT: Record<string, string> = {
 	revoke: 'Revoking the token, then trying it once more…'
 };
 
-/** What the live region says when a step is done; automatic steps say what happened, since nothing moves focus. */
+/**
+ * What the live region says when a step is done; automatic steps say what happened, since nothing
+ * moves focus. Their numbers are the cards' own (STEPS), so a screen reader hears the step it sees.
+ */
 export const DONE_TEXT: Record<string, string> = {
-	exchange: 'Step 3: the code was exchanged for tokens.',
-	refresh: 'Step 4: the access token was refreshed.',
+	exchange: `Step ${STEPS.exchange.n}: the code was exchanged for tokens.`,
+	refresh: `Step ${STEPS.refresh.n}: the access token was refreshed.`,
 	reset: 'Started over.',
 	undo: 'The flow is back as it was before Start over.'
 };
