@@ -2,7 +2,9 @@
  * Shared steps of the sandbox integration tests: a server whose ORIGIN is its own loopback URL,
  * the consent page, the decision form, the token endpoint and the API, all over real HTTP.
  */
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
+import type { Redis } from 'ioredis';
+import { startRedis, type TestRedis } from '../helpers/redis';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 
 /** Client secrets by client_id; a test adds the ones of its SANDBOX_CLIENTS. */
@@ -262,4 +264,32 @@ export async function untilServerTime(srv: TestServer, exp: number): Promise<voi
 	await expect
 		.poll(() => serverSeconds(srv), { timeout: 10_000, interval: 50 })
 		.toBeGreaterThanOrEqual(exp);
+}
+
+/**
+ * For a file that starts redis-servers and sandboxes of its own: each one started through these is
+ * stopped after the file's tests, and so is every Redis client pushed onto `clients`.
+ */
+export function storeTestbed() {
+	const redises: TestRedis[] = [];
+	const servers: TestServer[] = [];
+	const clients: Redis[] = [];
+	afterAll(async () => {
+		for (const c of clients) c.disconnect();
+		await Promise.all(servers.map((s) => s.stop()));
+		await Promise.all(redises.map((r) => r.remove()));
+	});
+	return {
+		clients,
+		async redisWith(flags: string[]): Promise<TestRedis> {
+			const r = await startRedis({ flags });
+			redises.push(r);
+			return r;
+		},
+		async sandboxOn(env: Record<string, string>): Promise<TestServer> {
+			const srv = await startSandbox(env);
+			servers.push(srv);
+			return srv;
+		}
+	};
 }

@@ -7,10 +7,10 @@
  * it issued carry the store's generation, a random id the store keeps; an emptied store has a new
  * one, so whatever was issued before is refused rather than redeemed a second time.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { Redis } from 'ioredis';
 import type { TestServer } from '../helpers/server';
-import { NO_PERSISTENCE_FLAGS, startRedis, type TestRedis } from '../helpers/redis';
+import { NO_PERSISTENCE_FLAGS, type TestRedis } from '../helpers/redis';
 import {
 	exchangeFields,
 	expectOAuthError,
@@ -20,31 +20,11 @@ import {
 	postDecision,
 	postToken,
 	refreshFields,
-	startSandbox,
+	storeTestbed,
 	tokensFor
 } from './sandbox-helpers';
 
-const redises: TestRedis[] = [];
-const servers: TestServer[] = [];
-const clients: Redis[] = [];
-
-async function redisWith(flags: string[]): Promise<TestRedis> {
-	const r = await startRedis({ flags });
-	redises.push(r);
-	return r;
-}
-
-async function sandboxOn(env: Record<string, string>): Promise<TestServer> {
-	const srv = await startSandbox(env);
-	servers.push(srv);
-	return srv;
-}
-
-afterAll(async () => {
-	for (const c of clients) c.disconnect();
-	await Promise.all(servers.map((s) => s.stop()));
-	await Promise.all(redises.map((r) => r.remove()));
-});
+const { clients, redisWith, sandboxOn } = storeTestbed();
 
 describe('a store that restarts empty (redis-server without persistence, emptied by FLUSHALL)', () => {
 	let redis: TestRedis;

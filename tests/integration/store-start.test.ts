@@ -5,40 +5,19 @@
  * about or quiet. Hosted mode refuses a store that can forget used codes unless
  * PLAYGROUND_STORE_UNSAFE=accept; local mode warns.
  */
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { Redis } from 'ioredis';
-import { freePort, type TestServer } from '../helpers/server';
+import { freePort } from '../helpers/server';
 import {
 	NO_CONFIG_FLAGS,
 	NO_PERSISTENCE_FLAGS,
 	PERSISTENCE_FLAGS,
-	startRedis,
 	type TestRedis
 } from '../helpers/redis';
 import { readStoreSettings } from '$lib/sandbox/store-check.server';
-import { getCode, startSandbox } from './sandbox-helpers';
+import { getCode, storeTestbed } from './sandbox-helpers';
 
-const redises: TestRedis[] = [];
-const servers: TestServer[] = [];
-const clients: Redis[] = [];
-
-async function redisWith(flags: string[]): Promise<TestRedis> {
-	const r = await startRedis({ flags });
-	redises.push(r);
-	return r;
-}
-
-async function sandboxOn(env: Record<string, string>): Promise<TestServer> {
-	const srv = await startSandbox(env);
-	servers.push(srv);
-	return srv;
-}
-
-afterAll(async () => {
-	for (const c of clients) c.disconnect();
-	await Promise.all(servers.map((s) => s.stop()));
-	await Promise.all(redises.map((r) => r.remove()));
-});
+const { clients, redisWith, sandboxOn } = storeTestbed();
 
 describe('the start-up check of the store REDIS_URL names', () => {
 	const hosted = (redis: TestRedis, env: Record<string, string> = {}) => ({
