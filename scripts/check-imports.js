@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cruise } from 'dependency-cruiser';
+import { filesUnder, sameNames } from './same-names.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -61,6 +62,12 @@ console.log(
 		`(${fromSvelte.length} from .svelte files); ${forbidden.length} rules`
 );
 
+const repeated = sameNames(filesUnder(root, 'src/lib'));
+for (const [name, paths] of repeated) {
+	console.error(`check-imports: the file name ${name} is in two folders: ${paths.join(', ')}`);
+}
+if (repeated.size > 0) process.exitCode = 1;
+
 const errors = result.summary.violations.filter((v) => v.rule.severity === 'error');
 const exempt = options.knownViolations ?? [];
 for (const known of exempt) {
@@ -72,6 +79,7 @@ for (const known of exempt) {
 	}
 }
 if (errors.length === 0) {
+	console.log(`check-imports: no file name of src/lib is in two folders`);
 	console.log(
 		`check-imports: no violations (${exempt.length} exempt import${exempt.length === 1 ? '' : 's'} listed in .dependency-cruiser.js)`
 	);

@@ -10,7 +10,7 @@ import type { Session } from '$lib/server/session';
 import { parseConfig } from '$lib/config.server.js';
 import { setupRuleErrors, setupWith, type Setup } from '$lib/oauth/setup';
 import { bindingChanges, bindSecret, secretDestinations } from '$lib/oauth/secret-binding';
-import { basicCredentials } from '$lib/oauth/client-auth';
+import { basicCredentials } from '$lib/oauth/auth-methods';
 import { exchangeBody, refreshBody } from '$lib/oauth/token-endpoint';
 import { consentParams } from '$lib/oauth/consent';
 import { codeChallenge, newVerifier } from '$lib/server/pkce';

@@ -184,7 +184,7 @@ test('callback verdicts', () => {
 });
 
 test('rate-limit headers are read per zone', async () => {
-	const { rateLimits } = await import('$lib/exchange/ratelimit');
+	const { rateLimits } = await import('$lib/exchange/rate-limit-headers');
 	expect(
 		rateLimits([
 			['x-reader-zone1-usage', '3'],

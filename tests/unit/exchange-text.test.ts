@@ -1,5 +1,5 @@
 /**
- * The small helpers on an Exchange's raw text (exchange/text.ts, raw.ts, types.ts, ratelimit.ts):
+ * The small helpers on an Exchange's raw text (exchange/text.ts, raw.ts, types.ts, rate-limit-headers.ts):
  * each one on its edges, since the exports, the import and the redaction all read through them.
  */
 import { describe, expect, test } from 'vitest';
@@ -25,7 +25,7 @@ import {
 	responseHead
 } from '$lib/exchange/raw';
 import { headerValue, statusLine, STEPS, type Exchange, type Step } from '$lib/exchange/types';
-import { rateLimits } from '$lib/exchange/ratelimit';
+import { rateLimits } from '$lib/exchange/rate-limit-headers';
 
 describe('utf8Length', () => {
 	test.each([

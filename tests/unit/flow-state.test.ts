@@ -13,7 +13,7 @@ import {
 	shouldAutoExchange,
 	type FlowFacts
 } from '$lib/ui/flow.svelte';
-import { stepStates } from '$lib/ui/steps';
+import { stepStates } from '$lib/ui/step-status';
 import { transcript } from '$lib/ui/transcript.svelte';
 
 const facts: FlowFacts = {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { fromHar, readHar } from '$lib/exchange/har/import';
-import { HAR_CREATOR } from '$lib/exchange/har/types';
+import { HAR_CREATOR } from '$lib/exchange/har/format';
 import { utf8Length } from '$lib/exchange/text';
 
 const entry = (url: string, extra: Record<string, unknown> = {}) => ({

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { NOT_IMPORTED } from '$lib/exchange/har/entry';
 import { harTimings, toHar } from '$lib/exchange/har/export';
 import { fromHar, readHar, type ImportFailure, type ImportResult } from '$lib/exchange/har/import';
-import type { Har } from '$lib/exchange/har/types';
+import type { Har } from '$lib/exchange/har/format';
 import { REDACTED, prepareForExport } from '$lib/exchange/redact';
 import type { Exchange } from '$lib/exchange/types';
 import { diagnoseImported, importHar } from '$lib/oauth/imported';

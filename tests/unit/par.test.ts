@@ -1,5 +1,5 @@
 /**
- * Pushed authorization requests (server/par.ts, oauth/par.ts): the pushed body is the consent
+ * Pushed authorization requests (server/push-consent.ts, oauth/par.ts): the pushed body is the consent
  * request's own parameters (PKCE's challenge included) plus the client's authentication from
  * client-auth.ts, the answer is judged as RFC 9126 §2.2 defines it, and only a good answer turns the
  * consent link into client_id + request_uri. The sender is a stub that records what was asked.
@@ -10,7 +10,7 @@ import type { Exchange } from '$lib/exchange/types';
 import type { Session } from '$lib/server/session';
 import { setupWith, type Setup } from '$lib/oauth/setup';
 import { bindSecret } from '$lib/oauth/secret-binding';
-import { basicCredentials } from '$lib/oauth/client-auth';
+import { basicCredentials } from '$lib/oauth/auth-methods';
 import { consentParams, explainAuthorizationError } from '$lib/oauth/consent';
 import { judgePush, pushedBody, pushedConsentUrl } from '$lib/oauth/par';
 import * as F from '$lib/oauth/findings';
@@ -43,7 +43,7 @@ vi.mock('$lib/server/send', () => ({
 }));
 
 const { prepareConsent } = await import('$lib/server/flow');
-const { pushConsent, pendingParams } = await import('$lib/server/par');
+const { pushConsent, pendingParams } = await import('$lib/server/push-consent');
 
 const PAR = 'https://as.test/oidc/request';
 const SECRET = 'b:a%s+i c/=~?';

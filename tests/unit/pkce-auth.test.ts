@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '$lib/exchange/types';
 import { clientAuthFindings, pkceCallbackFindings } from '$lib/oauth/pkce-auth';
-import { basicCredentials } from '$lib/oauth/client-auth';
+import { basicCredentials } from '$lib/oauth/auth-methods';
 import { prepareForExport } from '$lib/exchange/redact';
 import { toCurl } from '$lib/exchange/curl';
 import { toNodeFetch } from '$lib/exchange/node-fetch';

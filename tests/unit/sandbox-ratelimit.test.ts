@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RateLimiter, usageHeaders } from '$lib/sandbox/ratelimit.server';
+import { RateLimiter, usageHeaders } from '$lib/sandbox/zone-limits.server';
 import { StoreUnavailable } from '$lib/sandbox/store.server';
 
 const limits = { zone1: 3, zone2: 1 };

@@ -1,5 +1,5 @@
 /**
- * One source of truth for the step statuses (ui/steps.ts), driven through the page's Flow as the
+ * One source of truth for the step statuses (ui/step-status.ts), driven through the page's Flow as the
  * page drives it: the page data (with the current setup's id), the tab's transcript, and what the
  * step forms get back. A step is done only when its latest exchange succeeded and belongs to the
  * current setup; a failure, a time-out or Cancel shows as such, the earlier good result kept but

@@ -2,7 +2,7 @@
  * The transcript as a Markdown report, for a support ticket or an issue: the setup (never a secret),
  * a summary of the exchanges, then each exchange with its findings and its raw request and response.
  * Tokens and authorization codes are shortened unless asked not to be, and the client secret is
- * scrubbed again (design.md, "What the browser may see"). A URL over 100 characters is shortened in
+ * scrubbed again (docs/security.md, "What the browser may see"). A URL over 100 characters is shortened in
  * the prose (a code span does not wrap) and kept whole in the request's fenced block. Text from the service (error descriptions, bodies) can't
  * change the report's structure: prose is escaped, and code blocks get a fence longer than any run
  * of backticks inside them.

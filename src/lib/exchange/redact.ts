@@ -4,7 +4,7 @@
  * the callback record, notices) with the secret it knows; the exports run `prepareForExport`, which
  * scrubs any client secret again (found by its field name, since its value is not known there) and
  * shortens tokens unless asked not to. A secret becomes `<redacted>`; the length of what was really
- * sent is noted, and Content-Length keeps its true sent value (design.md, "What the browser may see").
+ * sent is noted, and Content-Length keeps its true sent value (docs/security.md, "What the browser may see").
  *
  * A secret is found in exactly these encodings:
  * - raw;

@@ -5,7 +5,7 @@
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import type { AuthMethod, PkceMethod } from './setup';
-import { AUTH_METHOD_NAME } from './client-auth';
+import { AUTH_METHOD_NAME } from './auth-methods';
 import {
 	CLIENT_AUTH_METHOD,
 	PKCE_MISMATCH,

@@ -1,6 +1,6 @@
 /**
  * Revocation (RFC 7009) and introspection (RFC 7662): the request bodies, and what their answers
- * mean. Pure: the server sends the requests (server/token-admin.ts) and attaches the client's
+ * mean. Pure: the server sends the requests (server/introspect-revoke.ts) and attaches the client's
  * authentication (server/client-auth.ts).
  */
 import { z } from '$lib/zod';

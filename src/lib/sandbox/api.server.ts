@@ -22,7 +22,7 @@ import {
 	type StreamQuery
 } from './demo.server';
 import { isFormContentType, jsonResponse, readBodyCapped } from './http.server';
-import { usageHeaders, type Usage, type Zone } from './ratelimit.server';
+import { usageHeaders, type Usage, type Zone } from './zone-limits.server';
 import { hasWrite } from './scope.server';
 import { verifyAccessToken, type AccessClaims } from './signing.server';
 import { limiter, loadReader, namespaceOf, store, updateReader } from './state.server';

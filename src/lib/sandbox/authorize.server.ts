@@ -15,7 +15,7 @@ import { parseScope, permissionWords } from './scope.server';
 import { newId, signCode, signTicket, verifyTicket } from './signing.server';
 import { store } from './state.server';
 import { config } from '$lib/env.server';
-import { NO_ADDRESS_MESSAGE, clientKey, fixedWindow, take } from '$lib/rate-limit.server';
+import { NO_ADDRESS_MESSAGE, clientKey, fixedWindow, take } from '$lib/fixed-window.server';
 import { sharedRedis } from '$lib/redis.server';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { StoreUnavailable } from './store.server';

@@ -1,10 +1,10 @@
 /**
  * The sandbox's state: the store of codes, grants, consent decisions and demo data (in this
  * process, or on a Redis-protocol server when REDIS_URL is set; see store.server.ts), and the
- * rate-limit windows (ratelimit.server.ts). All of it is bounded and expires with what it guards.
+ * rate-limit windows (zone-limits.server.ts). All of it is bounded and expires with what it guards.
  */
 import { sharedRedis } from '$lib/redis.server';
-import { RateLimiter } from './ratelimit.server';
+import { RateLimiter } from './zone-limits.server';
 import { config } from '$lib/env.server';
 import { ReaderState } from './demo.server';
 import { MemoryStore, StoreUnavailable, type SandboxStore } from './store.server';

@@ -7,7 +7,7 @@
  * clients are counted per /64, since one machine usually holds a whole /64. Defaults: 60 per 60 s in
  * hosted mode, off in local mode unless PLAYGROUND_RATE_LIMIT is set; 0 turns it off.
  *
- * The counter is a fixed window per address (`rate-limit.server.ts`, rate-limiter-flexible): in this
+ * The counter is a fixed window per address (`fixed-window.server.ts`, rate-limiter-flexible): in this
  * process's memory, or with REDIS_URL on the shared server, so that every instance behind a proxy
  * counts into one window per address. While that server is unreachable each process counts on its
  * own (the insurance limiter), and the steps go on.
@@ -18,7 +18,7 @@ import type { Config, RateLimitConfig } from '$lib/config.server.js';
 import { config } from '$lib/env.server';
 import { sharedRedis } from '$lib/redis.server';
 import { clientAddress } from '$lib/proxy.server';
-import { NO_ADDRESS_MESSAGE, clientKey, fixedWindow, take } from '$lib/rate-limit.server';
+import { NO_ADDRESS_MESSAGE, clientKey, fixedWindow, take } from '$lib/fixed-window.server';
 
 export { clientKey };
 

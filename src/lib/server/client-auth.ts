@@ -4,7 +4,7 @@
  * matches the setup (secret.ts). A public client (`none`) sends its client id and never a secret,
  * even when one is held.
  */
-import { basicCredentials } from '$lib/oauth/client-auth';
+import { basicCredentials } from '$lib/oauth/auth-methods';
 import { secretDestinations, type DestinationKey } from '$lib/oauth/secret-binding';
 import { endpoints, type Endpoints, type Setup } from '$lib/oauth/setup';
 import type { HeaderList } from '$lib/exchange/types';

@@ -152,7 +152,7 @@ export function view(session: Session, origin: string) {
 		redirectRefusal: sandboxRedirectRefusal(setup, session.pending?.redirect_uri, origin),
 		apiSuggestions: apiSuggestions(setup ?? defaults, origin),
 		notice: session.notice ?? null,
-		/** The current setup's id: a step counts only the exchanges that carry it (ui/steps.ts). */
+		/** The current setup's id: a step counts only the exchanges that carry it (ui/step-status.ts). */
 		setupId: session.setup_id ?? null
 	};
 }

@@ -12,7 +12,7 @@ import type { TLSSocket } from 'node:tls';
 import { randomUUID } from 'node:crypto';
 import type { Exchange, Failure, FailureKind, HeaderList, Step, Timing } from '$lib/exchange/types';
 import { checkUrl, guardedLookup, type GuardPolicy } from './guard';
-import { clientKey } from '$lib/rate-limit.server';
+import { clientKey } from '$lib/fixed-window.server';
 import type { Config, Limits } from '$lib/config.server.js';
 
 export const USER_AGENT =

@@ -4,7 +4,7 @@
  * (the tokens stay then too), and a new one comes with another client or service, a preset, or after
  * Start over. Every exchange the server hands to the page carries the id of the setup it was made
  * with, and the page data names the current one, so a step's status counts only this setup's
- * exchanges (ui/steps.ts).
+ * exchanges (ui/step-status.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '$lib/exchange/types';

@@ -22,7 +22,7 @@ import {
 	type ExchangeStep,
 	type StepName,
 	type StepState
-} from './steps';
+} from './step-status';
 import { Clock } from './clock.svelte';
 import { flowAction } from '$lib/oauth/flow-id';
 import { transcript } from './transcript.svelte';
@@ -85,7 +85,7 @@ export interface FlowFacts {
 	/** The issuer check held the code back (RFC 9207): only "Exchange anyway" exchanges it. */
 	codeHeld?: boolean;
 	tokens: unknown;
-	/** The current setup's id: only its exchanges count for the steps (steps.ts). */
+	/** The current setup's id: only its exchanges count for the steps (step-status.ts). */
 	setupId?: string | null;
 }
 
@@ -123,12 +123,12 @@ export class Flow {
 	/** Origins the issuer's verified metadata vouches for the flow's tokens (the last "Fill from metadata"). */
 	vouchedOrigins = $state<string[]>([]);
 
-	/** The last attempt of each step that brought back no exchange of it (steps.ts). */
+	/** The last attempt of each step that brought back no exchange of it (step-status.ts). */
 	attempts = $state<Partial<Record<ExchangeStep, Attempt>>>({});
 	/** The one clock of every expiry display on the page. */
 	readonly clock: Clock;
 
-	/** Each step's state and the results its card shows, worked out in steps.ts. */
+	/** Each step's state and the results its card shows, worked out in step-status.ts. */
 	readonly views = $derived.by(() => {
 		const d = this.#facts();
 		return stepViews({

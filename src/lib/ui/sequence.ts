@@ -3,10 +3,10 @@
  * its labels, its status, and where everything goes for a given width.
  */
 import { STEPS, statusLine, type Exchange, type Step } from '$lib/exchange/types';
-import { exchangeStatus, ofSetup, type ExchangeStatus } from './steps';
+import { exchangeStatus, ofSetup, type ExchangeStatus } from './step-status';
 
 export type Lane = 'browser' | 'playground' | 'service';
-/** An arrow's status: the exchange's own, worked out with the step statuses (steps.ts). */
+/** An arrow's status: the exchange's own, worked out with the step statuses (step-status.ts). */
 export type StatusKind = ExchangeStatus;
 
 export const LANES: readonly { id: Lane; name: string; short: string }[] = [
@@ -63,7 +63,7 @@ export function lanesOf(step: Step): { from: Lane; to: Lane } {
 	}
 }
 
-/** The arrow's status, the same as the step cards count it (steps.ts `exchangeStatus`). */
+/** The arrow's status, the same as the step cards count it (step-status.ts `exchangeStatus`). */
 export const statusKind: (ex: Exchange) => StatusKind = exchangeStatus;
 
 /** Short status: "200", "403", "timeout", "navigates", "declined". */

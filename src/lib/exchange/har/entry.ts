@@ -17,7 +17,7 @@ import type {
 	Timing
 } from '../types';
 import type { HarInEntry } from './schema';
-import { validDate } from './types';
+import { validDate } from './format';
 
 /** What a cookie value becomes on import: cookies may hold someone's session. */
 export const NOT_IMPORTED = '<not imported>';

@@ -8,7 +8,7 @@
  * Unknown phases are -1; `send` is not measured and is 0.
  *
  * The export runs the secret scrub of redact.ts again and shortens tokens unless asked not to
- * (design.md, "What the browser may see").
+ * (docs/security.md, "What the browser may see").
  */
 import { prepareForExport } from '../redact';
 import { formFields, isFormBody, queryFields, utf8Length } from '../text';
@@ -23,7 +23,7 @@ import {
 	type HarRequest,
 	type HarResponse,
 	type HarTimings
-} from './types';
+} from './format';
 
 function harHttpVersion(v: string): string {
 	if (!v) return 'HTTP/1.1';

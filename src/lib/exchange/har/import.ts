@@ -12,7 +12,7 @@ import { utf8Length } from '../text';
 import type { Exchange } from '../types';
 import { entryStep, toExchange } from './entry';
 import { entrySchema, harSchema } from './schema';
-import { HAR_CREATOR } from './types';
+import { HAR_CREATOR } from './format';
 
 export const DEFAULT_MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 

@@ -12,7 +12,7 @@
  */
 import type { Exchange } from '$lib/exchange/types';
 import type FlowStepsComponent from './FlowSteps.svelte';
-import type * as Prefill from '$lib/ui/prefill';
+import type * as Prefill from '$lib/ui/prefill-parts';
 
 /** The page data that decides which parts the page needs. */
 export interface PartsFacts {
@@ -47,7 +47,7 @@ export interface PageParts {
 export async function pageParts(d: PartsFacts): Promise<PageParts> {
 	const [FlowSteps, prefill] = await Promise.all([
 		needsFlowSteps(d) ? loadFlowSteps() : undefined,
-		d.prefill ? import('$lib/ui/prefill') : undefined
+		d.prefill ? import('$lib/ui/prefill-parts') : undefined
 	]);
 	return {
 		FlowSteps,

@@ -4,13 +4,13 @@
  * call. Every API response carries the X-Reader-* headers; over the limit the answer is 429 with
  * Retry-After.
  *
- * The counters are rate-limiter-flexible's (`rate-limit.server.ts`): in this process's memory, or
+ * The counters are rate-limiter-flexible's (`fixed-window.server.ts`): in this process's memory, or
  * with REDIS_URL on the shared server, so that every instance counts into the same windows. A
  * store error becomes StoreUnavailable: the sandbox answers 503 rather than count nothing.
  */
 import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { fixedWindow, peekWindow, take } from '$lib/rate-limit.server';
+import { fixedWindow, peekWindow, take } from '$lib/fixed-window.server';
 import { sharedRedis } from '$lib/redis.server';
 import { StoreUnavailable } from './store.server';
 

@@ -1,4 +1,4 @@
-/** The service's rate-limit headers (design.md: X-Reader-Zone1-Usage, -Limit, Zone2, X-Reader-Limits-Reset-After). */
+/** The service's rate-limit headers (the service's API docs: X-Reader-Zone1-Usage, -Limit, Zone2, X-Reader-Limits-Reset-After). */
 import { headerValue, type HeaderList } from './types';
 
 export interface ZoneUsage {
