@@ -25,7 +25,7 @@ const SANDBOX = '^src/lib/sandbox/';
  * store's connection and fixed-window counters (REDIS_URL), which the abuse limit and the sandbox
  * both use, and who is asking (proxy.server.ts: the peer and the client address the limits count).
  */
-const KEYS = '^src/lib/(keys|env|config|redis|fixed-window|proxy)\\.server\\.[jt]s$';
+const KEYS = '^src/lib/(base|keys|env|config|redis|fixed-window|proxy)\\.server\\.[jt]s$';
 const UI = '^src/lib/ui/';
 const APP = ['^src/routes/', '^src/hooks\\.'];
 /** Server-only by SvelteKit's own rule: $lib/server and any *.server.* module. */

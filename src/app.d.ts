@@ -9,6 +9,8 @@ declare global {
 			req?: import('node:http').IncomingMessage;
 		}
 		interface Locals {
+			/** The app's services, built once at start by the composition root (src/lib/app.server.ts). */
+			app: import('$lib/app.server').App;
 			/** Set when the session cookie was present but could not be read (tampered, foreign, or old key). */
 			sessionProblem?: string;
 		}

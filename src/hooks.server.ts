@@ -18,21 +18,21 @@ import {
 } from '$lib/server/presets';
 import { sandboxApiExamples } from '$lib/sandbox/examples.server';
 import { offerSandboxApiExamples } from '$lib/server/api-examples';
-import { config } from '$lib/env.server';
-import { sessionKeys } from '$lib/keys.server';
+import { env } from '$env/dynamic/private';
+import { parseConfig } from '$lib/config.server.js';
+import { createPlayground, type App } from '$lib/app.server';
 import { crossSiteForm } from '$lib/server/csrf';
 import { refuseUnservedHost } from '$lib/server/hosts';
 import { secureHeaders } from '$lib/server/headers';
 import { cookieName } from '$lib/server/session';
 import { peerAddress } from '$lib/proxy.server';
-import { sharedRedis } from '$lib/redis.server';
 import { readStoreSettings, storeVerdict } from '$lib/sandbox/store-check.server';
 
 /** With REDIS_URL: refuses (throws) or warns about a store that can forget what the sandbox keeps. */
-async function checkSharedStore(): Promise<void> {
-	const redis = await sharedRedis();
+async function checkSharedStore({ redis: connecting, config }: App): Promise<void> {
+	const redis = await connecting;
 	if (!redis) return;
-	const { policy, store } = config();
+	const { policy, store } = config;
 	const verdict = storeVerdict(await readStoreSettings(redis), {
 		mode: policy.mode,
 		...(store.unsafe && { unsafe: store.unsafe })
@@ -41,20 +41,22 @@ async function checkSharedStore(): Promise<void> {
 	if (verdict.verdict === 'warn') console.warn(`Warning: ${verdict.message}`);
 }
 
+/** The server's one app, built by `init` before the first request. */
+let app: App;
+
 export const init: ServerInit = async () => {
 	try {
-		config();
-		sessionKeys();
+		app = createPlayground(parseConfig(env));
 		configuredPresets();
 		// The playground offers the sandbox's built-in clients as presets; this hook is the one
 		// place that knows both, so neither imports the other.
-		if (config().sandbox.enabled) {
+		if (app.config.sandbox.enabled) {
 			offerSandboxClients(builtinClients());
 			// ...and reads its redirect-URI registrations, to name a near miss (redirect-uri.ts).
 			offerSandboxRegistrations(redirectUrisOf);
 		}
 		offerSandboxApiExamples(sandboxApiExamples());
-		await checkSharedStore();
+		await checkSharedStore(app);
 	} catch (e) {
 		console.error(`\nThe playground cannot start: ${(e as Error).message}\n`);
 		process.exit(1);
@@ -63,15 +65,16 @@ export const init: ServerInit = async () => {
 
 export const handle: Handle = async ({ event, resolve }) => {
 	const t0 = performance.now();
+	event.locals.app = app;
 	const path = event.url.pathname;
-	const { limits, sandbox, log } = config();
+	const { limits, sandbox, log } = app.config;
 	let response: Response;
 	const declared = Number(event.request.headers.get('content-length') ?? 0);
 	// First: only a served host name reaches anything below (DNS rebinding; see hosts.ts).
 	const unserved = refuseUnservedHost(
 		event.request,
 		event.url,
-		config(),
+		app.config,
 		peerAddress(event.platform)
 	);
 	if (unserved) response = unserved;
@@ -108,7 +111,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 	}
 	secureHeaders(response.headers, {
 		path,
-		origin: config().origin,
+		origin: app.config.origin,
 		formTargets: path === AUTHORIZATION_PATH ? consentFormTargets(event) : []
 	});
 	if (log && path !== '/healthz')

@@ -13,7 +13,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { config } from './env.server';
 import { decodeSessionKey, MIN_SESSION_KEY_BYTES } from './config.server.js';
 
 export const KEY_FILE = '.session-key';
@@ -47,23 +46,18 @@ function localKey(): string {
 	}
 }
 
-let cached: { for: string[] | undefined; keys: Uint8Array[] } | undefined;
-
-/** All session keys, the current one first (PLAYGROUND_SESSION_KEY, else the local key file). */
-export function sessionKeys(): Uint8Array[] {
-	const configured = config().sessionKeys;
-	if (!cached || cached.for !== configured)
-		cached = {
-			for: configured,
-			keys: configured ? configured.map(parseKey) : [parseKey(localKey())]
-		};
-	return cached.keys;
+/**
+ * All session keys, the current one first: the PLAYGROUND_SESSION_KEY keys (`configured`), else the
+ * local key file's. Read once per app (src/lib/base.server.ts), never per request.
+ */
+export function sessionKeys(configured: string[] | undefined): Uint8Array[] {
+	return configured ? configured.map(parseKey) : [parseKey(localKey())];
 }
 
 /**
  * A 32-byte key for one purpose, derived from the current session key: HMAC-SHA-256 of the purpose.
  * Each purpose gets its own key, and none of them reveals the session key.
  */
-export function derivedKey(purpose: string): Uint8Array {
-	return new Uint8Array(createHmac('sha256', sessionKeys()[0]!).update(purpose).digest());
+export function derivedKey(keys: readonly Uint8Array[], purpose: string): Uint8Array {
+	return new Uint8Array(createHmac('sha256', keys[0]!).update(purpose).digest());
 }

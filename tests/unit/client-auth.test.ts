@@ -8,6 +8,7 @@ import type { SendInput } from '$lib/server/send';
 import type { Exchange } from '$lib/exchange/types';
 import type { Session } from '$lib/server/session';
 import { parseConfig } from '$lib/config.server.js';
+import { createBase } from '$lib/base.server';
 import { setupRuleErrors, setupWith, type Setup } from '$lib/oauth/setup';
 import { bindingChanges, bindSecret, secretDestinations } from '$lib/oauth/secret-binding';
 import { basicCredentials } from '$lib/oauth/auth-methods';
@@ -336,20 +337,20 @@ describe('PKCE (RFC 7636)', () => {
 
 describe('the sealed setup', () => {
 	test('fields at their default are not sealed, and come back on opening; an older setup gets the new defaults', async () => {
-		vi.resetModules();
-		const { useConfig } = await import('$lib/env.server');
-		useConfig(parseConfig({ PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'k').toString('base64url') }));
+		const ring = createBase(
+			parseConfig({ PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'k').toString('base64url') })
+		);
 		const { seal, open } = await import('$lib/server/session');
 		const { openJwe } = await import('$lib/server/jwe');
 		const full = setup({ pkce: 'S256' });
-		const sealed = await seal({ v: 1, setup: full }, 'unitTestFlow-004');
+		const sealed = await seal({ v: 1, setup: full }, 'unitTestFlow-004', ring);
 		const plain = new TextDecoder().decode(
 			openJwe(sealed, Buffer.alloc(32, 'k')) ?? new Uint8Array()
 		);
 		expect(plain).toContain('"pkce":"S256"');
 		expect(plain).not.toContain('token_endpoint_auth_method');
 		expect(plain).not.toContain('jwks_uri');
-		expect(await open(sealed, 'unitTestFlow-004')).toEqual({
+		expect(await open(sealed, 'unitTestFlow-004', ring)).toEqual({
 			ok: true,
 			session: { v: 1, setup: full }
 		});

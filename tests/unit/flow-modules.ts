@@ -1,6 +1,7 @@
 import { vi } from 'vitest';
 import { setupWith } from '$lib/oauth/setup';
 import type { Session } from '$lib/server/session';
+import { testApp } from './test-app';
 
 /** A flow with the sandbox's read-write client saved, and its secret. */
 export const SANDBOX_FLOW: Session = {
@@ -14,13 +15,18 @@ export const SANDBOX_FLOW: Session = {
 };
 
 /**
- * The session, undo and page modules, loaded afresh with a session key of the caller's own (32
- * bytes of `fill`). The caller mocks `$app/server` so that the actions run inside one flow's request.
+ * The request event the modules see through `$app/server`: one flow's request to `url`, served by
+ * an app with a session key of the caller's own (32 bytes of `fill`). The caller mocks
+ * `$app/server` with it, so that the actions run inside that request.
  */
-export async function flowModules(fill: number) {
+export function flowRequest(url: URL, fill: number) {
+	const app = testApp(fill);
+	return () => ({ request: new Request(url), url, locals: { app } });
+}
+
+/** The session, undo and page modules. */
+export async function flowModules() {
 	vi.resetModules();
-	const { useEnv } = await import('$lib/env.server');
-	useEnv({ PLAYGROUND_SESSION_KEY: Buffer.alloc(32, fill).toString('base64url') });
 	const session = await import('$lib/server/session');
 	const undo = await import('$lib/server/undo');
 	const page = await import('$lib/server/page');

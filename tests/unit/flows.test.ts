@@ -133,8 +133,6 @@ describe('which flow a redirect finds', () => {
 
 describe('the recent states of a flow', () => {
 	test('newest first, no duplicates, at most four', async () => {
-		const { useEnv } = await import('$lib/env.server');
-		useEnv({ PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 7).toString('base64url') });
 		const { rememberState, RECENT_STATES } = await import('$lib/server/session');
 		expect(RECENT_STATES).toBe(4);
 		expect(rememberState(undefined, undefined)).toEqual([]);

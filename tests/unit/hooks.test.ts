@@ -9,15 +9,25 @@ import type { Handle, RequestEvent, ResolveOptions } from '@sveltejs/kit';
 
 type Hooks = typeof import('../../src/hooks.server');
 
-async function load(env: Record<string, string> = {}): Promise<Hooks> {
+/** The environment the hook's `init` builds its app from. */
+let testEnv: Record<string, string> = {};
+vi.mock('$env/dynamic/private', () => ({
+	get env() {
+		return testEnv;
+	}
+}));
+
+/** The hook module afresh, its app built by its own `init` from `env` (unless `init` is the test). */
+async function load(env: Record<string, string> = {}, start = true): Promise<Hooks> {
 	vi.resetModules();
-	const { useEnv } = await import('$lib/env.server');
-	useEnv({ PLAYGROUND_LOG: 'off', PLAYGROUND_MODE: 'local', ...env });
-	return import('../../src/hooks.server');
+	testEnv = { PLAYGROUND_LOG: 'off', PLAYGROUND_MODE: 'local', ...env };
+	const hooks = await import('../../src/hooks.server');
+	if (start) await hooks.init();
+	return hooks;
 }
 
 // The first load transforms the whole server graph; the tests' own loads then take milliseconds.
-beforeAll(() => load(), 60_000);
+beforeAll(() => load({}, false), 60_000);
 afterEach(() => {
 	vi.restoreAllMocks();
 });
@@ -29,6 +39,7 @@ function event(path: string, init: RequestInit = {}, cookies: Record<string, str
 	return {
 		url,
 		request: new Request(url, init),
+		locals: {},
 		cookies: { get: (name: string) => cookies[name] }
 	} as unknown as RequestEvent;
 }
@@ -128,6 +139,7 @@ describe('refusals before any route runs', () => {
 				},
 				body: 'a=1'
 			}),
+			locals: {},
 			cookies: { get: () => undefined }
 		} as unknown as RequestEvent;
 		const { res, resolve } = await run(handle, e);
@@ -299,7 +311,7 @@ describe('the request log', () => {
 
 describe('start-up', () => {
 	test('a bad setting stops the start with a message naming it', async () => {
-		const { init } = await load({ PLAYGROUND_MAX_REQUEST_BYTES: 'lots' });
+		const { init } = await load({ PLAYGROUND_MAX_REQUEST_BYTES: 'lots' }, false);
 		const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
 		const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
 		await init();
@@ -310,9 +322,12 @@ describe('start-up', () => {
 	});
 
 	test('a good configuration starts', async () => {
-		const { init } = await load({
-			PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'a key for the hook tests').toString('base64url')
-		});
+		const { init } = await load(
+			{
+				PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'a key for the hook tests').toString('base64url')
+			},
+			false
+		);
 		const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
 		await init();
 		expect(exit).not.toHaveBeenCalled();

@@ -6,15 +6,15 @@
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Session } from '$lib/server/session';
 import { FakeCookies } from './fake-cookies';
-import { SANDBOX_FLOW, flowModules } from './flow-modules';
+import { SANDBOX_FLOW, flowModules, flowRequest } from './flow-modules';
 
 const URL_ = new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA');
 
 vi.mock('$app/server', () => ({
-	getRequestEvent: () => ({ request: new Request(URL_), url: URL_ })
+	getRequestEvent: flowRequest(URL_, 9)
 }));
 
-const modules = flowModules(9);
+const modules = flowModules();
 beforeAll(() => modules);
 
 const flow = SANDBOX_FLOW;

@@ -1,18 +1,30 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { sealJwe } from '$lib/server/jwe';
 import { FakeCookies } from './fake-cookies';
+import { sessionKeys } from '$lib/keys.server';
+import type { Keyring, Session } from '$lib/server/session';
 
 const KEY = Buffer.alloc(32, 9);
 const OTHER_KEY = Buffer.alloc(32, 4);
 const NOW_S = 1_800_000_000;
 const DAY_S = 24 * 3600;
 
-/** The session module with a fresh key cache, its key given as raw base64url so tests can seal payloads themselves. */
+/** The keys and clock the requests below carry (as an app's would), set by `load`. */
+let ring: Keyring;
+
+/**
+ * The session module with seal and open bound to an app's keys, given as raw base64url so tests can
+ * seal payloads themselves; the clock is the faked Date.
+ */
 async function load(keys = KEY.toString('base64url')) {
-	vi.resetModules();
-	const { useEnv } = await import('$lib/env.server');
-	useEnv({ PLAYGROUND_SESSION_KEY: keys });
-	return import('$lib/server/session');
+	const m = await import('$lib/server/session');
+	ring = { keys: sessionKeys(keys.split(',')), clock: () => Date.now() };
+	const own = ring;
+	return {
+		...m,
+		seal: (session: Session, flow: string) => m.seal(session, flow, own),
+		open: (token: string, flow: string) => m.open(token, flow, own)
+	};
 }
 
 /** A payload sealed as the server seals a flow's: bound to `flow` (FLOW unless said). */
@@ -25,13 +37,14 @@ const at = (seconds: number) => vi.setSystemTime(seconds * 1000);
 const FLOW = 'unitTestFlow-001';
 const C = `pg_flow_${FLOW}`;
 /** A request of that flow that carries no Cookie header (the jar stands for what `Cookies` gives). */
-const none = (https = false) => ({ header: '', https, flow: FLOW });
+const none = (https = false) => ({ header: '', https, flow: FLOW, ...ring });
 
 /** The request a browser holding `jar` sends: its Cookie header, over https or not. */
 const sent = (jar: FakeCookies, https: boolean) => ({
 	header: [...jar.jar].map(([k, v]) => `${k}=${v}`).join('; '),
 	https,
-	flow: FLOW
+	flow: FLOW,
+	...ring
 });
 
 beforeEach(() => {
@@ -240,7 +253,8 @@ describe('cookies the playground did not set', () => {
 	const header = (pairs: [string, string][]) => ({
 		header: pairs.map(([k, v]) => `${k}=${v}`).join('; '),
 		https: false,
-		flow: FLOW
+		flow: FLOW,
+		...ring
 	});
 	/** The `Cookies` SvelteKit makes of a request's header: the first value of each name. */
 	const asSent = ({ header }: { header: string }) => {
@@ -336,10 +350,11 @@ describe('cookies the playground did not set', () => {
 		const source = {
 			header: `${C}=${planted}; __Host-${C}=${own}`,
 			https: true,
-			flow: FLOW
+			flow: FLOW,
+			...ring
 		};
 		expect(await readSession(asSent(source), source)).toEqual({ v: 1, client_secret: 'own' });
-		const onlyPlanted = { header: `${C}=${planted}`, https: true, flow: FLOW };
+		const onlyPlanted = { header: `${C}=${planted}`, https: true, flow: FLOW, ...ring };
 		expect(await readSession(asSent(onlyPlanted), onlyPlanted)).toEqual({ v: 1 });
 	});
 });
@@ -349,7 +364,7 @@ test('cookies set earlier in the same request (an action before the page loads) 
 	const old = sealPayload({ v: 1, client_secret: 'old', iat: NOW_S });
 	const jar = new FakeCookies({ [C]: old });
 	await writeSession(jar, { v: 1, client_secret: 'new' }, false, none());
-	const sentBefore = { header: `${C}=${old}; ${C}=garbage`, https: false, flow: FLOW };
+	const sentBefore = { header: `${C}=${old}; ${C}=garbage`, https: false, flow: FLOW, ...ring };
 	expect(await readSession(jar, sentBefore)).toEqual({ v: 1, client_secret: 'new' });
 });
 
@@ -379,7 +394,8 @@ describe('the byte cap across flows', () => {
 		await writeSession(jar, { v: 1, client_secret: 'y'.repeat(2000) }, false, {
 			header,
 			https: false,
-			flow: mine
+			flow: mine,
+			...ring
 		});
 		// Only a (the oldest) had to go; b and c stay; the old one-per-browser cookie goes too.
 		expect(jar.deletes.map((d) => d.name).sort()).toEqual(
@@ -391,11 +407,16 @@ describe('the byte cap across flows', () => {
 		const sent = [...jar.jar].map(([k, v]) => `${k}=${v}`).join('; ');
 		expect(sent.length).toBeLessThan(12_000);
 		// The dropped flow's tab reads a notice, not an empty flow without a word.
-		const dropped = await readSession(jar, { header: sent, https: false, flow: id('a') });
+		const dropped = await readSession(jar, { header: sent, https: false, flow: id('a'), ...ring });
 		expect(dropped).toMatchObject({ v: 1, dropped: true });
 		expect(dropped.notice).toMatch(/^This tab's flow was dropped to make room for newer ones/);
 		// Written again, it leaves the list.
-		await writeSession(jar, { v: 1 }, false, { header: sent, https: false, flow: id('a') });
+		await writeSession(jar, { v: 1 }, false, {
+			header: sent,
+			https: false,
+			flow: id('a'),
+			...ring
+		});
 		expect(jar.jar.has('pg_dropped')).toBe(false);
 	});
 
@@ -407,7 +428,8 @@ describe('the byte cap across flows', () => {
 		await writeSession(jar, { v: 1, client_secret: 'y'.repeat(3000) }, false, {
 			header,
 			https: false,
-			flow: id('m')
+			flow: id('m'),
+			...ring
 		});
 		expect(jar.deletes).toEqual([]);
 		const junk: [string, string][] = [
@@ -419,7 +441,8 @@ describe('the byte cap across flows', () => {
 		await writeSession(jar2, { v: 1, client_secret: 'y'.repeat(2000) }, false, {
 			header: junk.map(([k, v]) => `${k}=${v}`).join('; '),
 			https: false,
-			flow: id('m')
+			flow: id('m'),
+			...ring
 		});
 		expect(jar2.deletes.map((d) => d.name)).toEqual([`pg_flow_${id('j')}`]);
 	});

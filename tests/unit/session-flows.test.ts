@@ -7,6 +7,8 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { sealJwe } from '$lib/server/jwe';
 import { FakeCookies } from './fake-cookies';
+import { testApp } from './test-app';
+import type { App } from '$lib/app.server';
 
 const KEY = Buffer.alloc(32, 9);
 const NOW_S = 1_800_000_000;
@@ -14,7 +16,7 @@ const FLOW = 'unitTestFlow-002';
 const C = `pg_flow_${FLOW}`;
 
 /** The request the session module sees through `getRequestEvent()`; none outside a request. */
-let event: { request: Request; url: URL } | undefined;
+let event: { request: Request; url: URL; locals: { app: App } } | undefined;
 vi.mock('$app/server', () => ({
 	getRequestEvent: () => {
 		if (!event) throw new Error('not in a request');
@@ -23,15 +25,17 @@ vi.mock('$app/server', () => ({
 }));
 const inRequest = (url: string, cookie?: string) => {
 	const u = new URL(url);
-	event = { request: new Request(u, { headers: cookie ? { cookie } : {} }), url: u };
+	event = {
+		request: new Request(u, { headers: cookie ? { cookie } : {} }),
+		url: u,
+		locals: { app: APP }
+	};
 };
 
-async function load() {
-	vi.resetModules();
-	const { useEnv } = await import('$lib/env.server');
-	useEnv({ PLAYGROUND_SESSION_KEY: KEY.toString('base64url') });
-	return import('$lib/server/session');
-}
+/** The app whose keys the requests carry: the session key is KEY. */
+const APP = testApp(9);
+
+const load = () => import('$lib/server/session');
 
 /** A payload sealed as the server seals a flow's: bound to `flow` (FLOW unless said). */
 const sealPayload = (payload: object, flow = FLOW) =>
@@ -47,7 +51,9 @@ const jarOf = (pairs: [string, string][]) => {
 const src = (pairs: [string, string][], https = false, flow: string | undefined = FLOW) => ({
 	header: headerOf(pairs),
 	https,
-	flow
+	flow,
+	keys: APP.keys,
+	clock: APP.clock
 });
 
 beforeEach(() => {
@@ -90,7 +96,9 @@ describe('the request decides the flow', () => {
 		const sealed = sealPayload({ v: 1, client_secret: 'not yours', iat: NOW_S });
 		const jar = new FakeCookies({ pg_flow_undefined: sealed, pg_session: 'old' });
 		expect(await readSession(jar)).toEqual({ v: 1 });
-		expect(await readSession(jar, { header: '', https: false })).toEqual({ v: 1 });
+		expect(
+			await readSession(jar, { header: '', https: false, keys: APP.keys, clock: APP.clock })
+		).toEqual({ v: 1 });
 		expect(await readAllFlows(jar)).toEqual([]);
 		dropLegacy(jar);
 		clearSession(jar);

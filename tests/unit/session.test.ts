@@ -1,6 +1,8 @@
-import { describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { parseConfig } from '$lib/config.server.js';
 import { parseKey } from '$lib/keys.server';
+import { createBase } from '$lib/base.server';
+import type { Session } from '$lib/server/session';
 
 /** 32-byte keys named by labels: `keys('new,old')` is two keys, comma-separated. */
 const keys = (labels: string) =>
@@ -9,11 +11,14 @@ const keys = (labels: string) =>
 		.map((l) => Buffer.alloc(32, l).toString('base64url'))
 		.join(',');
 
+/** Seal and open with the keys of an app configured with these labels' keys. */
 async function freshModules(labels: string) {
-	vi.resetModules();
-	const { useConfig } = await import('$lib/env.server');
-	useConfig(parseConfig({ PLAYGROUND_SESSION_KEY: keys(labels) }));
-	return import('$lib/server/session');
+	const m = await import('$lib/server/session');
+	const ring = { ...createBase(parseConfig({ PLAYGROUND_SESSION_KEY: keys(labels) })) };
+	return {
+		seal: (session: Session, flow: string) => m.seal(session, flow, ring),
+		open: (token: string, flow: string) => m.open(token, flow, ring)
+	};
 }
 
 describe('sealed session', () => {

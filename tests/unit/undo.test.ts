@@ -6,18 +6,18 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Session } from '$lib/server/session';
 import { FakeCookies } from './fake-cookies';
-import { SANDBOX_FLOW, flowModules } from './flow-modules';
+import { SANDBOX_FLOW, flowModules, flowRequest } from './flow-modules';
 
 const NOW = 1_800_000_000_000;
 const URL_ = new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA');
 
 // The actions run inside a request of one flow: the session module takes the flow id from it.
 vi.mock('$app/server', () => ({
-	getRequestEvent: () => ({ request: new Request(URL_), url: URL_ })
+	getRequestEvent: flowRequest(URL_, 7)
 }));
 
 /** The modules, loaded once with a session key of the test's own. */
-const modules = flowModules(7);
+const modules = flowModules();
 const load = () => modules;
 beforeAll(() => modules);
 

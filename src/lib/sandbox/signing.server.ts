@@ -12,7 +12,8 @@
 import { SignJWT, jwtVerify, errors } from 'jose';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { derivedKey } from '$lib/keys.server';
+import { derivedKey, sessionKeys } from '$lib/keys.server';
+import { config } from '$lib/env.server';
 
 const TYP = {
 	ticket: 'sandbox-ticket+jwt',
@@ -25,7 +26,7 @@ type Kind = keyof typeof TYP;
 
 /** The sandbox's signing key. The purpose string is part of the key: changing it voids every token. */
 function sandboxKey(): Uint8Array {
-	return derivedKey('sandbox signing key v1');
+	return derivedKey(sessionKeys(config().sessionKeys), 'sandbox signing key v1');
 }
 
 const scopeSchema = z.enum(['read', 'read write']);

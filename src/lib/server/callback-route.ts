@@ -12,14 +12,15 @@
 import { flowPage } from '$lib/oauth/flow-id';
 import { routeCallback, UNSOLICITED_CALLBACK } from '$lib/oauth/callback';
 import { handleCallback, MAX_CALLBACK_QUERY } from './flow';
-import { readAllFlows, someFlowDropped, writeSession } from './session';
+import { readAllFlows, someFlowDropped, writeSession, type Keyring } from './session';
 import type { Cookies } from '@sveltejs/kit';
 import { escapeHtml, plainPage } from './plain-page';
 
 export async function answerCallback(
 	url: URL,
 	cookies: Cookies,
-	headers: Headers
+	headers: Headers,
+	ring: Keyring
 ): Promise<{ redirect: string } | { response: Response }> {
 	const flows = url.search.length > MAX_CALLBACK_QUERY ? [] : await readAllFlows(cookies);
 	const route = routeCallback(
@@ -39,9 +40,10 @@ export async function answerCallback(
 			)
 		};
 	const flow = flows.find((f) => f.id === route.id)!;
-	const { session } = handleCallback(flow.session, url, headers, Date.now(), flowPage(route.id));
+	const { session } = handleCallback(flow.session, url, headers, ring.clock(), flowPage(route.id));
 	const https = url.protocol === 'https:';
 	await writeSession(cookies, session, https, {
+		...ring,
 		header: headers.get('cookie') ?? '',
 		https,
 		flow: route.id

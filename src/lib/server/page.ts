@@ -346,7 +346,8 @@ export async function forkFlow(cookies: Cookies, url: URL) {
 		const copy = prepareConsent({ v: 1, setup, client_secret, secret_for, preset, secret_note });
 		const https = url.protocol === 'https:';
 		const source = currentRequest();
-		await writeSession(cookies, copy, https, { header: '', https, ...source, flow });
+		if (!source) throw new Error('A fork runs inside a request');
+		await writeSession(cookies, copy, https, { ...source, flow });
 	}
 	return { flow };
 }

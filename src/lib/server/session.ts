@@ -22,7 +22,7 @@ import type { TokenBinding, VouchedOrigins } from '$lib/oauth/token-binding';
 import type { TokenSet } from '$lib/oauth/token-set';
 import type { Exchange } from '$lib/exchange/types';
 import type { IssuerVerdict } from '$lib/oauth/issuer';
-import { sessionKeys } from '$lib/keys.server';
+import type { Base } from '$lib/base.server';
 import { openJwe, sealJwe } from './jwe';
 import { flowParam } from '$lib/oauth/flow-id';
 import {
@@ -155,8 +155,14 @@ function chunkName(flow: string, i: number, https: boolean): string {
 	return cookieName(i === 0 ? `${FLOW_COOKIE}${flow}` : `${FLOW_COOKIE}${flow}.${i}`, https);
 }
 
-/** What readSession needs of the request beyond `Cookies`, which keeps only the first of a name. */
-export interface CookieSource {
+/** What seals and opens a flow: the app's session keys (the first seals, all open) and its clock. */
+export type Keyring = Pick<Base, 'keys' | 'clock'>;
+
+/**
+ * What readSession needs of the request beyond `Cookies`, which keeps only the first of a name,
+ * and the app's keys to open what it reads.
+ */
+export interface CookieSource extends Keyring {
 	/** The raw Cookie header. */
 	header: string;
 	https: boolean;
@@ -170,9 +176,11 @@ export interface CookieSource {
  */
 export function currentRequest(): CookieSource | undefined {
 	try {
-		const { request, url } = getRequestEvent();
+		const { request, url, locals } = getRequestEvent();
 		const flow = flowParam(url.searchParams);
 		return {
+			keys: locals.app.keys,
+			clock: locals.app.clock,
 			// Stryker disable next-line StringLiteral: with no Cookie header, any text without "=" is no cookie as well
 			header: request.headers.get('cookie') ?? '',
 			https: url.protocol === 'https:',
@@ -262,21 +270,21 @@ function compactSetup(setup: Setup): Partial<Setup> {
  * a value tossed under another flow's name (cookies don't separate ports, so over plain http another
  * port of the same host can set one) opens nothing there.
  */
-export async function seal(session: Session, flow: string): Promise<string> {
+export async function seal(session: Session, flow: string, ring: Keyring): Promise<string> {
 	// `iat` (seconds) dates the session; `t` (milliseconds) orders flows for the cap's eviction.
-	const now = Date.now();
+	const now = ring.clock();
 	const sealed = session.setup ? { ...session, setup: compactSetup(session.setup) } : session;
 	const data = new TextEncoder().encode(
 		JSON.stringify({ ...sealed, f: flow, iat: Math.floor(now / 1000), t: now })
 	);
-	return sealJwe(data, sessionKeys()[0]!);
+	return sealJwe(data, ring.keys[0]!);
 }
 
 export type Opened = { ok: true; session: Session } | { ok: false; reason: string };
 
 /** Opens a sealed value stored under `flow`'s name: one sealed for another flow does not open. */
-export async function open(token: string, flow: string): Promise<Opened> {
-	const opened = await openSealed(token, flow);
+export async function open(token: string, flow: string, ring: Keyring): Promise<Opened> {
+	const opened = await openSealed(token, flow, ring);
 	if (!opened.ok) return opened;
 	const { iat: _iat, t: _t, ...session } = opened.session;
 	return { ok: true, session };
@@ -286,9 +294,10 @@ type SealedStamps = { iat?: number; t?: number; f?: unknown };
 
 async function openSealed(
 	token: string,
-	flow: string
+	flow: string,
+	ring: Keyring
 ): Promise<{ ok: true; session: Session & SealedStamps } | { ok: false; reason: string }> {
-	for (const key of sessionKeys()) {
+	for (const key of ring.keys) {
 		const plaintext = openJwe(token, key);
 		if (!plaintext) continue; // try the next key
 		try {
@@ -311,7 +320,7 @@ async function openSealed(
 					reason:
 						"A cookie under this flow's name was sealed for another flow (another site on this host may have set it). It was not opened: a fresh flow was started."
 				};
-			if (typeof parsed.iat === 'number' && Date.now() / 1000 - parsed.iat > MAX_AGE_S)
+			if (typeof parsed.iat === 'number' && ring.clock() / 1000 - parsed.iat > MAX_AGE_S)
 				return { ok: false, reason: 'The session had expired (older than a day).' };
 			delete parsed.f;
 			if (parsed.setup) parsed.setup = { ...SETUP_DEFAULTS, ...parsed.setup };
@@ -369,7 +378,7 @@ async function openFlow(
 	let best: (Session & SealedStamps) | undefined;
 	let firstFailure: string | undefined;
 	for (const token of tokens) {
-		const opened = await openSealed(token, flow);
+		const opened = await openSealed(token, flow, source);
 		if (!opened.ok) firstFailure ??= opened.reason;
 		else if (!best || stamp(opened.session) > stamp(best)) best = opened.session;
 	}
@@ -454,7 +463,7 @@ export async function writeSession(
 	if (!source?.flow) error(400, 'This request names no flow (?flow=<id>): nothing was saved.');
 	const flow = source.flow;
 	const { notice: _notice, dropped: _dropped, ...rest } = session;
-	const sealed = await seal(rest, flow);
+	const sealed = await seal(rest, flow, source);
 	const chunks: string[] = [];
 	for (let i = 0; i < sealed.length; i += CHUNK) chunks.push(sealed.slice(i, i + CHUNK));
 	const own = chunks.reduce((n, c, i) => n + cookieBytes(chunkName(flow, i, secure), c), 0);

@@ -1,0 +1,19 @@
+/**
+ * Apps for unit tests, built by the composition root from a configuration of the test's own: no
+ * module state is shared between two of them.
+ */
+import { createPlayground, type App } from '$lib/app.server';
+import { parseConfig } from '$lib/config.server.js';
+import type { Clock } from '$lib/base.server';
+
+/** A session key of 32 bytes of `fill`, in base64url, as PLAYGROUND_SESSION_KEY takes it. */
+export const keyOf = (fill: number) => Buffer.alloc(32, fill).toString('base64url');
+
+/** An app with session key `fill` (and any other settings); its clock reads the (maybe faked) Date. */
+export function testApp(
+	fill: number,
+	env: Record<string, string | undefined> = {},
+	clock: Clock = () => Date.now()
+): App {
+	return createPlayground(parseConfig({ PLAYGROUND_SESSION_KEY: keyOf(fill), ...env }), clock);
+}
