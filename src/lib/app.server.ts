@@ -11,12 +11,11 @@
  */
 import type { Config } from './config.server.js';
 import { createBase, type Clock } from './base.server';
-import type { Playground } from './server/playground';
+import { playgroundOn, type Playground } from './server/playground';
 
 export type App = Playground;
 
 /** Builds every service of one app. A bad setting (a key, a preset) throws, so the start fails. */
 export function createPlayground(config: Config, clock: Clock = Date.now): App {
-	const base = createBase(config, clock);
-	return { ...base };
+	return playgroundOn(createBase(config, clock));
 }

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AbuseCounter, InFlight, clientKey, limitMessage } from '$lib/server/abuse';
+import {
+	AbuseCounter,
+	InFlight,
+	clientKey,
+	createLimits,
+	inSlot,
+	limitMessage,
+	type Limits
+} from '$lib/server/abuse';
 import { parseConfig } from '$lib/config.server.js';
 
 describe('the abuse counter', () => {
@@ -96,21 +104,23 @@ describe('overLimit: the form actions’ gate', () => {
 		vi.resetModules();
 	});
 
-	/** A fresh module with its own counter, on a clock the test moves. */
+	/** The limits the gate counts with, built by `gate`. */
+	let limits: Limits;
+
+	/** A gate with a counter of its own, on a clock the test moves. */
 	async function gate(limit: string, windowS: string) {
 		vi.useFakeTimers({ toFake: ['Date'], now: 0 });
-		vi.resetModules();
-		const { useEnv } = await import('$lib/env.server');
-		useEnv({
+		const config = parseConfig({
 			PLAYGROUND_MODE: 'hosted',
 			ORIGIN: 'https://pg.example',
 			PLAYGROUND_RATE_LIMIT: limit,
 			PLAYGROUND_RATE_WINDOW: windowS
 		});
+		limits = createLimits({ config, redis: undefined });
 		const { overLimit } = await import('$lib/server/abuse');
 		return async (address: string) => {
 			const headers: Record<string, string> = {};
-			const result = await overLimit({
+			const result = await overLimit(limits, {
 				getClientAddress: () => address,
 				setHeaders: (h: Record<string, string>) => Object.assign(headers, h)
 			});
@@ -147,7 +157,7 @@ describe('overLimit: the form actions’ gate', () => {
 	it("answers 400 with the reason when the proxy's address header is missing (adapter-node throws)", async () => {
 		await gate('2', '60');
 		const { overLimit } = await import('$lib/server/abuse');
-		const result = await overLimit({
+		const result = await overLimit(limits, {
 			getClientAddress: () => {
 				throw new Error('Address header was specified with ADDRESS_HEADER=x but is absent');
 			},
@@ -196,14 +206,17 @@ describe('the in-flight cap', () => {
 		expect(cap.size).toBe(3);
 	});
 
-	/** A fresh module with its own cap of `limit`. */
+	/** Limits with a cap of `limit` of their own, and the gate that uses them. */
 	async function slots(limit: string) {
-		vi.resetModules();
-		const { useEnv } = await import('$lib/env.server');
-		useEnv({ PLAYGROUND_MODE: 'local', PLAYGROUND_MAX_IN_FLIGHT: limit });
-		const abuse = await import('$lib/server/abuse');
+		const config = parseConfig({ PLAYGROUND_MODE: 'local', PLAYGROUND_MAX_IN_FLIGHT: limit });
+		const limits = createLimits({ config, redis: undefined });
 		const from = (address: string) => ({ getClientAddress: () => address });
-		return { ...abuse, from };
+		return {
+			inSlot: <T>(event: Parameters<typeof inSlot>[1], run: () => Promise<T>) =>
+				inSlot(limits, event, run),
+			inFlightCap: () => limits.inFlight,
+			from
+		};
 	}
 
 	it('answers 429 while every slot is taken, and gives a slot back whatever the step did', async () => {

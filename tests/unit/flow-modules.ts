@@ -1,7 +1,6 @@
-import { vi } from 'vitest';
 import { setupWith } from '$lib/oauth/setup';
 import type { Session } from '$lib/server/session';
-import { testApp } from './test-app';
+import type { App } from '$lib/app.server';
 
 /** A flow with the sandbox's read-write client saved, and its secret. */
 export const SANDBOX_FLOW: Session = {
@@ -16,17 +15,15 @@ export const SANDBOX_FLOW: Session = {
 
 /**
  * The request event the modules see through `$app/server`: one flow's request to `url`, served by
- * an app with a session key of the caller's own (32 bytes of `fill`). The caller mocks
- * `$app/server` with it, so that the actions run inside that request.
+ * `served.app` (the caller sets it, e.g. to `testApp(fill)`, before the first action). The caller
+ * mocks `$app/server` with it, so that the actions run inside that request.
  */
-export function flowRequest(url: URL, fill: number) {
-	const app = testApp(fill);
-	return () => ({ request: new Request(url), url, locals: { app } });
+export function flowRequest(url: URL, served: { app?: App }) {
+	return () => ({ request: new Request(url), url, locals: { app: served.app! } });
 }
 
 /** The session, undo and page modules. */
 export async function flowModules() {
-	vi.resetModules();
 	const session = await import('$lib/server/session');
 	const undo = await import('$lib/server/undo');
 	const page = await import('$lib/server/page');

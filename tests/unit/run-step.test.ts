@@ -5,14 +5,21 @@
  */
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Session } from '$lib/server/session';
+import type { App } from '$lib/app.server';
+import { testApp } from './test-app';
 import { FakeCookies } from './fake-cookies';
-import { SANDBOX_FLOW, flowModules, flowRequest } from './flow-modules';
+import { SANDBOX_FLOW, flowModules } from './flow-modules';
 
-const URL_ = new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA');
-
-vi.mock('$app/server', () => ({
-	getRequestEvent: flowRequest(URL_, 9)
+const { URL_, served } = vi.hoisted(() => ({
+	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
+	/** The app serving the requests: its session key is the test's own. */
+	served: {} as { app?: App }
 }));
+
+vi.mock('$app/server', async () => ({
+	getRequestEvent: (await import('./flow-modules')).flowRequest(URL_, served)
+}));
+served.app = testApp(9);
 
 const modules = flowModules();
 beforeAll(() => modules);
@@ -27,7 +34,8 @@ async function withSession(session: Session | undefined) {
 		cookies: jar,
 		url: URL_,
 		getClientAddress: () => '127.0.0.1',
-		setHeaders: () => {}
+		setHeaders: () => {},
+		locals: { app: served.app! }
 	};
 	return { m, jar, event };
 }

@@ -5,16 +5,23 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Session } from '$lib/server/session';
+import type { App } from '$lib/app.server';
+import { testApp } from './test-app';
 import { FakeCookies } from './fake-cookies';
-import { SANDBOX_FLOW, flowModules, flowRequest } from './flow-modules';
+import { SANDBOX_FLOW, flowModules } from './flow-modules';
 
 const NOW = 1_800_000_000_000;
-const URL_ = new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA');
+const { URL_, served } = vi.hoisted(() => ({
+	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
+	/** The app serving the requests: its session key is the test's own. */
+	served: {} as { app?: App }
+}));
 
 // The actions run inside a request of one flow: the session module takes the flow id from it.
-vi.mock('$app/server', () => ({
-	getRequestEvent: flowRequest(URL_, 7)
+vi.mock('$app/server', async () => ({
+	getRequestEvent: (await import('./flow-modules')).flowRequest(URL_, served)
 }));
+served.app = testApp(7);
 
 /** The modules, loaded once with a session key of the test's own. */
 const modules = flowModules();
@@ -109,7 +116,8 @@ describe('the reset and undo actions on the cookies', () => {
 			cookies: jar,
 			url: URL_,
 			getClientAddress: () => '127.0.0.1',
-			setHeaders: () => {}
+			setHeaders: () => {},
+			locals: { app: served.app! }
 		};
 		// A refused step (no setup) changes nothing in the session, yet the slot goes.
 		await runStep(event, async () => ({

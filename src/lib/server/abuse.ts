@@ -15,8 +15,7 @@
 import { fail, type RequestEvent } from '@sveltejs/kit';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config, RateLimitConfig } from '$lib/config.server.js';
-import { config } from '$lib/env.server';
-import { sharedRedis } from '$lib/redis.server';
+import type { Base } from '$lib/base.server';
 import { clientAddress } from '$lib/proxy.server';
 import { NO_ADDRESS_MESSAGE, clientKey, fixedWindow, take } from '$lib/fixed-window.server';
 
@@ -46,32 +45,36 @@ export class AbuseCounter {
 	}
 }
 
-let counter: { for: RateLimitConfig; counter: AbuseCounter | null } | undefined;
+/**
+ * The limits of one app: the abuse counter and the in-flight cap (each null when off), and the
+ * proxy settings that say which address a request comes from.
+ */
+export interface Limits {
+	readonly abuse: AbuseCounter | null;
+	readonly inFlight: InFlight | null;
+	readonly proxy: Config['proxy'];
+}
 
-/** The server's counter (one per configuration), or null when the limit is off. */
-export function abuseCounter(cfg: Config = config()): AbuseCounter | null {
-	const { rateLimit } = cfg;
-	if (counter?.for !== rateLimit)
-		counter = {
-			for: rateLimit,
-			counter:
-				rateLimit.limit > 0
-					? new AbuseCounter(
-							rateLimit.limit,
-							rateLimit.windowS,
-							sharedRedis().then((redis) =>
-								fixedWindow({
-									prefix: 'abuse',
-									points: rateLimit.limit,
-									durationS: rateLimit.windowS,
-									redis,
-									insurance: true
-								})
-							)
-						)
-					: null
-		};
-	return counter.counter;
+/** Builds an app's limits from its configuration (the counter on the shared store, with REDIS_URL). */
+export function createLimits({ config, redis }: Pick<Base, 'config' | 'redis'>): Limits {
+	const { rateLimit, maxInFlight, proxy } = config;
+	const abuse =
+		rateLimit.limit > 0
+			? new AbuseCounter(
+					rateLimit.limit,
+					rateLimit.windowS,
+					Promise.resolve(redis).then((shared) =>
+						fixedWindow({
+							prefix: 'abuse',
+							points: rateLimit.limit,
+							durationS: rateLimit.windowS,
+							redis: shared,
+							insurance: true
+						})
+					)
+				)
+			: null;
+	return { abuse, inFlight: maxInFlight > 0 ? new InFlight(maxInFlight) : null, proxy };
 }
 
 export function limitMessage(limit: number, windowS: number, retryAfterS: number): string {
@@ -80,12 +83,13 @@ export function limitMessage(limit: number, windowS: number, retryAfterS: number
 
 /** For a form action that is about to call the service: a 429 failure when this client is over the limit. */
 export async function overLimit(
+	limits: Limits,
 	event: Pick<RequestEvent, 'getClientAddress' | 'setHeaders'> &
 		Partial<Pick<RequestEvent, 'platform'>>
 ) {
-	const c = abuseCounter();
+	const c = limits.abuse;
 	if (!c) return undefined;
-	const address = clientAddress(event, config().proxy);
+	const address = clientAddress(event, limits.proxy);
 	if (address === undefined) return fail(400, { message: NO_ADDRESS_MESSAGE, exchanges: [] });
 	const verdict = await c.hit(address);
 	if (verdict.ok) return undefined;
@@ -134,18 +138,6 @@ export class InFlight {
 	}
 }
 
-let inFlight: { for: number; cap: InFlight | null } | undefined;
-
-/** The server's in-flight cap (one per configured limit), or null when it is off. */
-export function inFlightCap(cfg: Config = config()): InFlight | null {
-	if (inFlight?.for !== cfg.maxInFlight)
-		inFlight = {
-			for: cfg.maxInFlight,
-			cap: cfg.maxInFlight > 0 ? new InFlight(cfg.maxInFlight) : null
-		};
-	return inFlight.cap;
-}
-
 export function inFlightMessage(limit: number): string {
 	return (
 		`Your address already has ${limit} requests to services in progress, the most this playground ` +
@@ -158,11 +150,12 @@ export function inFlightMessage(limit: number): string {
  * the outcome (answer, time-out, abort, error); a 429 failure instead when every slot is taken.
  */
 export async function inSlot<T>(
+	limits: Limits,
 	event: Pick<RequestEvent, 'getClientAddress'> & Partial<Pick<RequestEvent, 'platform'>>,
 	run: () => Promise<T>
 ): Promise<{ ok: true; value: T } | { ok: false; failure: ReturnType<typeof fail> }> {
-	const cap = inFlightCap();
-	const address = cap ? clientAddress(event, config().proxy) : '';
+	const cap = limits.inFlight;
+	const address = cap ? clientAddress(event, limits.proxy) : '';
 	if (address === undefined)
 		return { ok: false, failure: fail(400, { message: NO_ADDRESS_MESSAGE, exchanges: [] }) };
 	const release = cap ? cap.take(address) : () => {};

@@ -166,16 +166,17 @@ export async function save(cookies: Cookies, url: URL, session: Session): Promis
 
 /** Runs a flow step as a form action: the new session is saved, the exchanges go to the tab's transcript. */
 export async function runStep(
-	event: Pick<RequestEvent, 'cookies' | 'url' | 'getClientAddress' | 'setHeaders'> &
+	event: Pick<RequestEvent, 'cookies' | 'url' | 'getClientAddress' | 'setHeaders' | 'locals'> &
 		Partial<Pick<RequestEvent, 'platform'>>,
 	step: (s: Session, client: string | undefined) => Promise<StepResult>
 ) {
 	const { cookies, url } = event;
-	const limited = await overLimit(event);
+	const { limits } = event.locals.app;
+	const limited = await overLimit(limits, event);
 	if (limited) return limited;
 	const session = await readSession(cookies);
 	if (session.dropped) return fail(409, { message: session.notice, exchanges: [] });
-	const held = await inSlot(event, () => step(session, clientAddress(event, config().proxy)));
+	const held = await inSlot(limits, event, () => step(session, clientAddress(event, limits.proxy)));
 	if (!held.ok) return held.failure;
 	const result = held.value;
 	// A step that changed nothing (a plain API call) leaves the cookie as it is: no re-sealing.
