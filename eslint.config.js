@@ -6,6 +6,17 @@ import globals from 'globals';
 import ts from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
 
+/** The selectors of module state, at the top of a module or exported from it. */
+function moduleState() {
+	const message =
+		'No module state in src/lib/server or src/lib/sandbox: build it in the composition root (src/lib/app.server.ts) and pass it in. A pure memo cache may stay, with its reason.';
+	const container = 'NewExpression[callee.name=/^(Map|Set|WeakMap)$/][arguments.length=0]';
+	return ['Program > ', 'Program > ExportNamedDeclaration > '].flatMap((top) => [
+		{ selector: `${top}VariableDeclaration[kind="let"]`, message },
+		{ selector: `${top}VariableDeclaration > VariableDeclarator > ${container}`, message }
+	]);
+}
+
 export default defineConfig(
 	{
 		ignores: [
@@ -33,6 +44,15 @@ export default defineConfig(
 				'error',
 				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_' }
 			]
+		}
+	},
+	{
+		// No module state on the server side: the composition root (src/lib/app.server.ts) builds
+		// every service once per app. A top-level `let`, or an empty Map/Set/WeakMap at the top of a
+		// module, is state; each allowed one says why on its line (docs/architecture.md lists them).
+		files: ['src/lib/server/**/*.ts', 'src/lib/sandbox/**/*.ts'],
+		rules: {
+			'no-restricted-syntax': ['error', ...moduleState()]
 		}
 	},
 	{

@@ -239,6 +239,7 @@ export type DecisionResult =
 export const HOSTED_GRANTS_PER_ADDRESS = 20;
 export const HOSTED_GRANT_WINDOW_S = 3600;
 
+// eslint-disable-next-line no-restricted-syntax -- left to move into the app's sandbox
 let grantLimiter: Promise<RateLimiterAbstract> | undefined;
 
 /** What the sandbox says while its store cannot be reached. */

@@ -11,6 +11,7 @@ import { MemoryStore, StoreUnavailable, type SandboxStore } from './store.server
 
 export const limiter = new RateLimiter();
 
+// eslint-disable-next-line no-restricted-syntax -- left to move into the app's sandbox
 let current: Promise<SandboxStore> | undefined;
 
 /** The store the configuration names, made on first use (the Redis client is loaded only then). */

@@ -29,6 +29,7 @@ export interface ApiSuggestions {
 	bodyHint: string;
 }
 
+// eslint-disable-next-line no-restricted-syntax -- left to move: the sandbox's offer belongs in the app (set once at start by the hook)
 let sandboxExamples: readonly ApiExample[] = [];
 
 /** The sandbox's working examples (called by the server hook, which knows both sides). */

@@ -148,6 +148,7 @@ interface AddressRule {
 // those tests. Each CIDR is parsed once, on first use, and kept (`range`): listing the tables is then
 // a few dozen map lookups per check, where parsing them all again took about 0.2 ms.
 
+// eslint-disable-next-line no-restricted-syntax -- a pure memo: a range's text always parses to the same range
 const parsedRanges = new Map<string, Range>();
 
 /** A CIDR range, parsed on first use and kept. */

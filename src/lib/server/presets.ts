@@ -90,6 +90,7 @@ export function presetsFrom(entries: unknown[]): Preset[] {
 	});
 }
 
+// eslint-disable-next-line no-restricted-syntax -- a memo of the configuration's presets, keyed on the entries it parsed
 let configured: { for: unknown[]; presets: Preset[] } | undefined;
 export function configuredPresets(): Preset[] {
 	const entries = config().presets;
@@ -106,6 +107,7 @@ export interface SandboxClientInfo {
 	access_ttl?: number;
 }
 
+// eslint-disable-next-line no-restricted-syntax -- left to move: the sandbox's offer belongs in the app (set once at start by the hook)
 let sandboxClients: readonly SandboxClientInfo[] = [];
 
 /** Offers these sandbox registrations as presets, first in the list (called by the server hook). */
@@ -119,6 +121,7 @@ export type SandboxRegistrations = (
 	origin: string
 ) => readonly string[] | undefined;
 
+// eslint-disable-next-line no-restricted-syntax -- left to move: the sandbox's offer belongs in the app (set once at start by the hook)
 let sandboxRegistrations: SandboxRegistrations = () => undefined;
 
 /** Lets the playground read the sandbox's redirect-URI registrations (called by the server hook). */
