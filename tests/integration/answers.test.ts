@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom, decide, unescapeHtml } from '../helpers/client';
 import { NOT_FOUND_PAGE, startFakeService, type FakeService } from '../helpers/fake-service';
+import { unflatten } from 'devalue';
 import type { Exchange, Finding } from '../../src/lib/exchange/types';
 
 let srv: TestServer;
@@ -160,6 +161,60 @@ function examplesOn(html: string): { label: string; sandbox: string; examples: S
 	});
 	return { label: select?.[1] ?? '', sandbox: select?.[2] ?? '', examples };
 }
+
+describe('a strict client library as a second judge (oauth4webapi)', () => {
+	const strict = (ex: Exchange) => ex.findings.filter((f) => f.code === 'strict-client-rejects');
+
+	/** The page's load data, as the page's script reads it (`__data.json`, devalue). */
+	async function pageData(c: Client): Promise<Record<string, unknown>> {
+		const { res, body } = await c.fetch(`/__data.json?flow=${c.flow}`);
+		expect(res.status).toBe(200);
+		const json = JSON.parse(body) as { nodes: ({ type: string; data?: unknown } | null)[] };
+		return Object.assign(
+			{},
+			...json.nodes
+				.filter((n) => n?.type === 'data')
+				.map((n) => unflatten(n!.data as number | unknown[]) as Record<string, unknown>)
+		) as Record<string, unknown>;
+	}
+
+	test('a look-alike server: its redirect names another issuer, its token answer a token_type no client knows; each gets one info finding beside ours, and the flow goes on', async () => {
+		fake.answer('/oauth2/token', {
+			status: 200,
+			headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+			body: '{"access_token":"fake-access-0123","token_type":"MAC","expires_in":3600,"refresh_token":"fake-refresh-0123","scope":"read"}'
+		});
+		const c = new Client(srv.url);
+		await setUp(c, fake.url, { issuer: fake.url });
+		const consent = await c.fetch(consentUrlFrom(await c.page()));
+		const back = new URL(consent.res.headers.get('location')!);
+		back.searchParams.set('iss', 'https://evil.example.test');
+		expect((await c.fetch(back.toString())).res.status).toBe(303);
+		const [callback] = (await pageData(c)).outbox as Exchange[];
+		expect(callback!.findings.map((f) => f.code)).toContain('issuer-mismatch');
+		expect(strict(callback!)).toEqual([
+			expect.objectContaining({
+				level: 'info',
+				message:
+					'A strict client library (oauth4webapi) would reject this redirect: unexpected "iss" (issuer) response parameter value.'
+			})
+		]);
+		const r = await c.action('exchange', { anyway: '1' });
+		expect(r.type, JSON.stringify(r.data)).toBe('success');
+		const [ex] = exchanges(r);
+		expect(ex!.response!.status).toBe(200);
+		expect(ex!.findings.map((f) => f.code)).toContain('token_type');
+		expect(strict(ex!)).toEqual([
+			expect.objectContaining({
+				level: 'info',
+				message:
+					'A strict client library (oauth4webapi) would reject this answer: unsupported `token_type` value.'
+			})
+		]);
+		// The playground, lenient on purpose, still took the tokens.
+		expect((await pageData(c)).tokens).toBeTruthy();
+	});
+});
 
 describe('the API step helps', () => {
 	test('every sandbox API example the page shows returns 2xx when sent as shown (read-write flow)', async () => {

@@ -86,6 +86,10 @@ async function completeFlow(c: Client): Promise<Exchange[]> {
 		'userinfo',
 		'refresh'
 	]);
+	// The sandbox's own answers pass the second judge (oauth/strict-client.ts).
+	expect(transcript.flatMap((e) => e.findings.map((f) => f.code))).not.toContain(
+		'strict-client-rejects'
+	);
 	return transcript;
 }
 

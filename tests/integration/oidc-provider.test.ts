@@ -98,6 +98,7 @@ test('the whole flow: setup, sign-in and consent on the provider, callback, exch
 	expect(page).toContain(oidc.issuer);
 	// No issuer in the setup: its origin is the authorization endpoint's, so it is shown, not checked.
 	expect(page).toContain('not checked: no issuer known');
+	expect(page).not.toContain('strict-client-rejects');
 
 	const ex = await c.action('exchange');
 	expect(ex.type).toBe('success');
@@ -127,6 +128,11 @@ test('the whole flow: setup, sign-in and consent on the provider, callback, exch
 	const refreshed = JSON.parse(rfEx!.response!.body) as Record<string, unknown>;
 	expect(refreshed.access_token).not.toBe(tokens.access_token);
 	expect(await c.page()).toContain(String(refreshed.access_token));
+
+	// A server this project did not write passes the second judge (oauth/strict-client.ts): the
+	// redirect with its iss, and the token answers with their id_token.
+	for (const e of [tokenEx!, rfEx!])
+		expect(e.findings.map((f) => f.code)).not.toContain('strict-client-rejects');
 
 	// The access token from the refresh works too.
 	const again = await c.action('userinfo');

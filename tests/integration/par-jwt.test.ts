@@ -129,6 +129,9 @@ async function parFlow(
 	const ex = await c.action('exchange');
 	const [tokenEx] = exchanges(ex);
 	expect(tokenEx!.response!.status).toBe(200);
+	// The provider's answers pass the second judge (oauth/strict-client.ts).
+	for (const e of [parEx!, tokenEx!])
+		expect(e.findings.map((f) => f.code)).not.toContain('strict-client-rejects');
 	return { parEx: parEx!, tokenEx: tokenEx! };
 }
 

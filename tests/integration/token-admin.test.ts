@@ -106,6 +106,9 @@ test('introspection says active; revoking the access token is proven by user-inf
 	const [inactive] = exchanges(after);
 	expect(JSON.parse(inactive!.response!.body)).toEqual({ active: false });
 	expect(codes(inactive)).toContain('introspection-inactive');
+	// The provider's answers pass the second judge (oauth/strict-client.ts).
+	for (const e of [active, revocation, inactive])
+		expect(codes(e)).not.toContain('strict-client-rejects');
 
 	for (const s of c.seen) expect(s.body + s.headers).not.toContain(OIDC_CLIENT_SECRET);
 });

@@ -437,6 +437,35 @@ describe('exchangeCode', () => {
 		expect(JSON.stringify(r.exchanges)).not.toContain(SECRET);
 	});
 
+	test('PKCE: the challenge the consent URL carried is kept with the code, and the library checks the verifier the exchange sends against it', async () => {
+		const pending = prepareConsent(session({ setup: setup({ pkce: 'S256' }) }));
+		const back = new URL(`${REDIRECT}?code=c-1&state=${pending.pending!.state}`);
+		const { session: s } = handleCallback(pending, back, new Headers());
+		expect(s.code!.code_challenge).toBe(
+			new URL(pending.pending!.consent_url).searchParams.get('code_challenge')
+		);
+		const strict = (r: Awaited<ReturnType<typeof exchangeCode>>) =>
+			r.ok ? r.exchanges[0]!.findings.filter((f) => f.code === 'strict-client-rejects') : [];
+		answers.push(tokenAnswer('at-1', 'rt-1'));
+		expect(strict(await exchangeCode(s))).toEqual([]);
+		answers.push(tokenAnswer('at-2', 'rt-2'));
+		const other = { ...s, code: { ...s.code!, code_challenge: 'a-challenge-of-another-verifier' } };
+		expect(strict(await exchangeCode(other))).toEqual([
+			expect.objectContaining({ level: 'info', message: expect.stringMatching(/code_challenge/) })
+		]);
+	});
+
+	test('the redirect back is judged by the library too, after our routing: a wrong iss', () => {
+		const pending = prepareConsent(session({ setup: setup({ issuer: BASE }) }));
+		const back = new URL(
+			`${REDIRECT}?code=c-1&state=${pending.pending!.state}&iss=https%3A%2F%2Fevil.test`
+		);
+		const { exchange } = handleCallback(pending, back, new Headers());
+		expect(exchange.findings.map((f) => f.code)).toEqual(
+			expect.arrayContaining(['issuer-mismatch', 'strict-client-rejects'])
+		);
+	});
+
 	test('a refused exchange keeps no tokens, and the code is used up all the same', async () => {
 		answers.push(json(400, { error: 'invalid_grant', error_description: 'used' }));
 		const r = await exchangeCode(withCode());

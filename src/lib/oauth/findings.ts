@@ -585,3 +585,12 @@ export const METADATA_ISSUER_MISMATCH = 'metadata-issuer-mismatch';
  * @see https://www.rfc-editor.org/rfc/rfc8414#section-3.2
  */
 export const METADATA_INVALID = 'metadata-invalid';
+
+// The second judge: oauth4webapi on the recorded bytes (oauth/strict-client.ts).
+
+/**
+ * A strict client library, oauth4webapi, would reject this answer (or this redirect back), in its
+ * own words; said beside the playground's own findings, never instead of them.
+ * @see https://github.com/panva/oauth4webapi/tree/main/docs
+ */
+export const STRICT_CLIENT_REJECTS = 'strict-client-rejects';

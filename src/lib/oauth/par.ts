@@ -2,6 +2,9 @@
  * Pushed authorization requests (RFC 9126): the authorization request's parameters go to the
  * server from the playground server first, with the client's authentication, and only a short-lived
  * handle (`request_uri`) travels through the browser. Pure: the sender makes the request.
+ * The body is written here, not by oauth4webapi, for the reason token-endpoint.ts gives (the library
+ * orders the fields its own way, appends `;charset=UTF-8` and refuses an empty secret); it judges
+ * the answer instead (strict-client.ts).
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import * as F from './findings';

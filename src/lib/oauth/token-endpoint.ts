@@ -1,6 +1,10 @@
 /**
  * Token-endpoint requests for both grants (the service's API docs §4.2, §4.3; RFC 6749 §4.1.3, §6) and the token response
  * (the service's API docs §2.3, RFC 6749 §5.1). Pure: the sender makes the request.
+ * The bodies are written here, not by oauth4webapi, because the service's API docs fix their bytes (the field order of
+ * §4.2 and §4.3, `Content-Type: application/x-www-form-urlencoded` without parameters, `scope` sent empty, the secret in
+ * the body) and the library cannot write them: it orders the fields its own way, appends `;charset=UTF-8`, lower-cases
+ * header names and refuses an empty secret. It judges the answers instead (strict-client.ts).
  */
 import { z } from '$lib/zod';
 import type { Exchange } from '$lib/exchange/types';

@@ -23,6 +23,7 @@ import {
 import type { AuthMethod, PkceMethod } from '$lib/oauth/setup';
 import { headerValue, type Exchange, type Finding } from '$lib/exchange/types';
 import { config } from '$lib/env.server';
+import { responseOf } from '$lib/oauth/strict-client';
 import { outboundFrom, sendAll } from './send';
 
 const RFC8414 = 'https://www.rfc-editor.org/rfc/rfc8414';
@@ -30,22 +31,6 @@ const RFC8414 = 'https://www.rfc-editor.org/rfc/rfc8414';
 export type Discovery =
 	| { outcome: 'found'; values: MetadataValues; scopes: string[]; issParam: boolean }
 	| { outcome: 'none' | 'refused' };
-
-const nullBody = (status: number) => status === 204 || status === 205 || status === 304;
-
-/** The recorded answer as a WHATWG Response, for the library to judge; undefined when none can be made. */
-function responseOf(ex: Exchange): Response | undefined {
-	const res = ex.response;
-	if (!res || ex.failure) return undefined;
-	try {
-		return new Response(nullBody(res.status) ? null : res.body, {
-			status: res.status,
-			headers: res.headers.filter(([, v]) => !/[\r\n]/.test(v))
-		});
-	} catch {
-		return undefined;
-	}
-}
 
 /** A 2xx JSON answer is a document to judge; anything else (404, an HTML page, no answer) is none. */
 function isDocument(ex: Exchange): boolean {

@@ -16,7 +16,8 @@ import { isExpired } from '$lib/oauth/token-set';
 import { redactExchange } from '$lib/exchange/redact';
 import { API_DOCS } from '$lib/oauth/docs';
 import { routeCallback } from '$lib/oauth/callback';
-import { issuerFinding, issuerStops } from '$lib/oauth/issuer';
+import { expectedIssuer, issuerFinding, issuerStops } from '$lib/oauth/issuer';
+import { redirectVerdict, withStrictVerdict } from '$lib/oauth/strict-client';
 import { ignoreCallback, issuerOnCallback } from './callback-trust';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 import { realTokens, receiveTokens } from './tokens';
@@ -160,18 +161,13 @@ export function handleCallback(
 		? ({ kind: 'none' } as const)
 		: routeCallback(url.searchParams, [{ id: '', pending: saved, recent: session.recent_states }]);
 	const matched = route.kind === 'pending';
+	const metadata =
+		session.iss_param_for && session.iss_param_for === session.setup?.issuer
+			? { issuer: session.iss_param_for, authorization_response_iss_parameter_supported: true }
+			: undefined;
 	const iss =
 		matched && (verdict.kind === 'code' || verdict.kind === 'error')
-			? issuerOnCallback(
-					session,
-					url.searchParams,
-					session.iss_param_for && session.iss_param_for === session.setup?.issuer
-						? {
-								issuer: session.iss_param_for,
-								authorization_response_iss_parameter_supported: true
-							}
-						: undefined
-				)
+			? issuerOnCallback(session, url.searchParams, metadata)
 			: undefined;
 	const next: Session = {
 		...session,
@@ -206,7 +202,8 @@ export function handleCallback(
 			redirect_uri: session.pending.redirect_uri,
 			scope: session.pending.scope,
 			...(issuerStops(iss) ? { held: 'issuer' as const } : {}),
-			...(session.pending.code_verifier ? { code_verifier: session.pending.code_verifier } : {})
+			...(session.pending.code_verifier ? { code_verifier: session.pending.code_verifier } : {}),
+			...pkceChallenge(session.pending)
 		};
 	const findings = diagnoseCallback(
 		verdict.kind,
@@ -226,6 +223,17 @@ export function handleCallback(
 		findings[0]!.fix = redirectMismatchFix(session.setup, session.pending.redirect_uri, url.origin);
 	const issFinding = iss && issuerFinding(iss);
 	if (issFinding) findings.push(issFinding);
+	// The second judge, after our routing found the flow (strict-client.ts).
+	const strict =
+		matched && saved !== undefined
+			? redirectVerdict(url.searchParams, {
+					state: saved,
+					issuer: expectedIssuer(session.setup?.issuer, metadata)?.issuer,
+					issParam: !!metadata,
+					client_id: session.setup?.client_id ?? ''
+				})
+			: undefined;
+	if (strict) findings.push(strict);
 	if (session.setup)
 		findings.push(
 			...pkceCallbackFindings(
@@ -264,6 +272,17 @@ export function handleCallback(
 		};
 	next.outbox = [exchange];
 	return { session: next, exchange, ignored: false };
+}
+
+/**
+ * The S256 challenge the consent URL carried, kept with the code for the library to check
+ * (strict-client.ts). A pushed request's consent URL carries none (it went in the pushed body), and
+ * `plain` has nothing to compute: then nothing is kept, and nothing checked.
+ */
+function pkceChallenge(pending: Session['pending']): { code_challenge?: string } {
+	if (pending?.code_challenge_method !== 'S256' || !URL.canParse(pending.consent_url)) return {};
+	const challenge = new URL(pending.consent_url).searchParams.get('code_challenge');
+	return challenge ? { code_challenge: challenge } : {};
 }
 
 function tokenHeaders(auth: HeaderList): HeaderList {
@@ -418,7 +437,14 @@ export async function exchangeCode(
 		signal,
 		allowInvalidTls: setup.allow_invalid_tls
 	});
-	const shown = present(raw, session, { requestedScope: code.scope });
+	const shown = await withStrictVerdict(
+		present(raw, session, { requestedScope: code.scope }),
+		setup,
+		{
+			verifier: code.code_verifier,
+			challenge: code.code_challenge
+		}
+	);
 	// The connection closed before any answer: the code may not be spent, so it stays, and
 	// exchanging it again shows which (diagnose.ts, code-maybe-spent).
 	const unanswered = raw.failure?.kind === 'reset' && !raw.response;
@@ -460,7 +486,10 @@ export async function refreshTokens(
 		signal,
 		allowInvalidTls: setup.allow_invalid_tls
 	});
-	const shown = present(raw, session, { requestedScope: tokens.requested_scope });
+	const shown = await withStrictVerdict(
+		present(raw, session, { requestedScope: tokens.requested_scope }),
+		setup
+	);
 	return {
 		ok: true,
 		session:

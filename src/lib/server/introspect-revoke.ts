@@ -14,6 +14,7 @@ import {
 	tokenAdminBody,
 	type WhichToken
 } from '$lib/oauth/token-admin';
+import { withStrictVerdict } from '$lib/oauth/strict-client';
 import type { Exchange } from '$lib/exchange/types';
 import { REVOCATION_PROVEN } from '$lib/oauth/findings';
 import { config } from '$lib/env.server';
@@ -93,7 +94,12 @@ export async function introspect(
 	return {
 		ok: true,
 		session,
-		exchanges: [withFindings(shown, judgeIntrospection(r.raw, which).findings)]
+		exchanges: [
+			await withStrictVerdict(
+				withFindings(shown, judgeIntrospection(r.raw, which).findings),
+				session.setup
+			)
+		]
 	};
 }
 
@@ -109,7 +115,10 @@ export async function revoke(
 ): Promise<StepResult> {
 	const r = await adminRequest(session, 'revoke', which, signal);
 	if (!r.ok) return r;
-	const shown = withFindings(present(r.raw, session), judgeRevocation(r.raw));
+	const shown = await withStrictVerdict(
+		withFindings(present(r.raw, session), judgeRevocation(r.raw)),
+		session.setup
+	);
 	if (r.raw.response?.status !== 200) return { ok: true, session, exchanges: [shown] };
 	let next = session;
 	let proof: Exchange;

@@ -10,6 +10,7 @@ import { consentParams } from '$lib/oauth/consent';
 import { endpoints } from '$lib/oauth/setup';
 import { FORM_CONTENT_TYPE } from '$lib/oauth/token-endpoint';
 import { judgePush, pushedBody, pushedConsentUrl } from '$lib/oauth/par';
+import { withStrictVerdict } from '$lib/oauth/strict-client';
 import { config } from '$lib/env.server';
 import { clientAuth } from './client-auth';
 import { present, type StepResult } from './flow';
@@ -74,9 +75,10 @@ export async function pushConsent(
 	);
 	const shown = present(raw, session);
 	const verdict = judgePush(raw);
-	const exchange = verdict.finding
-		? { ...shown, findings: [...shown.findings, verdict.finding] }
-		: shown;
+	const exchange = await withStrictVerdict(
+		verdict.finding ? { ...shown, findings: [...shown.findings, verdict.finding] } : shown,
+		setup
+	);
 	if (!verdict.ok || !session.pending) return { ok: true, session, exchanges: [exchange] };
 	return {
 		ok: true,

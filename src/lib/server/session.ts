@@ -118,6 +118,8 @@ export interface Session {
 		held?: 'issuer';
 		/** The PKCE verifier of the consent request this code answers (RFC 7636 §4.5). Never shown unredacted. */
 		code_verifier?: string;
+		/** The S256 challenge that consent request's URL carried: the second judge checks the pair (RFC 7636 §4.6). */
+		code_challenge?: string;
 	};
 	/** The token set as the page sees it: built from the redacted token response (tokens.ts). */
 	tokens?: TokenSet;
