@@ -14,6 +14,7 @@ const root = resolve(import.meta.dirname, '../..');
 const COPIED = [
 	'src',
 	'scripts/check-imports.js',
+	'scripts/same-names.js',
 	'.dependency-cruiser.js',
 	'package.json',
 	'svelte.config.js',
