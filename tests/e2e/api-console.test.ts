@@ -4,43 +4,24 @@
  * a reserved header is refused at the console with the reason, and nothing is sent. Screenshots at
  * 1280 and 390 px.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
-import { signIn, watch } from '../helpers/e2e';
-import { startEchoApi, type EchoApi } from '../helpers/echo-api';
+import { expect } from 'vitest';
+import { shot } from '../helpers/browser';
+import { signIn } from '../helpers/e2e';
+import { startEchoApi } from '../helpers/echo-api';
+import { e2eTest } from '../helpers/fixtures';
 
-let srv: TestServer;
-let echo: EchoApi;
-let browser: Browser;
-let context: BrowserContext;
-const problems: string[] = [];
-
-beforeAll(async () => {
-	srv = await startServer({}, await freePort());
-	echo = await startEchoApi();
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-	await echo?.stop();
-});
-afterEach(async () => {
-	await context?.close();
-	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
+// The echo, a file's own like the server: its `received` list grows through the file's tests.
+// eslint-disable-next-line no-empty-pattern
+const test = e2eTest().extend('echo', { scope: 'file' }, async ({}, { onCleanup }) => {
+	const echo = await startEchoApi();
+	onCleanup(() => echo.stop());
+	return echo;
 });
 
-async function newPage(width: number): Promise<Page> {
-	context = await browser.newContext({ viewport: { width, height: 900 } });
-	return watch(await context.newPage(), { problems });
-}
-
-test.each([1280, 390])(
+test.for([1280, 390])(
 	'at %i px: a PATCH with JSON and a header, then a refused header',
-	async (width) => {
-		const p = await newPage(width);
+	async (width, { srv, echo, newPage }) => {
+		const p = await newPage({ width, height: 900 });
 		await signIn(p, srv.url, 'Sandbox (read write)');
 		// The API base moves to the echo; the sandbox keeps the sign-in, and the tokens go along
 		// once the form's question is answered yes (token-binding.ts).

@@ -3,36 +3,17 @@
  * path, query, body) as it is sent, and the sandbox's edit-tag example, sent as shown, gets a
  * 2xx. A bad item id's 400 is explained on the page.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
-import { signIn, watch } from '../helpers/e2e';
+import { expect } from 'vitest';
+import { shot } from '../helpers/browser';
+import { signIn } from '../helpers/e2e';
+import { e2eTest } from '../helpers/fixtures';
 
-let srv: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-const problems: string[] = [];
+const test = e2eTest({ PLAYGROUND_LOG: 'off' });
 
-beforeAll(async () => {
-	srv = await startServer({ PLAYGROUND_LOG: 'off' });
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-});
-afterEach(async () => {
-	await context?.close();
-	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
-});
-
-async function newPage(): Promise<Page> {
-	context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-	return watch(await context.newPage(), { problems });
-}
-
-test('picking the sandbox’s edit-tag example fills the form, and it works as shown', async () => {
+test('picking the sandbox’s edit-tag example fills the form, and it works as shown', async ({
+	srv,
+	newPage
+}) => {
 	const p = await newPage();
 	await signIn(p, srv.url, 'Sandbox (read write)');
 	const list = p.getByLabel('Endpoints of the built-in sandbox');

@@ -6,11 +6,11 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch } from '../helpers/browser';
 import { watch } from '../helpers/e2e';
+import { listen } from '../helpers/listen';
 
 let srv: TestServer;
 let app: http.Server;
@@ -27,8 +27,7 @@ beforeAll(async () => {
 		res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
 		res.end('<!doctype html><title>Other app</title><p>Back at the app.</p>');
 	});
-	await new Promise<void>((ok) => app.listen(0, '127.0.0.1', ok));
-	appOrigin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+	appOrigin = (await listen(app)).url;
 	const port = await freePort();
 	srv = await startServer(
 		{

@@ -6,7 +6,6 @@
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
@@ -19,6 +18,7 @@ import {
 	startOidcProvider,
 	type OidcServer
 } from '../helpers/oidc';
+import { listen } from '../helpers/listen';
 
 let srv: TestServer;
 let oidc: OidcServer;
@@ -107,9 +107,9 @@ test('a document whose issuer is another is refused: the page says why, and noth
 		});
 		res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
 	});
-	await new Promise<void>((ok) => fake.listen(0, '127.0.0.1', ok));
+	const fakeAt = await listen(fake);
 	try {
-		const base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}/as`;
+		const base = `${fakeAt.url}/as`;
 		const p = await newPage(1280);
 		await openPlayground(p, srv.url);
 		await p.getByLabel('Base URL of the service').fill(base);

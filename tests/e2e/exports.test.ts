@@ -4,44 +4,24 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
-import { signIn, watch } from '../helpers/e2e';
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { shot } from '../helpers/browser';
+import { signIn } from '../helpers/e2e';
+import { e2eTest } from '../helpers/fixtures';
 
-let srv: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-const problems: string[] = [];
+const test = e2eTest();
 
-beforeAll(async () => {
-	srv = await startServer();
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-});
-
-async function newPage(width = 1280, height = 800): Promise<Page> {
-	context = await browser.newContext({
-		viewport: { width, height },
-		permissions: ['clipboard-read', 'clipboard-write']
-	});
-	return watch(await context.newPage(), { problems });
-}
-
-afterEach(async () => {
-	await context?.close();
-	const seen = problems.splice(0);
-	expect(seen, 'no console errors, page errors or CSP violations').toEqual([]);
-});
+/** The page may write the clipboard, and the test read it. */
+const CLIPBOARD = { permissions: ['clipboard-read', 'clipboard-write'] };
 
 const clipboard = (p: Page) => p.evaluate(() => navigator.clipboard.readText());
 
-test('Copy as curl and Copy as Node fetch: the code, tokens and secret as variables, the spending step guarded', async () => {
-	const p = await newPage();
+test('Copy as curl and Copy as Node fetch: the code, tokens and secret as variables, the spending step guarded', async ({
+	srv,
+	newPage
+}) => {
+	const p = await newPage({ width: 1280, height: 800 }, CLIPBOARD);
 	await signIn(p, srv.url, 'Sandbox (read write)');
 	const token = (await p.getByTestId('access-token').textContent())!.trim();
 	const exchange = p.locator('#exchange details.exchange').first();
@@ -75,8 +55,11 @@ test('Copy as curl and Copy as Node fetch: the code, tokens and secret as variab
 	await shot(p, '40-copy-as-curl');
 });
 
-test('the curl script as the page downloads it: no code, token or secret; the spending steps guarded', async () => {
-	const p = await newPage();
+test('the curl script as the page downloads it: no code, token or secret; the spending steps guarded', async ({
+	srv,
+	newPage
+}) => {
+	const p = await newPage({ width: 1280, height: 800 }, CLIPBOARD);
 	await signIn(p, srv.url, 'Sandbox (read write)');
 	const token = (await p.getByTestId('access-token').textContent())!.trim();
 	const [download] = await Promise.all([

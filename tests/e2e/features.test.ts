@@ -3,46 +3,32 @@
  * paste-back mode with the sandbox landing page, auto-refresh, dark mode, shortcuts, and axe-core
  * on every step of the flow in both themes.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
+import { describe, expect } from 'vitest';
+import { shot } from '../helpers/browser';
 import { choosePreset, decide, openPlayground, signIn, watch, flowUrl } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
+import { listen } from '../helpers/listen';
+import { e2eTest, type NewPage } from '../helpers/fixtures';
 
-let srv: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-const problems: string[] = [];
+const test = e2eTest();
 
-beforeAll(async () => {
-	srv = await startServer();
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-});
-
-async function newPage(
+/** A page in the light theme unless said, 1280 × 800 unless said. */
+function open(
+	newPage: NewPage,
 	opts: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}
-): Promise<Page> {
-	context = await browser.newContext({
-		viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
-		colorScheme: opts.colorScheme ?? 'light'
-	});
-	return watch(await context.newPage(), { problems });
+) {
+	return newPage(
+		{ width: opts.width ?? 1280, height: opts.height ?? 800 },
+		{ colorScheme: opts.colorScheme ?? 'light' }
+	);
 }
 
-afterEach(async () => {
-	await context?.close();
-	const seen = problems.splice(0);
-	expect(seen, 'no console errors, page errors or CSP violations').toEqual([]);
-});
-
 describe('prefilled links', () => {
-	test('a docs link fills the setup, names the host, and focuses the secret field', async () => {
-		const p = await newPage();
+	test('a docs link fills the setup, names the host, and focuses the secret field', async ({
+		srv,
+		newPage
+	}) => {
+		const p = await open(newPage);
 		const base = `${srv.url}/sandbox`;
 		await p.goto(
 			`${srv.url}/?base_url=${encodeURIComponent(base)}&client_id=sandbox-ro&scope=read&utm_campaign=docs`
@@ -62,8 +48,11 @@ describe('prefilled links', () => {
 		expect(await p.getByTestId('consent-url').textContent()).toContain('client_id=sandbox-ro');
 	});
 
-	test('a link carrying client_secret is refused, and the secret leaves the address bar', async () => {
-		const p = await newPage();
+	test('a link carrying client_secret is refused, and the secret leaves the address bar', async ({
+		srv,
+		newPage
+	}) => {
+		const p = await open(newPage);
 		const urls: string[] = [];
 		await p.goto(`${srv.url}/?client_id=sandbox-rw&client_secret=do-not-use-me-1234`);
 		const refused = p.getByTestId('prefill-refused');
@@ -80,8 +69,8 @@ describe('prefilled links', () => {
 	});
 });
 
-test('paste-back mode with the sandbox landing page, end to end', async () => {
-	const p = await newPage();
+test('paste-back mode with the sandbox landing page, end to end', async ({ srv, newPage }) => {
+	const p = await open(newPage);
 	await choosePreset(p, srv.url, 'Sandbox (read write)');
 	// The saved setup folds into one line; open it to change the redirect URI.
 	await p.getByTestId('setup-summary').click();
@@ -103,10 +92,10 @@ test('paste-back mode with the sandbox landing page, end to end', async () => {
 	await shot(p, '23-paste-back-done');
 });
 
-test('auto-refresh fires once when switched on, as a shown exchange', async () => {
-	const p = await newPage();
+test('auto-refresh fires once when switched on, as a shown exchange', async ({ srv, newPage }) => {
+	const p = await open(newPage);
 	// The page's clock is a fake one that the test moves; the server's is real.
-	await context.clock.install();
+	await p.context().clock.install();
 	await signIn(p, srv.url, 'Sandbox (5-second token)');
 	const refreshes = () => p.locator('.transcript details.exchange[data-step="refresh"]').count();
 	expect(await refreshes()).toBe(0);
@@ -127,8 +116,11 @@ test('auto-refresh fires once when switched on, as a shown exchange', async () =
 	expect(await refreshes()).toBe(1);
 });
 
-test('dark mode follows the system, the toggle is remembered, shortcuts work', async () => {
-	const p = await newPage({ colorScheme: 'dark' });
+test('dark mode follows the system, the toggle is remembered, shortcuts work', async ({
+	srv,
+	newPage
+}) => {
+	const p = await open(newPage, { colorScheme: 'dark' });
 	await openPlayground(p, srv.url);
 	const bg = () => p.evaluate(() => getComputedStyle(document.body).backgroundColor);
 	expect(await bg()).toBe('rgb(17, 21, 28)');
@@ -158,8 +150,11 @@ describe('accessibility: axe-core on every step, both themes', () => {
 			{ width: 1280, height: 800, name: 'wide' },
 			{ width: 390, height: 844, name: 'phone' }
 		]) {
-			test(`${scheme}, ${size.name}: no axe violations and nothing left to review, from start to the API call`, async () => {
-				const p = await newPage({ ...size, colorScheme: scheme });
+			test(`${scheme}, ${size.name}: no axe violations and nothing left to review, from start to the API call`, async ({
+				srv,
+				newPage
+			}) => {
+				const p = await open(newPage, { ...size, colorScheme: scheme });
 				const found: string[] = [];
 				const check = async (step: string) => {
 					await shot(p, `axe-${scheme}-${size.name}-${step}`);
@@ -199,8 +194,11 @@ describe('accessibility: axe-core on every step, both themes', () => {
 	}
 });
 
-test('the sequence diagram has one arrow per exchange, and an arrow opens its exchange', async () => {
-	const p = await newPage();
+test('the sequence diagram has one arrow per exchange, and an arrow opens its exchange', async ({
+	srv,
+	newPage
+}) => {
+	const p = await open(newPage);
 	await openPlayground(p, srv.url);
 	expect(await p.locator('[data-sequence]').count()).toBe(1);
 	expect(await p.locator('[data-arrow]').count()).toBe(0);
@@ -263,8 +261,12 @@ test('the sequence diagram has one arrow per exchange, and an arrow opens its ex
 	await shot(p, '25-diagram-and-jwt');
 });
 
-test('download the HAR and the Markdown report, import the HAR again: same exchanges and findings, no secret', async () => {
-	const p = await newPage();
+test('download the HAR and the Markdown report, import the HAR again: same exchanges and findings, no secret', async ({
+	srv,
+	newPage,
+	problems
+}) => {
+	const p = await open(newPage);
 	await signIn(p, srv.url, 'Sandbox (read only)');
 	await p.getByLabel('Method').selectOption('POST');
 	await p.getByLabel(/Path below/).fill('edit-tag');
@@ -303,7 +305,7 @@ test('download the HAR and the Markdown report, import the HAR again: same excha
 	expect(report).not.toContain(token!);
 
 	// A fresh tab imports it: nothing goes over the network.
-	const q = await watch(await context.newPage(), { problems });
+	const q = await watch(await p.context().newPage(), { problems });
 	await q.goto(srv.url + '/');
 	await q.locator('main[data-ready="true"]').waitFor();
 	const requests: string[] = [];
@@ -328,13 +330,15 @@ test('download the HAR and the Markdown report, import the HAR again: same excha
 	expect(await q.getByTestId('import-error').textContent()).toMatch(/not-a-har\.json: .*HAR/i);
 });
 
-test('progress shows at once on a network step, and a slow one offers Cancel', async () => {
+test('progress shows at once on a network step, and a slow one offers Cancel', async ({
+	srv,
+	newPage
+}) => {
 	const { createServer } = await import('node:http');
 	const hang = createServer(() => undefined); // accepts, never answers
-	await new Promise<void>((ok) => hang.listen(0, '127.0.0.1', ok));
-	const port = (hang.address() as import('node:net').AddressInfo).port;
+	const { port } = await listen(hang);
 	try {
-		const p = await newPage();
+		const p = await open(newPage);
 		await openPlayground(p, srv.url);
 		await p.getByLabel('Base URL of the service').fill(`http://127.0.0.1:${port}`);
 		await p.getByLabel('Client id').fill('slow-app');

@@ -4,14 +4,12 @@
  * the docs-link banner load when the page needs them, and then work. Each part is recognised by a
  * text only its own component holds, in the JavaScript the page fetched.
  */
-import { afterEach, expect, test } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { serverAndBrowser } from '../helpers/browser';
-import { openPlayground, signIn, watch } from '../helpers/e2e';
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openPlayground, signIn } from '../helpers/e2e';
+import { e2eTest } from '../helpers/fixtures';
 
-const e2e = serverAndBrowser({ PLAYGROUND_LOG: 'off' });
-let context: BrowserContext;
-const problems: string[] = [];
+const test = e2eTest({ PLAYGROUND_LOG: 'off' });
 
 /** A text of each lazily loaded part, as its compiled component holds it. */
 const LATER = {
@@ -31,15 +29,8 @@ const ON_DEMAND = {
 	PrefillBanner: 'Filled in from a link'
 };
 
-afterEach(async () => {
-	await context?.close();
-	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
-});
-
-/** A page with an empty cache, and the JavaScript it fetches: `read()` waits for every body. */
-async function newPage(): Promise<{ p: Page; read: () => Promise<Map<string, string>> }> {
-	context = await e2e.browser.newContext({ viewport: { width: 1280, height: 800 } });
-	const p = await watch(await context.newPage(), { problems });
+/** Follows the JavaScript a fresh page (empty cache) fetches: `read()` waits for every body. */
+function readScripts(p: Page): () => Promise<Map<string, string>> {
 	const bodies = new Map<string, Promise<string>>();
 	p.on('response', (r) => {
 		if (new URL(r.url()).pathname.endsWith('.js'))
@@ -48,9 +39,8 @@ async function newPage(): Promise<{ p: Page; read: () => Promise<Map<string, str
 				r.text().catch(() => '')
 			);
 	});
-	const read = async () =>
+	return async () =>
 		new Map(await Promise.all([...bodies].map(async ([u, b]) => [u, await b] as const)));
-	return { p, read };
 }
 
 /** The parts of `parts` whose text is in the fetched JavaScript. */
@@ -61,9 +51,13 @@ function loaded(js: Map<string, string>, parts: Record<string, string>): string[
 		.map(([name]) => name);
 }
 
-test('a fresh visit loads no later step; they load, and work, once the flow reaches them', async () => {
-	const { p, read } = await newPage();
-	await openPlayground(p, e2e.srv.url);
+test('a fresh visit loads no later step; they load, and work, once the flow reaches them', async ({
+	srv,
+	newPage
+}) => {
+	const p = await newPage();
+	const read = readScripts(p);
+	await openPlayground(p, srv.url);
 	await p.waitForLoadState('networkidle');
 	const first = await read();
 	expect(loaded(first, LATER), 'later steps in the first load').toEqual([]);
@@ -72,7 +66,7 @@ test('a fresh visit loads no later step; they load, and work, once the flow reac
 	const ids = await p.locator('main .flow > section.step').evaluateAll((s) => s.map((e) => e.id));
 	expect(ids).toEqual(['setup', 'consent', 'callback', 'exchange', 'userinfo', 'refresh', 'api']);
 
-	await signIn(p, e2e.srv.url, 'Sandbox (read write)');
+	await signIn(p, srv.url, 'Sandbox (read write)');
 	await p.getByRole('button', { name: 'Read the user info' }).click();
 	await expect.poll(() => p.locator('#userinfo details.exchange').textContent()).toContain('200');
 	await p.getByRole('button', { name: 'Refresh the access token' }).click();
@@ -81,9 +75,13 @@ test('a fresh visit loads no later step; they load, and work, once the flow reac
 	expect(loaded(later, LATER).sort()).toEqual(Object.keys(LATER).sort());
 });
 
-test('the dialogs load when they open, and keep their keyboard behaviour', async () => {
-	const { p, read } = await newPage();
-	await openPlayground(p, e2e.srv.url);
+test('the dialogs load when they open, and keep their keyboard behaviour', async ({
+	srv,
+	newPage
+}) => {
+	const p = await newPage();
+	const read = readScripts(p);
+	await openPlayground(p, srv.url);
 	await p.waitForLoadState('networkidle');
 	expect(loaded(await read(), ON_DEMAND)).toEqual([]);
 
@@ -108,9 +106,10 @@ test('the dialogs load when they open, and keep their keyboard behaviour', async
 	expect(loaded(await read(), ON_DEMAND)).toEqual(['ShortcutsDialog', 'StartOverDialog']);
 });
 
-test('a docs link’s banner loads with the page that shows it', async () => {
-	const { p, read } = await newPage();
-	await p.goto(`${e2e.srv.url}/?client_id=sandbox-ro&scope=read`);
+test('a docs link’s banner loads with the page that shows it', async ({ srv, newPage }) => {
+	const p = await newPage();
+	const read = readScripts(p);
+	await p.goto(`${srv.url}/?client_id=sandbox-ro&scope=read`);
 	await p.locator('main[data-ready="true"]').waitFor();
 	await p.getByTestId('prefill-banner').waitFor();
 	expect(loaded(await read(), ON_DEMAND)).toEqual(['PrefillBanner']);

@@ -3,14 +3,14 @@
  * JSON body is imported, the body shows as its plain text, the highlighter's Web Worker does the
  * tokenizing, and the body ends highlighted with exactly the same text, at desktop and phone widths.
  */
-import { expect, test } from 'vitest';
+import { expect } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { serverAndBrowser, shot } from '../helpers/browser';
-import { watch } from '../helpers/e2e';
+import { shot } from '../helpers/browser';
 import { axeProblems } from '../helpers/axe';
+import { e2eTest } from '../helpers/fixtures';
 import { harWithAnswer } from '../../scripts/lib/har.js';
 
-const e2e = serverAndBrowser();
+const test = e2eTest();
 
 /** A stream/contents answer of about `chars` characters, pretty-printed, with markup in its text. */
 function largeBody(chars: number): string {
@@ -30,54 +30,52 @@ for (const size of [
 	{ width: 1280, height: 800, name: 'wide' },
 	{ width: 390, height: 844, name: 'phone' }
 ]) {
-	test(`${size.name}: a 100 KB body shows as text at once and is highlighted by a worker, text unchanged`, async () => {
+	test(`${size.name}: a 100 KB body shows as text at once and is highlighted by a worker, text unchanged`, async ({
+		srv,
+		newPage,
+		problems
+	}) => {
 		const body = largeBody(100 * 1024);
 		mkdirSync('test-output', { recursive: true });
 		const file = `test-output/large-body-${size.name}.har`;
 		writeFileSync(file, harWithAnswer(body, 'https://reader.example/reader/api/0/stream/contents'));
-		const problems: string[] = [];
-		const context = await e2e.browser.newContext({ viewport: size });
-		try {
-			const p = await watch(await context.newPage(), { problems });
-			const workers: string[] = [];
-			p.on('worker', (w) => workers.push(new URL(w.url()).pathname));
-			await p.goto(e2e.srv.url + '/');
-			await p.locator('main[data-ready="true"]').waitFor();
-			await p.getByTestId('import-har').setInputFiles(file);
-			await p.locator('.transcript details.exchange summary').first().click();
-			const pre = p.getByLabel('Response body, pretty-printed');
-			await pre.waitFor();
-			// The whole text is there from the start, whatever the highlighting has done so far.
-			expect(await pre.textContent()).toBe(body);
-			await expect.poll(() => pre.getAttribute('aria-busy'), { timeout: 30_000 }).toBe('false');
-			expect(workers.filter((w) => w.includes('/workers/highlight.worker'))).toHaveLength(1);
-			// Highlighted: one span per token, the text exactly the body's, and none of it markup.
-			expect(await pre.locator('.chunk > span').count()).toBeGreaterThan(5_000);
-			expect(await pre.textContent()).toBe(body);
-			expect(await pre.locator('script, img').count()).toBe(0);
-			// What a copy of the whole block gives: the body, line for line (the blocks of lines add none).
-			const copied = await pre.evaluate((el) => {
-				const range = document.createRange();
-				range.selectNodeContents(el);
-				const sel = getSelection()!;
-				sel.removeAllRanges();
-				sel.addRange(range);
-				return sel.toString();
-			});
-			expect(copied).toBe(body);
-			const styled = await pre
-				.locator('.chunk > span[style]')
-				.first()
-				.evaluate((s) => getComputedStyle(s).color);
-			expect(styled).not.toBe(
-				await pre.evaluate((e) => getComputedStyle(e.querySelector('code')!).color)
-			);
-			await pre.scrollIntoViewIfNeeded();
-			await shot(p, `large-body-highlighted-${size.name}`);
-			expect(await axeProblems(p), 'axe, with the large body highlighted').toEqual([]);
-			expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
-		} finally {
-			await context.close();
-		}
+		const p = await newPage({ width: size.width, height: size.height });
+		const workers: string[] = [];
+		p.on('worker', (w) => workers.push(new URL(w.url()).pathname));
+		await p.goto(srv.url + '/');
+		await p.locator('main[data-ready="true"]').waitFor();
+		await p.getByTestId('import-har').setInputFiles(file);
+		await p.locator('.transcript details.exchange summary').first().click();
+		const pre = p.getByLabel('Response body, pretty-printed');
+		await pre.waitFor();
+		// The whole text is there from the start, whatever the highlighting has done so far.
+		expect(await pre.textContent()).toBe(body);
+		await expect.poll(() => pre.getAttribute('aria-busy'), { timeout: 30_000 }).toBe('false');
+		expect(workers.filter((w) => w.includes('/workers/highlight.worker'))).toHaveLength(1);
+		// Highlighted: one span per token, the text exactly the body's, and none of it markup.
+		expect(await pre.locator('.chunk > span').count()).toBeGreaterThan(5_000);
+		expect(await pre.textContent()).toBe(body);
+		expect(await pre.locator('script, img').count()).toBe(0);
+		// What a copy of the whole block gives: the body, line for line (the blocks of lines add none).
+		const copied = await pre.evaluate((el) => {
+			const range = document.createRange();
+			range.selectNodeContents(el);
+			const sel = getSelection()!;
+			sel.removeAllRanges();
+			sel.addRange(range);
+			return sel.toString();
+		});
+		expect(copied).toBe(body);
+		const styled = await pre
+			.locator('.chunk > span[style]')
+			.first()
+			.evaluate((s) => getComputedStyle(s).color);
+		expect(styled).not.toBe(
+			await pre.evaluate((e) => getComputedStyle(e.querySelector('code')!).color)
+		);
+		await pre.scrollIntoViewIfNeeded();
+		await shot(p, `large-body-highlighted-${size.name}`);
+		expect(await axeProblems(p), 'axe, with the large body highlighted').toEqual([]);
+		expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
 	});
 }

@@ -6,11 +6,10 @@
  * that names the setting.
  */
 import http from 'node:http';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
+import { listen } from '../helpers/listen';
 import { launch, shot } from '../helpers/browser';
 import { watch, type Traffic } from '../helpers/e2e';
 
@@ -18,6 +17,7 @@ let browser: Browser;
 let srv: TestServer;
 let priv: http.Server;
 let rebinder: http.Server;
+let rebinderPort: number;
 const reached: string[] = [];
 
 beforeAll(async () => {
@@ -25,18 +25,17 @@ beforeAll(async () => {
 		reached.push(`${req.method} ${req.url}`);
 		res.end('{"private":"data"}');
 	});
-	priv.listen(0, '127.0.0.1');
-	[browser, srv] = await Promise.all([
+	let privateUrl = '';
+	[browser, srv, { url: privateUrl }] = await Promise.all([
 		launch({ hostResolverRules: 'MAP rebind.test 127.0.0.1' }),
 		startServer({ PLAYGROUND_LOG: 'off' }),
-		once(priv, 'listening')
+		listen(priv)
 	]);
 	// The rebinding itself, on one port: the attacker's server answers the first request (its page);
 	// after the name has rebound, every later request under the same origin reaches the playground,
 	// with the Host header the browser sent.
 	rebinder = http.createServer((req, res) => {
 		if (req.url === '/attack') {
-			const privateUrl = `http://127.0.0.1:${(priv.address() as AddressInfo).port}`;
 			res.setHeader('content-type', 'text/html');
 			return res.end(ATTACK(privateUrl));
 		}
@@ -56,8 +55,7 @@ beforeAll(async () => {
 		upstream.on('error', () => res.destroy());
 		req.pipe(upstream);
 	});
-	rebinder.listen(0, '127.0.0.1');
-	await once(rebinder, 'listening');
+	rebinderPort = (await listen(rebinder)).port;
 });
 
 afterAll(async () => {
@@ -92,7 +90,7 @@ test('rebinding: a page under another host name cannot drive the local server', 
 	const context = await browser.newContext();
 	const traffic: Traffic = { problems: [], bodies: [], urls: [] };
 	const page = await watch(await context.newPage(), traffic);
-	const attacker = `http://rebind.test:${(rebinder.address() as AddressInfo).port}`;
+	const attacker = `http://rebind.test:${rebinderPort}`;
 	await page.goto(`${attacker}/attack`);
 	await page.locator('body[data-done="true"]').waitFor();
 	const lines = (await page.locator('#out').textContent())!.split('\n');

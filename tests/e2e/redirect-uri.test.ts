@@ -3,82 +3,66 @@
  * for localhost only, with a long redirect URI, and the playground on 127.0.0.1. The registration
  * check's finding names the difference and the fix, and its long URIs wrap inside the finding.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, shot, SHOTS } from '../helpers/browser';
-import { offLoopbackRefused, openPlayground, watch } from '../helpers/e2e';
+import { expect } from 'vitest';
+import { shot, SHOTS } from '../helpers/browser';
+import { offLoopbackRefused, openPlayground } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
+import { e2eTest } from '../helpers/fixtures';
 
-let srv: TestServer;
-let browser: Browser;
-let port: number;
 const path = `/sandbox/landing/${'a-rather-long-path-segment/'.repeat(16)}end`;
 
-beforeAll(async () => {
-	port = await freePort();
-	srv = await startServer(
+const test = e2eTest((origin) => ({
+	SANDBOX_CLIENTS: JSON.stringify([
 		{
-			SANDBOX_CLIENTS: JSON.stringify([
-				{
-					client_id: 'localhost-only',
-					client_secret: 'localhost-only-secret',
-					redirect_uris: [`http://localhost:${port}${path}`],
-					default_scope: 'read'
-				}
-			])
-		},
-		port
-	);
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-});
+			client_id: 'localhost-only',
+			client_secret: 'localhost-only-secret',
+			redirect_uris: [`http://localhost:${new URL(origin).port}${path}`],
+			default_scope: 'read'
+		}
+	])
+}));
 
-test('a client registered for localhost only: the check names the difference, and the long URIs wrap at 390 px', async () => {
-	const problems: string[] = [];
-	const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-	try {
-		await offLoopbackRefused(context);
-		const p = await watch(await context.newPage(), { problems });
-		await openPlayground(p, srv.url);
-		await p.getByLabel('Base URL of the service').fill(`${srv.url}/sandbox`);
-		await p.getByLabel('Client id').fill('localhost-only');
-		await p.getByLabel('Client secret').fill('localhost-only-secret');
-		await p.getByLabel('Redirect URI to register').fill(`${srv.url}${path}`);
-		await p.getByRole('button', { name: 'Save setup' }).click();
-		await p.getByTestId('consent-url').waitFor();
-		// Before consent: the playground knows the sandbox's registrations, and says it will refuse.
-		expect(await p.getByTestId('redirect-refusal').innerText()).toContain(
-			'The sandbox registered it with localhost instead of 127.0.0.1'
-		);
-		await p.getByRole('button', { name: 'Check the consent URL' }).click();
-		const finding = p.locator('#consent li.finding[data-code="redirect_uri_mismatch"]');
-		await finding.waitFor();
-		expect(await finding.locator('.fix').innerText()).toBe(
-			`The sandbox registered it with localhost instead of 127.0.0.1: \`http://localhost:${port}${path}\`; send exactly that, or add \`${srv.url}${path}\` to the registration.`
-		);
-		await finding.scrollIntoViewIfNeeded();
-		await shot(p, '60-redirect-uri-near-miss-390');
-		await finding.screenshot({ path: `${SHOTS}/61-redirect-uri-finding-390.png` });
-		await p.getByTestId('redirect-refusal').screenshot({
-			path: `${SHOTS}/62-redirect-uri-before-consent-390.png`
-		});
-		const box = await finding.evaluate((el) => {
-			const r = el.getBoundingClientRect();
-			return { right: r.right, scroll: el.scrollWidth, client: el.clientWidth };
-		});
-		expect(box.right, 'the finding ends inside the viewport').toBeLessThanOrEqual(390);
-		expect(box.scroll, 'nothing in the finding runs past its box').toBeLessThanOrEqual(box.client);
-		// The form shows the sandbox's own registration as the registered redirect URI.
-		expect(await p.getByLabel('Redirect URI as registered').inputValue()).toBe(
-			`http://localhost:${port}${path}`
-		);
-		expect(await axeProblems(p), 'axe: the warning and the finding').toEqual([]);
-		expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
-	} finally {
-		await context.close();
-	}
+test('a client registered for localhost only: the check names the difference, and the long URIs wrap at 390 px', async ({
+	srv,
+	newPage,
+	problems
+}) => {
+	const port = srv.port;
+	const p = await newPage({ width: 390, height: 844 });
+	await offLoopbackRefused(p.context());
+	await openPlayground(p, srv.url);
+	await p.getByLabel('Base URL of the service').fill(`${srv.url}/sandbox`);
+	await p.getByLabel('Client id').fill('localhost-only');
+	await p.getByLabel('Client secret').fill('localhost-only-secret');
+	await p.getByLabel('Redirect URI to register').fill(`${srv.url}${path}`);
+	await p.getByRole('button', { name: 'Save setup' }).click();
+	await p.getByTestId('consent-url').waitFor();
+	// Before consent: the playground knows the sandbox's registrations, and says it will refuse.
+	expect(await p.getByTestId('redirect-refusal').innerText()).toContain(
+		'The sandbox registered it with localhost instead of 127.0.0.1'
+	);
+	await p.getByRole('button', { name: 'Check the consent URL' }).click();
+	const finding = p.locator('#consent li.finding[data-code="redirect_uri_mismatch"]');
+	await finding.waitFor();
+	expect(await finding.locator('.fix').innerText()).toBe(
+		`The sandbox registered it with localhost instead of 127.0.0.1: \`http://localhost:${port}${path}\`; send exactly that, or add \`${srv.url}${path}\` to the registration.`
+	);
+	await finding.scrollIntoViewIfNeeded();
+	await shot(p, '60-redirect-uri-near-miss-390');
+	await finding.screenshot({ path: `${SHOTS}/61-redirect-uri-finding-390.png` });
+	await p.getByTestId('redirect-refusal').screenshot({
+		path: `${SHOTS}/62-redirect-uri-before-consent-390.png`
+	});
+	const box = await finding.evaluate((el) => {
+		const r = el.getBoundingClientRect();
+		return { right: r.right, scroll: el.scrollWidth, client: el.clientWidth };
+	});
+	expect(box.right, 'the finding ends inside the viewport').toBeLessThanOrEqual(390);
+	expect(box.scroll, 'nothing in the finding runs past its box').toBeLessThanOrEqual(box.client);
+	// The form shows the sandbox's own registration as the registered redirect URI.
+	expect(await p.getByLabel('Redirect URI as registered').inputValue()).toBe(
+		`http://localhost:${port}${path}`
+	);
+	expect(await axeProblems(p), 'axe: the warning and the finding').toEqual([]);
+	expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
 });

@@ -8,12 +8,12 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, sessionKey, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
 import { choosePreset, watch, flowUrl } from '../helpers/e2e';
 import { startRedis, type TestRedis } from '../helpers/redis';
+import { listen } from '../helpers/listen';
 
 let browser: Browser;
 let context: BrowserContext | undefined;
@@ -123,8 +123,7 @@ describe('no state in the server', () => {
 			});
 			req.pipe(up);
 		});
-		await new Promise<void>((ok) => proxy.listen(0, '127.0.0.1', ok));
-		const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+		const { url: origin } = await listen(proxy);
 		try {
 			const p = await newPage();
 			await choosePreset(p, origin, 'Sandbox (read write)');

@@ -9,12 +9,12 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
 import { choosePreset, decide, flowUrl, openPlayground, signIn, watch } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
+import { listen } from '../helpers/listen';
 
 /** axe-core's violations and items to review, in words: the new states read and contrast too. */
 const axe = async (p: Page) =>
@@ -75,9 +75,9 @@ async function startSwitchable(): Promise<Switchable> {
 			else res.writeHead(404).end();
 		});
 	});
-	await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+	const { url } = await listen(server);
 	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		url,
 		token,
 		userinfo,
 		close: () => {

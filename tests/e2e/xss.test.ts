@@ -14,11 +14,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
 import { watch, flowUrl } from '../helpers/e2e';
+import { listen } from '../helpers/listen';
 
 const P = [
 	'<script>alert(window.__xss=1)</script>',
@@ -238,8 +238,7 @@ beforeAll(async () => {
 		req.on('data', (d) => (body += d));
 		req.on('end', () => handle(req, res, body));
 	});
-	await new Promise<void>((ok) => fake.listen(0, '127.0.0.1', ok));
-	fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+	fakeUrl = (await listen(fake)).url;
 	srv = await startServer();
 	browser = await launch();
 	context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

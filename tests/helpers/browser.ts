@@ -4,10 +4,8 @@
  * message; it never skips.
  */
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM_FLAGS, launchChromium } from '../../scripts/lib/browser.js';
-import { startServer, type TestServer } from './server';
 
 export { CHROMIUM_FLAGS };
 
@@ -21,24 +19,4 @@ export function launch(opts: { hostResolverRules?: string } = {}): Promise<Brows
 export async function shot(page: Page, name: string): Promise<void> {
 	mkdirSync(SHOTS, { recursive: true });
 	await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
-
-/**
- * A test file's playground server and Chromium: started before its tests, stopped after them. The
- * returned object holds both once its `beforeAll` has run.
- */
-export function serverAndBrowser(env: Record<string, string> = {}): {
-	srv: TestServer;
-	browser: Browser;
-} {
-	const held = {} as { srv: TestServer; browser: Browser };
-	beforeAll(async () => {
-		held.srv = await startServer(env);
-		held.browser = await launch();
-	});
-	afterAll(async () => {
-		await held.browser?.close();
-		await held.srv?.stop();
-	});
-	return held;
 }

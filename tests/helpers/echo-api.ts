@@ -4,6 +4,7 @@
  * compare those bytes with what the playground recorded.
  */
 import net from 'node:net';
+import { listen } from './listen';
 
 export interface EchoApi {
 	origin: string;
@@ -39,8 +40,7 @@ export async function startEchoApi(): Promise<EchoApi> {
 			);
 		});
 	});
-	await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-	const { port } = server.address() as net.AddressInfo;
+	const { port } = await listen(server);
 	return {
 		origin: `http://127.0.0.1:${port}`,
 		received,

@@ -6,7 +6,6 @@
  * and the user-info body. Listens on a loopback port; stop it with `close()`.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
 	b64,
 	b64url,
@@ -20,6 +19,7 @@ import {
 	percentTwice,
 	utf8
 } from './copies';
+import { listen } from './listen';
 
 export interface EchoServer {
 	url: string;
@@ -93,9 +93,9 @@ export async function startEchoServer(): Promise<EchoServer> {
 			res.writeHead(404).end();
 		});
 	});
-	await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+	const { url } = await listen(server);
 	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		url,
 		close: () => new Promise<void>((ok) => server.close(() => ok()))
 	};
 }

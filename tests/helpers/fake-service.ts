@@ -6,7 +6,7 @@
  * loopback port; stop it with `close()`.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from './listen';
 
 export interface FakeAnswer {
 	status: number;
@@ -45,9 +45,9 @@ export async function startFakeService(): Promise<FakeService> {
 			res.writeHead(a.status, a.headers ?? {}).end(a.body ?? '');
 		});
 	});
-	await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+	const { url } = await listen(server);
 	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		url,
 		answer: (path, a) => answers.set(path, a),
 		close: () => new Promise<void>((ok) => server.close(() => ok()))
 	};

@@ -29,9 +29,9 @@
  */
 import http from 'node:http';
 import { generateKeyPairSync } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import Provider, { type ClientMetadata, type Configuration, type JWK } from 'oidc-provider';
 import type { Client } from './client';
+import { listen } from './listen';
 
 /** The path the provider is mounted on, and the issuer's path. */
 export const OIDC_PATH = '/oidc';
@@ -156,12 +156,7 @@ export async function startOidcProvider(
 		res.writeHead(503).end();
 	};
 	const server = http.createServer((req, res) => handle(req, res));
-	await new Promise<void>((ok, fail) => {
-		server.once('error', fail);
-		server.listen(0, '127.0.0.1', () => ok());
-	});
-	const { port } = server.address() as AddressInfo;
-	const origin = `http://127.0.0.1:${port}`;
+	const { url: origin, port } = await listen(server);
 	const issuer = origin + OIDC_PATH;
 	const provider = new Provider(issuer, {
 		...baseConfiguration(),

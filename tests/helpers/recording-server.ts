@@ -4,7 +4,7 @@
  * that run an exported command or snippet for real and check what arrived.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from './listen';
 
 export interface SeenRequest {
 	method: string;
@@ -37,9 +37,9 @@ export async function withRecordingServer(
 				.end('{"ok":true}');
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { url } = await listen(server);
 	try {
-		await fn(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen);
+		await fn(url, seen);
 	} finally {
 		server.close();
 	}

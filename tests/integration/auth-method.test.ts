@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom, decide } from '../helpers/client';
 import type { Exchange } from '../../src/lib/exchange/types';
+import { listen } from '../helpers/listen';
 
 let srv: TestServer;
 let token: http.Server;
@@ -35,8 +35,8 @@ beforeAll(async () => {
 				.end(text);
 		});
 	});
-	await new Promise<void>((ok) => token.listen(0, '127.0.0.1', ok));
-	tokenUrl = `http://127.0.0.1:${(token.address() as AddressInfo).port}/token`;
+	const tokenAt = await listen(token);
+	tokenUrl = `${tokenAt.url}/token`;
 });
 afterAll(async () => {
 	await srv?.stop();

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { Client } from '../helpers/client';
 import {
@@ -17,6 +16,7 @@ import {
 	type OidcServer
 } from '../helpers/oidc';
 import type { Exchange } from '../../src/lib/exchange/types';
+import { listen } from '../helpers/listen';
 
 let srv: TestServer;
 let oidc: OidcServer;
@@ -90,9 +90,9 @@ test('a document whose issuer is another is refused: nothing filled, and the sec
 			})
 			.end(body);
 	});
-	await new Promise<void>((ok) => fake.listen(0, '127.0.0.1', ok));
+	const fakeAt = await listen(fake);
 	try {
-		const base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}/as`;
+		const base = `${fakeAt.url}/as`;
 		const r = await new Client(srv.url).action('discover', { base_url: base, issuer: '' });
 		expect(r.data.discovery).toEqual({ outcome: 'refused' });
 		const all = exchanges(r);

@@ -7,9 +7,9 @@
  */
 import http from 'node:http';
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort, startServer, type TestServer } from '../helpers/server';
+import { listen } from '../helpers/listen';
 import { Client } from '../helpers/client';
 
 interface Answer {
@@ -67,9 +67,7 @@ async function privateServer() {
 		res.setHeader('content-type', 'application/json');
 		res.end('{"private":"data"}');
 	});
-	server.listen(0, '127.0.0.1');
-	await once(server, 'listening');
-	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	const { url } = await listen(server);
 	return { url, seen, close: () => server.close() };
 }
 
@@ -202,9 +200,7 @@ describe('the in-flight cap', () => {
 
 	beforeAll(async () => {
 		hanging.on('request', (_req, res: http.ServerResponse) => held.push(res));
-		hanging.listen(0, '127.0.0.1');
-		await once(hanging, 'listening');
-		hangUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+		hangUrl = (await listen(hanging)).url;
 		// Loopback is reachable in local mode; setting the cap turns it on there (hosted: 4 by default).
 		const port = await freePort();
 		srv = await startServer(

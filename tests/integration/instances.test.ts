@@ -10,7 +10,6 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { startRoundRobin, type RoundRobin } from '../helpers/round-robin';
@@ -27,6 +26,7 @@ import {
 	refreshFields,
 	type Tokens
 } from './sandbox-helpers';
+import { listen } from '../helpers/listen';
 
 let redis: TestRedis;
 let a: TestServer;
@@ -176,9 +176,9 @@ describe('two instances on one Redis-protocol store', () => {
 
 	test('the abuse limit counts one address across instances, and two addresses apart', async () => {
 		const fake = http.createServer((_req, res) => res.writeHead(404).end());
-		await new Promise<void>((ok) => fake.listen(0, '127.0.0.1', ok));
+		const fakeAt = await listen(fake);
 		try {
-			const base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}/as`;
+			const base = `${fakeAt.url}/as`;
 			const step = (who: string) =>
 				new Client(proxy.url, { headers: { 'x-test-client': who } }).action('discover', {
 					base_url: base,
@@ -201,7 +201,7 @@ describe('two instances on one Redis-protocol store', () => {
 		const t = await tokensVia(b);
 		const { code } = await getCode(front, { redirect_uri: redirect() });
 		const fake = http.createServer((_req, res) => res.writeHead(404).end());
-		await new Promise<void>((ok) => fake.listen(0, '127.0.0.1', ok));
+		const fakeAt = await listen(fake);
 		try {
 			await redis.stop();
 			const token = await exchangeOn(a, code);
@@ -211,7 +211,7 @@ describe('two instances on one Redis-protocol store', () => {
 			expect(res.status).toBe(503);
 			expect(await res.text()).toContain('store is unreachable');
 			// A step against another service goes on (here: the metadata fill, through the proxy).
-			const base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}/as`;
+			const base = `${fakeAt.url}/as`;
 			const step = await new Client(proxy.url).action('discover', { base_url: base, issuer: '' });
 			expect(step.type).toBe('success');
 			expect(step.data.discovery).toEqual({ outcome: 'none' });

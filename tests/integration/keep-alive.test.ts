@@ -7,9 +7,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
 import { once } from 'node:events';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { agentFor, IDLE_TIMEOUT_MS, outboundFrom, send } from '$lib/server/send';
 import { parseConfig } from '$lib/config.server.js';
+import { listen } from '../helpers/listen';
 
 const outbound = outboundFrom(parseConfig({ PLAYGROUND_MODE: 'local' }));
 let server: http.Server;
@@ -22,8 +23,7 @@ beforeAll(async () => {
 			.writeHead(200, { 'content-type': 'application/json', 'keep-alive': `timeout=${hint}` })
 			.end('{}');
 	});
-	await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-	base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	base = (await listen(server)).url;
 });
 afterAll(async () => {
 	agentFor(outbound.policy, 'http:').destroy();

@@ -7,7 +7,6 @@
  * sandbox, which has no JWKS URL, where nothing is sent.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import type { ClientMetadata } from 'oidc-provider';
@@ -22,6 +21,7 @@ import {
 } from '../helpers/oidc';
 import type { Exchange } from '../../src/lib/exchange/types';
 import { withRecordingServer } from '../helpers/recording-server';
+import { listen } from '../helpers/listen';
 
 let srv: TestServer;
 let oidc: OidcServer;
@@ -297,9 +297,9 @@ test('a key set without the token’s kid: no matching key', async () => {
 			.writeHead(200, { 'content-type': 'application/json' })
 			.end(JSON.stringify({ keys: [other] }));
 	});
-	await new Promise<void>((ok) => keys.listen(0, '127.0.0.1', ok));
+	const keysAt = await listen(keys);
 	try {
-		const url = `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks`;
+		const url = `${keysAt.url}/jwks`;
 		const c = new Client(srv.url);
 		const { tokenEx } = await parFlow(c, 'oidc-jwt', 'jwt-Secret-1', { jwks_uri: url });
 		const r = await c.action('jwt', { which: 'access_token' });

@@ -7,10 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom } from '../helpers/client';
 import type { Exchange } from '../../src/lib/exchange/types';
+import { listen } from '../helpers/listen';
 
 const IN_FLIGHT = 4;
 let srv: TestServer;
@@ -44,8 +45,7 @@ async function service(
 		req.on('end', () => handle(req, res));
 	});
 	services.push(s);
-	await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
-	return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+	return (await listen(s)).url;
 }
 
 /** A visitor coming from `ip` (through the proxy that sets X-Forwarded-For). */

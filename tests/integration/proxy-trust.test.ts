@@ -5,10 +5,9 @@
  * believed; with 127.0.0.1 it stands for the proxy.
  */
 import http from 'node:http';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort, startServer, type TestServer } from '../helpers/server';
+import { listen } from '../helpers/listen';
 import { Client, newFlowId } from '../helpers/client';
 import { authUrl } from './sandbox-helpers';
 import { cookieHeader, takeCookies } from '../../scripts/lib/client.js';
@@ -62,9 +61,7 @@ async function privateServer() {
 		res.setHeader('content-type', 'application/json');
 		res.end('{"private":"data"}');
 	});
-	server.listen(0, '127.0.0.1');
-	await once(server, 'listening');
-	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	const { url } = await listen(server);
 	return { url, seen, close: () => server.close() };
 }
 

@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom, decide, unescapeHtml } from '../helpers/client';
 import type { Exchange } from '../../src/lib/exchange/types';
+import { listen } from '../helpers/listen';
 
 const PRESET_SECRET = 'catcher-preset-secret-Zq81';
 
@@ -42,8 +42,7 @@ beforeAll(async () => {
 			res.end(JSON.stringify({ error: 'invalid_client' }));
 		});
 	});
-	await new Promise<void>((ok) => catcher.listen(0, '127.0.0.1', ok));
-	catcherUrl = `http://127.0.0.1:${(catcher.address() as AddressInfo).port}`;
+	catcherUrl = (await listen(catcher)).url;
 	const port = await freePort();
 	srv = await startServer(
 		{

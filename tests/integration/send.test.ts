@@ -9,6 +9,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { outboundFrom, send as sendWith, type SendInput } from '$lib/server/send';
 import { parseConfig } from '$lib/config.server.js';
 import { diagnose } from '$lib/oauth/diagnose';
+import { listen } from '../helpers/listen';
 
 const outbound = outboundFrom(
 	parseConfig({
@@ -105,8 +106,7 @@ beforeAll(async () => {
 			}
 		});
 	});
-	await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-	base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+	base = (await listen(server)).url;
 });
 
 afterAll(async () => {
@@ -155,8 +155,7 @@ describe('what went on the wire', () => {
 describe('provider faults', () => {
 	test('connection refused', async () => {
 		const s = net.createServer();
-		await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
-		const port = (s.address() as net.AddressInfo).port;
+		const { port } = await listen(s);
 		await new Promise<void>((ok) => s.close(() => ok()));
 		const ex = await send({
 			step: 'exchange',

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom } from '../helpers/client';
 import type { Exchange } from '../../src/lib/exchange/types';
+import { listen } from '../helpers/listen';
 
 let srv: TestServer;
 let provider: http.Server;
@@ -60,8 +60,7 @@ beforeAll(async () => {
 			} else res.writeHead(404).end();
 		});
 	});
-	await new Promise<void>((ok) => provider.listen(0, '127.0.0.1', ok));
-	providerUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+	providerUrl = (await listen(provider)).url;
 	srv = await startServer();
 });
 afterAll(async () => {

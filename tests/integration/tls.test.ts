@@ -7,7 +7,6 @@
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { makeCerts, type Pair, type TestCerts } from '../helpers/certs';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom } from '../helpers/client';
@@ -15,6 +14,7 @@ import type { Exchange } from '../../src/lib/exchange/types';
 import type { GuardPolicy } from '../../src/lib/server/guard';
 import type { SendInput } from '../../src/lib/server/send';
 import { parseConfig } from '../../src/lib/config.server.js';
+import { listen } from '../helpers/listen';
 
 interface Fake {
 	url: string;
@@ -51,9 +51,9 @@ async function fakeService(pair: Pair): Promise<Fake> {
 			json(404, { error: 'not_found' });
 		});
 	});
-	await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+	const { url } = await listen(server, 'https');
 	return {
-		url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		url,
 		close: () =>
 			new Promise<void>((ok) => {
 				server.closeAllConnections();

@@ -7,7 +7,6 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom } from '../helpers/client';
 import {
@@ -21,6 +20,7 @@ import {
 	type OidcServer
 } from '../helpers/oidc';
 import type { Exchange } from '../../src/lib/exchange/types';
+import { listen } from '../helpers/listen';
 
 let srv: TestServer;
 let oidc: OidcServer;
@@ -133,10 +133,9 @@ test('a revocation endpoint that answers 200 and revokes nothing: the proof says
 		req.resume();
 		req.on('end', () => res.writeHead(200, { 'Content-Length': '0' }).end());
 	});
-	await new Promise<void>((ok) => fake.listen(0, '127.0.0.1', ok));
+	const { port } = await listen(fake);
 	try {
 		const c = new Client(srv.url);
-		const port = (fake.address() as AddressInfo).port;
 		await withTokens(c, { revocation_endpoint: `http://127.0.0.1:${port}/revoke` });
 		const [revocation, proof] = exchanges(await c.action('revoke', { which: 'access_token' }));
 		expect(proof!.response!.status).toBe(200);
@@ -157,11 +156,10 @@ test('binding: a revocation endpoint changed after the secret was entered receiv
 		req.resume();
 		res.writeHead(200, { 'Content-Length': '0' }).end();
 	});
-	await new Promise<void>((ok) => recorder.listen(0, '127.0.0.1', ok));
+	const { port } = await listen(recorder);
 	try {
 		const c = new Client(srv.url);
 		await withTokens(c);
-		const port = (recorder.address() as AddressInfo).port;
 		// Saved again with another revocation endpoint and no secret typed: the secret is dropped.
 		const saved = await c.action('setup', {
 			base_url: oidc.issuer,

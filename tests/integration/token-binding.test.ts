@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom, decide, unescapeHtml } from '../helpers/client';
 import { withRecordingServer, type SeenRequest } from '../helpers/recording-server';
+import { listen } from '../helpers/listen';
 
 let srv: TestServer;
 
@@ -167,8 +167,7 @@ async function withMetadataServer(
 		seen.push({ url: req.url ?? '', auth: req.headers.authorization ?? '' });
 		res.writeHead(200, { 'content-type': 'application/json' }).end('{"sub":"1"}');
 	});
-	await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-	origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	origin = (await listen(server)).url;
 	try {
 		await fn(origin, seen);
 	} finally {

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import {
 	checkAddress,
@@ -10,6 +9,7 @@ import {
 	type GuardResult
 } from '../../src/lib/server/guard';
 import { parseConfig } from '../../src/lib/config.server.js';
+import { listen as listenOnLoopback } from '../helpers/listen';
 
 /** The outbound policy the configuration gives for an environment. */
 const policyFromEnv = (env: Record<string, string>) =>
@@ -569,8 +569,7 @@ describe('guardedLookup', () => {
 
 		async function listen(): Promise<number> {
 			server = http.createServer((req, res) => res.end(`hello from ${req.socket.localAddress}`));
-			await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
-			return (server.address() as AddressInfo).port;
+			return (await listenOnLoopback(server)).port;
 		}
 
 		/** GETs http://dev.reader.test:port/ (a name only the injected resolver knows), noting how Node called lookup. */

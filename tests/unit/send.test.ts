@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import {
 	USER_AGENT,
 	classify,
@@ -21,6 +20,7 @@ import {
 	type SendInput
 } from '$lib/server/send';
 import { parseConfig } from '$lib/config.server.js';
+import { listen } from '../helpers/listen';
 
 const LOCAL: Outbound = outboundFrom(parseConfig({ PLAYGROUND_MODE: 'local' }));
 const HOSTED: Outbound = outboundFrom(
@@ -256,8 +256,7 @@ describe('a round trip against a raw loopback server', () => {
 				);
 			});
 		});
-		await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-		base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		base = (await listen(server)).url;
 	});
 	afterAll(() => {
 		server.close();
