@@ -26,6 +26,7 @@ import { refuseUnservedHost } from '$lib/server/hosts';
 import { secureHeaders } from '$lib/server/headers';
 import { cookieName } from '$lib/server/session';
 import { peerAddress } from '$lib/proxy.server';
+import { sharedRedis } from '$lib/redis.server';
 import { readStoreSettings, storeVerdict } from '$lib/sandbox/store-check.server';
 
 /** With REDIS_URL: refuses (throws) or warns about a store that can forget what the sandbox keeps. */
@@ -59,6 +60,10 @@ export const init: ServerInit = async () => {
 			);
 		}
 		offerSandboxApiExamples(sandboxApiExamples());
+		// A bridge until the abuse limit takes the app's connection: the shared one opens at start,
+		// as the sandbox's first request used to open it, so the limit never counts into its
+		// fallback before the connection is up.
+		await sharedRedis();
 		await checkSharedStore(app);
 	} catch (e) {
 		console.error(`\nThe playground cannot start: ${(e as Error).message}\n`);
