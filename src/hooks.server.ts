@@ -50,10 +50,13 @@ export const init: ServerInit = async () => {
 		configuredPresets();
 		// The playground offers the sandbox's built-in clients as presets; this hook is the one
 		// place that knows both, so neither imports the other.
-		if (app.config.sandbox.enabled) {
+		const { sandbox } = app;
+		if (sandbox) {
 			offerSandboxClients(builtinClients());
 			// ...and reads its redirect-URI registrations, to name a near miss (redirect-uri.ts).
-			offerSandboxRegistrations(redirectUrisOf);
+			offerSandboxRegistrations((client_id, origin) =>
+				redirectUrisOf(sandbox.settings, client_id, origin)
+			);
 		}
 		offerSandboxApiExamples(sandboxApiExamples());
 		await checkSharedStore(app);
@@ -104,7 +107,9 @@ export const handle: Handle = async ({ event, resolve }) => {
 		const chosen = event.cookies.get(cookieName('pg_theme', event.url.protocol === 'https:'));
 		const theme = chosen === 'light' || chosen === 'dark' ? chosen : 'system';
 		response =
-			(path.startsWith('/sandbox/') ? sandboxPreflight(event) : undefined) ??
+			(path.startsWith('/sandbox/') && app.sandbox
+				? sandboxPreflight(app.sandbox, event)
+				: undefined) ??
 			(await resolve(event, {
 				transformPageChunk: ({ html }) => html.replace('%pg.theme%', theme)
 			}));
@@ -112,7 +117,8 @@ export const handle: Handle = async ({ event, resolve }) => {
 	secureHeaders(response.headers, {
 		path,
 		origin: app.config.origin,
-		formTargets: path === AUTHORIZATION_PATH ? consentFormTargets(event) : []
+		formTargets:
+			path === AUTHORIZATION_PATH && app.sandbox ? consentFormTargets(app.sandbox, event) : []
 	});
 	if (log && path !== '/healthz')
 		console.log(

@@ -12,10 +12,18 @@
 import type { Config } from './config.server.js';
 import { createBase, type Clock } from './base.server';
 import { playgroundOn, type Playground } from './server/playground';
+import { createSandbox, type Sandbox } from './sandbox/sandbox.server';
 
-export type App = Playground;
+export interface App extends Playground {
+	/** The built-in sandbox, built from the same base; absent when it is off (SANDBOX=off). */
+	readonly sandbox?: Sandbox;
+}
 
 /** Builds every service of one app. A bad setting (a key, a preset) throws, so the start fails. */
 export function createPlayground(config: Config, clock: Clock = Date.now): App {
-	return playgroundOn(createBase(config, clock));
+	const base = createBase(config, clock);
+	return {
+		...playgroundOn(base),
+		...(config.sandbox.enabled && { sandbox: createSandbox(base) })
+	};
 }

@@ -6,7 +6,6 @@
  * server goes away and one when it is back, and never the URL, which may hold a password.
  */
 import type { Redis } from 'ioredis';
-import { config } from '$lib/env.server';
 
 /** The longest a store operation may take, connecting included. */
 export const TIMEOUT_MS = 1_000;
@@ -36,16 +35,6 @@ export async function connectRedis(
 		log('shared store: reachable again');
 	});
 	return redis;
-}
-
-let shared: { url: string; redis: Promise<Redis> } | undefined;
-
-/** The server's shared client, or undefined without REDIS_URL (the memory backends then). */
-export async function sharedRedis(): Promise<Redis | undefined> {
-	const url = config().store.redisUrl;
-	if (!url) return undefined;
-	if (shared?.url !== url) shared = { url, redis: connectRedis(url) };
-	return shared.redis;
 }
 
 /** Waits for the client's connection, up to `TIMEOUT_MS`. */

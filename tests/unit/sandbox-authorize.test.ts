@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RequestEvent } from '@sveltejs/kit';
 import { decodeJwt } from 'jose';
 import {
@@ -11,19 +11,19 @@ import {
 } from '$lib/sandbox/authorize.server';
 import { sandboxPreflight } from '$lib/sandbox/preflight.server';
 import { signCode, signTicket, TICKET_TTL } from '$lib/sandbox/signing.server';
-import { parseConfig } from '$lib/config.server.js';
-import { useConfig } from '$lib/env.server';
+import { testClock, testSandbox } from './test-app';
 
 const env = {
 	PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'unit-test-sandbox-authorize-key').toString('base64url')
 };
-useConfig(parseConfig(env));
+const clock = testClock(Date.UTC(2030, 0, 1));
+const sb = testSandbox(env, clock);
 
 const ORIGIN = 'http://127.0.0.1:5173';
 const CB = `${ORIGIN}/callback`;
 
 function check(params: Record<string, string>) {
-	return checkAuthorizationRequest(new URLSearchParams(params), ORIGIN);
+	return checkAuthorizationRequest(sb.settings, new URLSearchParams(params), ORIGIN);
 }
 const base = { client_id: 'sandbox-rw', redirect_uri: CB, response_type: 'code', state: 'st' };
 
@@ -33,10 +33,6 @@ function location(r: ReturnType<typeof check>): URL {
 }
 
 describe('sandbox consent request checks (RFC 6749 §4.1.1, §4.1.2.1)', () => {
-	afterEach(() => {
-		useConfig(parseConfig(env));
-	});
-
 	it('ends at the service for an unknown or missing client', () => {
 		expect(check({ ...base, client_id: 'nope' })).toMatchObject({
 			kind: 'fatal',
@@ -69,15 +65,15 @@ describe('sandbox consent request checks (RFC 6749 §4.1.1, §4.1.2.1)', () => {
 	it('refuses repeated client_id or redirect_uri at the service, other repeats by redirect', () => {
 		const p = new URLSearchParams(base);
 		p.append('redirect_uri', CB);
-		expect(checkAuthorizationRequest(p, ORIGIN)).toMatchObject({
+		expect(checkAuthorizationRequest(sb.settings, p, ORIGIN)).toMatchObject({
 			kind: 'fatal',
 			error: 'invalid_request'
 		});
 		const q = new URLSearchParams(base);
 		q.append('state', 'again');
-		expect(location(checkAuthorizationRequest(q, ORIGIN)).searchParams.get('error')).toBe(
-			'invalid_request'
-		);
+		expect(
+			location(checkAuthorizationRequest(sb.settings, q, ORIGIN)).searchParams.get('error')
+		).toBe('invalid_request');
 	});
 
 	it('redirects unsupported_response_type with the state', () => {
@@ -153,7 +149,7 @@ describe('sandbox consent decision', () => {
 	}
 
 	it('shows the application, the permissions and the demo user, with a signed ticket', async () => {
-		const view = await consentView(await request({ scope: 'read' }));
+		const view = await consentView(sb, await request({ scope: 'read' }));
 		expect(view.appName).toBe('Sandbox playground (read/write)');
 		expect(view.permissions).toEqual(['Read your subscriptions, tags and unread counts']);
 		expect(view.user).toEqual({ name: 'Demo Reader', email: 'demo@example.com', userId: '1001' });
@@ -167,8 +163,8 @@ describe('sandbox consent decision', () => {
 
 	it('authorizes with a code and the unchanged state', async () => {
 		const state = 'a b+c&d=e/é?%20#x';
-		const view = await consentView(await request({ state }));
-		const r = await decideConsent(view.ticket, 'authorize');
+		const view = await consentView(sb, await request({ state }));
+		const r = await decideConsent(sb, view.ticket, 'authorize');
 		if (!r.ok) throw new Error(r.message);
 		const url = new URL(r.location);
 		expect(url.origin + url.pathname).toBe(CB);
@@ -181,17 +177,17 @@ describe('sandbox consent decision', () => {
 	});
 
 	it('gives the code the SANDBOX_CODE_TTL lifetime', async () => {
-		useConfig(parseConfig({ ...env, SANDBOX_CODE_TTL: '7' }));
-		const view = await consentView(await request());
-		const r = await decideConsent(view.ticket, 'authorize');
+		const short = testSandbox({ ...env, SANDBOX_CODE_TTL: '7' }, clock);
+		const view = await consentView(short, await request());
+		const r = await decideConsent(short, view.ticket, 'authorize');
 		if (!r.ok) throw new Error(r.message);
 		const claims = decodeJwt(new URL(r.location).searchParams.get('code')!);
 		expect(claims.exp! - claims.iat!).toBe(7);
 	});
 
 	it('denies with access_denied and the state', async () => {
-		const view = await consentView(await request());
-		const r = await decideConsent(view.ticket, 'deny');
+		const view = await consentView(sb, await request());
+		const r = await decideConsent(sb, view.ticket, 'deny');
 		if (!r.ok) throw new Error(r.message);
 		const url = new URL(r.location);
 		expect(url.searchParams.get('error')).toBe('access_denied');
@@ -201,7 +197,7 @@ describe('sandbox consent decision', () => {
 	});
 
 	it('replayed ticket: one issued under another store generation is refused, and mints no code', async () => {
-		const before = await signTicket({
+		const before = await signTicket(sb, {
 			client_id: 'sandbox-rw',
 			redirect_uri: CB,
 			scope: 'read',
@@ -209,7 +205,7 @@ describe('sandbox consent decision', () => {
 			gen: 'before'
 		});
 		for (const decision of ['authorize', 'deny'] as const)
-			expect(await decideConsent(before.token, decision)).toEqual({
+			expect(await decideConsent(sb, before.token, decision)).toEqual({
 				ok: false,
 				status: 400,
 				message: expect.stringMatching(
@@ -219,27 +215,36 @@ describe('sandbox consent decision', () => {
 	});
 
 	it('refuses a missing, forged, foreign-kind or expired ticket', async () => {
-		expect(await decideConsent(undefined, 'authorize')).toMatchObject({
+		expect(await decideConsent(sb, undefined, 'authorize')).toMatchObject({
 			ok: false,
 			status: 400,
 			message: expect.stringMatching(/missing its ticket/)
 		});
-		expect(await decideConsent('forged.ticket.value', 'authorize')).toMatchObject({
+		expect(await decideConsent(sb, 'forged.ticket.value', 'authorize')).toMatchObject({
 			ok: false,
 			status: 400,
 			message: expect.stringMatching(/bad ticket/)
 		});
 		const code = await signCode(
+			sb,
 			{ client_id: 'sandbox-rw', redirect_uri: CB, scope: 'read', fam: 'f', gen: 'g' },
 			60
 		);
-		expect(await decideConsent(code.token, 'authorize')).toMatchObject({ ok: false, status: 400 });
-		const now = Date.now();
-		const old = await signTicket(
-			{ client_id: 'sandbox-rw', redirect_uri: CB, scope: 'read', state: 's', gen: 'g' },
-			now - (TICKET_TTL + 1) * 1000
-		);
-		expect(await decideConsent(old.token, 'authorize', now)).toMatchObject({
+		expect(await decideConsent(sb, code.token, 'authorize')).toMatchObject({
+			ok: false,
+			status: 400
+		});
+		const now = clock();
+		clock.set(now - (TICKET_TTL + 1) * 1000);
+		const old = await signTicket(sb, {
+			client_id: 'sandbox-rw',
+			redirect_uri: CB,
+			scope: 'read',
+			state: 's',
+			gen: 'g'
+		});
+		clock.set(now);
+		expect(await decideConsent(sb, old.token, 'authorize')).toMatchObject({
 			ok: false,
 			status: 400,
 			message: expect.stringMatching(/expired/)
@@ -278,6 +283,7 @@ describe('sandboxPreflight', () => {
 
 	it('answers JSON 400 for a bad client or redirect URI on GET /sandbox/oauth2/auth', async () => {
 		const res = sandboxPreflight(
+			sb,
 			event(
 				`/sandbox/oauth2/auth?client_id=sandbox-rw&redirect_uri=${encodeURIComponent('http://evil.example/cb')}`
 			)
@@ -290,7 +296,7 @@ describe('sandboxPreflight', () => {
 			error_description: 'The redirect URI provided is missing or does not match',
 			error_uri: 'https://www.rfc-editor.org/rfc/rfc6749#section-3.1.2'
 		});
-		const unknown = sandboxPreflight(event('/sandbox/oauth2/auth?client_id=zzz'))!;
+		const unknown = sandboxPreflight(sb, event('/sandbox/oauth2/auth?client_id=zzz'))!;
 		expect(unknown.status).toBe(400);
 		expect((await unknown.json()).error).toBe('invalid_client');
 	});
@@ -298,11 +304,12 @@ describe('sandboxPreflight', () => {
 	it('lets everything else through', () => {
 		expect(
 			sandboxPreflight(
+				sb,
 				event(`/sandbox/oauth2/auth?client_id=sandbox-rw&redirect_uri=${encodeURIComponent(CB)}`)
 			)
 		).toBeUndefined();
-		expect(sandboxPreflight(event('/sandbox/oauth2/auth?/authorize', 'POST'))).toBeUndefined();
-		expect(sandboxPreflight(event('/sandbox/oauth2/token?client_id=zzz'))).toBeUndefined();
-		expect(sandboxPreflight(event('/sandbox'))).toBeUndefined();
+		expect(sandboxPreflight(sb, event('/sandbox/oauth2/auth?/authorize', 'POST'))).toBeUndefined();
+		expect(sandboxPreflight(sb, event('/sandbox/oauth2/token?client_id=zzz'))).toBeUndefined();
+		expect(sandboxPreflight(sb, event('/sandbox'))).toBeUndefined();
 	});
 });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
 	accessTtlFor,
 	authenticateClient,
@@ -8,8 +8,7 @@ import {
 	redirectUriMatches,
 	registeredRedirectUris
 } from '$lib/sandbox/clients.server';
-import { parseConfig } from '$lib/config.server.js';
-import { useConfig } from '$lib/env.server';
+import { testSandbox } from './test-app';
 
 const extra = [
 	{
@@ -24,16 +23,11 @@ const extra = [
 
 describe('sandbox client registrations and redirect URIs (RFC 6749 §3.1.2.3)', () => {
 	const env = { SANDBOX_CLIENTS: JSON.stringify(extra) };
-	beforeEach(() => {
-		useConfig(parseConfig(env));
-	});
-	afterEach(() => {
-		useConfig(parseConfig({}));
-	});
+	const { settings } = testSandbox(env);
 
 	it('gives built-ins /callback and /sandbox/landing on the request origin and its loopback twin', () => {
-		const rw = findClient('sandbox-rw')!;
-		const list = registeredRedirectUris(rw, 'http://127.0.0.1:5173');
+		const rw = findClient(settings, 'sandbox-rw')!;
+		const list = registeredRedirectUris(settings, rw, 'http://127.0.0.1:5173');
 		for (const uri of [
 			'http://127.0.0.1:5173/callback',
 			'http://localhost:5173/callback',
@@ -41,18 +35,18 @@ describe('sandbox client registrations and redirect URIs (RFC 6749 §3.1.2.3)', 
 			'http://localhost:5173/sandbox/landing'
 		]) {
 			expect(list).toContain(uri);
-			expect(redirectUriMatches(rw, uri, 'http://127.0.0.1:5173')).toBe(true);
+			expect(redirectUriMatches(settings, rw, uri, 'http://127.0.0.1:5173')).toBe(true);
 		}
-		expect(redirectUriMatches(rw, 'http://localhost:5173/callback', 'http://localhost:5173')).toBe(
-			true
-		);
-		expect(redirectUriMatches(rw, 'http://127.0.0.1:5173/callback', 'http://localhost:5173')).toBe(
-			true
-		);
+		expect(
+			redirectUriMatches(settings, rw, 'http://localhost:5173/callback', 'http://localhost:5173')
+		).toBe(true);
+		expect(
+			redirectUriMatches(settings, rw, 'http://127.0.0.1:5173/callback', 'http://localhost:5173')
+		).toBe(true);
 	});
 
 	it('matches exactly: other port, scheme, path, query, case or trailing slash do not match', () => {
-		const rw = findClient('sandbox-rw')!;
+		const rw = findClient(settings, 'sandbox-rw')!;
 		for (const uri of [
 			'http://127.0.0.1:5174/callback',
 			'https://127.0.0.1:5173/callback',
@@ -64,7 +58,7 @@ describe('sandbox client registrations and redirect URIs (RFC 6749 §3.1.2.3)', 
 			'http://evil.example/callback',
 			''
 		]) {
-			expect(redirectUriMatches(rw, uri, 'http://127.0.0.1:5173'), uri).toBe(false);
+			expect(redirectUriMatches(settings, rw, uri, 'http://127.0.0.1:5173'), uri).toBe(false);
 		}
 	});
 
@@ -74,62 +68,84 @@ describe('sandbox client registrations and redirect URIs (RFC 6749 §3.1.2.3)', 
 		]);
 		expect(originTwins('http://localhost:8080')).toContain('http://127.0.0.1:8080');
 		expect(originTwins('not a url')).toEqual([]);
-		const rw = findClient('sandbox-rw')!;
+		const rw = findClient(settings, 'sandbox-rw')!;
 		expect(
-			redirectUriMatches(rw, 'https://localhost/callback', 'https://playground.example.test')
+			redirectUriMatches(
+				settings,
+				rw,
+				'https://localhost/callback',
+				'https://playground.example.test'
+			)
 		).toBe(false);
 	});
 
 	it('also registers the ORIGIN variable', () => {
-		useConfig(parseConfig({ ...env, ORIGIN: 'https://playground.example.test' }));
-		const ro = findClient('sandbox-ro')!;
+		const withOrigin = testSandbox({ ...env, ORIGIN: 'https://playground.example.test' }).settings;
+		const ro = findClient(withOrigin, 'sandbox-ro')!;
 		expect(
-			redirectUriMatches(ro, 'https://playground.example.test/callback', 'http://127.0.0.1:5173')
+			redirectUriMatches(
+				withOrigin,
+				ro,
+				'https://playground.example.test/callback',
+				'http://127.0.0.1:5173'
+			)
 		).toBe(true);
 		expect(
 			redirectUriMatches(
+				withOrigin,
 				ro,
 				'https://playground.example.test/sandbox/landing',
 				'http://127.0.0.1:5173'
 			)
 		).toBe(true);
-		expect(redirectUriMatches(ro, 'http://localhost:5173/callback', 'http://127.0.0.1:5173')).toBe(
-			true
-		);
-		useConfig(parseConfig(env));
 		expect(
-			redirectUriMatches(ro, 'https://playground.example.test/callback', 'http://127.0.0.1:5173')
+			redirectUriMatches(withOrigin, ro, 'http://localhost:5173/callback', 'http://127.0.0.1:5173')
+		).toBe(true);
+		expect(
+			redirectUriMatches(
+				settings,
+				ro,
+				'https://playground.example.test/callback',
+				'http://127.0.0.1:5173'
+			)
 		).toBe(false);
 	});
 
 	it('uses the exact list of a SANDBOX_CLIENTS registration, whatever the origin', () => {
-		const ext = findClient('ext')!;
+		const ext = findClient(settings, 'ext')!;
 		expect(ext.builtin).toBe(false);
 		expect(
-			redirectUriMatches(ext, 'https://app.example.test/cb?tenant=1', 'http://127.0.0.1:5173')
+			redirectUriMatches(
+				settings,
+				ext,
+				'https://app.example.test/cb?tenant=1',
+				'http://127.0.0.1:5173'
+			)
 		).toBe(true);
-		expect(redirectUriMatches(ext, 'https://app.example.test/cb', 'http://127.0.0.1:5173')).toBe(
-			false
-		);
-		expect(redirectUriMatches(ext, 'http://127.0.0.1:5173/callback', 'http://127.0.0.1:5173')).toBe(
-			false
-		);
+		expect(
+			redirectUriMatches(settings, ext, 'https://app.example.test/cb', 'http://127.0.0.1:5173')
+		).toBe(false);
+		expect(
+			redirectUriMatches(settings, ext, 'http://127.0.0.1:5173/callback', 'http://127.0.0.1:5173')
+		).toBe(false);
 	});
 
 	it('authenticates with the exact secret only', () => {
-		expect(authenticateClient('sandbox-rw', 'sandbox-rw-secret')?.client_id).toBe('sandbox-rw');
-		expect(authenticateClient('sandbox-rw', 'sandbox-ro-secret')).toBeUndefined();
-		expect(authenticateClient('sandbox-rw', 'sandbox-rw-secret ')).toBeUndefined();
-		expect(authenticateClient('nobody', 'x')).toBeUndefined();
-		expect(authenticateClient('ext', 'ext-secret')?.client_id).toBe('ext');
-		expect(findClient('')).toBeUndefined();
+		expect(authenticateClient(settings, 'sandbox-rw', 'sandbox-rw-secret')?.client_id).toBe(
+			'sandbox-rw'
+		);
+		expect(authenticateClient(settings, 'sandbox-rw', 'sandbox-ro-secret')).toBeUndefined();
+		expect(authenticateClient(settings, 'sandbox-rw', 'sandbox-rw-secret ')).toBeUndefined();
+		expect(authenticateClient(settings, 'nobody', 'x')).toBeUndefined();
+		expect(authenticateClient(settings, 'ext', 'ext-secret')?.client_id).toBe('ext');
+		expect(findClient(settings, '')).toBeUndefined();
 	});
 
 	it('takes lifetimes and limits from the registration, else from the environment', () => {
-		expect(accessTtlFor(findClient('sandbox-short')!)).toBe(5);
-		expect(accessTtlFor(findClient('sandbox-rw')!)).toBe(3600);
-		expect(accessTtlFor(findClient('ext')!)).toBe(42);
-		expect(limitsFor(findClient('ext'))).toEqual({ zone1: 100, zone2: 3 });
-		expect(limitsFor(undefined)).toEqual({ zone1: 100, zone2: 10 });
+		expect(accessTtlFor(settings, findClient(settings, 'sandbox-short')!)).toBe(5);
+		expect(accessTtlFor(settings, findClient(settings, 'sandbox-rw')!)).toBe(3600);
+		expect(accessTtlFor(settings, findClient(settings, 'ext')!)).toBe(42);
+		expect(limitsFor(settings, findClient(settings, 'ext'))).toEqual({ zone1: 100, zone2: 3 });
+		expect(limitsFor(settings, undefined)).toEqual({ zone1: 100, zone2: 10 });
 	});
 });

@@ -11,14 +11,15 @@ import {
 	verifyRefreshToken,
 	verifyTicket
 } from '$lib/sandbox/signing.server';
-import { parseConfig } from '$lib/config.server.js';
-import { useConfig } from '$lib/env.server';
+import { testClock, testSandbox } from './test-app';
 
-// The signing key is derived from this.
-useConfig(
-	parseConfig({
+const clock = testClock(Date.UTC(2025, 0, 1));
+// The signing key is derived from this session key.
+const sb = testSandbox(
+	{
 		PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'unit-test-sandbox-signing-key').toString('base64url')
-	})
+	},
+	clock
 );
 
 const code = {
@@ -32,30 +33,34 @@ const code = {
 describe('sandbox signed codes and tokens', () => {
 	it('signs and verifies an authorization code with its claims', async () => {
 		const now = Date.UTC(2025, 0, 1);
-		const { token, jti, exp } = await signCode(code, 60, now);
+		clock.set(now);
+		const { token, jti, exp } = await signCode(sb, code, 60);
 		expect(decodeProtectedHeader(token)).toEqual({ alg: 'HS256', typ: 'sandbox-code+jwt' });
 		expect(exp).toBe(now / 1000 + 60);
-		const v = await verifyCode(token, now + 59_000);
+		clock.set(now + 59_000);
+		const v = await verifyCode(sb, token);
 		expect(v).toEqual({ ok: true, claims: { ...code, jti, iat: now / 1000, exp } });
 	});
 
 	it('reports an expired code as expired', async () => {
 		const now = Date.UTC(2025, 0, 1);
-		const { token } = await signCode(code, 60, now);
-		expect(await verifyCode(token, now + 60_000)).toEqual({ ok: false, reason: 'expired' });
+		clock.set(now);
+		const { token } = await signCode(sb, code, 60);
+		clock.set(now + 60_000);
+		expect(await verifyCode(sb, token)).toEqual({ ok: false, reason: 'expired' });
 	});
 
 	it('refuses a tampered token and one signed with another key', async () => {
-		const { token } = await signCode(code, 60);
+		const { token } = await signCode(sb, code, 60);
 		const [h, p, s] = token.split('.');
 		const forgedPayload = Buffer.from(
 			JSON.stringify({ ...decodeJwt(token), scope: 'read write', client_id: 'sandbox-ro' })
 		).toString('base64url');
-		expect(await verifyCode(`${h}.${forgedPayload}.${s}`)).toEqual({
+		expect(await verifyCode(sb, `${h}.${forgedPayload}.${s}`)).toEqual({
 			ok: false,
 			reason: 'invalid'
 		});
-		expect(await verifyCode(`${h}.${p}.${s!.slice(0, -2)}AA`)).toEqual({
+		expect(await verifyCode(sb, `${h}.${p}.${s!.slice(0, -2)}AA`)).toEqual({
 			ok: false,
 			reason: 'invalid'
 		});
@@ -64,15 +69,15 @@ describe('sandbox signed codes and tokens', () => {
 			.setIssuedAt()
 			.setExpirationTime('1m')
 			.sign(new TextEncoder().encode('another key, not the sandbox one, 32+ bytes long'));
-		expect(await verifyCode(foreign)).toEqual({ ok: false, reason: 'invalid' });
-		expect(await verifyCode('')).toEqual({ ok: false, reason: 'invalid' });
-		expect(await verifyCode('not.a.jwt')).toEqual({ ok: false, reason: 'invalid' });
+		expect(await verifyCode(sb, foreign)).toEqual({ ok: false, reason: 'invalid' });
+		expect(await verifyCode(sb, '')).toEqual({ ok: false, reason: 'invalid' });
+		expect(await verifyCode(sb, 'not.a.jwt')).toEqual({ ok: false, reason: 'invalid' });
 	});
 
 	it('never accepts one kind of credential as another', async () => {
-		const c = (await signCode(code, 60)).token;
+		const c = (await signCode(sb, code, 60)).token;
 		const t = (
-			await signTicket({
+			await signTicket(sb, {
 				client_id: 'sandbox-rw',
 				redirect_uri: code.redirect_uri,
 				scope: 'read',
@@ -81,10 +86,11 @@ describe('sandbox signed codes and tokens', () => {
 			})
 		).token;
 		const r = (
-			await signRefreshToken({ client_id: 'sandbox-rw', scope: 'read', fam: 'f', gen: 'g' }, 60)
+			await signRefreshToken(sb, { client_id: 'sandbox-rw', scope: 'read', fam: 'f', gen: 'g' }, 60)
 		).token;
 		const a = (
 			await signAccessToken(
+				sb,
 				{
 					iss: 'x/sandbox',
 					sub: '1001',
@@ -96,19 +102,20 @@ describe('sandbox signed codes and tokens', () => {
 				60
 			)
 		).token;
-		expect((await verifyTicket(c)).ok).toBe(false);
-		expect((await verifyTicket(t)).ok).toBe(true);
-		expect((await verifyCode(t)).ok).toBe(false);
-		expect((await verifyRefreshToken(a)).ok).toBe(false);
-		expect((await verifyRefreshToken(r)).ok).toBe(true);
-		expect((await verifyAccessToken(r)).ok).toBe(false);
-		expect((await verifyAccessToken(c)).ok).toBe(false);
-		expect((await verifyAccessToken(a)).ok).toBe(true);
+		expect((await verifyTicket(sb, c)).ok).toBe(false);
+		expect((await verifyTicket(sb, t)).ok).toBe(true);
+		expect((await verifyCode(sb, t)).ok).toBe(false);
+		expect((await verifyRefreshToken(sb, a)).ok).toBe(false);
+		expect((await verifyRefreshToken(sb, r)).ok).toBe(true);
+		expect((await verifyAccessToken(sb, r)).ok).toBe(false);
+		expect((await verifyAccessToken(sb, c)).ok).toBe(false);
+		expect((await verifyAccessToken(sb, a)).ok).toBe(true);
 	});
 
 	it('puts the RFC 9068 claims in the access token', async () => {
 		const now = Date.UTC(2025, 0, 1);
 		const { token } = await signAccessToken(
+			sb,
 			{
 				iss: 'http://127.0.0.1:5173/sandbox',
 				sub: '1001',

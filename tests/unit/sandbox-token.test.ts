@@ -1,5 +1,5 @@
 // The sandbox token endpoint as a module (RFC 6749 §2.3.1, §3.2, §4.1.3, §5.2, §6): requests go
-// straight to tokenEndpoint() with an injected time, no server and no waiting.
+// straight to tokenEndpoint() of a sandbox with its own clock, no server and no waiting.
 import { describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { newId, signCode, signRefreshToken } from '$lib/sandbox/signing.server';
@@ -9,33 +9,35 @@ import {
 	tokenMethodNotAllowed,
 	type TokenErrorCode
 } from '$lib/sandbox/token.server';
-import { useEnv } from '$lib/env.server';
-import { store } from '$lib/sandbox/state.server';
+import { testClock, testSandbox } from './test-app';
 
 const ODD_ID = 'odd:client';
 const ODD_SECRET = 'p@ss w:rd+%&=';
 const ODD_CB = 'http://app.example.test/cb';
-useEnv({
-	// The signing key is derived from this on first use.
-	PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'unit-test-sandbox-token-key').toString('base64url'),
-	SANDBOX_CLIENTS: JSON.stringify([
-		{
-			client_id: ODD_ID,
-			client_secret: ODD_SECRET,
-			redirect_uris: [ODD_CB],
-			default_scope: 'read write'
-		}
-	])
-});
+// The injected time: the sandbox signs, checks and prunes its store by this clock.
+const NOW = Date.UTC(2090, 0, 1);
+const clock = testClock(NOW);
+const sb = testSandbox(
+	{
+		// The signing key is derived from this.
+		PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'unit-test-sandbox-token-key').toString('base64url'),
+		SANDBOX_CLIENTS: JSON.stringify([
+			{
+				client_id: ODD_ID,
+				client_secret: ODD_SECRET,
+				redirect_uris: [ODD_CB],
+				default_scope: 'read write'
+			}
+		])
+	},
+	clock
+);
 
 const ORIGIN = 'http://127.0.0.1:5173';
 const CB = `${ORIGIN}/callback`;
 const RW = { client_id: 'sandbox-rw', client_secret: 'sandbox-rw-secret' };
 const CODE_TTL = 60;
 const REFRESH_TTL = 30 * 24 * 60 * 60;
-// The injected time. The grant store prunes by the real clock, so this lies ahead of it: nothing a
-// test relies on (used codes, current refresh tokens) is pruned while it runs.
-const NOW = Date.UTC(2090, 0, 1);
 
 type Fields = Record<string, string>;
 interface Sent {
@@ -65,7 +67,8 @@ async function post(fields: Fields | string, sent: Sent = {}) {
 		headers,
 		body: new TextEncoder().encode(text)
 	});
-	const res = await tokenEndpoint(request, ORIGIN, sent.now ?? NOW);
+	clock.set(sent.now ?? NOW);
+	const res = await tokenEndpoint(sb, request, ORIGIN);
 	return { res, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -107,8 +110,8 @@ async function newCode(
 	client_id = RW.client_id,
 	{ redirect_uri = CB, scope = 'read write' as const, now = NOW } = {}
 ) {
-	const gen = await (await store()).generation();
-	return (await signCode({ client_id, redirect_uri, scope, fam: newId(), gen }, CODE_TTL, now))
+	const gen = await (await sb.store()).generation();
+	return (await signCode(sb, { client_id, redirect_uri, scope, fam: newId(), gen }, CODE_TTL, now))
 		.token;
 }
 
@@ -323,6 +326,7 @@ describe('authorization_code grant (RFC 6749 §4.1.3)', () => {
 
 	it('replayed code: a code issued under another store generation is refused with invalid_grant', async () => {
 		const code = await signCode(
+			sb,
 			{ client_id: RW.client_id, redirect_uri: CB, scope: 'read', fam: newId(), gen: 'before' },
 			CODE_TTL,
 			NOW
@@ -375,6 +379,7 @@ describe('refresh_token grant (RFC 6749 §6, RFC 9700 §4.14.2)', () => {
 
 	it('replayed refresh token: one issued under another store generation is refused with invalid_grant', async () => {
 		const old = await signRefreshToken(
+			sb,
 			{ client_id: RW.client_id, scope: 'read', fam: newId(), gen: 'before' },
 			REFRESH_TTL,
 			NOW
@@ -388,11 +393,12 @@ describe('refresh_token grant (RFC 6749 §6, RFC 9700 §4.14.2)', () => {
 		expectError(await post(missing), 400, 'invalid_request', /refresh_token parameter is missing/);
 		expectError(await post(refresh('abc')), 400, 'invalid_grant', /refresh token is invalid/);
 		const theirs = await signRefreshToken(
+			sb,
 			{
 				client_id: 'sandbox-ro',
 				scope: 'read',
 				fam: newId(),
-				gen: await (await store()).generation()
+				gen: await (await sb.store()).generation()
 			},
 			REFRESH_TTL,
 			NOW

@@ -10,11 +10,11 @@ import * as F from '$lib/oauth/findings';
 import { pkceVerdict, redirectVerdict, strictVerdict } from '$lib/oauth/strict-client';
 import { newId, signCode } from '$lib/sandbox/signing.server';
 import { tokenEndpoint } from '$lib/sandbox/token.server';
-import { store } from '$lib/sandbox/state.server';
-import { useEnv } from '$lib/env.server';
 import { newVerifier } from '$lib/server/pkce';
+import { testSandbox } from './test-app';
 
-useEnv({
+/** The built-in sandbox whose real answers are judged, with a session key of this file's own. */
+const sandbox = testSandbox({
 	PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'unit-test-strict-client-key').toString('base64url')
 });
 
@@ -71,6 +71,7 @@ describe('the sandbox’s own answers pass', () => {
 	const ORIGIN = 'http://127.0.0.1:5173';
 	async function post(fields: Record<string, string>, step: Step): Promise<Exchange> {
 		const res = await tokenEndpoint(
+			sandbox,
 			new Request(`${ORIGIN}/sandbox/oauth2/token`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -82,8 +83,9 @@ describe('the sandbox’s own answers pass', () => {
 	}
 
 	test('the code exchange, the refresh and an invalid_grant', async () => {
-		const gen = await (await store()).generation();
+		const gen = await (await sandbox.store()).generation();
 		const { token: code } = await signCode(
+			sandbox,
 			{
 				client_id: 'sandbox-rw',
 				redirect_uri: `${ORIGIN}/callback`,

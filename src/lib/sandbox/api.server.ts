@@ -7,7 +7,7 @@
  * - Every answer carries the X-Reader-* rate-limit headers; over a limit the answer is 429.
  * - Writes answer `200 OK` in plain text, as Google Reader did; every error is JSON.
  */
-import { sandboxConfig, type SandboxClient } from './config.server';
+import type { SandboxClient } from './config.server';
 import { findClient, limitsFor } from './clients.server';
 import {
 	DEMO_USER,
@@ -25,7 +25,8 @@ import { isFormContentType, jsonResponse, readBodyCapped } from './http.server';
 import { usageHeaders, type Usage, type Zone } from './zone-limits.server';
 import { hasWrite } from './scope.server';
 import { verifyAccessToken, type AccessClaims } from './signing.server';
-import { limiter, loadReader, namespaceOf, store, updateReader } from './state.server';
+import type { Sandbox } from './sandbox.server';
+import { loadReader, namespaceOf, updateReader } from './state.server';
 import { StoreUnavailable } from './store.server';
 
 export const API_PREFIX = '/sandbox/reader/api/0/';
@@ -41,6 +42,7 @@ interface Endpoint {
 }
 
 interface Context {
+	sandbox: Sandbox;
 	client: SandboxClient;
 	claims: AccessClaims;
 	/** Where this token's demo data and budgets live (`namespaceOf`). */
@@ -92,7 +94,8 @@ function unknownStream(ctx: Context, id: string): Response {
 }
 
 /** Demo data lives as long as a refresh token could: every change extends it. */
-const stateUntil = () => Math.floor(Date.now() / 1000) + sandboxConfig().refreshTtl;
+const stateUntil = ({ clock, settings }: Sandbox) =>
+	Math.floor(clock() / 1000) + settings.refreshTtl;
 
 const ENDPOINTS: Record<string, Endpoint> = {
 	'user-info': { method: 'GET', zone: 1, handle: (ctx) => ok(ctx, DEMO_USER) },
@@ -101,7 +104,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
 	'unread-count': {
 		method: 'GET',
 		zone: 1,
-		handle: async (ctx) => ok(ctx, unreadCount(await loadReader(ctx.ns)))
+		handle: async (ctx) => ok(ctx, unreadCount(await loadReader(ctx.sandbox, ctx.ns)))
 	},
 	'stream/contents': {
 		method: 'GET',
@@ -109,7 +112,11 @@ const ENDPOINTS: Record<string, Endpoint> = {
 		prefix: true,
 		handle: async (ctx) => {
 			const id = ctx.rest || ctx.params.get('s') || READING_LIST;
-			const body = streamContents(id, streamQuery(ctx.params), await loadReader(ctx.ns));
+			const body = streamContents(
+				id,
+				streamQuery(ctx.params),
+				await loadReader(ctx.sandbox, ctx.ns)
+			);
 			return body ? ok(ctx, body) : unknownStream(ctx, id);
 		}
 	},
@@ -120,7 +127,11 @@ const ENDPOINTS: Record<string, Endpoint> = {
 			const id = ctx.params.get('s');
 			if (!id)
 				return apiError(400, 'invalid_request', 'Parameter s (stream id) is required', ctx.headers);
-			const body = streamItemIds(id, streamQuery(ctx.params), await loadReader(ctx.ns));
+			const body = streamItemIds(
+				id,
+				streamQuery(ctx.params),
+				await loadReader(ctx.sandbox, ctx.ns)
+			);
 			return body ? ok(ctx, body) : unknownStream(ctx, id);
 		}
 	},
@@ -129,7 +140,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
 		zone: 2,
 		handle: async (ctx) => {
 			const p = ctx.params;
-			const result = await updateReader(ctx.ns, stateUntil(), (state) =>
+			const result = await updateReader(ctx.sandbox, ctx.ns, stateUntil(ctx.sandbox), (state) =>
 				editTag(state, p.getAll('i'), p.getAll('a'), p.getAll('r'))
 			);
 			return result.ok
@@ -142,7 +153,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
 		zone: 2,
 		handle: async (ctx) => {
 			const p = ctx.params;
-			const result = await updateReader(ctx.ns, stateUntil(), (state) =>
+			const result = await updateReader(ctx.sandbox, ctx.ns, stateUntil(ctx.sandbox), (state) =>
 				markAllAsRead(state, p.get('s') ?? undefined, p.get('ts') ?? undefined)
 			);
 			return result.ok
@@ -185,7 +196,12 @@ type TokenLookup =
 	  };
 
 /** RFC 6750 §2.1 and §2.3: where the token is; §3.1: what is wrong with it. */
-async function lookUpToken(request: Request, url: URL, now: number): Promise<TokenLookup> {
+async function lookUpToken(
+	sandbox: Sandbox,
+	request: Request,
+	url: URL,
+	now: number
+): Promise<TokenLookup> {
 	const header = request.headers.get('authorization');
 	const query = url.searchParams.getAll('access_token');
 	const bearer =
@@ -220,7 +236,7 @@ async function lookUpToken(request: Request, url: URL, now: number): Promise<Tok
 			description: `An access token is required: send Authorization: Bearer <token>${other}`
 		};
 	}
-	const verified = await verifyAccessToken(token, now);
+	const verified = await verifyAccessToken(sandbox, token, now);
 	if (!verified.ok) {
 		return {
 			ok: false,
@@ -232,14 +248,14 @@ async function lookUpToken(request: Request, url: URL, now: number): Promise<Tok
 					: 'The access token is invalid'
 		};
 	}
-	if (await (await store()).isRevoked(verified.claims.fam))
+	if (await (await sandbox.store()).isRevoked(verified.claims.fam))
 		return {
 			ok: false,
 			status: 401,
 			error: 'invalid_token',
 			description: 'The access token has been revoked'
 		};
-	const client = findClient(verified.claims.client_id);
+	const client = findClient(sandbox.settings, verified.claims.client_id);
 	if (!client)
 		return {
 			ok: false,
@@ -262,13 +278,13 @@ function bearerChallenge(fields: Record<string, string> = {}): string {
  * token or count a call without it.
  */
 export async function readerApi(
+	sandbox: Sandbox,
 	request: Request,
 	url: URL,
-	path: string,
-	now = Date.now()
+	path: string
 ): Promise<Response> {
 	try {
-		return await answer(request, url, path, now);
+		return await answer(sandbox, request, url, path, sandbox.clock());
 	} catch (e) {
 		if (!(e instanceof StoreUnavailable)) throw e;
 		return apiError(503, 'temporarily_unavailable', `The sandbox cannot answer now: ${e.message}`, {
@@ -277,12 +293,19 @@ export async function readerApi(
 	}
 }
 
-async function answer(request: Request, url: URL, path: string, now: number): Promise<Response> {
-	const { limitWindow } = sandboxConfig();
+async function answer(
+	sandbox: Sandbox,
+	request: Request,
+	url: URL,
+	path: string,
+	now: number
+): Promise<Response> {
+	const { limiter, settings } = sandbox;
+	const { limitWindow } = settings;
 	const peek = (client?: SandboxClient, ns?: string): Promise<Usage> =>
-		limiter.peek(ns, limitsFor(client), limitWindow);
+		limiter.peek(ns, limitsFor(settings, client), limitWindow);
 
-	const token = await lookUpToken(request, url, now);
+	const token = await lookUpToken(sandbox, request, url, now);
 	if (!token.ok) {
 		const headers = usageHeaders(await peek());
 		const challenge = token.error
@@ -295,7 +318,7 @@ async function answer(request: Request, url: URL, path: string, now: number): Pr
 		);
 	}
 	const { client, claims } = token;
-	const ns = namespaceOf(claims);
+	const ns = namespaceOf(sandbox, claims);
 
 	const found = findEndpoint(path);
 	if (!found)
@@ -339,7 +362,7 @@ async function answer(request: Request, url: URL, path: string, now: number): Pr
 		for (const [k, v] of new URLSearchParams(body.text)) params.append(k, v);
 	}
 
-	const taken = await limiter.take(ns, endpoint.zone, limitsFor(client), limitWindow);
+	const taken = await limiter.take(ns, endpoint.zone, limitsFor(settings, client), limitWindow);
 	const headers = usageHeaders(taken.usage);
 	if (!taken.allowed) {
 		return apiError(
@@ -352,5 +375,5 @@ async function answer(request: Request, url: URL, path: string, now: number): Pr
 			}
 		);
 	}
-	return endpoint.handle({ client, claims, ns, rest, params, headers });
+	return endpoint.handle({ sandbox, client, claims, ns, rest, params, headers });
 }

@@ -8,15 +8,14 @@
  * - The decision form carries a signed, short-lived ticket; the decision reads nothing else. A
  *   ticket of another store generation (a store that has forgotten its decisions) is refused.
  */
-import { sandboxConfig, type SandboxClient, type SandboxScope } from './config.server';
+import type { SandboxClient, SandboxConfig, SandboxScope } from './config.server';
 import { findClient, redirectUriMatches } from './clients.server';
 import { DEMO_USER } from './demo.server';
 import { parseScope, permissionWords } from './scope.server';
 import { newId, signCode, signTicket, verifyTicket } from './signing.server';
-import { store } from './state.server';
-import { config } from '$lib/env.server';
+import type { Sandbox } from './sandbox.server';
 import { NO_ADDRESS_MESSAGE, clientKey, fixedWindow, take } from '$lib/fixed-window.server';
-import { sharedRedis } from '$lib/redis.server';
+import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { StoreUnavailable } from './store.server';
 
@@ -59,6 +58,7 @@ function repeated(params: URLSearchParams, name: string): boolean {
  * Returns the fatal error, or the client and redirect URI to send every later answer to.
  */
 export function checkClientAndRedirect(
+	settings: SandboxConfig,
 	params: URLSearchParams,
 	requestOrigin: string
 ): FatalError | { kind: 'ok'; client: SandboxClient; redirect_uri: string } {
@@ -81,7 +81,7 @@ export function checkClientAndRedirect(
 			error_uri: AUTH_ERROR_URI
 		};
 	}
-	const client = findClient(client_id);
+	const client = findClient(settings, client_id);
 	if (!client) {
 		return {
 			kind: 'fatal',
@@ -91,7 +91,7 @@ export function checkClientAndRedirect(
 		};
 	}
 	const redirect_uri = params.get('redirect_uri');
-	if (!redirect_uri || !redirectUriMatches(client, redirect_uri, requestOrigin)) {
+	if (!redirect_uri || !redirectUriMatches(settings, client, redirect_uri, requestOrigin)) {
 		return {
 			kind: 'fatal',
 			error: 'redirect_uri_mismatch',
@@ -121,10 +121,11 @@ export function redirectWith(
 
 /** Checks a whole consent request (RFC 6749 §4.1.1 and the rules of the service's API docs). */
 export function checkAuthorizationRequest(
+	settings: SandboxConfig,
 	params: URLSearchParams,
 	requestOrigin: string
 ): AuthorizationCheck {
-	const target = checkClientAndRedirect(params, requestOrigin);
+	const target = checkClientAndRedirect(settings, params, requestOrigin);
 	if (target.kind === 'fatal') return target;
 	const { client, redirect_uri } = target;
 	const state = params.get('state') ?? undefined;
@@ -205,13 +206,13 @@ export interface ConsentView {
  * What the consent page shows, with the signed ticket for its form (issued under the store's
  * current generation). Throws StoreUnavailable when the store cannot be reached.
  */
-export async function consentView(request: ConsentRequest): Promise<ConsentView> {
-	const { token } = await signTicket({
+export async function consentView(sandbox: Sandbox, request: ConsentRequest): Promise<ConsentView> {
+	const { token } = await signTicket(sandbox, {
 		client_id: request.client.client_id,
 		redirect_uri: request.redirect_uri,
 		scope: request.scope,
 		state: request.state,
-		gen: await (await store()).generation(),
+		gen: await (await sandbox.store()).generation(),
 		...request.pkce
 	});
 	const target = new URL(request.redirect_uri);
@@ -239,8 +240,15 @@ export type DecisionResult =
 export const HOSTED_GRANTS_PER_ADDRESS = 20;
 export const HOSTED_GRANT_WINDOW_S = 3600;
 
-// eslint-disable-next-line no-restricted-syntax -- left to move into the app's sandbox
-let grantLimiter: Promise<RateLimiterAbstract> | undefined;
+/** The counter of grants per address, one window each (a sandbox makes it on first use). */
+export function grantWindow(redis: Redis | undefined): Promise<RateLimiterAbstract> {
+	return fixedWindow({
+		prefix: 'sandbox-grants',
+		points: HOSTED_GRANTS_PER_ADDRESS,
+		durationS: HOSTED_GRANT_WINDOW_S,
+		redis
+	});
+}
 
 /** What the sandbox says while its store cannot be reached. */
 export function unavailableMessage(e: StoreUnavailable): string {
@@ -255,22 +263,15 @@ function unavailable(e: unknown): DecisionResult {
 
 /** A grant for `address` in hosted mode: undefined when it may go ahead, else the refusal. */
 async function overGrantCap(
+	sandbox: Sandbox,
 	address: () => string | undefined
 ): Promise<DecisionResult | undefined> {
-	if (config().policy.mode !== 'hosted') return undefined;
+	if (sandbox.mode !== 'hosted') return undefined;
 	const from = address();
 	if (from === undefined) return { ok: false, status: 400, message: NO_ADDRESS_MESSAGE };
-	grantLimiter ??= sharedRedis().then((redis) =>
-		fixedWindow({
-			prefix: 'sandbox-grants',
-			points: HOSTED_GRANTS_PER_ADDRESS,
-			durationS: HOSTED_GRANT_WINDOW_S,
-			redis
-		})
-	);
 	let taken;
 	try {
-		taken = await take(await grantLimiter, clientKey(from));
+		taken = await take(await sandbox.grantLimiter(), clientKey(from));
 	} catch (e) {
 		throw new StoreUnavailable(e);
 	}
@@ -288,18 +289,19 @@ async function overGrantCap(
  * Only the signed ticket is trusted: client, redirect URI, scope and state all come from it.
  */
 export async function decideConsent(
+	sandbox: Sandbox,
 	ticket: string | undefined,
 	decision: Decision,
-	now = Date.now(),
 	address: () => string | undefined = () => ''
 ): Promise<DecisionResult> {
+	const now = sandbox.clock();
 	if (!ticket)
 		return {
 			ok: false,
 			status: 400,
 			message: 'The consent form is missing its ticket. Start again from the application.'
 		};
-	const verified = await verifyTicket(ticket, now);
+	const verified = await verifyTicket(sandbox, ticket, now);
 	if (!verified.ok) {
 		return {
 			ok: false,
@@ -311,7 +313,7 @@ export async function decideConsent(
 		};
 	}
 	const { client_id, redirect_uri, scope, state, cc, ccm } = verified.claims;
-	const client = findClient(client_id);
+	const client = findClient(sandbox.settings, client_id);
 	if (!client)
 		return {
 			ok: false,
@@ -322,7 +324,7 @@ export async function decideConsent(
 	// store has forgotten it, so a replay there could mint a second code: refused.
 	let gen: string;
 	try {
-		gen = await (await store()).generation();
+		gen = await (await sandbox.store()).generation();
 	} catch (e) {
 		return unavailable(e);
 	}
@@ -340,7 +342,7 @@ export async function decideConsent(
 			const jti = verified.claims.jti;
 			return {
 				ok: true,
-				location: await (await store()).decideOnce(jti, location, verified.claims.exp)
+				location: await (await sandbox.store()).decideOnce(jti, location, verified.claims.exp)
 			};
 		} catch (e) {
 			return unavailable(e);
@@ -356,16 +358,17 @@ export async function decideConsent(
 		);
 	// A replayed ticket gets its first answer without counting again.
 	try {
-		const first = await (await store()).decided(verified.claims.jti);
+		const first = await (await sandbox.store()).decided(verified.claims.jti);
 		if (first) return { ok: true, location: first };
-		const capped = await overGrantCap(address);
+		const capped = await overGrantCap(sandbox, address);
 		if (capped) return capped;
 	} catch (e) {
 		return unavailable(e);
 	}
 	const { token: code } = await signCode(
+		sandbox,
 		{ client_id, redirect_uri, scope, fam: newId(), gen, ...(cc && ccm && { cc, ccm }) },
-		sandboxConfig().codeTtl,
+		sandbox.settings.codeTtl,
 		now
 	);
 	return once(redirectWith(redirect_uri, { code, state }));

@@ -6,9 +6,9 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import {
 	SANDBOX_CLIENT_SECRETS,
-	sandboxConfig,
 	type BuiltinClientId,
 	type SandboxClient,
+	type SandboxConfig,
 	type SandboxScope
 } from './config.server';
 
@@ -49,13 +49,16 @@ function builtinRegistrations(): SandboxClient[] {
 }
 
 /** Every registration: the built-ins first, then SANDBOX_CLIENTS. */
-export function allClients(): SandboxClient[] {
-	return [...builtinRegistrations(), ...sandboxConfig().extraClients];
+export function allClients(settings: SandboxConfig): SandboxClient[] {
+	return [...builtinRegistrations(), ...settings.extraClients];
 }
 
-export function findClient(client_id: string | null | undefined): SandboxClient | undefined {
+export function findClient(
+	settings: SandboxConfig,
+	client_id: string | null | undefined
+): SandboxClient | undefined {
 	if (!client_id) return undefined;
-	return allClients().find((c) => c.client_id === client_id);
+	return allClients(settings).find((c) => c.client_id === client_id);
 }
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
@@ -79,11 +82,12 @@ export function originTwins(origin: string): string[] {
  * the ORIGIN variable.
  */
 export function registeredRedirectUris(
+	settings: SandboxConfig,
 	client: SandboxClient,
-	requestOrigin: string,
-	envOrigin = sandboxConfig().origin
+	requestOrigin: string
 ): string[] {
 	if (!client.builtin) return client.redirect_uris;
+	const envOrigin = settings.origin;
 	const origins = new Set([
 		...originTwins(requestOrigin),
 		...(envOrigin ? originTwins(envOrigin) : [])
@@ -96,18 +100,23 @@ export function registeredRedirectUris(
  * `requestOrigin`; undefined for a client id it does not know. The one thing the playground may
  * read of the registrations (the server hook hands it over), to name a near miss.
  */
-export function redirectUrisOf(client_id: string, requestOrigin: string): string[] | undefined {
-	const client = findClient(client_id);
-	return client && registeredRedirectUris(client, requestOrigin);
+export function redirectUrisOf(
+	settings: SandboxConfig,
+	client_id: string,
+	requestOrigin: string
+): string[] | undefined {
+	const client = findClient(settings, client_id);
+	return client && registeredRedirectUris(settings, client, requestOrigin);
 }
 
 /** RFC 6749 §3.1.2.3: exact string match against a registered redirect URI. */
 export function redirectUriMatches(
+	settings: SandboxConfig,
 	client: SandboxClient,
 	redirect_uri: string,
 	requestOrigin: string
 ): boolean {
-	return registeredRedirectUris(client, requestOrigin).includes(redirect_uri);
+	return registeredRedirectUris(settings, client, requestOrigin).includes(redirect_uri);
 }
 
 function digest(text: string): Buffer {
@@ -116,24 +125,27 @@ function digest(text: string): Buffer {
 
 /** RFC 6749 §2.3.1: the client's password. Compares in constant time. */
 export function authenticateClient(
+	settings: SandboxConfig,
 	client_id: string,
 	client_secret: string
 ): SandboxClient | undefined {
-	const client = findClient(client_id);
+	const client = findClient(settings, client_id);
 	if (!client) return undefined;
 	return timingSafeEqual(digest(client.client_secret), digest(client_secret)) ? client : undefined;
 }
 
 /** The access-token lifetime for a client: its own access_ttl, or SANDBOX_ACCESS_TTL. */
-export function accessTtlFor(client: SandboxClient): number {
-	return client.access_ttl ?? sandboxConfig().accessTtl;
+export function accessTtlFor(settings: SandboxConfig, client: SandboxClient): number {
+	return client.access_ttl ?? settings.accessTtl;
 }
 
 /** The rate limits for a client: its own overrides, or the SANDBOX_ZONE*_LIMIT values. */
-export function limitsFor(client: SandboxClient | undefined): { zone1: number; zone2: number } {
-	const config = sandboxConfig();
+export function limitsFor(
+	settings: SandboxConfig,
+	client: SandboxClient | undefined
+): { zone1: number; zone2: number } {
 	return {
-		zone1: client?.zone1_limit ?? config.zone1Limit,
-		zone2: client?.zone2_limit ?? config.zone2Limit
+		zone1: client?.zone1_limit ?? settings.zone1Limit,
+		zone2: client?.zone2_limit ?? settings.zone2Limit
 	};
 }

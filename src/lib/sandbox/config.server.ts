@@ -3,9 +3,9 @@
  * (the service's API docs §2.1: client id, client secret, redirect address, default scope setting).
  *
  * Everything comes from the environment, parsed with the rest of the server's configuration
- * (`$lib/config.server.js`, which also checks SANDBOX_CLIENTS); this module gives the sandbox its part.
+ * (`$lib/config.server.js`, which also checks SANDBOX_CLIENTS); each sandbox holds its part as
+ * `settings` (sandbox.server.ts).
  */
-import { config } from '$lib/env.server';
 import type {
 	SANDBOX_BUILTIN_CLIENT_IDS,
 	SandboxClient,
@@ -23,8 +23,3 @@ export const SANDBOX_CLIENT_SECRETS = {
 } as const satisfies Record<(typeof SANDBOX_BUILTIN_CLIENT_IDS)[number], string>;
 
 export type BuiltinClientId = keyof typeof SANDBOX_CLIENT_SECRETS;
-
-/** The sandbox's part of the configuration. */
-export function sandboxConfig(): SandboxConfig {
-	return config().sandbox;
-}

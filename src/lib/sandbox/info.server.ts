@@ -2,7 +2,7 @@
  * What the /sandbox page tells a visitor: base URL, endpoints, clients, lifetimes and limits.
  * Secrets are shown for the built-in clients only (they are public); SANDBOX_CLIENTS secrets never are.
  */
-import { sandboxConfig, type SandboxScope } from './config.server';
+import type { SandboxScope } from './config.server';
 import { builtinClients, findClient, registeredRedirectUris } from './clients.server';
 import { endpointList } from './api.server';
 import { DEMO_USER } from './demo.server';
@@ -12,7 +12,7 @@ import {
 	HOSTED_GRANTS_PER_ADDRESS,
 	MAX_STATE_BYTES
 } from './authorize.server';
-import { config as serverConfig } from '$lib/env.server';
+import type { Sandbox } from './sandbox.server';
 
 export interface SandboxInfoClient {
 	client_id: string;
@@ -25,18 +25,17 @@ export interface SandboxInfoClient {
 	zone2_limit: number;
 }
 
-export function sandboxInfo(origin: string) {
-	const config = sandboxConfig();
+export function sandboxInfo({ settings: config, mode }: Sandbox, origin: string) {
 	const base = `${origin}/sandbox`;
 	const describe = (client_id: string, secret?: string): SandboxInfoClient => {
-		const c = findClient(client_id)!;
+		const c = findClient(config, client_id)!;
 		return {
 			client_id: c.client_id,
 			...(secret !== undefined && { client_secret: secret }),
 			name: c.name,
 			default_scope: c.default_scope,
 			access_ttl: c.access_ttl ?? config.accessTtl,
-			redirect_uris: registeredRedirectUris(c, origin),
+			redirect_uris: registeredRedirectUris(config, c, origin),
 			zone1_limit: c.zone1_limit ?? config.zone1Limit,
 			zone2_limit: c.zone2_limit ?? config.zone2Limit
 		};
@@ -59,7 +58,7 @@ export function sandboxInfo(origin: string) {
 		},
 		limits: { zone1: config.zone1Limit, zone2: config.zone2Limit, window: config.limitWindow },
 		/** Hosted mode: demo data and budgets per grant (sign-in), and a cap of grants per address. */
-		perVisitor: serverConfig().policy.mode === 'hosted',
+		perVisitor: mode === 'hosted',
 		grantsPerAddress: { count: HOSTED_GRANTS_PER_ADDRESS, window: HOSTED_GRANT_WINDOW_S },
 		maxStateBytes: MAX_STATE_BYTES,
 		api: endpointList(),

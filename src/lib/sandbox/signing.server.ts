@@ -1,6 +1,6 @@
 /**
- * The sandbox's self-contained credentials, all HS256 JWTs signed with `sandboxKey()`, a key derived
- * from the session key (the one thing the sandbox shares with the playground, `$lib/keys.server`):
+ * The sandbox's self-contained credentials, all HS256 JWTs signed with the sandbox's signing key
+ * (sandbox.server.ts), a key derived from the session key (the one thing the sandbox shares with the playground, `$lib/keys.server`):
  * - the consent decision ticket (hidden in the consent form, binds the decision to the checked request);
  * - the authorization code (RFC 6749 §4.1.2);
  * - the refresh token (§6) and the access token (RFC 9068 shape, `typ: at+jwt`).
@@ -12,8 +12,7 @@
 import { SignJWT, jwtVerify, errors } from 'jose';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { derivedKey, sessionKeys } from '$lib/keys.server';
-import { config } from '$lib/env.server';
+import type { Signer } from './sandbox.server';
 
 const TYP = {
 	ticket: 'sandbox-ticket+jwt',
@@ -23,11 +22,6 @@ const TYP = {
 } as const;
 
 type Kind = keyof typeof TYP;
-
-/** The sandbox's signing key. The purpose string is part of the key: changing it voids every token. */
-function sandboxKey(): Uint8Array {
-	return derivedKey(sessionKeys(config().sessionKeys), 'sandbox signing key v1');
-}
 
 const scopeSchema = z.enum(['read', 'read write']);
 const base = { jti: z.string().min(1), exp: z.number(), iat: z.number() };
@@ -82,29 +76,17 @@ type Input<K extends Kind> = Omit<ClaimsOf<K>, 'jti' | 'exp' | 'iat'> & { jti?: 
 
 export type Verified<T> = { ok: true; claims: T } | { ok: false; reason: 'expired' | 'invalid' };
 
-// Imported once: jose would otherwise import the raw key into WebCrypto on every sign and verify.
-// eslint-disable-next-line no-restricted-syntax -- left to move into the app's sandbox
-let key: Promise<CryptoKey> | undefined;
-function signingKey(): Promise<CryptoKey> {
-	return (key ??= crypto.subtle.importKey(
-		'raw',
-		sandboxKey() as Uint8Array<ArrayBuffer>,
-		{ name: 'HMAC', hash: 'SHA-256' },
-		false,
-		['sign', 'verify']
-	));
-}
-
 /** A random identifier (jti, family id): 128 bits, base64url. */
 export function newId(): string {
 	return randomBytes(16).toString('base64url');
 }
 
 async function sign<K extends Kind>(
+	signer: Signer,
 	kind: K,
 	input: Input<K>,
 	ttlSeconds: number,
-	now = Date.now()
+	now = signer.clock()
 ): Promise<{ token: string; jti: string; exp: number }> {
 	const iat = Math.floor(now / 1000);
 	const exp = iat + ttlSeconds;
@@ -113,18 +95,19 @@ async function sign<K extends Kind>(
 		.setProtectedHeader({ alg: 'HS256', typ: TYP[kind] })
 		.setIssuedAt(iat)
 		.setExpirationTime(exp)
-		.sign(await signingKey());
+		.sign(await signer.signingKey());
 	return { token, jti, exp };
 }
 
 async function verify<K extends Kind>(
+	signer: Signer,
 	kind: K,
 	token: string,
-	now = Date.now()
+	now = signer.clock()
 ): Promise<Verified<ClaimsOf<K>>> {
 	if (!token || token.length > 4096) return { ok: false, reason: 'invalid' };
 	try {
-		const { payload } = await jwtVerify(token, await signingKey(), {
+		const { payload } = await jwtVerify(token, await signer.signingKey(), {
 			algorithms: ['HS256'],
 			typ: TYP[kind],
 			currentDate: new Date(now)
@@ -141,16 +124,21 @@ async function verify<K extends Kind>(
 /** How long a consent page may stay open before its decision is refused. */
 export const TICKET_TTL = 600;
 
-export const signTicket = (c: Input<'ticket'>, now?: number) => sign('ticket', c, TICKET_TTL, now);
-export const verifyTicket = (token: string, now?: number) => verify('ticket', token, now);
+export const signTicket = (s: Signer, c: Input<'ticket'>, now?: number) =>
+	sign(s, 'ticket', c, TICKET_TTL, now);
+export const verifyTicket = (s: Signer, token: string, now?: number) =>
+	verify(s, 'ticket', token, now);
 
-export const signCode = (c: Input<'code'>, ttl: number, now?: number) => sign('code', c, ttl, now);
-export const verifyCode = (token: string, now?: number) => verify('code', token, now);
+export const signCode = (s: Signer, c: Input<'code'>, ttl: number, now?: number) =>
+	sign(s, 'code', c, ttl, now);
+export const verifyCode = (s: Signer, token: string, now?: number) => verify(s, 'code', token, now);
 
-export const signRefreshToken = (c: Input<'refresh'>, ttl: number, now?: number) =>
-	sign('refresh', c, ttl, now);
-export const verifyRefreshToken = (token: string, now?: number) => verify('refresh', token, now);
+export const signRefreshToken = (s: Signer, c: Input<'refresh'>, ttl: number, now?: number) =>
+	sign(s, 'refresh', c, ttl, now);
+export const verifyRefreshToken = (s: Signer, token: string, now?: number) =>
+	verify(s, 'refresh', token, now);
 
-export const signAccessToken = (c: Input<'access'>, ttl: number, now?: number) =>
-	sign('access', c, ttl, now);
-export const verifyAccessToken = (token: string, now?: number) => verify('access', token, now);
+export const signAccessToken = (s: Signer, c: Input<'access'>, ttl: number, now?: number) =>
+	sign(s, 'access', c, ttl, now);
+export const verifyAccessToken = (s: Signer, token: string, now?: number) =>
+	verify(s, 'access', token, now);

@@ -11,7 +11,6 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { SandboxClient, SandboxScope } from './config.server';
-import { sandboxConfig } from './config.server';
 import { accessTtlFor, authenticateClient } from './clients.server';
 import { DEMO_USER } from './demo.server';
 import {
@@ -29,7 +28,7 @@ import {
 	verifyCode,
 	verifyRefreshToken
 } from './signing.server';
-import { store } from './state.server';
+import type { Sandbox } from './sandbox.server';
 import { StoreUnavailable } from './store.server';
 
 export type TokenErrorCode =
@@ -68,7 +67,7 @@ function formDecode(text: string): string {
 	return decodeURIComponent(text.replace(/\+/g, ' '));
 }
 
-function authenticate(request: Request, params: URLSearchParams): ClientAuth {
+function authenticate(sandbox: Sandbox, request: Request, params: URLSearchParams): ClientAuth {
 	const header = request.headers.get('authorization');
 	if (header !== null) {
 		const [scheme, value = ''] = header.trim().split(/\s+/, 2);
@@ -123,7 +122,7 @@ function authenticate(request: Request, params: URLSearchParams): ClientAuth {
 				)
 			};
 		}
-		const client = authenticateClient(id, secret);
+		const client = authenticateClient(sandbox.settings, id, secret);
 		if (!client) {
 			return {
 				ok: false,
@@ -149,7 +148,7 @@ function authenticate(request: Request, params: URLSearchParams): ClientAuth {
 			)
 		};
 	}
-	const client = authenticateClient(id, secret);
+	const client = authenticateClient(sandbox.settings, id, secret);
 	if (!client)
 		return {
 			ok: false,
@@ -169,6 +168,7 @@ function clampScope(client: SandboxClient, scope: SandboxScope): SandboxScope {
 
 /** The token response of the service's API docs §2.3: exactly these five fields. */
 async function issueTokens(
+	sandbox: Sandbox,
 	client: SandboxClient,
 	fam: string,
 	scope: SandboxScope,
@@ -177,9 +177,10 @@ async function issueTokens(
 	now: number,
 	gen: string
 ): Promise<Response> {
-	const { refreshTtl } = sandboxConfig();
-	const expires_in = accessTtlFor(client);
+	const { refreshTtl } = sandbox.settings;
+	const expires_in = accessTtlFor(sandbox.settings, client);
 	const access = await signAccessToken(
+		sandbox,
 		{
 			iss: `${origin}/sandbox`,
 			sub: DEMO_USER.userId,
@@ -192,6 +193,7 @@ async function issueTokens(
 		now
 	);
 	const refresh = await signRefreshToken(
+		sandbox,
 		{ client_id: client.client_id, scope, fam, gen, jti: refreshJti },
 		refreshTtl,
 		now
@@ -206,8 +208,8 @@ async function issueTokens(
 }
 
 /** Until when a family must be remembered: its newest refresh token or access token, whichever lasts longer. */
-function familyUntil(client: SandboxClient, now: number): number {
-	return Math.floor(now / 1000) + Math.max(sandboxConfig().refreshTtl, accessTtlFor(client));
+function familyUntil({ settings }: Sandbox, client: SandboxClient, now: number): number {
+	return Math.floor(now / 1000) + Math.max(settings.refreshTtl, accessTtlFor(settings, client));
 }
 
 /** Why a credential of another store generation is refused: its use cannot be checked. */
@@ -226,6 +228,7 @@ function verifierMatches(verifier: string | null, cc: string, ccm: 'S256' | 'pla
 }
 
 async function authorizationCodeGrant(
+	sandbox: Sandbox,
 	client: SandboxClient,
 	params: URLSearchParams,
 	origin: string,
@@ -240,21 +243,21 @@ async function authorizationCodeGrant(
 			'invalid_request',
 			'The redirect_uri parameter is missing: send the same one as in the consent request'
 		);
-	const verified = await verifyCode(code, now);
+	const verified = await verifyCode(sandbox, code, now);
 	if (!verified.ok) {
 		return verified.reason === 'expired'
 			? tokenError(
 					400,
 					'invalid_grant',
-					`The authorization code has expired (codes are valid for ${sandboxConfig().codeTtl} seconds): exchange it at once`
+					`The authorization code has expired (codes are valid for ${sandbox.settings.codeTtl} seconds): exchange it at once`
 				)
 			: tokenError(400, 'invalid_grant', 'The authorization code is invalid');
 	}
 	const claims = verified.claims;
-	const grants = await store();
+	const grants = await sandbox.store();
 	const gen = await grants.generation();
 	if (claims.gen !== gen) return tokenError(400, 'invalid_grant', forgotten('authorization code'));
-	const until = familyUntil(client, now);
+	const until = familyUntil(sandbox, client, now);
 	const used = await grants.usedCode(claims.jti);
 	if (used) {
 		await grants.revoke(used, until);
@@ -302,6 +305,7 @@ async function authorizationCodeGrant(
 		);
 	}
 	return issueTokens(
+		sandbox,
 		client,
 		claims.fam,
 		clampScope(client, claims.scope),
@@ -313,6 +317,7 @@ async function authorizationCodeGrant(
 }
 
 async function refreshTokenGrant(
+	sandbox: Sandbox,
 	client: SandboxClient,
 	params: URLSearchParams,
 	origin: string,
@@ -320,7 +325,7 @@ async function refreshTokenGrant(
 ): Promise<Response> {
 	const token = params.get('refresh_token');
 	if (!token) return tokenError(400, 'invalid_request', 'The refresh_token parameter is missing');
-	const verified = await verifyRefreshToken(token, now);
+	const verified = await verifyRefreshToken(sandbox, token, now);
 	if (!verified.ok) {
 		return tokenError(
 			400,
@@ -333,7 +338,7 @@ async function refreshTokenGrant(
 	const claims = verified.claims;
 	if (claims.client_id !== client.client_id)
 		return tokenError(400, 'invalid_grant', 'The refresh token was issued to another client');
-	const grants = await store();
+	const grants = await sandbox.store();
 	const gen = await grants.generation();
 	if (claims.gen !== gen) return tokenError(400, 'invalid_grant', forgotten('refresh token'));
 	const nextJti = newId();
@@ -342,7 +347,7 @@ async function refreshTokenGrant(
 		client.client_id,
 		claims.jti,
 		nextJti,
-		familyUntil(client, now)
+		familyUntil(sandbox, client, now)
 	);
 	if (rotated === 'revoked')
 		return tokenError(400, 'invalid_grant', 'The refresh token has been revoked');
@@ -354,6 +359,7 @@ async function refreshTokenGrant(
 		);
 	}
 	return issueTokens(
+		sandbox,
 		client,
 		claims.fam,
 		clampScope(client, claims.scope),
@@ -366,10 +372,11 @@ async function refreshTokenGrant(
 
 /** Handles `POST /sandbox/oauth2/token`. `origin` is the service's origin (for the `iss` claim). */
 export async function tokenEndpoint(
+	sandbox: Sandbox,
 	request: Request,
-	origin: string,
-	now = Date.now()
+	origin: string
 ): Promise<Response> {
+	const now = sandbox.clock();
 	if (!isFormContentType(request.headers.get('content-type'))) {
 		const sent = request.headers.get('content-type');
 		return tokenError(
@@ -389,16 +396,16 @@ export async function tokenEndpoint(
 	const repeated = repeatedParameter(params);
 	if (repeated) return tokenError(400, 'invalid_request', `The ${repeated} parameter is repeated`);
 
-	const auth = authenticate(request, params);
+	const auth = authenticate(sandbox, request, params);
 	if (!auth.ok) return auth.response;
 
 	const grant_type = params.get('grant_type');
 	if (!grant_type) return tokenError(400, 'invalid_request', 'The grant_type parameter is missing');
 	try {
 		if (grant_type === 'authorization_code')
-			return await authorizationCodeGrant(auth.client, params, origin, now);
+			return await authorizationCodeGrant(sandbox, auth.client, params, origin, now);
 		if (grant_type === 'refresh_token')
-			return await refreshTokenGrant(auth.client, params, origin, now);
+			return await refreshTokenGrant(sandbox, auth.client, params, origin, now);
 	} catch (e) {
 		if (e instanceof StoreUnavailable) return storeDown(e);
 		throw e;

@@ -11,7 +11,6 @@
 import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { fixedWindow, peekWindow, take } from '$lib/fixed-window.server';
-import { sharedRedis } from '$lib/redis.server';
 import { StoreUnavailable } from './store.server';
 
 export type Zone = 1 | 2;
@@ -37,7 +36,8 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 export class RateLimiter {
 	private limiters = new Map<string, Promise<RateLimiterAbstract>>();
 
-	constructor(private readonly redis: () => Promise<Redis | undefined> = sharedRedis) {}
+	/** `redis`: the shared store's client, or undefined for counters in this process's memory. */
+	constructor(private readonly redis: () => Promise<Redis | undefined>) {}
 
 	/** The zone's counter for a limit and window; one per combination, all on the same keys. */
 	private limiter(zone: Zone, points: number, windowSeconds: number): Promise<RateLimiterAbstract> {

@@ -12,19 +12,20 @@ import {
 } from '$lib/sandbox/authorize.server';
 import { StoreUnavailable } from '$lib/sandbox/store.server';
 import { readForm } from '$lib/server/form';
-import { config } from '$lib/env.server';
 import { clientAddress } from '$lib/proxy.server';
+import { sandboxOf } from '$lib/sandbox/sandbox.server';
 import type { Actions, PageServerLoad } from './$types';
 
 export const csr = false;
 
-export const load: PageServerLoad = async ({ url, setHeaders }) => {
-	const check = checkAuthorizationRequest(url.searchParams, url.origin);
+export const load: PageServerLoad = async ({ url, setHeaders, locals }) => {
+	const sandbox = sandboxOf(locals);
+	const check = checkAuthorizationRequest(sandbox.settings, url.searchParams, url.origin);
 	if (check.kind === 'fatal') error(400, `${check.error}: ${check.error_description}`);
 	if (check.kind === 'redirect') redirect(302, check.location);
 	setHeaders({ 'cache-control': 'no-store' });
 	try {
-		return await consentView(check);
+		return await consentView(sandbox, check);
 	} catch (e) {
 		if (e instanceof StoreUnavailable) error(503, unavailableMessage(e));
 		throw e;
@@ -40,12 +41,13 @@ async function decide(event: RequestEvent, decision: Decision): Promise<never> {
 	const body = await readForm(event.request);
 	if (!body.ok) error(400, body.failure.data.message);
 	const form = decisionForm.safeParse(Object.fromEntries(body.form));
+	const sandbox = sandboxOf(event.locals);
 	const result = await decideConsent(
+		sandbox,
 		form.success ? form.data.ticket : undefined,
 		decision,
-		Date.now(),
 		// Read only in hosted mode, where the grant cap counts it.
-		() => clientAddress(event, config().proxy)
+		() => clientAddress(event, sandbox.config.proxy)
 	);
 	if (!result.ok) error(result.status, result.message);
 	redirect(303, result.location);
