@@ -391,7 +391,7 @@ export type FieldName = keyof Fields;
 /** A row of the table, with its name. */
 export type SetupFieldRow = FieldFacts & { name: FieldName; schema: z.ZodType };
 /** A row by its name, read as any row. */
-const rowOf = (name: FieldName): FieldFacts => SETUP_FIELDS[name];
+export const rowOf = (name: FieldName): FieldFacts => SETUP_FIELDS[name];
 
 /** The rows in the table's order. */
 export const FIELD_ROWS: readonly SetupFieldRow[] = Object.entries(SETUP_FIELDS).map(
@@ -428,7 +428,7 @@ export const DEFAULTED_FIELDS = namesWhere((f) => f.default !== undefined) as De
 /** The fields a docs link may carry, by name. */
 export type LinkName = NamesWhere<{ link: string }>;
 /**
- * The fields a link or a preset carries, in the order a link names them: the endpoints only other
+ * The fields a link carries, in the order it names them: the endpoints only other
  * authorization servers have (no path in the service's API docs) come last, after the choices of
  * how to talk to them.
  */
@@ -441,9 +441,9 @@ function carriedOrder(names: FieldName[]): FieldName[] {
 }
 export const LINK_FIELDS = carriedOrder(namesWhere((f) => !!f.link)) as LinkName[];
 
-/** The fields a preset may carry, in the order a link names them, by name. */
+/** The fields a preset may carry, by name. */
 export type PresetName = NamesWhere<{ preset: true }>;
-export const PRESET_FIELDS = carriedOrder(namesWhere((f) => !!f.preset)) as PresetName[];
+export const PRESET_FIELDS = namesWhere((f) => !!f.preset) as PresetName[];
 
 /** The fields whose URL receives the client secret, by name. */
 export type SecretReceiverName = NamesWhere<{ receives: 'secret' }>;
@@ -477,3 +477,26 @@ export function fieldWords(name: FieldName): string {
 export function groupRows(group: FieldGroup): SetupFieldRow[] {
 	return FIELD_ROWS.filter((f) => f.group === group);
 }
+
+/**
+ * A preset entry's fields (PLAYGROUND_PRESETS, server/presets.ts): one that must be entered must be there, one with a default may be left out (it takes the default),
+ * and one without either (the redirect URI) may be left out for the page to fill in.
+ */
+export type PresetShape = {
+	[K in PresetName]: Fields[K] extends { required: true } | { default: unknown }
+		? SetupShape[K]
+		: z.ZodOptional<SetupShape[K]>;
+};
+export const presetShape = Object.fromEntries(
+	PRESET_FIELDS.map((name) => {
+		const f = rowOf(name);
+		const schema = setupShape[name];
+		return [name, f.required || f.default !== undefined ? schema : schema.optional()];
+	})
+) as PresetShape;
+
+/** The fields a preset does not carry, at their defaults: a preset's setup has them so. */
+export type UncarriedName = Exclude<FieldName, PresetName>;
+export const UNCARRIED_DEFAULTS = Object.fromEntries(
+	FIELD_ROWS.filter((f) => !f.preset).map((f) => [f.name, f.default])
+) as { [K in UncarriedName]: z.output<SetupShape[K]> };
