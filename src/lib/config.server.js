@@ -653,7 +653,7 @@ export const variables = z.object({
 		return 'problem' in loaded ? fail(loaded.problem) : loaded.entries;
 	}).meta({
 		description:
-			'named presets: inline JSON (starting with `[` or `{`) or a JSON file path. Entries: `name`, `label?`, `description?`, `base_url`, `client_id`, `client_secret?`, `scope?`, `redirect_uri?`, `registered_redirect_uri?`, `authorization_endpoint?`, `token_endpoint?`, `userinfo_endpoint?`, `issuer?`, `token_location?`, `auto_exchange?`, `token_endpoint_auth_method?`, `pkce?`, `use_par?`, `revocation_endpoint?`, `introspection_endpoint?`, `pushed_authorization_request_endpoint?`, `jwks_uri?`. A secret stays on the server; `/?preset=NAME` opens one'
+			'named presets: inline JSON (starting with `[` or `{`) or a JSON file path. Entries: `name`, `label?`, `description?`, `base_url`, `client_id`, `client_secret?`, and, each optional, the other setup fields a prefilled link may carry (the parameters the playground’s `/link` page lists, but `preset`). A secret stays on the server; `/?preset=NAME` opens one'
 	}),
 	PLAYGROUND_LOG: text('on').meta({
 		description:

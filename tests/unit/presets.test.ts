@@ -1,6 +1,13 @@
 import { expect, test } from 'vitest';
 import { presetsFrom } from '$lib/server/presets';
-import { parseConfig } from '$lib/config.server.js';
+import { parseConfig, variables } from '$lib/config.server.js';
+import { SETUP_DEFAULTS } from '$lib/oauth/setup';
+import {
+	FIELD_ROWS,
+	LINK_FIELDS,
+	PRESET_FIELDS,
+	type DefaultedName
+} from '$lib/oauth/setup-fields';
 
 /** A PLAYGROUND_PRESETS value as the server reads it: loaded by the configuration, then checked. */
 const parsePresets = (raw: string | undefined) =>
@@ -46,4 +53,25 @@ test.each([
 });
 test('unset means none', () => {
 	expect(parsePresets(undefined)).toEqual([]);
+});
+
+test('a preset entry holds the setup fields a prefilled link may carry, as PLAYGROUND_PRESETS’s description says', () => {
+	// The description (src/lib/config.server.js, which imports nothing of the protocol) names the
+	// entry's own words and the required fields, and points at the link's parameters for the rest.
+	const description = String(variables.shape.PLAYGROUND_PRESETS.meta()?.description);
+	expect(description).toContain('the other setup fields a prefilled link may carry');
+	expect([...PRESET_FIELDS].sort()).toEqual([...LINK_FIELDS].sort());
+	const required = FIELD_ROWS.filter((f) => f.preset && f.required).map((f) => f.name);
+	expect(required).toEqual(['base_url', 'client_id']);
+	for (const name of required) expect(description).toContain(`\`${name}\`,`);
+	// Each of those fields, at a valid value, is taken by a preset entry.
+	const entry: Record<string, unknown> = {
+		name: 'p',
+		base_url: 'https://reader.test',
+		client_id: 'c'
+	};
+	const valid = (name: string) =>
+		entry[name] ?? SETUP_DEFAULTS[name as DefaultedName] ?? 'https://app.test/cb';
+	for (const name of LINK_FIELDS)
+		expect(() => presetsFrom([{ ...entry, [name]: valid(name) }]), name).not.toThrow();
 });

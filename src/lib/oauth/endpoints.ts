@@ -4,6 +4,12 @@
  * setup.ts (and its schema) so that the page can work them out too.
  */
 import type { Setup } from './setup';
+import {
+	ENDPOINT_FIELDS,
+	rowOf,
+	type DocumentedEndpointName,
+	type EndpointName
+} from './setup-fields';
 
 export interface Endpoints {
 	authorization: string;
@@ -18,30 +24,25 @@ export interface Endpoints {
 	jwks: string;
 }
 
-export type EndpointFields = Pick<
-	Setup,
-	'base_url' | 'authorization_endpoint' | 'token_endpoint' | 'userinfo_endpoint'
-> &
-	Partial<
-		Pick<
-			Setup,
-			| 'revocation_endpoint'
-			| 'introspection_endpoint'
-			| 'pushed_authorization_request_endpoint'
-			| 'jwks_uri'
-		>
-	>;
+/** The fields the endpoints are worked out from: those the service's API docs publish must be there. */
+export type EndpointFields = Pick<Setup, 'base_url' | DocumentedEndpointName> &
+	Partial<Pick<Setup, Exclude<EndpointName, DocumentedEndpointName>>>;
 
+/**
+ * Each endpoint field's URL (the table of setup fields, setup-fields.ts): the field's value, else
+ * the path the service's API docs give it below the base URL, else '' (none). The API's prefix comes
+ * after the endpoints the service's API docs publish.
+ */
 export function endpoints(setup: EndpointFields): Endpoints {
 	const base = setup.base_url.replace(/\/+$/, '');
-	return {
-		authorization: setup.authorization_endpoint || `${base}/oauth2/auth`,
-		token: setup.token_endpoint || `${base}/oauth2/token`,
-		userinfo: setup.userinfo_endpoint || `${base}/reader/api/0/user-info`,
-		api: `${base}/reader/api/0/`,
-		revocation: setup.revocation_endpoint ?? '',
-		introspection: setup.introspection_endpoint ?? '',
-		par: setup.pushed_authorization_request_endpoint ?? '',
-		jwks: setup.jwks_uri ?? ''
+	const urlOf = (name: EndpointName): [string, string] => {
+		const { key, path } = rowOf(name).endpoint!;
+		return [key, setup[name] || (path ? `${base}${path}` : '')];
 	};
+	const documented = (name: EndpointName) => !!rowOf(name).endpoint!.path;
+	return {
+		...Object.fromEntries(ENDPOINT_FIELDS.filter(documented).map(urlOf)),
+		api: `${base}/reader/api/0/`,
+		...Object.fromEntries(ENDPOINT_FIELDS.filter((n) => !documented(n)).map(urlOf))
+	} as unknown as Endpoints;
 }

@@ -5,6 +5,7 @@
  */
 import { z } from '$lib/zod';
 import type { AuthMethod, PkceMethod, Setup } from './setup';
+import { METADATA_FIELDS, type MetadataName } from './setup-fields';
 
 /**
  * The well-known URLs for an issuer identifier, in the order they are tried: RFC 8414 §3.1 inserts
@@ -25,16 +26,16 @@ const url = z
 	.refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'is not an http(s) URL');
 const words = z.array(z.string().max(200)).max(100);
 
-/** The members the playground uses, each checked for its type; every other member passes through. */
+/**
+ * The members the playground uses, each checked for its type; every other member passes through.
+ * The URLs are those of the setup fields the table marks as filled by metadata (setup-fields.ts).
+ */
 export const metadataSchema = z.looseObject({
 	issuer: z.string().min(1),
-	authorization_endpoint: url.optional(),
-	token_endpoint: url.optional(),
-	userinfo_endpoint: url.optional(),
-	revocation_endpoint: url.optional(),
-	introspection_endpoint: url.optional(),
-	pushed_authorization_request_endpoint: url.optional(),
-	jwks_uri: url.optional(),
+	...(Object.fromEntries(METADATA_FIELDS.map((name) => [name, url.optional()])) as Record<
+		MetadataName,
+		z.ZodOptional<typeof url>
+	>),
 	scopes_supported: words.optional(),
 	token_endpoint_auth_methods_supported: words.optional(),
 	code_challenge_methods_supported: words.optional(),
@@ -66,20 +67,7 @@ export function chooseAuthMethod(
 
 /** The setup fields a document fills, by name (only those it gives). */
 export type MetadataValues = Partial<
-	Pick<
-		Setup,
-		| 'issuer'
-		| 'authorization_endpoint'
-		| 'token_endpoint'
-		| 'userinfo_endpoint'
-		| 'revocation_endpoint'
-		| 'introspection_endpoint'
-		| 'pushed_authorization_request_endpoint'
-		| 'jwks_uri'
-		| 'token_endpoint_auth_method'
-		| 'pkce'
-		| 'use_par'
-	>
+	Pick<Setup, 'issuer' | MetadataName | 'token_endpoint_auth_method' | 'pkce' | 'use_par'>
 >;
 
 export function toSetupValues(
@@ -87,16 +75,7 @@ export function toSetupValues(
 	current: { token_endpoint_auth_method: AuthMethod; pkce: PkceMethod }
 ): MetadataValues {
 	const out: MetadataValues = { issuer: doc.issuer };
-	for (const k of [
-		'authorization_endpoint',
-		'token_endpoint',
-		'userinfo_endpoint',
-		'revocation_endpoint',
-		'introspection_endpoint',
-		'pushed_authorization_request_endpoint',
-		'jwks_uri'
-	] as const)
-		if (doc[k]) out[k] = doc[k];
+	for (const k of METADATA_FIELDS) if (doc[k]) out[k] = doc[k];
 	out.token_endpoint_auth_method = chooseAuthMethod(
 		doc.token_endpoint_auth_methods_supported,
 		current.token_endpoint_auth_method

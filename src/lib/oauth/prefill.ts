@@ -4,34 +4,17 @@
  * token or code in it is refused, with a warning, and never used.
  */
 import { setupSchema, type Setup } from './setup';
-import { API_DOCS } from './docs';
+import { LINK_FIELDS, SETUP_FIELDS, type LinkName } from './setup-fields';
 
-/** Every parameter a link may carry, with what it means (the docs page lists these). */
+/**
+ * Every parameter a link may carry, with what it means (the /link page lists these): the setup
+ * fields a link may carry (setup-fields.ts), in the order a link names them, then the preset.
+ */
 export const PREFILL_PARAMS = {
-	base_url: `The service’s base URL; the endpoints follow from it (${API_DOCS} §4).`,
-	client_id: `The application’s client id (${API_DOCS} §2.1).`,
-	scope: '`read`, `read write`, or empty for the registration’s default (' + API_DOCS + ' §4.1).',
-	redirect_uri:
-		'The redirect URI to send; default: the playground’s own /callback. Another value turns on paste-back mode.',
-	registered_redirect_uri:
-		'The redirect URI exactly as the registration holds it (not a secret): when the service refuses the one sent, the playground names the difference.',
-	authorization_endpoint: 'Overrides {base_url}/oauth2/auth.',
-	token_endpoint: 'Overrides {base_url}/oauth2/token.',
-	userinfo_endpoint: 'Overrides {base_url}/reader/api/0/user-info.',
-	issuer:
-		'The authorization server’s issuer identifier, compared exactly with the `iss` on the redirect back (RFC 9207).',
-	token_location:
-		'`header` (Authorization: Bearer, the default) or `query` (access_token parameter).',
-	auto_exchange: '`true` (default) or `false`: exchange the code as soon as the browser is back.',
-	token_endpoint_auth_method:
-		'`client_secret_post` (default, as the service’s API docs say), `client_secret_basic` (HTTP Basic) or `none` (a public client).',
-	pkce: '`off` (default), `S256` or `plain` (RFC 7636).',
-	use_par: '`true` or `false` (default): push the authorization request first (RFC 9126).',
-	revocation_endpoint: 'The revocation endpoint (RFC 7009); none by default.',
-	introspection_endpoint: 'The introspection endpoint (RFC 7662); none by default.',
-	pushed_authorization_request_endpoint:
-		'The pushed authorization request endpoint (RFC 9126); none by default.',
-	jwks_uri: 'The issuer’s public keys (JWKS), to check a JWT’s signature; none by default.',
+	...(Object.fromEntries(LINK_FIELDS.map((name) => [name, SETUP_FIELDS[name].link])) as Record<
+		LinkName,
+		string
+	>),
 	preset:
 		'The name of a configured preset, e.g. `sandbox-rw`. Other parameters then override the preset’s fields.'
 } as const;
@@ -101,7 +84,7 @@ export function parsePrefill(params: URLSearchParams): Prefill {
 		}
 		const field = key as Exclude<PrefillKey, 'preset'>;
 		const value: unknown =
-			field === 'auto_exchange' || field === 'use_par'
+			SETUP_FIELDS[field].input === 'checkbox'
 				? raw === 'true'
 					? true
 					: raw === 'false'
@@ -125,27 +108,7 @@ export function prefillLink(
 	defaults: Partial<Setup> = {}
 ): string {
 	const url = new URL('/', origin);
-	const keys: (keyof Setup & PrefillKey)[] = [
-		'base_url',
-		'client_id',
-		'scope',
-		'redirect_uri',
-		'registered_redirect_uri',
-		'authorization_endpoint',
-		'token_endpoint',
-		'userinfo_endpoint',
-		'issuer',
-		'token_location',
-		'auto_exchange',
-		'token_endpoint_auth_method',
-		'pkce',
-		'use_par',
-		'revocation_endpoint',
-		'introspection_endpoint',
-		'pushed_authorization_request_endpoint',
-		'jwks_uri'
-	];
-	for (const k of keys) {
+	for (const k of LINK_FIELDS) {
 		const v = setup[k];
 		if (v === undefined || v === '' || v === defaults[k]) continue;
 		if (k === 'redirect_uri' && v === `${origin}/callback`) continue;

@@ -10,6 +10,7 @@
  */
 import { endpoints, type EndpointFields } from './endpoints';
 import type { Setup } from './setup';
+import { SECRET_RECEIVERS, endpointKey, fieldWords, type SecretReceiverName } from './setup-fields';
 
 /** The setup fields the destinations are worked out from. */
 export type DestinationFields = EndpointFields;
@@ -26,33 +27,21 @@ export interface SecretDestination {
 const normalize = (u: string) => (URL.canParse(u) ? new URL(u).href : u);
 
 /**
- * Every URL that receives the client secret for this setup: the token endpoint always, and the
- * endpoints that authenticate the client (RFC 7009 §2.1, RFC 7662 §2.1, RFC 9126 §2) when they are
- * set. An endpoint that is not set receives nothing and is not part of the binding, so a binding
- * made before one was set still matches until it is.
+ * Every URL that receives the client secret for this setup: the endpoint of each field the table of
+ * setup fields marks so (setup-fields.ts), in its order: the token endpoint always, and the endpoints
+ * that authenticate the client (RFC 7009 §2.1, RFC 7662 §2.1, RFC 9126 §2) when they are set. An
+ * endpoint that is not set receives nothing and is not part of the binding, so a binding made before
+ * one was set still matches until it is.
  */
 export function secretDestinations(setup: DestinationFields): SecretDestination[] {
 	const e = endpoints(setup);
-	const optional: SecretDestination[] = [
-		{ key: 'revocation_endpoint', label: 'revocation endpoint', url: e.revocation },
-		{ key: 'introspection_endpoint', label: 'introspection endpoint', url: e.introspection },
-		{
-			key: 'pushed_authorization_request_endpoint',
-			label: 'pushed authorization request endpoint',
-			url: e.par
-		}
-	];
-	return [
-		{ key: 'token_endpoint', label: 'token endpoint', url: normalize(e.token) },
-		...optional.filter((d) => d.url).map((d) => ({ ...d, url: normalize(d.url) }))
-	];
+	return SECRET_RECEIVERS.flatMap((key) => {
+		const url = e[endpointKey(key)];
+		return url ? [{ key, label: fieldWords(key), url: normalize(url) }] : [];
+	});
 }
 
-export type DestinationKey =
-	| 'token_endpoint'
-	| 'revocation_endpoint'
-	| 'introspection_endpoint'
-	| 'pushed_authorization_request_endpoint';
+export type DestinationKey = SecretReceiverName;
 
 /** What a secret is bound to: the client id and each receiving URL by key. */
 export interface SecretBinding {

@@ -10,9 +10,16 @@ import { listChanges } from './secret-binding';
 import { endpoints, type EndpointFields } from './endpoints';
 import type { Setup } from './setup';
 import type { MetadataValues } from './metadata';
+import {
+	METADATA_FIELDS,
+	TOKEN_RECEIVERS,
+	endpointKey,
+	fieldWords,
+	type TokenReceiverName
+} from './setup-fields';
 
 export interface TokenDestination {
-	key: 'api' | 'userinfo_endpoint';
+	key: 'api' | Exclude<TokenReceiverName, 'base_url'>;
 	/** What it is, in words ("user-info endpoint"). */
 	label: string;
 	/** Its origin, or the URL as given when it does not parse. */
@@ -21,13 +28,17 @@ export interface TokenDestination {
 
 const originOf = (u: string) => (URL.canParse(u) ? new URL(u).origin : u);
 
-/** Where the access token goes with this setup: the API's origin and the user-info endpoint's. */
+/**
+ * Where the access token goes with this setup: the origin of each field the table of setup fields
+ * marks so (setup-fields.ts): the API's (below the base URL) and the user-info endpoint's.
+ */
 export function tokenDestinations(setup: EndpointFields): TokenDestination[] {
 	const e = endpoints(setup);
-	return [
-		{ key: 'api', label: 'API', origin: originOf(e.api) },
-		{ key: 'userinfo_endpoint', label: 'user-info endpoint', origin: originOf(e.userinfo) }
-	];
+	return TOKEN_RECEIVERS.map((name) =>
+		name === 'base_url'
+			? { key: 'api', label: 'API', origin: originOf(e.api) }
+			: { key: name, label: fieldWords(name), origin: originOf(e[endpointKey(name)]) }
+	);
 }
 
 /** What tokens are bound to: the origins that may receive them, and who issued them. */
@@ -103,16 +114,9 @@ export function tokensDroppedMessage(moves: TokenDestination[]): string {
  * metadata was verified (its `issuer` was the one it was fetched for, RFC 8414 §3.3).
  */
 export function metadataOrigins(values: MetadataValues): string[] {
-	const urls = [
-		values.issuer,
-		values.authorization_endpoint,
-		values.token_endpoint,
-		values.userinfo_endpoint,
-		values.revocation_endpoint,
-		values.introspection_endpoint,
-		values.pushed_authorization_request_endpoint,
-		values.jwks_uri
-	].filter((u): u is string => !!u && URL.canParse(u));
+	const urls = [values.issuer, ...METADATA_FIELDS.map((name) => values[name])].filter(
+		(u): u is string => !!u && URL.canParse(u)
+	);
 	return [...new Set(urls.map((u) => new URL(u).origin))];
 }
 

@@ -6,7 +6,8 @@
  */
 import { basicCredentials } from '$lib/oauth/auth-methods';
 import { secretDestinations, type DestinationKey } from '$lib/oauth/secret-binding';
-import { endpoints, type Endpoints, type Setup } from '$lib/oauth/setup';
+import { endpoints, type Setup } from '$lib/oauth/setup';
+import { endpointKey } from '$lib/oauth/setup-fields';
 import type { HeaderList } from '$lib/exchange/types';
 import { usableSecret } from './secret';
 import type { Session } from './session';
@@ -32,18 +33,11 @@ export type ClientAuth =
 	  }
 	| { ok: false; status: number; message: string };
 
-const ENDPOINT_OF: Record<DestinationKey, keyof Endpoints> = {
-	token_endpoint: 'token',
-	revocation_endpoint: 'revocation',
-	introspection_endpoint: 'introspection',
-	pushed_authorization_request_endpoint: 'par'
-};
-
 export function clientAuth(session: Session, key: DestinationKey): ClientAuth {
 	const setup = session.setup;
 	if (!setup) return { ok: false, status: 409, message: 'Save the setup first.' };
 	const dest = secretDestinations(setup).find((d) => d.key === key);
-	const url = endpoints(setup)[ENDPOINT_OF[key]];
+	const url = endpoints(setup)[endpointKey(key)];
 	if (!dest || !url)
 		return {
 			ok: false,

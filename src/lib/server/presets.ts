@@ -8,7 +8,8 @@
  * sandbox's built-in registrations over at start with `offerSandboxClients`.
  */
 import { z } from 'zod';
-import { endpoints, setupSchema, setupWith, type Setup } from '$lib/oauth/setup';
+import { endpoints, setupWith, type Setup } from '$lib/oauth/setup';
+import { presetShape, UNCARRIED_DEFAULTS } from '$lib/oauth/setup-fields';
 import { config } from '$lib/env.server';
 
 export interface Preset {
@@ -35,31 +36,21 @@ export function isSandboxTarget(setup: Setup | null | undefined, origin: string)
 	return url.origin === origin && url.pathname === '/sandbox/oauth2/auth';
 }
 
+/**
+ * A PLAYGROUND_PRESETS entry: its name and words, and the setup fields a preset may carry (the table
+ * of setup fields, oauth/setup-fields.ts), the client secret after the client id it belongs to.
+ */
+const { base_url, client_id, ...otherFields } = presetShape;
 const presetEntry = z.strictObject({
 	name: z
 		.string()
 		.regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1–64 letters, digits, dots, dashes or underscores'),
 	label: z.string().max(80).optional(),
 	description: z.string().max(300).optional(),
-	base_url: setupSchema.shape.base_url,
-	client_id: setupSchema.shape.client_id,
+	base_url,
+	client_id,
 	client_secret: z.string().max(1024).optional(),
-	scope: setupSchema.shape.scope,
-	redirect_uri: setupSchema.shape.redirect_uri.optional(),
-	registered_redirect_uri: setupSchema.shape.registered_redirect_uri,
-	authorization_endpoint: setupSchema.shape.authorization_endpoint,
-	token_endpoint: setupSchema.shape.token_endpoint,
-	userinfo_endpoint: setupSchema.shape.userinfo_endpoint,
-	issuer: setupSchema.shape.issuer,
-	token_location: setupSchema.shape.token_location,
-	auto_exchange: setupSchema.shape.auto_exchange,
-	revocation_endpoint: setupSchema.shape.revocation_endpoint,
-	introspection_endpoint: setupSchema.shape.introspection_endpoint,
-	pushed_authorization_request_endpoint: setupSchema.shape.pushed_authorization_request_endpoint,
-	jwks_uri: setupSchema.shape.jwks_uri,
-	token_endpoint_auth_method: setupSchema.shape.token_endpoint_auth_method,
-	pkce: setupSchema.shape.pkce,
-	use_par: setupSchema.shape.use_par
+	...otherFields
 });
 
 /**
@@ -84,7 +75,7 @@ export function presetsFrom(entries: unknown[]): Preset[] {
 			name,
 			label: label ?? name,
 			description: description ?? `${setup.client_id} at ${setup.base_url}`,
-			setup: { ...setup, custom_state: '', allow_invalid_tls: false, redirect_uri },
+			setup: { ...setup, ...UNCARRIED_DEFAULTS, redirect_uri },
 			client_secret
 		};
 	});
