@@ -107,6 +107,7 @@ const discoverSchema = z
 		path: ['base_url']
 	});
 
+/** Every action of the step registry (ACTIONS), and no other (tests/unit/step-registry.test.ts). */
 export const actions: Actions = inFlow({
 	check: (event) =>
 		runStep(event, (s, client) =>

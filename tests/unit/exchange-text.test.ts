@@ -24,7 +24,8 @@ import {
 	requestTarget,
 	responseHead
 } from '$lib/exchange/raw';
-import { headerValue, statusLine, STEPS, type Exchange, type Step } from '$lib/exchange/types';
+import { headerValue, statusLine, type Exchange } from '$lib/exchange/types';
+import { STEPS, type Step } from '$lib/exchange/step-registry';
 import { rateLimits } from '$lib/exchange/rate-limit-headers';
 
 describe('utf8Length', () => {

@@ -2,9 +2,11 @@
  * The tab's flow state as the step forms drive it through use:enhance: the submit function is
  * called as SvelteKit calls it, and its callback with the action result SvelteKit hands over.
  */
+import type { ActionName } from '$lib/exchange/step-registry';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { ActionResult } from '@sveltejs/kit';
-import { STEPS, type Exchange } from '$lib/exchange/types';
+import type { Exchange } from '$lib/exchange/types';
+import { STEPS } from '$lib/exchange/step-registry';
 import {
 	CANCELLED,
 	Flow,
@@ -49,7 +51,7 @@ afterEach(() => {
 });
 
 /** Submits like use:enhance: the submit function now, the callback once `answer` is called. */
-function post(name: string, after?: Parameters<Flow['submit']>[1], formData = new FormData()) {
+function post(name: ActionName, after?: Parameters<Flow['submit']>[1], formData = new FormData()) {
 	const controller = new AbortController();
 	const callback = flow.submit(
 		name,
@@ -270,7 +272,7 @@ describe('the automatic exchange and the step states after the issuer check', ()
 
 describe('focus after a step: the user’s own steps move it, automatic ones never', () => {
 	/** A document whose step results are one focusable element each, by selector; its form posts `name`. */
-	function page(name = 'exchange') {
+	function page(name: ActionName = 'exchange') {
 		const focused: string[] = [];
 		const el = (sel: string) => ({ focus: () => focused.push(sel) });
 		let answer: ((r: ActionResult) => Promise<void>) | undefined;

@@ -5,6 +5,7 @@
  * current setup; a failure, a time-out or Cancel shows as such, the earlier good result kept but
  * marked as earlier; another setup's exchange is never a step's result.
  */
+import type { ActionName } from '$lib/exchange/step-registry';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { ActionResult } from '@sveltejs/kit';
 import type { Exchange, Step } from '$lib/exchange/types';
@@ -72,7 +73,7 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers());
 
 /** Posts a step's form as use:enhance does; `answer` hands its callback the action result. */
-function post(name: string) {
+function post(name: ActionName) {
 	const controller = new AbortController();
 	const callback = flow.submit(name)({
 		action: new URL('http://127.0.0.1/?/' + name),

@@ -47,7 +47,8 @@ import {
 import { REDACTED, collectTokens, redactTokens, scrubSecrets } from './redact';
 import { RUN_SPENDING, SPENDS, SPEND_WHY, requestFields, spends } from './spending';
 import type { Spend } from './spending';
-import { STEPS, statusLine, type Exchange } from './types';
+import { statusLine, type Exchange } from './types';
+import { STEPS } from './step-registry';
 
 export interface CurlOptions {
 	/** Write tokens and codes in full. Default: variables, other copies shortened. */

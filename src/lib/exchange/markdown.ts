@@ -9,7 +9,8 @@
  */
 import { prepareForExport } from './redact';
 import { prettyJson, requestHead, responseHead } from './raw';
-import { STEPS, statusLine, type Exchange, type Finding } from './types';
+import { statusLine, type Exchange, type Finding } from './types';
+import { STEPS } from './step-registry';
 
 /** The setup fields worth showing; any field whose name mentions a secret or password is left out. */
 export interface MarkdownSetup {

@@ -1,11 +1,6 @@
 /** The raw HTTP text of an Exchange, as it went on the wire (CRLFs shown as line breaks). */
-import {
-	STEPS,
-	statusLine,
-	type Exchange,
-	type ExchangeRequest,
-	type ExchangeResponse
-} from './types';
+import { STEPS } from './step-registry';
+import { statusLine, type Exchange, type ExchangeRequest, type ExchangeResponse } from './types';
 
 export function requestTarget(url: string): string {
 	try {

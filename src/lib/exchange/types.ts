@@ -3,48 +3,9 @@
  * It is the only record that the views, the diagnostics and the exports read.
  */
 
-export type Step =
-	| 'consent'
-	| 'callback'
-	| 'exchange'
-	| 'refresh'
-	| 'userinfo'
-	| 'api'
-	| 'introspect'
-	| 'revoke'
-	| 'check'
-	| 'discovery'
-	| 'par'
-	| 'jwks';
+import type { Step } from './step-registry';
 
-/** Requests that belong to a numbered step or to the setup, with no card of their own. */
-export type UnnumberedStep = 'check' | 'discovery' | 'par' | 'jwks';
-
-/**
- * The steps' numbers and names, defined once: `title` names an exchange in the views and the exports,
- * `heading` is the step card's heading. The numbers follow the order of the flow, as the page shows
- * the cards: the token is used (user-info) before it is refreshed (the service's API docs §5 steps
- * 5 and 6). Introspection and revocation come last: revoking ends what the others use. The
- * registration check and the metadata fetch belong to the setup, the pushed request to the consent
- * step and the key fetch to the tokens, so they have no number and no card of their own.
- */
-export const STEPS: Readonly<
-	Record<Exclude<Step, UnnumberedStep>, { n: number; title: string; heading: string }> &
-		Record<UnnumberedStep, { n?: undefined; title: string; heading?: undefined }>
-> = {
-	consent: { n: 1, title: 'Consent redirect', heading: 'Consent redirect' },
-	callback: { n: 2, title: 'Callback', heading: 'Callback and state check' },
-	exchange: { n: 3, title: 'Code exchange', heading: 'Code exchange' },
-	userinfo: { n: 4, title: 'User-info', heading: 'User-info' },
-	refresh: { n: 5, title: 'Refresh', heading: 'Refresh' },
-	api: { n: 6, title: 'API call', heading: 'Any API call' },
-	introspect: { n: 7, title: 'Introspection', heading: 'Introspection' },
-	revoke: { n: 8, title: 'Revocation', heading: 'Revocation' },
-	check: { title: 'Registration check' },
-	discovery: { title: 'Metadata' },
-	par: { title: 'Pushed authorization request' },
-	jwks: { title: 'Issuer keys (JWKS)' }
-};
+export type { Step };
 
 /** "200 OK", or "200" when the service sent no reason phrase. */
 export function statusLine(res: Pick<ExchangeResponse, 'status' | 'statusText'>): string {

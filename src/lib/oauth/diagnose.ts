@@ -3,7 +3,8 @@
  * Pure: the same rules run on live exchanges and on imported ones.
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
-import { headerValue, STEPS } from '$lib/exchange/types';
+import { headerValue } from '$lib/exchange/types';
+import { STEPS } from '$lib/exchange/step-registry';
 import { AUTHORIZATION_ERRORS, MAX_STATE_BYTES } from './consent';
 import { API_DOCS, apiDocs } from './docs';
 import * as F from './findings';

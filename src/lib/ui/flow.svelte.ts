@@ -11,53 +11,22 @@
  */
 import { createContext } from 'svelte';
 import type { ActionResult, SubmitFunction } from '@sveltejs/kit';
-import { STEPS, type Exchange } from '$lib/exchange/types';
+import type { Exchange } from '$lib/exchange/types';
+import {
+	busyText,
+	doneText,
+	EXCHANGE_STEPS,
+	type ActionName,
+	type ExchangeStep
+} from '$lib/exchange/step-registry';
 import type { FieldErrors } from '$lib/oauth/setup';
 import { issuerStops, type IssuerVerdict } from '$lib/oauth/issuer';
-import {
-	EXCHANGE_STEPS,
-	latestOf,
-	stepViews,
-	type Attempt,
-	type ExchangeStep,
-	type StepName,
-	type StepState
-} from './step-status';
+import { latestOf, stepViews, type Attempt, type StepName, type StepState } from './step-status';
 import { Clock } from './clock.svelte';
 import { flowAction } from '$lib/oauth/flow-id';
 import { transcript } from './transcript.svelte';
 import { focusOutcome } from './focus';
 import { UndoOffer } from './undo.svelte';
-
-/** What the progress line says while a step's request is under way. */
-export const BUSY_TEXT: Record<string, string> = {
-	setup: 'Saving the setup…',
-	preset: 'Filling in the sandbox client…',
-	restart: 'Preparing a new consent request…',
-	exchange: 'Exchanging the code for tokens…',
-	refresh: 'Refreshing the access token…',
-	userinfo: 'Reading the user info…',
-	api: 'Calling the API…',
-	reset: 'Starting over…',
-	undo: 'Bringing the flow back…',
-	check: 'Checking the consent URL with the service…',
-	pasteback: 'Reading the pasted address…',
-	par: 'Pushing the authorization request…',
-	jwt: 'Fetching the issuer’s keys and checking the signature…',
-	introspect: 'Asking the server about the token (introspection)…',
-	revoke: 'Revoking the token, then trying it once more…'
-};
-
-/**
- * What the live region says when a step is done; automatic steps say what happened, since nothing
- * moves focus. Their numbers are the cards' own (STEPS), so a screen reader hears the step it sees.
- */
-export const DONE_TEXT: Record<string, string> = {
-	exchange: `Step ${STEPS.exchange.n}: the code was exchanged for tokens.`,
-	refresh: `Step ${STEPS.refresh.n}: the access token was refreshed.`,
-	reset: 'Started over.',
-	undo: 'The flow is back as it was before Start over.'
-};
 
 /** After this long a step counts as slow, and the progress line offers Cancel. */
 export const SLOW_AFTER_MS = 2000;
@@ -181,7 +150,7 @@ export class Flow {
 	 * once the step is no longer busy, with what came back and the form. Then, when the user started
 	 * it (not `trigger`), focus moves to the step's error or new result (focus.ts).
 	 */
-	submit(name: string, after?: AfterStep): SubmitFunction {
+	submit(name: ActionName, after?: AfterStep): SubmitFunction {
 		return ({ formData, formElement, controller }) => {
 			const auto = this.#auto;
 			for (const [k, v] of Object.entries(this.#extra)) formData.set(k, v);
@@ -208,7 +177,7 @@ export class Flow {
 	}
 
 	/** A step form's action: `?flow=<id>&/name`, so that a post without script names the flow too. */
-	action(name: string): string {
+	action(name: ActionName): string {
 		return flowAction(this.#facts().flow, name);
 	}
 
@@ -217,7 +186,7 @@ export class Flow {
 	 * and refresh), as its button would, with `extra` fields added to what the form holds. Such a
 	 * submission is automatic: it is announced in the live region and never moves focus.
 	 */
-	trigger(name: string, extra: Record<string, string> = {}): void {
+	trigger(name: ActionName, extra: Record<string, string> = {}): void {
 		const form = document.querySelector<HTMLFormElement>(`form[data-action="${name}"]`);
 		if (!form) return;
 		this.#extra = extra;
@@ -265,7 +234,7 @@ export class Flow {
 		this.busy = name;
 		this.slow = false;
 		this.errors = { ...this.errors, [name]: '' };
-		this.announce = BUSY_TEXT[name] ?? 'Working…';
+		this.announce = busyText(name);
 		this.#controller = controller;
 		clearTimeout(this.#slowTimer);
 		this.#slowTimer = setTimeout(() => (this.slow = true), SLOW_AFTER_MS);
@@ -291,7 +260,7 @@ export class Flow {
 			if (result.type === 'failure') {
 				if (!exchanges.some((ex) => ex.step === name)) this.#attempt(name, 'failed');
 				this.#fail(name, String(d.message ?? `The request failed (HTTP ${result.status}).`));
-			} else this.announce = DONE_TEXT[name] ?? 'Done.';
+			} else this.announce = doneText(name);
 			// A step that left the session as it was (a plain API call) says so: its page data stands.
 			if (!(result.type === 'success' && d.unchanged === true)) await this.#invalidate();
 			return result.type === 'success' ? d : { failure: true, ...d };

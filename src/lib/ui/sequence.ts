@@ -2,7 +2,8 @@
  * The sequence diagram's layout, as pure functions of the exchanges: which lanes each arrow joins,
  * its labels, its status, and where everything goes for a given width.
  */
-import { STEPS, statusLine, type Exchange, type Step } from '$lib/exchange/types';
+import { statusLine, type Exchange } from '$lib/exchange/types';
+import { STEP_NAMES, STEPS, type Step } from '$lib/exchange/step-registry';
 import { exchangeStatus, ofSetup, type ExchangeStatus } from './step-status';
 
 export type Lane = 'browser' | 'playground' | 'service';
@@ -20,7 +21,7 @@ export const LANES: readonly { id: Lane; name: string; short: string }[] = [
  * of the flow, is named instead. A tick is never a number: it marks a good answer only.
  */
 export const STEP_NUMBER: Record<Step, string> = Object.fromEntries(
-	(Object.keys(STEPS) as Step[]).map((s) => [s, String(STEPS[s].n ?? s)])
+	STEP_NAMES.map((s) => [s, String(STEPS[s].n ?? s)])
 ) as Record<Step, string>;
 
 /** The mark before an arrow's status: ✓ a good answer, ✕ a failure, ⊘ consent declined. */
@@ -30,21 +31,6 @@ export const STATUS_MARK: Record<StatusKind, string> = {
 	denied: '⊘',
 	redirect: '',
 	pending: ''
-};
-
-export const STEP_NAME: Record<Step, string> = {
-	consent: 'consent',
-	callback: 'callback',
-	exchange: 'code exchange',
-	refresh: 'refresh',
-	userinfo: 'user-info',
-	api: 'API call',
-	introspect: 'introspection',
-	revoke: 'revocation',
-	check: 'registration check',
-	discovery: 'metadata',
-	par: 'pushed authorization request',
-	jwks: 'issuer keys'
 };
 
 /**
@@ -166,7 +152,7 @@ export function arrowAriaLabel(
 ): string {
 	const f = fit(ex, maxChars);
 	const numbered = /^\d+$/.test(f.n);
-	const name = STEP_NAME[ex.step];
+	const name = STEPS[ex.step].name;
 	const request = [f.method, f.path].filter(Boolean).join(' ');
 	const head = numbered
 		? `Step ${f.n}, ${request}`

@@ -8,22 +8,13 @@
  * An exchange of another setup is never a step's result.
  */
 import type { Exchange } from '$lib/exchange/types';
+import type { ExchangeStep } from '$lib/exchange/step-registry';
 
 export type StepState = 'todo' | 'current' | 'done' | 'failed' | 'cancelled' | 'denied' | 'busy';
 
 /** One exchange's outcome: the diagram's arrows and the exchange views read it. */
 export type ExchangeStatus = 'ok' | 'failed' | 'denied' | 'redirect' | 'pending';
 
-/** The steps whose status comes from their exchanges. */
-export const EXCHANGE_STEPS = [
-	'exchange',
-	'refresh',
-	'userinfo',
-	'api',
-	'introspect',
-	'revoke'
-] as const;
-export type ExchangeStep = (typeof EXCHANGE_STEPS)[number];
 export type StepName = 'setup' | 'consent' | 'callback' | ExchangeStep;
 
 /**

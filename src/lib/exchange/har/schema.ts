@@ -5,22 +5,9 @@
  * alone (the import skips and counts it) instead of failing the whole file.
  */
 import { z } from '$lib/zod';
-import type { FailureKind, Step } from '../types';
+import type { FailureKind } from '../types';
+import { STEP_NAMES } from '../step-registry';
 
-const STEPS = [
-	'consent',
-	'callback',
-	'exchange',
-	'refresh',
-	'userinfo',
-	'api',
-	'introspect',
-	'revoke',
-	'check',
-	'discovery',
-	'par',
-	'jwks'
-] as const satisfies readonly Step[];
 const FAILURE_KINDS = [
 	'refused',
 	'timeout',
@@ -97,7 +84,7 @@ export const entrySchema = z.object({
 		})
 		.catch({}),
 	_id: optStr(200),
-	_step: z.enum(STEPS).optional().catch(undefined),
+	_step: z.enum(STEP_NAMES).optional().catch(undefined),
 	_findings: listOf(findingSchema).optional(),
 	_failure: z
 		.object({ kind: z.enum(FAILURE_KINDS).catch('network'), message: str(10_000) })

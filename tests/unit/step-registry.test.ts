@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test, vi } from 'vitest';
+import {
+	ACTIONS,
+	busyText,
+	doneText,
+	EXCHANGE_STEPS,
+	STEP_NAMES,
+	STEPS
+} from '$lib/exchange/step-registry';
+import { STEP_NUMBER } from '$lib/ui/sequence';
+import { entrySchema } from '$lib/exchange/har/schema';
+
+vi.mock('$env/dynamic/private', () => ({ env: {} }));
+
+/** Every `.svelte` and `.ts` file under `dir`. */
+function sources(dir: string): string[] {
+	return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+		.filter((f) => /\.(svelte|ts)$/.test(f))
+		.map((f) => join(dir, f));
+}
+
+describe('the step registry', () => {
+	test('the page server answers exactly the actions the registry names', async () => {
+		const { actions } = await import('../../src/routes/+page.server');
+		expect(Object.keys(actions).sort()).toEqual(Object.keys(ACTIONS).sort());
+	});
+
+	test('every action a step form posts says what it is doing while it runs', () => {
+		const posted = new Set<string>();
+		for (const file of sources('src')) {
+			for (const m of readFileSync(file, 'utf8').matchAll(/flow\.(?:submit|trigger)\('(\w+)'/g))
+				posted.add(m[1]!);
+		}
+		// introspect and revoke share one component, which posts `step`.
+		posted.add('introspect').add('revoke');
+		expect(posted.size).toBeGreaterThan(10);
+		for (const name of posted) expect(busyText(name), name).not.toBe('Working…');
+		expect(busyText('no-such-action')).toBe('Working…');
+	});
+
+	test('the automatic steps say, with their card’s number, that they are done', () => {
+		expect(doneText('exchange')).toBe(
+			`Step ${STEPS.exchange.n}: the code was exchanged for tokens.`
+		);
+		expect(doneText('refresh')).toBe('Step 5: the access token was refreshed.');
+		expect(doneText('userinfo')).toBe('Done.');
+	});
+
+	test('the cards are numbered 1 to 8 without a gap, in the order of the table', () => {
+		const numbered = STEP_NAMES.filter((s) => STEPS[s].n !== undefined);
+		expect(numbered.map((s) => STEPS[s].n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+		expect(numbered.every((s) => STEPS[s].heading)).toBe(true);
+		expect(EXCHANGE_STEPS).toEqual([
+			'exchange',
+			'userinfo',
+			'refresh',
+			'api',
+			'introspect',
+			'revoke'
+		]);
+	});
+
+	test('the diagram and the HAR import know every step the registry names, and no other', () => {
+		expect(Object.keys(STEP_NUMBER).sort()).toEqual([...STEP_NAMES].sort());
+		expect(STEP_NUMBER.refresh).toBe('5');
+		expect(STEP_NUMBER.check).toBe('check');
+		const entry = (step: string) =>
+			entrySchema.parse({
+				request: { method: 'GET', url: 'https://a.example/x', headers: [] },
+				_step: step
+			});
+		for (const step of STEP_NAMES) expect(entry(step)._step).toBe(step);
+		expect(entry('nonsense')._step).toBeUndefined();
+	});
+});
