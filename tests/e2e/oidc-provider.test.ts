@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, shot, SHOTS } from '../helpers/browser';
+import { launch, shot } from '../helpers/browser';
 import { flowUrl, offLoopbackRefused, openPlayground, watch } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 import {
@@ -160,7 +160,7 @@ describe('against oidc-provider', () => {
 			.poll(() => p.locator('#exchange details.exchange').textContent())
 			.toContain('client_secret=<redacted>');
 		await shot(p, 'oidc-06-phone-tokens');
-		await p.locator('#exchange').screenshot({ path: `${SHOTS}/oidc-07-phone-exchange.png` });
+		await shot(p.locator('#exchange'), 'oidc-07-phone-exchange');
 		const overflow = await p.evaluate(
 			() => document.documentElement.scrollWidth - document.documentElement.clientWidth
 		);
@@ -198,9 +198,7 @@ describe('mix-up (RFC 9207) against oidc-provider', () => {
 			await p.evaluate(() => window.scrollTo(0, 0));
 			const found = (await axeProblems(p)).map((v) => `${v.kind} ${v.id}: ${v.nodes.join(' | ')}`);
 			expect(found, 'no axe problems with the warning shown').toEqual([]);
-			await p
-				.locator('#callback')
-				.screenshot({ path: `${SHOTS}/iss-02-callback-${size.name}.png` });
+			await shot(p.locator('#callback'), `iss-02-callback-${size.name}`);
 			const overflow = await p.evaluate(
 				() => document.documentElement.scrollWidth - document.documentElement.clientWidth
 			);

@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, shot, SHOTS } from '../helpers/browser';
+import { launch, shot } from '../helpers/browser';
 import { flowUrl, offLoopbackRefused, openPlayground, watch } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 import {
@@ -113,7 +113,7 @@ for (const size of [
 		await p.locator('#consent [data-result-of="par"]').waitFor();
 		await shot(p, `par-01-pushed-${size.name}`);
 		await p.locator('#consent-open').evaluate((e) => e.scrollIntoView({ block: 'center' }));
-		await p.screenshot({ path: `${SHOTS}/par-02-consent-card-${size.name}.png` });
+		await shot(p, `par-02-consent-card-${size.name}`, { screen: true });
 
 		await p.getByRole('link', { name: 'Open the consent page' }).click();
 		await p.waitForURL((u) => u.origin === oidc.origin);
@@ -137,7 +137,7 @@ for (const size of [
 		expect(await jwt.textContent()).not.toContain('The signature was not checked');
 		await outcome.scrollIntoViewIfNeeded();
 		await shot(p, `jwt-01-valid-${size.name}`);
-		await jwt.screenshot({ path: `${SHOTS}/jwt-03-valid-card-${size.name}.png` });
+		await shot(jwt, `jwt-03-valid-card-${size.name}`);
 
 		const [h, pl, s] = access.split('.') as [string, string, string];
 		const i = Math.floor(s.length / 2);
@@ -161,7 +161,7 @@ for (const size of [
 		const found = (await axeProblems(p)).map((v) => `${v.kind} ${v.id}: ${v.nodes.join(' | ')}`);
 		expect(found, 'no axe problems with the check outcomes shown').toEqual([]);
 		await shot(p, `jwt-02-tampered-${size.name}`);
-		await other.screenshot({ path: `${SHOTS}/jwt-04-tampered-card-${size.name}.png` });
+		await shot(other, `jwt-04-tampered-card-${size.name}`);
 		const overflow = await p.evaluate(
 			() => document.documentElement.scrollWidth - document.documentElement.clientWidth
 		);

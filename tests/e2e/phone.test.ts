@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, shot, SHOTS } from '../helpers/browser';
+import { launch, shot } from '../helpers/browser';
 import { flowUrl, openPlayground, watch } from '../helpers/e2e';
 import { overflowProblems, smallTargets } from '../helpers/layout';
 
@@ -195,7 +195,7 @@ describe('every step and state fits the screen', () => {
  */
 async function bannerInReach(p: Page, name: string): Promise<string> {
 	// What the phone's screen shows at this moment (the full-page shot below scrolls the page).
-	await p.screenshot({ path: `${SHOTS}/phone-${name}-screen.png` });
+	await shot(p, `phone-${name}-screen`, { screen: true });
 	return p.evaluate(() => {
 		const focused = document.activeElement as HTMLElement | null;
 		if (!focused || focused === document.body) return 'nothing has focus';

@@ -4,7 +4,7 @@
  * check's finding names the difference and the fix, and its long URIs wrap inside the finding.
  */
 import { expect } from 'vitest';
-import { shot, SHOTS } from '../helpers/browser';
+import { shot } from '../helpers/browser';
 import { offLoopbackRefused, openPlayground } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 import { e2eTest } from '../helpers/fixtures';
@@ -49,10 +49,8 @@ test('a client registered for localhost only: the check names the difference, an
 	);
 	await finding.scrollIntoViewIfNeeded();
 	await shot(p, '60-redirect-uri-near-miss-390');
-	await finding.screenshot({ path: `${SHOTS}/61-redirect-uri-finding-390.png` });
-	await p.getByTestId('redirect-refusal').screenshot({
-		path: `${SHOTS}/62-redirect-uri-before-consent-390.png`
-	});
+	await shot(finding, '61-redirect-uri-finding-390');
+	await shot(p.getByTestId('redirect-refusal'), '62-redirect-uri-before-consent-390');
 	const box = await finding.evaluate((el) => {
 		const r = el.getBoundingClientRect();
 		return { right: r.right, scroll: el.scrollWidth, client: el.clientWidth };

@@ -166,10 +166,10 @@ describe('Start over', () => {
 			await choosePreset(p, srv.url, PRESET);
 			await p.locator('header').getByRole('button', { name: 'Start over' }).click();
 			await p.getByRole('dialog').waitFor();
-			await p.screenshot({ path: `test-output/screenshots/undo-confirm-${width}.png` });
+			await shot(p, `undo-confirm-${width}`, { screen: true });
 			await p.getByRole('dialog').getByRole('button', { name: 'Start over' }).click();
 			await p.getByTestId('undo-notice').waitFor();
-			await p.screenshot({ path: `test-output/screenshots/undo-notice-${width}.png` });
+			await shot(p, `undo-notice-${width}`, { screen: true });
 			expect(await axeProblems(p)).toEqual([]);
 			await context.close();
 		}

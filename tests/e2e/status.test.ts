@@ -168,9 +168,7 @@ describe('a step that fails after succeeding', () => {
 		expect(await earlier.locator('summary').textContent()).toContain('200');
 		expect(await axe(p)).toEqual([]);
 		await p.locator('#exchange').scrollIntoViewIfNeeded();
-		await p
-			.locator('#exchange')
-			.screenshot({ path: 'test-output/screenshots/status-01-failed-earlier.png' });
+		await shot(p.locator('#exchange'), 'status-01-failed-earlier');
 	});
 
 	test('user-info over a time-out or a 500 after a 200: failed, the 200 kept as earlier', async () => {
@@ -221,9 +219,7 @@ test('Cancel mid-request shows "cancelled" and no other setup’s result', async
 	expect(
 		await p.locator('[data-arrow][data-step="exchange"]').first().getAttribute('data-stale')
 	).toBe('true');
-	await p
-		.locator('#exchange')
-		.screenshot({ path: 'test-output/screenshots/status-02-cancelled.png' });
+	await shot(p.locator('#exchange'), 'status-02-cancelled');
 });
 
 test('an expiring token flips to expired on screen without a reload', async () => {
@@ -239,7 +235,7 @@ test('an expiring token flips to expired on screen without a reload', async () =
 	await expect.poll(() => tokens.textContent()).toContain('The access token has expired');
 	expect(await p.locator('.tokens').getAttribute('data-clock')).toBe('expired');
 	expect(loads, 'no reload').toEqual([]);
-	await tokens.screenshot({ path: 'test-output/screenshots/status-03-expired.png' });
+	await shot(tokens, 'status-03-expired');
 });
 
 describe('the diagram uses the same statuses', () => {
@@ -278,8 +274,6 @@ describe('the diagram uses the same statuses', () => {
 			expect(await axe(p)).toEqual([]);
 			await p.locator('.transcript .sequence').scrollIntoViewIfNeeded();
 			await shot(p, `status-04-diagram-${width}`);
-			await p
-				.locator('.transcript .sequence')
-				.screenshot({ path: `test-output/screenshots/status-05-diagram-only-${width}.png` });
+			await shot(p.locator('.transcript .sequence'), `status-05-diagram-only-${width}`);
 		});
 });

@@ -4,7 +4,7 @@
  * message; it never skips.
  */
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { CHROMIUM_FLAGS, launchChromium } from '../../scripts/lib/browser.js';
 
 export { CHROMIUM_FLAGS };
@@ -16,7 +16,25 @@ export function launch(opts: { hostResolverRules?: string } = {}): Promise<Brows
 	return launchChromium(opts);
 }
 
-export async function shot(page: Page, name: string): Promise<void> {
+/**
+ * Whether the e2e tests save their screenshots: with `SCREENSHOTS=1` (`npm run test:e2e:shots`).
+ * They are for a person to look at, at desktop and phone widths, after a change to the page; no
+ * test reads them, and taking them was about a fifth of the e2e run's time, so `npm test` skips them.
+ */
+export const SCREENSHOTS = process.env.SCREENSHOTS === '1';
+
+/**
+ * Saves a screenshot as `test-output/screenshots/<name>.png` when SCREENSHOTS is on: of the whole
+ * page (`screen: true`: only what the viewport shows), or of one element.
+ */
+export async function shot(
+	target: Page | Locator,
+	name: string,
+	{ screen = false }: { screen?: boolean } = {}
+): Promise<void> {
+	if (!SCREENSHOTS) return;
 	mkdirSync(SHOTS, { recursive: true });
-	await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+	const path = `${SHOTS}/${name}.png`;
+	if ('goto' in target) await target.screenshot({ path, fullPage: !screen });
+	else await target.screenshot({ path });
 }
