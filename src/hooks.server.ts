@@ -5,19 +5,11 @@
  */
 import type { Handle, ServerInit } from '@sveltejs/kit';
 import { json } from '@sveltejs/kit';
-import { builtinClients, redirectUrisOf } from '$lib/sandbox/clients.server';
 import {
 	AUTHORIZATION_PATH,
 	consentFormTargets,
 	sandboxPreflight
 } from '$lib/sandbox/preflight.server';
-import {
-	configuredPresets,
-	offerSandboxClients,
-	offerSandboxRegistrations
-} from '$lib/server/presets';
-import { sandboxApiExamples } from '$lib/sandbox/examples.server';
-import { offerSandboxApiExamples } from '$lib/server/api-examples';
 import { env } from '$env/dynamic/private';
 import { parseConfig } from '$lib/config.server.js';
 import { createPlayground, type App } from '$lib/app.server';
@@ -46,19 +38,8 @@ let app: App;
 
 export const init: ServerInit = async () => {
 	try {
+		// A bad setting (a key, a PLAYGROUND_PRESETS entry) throws here, so the start fails.
 		app = createPlayground(parseConfig(env));
-		configuredPresets();
-		// The playground offers the sandbox's built-in clients as presets; this hook is the one
-		// place that knows both, so neither imports the other.
-		const { sandbox } = app;
-		if (sandbox) {
-			offerSandboxClients(builtinClients());
-			// ...and reads its redirect-URI registrations, to name a near miss (redirect-uri.ts).
-			offerSandboxRegistrations((client_id, origin) =>
-				redirectUrisOf(sandbox.settings, client_id, origin)
-			);
-		}
-		offerSandboxApiExamples(sandboxApiExamples());
 		await checkSharedStore(app);
 	} catch (e) {
 		console.error(`\nThe playground cannot start: ${(e as Error).message}\n`);

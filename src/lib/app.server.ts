@@ -13,6 +13,8 @@ import type { Config } from './config.server.js';
 import { createBase, type Clock } from './base.server';
 import { playgroundOn, type Playground } from './server/playground';
 import { createSandbox, type Sandbox } from './sandbox/sandbox.server';
+import { builtinClients, redirectUrisOf } from './sandbox/clients.server';
+import { sandboxApiExamples } from './sandbox/examples.server';
 
 export interface App extends Playground {
 	/** The built-in sandbox, built from the same base; absent when it is off (SANDBOX=off). */
@@ -22,8 +24,16 @@ export interface App extends Playground {
 /** Builds every service of one app. A bad setting (a key, a preset) throws, so the start fails. */
 export function createPlayground(config: Config, clock: Clock = Date.now): App {
 	const base = createBase(config, clock);
-	return {
-		...playgroundOn(base),
-		...(config.sandbox.enabled && { sandbox: createSandbox(base) })
-	};
+	const sandbox = config.sandbox.enabled ? createSandbox(base) : undefined;
+	// The playground offers the sandbox's built-in clients as presets, reads its redirect-URI
+	// registrations (to name a near miss, redirect-uri.ts) and its working API calls.
+	const playground = playgroundOn(base, {
+		...(sandbox && {
+			clients: builtinClients(),
+			registrations: (client_id: string, origin: string) =>
+				redirectUrisOf(sandbox.settings, client_id, origin)
+		}),
+		apiExamples: sandboxApiExamples()
+	});
+	return { ...playground, ...(sandbox && { sandbox }) };
 }

@@ -92,7 +92,7 @@ async function tokenAdminAction(
 			message: which.error.issues[0]?.message ?? 'Choose a token',
 			field: 'which'
 		});
-	return runStep(event, (s) => step(s, which.data, event.request.signal));
+	return runStep(event, (s, { sender }) => step(sender, s, which.data, event.request.signal));
 }
 
 const discoverSchema = z
@@ -110,8 +110,8 @@ const discoverSchema = z
 /** Every action of the step registry (ACTIONS), and no other (tests/unit/step-registry.test.ts). */
 export const actions: Actions = inFlow({
 	check: (event) =>
-		runStep(event, (s, client) =>
-			checkRegistration(s, event.request.signal, event.url.origin, client)
+		runStep(event, (s, { sender, client }) =>
+			checkRegistration(sender, s, event.request.signal, event.url.origin, client)
 		),
 	pasteback: async (event) => {
 		const body = await readForm(event.request);
@@ -128,14 +128,17 @@ export const actions: Actions = inFlow({
 		const body = await readForm(event.request);
 		if (!body.ok) return body.failure;
 		const anyway = body.form.get('anyway') === '1'; // "Exchange anyway", after the issuer check
-		return runStep(event, (s) => exchangeCode(s, event.request.signal, { anyway }));
+		return runStep(event, (s, { sender }) =>
+			exchangeCode(sender, s, event.request.signal, { anyway })
+		);
 	},
 	refresh: async (event) => {
 		const body = await readForm(event.request);
 		if (!body.ok) return body.failure;
 		const auto = body.form.get('auto') === '1';
-		return runStep(event, (s) =>
+		return runStep(event, (s, { sender }) =>
 			refreshTokens(
+				sender,
 				s,
 				auto ? 'Automatic refresh before expiry (the switch under the tokens).' : undefined,
 				event.request.signal
@@ -143,7 +146,9 @@ export const actions: Actions = inFlow({
 		);
 	},
 	userinfo: (event) =>
-		runStep(event, (s, client) => callApi(s, 'userinfo', undefined, event.request.signal, client)),
+		runStep(event, (s, { sender, client }) =>
+			callApi(sender, s, 'userinfo', undefined, event.request.signal, client)
+		),
 	api: async (event) => {
 		const body = await readForm(event.request);
 		if (!body.ok) return body.failure;
@@ -165,8 +170,8 @@ export const actions: Actions = inFlow({
 			contentType: text('content_type')
 		});
 		if (!parsed.ok) return fail(400, { message: parsed.message, field: parsed.field });
-		return runStep(event, (s, client) =>
-			callApi(s, 'api', parsed.value, event.request.signal, client)
+		return runStep(event, (s, { sender, client }) =>
+			callApi(sender, s, 'api', parsed.value, event.request.signal, client)
 		);
 	},
 	reset: ({ cookies, url }) => resetAction(cookies, url),
@@ -174,7 +179,7 @@ export const actions: Actions = inFlow({
 	/** A duplicated tab: a copy of this flow's setup under a new flow id. */
 	fork: ({ cookies, url }) => forkFlow(cookies, url),
 	/** Push the pending consent request (RFC 9126); the consent link then carries its request_uri. */
-	par: (event) => runStep(event, (s) => pushConsent(s, event.request.signal)),
+	par: (event) => runStep(event, (s, { sender }) => pushConsent(sender, s, event.request.signal)),
 	/** Check a JWT's signature against the setup's JWKS URL: one of the flow's tokens, or a pasted one. */
 	jwt: async (event) => {
 		const body = await readForm(event.request);
@@ -189,8 +194,14 @@ export const actions: Actions = inFlow({
 				field: 'token'
 			});
 		let result: JwtCheckResult | undefined;
-		const done = await runStep(event, async (s) => {
-			const r = await checkJwt(s, parsed.data.which, parsed.data.token, event.request.signal);
+		const done = await runStep(event, async (s, { sender }) => {
+			const r = await checkJwt(
+				sender,
+				s,
+				parsed.data.which,
+				parsed.data.token,
+				event.request.signal
+			);
 			result = r.result && redactValue(r.result, secretsOf(s));
 			return r;
 		});
@@ -224,8 +235,8 @@ export const actions: Actions = inFlow({
 		let found: Discovery | undefined;
 		let secretQuestion: { hosts: string[]; destinations: string[] } | undefined;
 		let vouched: string[] = [];
-		const done = await runStep(event, async (s, client) => {
-			const r = await discover(issuer || base_url, current, {
+		const done = await runStep(event, async (s, { sender, client }) => {
+			const r = await discover(sender, issuer || base_url, current, {
 				signal: event.request.signal,
 				allowInvalidTls: s.setup?.allow_invalid_tls,
 				client

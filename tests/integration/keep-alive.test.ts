@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
 import { once } from 'node:events';
 import type { Socket } from 'node:net';
-import { agentFor, IDLE_TIMEOUT_MS, outboundFrom, send } from '$lib/server/send';
+import { createSender, IDLE_TIMEOUT_MS, outboundFrom } from '$lib/server/send';
 import { parseConfig } from '$lib/config.server.js';
 import { listen } from '../helpers/listen';
 
-const outbound = outboundFrom(parseConfig({ PLAYGROUND_MODE: 'local' }));
+const sender = createSender(outboundFrom(parseConfig({ PLAYGROUND_MODE: 'local' })));
 let server: http.Server;
 let base: string;
 
@@ -26,19 +26,16 @@ beforeAll(async () => {
 	base = (await listen(server)).url;
 });
 afterAll(async () => {
-	agentFor(outbound.policy, 'http:').destroy();
+	sender.agent('http:').destroy();
 	server.closeAllConnections();
 	await new Promise<void>((ok) => server.close(() => ok()));
 });
 
 /** Sends a GET whose answer carries `Keep-Alive: timeout=<hint>`; the pooled socket it leaves. */
 async function pooledAfter(hint: number): Promise<Socket> {
-	const agent = agentFor(outbound.policy, 'http:');
+	const agent = sender.agent('http:');
 	const freed = once(agent, 'free') as Promise<[Socket]>;
-	const ex = await send(
-		{ step: 'userinfo', method: 'GET', url: `${base}/?hint=${hint}` },
-		outbound
-	);
+	const ex = await sender.send({ step: 'userinfo', method: 'GET', url: `${base}/?hint=${hint}` });
 	expect(ex.response?.status).toBe(200);
 	const [socket] = await freed;
 	expect(Object.values(agent.freeSockets).flat()).toContain(socket);

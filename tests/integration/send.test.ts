@@ -6,20 +6,22 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import net from 'node:net';
 import type http from 'node:http';
 import diagnostics from 'node:diagnostics_channel';
-import { outboundFrom, send as sendWith, type SendInput } from '$lib/server/send';
+import { createSender, outboundFrom, type SendInput } from '$lib/server/send';
 import { parseConfig } from '$lib/config.server.js';
 import { diagnose } from '$lib/oauth/diagnose';
 import { listen } from '../helpers/listen';
 
-const outbound = outboundFrom(
-	parseConfig({
-		PLAYGROUND_TOTAL_TIMEOUT_MS: '1500',
-		PLAYGROUND_CONNECT_TIMEOUT_MS: '1000',
-		PLAYGROUND_MAX_RESPONSE_BYTES: '4096',
-		PLAYGROUND_MODE: 'local'
-	})
+const sender = createSender(
+	outboundFrom(
+		parseConfig({
+			PLAYGROUND_TOTAL_TIMEOUT_MS: '1500',
+			PLAYGROUND_CONNECT_TIMEOUT_MS: '1000',
+			PLAYGROUND_MAX_RESPONSE_BYTES: '4096',
+			PLAYGROUND_MODE: 'local'
+		})
+	)
 );
-const send = (input: SendInput) => sendWith(input, outbound);
+const send = (input: SendInput) => sender.send(input);
 
 let server: net.Server;
 let base: string;

@@ -207,10 +207,11 @@ describe('in hosted mode', () => {
 			};
 		});
 		try {
-			const { send, outboundFrom } = await import('$lib/server/send');
+			const { createSender, outboundFrom } = await import('$lib/server/send');
 			const outbound = outboundFrom(parseConfig({}));
 			const policy: GuardPolicy = { mode, allowedHosts: ['127.0.0.1'] };
-			return (input: SendInput) => send(input, { ...outbound, policy });
+			const sender = createSender({ ...outbound, policy });
+			return (input: SendInput) => sender.send(input);
 		} finally {
 			vi.doUnmock('$lib/server/guard');
 		}

@@ -4,7 +4,7 @@
  * goes into, the endpoints that are part of its binding, and the consent request's challenge.
  */
 import { describe, expect, test, vi } from 'vitest';
-import type { SendInput } from '$lib/server/send';
+import type { Sender, SendInput } from '$lib/server/send';
 import type { Exchange } from '$lib/exchange/types';
 import type { Session } from '$lib/server/session';
 import { parseConfig } from '$lib/config.server.js';
@@ -19,8 +19,8 @@ import { clientAuth } from '$lib/server/client-auth';
 
 const sent: SendInput[] = [];
 
-vi.mock('$lib/server/send', () => ({
-	outboundFrom: () => ({}),
+/** The stub sender the steps are handed (as runStep hands them the app's). */
+const sender = {
 	send: vi.fn(async (input: SendInput): Promise<Exchange> => ({
 		id: `ex-${sent.push(input)}`,
 		step: input.step,
@@ -43,7 +43,7 @@ vi.mock('$lib/server/send', () => ({
 		timing: { total: 5 },
 		findings: []
 	}))
-}));
+} as Partial<Sender> as Sender;
 
 const { exchangeCode, handleCallback, prepareConsent, refreshTokens } =
 	await import('$lib/server/flow');
@@ -241,8 +241,8 @@ describe('token requests for each method', () => {
 			new URL(`http://127.0.0.1:5173/callback?code=the-code&state=${state}`),
 			new Headers()
 		);
-		await exchangeCode(back.session);
-		await refreshTokens({
+		await exchangeCode(sender, back.session);
+		await refreshTokens(sender, {
 			...s,
 			tokens: {
 				access_token: 'at',

@@ -5,7 +5,9 @@
  * consent link into client_id + request_uri. The sender is a stub that records what was asked.
  */
 import { describe, expect, test, vi } from 'vitest';
-import type { SendInput } from '$lib/server/send';
+import type { Sender, SendInput } from '$lib/server/send';
+import type { App } from '$lib/app.server';
+import { testApp } from './test-app';
 import type { Exchange } from '$lib/exchange/types';
 import type { Session } from '$lib/server/session';
 import { setupWith, type Setup } from '$lib/oauth/setup';
@@ -16,10 +18,20 @@ import { judgePush, pushedBody, pushedConsentUrl } from '$lib/oauth/par';
 import * as F from '$lib/oauth/findings';
 import * as oauth from 'oauth4webapi';
 
+const { URL_, served } = vi.hoisted(() => ({
+	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
+	/** The app serving the callback (its presets say whether the sandbox is the target). */
+	served: {} as { app?: App }
+}));
+vi.mock('$app/server', async () => ({
+	getRequestEvent: (await import('./flow-modules')).flowRequest(URL_, served)
+}));
+served.app = testApp(8);
+
 const calls: { input: SendInput; answer: Partial<Exchange> }[] = [];
 
-vi.mock('$lib/server/send', () => ({
-	outboundFrom: () => ({}),
+/** The stub sender the steps are handed (as runStep hands them the app's). */
+const sender = {
 	send: vi.fn(async (input: SendInput): Promise<Exchange> => {
 		const next = calls.find((c) => !c.input.url);
 		if (!next) throw new Error(`no scripted answer for ${input.method} ${input.url}`);
@@ -40,7 +52,7 @@ vi.mock('$lib/server/send', () => ({
 			...next.answer
 		};
 	})
-}));
+} as Partial<Sender> as Sender;
 
 const { prepareConsent } = await import('$lib/server/flow');
 const { pushConsent, pendingParams } = await import('$lib/server/push-consent');
@@ -89,7 +101,7 @@ describe('the pushed body', () => {
 	test('client_secret_post: the consent URL’s parameters, in order, with the secret after client_id', async () => {
 		const s = flowSession();
 		const call = script(answer(201, { request_uri: 'urn:x:1', expires_in: 60 }));
-		const r = await pushConsent(s);
+		const r = await pushConsent(sender, s);
 		expect(r.ok).toBe(true);
 		const fromUrl = [...new URL(s.pending!.consent_url).searchParams.entries()];
 		const pushed = [...new URLSearchParams(call.input.body).entries()];
@@ -102,7 +114,7 @@ describe('the pushed body', () => {
 	test('client_secret_basic: the same parameters, and the secret only in the Basic header', async () => {
 		const s = flowSession({ token_endpoint_auth_method: 'client_secret_basic' });
 		const call = script(answer(201, { request_uri: 'urn:x:2', expires_in: 60 }));
-		await pushConsent(s);
+		await pushConsent(sender, s);
 		expect([...new URLSearchParams(call.input.body).entries()]).toEqual([
 			...new URL(s.pending!.consent_url).searchParams.entries()
 		]);
@@ -116,7 +128,7 @@ describe('the pushed body', () => {
 	test('none: the parameters alone, never the secret a session holds', async () => {
 		const s = flowSession({ token_endpoint_auth_method: 'none' });
 		const call = script(answer(201, { request_uri: 'urn:x:3', expires_in: 60 }));
-		await pushConsent(s);
+		await pushConsent(sender, s);
 		expect([...new URLSearchParams(call.input.body).entries()]).toEqual([
 			...new URL(s.pending!.consent_url).searchParams.entries()
 		]);
@@ -142,7 +154,7 @@ describe('the answer', () => {
 	test('201 with request_uri and expires_in: the link carries only client_id and request_uri, and the expiry is kept', async () => {
 		const s = flowSession();
 		script(answer(201, { request_uri: 'urn:ietf:params:oauth:request_uri:abc', expires_in: 60 }));
-		const r = await pushConsent(s, undefined, () => 1_000_000);
+		const r = await pushConsent(sender, s, undefined, () => 1_000_000);
 		if (!r.ok) throw new Error(r.message);
 		const p = r.session.pending!;
 		expect(p.consent_url).toBe(
@@ -170,7 +182,7 @@ describe('the answer', () => {
 	])('%i %j: refused, and the consent link stays as it was', async (status, body) => {
 		const s = flowSession();
 		script(answer(status, body));
-		const r = await pushConsent(s);
+		const r = await pushConsent(sender, s);
 		if (!r.ok) throw new Error(r.message);
 		expect(r.session).toBe(s);
 		expect(r.exchanges[0]!.findings.map((f) => f.code)).toContain(F.PAR_REFUSED);
@@ -200,11 +212,11 @@ describe('the answer', () => {
 describe('refusals before anything is sent', () => {
 	test('exfiltration: without use_par, without a pending request, or with the secret bound to another PAR endpoint, nothing is sent', async () => {
 		calls.length = 0;
-		expect(await pushConsent(flowSession({ use_par: false }))).toMatchObject({
+		expect(await pushConsent(sender, flowSession({ use_par: false }))).toMatchObject({
 			ok: false,
 			status: 409
 		});
-		expect(await pushConsent({ ...flowSession(), pending: undefined })).toMatchObject({
+		expect(await pushConsent(sender, { ...flowSession(), pending: undefined })).toMatchObject({
 			ok: false,
 			status: 409
 		});
@@ -216,7 +228,7 @@ describe('refusals before anything is sent', () => {
 				pushed_authorization_request_endpoint: 'https://evil.test/par'
 			})
 		};
-		expect(await pushConsent(moved)).toMatchObject({ ok: false, status: 409 });
+		expect(await pushConsent(sender, moved)).toMatchObject({ ok: false, status: 409 });
 		expect(calls).toEqual([]);
 	});
 });

@@ -2,14 +2,16 @@
  * Where the service refuses the redirect URI, the finding names the near miss: the registration
  * check (diagnose.ts) and a redirect back with error=redirect_uri_mismatch (flow.ts handleCallback,
  * also what paste-back runs). The sandbox's own registration, when it is the target, is what is
- * compared (presets.ts learns it from the server hook).
+ * compared (the app's presets learn it from the composition root).
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { Exchange } from '$lib/exchange/types';
 import { diagnose } from '$lib/oauth/diagnose';
 import { setupWith } from '$lib/oauth/setup';
 import { handleCallback, prepareConsent } from '$lib/server/flow';
-import { offerSandboxRegistrations } from '$lib/server/presets';
+import { createPresets, type SandboxRegistrations } from '$lib/server/presets';
+import type { App } from '$lib/app.server';
+import { testApp } from './test-app';
 import {
 	keepRegisteredRedirect,
 	redirectMismatchFix,
@@ -18,6 +20,25 @@ import {
 	sandboxRedirectRefusal
 } from '$lib/server/registered-redirect';
 import type { Session } from '$lib/server/session';
+
+const { URL_, served } = vi.hoisted(() => ({
+	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
+	/** The app serving the request: its presets hold the sandbox's registrations. */
+	served: {} as { app?: App }
+}));
+vi.mock('$app/server', async () => ({
+	getRequestEvent: (await import('./flow-modules')).flowRequest(URL_, served)
+}));
+const app = testApp(4);
+served.app = app;
+
+/** Serves the requests with an app whose sandbox has these redirect-URI registrations. */
+function serveWithRegistrations(lookup: SandboxRegistrations): void {
+	served.app = {
+		...app,
+		presets: createPresets({ config: app.config, sandboxRegistrations: lookup })
+	};
+}
 
 const MISMATCH =
 	'{"error":"redirect_uri_mismatch","error_description":"The redirect URI provided is missing or does not match","error_uri":"https://www.rfc-editor.org/rfc/rfc6749#section-3.1.2"}';
@@ -118,10 +139,12 @@ describe('the sandbox as the target: its own registration is compared', () => {
 			redirect_uri: `${ORIGIN}/callback`,
 			registered_redirect_uri: registered
 		});
-	afterEach(() => offerSandboxRegistrations(() => undefined));
+	afterEach(() => {
+		served.app = app;
+	});
 
 	test('a client registered for localhost only, the playground on 127.0.0.1', () => {
-		offerSandboxRegistrations((id, origin) =>
+		serveWithRegistrations((id, origin) =>
 			id === 'one-host' && origin === ORIGIN ? ['http://localhost:5173/callback'] : undefined
 		);
 		const reg = registeredRedirect(sandboxSetup('one-host', 'https://typed.example/cb'), ORIGIN);
@@ -142,7 +165,7 @@ describe('the sandbox as the target: its own registration is compared', () => {
 	});
 
 	test('before consent: a redirect URI the sandbox will refuse is named, one it accepts is not', () => {
-		offerSandboxRegistrations((id) =>
+		serveWithRegistrations((id) =>
 			id === 'one-host' ? ['http://localhost:5173/callback'] : undefined
 		);
 		const setup = sandboxSetup('one-host');
@@ -160,7 +183,7 @@ describe('the sandbox as the target: its own registration is compared', () => {
 			client_id: 'one-host',
 			redirect_uri: `${ORIGIN}/callback`
 		});
-		offerSandboxRegistrations(() => ['http://localhost:5173/callback']);
+		serveWithRegistrations(() => ['http://localhost:5173/callback']);
 		expect(registeredRedirect(other, ORIGIN).registeredRedirectUri).toBeUndefined();
 		expect(registeredRedirectHint(other, ORIGIN)).toBeNull();
 	});

@@ -3,7 +3,7 @@
  * the URLs that receive it, and any change of them is named; and the session rules on top of it
  * (server/secret.ts): what a save keeps, what a preset brings, when the secret may be sent.
  */
-import { beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { setupWith, type Setup } from '$lib/oauth/setup';
 import {
 	bindingChanges,
@@ -15,10 +15,19 @@ import {
 	secretHosts
 } from '$lib/oauth/secret-binding';
 import { presetSession, secretAfterSave, secretView, usableSecret } from '$lib/server/secret';
-import { offerSandboxClients } from '$lib/server/presets';
-import { useConfig } from '$lib/env.server';
-import { parseConfig } from '$lib/config.server.js';
 import type { Session } from '$lib/server/session';
+import type { App } from '$lib/app.server';
+import { testApp } from './test-app';
+
+const { URL_, served } = vi.hoisted(() => ({
+	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
+	/** The app serving the request: its sandbox offers its built-in clients as presets. */
+	served: {} as { app?: App }
+}));
+vi.mock('$app/server', async () => ({
+	getRequestEvent: (await import('./flow-modules')).flowRequest(URL_, served)
+}));
+served.app = testApp(5);
 
 const ORIGIN = 'http://127.0.0.1:5173';
 const setup = (over: Partial<Setup> = {}): Setup =>
@@ -124,17 +133,6 @@ describe('the words', () => {
 });
 
 describe('the session: what a save keeps', () => {
-	beforeEach(() => {
-		useConfig(parseConfig({}));
-		offerSandboxClients([
-			{
-				client_id: 'sandbox-rw',
-				client_secret: 'sandbox-rw-secret',
-				name: 'rw',
-				default_scope: 'read write'
-			}
-		]);
-	});
 	const sandbox = () => presetSession(findSandbox(), ORIGIN);
 	const findSandbox = () => ({
 		name: 'sandbox-rw',

@@ -8,6 +8,7 @@ import net from 'node:net';
 import {
 	USER_AGENT,
 	classify,
+	createSender,
 	describe as describeFailure,
 	notSent,
 	outboundFrom,
@@ -15,7 +16,6 @@ import {
 	pairs,
 	prepare,
 	resolveAndGuard,
-	send,
 	type Outbound,
 	type SendInput
 } from '$lib/server/send';
@@ -26,6 +26,9 @@ const LOCAL: Outbound = outboundFrom(parseConfig({ PLAYGROUND_MODE: 'local' }));
 const HOSTED: Outbound = outboundFrom(
 	parseConfig({ PLAYGROUND_ALLOWED_HOSTS: 'reader.example.com', ORIGIN: 'https://pg.example' })
 );
+
+/** Sends one request with a sender (and pools) of its own. */
+const send = (input: SendInput, outbound: Outbound) => createSender(outbound).send(input);
 
 function prepared(input: SendInput) {
 	const p = prepare(input);

@@ -4,7 +4,9 @@
  * makes, what it keeps in the session, and that what leaves the server went through present().
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { SendInput } from '$lib/server/send';
+import type { Sender, SendInput } from '$lib/server/send';
+import type { App } from '$lib/app.server';
+import { testApp } from './test-app';
 import type { Exchange } from '$lib/exchange/types';
 import type { Session } from '$lib/server/session';
 import type { TokenSet } from '$lib/oauth/token-set';
@@ -18,35 +20,43 @@ import { redactExchange } from '$lib/exchange/redact';
 const answers: Partial<Exchange>[] = [];
 const sent: SendInput[] = [];
 
-vi.mock('$lib/server/send', async () => {
-	const send = vi.fn(async (input: SendInput): Promise<Exchange> => {
-		sent.push(input);
-		const answer = answers.shift();
-		if (!answer) throw new Error(`no scripted answer for ${input.method} ${input.url}`);
-		return {
-			id: `ex-${sent.length}`,
-			step: input.step,
-			startedAt: '2026-03-14T09:26:53.000Z',
-			request: {
-				method: input.method,
-				url: input.url,
-				httpVersion: '1.1',
-				headers: [['Host', new URL(input.url).host], ...(input.headers ?? [])],
-				body: input.body ?? ''
-			},
-			timing: { total: 5 },
-			findings: [],
-			note: input.note,
-			...answer
-		};
-	});
-	// A GET's retry is the sender's (tests/integration/pool.test.ts): here, one attempt each.
+/** The stub sender the steps are handed (as runStep hands them the app's). */
+const send = vi.fn(async (input: SendInput): Promise<Exchange> => {
+	sent.push(input);
+	const answer = answers.shift();
+	if (!answer) throw new Error(`no scripted answer for ${input.method} ${input.url}`);
 	return {
-		outboundFrom: () => ({}),
-		send,
-		sendAll: async (input: SendInput) => [await send(input)]
+		id: `ex-${sent.length}`,
+		step: input.step,
+		startedAt: '2026-03-14T09:26:53.000Z',
+		request: {
+			method: input.method,
+			url: input.url,
+			httpVersion: '1.1',
+			headers: [['Host', new URL(input.url).host], ...(input.headers ?? [])],
+			body: input.body ?? ''
+		},
+		timing: { total: 5 },
+		findings: [],
+		note: input.note,
+		...answer
 	};
 });
+// A GET's retry is the sender's (tests/integration/pool.test.ts): here, one attempt each.
+const sender = {
+	send,
+	sendAll: async (input: SendInput) => [await send(input)]
+} as Partial<Sender> as Sender;
+
+const { URL_, served } = vi.hoisted(() => ({
+	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
+	/** The app serving the request the steps run in (its presets say what the sandbox is). */
+	served: {} as { app?: App }
+}));
+vi.mock('$app/server', async () => ({
+	getRequestEvent: (await import('./flow-modules')).flowRequest(URL_, served)
+}));
+served.app = testApp(3);
 
 const {
 	present,
@@ -395,7 +405,7 @@ describe('exchangeCode', () => {
 		['no secret', { client_secret: undefined }, /client secret/],
 		['no code', { code: undefined }, /no code to exchange/]
 	])('%s: 409, nothing sent', async (_what, over, message) => {
-		const r = await exchangeCode(withCode(over as Partial<Session>));
+		const r = await exchangeCode(sender, withCode(over as Partial<Session>));
 		expect(r).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(message) });
 		expect(sent).toEqual([]);
 	});
@@ -404,7 +414,7 @@ describe('exchangeCode', () => {
 		answers.push(tokenAnswer('at-new', 'rt-new'));
 		const s = withCode({ setup: setup({ allow_invalid_tls: true }) });
 		const before = Date.now();
-		const r = await exchangeCode(s);
+		const r = await exchangeCode(sender, s);
 		expect(sent).toHaveLength(1);
 		expect(sent[0]).toMatchObject({
 			step: 'exchange',
@@ -447,10 +457,10 @@ describe('exchangeCode', () => {
 		const strict = (r: Awaited<ReturnType<typeof exchangeCode>>) =>
 			r.ok ? r.exchanges[0]!.findings.filter((f) => f.code === 'strict-client-rejects') : [];
 		answers.push(tokenAnswer('at-1', 'rt-1'));
-		expect(strict(await exchangeCode(s))).toEqual([]);
+		expect(strict(await exchangeCode(sender, s))).toEqual([]);
 		answers.push(tokenAnswer('at-2', 'rt-2'));
 		const other = { ...s, code: { ...s.code!, code_challenge: 'a-challenge-of-another-verifier' } };
-		expect(strict(await exchangeCode(other))).toEqual([
+		expect(strict(await exchangeCode(sender, other))).toEqual([
 			expect.objectContaining({ level: 'info', message: expect.stringMatching(/code_challenge/) })
 		]);
 	});
@@ -468,7 +478,7 @@ describe('exchangeCode', () => {
 
 	test('a refused exchange keeps no tokens, and the code is used up all the same', async () => {
 		answers.push(json(400, { error: 'invalid_grant', error_description: 'used' }));
-		const r = await exchangeCode(withCode());
+		const r = await exchangeCode(sender, withCode());
 		expect(r.ok).toBe(true);
 		if (!r.ok) return;
 		expect(r.session.code).toBeUndefined();
@@ -481,7 +491,7 @@ describe('exchangeCode', () => {
 			failure: { kind: 'reset', message: 'reader.test closed the connection before answering.' }
 		});
 		const s = withCode();
-		const r = await exchangeCode(s);
+		const r = await exchangeCode(sender, s);
 		expect(r.ok).toBe(true);
 		if (!r.ok) return;
 		expect(r.session.code).toEqual(s.code);
@@ -498,13 +508,14 @@ describe('exchangeCode', () => {
 				message: 'reader.test closed the connection in the middle of the body.'
 			}
 		});
-		const r = await exchangeCode(withCode());
+		const r = await exchangeCode(sender, withCode());
 		expect(r.ok && r.session.code).toBeUndefined();
 	});
 
 	test('issued tokens are bound to the origins of the API and the user-info endpoint', async () => {
 		answers.push(tokenAnswer('at-9', 'rt-9'));
 		const r = await exchangeCode(
+			sender,
 			withCode({ setup: setup({ userinfo_endpoint: 'https://id.reader.test/me', issuer: BASE }) })
 		);
 		if (!r.ok) throw new Error(r.message);
@@ -518,7 +529,7 @@ describe('exchangeCode', () => {
 	test('a refresh keeps the binding the grant was issued with', async () => {
 		const first = bindTokens(setup());
 		answers.push(tokenAnswer('at-10', 'rt-10'));
-		const r = await refreshTokens(session({ tokens: tokens(), tokens_for: first }));
+		const r = await refreshTokens(sender, session({ tokens: tokens(), tokens_for: first }));
 		if (!r.ok) throw new Error(r.message);
 		expect(r.session.tokens!.access_token).toBe('at-10');
 		expect(r.session.tokens_for).toBe(first);
@@ -540,7 +551,7 @@ describe('secret follows client: a session whose setup and binding disagree neve
 				secret_for: bind(),
 				code: { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' }
 			});
-			const r = await exchangeCode(s);
+			const r = await exchangeCode(sender, s);
 			expect(r).toMatchObject({
 				ok: false,
 				status: 409,
@@ -556,7 +567,7 @@ describe('secret follows client: a session whose setup and binding disagree neve
 			secret_for: undefined,
 			code: { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' }
 		});
-		const r = await exchangeCode(s);
+		const r = await exchangeCode(sender, s);
 		expect(r).toMatchObject({
 			ok: false,
 			status: 409,
@@ -569,7 +580,7 @@ describe('secret follows client: a session whose setup and binding disagree neve
 	test.each(Object.entries(elsewhere))(
 		'refresh, bound to %s: 409, nothing sent',
 		async (_w, bind) => {
-			const r = await refreshTokens(session({ secret_for: bind(), tokens: tokens() }));
+			const r = await refreshTokens(sender, session({ secret_for: bind(), tokens: tokens() }));
 			expect(r).toMatchObject({ ok: false, status: 409 });
 			expect(sent).toEqual([]);
 		}
@@ -579,7 +590,7 @@ describe('secret follows client: a session whose setup and binding disagree neve
 			secret_for: elsewhere['another token endpoint'](),
 			tokens: tokens({ expires_at: Date.now() - 1000 })
 		});
-		const r = await callApi(s, 'userinfo');
+		const r = await callApi(sender, s, 'userinfo');
 		expect(r).toMatchObject({ ok: false, status: 409 });
 		expect(sent).toEqual([]);
 	});
@@ -591,14 +602,14 @@ describe('refreshTokens', () => {
 		['no refresh token', { tokens: tokens({ refresh_token: undefined }) }, /gave no refresh token/],
 		['no secret', { tokens: tokens(), client_secret: undefined }, /client secret/]
 	])('%s: 409, nothing sent', async (_what, over, message) => {
-		const r = await refreshTokens(session(over as Partial<Session>));
+		const r = await refreshTokens(sender, session(over as Partial<Session>));
 		expect(r).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(message) });
 		expect(sent).toEqual([]);
 	});
 
 	test('posts the refresh token; the new set says whether it rotated', async () => {
 		answers.push(tokenAnswer('at-2', 'rt-2'));
-		const r = await refreshTokens(session({ tokens: tokens() }), 'a note');
+		const r = await refreshTokens(sender, session({ tokens: tokens() }), 'a note');
 		expect(sent[0]).toMatchObject({ step: 'refresh', method: 'POST', note: 'a note' });
 		expect(form(sent[0]!.body)).toEqual({
 			client_id: 'app-1',
@@ -616,7 +627,7 @@ describe('refreshTokens', () => {
 
 	test('a refresh without a new refresh token keeps the old one', async () => {
 		answers.push(tokenAnswer('at-2'));
-		const r = await refreshTokens(session({ tokens: tokens() }));
+		const r = await refreshTokens(sender, session({ tokens: tokens() }));
 		expect(r.ok && r.session.tokens).toMatchObject({
 			access_token: 'at-2',
 			refresh_token: 'rt-1',
@@ -627,7 +638,7 @@ describe('refreshTokens', () => {
 	test('a refused refresh leaves the tokens as they were', async () => {
 		const s = session({ tokens: tokens() });
 		answers.push(json(400, { error: 'invalid_grant' }));
-		const r = await refreshTokens(s);
+		const r = await refreshTokens(sender, s);
 		expect(r.ok && r.session).toBe(s);
 	});
 });
@@ -637,7 +648,7 @@ describe('callApi', () => {
 		['no setup', { setup: undefined, tokens: tokens() }, /Save the setup/],
 		['no tokens', {}, /no access token yet/]
 	])('%s: 409, nothing sent', async (_what, over, message) => {
-		const r = await callApi(session(over as Partial<Session>), 'userinfo');
+		const r = await callApi(sender, session(over as Partial<Session>), 'userinfo');
 		expect(r).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(message) });
 		expect(sent).toEqual([]);
 	});
@@ -648,7 +659,7 @@ describe('callApi', () => {
 			tokens_for: bindTokens(setup()),
 			setup: setup({ userinfo_endpoint: 'https://elsewhere.test/me' })
 		});
-		const r = await callApi(s, 'userinfo');
+		const r = await callApi(sender, s, 'userinfo');
 		expect(r).toMatchObject({
 			ok: false,
 			status: 409,
@@ -671,12 +682,16 @@ describe('callApi', () => {
 			body: '',
 			contentType: ''
 		};
-		expect(await callApi(s, 'api', call)).toMatchObject({ ok: false, status: 409 });
+		expect(await callApi(sender, s, 'api', call)).toMatchObject({ ok: false, status: 409 });
 		expect(sent).toEqual([]);
 	});
 
 	test('tokens without a binding are never sent', async () => {
-		const r = await callApi(session({ tokens: tokens(), tokens_for: undefined }), 'userinfo');
+		const r = await callApi(
+			sender,
+			session({ tokens: tokens(), tokens_for: undefined }),
+			'userinfo'
+		);
 		expect(r).toMatchObject({
 			ok: false,
 			status: 409,
@@ -687,7 +702,7 @@ describe('callApi', () => {
 
 	test('user-info: a GET with the Bearer header', async () => {
 		answers.push(json(200, { userId: '1' }));
-		const r = await callApi(session({ tokens: tokens() }), 'userinfo');
+		const r = await callApi(sender, session({ tokens: tokens() }), 'userinfo');
 		expect(sent[0]).toMatchObject({
 			step: 'userinfo',
 			method: 'GET',
@@ -701,6 +716,7 @@ describe('callApi', () => {
 	test('the token in the query instead, when the setup says so', async () => {
 		answers.push(json(200, { userId: '1' }));
 		await callApi(
+			sender,
 			session({ setup: setup({ token_location: 'query' }), tokens: tokens() }),
 			'userinfo'
 		);
@@ -711,7 +727,7 @@ describe('callApi', () => {
 	test('an API call: the path below the API prefix, the query, and a form body for POST', async () => {
 		answers.push(json(200, {}), json(200, {}));
 		const s = session({ tokens: tokens() });
-		await callApi(s, 'api', {
+		await callApi(sender, s, 'api', {
 			method: 'GET',
 			path: 'subscription/list',
 			query: 'output=json',
@@ -719,7 +735,7 @@ describe('callApi', () => {
 			body: '',
 			contentType: ''
 		});
-		await callApi(s, 'api', {
+		await callApi(sender, s, 'api', {
 			method: 'POST',
 			path: 'edit-tag',
 			query: '',
@@ -739,7 +755,7 @@ describe('callApi', () => {
 	});
 
 	test('a path that leaves the API’s origin is refused', async () => {
-		const r = await callApi(session({ tokens: tokens() }), 'api', {
+		const r = await callApi(sender, session({ tokens: tokens() }), 'api', {
 			method: 'GET',
 			path: '/\\evil.test/x',
 			query: '',
@@ -758,7 +774,7 @@ describe('callApi', () => {
 	test('an expired token is refreshed first, as its own exchange, and the call uses the new one', async () => {
 		answers.push(tokenAnswer('at-2', 'rt-2'), json(200, { userId: '1' }));
 		const expired = tokens({ expires_at: Date.now() - 1 });
-		const r = await callApi(session({ tokens: expired }), 'userinfo');
+		const r = await callApi(sender, session({ tokens: expired }), 'userinfo');
 		expect(sent.map((i) => i.step)).toEqual(['refresh', 'userinfo']);
 		expect(sent[0]!.note).toMatch(/had expired/);
 		expect(sent[1]!.headers).toEqual([['Authorization', 'Bearer at-2']]);
@@ -769,6 +785,7 @@ describe('callApi', () => {
 	test('when that refresh is refused, the call is not made, and the step is told so', async () => {
 		answers.push(json(400, { error: 'invalid_grant' }));
 		const r = await callApi(
+			sender,
 			session({ tokens: tokens({ expires_at: Date.now() - 1 }) }),
 			'userinfo'
 		);
@@ -780,6 +797,7 @@ describe('callApi', () => {
 	test('an expired token with no way to refresh is sent as it is', async () => {
 		answers.push(json(401, { error: 'invalid_token' }, 'Unauthorized'));
 		const r = await callApi(
+			sender,
 			session({ tokens: tokens({ expires_at: Date.now() - 1, refresh_token: undefined }) }),
 			'userinfo'
 		);
@@ -790,7 +808,7 @@ describe('callApi', () => {
 
 describe('checkRegistration', () => {
 	test('needs a setup', async () => {
-		expect(await checkRegistration({ v: 1 })).toMatchObject({ ok: false, status: 409 });
+		expect(await checkRegistration(sender, { v: 1 })).toMatchObject({ ok: false, status: 409 });
 	});
 
 	test('GETs the pending consent URL without using the state up', async () => {
@@ -798,7 +816,7 @@ describe('checkRegistration', () => {
 		answers.push({
 			response: { ...json(200, {}).response, headers: [['Content-Type', 'text/html']], body: '<p>' }
 		});
-		const r = await checkRegistration(s);
+		const r = await checkRegistration(sender, s);
 		expect(sent[0]).toMatchObject({ step: 'check', method: 'GET', url: s.pending!.consent_url });
 		expect(sent[0]!.accept).toMatch(/^text\/html/);
 		expect(r.ok && r.session).toBe(s);
@@ -806,7 +824,7 @@ describe('checkRegistration', () => {
 
 	test('with no consent prepared, a URL with a state of its own', async () => {
 		answers.push(json(400, { error: 'redirect_uri_mismatch' }));
-		const r = await checkRegistration(session());
+		const r = await checkRegistration(sender, session());
 		const url = new URL(sent[0]!.url);
 		expect(url.searchParams.get('client_id')).toBe('app-1');
 		expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -961,7 +979,7 @@ describe('trust at the callback', () => {
 			callbackUrl('code=abc&state=st-1&iss=https%3A%2F%2Fevil.test'),
 			new Headers()
 		).session;
-		const refused = await exchangeCode(held);
+		const refused = await exchangeCode(sender, held);
 		expect(refused).toMatchObject({
 			ok: false,
 			status: 409,
@@ -969,7 +987,7 @@ describe('trust at the callback', () => {
 		});
 		expect(sent).toEqual([]);
 		answers.push(tokenAnswer('at-anyway', 'rt-anyway'));
-		const r = await exchangeCode(held, undefined, { anyway: true });
+		const r = await exchangeCode(sender, held, undefined, { anyway: true });
 		expect(sent).toHaveLength(1);
 		expect(form(sent[0]!.body).code).toBe('abc');
 		expect(sent[0]!.note).toMatch(/Exchange anyway/);
@@ -994,7 +1012,7 @@ describe('echo: a token response that echoes the client secret', () => {
 				nested: { copy: [`x ${SECRET}`] }
 			})
 		);
-		const r = await exchangeCode(withCode());
+		const r = await exchangeCode(sender, withCode());
 		if (!r.ok) throw new Error(r.message);
 		expect(r.session.tokens?.extra).toEqual({
 			client_secret: '<redacted>',
@@ -1008,7 +1026,7 @@ describe('echo: a token response that echoes the client secret', () => {
 		const access = `at-${SECRET}`;
 		const refresh = `rt-${SECRET}`;
 		answers.push(tokenAnswer(access, refresh));
-		const r = await exchangeCode(withCode());
+		const r = await exchangeCode(sender, withCode());
 		if (!r.ok) throw new Error(r.message);
 		expect(r.session.tokens).toMatchObject({
 			access_token: 'at-<redacted>',
@@ -1017,11 +1035,11 @@ describe('echo: a token response that echoes the client secret', () => {
 		expect(r.session.token_values).toEqual({ access_token: access, refresh_token: refresh });
 
 		answers.push(json(200, { userId: '1' }));
-		await callApi(r.session, 'userinfo');
+		await callApi(sender, r.session, 'userinfo');
 		expect(sent[1]!.headers).toEqual([['Authorization', `Bearer ${access}`]]);
 
 		answers.push(tokenAnswer(`at2-${SECRET}`));
-		const rf = await refreshTokens(r.session);
+		const rf = await refreshTokens(sender, r.session);
 		if (!rf.ok) throw new Error(rf.message);
 		expect(form(sent[2]!.body).refresh_token).toBe(refresh);
 		// No new refresh token: the old one is kept, really and as shown, and it did not rotate.
@@ -1050,6 +1068,7 @@ test('echo: a numeric secret echoed as a JSON number leaves the redacted respons
 		}
 	});
 	const r = await exchangeCode(
+		sender,
 		session({
 			client_secret: secret,
 			code: { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' }

@@ -1,12 +1,11 @@
 /**
  * What the API step offers to pick from. The service's API docs document one call below
  * `/reader/api/0/`, user-info (§4.4); the built-in sandbox answers a few more, Google-Reader style.
- * When the setup's API is the sandbox's, the step offers the sandbox's own examples (handed over by
- * the server hook, with the demo account's real item ids) labelled as the sandbox's; for any other
+ * When the setup's API is the sandbox's, the step offers the sandbox's own examples (the app's
+ * `apiExamples`, handed over by the composition root, with the demo account's real item ids) labelled as the sandbox's; for any other
  * service, user-info, and the sandbox's paths without their sandbox-only values, labelled as such.
  */
 import { endpoints, type Setup } from '$lib/oauth/setup';
-import { sandboxEnabled } from './presets';
 
 export interface ApiExample {
 	method: 'GET' | 'POST';
@@ -29,12 +28,10 @@ export interface ApiSuggestions {
 	bodyHint: string;
 }
 
-// eslint-disable-next-line no-restricted-syntax -- left to move: the sandbox's offer belongs in the app (set once at start by the hook)
-let sandboxExamples: readonly ApiExample[] = [];
-
-/** The sandbox's working examples (called by the server hook, which knows both sides). */
-export function offerSandboxApiExamples(examples: readonly ApiExample[]): void {
-	sandboxExamples = examples;
+/** What an app knows to suggest: whether its sandbox is on, and the sandbox's working examples. */
+export interface ApiExamplesOf {
+	presets: { sandboxEnabled: boolean };
+	apiExamples: readonly ApiExample[];
 }
 
 const USER_INFO: ApiExample = {
@@ -47,13 +44,18 @@ const USER_INFO: ApiExample = {
 };
 
 /** Whether a setup's API is the built-in sandbox's, on this server's origin. */
-export function isSandboxApi(setup: Setup | null | undefined, origin: string): boolean {
-	if (!setup || !sandboxEnabled()) return false;
+export function isSandboxApi(
+	app: Pick<ApiExamplesOf, 'presets'>,
+	setup: Setup | null | undefined,
+	origin: string
+): boolean {
+	if (!setup || !app.presets.sandboxEnabled) return false;
 	return endpoints(setup).api === `${origin}/sandbox/reader/api/0/`;
 }
 
-export function apiSuggestions(setup: Setup, origin: string): ApiSuggestions {
-	if (isSandboxApi(setup, origin)) {
+export function apiSuggestions(app: ApiExamplesOf, setup: Setup, origin: string): ApiSuggestions {
+	const sandboxExamples = app.apiExamples;
+	if (isSandboxApi(app, setup, origin)) {
 		const post = sandboxExamples.find((e) => e.method === 'POST');
 		return {
 			sandbox: true,

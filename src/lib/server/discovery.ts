@@ -22,9 +22,8 @@ import {
 } from '$lib/oauth/findings';
 import type { AuthMethod, PkceMethod } from '$lib/oauth/setup';
 import { headerValue, type Exchange, type Finding } from '$lib/exchange/types';
-import { config } from '$lib/env.server';
 import { responseOf } from '$lib/oauth/strict-client';
-import { outboundFrom, sendAll } from './send';
+import type { Sender } from './send';
 
 const RFC8414 = 'https://www.rfc-editor.org/rfc/rfc8414';
 
@@ -40,6 +39,7 @@ function isDocument(ex: Exchange): boolean {
 }
 
 export async function discover(
+	{ sendAll }: Sender,
 	identifier: string,
 	current: { token_endpoint_auth_method: AuthMethod; pkce: PkceMethod },
 	opts: { signal?: AbortSignal; allowInvalidTls?: boolean; client?: string } = {}
@@ -52,21 +52,18 @@ export async function discover(
 	};
 	for (const [i, url] of wellKnownUrls(identifier).entries()) {
 		// A GET on a kept-alive connection the server had closed is sent again: both attempts shown.
-		const attempts = await sendAll(
-			{
-				step: 'discovery',
-				method: 'GET',
-				url,
-				note:
-					i === 0
-						? 'The authorization server’s metadata, at RFC 8414’s well-known URL.'
-						: 'The metadata at OpenID Connect Discovery’s well-known URL.',
-				signal: opts.signal,
-				allowInvalidTls: opts.allowInvalidTls,
-				client: opts.client
-			},
-			outboundFrom(config())
-		);
+		const attempts = await sendAll({
+			step: 'discovery',
+			method: 'GET',
+			url,
+			note:
+				i === 0
+					? 'The authorization server’s metadata, at RFC 8414’s well-known URL.'
+					: 'The metadata at OpenID Connect Discovery’s well-known URL.',
+			signal: opts.signal,
+			allowInvalidTls: opts.allowInvalidTls,
+			client: opts.client
+		});
 		exchanges.push(...attempts);
 		const ex = attempts.at(-1)!;
 		if (!isDocument(ex)) continue;

@@ -21,23 +21,17 @@ import { redirectVerdict, withStrictVerdict } from '$lib/oauth/strict-client';
 import { ignoreCallback, issuerOnCallback } from './callback-trust';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 import { realTokens, receiveTokens } from './tokens';
-import { outboundFrom, send as sendWith, sendAll as sendAllWith, type SendInput } from './send';
-import { config } from '$lib/env.server';
+import type { Sender } from './send';
 import { rememberState, type Session } from './session';
 import { clientAuth } from './client-auth';
 import { codeChallenge, newVerifier } from './pkce';
-import { isSandboxTarget } from './presets';
+import { requestPlayground } from './playground';
 import { playgroundInfo } from './playground-info';
 import { redirectMismatchFix, registeredRedirect } from './registered-redirect';
 import { REDIRECT_URI_MISMATCH } from '$lib/oauth/findings';
 import { clientAuthFindings, pkceCallbackFindings } from '$lib/oauth/pkce-auth';
 import { apiUrl, type ApiCall } from '$lib/oauth/api-request';
 import { tokenMayGo } from '$lib/oauth/token-binding';
-
-/** The one sender, with the server's outbound policy and limits. */
-const send = (input: SendInput) => sendWith(input, outboundFrom(config()));
-/** The same, and a GET on a kept-alive connection the server had closed is sent again (both shown). */
-const sendAll = (input: SendInput) => sendAllWith(input, outboundFrom(config()));
 
 export type StepResult =
 	| { ok: true; session: Session; exchanges: Exchange[] }
@@ -216,7 +210,7 @@ export function handleCallback(
 	);
 	if (verdict.kind === 'error')
 		findings[0]!.fix = explainAuthorizationError(verdict.error, {
-			sandbox: isSandboxTarget(session.setup, url.origin)
+			sandbox: requestPlayground().presets.isSandboxTarget(session.setup, url.origin)
 		});
 	// A service that sends redirect_uri_mismatch back: name the near miss (redirect-uri.ts).
 	if (verdict.kind === 'error' && verdict.error === REDIRECT_URI_MISMATCH && session.pending)
@@ -302,6 +296,7 @@ function needSetup(session: Session) {
  * The pending state is not used up.
  */
 export async function checkRegistration(
+	{ sendAll }: Sender,
 	session: Session,
 	signal?: AbortSignal,
 	origin?: string,
@@ -404,6 +399,7 @@ const HELD = {
  * answer. A code the issuer check held back is exchanged only with `anyway` ("Exchange anyway").
  */
 export async function exchangeCode(
+	{ send }: Sender,
 	session: Session,
 	signal?: AbortSignal,
 	{ anyway = false }: { anyway?: boolean } = {}
@@ -460,6 +456,7 @@ export async function exchangeCode(
 
 /** Step 5: the refresh (the service's API docs §4.3). */
 export async function refreshTokens(
+	{ send }: Sender,
 	session: Session,
 	note = 'The refresh, from the playground server.',
 	signal?: AbortSignal
@@ -528,6 +525,7 @@ export function withToken(
  * is refreshed as its own shown exchange (the service's API docs §5 step 6).
  */
 export async function callApi(
+	sender: Sender,
 	session: Session,
 	step: 'userinfo' | 'api',
 	call?: ApiCall,
@@ -550,6 +548,7 @@ export async function callApi(
 			(session.client_secret || session.setup.token_endpoint_auth_method === 'none')
 		) {
 			const r = await refreshTokens(
+				sender,
 				session,
 				`The access token had expired, so the playground refreshed it before the call (${API_DOCS} §5 step 6).`,
 				signal
@@ -581,7 +580,7 @@ export async function callApi(
 	if (!t.ok) return { ...t, session: current, exchanges };
 	const api = step === 'api' && call ? call : undefined;
 	const method = api?.method ?? 'GET';
-	const attempts = await sendAll({
+	const attempts = await sender.sendAll({
 		step,
 		method,
 		url: t.url,

@@ -17,14 +17,11 @@ import {
 import { withStrictVerdict } from '$lib/oauth/strict-client';
 import type { Exchange } from '$lib/exchange/types';
 import { REVOCATION_PROVEN } from '$lib/oauth/findings';
-import { config } from '$lib/env.server';
 import { clientAuth } from './client-auth';
 import { present, refreshTokens, withToken, type StepResult } from './flow';
-import { outboundFrom, send as sendWith, type SendInput } from './send';
+import type { Sender } from './send';
 import type { Session } from './session';
 import { realTokens } from './tokens';
-
-const send = (input: SendInput) => sendWith(input, outboundFrom(config()));
 
 const withFindings = (ex: Exchange, findings: Exchange['findings']): Exchange => ({
 	...ex,
@@ -54,6 +51,7 @@ function tokenOf(
 }
 
 async function adminRequest(
+	{ send }: Sender,
 	session: Session,
 	step: 'introspect' | 'revoke',
 	which: WhichToken,
@@ -84,11 +82,12 @@ async function adminRequest(
 
 /** Step 7: asks the server whether the token is active, and what it holds. */
 export async function introspect(
+	sender: Sender,
 	session: Session,
 	which: WhichToken,
 	signal?: AbortSignal
 ): Promise<StepResult> {
-	const r = await adminRequest(session, 'introspect', which, signal);
+	const r = await adminRequest(sender, session, 'introspect', which, signal);
 	if (!r.ok) return r;
 	const shown = present(r.raw, session);
 	return {
@@ -109,11 +108,12 @@ export async function introspect(
  * finding on the revocation comes from that proof.
  */
 export async function revoke(
+	sender: Sender,
 	session: Session,
 	which: WhichToken,
 	signal?: AbortSignal
 ): Promise<StepResult> {
-	const r = await adminRequest(session, 'revoke', which, signal);
+	const r = await adminRequest(sender, session, 'revoke', which, signal);
 	if (!r.ok) return r;
 	const shown = await withStrictVerdict(
 		withFindings(present(r.raw, session), judgeRevocation(r.raw)),
@@ -125,7 +125,7 @@ export async function revoke(
 	if (which === 'access_token') {
 		const t = withToken(endpoints(session.setup!).userinfo, session);
 		if (!t.ok) return { ...t, exchanges: [shown] };
-		const raw = await send({
+		const raw = await sender.send({
 			step: 'userinfo',
 			method: 'GET',
 			url: t.url,
@@ -137,6 +137,7 @@ export async function revoke(
 		proof = present(raw, session);
 	} else {
 		const refreshed = await refreshTokens(
+			sender,
 			session,
 			'The proof of the revocation: the refresh grant with the revoked refresh token.',
 			signal

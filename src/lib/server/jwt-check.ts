@@ -17,9 +17,8 @@ import {
 } from '$lib/oauth/jwt-signature';
 import { JWKS_INVALID } from '$lib/oauth/findings';
 import type { Exchange, Finding } from '$lib/exchange/types';
-import { config } from '$lib/env.server';
 import { present, type StepResult } from './flow';
-import { outboundFrom, send } from './send';
+import type { Sender } from './send';
 import type { Session } from './session';
 import { realTokens } from './tokens';
 
@@ -63,6 +62,7 @@ export function tokenToCheck(
 }
 
 export async function checkJwt(
+	{ send }: Sender,
 	session: Session,
 	kind: JwtKind,
 	pasted: string,
@@ -75,17 +75,14 @@ export async function checkJwt(
 	if (!jwksUri) return { ok: false, status: 409, message: NO_JWKS_URI };
 	const picked = tokenToCheck(session, kind, pasted);
 	if (!picked.ok) return { ok: false, status: 400, message: picked.message };
-	const raw = await send(
-		{
-			step: 'jwks',
-			method: 'GET',
-			url: jwksUri,
-			note: 'The issuer’s public keys (JWKS, RFC 7517 §5), fetched to check a JWT’s signature. The request carries no credentials.',
-			signal,
-			allowInvalidTls: setup.allow_invalid_tls
-		},
-		outboundFrom(config())
-	);
+	const raw = await send({
+		step: 'jwks',
+		method: 'GET',
+		url: jwksUri,
+		note: 'The issuer’s public keys (JWKS, RFC 7517 §5), fetched to check a JWT’s signature. The request carries no credentials.',
+		signal,
+		allowInvalidTls: setup.allow_invalid_tls
+	});
 	const shown = present(raw, session);
 	const findings: Finding[] = [];
 	let verdict: Awaited<ReturnType<typeof verifySignature>> | undefined;

@@ -20,8 +20,8 @@ import type { Exchange } from '$lib/exchange/types';
 import { inSlot, overLimit } from './abuse';
 import { clientAddress } from '$lib/proxy.server';
 import { consentExchange, prepareConsent, type StepResult } from './flow';
-import { findPreset, isSandboxTarget, presets, sandboxEnabled } from './presets';
-import { config } from '$lib/env.server';
+import { requestPlayground } from './playground';
+import type { Sender } from './send';
 import { hasPrefill, parsePrefill, prefillLink, type Prefill } from '$lib/oauth/prefill';
 import { currentRequest, readAllFlows, readSession, writeSession, type Session } from './session';
 import { FLOW_PARAM, flowParam, newFlowId } from '$lib/oauth/flow-id';
@@ -41,7 +41,7 @@ import {
 
 export function defaultSetup(origin: string): Setup {
 	return setupWith({
-		base_url: sandboxEnabled() ? `${origin}/sandbox` : '',
+		base_url: requestPlayground().presets.sandboxEnabled ? `${origin}/sandbox` : '',
 		redirect_uri: `${origin}/callback`
 	});
 }
@@ -69,7 +69,7 @@ export function prefillFrom(
 	const p = parsePrefill(params);
 	const hostsFor = (values: Partial<Setup>) => secretHosts({ ...base, ...values });
 	if (!p.preset) return { ...p, secretHosts: hostsFor(p.values) };
-	const preset = findPreset(url.origin, p.preset);
+	const preset = requestPlayground().presets.find(url.origin, p.preset);
 	if (!preset)
 		return {
 			...p,
@@ -92,6 +92,7 @@ export function prefillFrom(
 }
 
 export function view(session: Session, origin: string) {
+	const app = requestPlayground();
 	const setup = session.setup ?? null;
 	// What came from the service or the wire goes through redaction (the setup is the user's own).
 	const secrets = secretsOf(session);
@@ -104,7 +105,7 @@ export function view(session: Session, origin: string) {
 		defaults,
 		setup,
 		shareLink: setup ? prefillLink(origin, setup, defaults) : null,
-		guardMode: config().policy.mode,
+		guardMode: app.config.policy.mode,
 		endpoints: setup ? endpoints(setup) : null,
 		...secretView(session, origin),
 		pending: session.pending
@@ -142,15 +143,17 @@ export function view(session: Session, origin: string) {
 					])
 				]
 			: null,
-		presets: presets(origin).map(({ name, label, description }) => ({ name, label, description })),
-		sandbox: sandboxEnabled(),
+		presets: app.presets
+			.list(origin)
+			.map(({ name, label, description }) => ({ name, label, description })),
+		sandbox: app.presets.sandboxEnabled,
 		/** The setup's consent page is the built-in sandbox's (wording may name its buttons). */
-		sandboxTarget: isSandboxTarget(setup, origin),
+		sandboxTarget: app.presets.isSandboxTarget(setup, origin),
 		/** The sandbox's own registration, to prefill an empty "Redirect URI as registered". */
 		registeredHint: registeredRedirectHint(setup, origin),
 		/** The sandbox will refuse the pending consent's redirect_uri: the near miss, named before consent. */
 		redirectRefusal: sandboxRedirectRefusal(setup, session.pending?.redirect_uri, origin),
-		apiSuggestions: apiSuggestions(setup ?? defaults, origin),
+		apiSuggestions: apiSuggestions(app, setup ?? defaults, origin),
 		notice: session.notice ?? null,
 		/** The current setup's id: a step counts only the exchanges that carry it (ui/step-status.ts). */
 		setupId: session.setup_id ?? null
@@ -164,19 +167,30 @@ export async function save(cookies: Cookies, url: URL, session: Session): Promis
 	await writeSession(cookies, withoutUndo(session), url.protocol === 'https:');
 }
 
+/**
+ * What a step may use besides the session: the app's sender, and the visitor's address its pool
+ * counts connections by.
+ */
+export interface StepContext {
+	sender: Sender;
+	client: string | undefined;
+}
+
 /** Runs a flow step as a form action: the new session is saved, the exchanges go to the tab's transcript. */
 export async function runStep(
 	event: Pick<RequestEvent, 'cookies' | 'url' | 'getClientAddress' | 'setHeaders' | 'locals'> &
 		Partial<Pick<RequestEvent, 'platform'>>,
-	step: (s: Session, client: string | undefined) => Promise<StepResult>
+	step: (s: Session, context: StepContext) => Promise<StepResult>
 ) {
 	const { cookies, url } = event;
-	const { limits } = event.locals.app;
+	const { limits, sender } = event.locals.app;
 	const limited = await overLimit(limits, event);
 	if (limited) return limited;
 	const session = await readSession(cookies);
 	if (session.dropped) return fail(409, { message: session.notice, exchanges: [] });
-	const held = await inSlot(limits, event, () => step(session, clientAddress(event, limits.proxy)));
+	const held = await inSlot(limits, event, () =>
+		step(session, { sender, client: clientAddress(event, limits.proxy) })
+	);
 	if (!held.ok) return held.failure;
 	const result = held.value;
 	// A step that changed nothing (a plain API call) leaves the cookie as it is: no re-sealing.
@@ -255,7 +269,9 @@ export async function saveSetup(cookies: Cookies, url: URL, form: FormData) {
 	}
 	const presetName = form.get('preset');
 	const preset =
-		typeof presetName === 'string' && presetName ? findPreset(url.origin, presetName) : undefined;
+		typeof presetName === 'string' && presetName
+			? requestPlayground().presets.find(url.origin, presetName)
+			: undefined;
 	const kept = secretAfterSave(
 		session,
 		parsed.data,
@@ -297,7 +313,9 @@ const presetSchema = z.object({ preset: z.string().min(1).max(100) });
 
 export async function applyPreset(cookies: Cookies, url: URL, form: FormData) {
 	const parsed = presetSchema.safeParse({ preset: form.get('preset') });
-	const preset = parsed.success ? findPreset(url.origin, parsed.data.preset) : undefined;
+	const preset = parsed.success
+		? requestPlayground().presets.find(url.origin, parsed.data.preset)
+		: undefined;
 	if (!preset) return fail(400, { message: 'Unknown preset.' });
 	const session = await readSession(cookies);
 	let next: Session = {

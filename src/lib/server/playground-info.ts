@@ -5,12 +5,15 @@
  */
 import { getRequestEvent } from '$app/server';
 import type { PlaygroundInfo } from '$lib/oauth/wrong-endpoint';
-import { sandboxEnabled } from './presets';
+import { requestPlayground } from './playground';
 
 /** The playground's origin and sandbox switch; undefined outside a request. */
 export function playgroundInfo(): PlaygroundInfo | undefined {
 	try {
-		return { origin: getRequestEvent().url.origin, sandbox: sandboxEnabled() };
+		return {
+			origin: getRequestEvent().url.origin,
+			sandbox: requestPlayground().presets.sandboxEnabled
+		};
 	} catch {
 		return undefined; // outside a request: nothing to compare with
 	}

@@ -2,15 +2,16 @@
  * Named setups: the built-in sandbox clients (when the sandbox is on) and those configured in
  * PLAYGROUND_PRESETS (inline JSON or a file path). A preset may hold a client secret: it stays on the
  * server, and choosing the preset seals it into the session. `/?preset=NAME` opens one. config.js
- * loads the entries; they are checked here, against the setup schema, when the server starts.
+ * loads the entries; they are checked here, against the setup schema, when the app is built
+ * (`createPresets`, called by the composition root at start, so a bad entry stops the start).
  *
- * The playground does not import the sandbox: the server hook, which mounts both, hands the
- * sandbox's built-in registrations over at start with `offerSandboxClients`.
+ * The playground does not import the sandbox: the composition root (app.server.ts), which knows
+ * both, hands the sandbox's built-in registrations over when it builds the app.
  */
 import { z } from 'zod';
 import { endpoints, setupWith, type Setup } from '$lib/oauth/setup';
 import { presetShape, UNCARRIED_DEFAULTS } from '$lib/oauth/setup-fields';
-import { config } from '$lib/env.server';
+import type { Config } from '$lib/config.server.js';
 
 export interface Preset {
 	name: string;
@@ -18,22 +19,6 @@ export interface Preset {
 	description: string;
 	setup: Omit<Setup, 'redirect_uri'> & { redirect_uri?: string };
 	client_secret?: string;
-}
-
-export function sandboxEnabled(): boolean {
-	return config().sandbox.enabled;
-}
-
-/**
- * Whether the setup's consent page is the built-in sandbox's, on this server's `origin`: only then
- * may the page name the sandbox's own buttons (Authorize, Deny).
- */
-export function isSandboxTarget(setup: Setup | null | undefined, origin: string): boolean {
-	if (!setup || !sandboxEnabled()) return false;
-	const auth = endpoints(setup).authorization;
-	if (!URL.canParse(auth)) return false;
-	const url = new URL(auth);
-	return url.origin === origin && url.pathname === '/sandbox/oauth2/auth';
 }
 
 /**
@@ -81,14 +66,6 @@ export function presetsFrom(entries: unknown[]): Preset[] {
 	});
 }
 
-// eslint-disable-next-line no-restricted-syntax -- a memo of the configuration's presets, keyed on the entries it parsed
-let configured: { for: unknown[]; presets: Preset[] } | undefined;
-export function configuredPresets(): Preset[] {
-	const entries = config().presets;
-	if (configured?.for !== entries) configured = { for: entries, presets: presetsFrom(entries) };
-	return configured.presets;
-}
-
 /** What the playground needs to know of a sandbox registration to offer it as a preset. */
 export interface SandboxClientInfo {
 	client_id: string;
@@ -98,43 +75,77 @@ export interface SandboxClientInfo {
 	access_ttl?: number;
 }
 
-// eslint-disable-next-line no-restricted-syntax -- left to move: the sandbox's offer belongs in the app (set once at start by the hook)
-let sandboxClients: readonly SandboxClientInfo[] = [];
-
-/** Offers these sandbox registrations as presets, first in the list (called by the server hook). */
-export function offerSandboxClients(clients: readonly SandboxClientInfo[]): void {
-	sandboxClients = clients;
-}
-
 /** The redirect URIs the sandbox has registered for a client id on a request origin; undefined for a client it does not know. */
 export type SandboxRegistrations = (
 	client_id: string,
 	origin: string
 ) => readonly string[] | undefined;
 
-// eslint-disable-next-line no-restricted-syntax -- left to move: the sandbox's offer belongs in the app (set once at start by the hook)
-let sandboxRegistrations: SandboxRegistrations = () => undefined;
-
-/** Lets the playground read the sandbox's redirect-URI registrations (called by the server hook). */
-export function offerSandboxRegistrations(lookup: SandboxRegistrations): void {
-	sandboxRegistrations = lookup;
+/** An app's presets, and what it knows of its built-in sandbox to offer them. */
+export interface Presets {
+	/** The built-in sandbox is on (SANDBOX). */
+	readonly sandboxEnabled: boolean;
+	/** The sandbox's clients first (unless a configured preset takes the name), then the configured ones. */
+	list(origin: string): Preset[];
+	find(origin: string, name: string): Preset | undefined;
+	/**
+	 * Whether the setup's consent page is the built-in sandbox's, on this server's `origin`: only
+	 * then may the page name the sandbox's own buttons (Authorize, Deny).
+	 */
+	isSandboxTarget(setup: Setup | null | undefined, origin: string): boolean;
+	/**
+	 * The redirect URIs the built-in sandbox has registered for the setup's client, when the setup's
+	 * consent page is the sandbox's on this `origin` and it knows the client; else undefined.
+	 */
+	sandboxRedirectUris(
+		setup: Setup | null | undefined,
+		origin: string
+	): readonly string[] | undefined;
 }
 
 /**
- * The redirect URIs the built-in sandbox has registered for the setup's client, when the setup's
- * consent page is the sandbox's on this `origin` and it knows the client; else undefined.
+ * The presets of one app: its configuration's PLAYGROUND_PRESETS, parsed here once (a bad entry
+ * throws, so the start fails), and what its sandbox offers (nothing when the sandbox is off).
  */
-export function sandboxRedirectUris(
-	setup: Setup | null | undefined,
-	origin: string
-): readonly string[] | undefined {
-	if (!setup || !isSandboxTarget(setup, origin)) return undefined;
-	return sandboxRegistrations(setup.client_id, origin);
+export function createPresets({
+	config,
+	sandboxClients = [],
+	sandboxRegistrations = () => undefined
+}: {
+	config: Pick<Config, 'presets' | 'sandbox'>;
+	sandboxClients?: readonly SandboxClientInfo[];
+	sandboxRegistrations?: SandboxRegistrations;
+}): Presets {
+	const sandboxEnabled = config.sandbox.enabled;
+	const own = presetsFrom(config.presets);
+	const taken = new Set(own.map((p) => p.name));
+	const isSandboxTarget = (setup: Setup | null | undefined, origin: string) => {
+		if (!setup || !sandboxEnabled) return false;
+		const auth = endpoints(setup).authorization;
+		if (!URL.canParse(auth)) return false;
+		const url = new URL(auth);
+		return url.origin === origin && url.pathname === '/sandbox/oauth2/auth';
+	};
+	const list = (origin: string) => [
+		...(sandboxEnabled ? sandboxPresets(sandboxClients, origin) : []).filter(
+			(p) => !taken.has(p.name)
+		),
+		...own
+	];
+	return {
+		sandboxEnabled,
+		list,
+		find: (origin, name) => list(origin).find((p) => p.name === name),
+		isSandboxTarget,
+		sandboxRedirectUris: (setup, origin) =>
+			setup && isSandboxTarget(setup, origin)
+				? sandboxRegistrations(setup.client_id, origin)
+				: undefined
+	};
 }
 
-function sandboxPresets(origin: string): Preset[] {
-	if (!sandboxEnabled()) return [];
-	return sandboxClients.map((c) => ({
+function sandboxPresets(clients: readonly SandboxClientInfo[], origin: string): Preset[] {
+	return clients.map((c) => ({
 		name: c.client_id,
 		label:
 			c.client_id === 'sandbox-rw'
@@ -154,14 +165,4 @@ function sandboxPresets(origin: string): Preset[] {
 		}),
 		client_secret: c.client_secret
 	}));
-}
-
-export function presets(origin: string): Preset[] {
-	const own = configuredPresets();
-	const taken = new Set(own.map((p) => p.name));
-	return [...sandboxPresets(origin).filter((p) => !taken.has(p.name)), ...own];
-}
-
-export function findPreset(origin: string, name: string): Preset | undefined {
-	return presets(origin).find((p) => p.name === name);
 }

@@ -11,11 +11,10 @@ import { endpoints } from '$lib/oauth/setup';
 import { FORM_CONTENT_TYPE } from '$lib/oauth/token-endpoint';
 import { judgePush, pushedBody, pushedConsentUrl } from '$lib/oauth/par';
 import { withStrictVerdict } from '$lib/oauth/strict-client';
-import { config } from '$lib/env.server';
 import { clientAuth } from './client-auth';
 import { present, type StepResult } from './flow';
 import { codeChallenge } from './pkce';
-import { outboundFrom, send } from './send';
+import type { Sender } from './send';
 import type { Session } from './session';
 
 /** The authorization request of the pending consent, as its URL carried it. */
@@ -38,6 +37,7 @@ export function pendingParams(session: Session): [string, string][] | undefined 
 }
 
 export async function pushConsent(
+	{ send }: Sender,
 	session: Session,
 	signal?: AbortSignal,
 	now: () => number = Date.now
@@ -60,19 +60,16 @@ export async function pushConsent(
 		};
 	const auth = clientAuth(session, 'pushed_authorization_request_endpoint');
 	if (!auth.ok) return auth;
-	const raw = await send(
-		{
-			step: 'par',
-			method: 'POST',
-			url: auth.url,
-			headers: [['Content-Type', FORM_CONTENT_TYPE], ...auth.headers],
-			body: pushedBody(params, auth.body),
-			note: 'The pushed authorization request (RFC 9126 §2.1), from the playground server: the consent parameters and the client’s authentication.',
-			signal,
-			allowInvalidTls: setup.allow_invalid_tls
-		},
-		outboundFrom(config())
-	);
+	const raw = await send({
+		step: 'par',
+		method: 'POST',
+		url: auth.url,
+		headers: [['Content-Type', FORM_CONTENT_TYPE], ...auth.headers],
+		body: pushedBody(params, auth.body),
+		note: 'The pushed authorization request (RFC 9126 §2.1), from the playground server: the consent parameters and the client’s authentication.',
+		signal,
+		allowInvalidTls: setup.allow_invalid_tls
+	});
 	const shown = present(raw, session);
 	const verdict = judgePush(raw);
 	const exchange = await withStrictVerdict(

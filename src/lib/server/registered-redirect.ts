@@ -1,6 +1,7 @@
 /**
  * What a refused redirect URI is compared with (oauth/redirect-uri.ts): the built-in sandbox's own
- * registration of the client when the sandbox is the target (the truth, read through presets.ts),
+ * registration of the client when the sandbox is the target (the truth, read through the app's
+ * presets, presets.ts),
  * else the setup's "Redirect URI as registered", when one was entered.
  */
 import { getRequestEvent } from '$app/server';
@@ -11,7 +12,11 @@ import {
 	redirectUriFix,
 	type RedirectUriOptions
 } from '$lib/oauth/redirect-uri';
-import { sandboxRedirectUris } from './presets';
+import { requestPlayground } from './playground';
+
+/** The built-in sandbox's registered redirect URIs for the setup's client, when it is the target. */
+const sandboxRedirectUris = (setup: Setup | null | undefined, origin: string) =>
+	requestPlayground().presets.sandboxRedirectUris(setup, origin);
 
 export interface RegisteredRedirect {
 	registeredRedirectUri?: string | readonly string[];

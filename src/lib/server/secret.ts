@@ -15,7 +15,8 @@ import {
 	secretMismatchMessage
 } from '$lib/oauth/secret-binding';
 import { API_DOCS } from '$lib/oauth/docs';
-import { findPreset, type Preset } from './presets';
+import type { Preset } from './presets';
+import { requestPlayground } from './playground';
 import type { Session } from './session';
 
 type SecretFields = Pick<Session, 'client_secret' | 'secret_for' | 'preset' | 'secret_note'>;
@@ -84,7 +85,9 @@ function decide(
 	keepFor?: string[]
 ): SecretFields {
 	const changesFrom = (p: Preset) => bindingChanges(bindSecret(presetSetup(p, origin)), setup);
-	const held = session.preset ? findPreset(origin, session.preset) : undefined;
+	const held = session.preset
+		? requestPlayground().presets.find(origin, session.preset)
+		: undefined;
 	const samePreset = [formPreset, held].find((p) => p && !changesFrom(p).length);
 	if (typed)
 		return { client_secret: typed, secret_for: bindSecret(setup), preset: samePreset?.name };
@@ -146,7 +149,9 @@ export function usableSecret(
  */
 export function secretView(session: Session, origin: string) {
 	const usable = usableSecret(session);
-	const preset = session.preset ? findPreset(origin, session.preset) : undefined;
+	const preset = session.preset
+		? requestPlayground().presets.find(origin, session.preset)
+		: undefined;
 	const presets = !!preset?.client_secret && preset.client_secret === session.client_secret;
 	return {
 		secret: usable.ok

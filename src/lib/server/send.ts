@@ -153,18 +153,18 @@ class HostSlots {
 	}
 }
 
-/** Keep-alive agents and their per-host slots, per policy (their DNS lookup checks every address against it). */
+/** A keep-alive agent and its per-host slots (its DNS lookup checks every address against the policy). */
 interface Pool {
 	agent: http.Agent;
 	hosts: Map<string, HostSlots>;
 }
-// eslint-disable-next-line no-restricted-syntax -- left to move: the pools belong in the app's sender (keyed here on its policy, so two apps never share one)
-const pools = new WeakMap<GuardPolicy, Map<string, Pool>>();
-function poolFor(policy: GuardPolicy, protocol: string, insecure: boolean): Pool {
+
+/** A sender's pools, one per protocol (and per certificate check), made on first use. */
+type Pools = Map<string, Pool>;
+
+function poolFor(pools: Pools, policy: GuardPolicy, protocol: string, insecure: boolean): Pool {
 	const key = `${protocol}${insecure ? ':insecure' : ''}`;
-	let byKey = pools.get(policy);
-	if (!byKey) pools.set(policy, (byKey = new Map()));
-	let pool = byKey.get(key);
+	let pool = pools.get(key);
 	if (!pool) {
 		const lookup = guardedLookup(policy);
 		const common = { keepAlive: true, maxSockets: POOL_SOCKETS, timeout: IDLE_TIMEOUT_MS, lookup };
@@ -172,14 +172,9 @@ function poolFor(policy: GuardPolicy, protocol: string, insecure: boolean): Pool
 			protocol === 'https:'
 				? new https.Agent({ ...common, rejectUnauthorized: !insecure })
 				: new http.Agent(common);
-		byKey.set(key, (pool = { agent, hosts: new Map() }));
+		pools.set(key, (pool = { agent, hosts: new Map() }));
 	}
 	return pool;
-}
-
-/** The pooled agent for a policy (for tests that look at its sockets). */
-export function agentFor(policy: GuardPolicy, protocol: string, insecure = false): http.Agent {
-	return poolFor(policy, protocol, insecure).agent;
 }
 
 function slotsFor(pool: Pool, host: string): HostSlots {
@@ -290,24 +285,45 @@ interface Route {
 	insecure: boolean;
 }
 
-/**
- * Sends one request and records it as an Exchange, in four steps: prepare it and check it against
- * the guard, write it, read the answer, record what happened. Never throws. Never sends twice.
- */
-export async function send(input: SendInput, outbound: Outbound): Promise<Exchange> {
-	return (await attempt(input, outbound, needsFreshConnection(input))).exchange;
+/** The one sender of an app: its outbound policy and limits, and the connection pools kept for them. */
+export interface Sender {
+	readonly outbound: Outbound;
+	/**
+	 * Sends one request and records it as an Exchange, in four steps: prepare it and check it
+	 * against the guard, write it, read the answer, record what happened. Never throws. Never sends
+	 * twice.
+	 */
+	send(input: SendInput): Promise<Exchange>;
+	/**
+	 * Like send, and a GET whose kept-alive connection the server had closed before any byte of the
+	 * answer came is sent once more, on a fresh connection: both attempts are returned, the first
+	 * with its failure. Nothing else is sent twice: a POST may have been acted on before the
+	 * connection closed.
+	 */
+	sendAll(input: SendInput): Promise<Exchange[]>;
+	/** The pooled agent for a protocol (for tests that look at its sockets). */
+	agent(protocol: string, insecure?: boolean): http.Agent;
 }
 
 /**
- * Like send, and a GET whose kept-alive connection the server had closed before any byte of the
- * answer came is sent once more, on a fresh connection: both attempts are returned, the first with
- * its failure. Nothing else is sent twice: a POST may have been acted on before the connection
- * closed.
+ * A sender with pools of its own: the composition root builds one per app, so two apps with two
+ * policies never share a connection (a pool's DNS lookup checks addresses against its policy).
  */
-export async function sendAll(input: SendInput, outbound: Outbound): Promise<Exchange[]> {
-	const first = await attempt(input, outbound, needsFreshConnection(input));
+export function createSender(outbound: Outbound): Sender {
+	const pools: Pools = new Map();
+	return {
+		outbound,
+		send: async (input) =>
+			(await attempt(input, outbound, pools, needsFreshConnection(input))).exchange,
+		sendAll: (input) => sendAll(input, outbound, pools),
+		agent: (protocol, insecure = false) => poolFor(pools, outbound.policy, protocol, insecure).agent
+	};
+}
+
+async function sendAll(input: SendInput, outbound: Outbound, pools: Pools): Promise<Exchange[]> {
+	const first = await attempt(input, outbound, pools, needsFreshConnection(input));
 	if (input.method !== 'GET' || !first.stale) return [first.exchange];
-	const again = await attempt(input, outbound, true);
+	const again = await attempt(input, outbound, pools, true);
 	const failed = first.exchange;
 	return [
 		{
@@ -325,6 +341,7 @@ export async function sendAll(input: SendInput, outbound: Outbound): Promise<Exc
 async function attempt(
 	input: SendInput,
 	outbound: Outbound,
+	pools: Pools,
 	fresh: boolean
 ): Promise<{ exchange: Exchange; stale: boolean }> {
 	const startedAt = new Date().toISOString();
@@ -354,7 +371,7 @@ async function attempt(
 	const route = resolveAndGuard(prepared.url, input, outbound);
 	if ('failure' in route) return record(prepared.request, { total: 0 }, route);
 	const protocol = route.own ? 'http:' : prepared.url.protocol;
-	const pool = fresh ? undefined : poolFor(outbound.policy, protocol, route.insecure);
+	const pool = fresh ? undefined : poolFor(pools, outbound.policy, protocol, route.insecure);
 	const lim = outbound.limits;
 	let release = () => {};
 	let waited = false;

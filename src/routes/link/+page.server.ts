@@ -1,11 +1,9 @@
-import { presets } from '$lib/server/presets';
-import { sandboxEnabled } from '$lib/server/presets';
 import type { PageServerLoad } from './$types';
 
-export const load: PageServerLoad = ({ url }) => ({
+export const load: PageServerLoad = ({ url, locals }) => ({
 	origin: url.origin,
-	sandbox: sandboxEnabled(),
-	presets: presets(url.origin).map((p) => ({
+	sandbox: locals.app.presets.sandboxEnabled,
+	presets: locals.app.presets.list(url.origin).map((p) => ({
 		name: p.name,
 		label: p.label,
 		description: p.description
