@@ -9,12 +9,12 @@
 import type { HighlighterCore, ThemedToken } from 'shiki/core';
 
 export type Lang = 'http' | 'json';
-export type Token = { content: string; style?: string };
+type Token = { content: string; style?: string };
 export type Line = Token[];
 
 let loading: Promise<HighlighterCore> | undefined;
 
-export function highlighter(): Promise<HighlighterCore> {
+function highlighter(): Promise<HighlighterCore> {
 	loading ??= (async () => {
 		const [
 			{ createHighlighterCore },
@@ -54,7 +54,7 @@ export function highlighter(): Promise<HighlighterCore> {
 export const MAX_HIGHLIGHT = 200_000;
 
 /** A token's inline style (`color:…;--shiki-dark:…`), as the page writes it. */
-export function styleText(style: Record<string, string> | undefined): string | undefined {
+function styleText(style: Record<string, string> | undefined): string | undefined {
 	if (!style) return undefined;
 	// A loop, not entries/map/join: this runs for every token of a body, tens of thousands.
 	let text = '';

@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { decodeSessionKey, MIN_SESSION_KEY_BYTES } from './config.server.js';
 
-export const KEY_FILE = '.session-key';
+const KEY_FILE = '.session-key';
 
 /**
  * A key's 32 bytes: the decoded key when it is 32 bytes, the SHA-256 of a longer one. A key that is

@@ -8,7 +8,7 @@
 import type { Redis } from 'ioredis';
 
 /** The longest a store operation may take, connecting included. */
-export const TIMEOUT_MS = 1_000;
+const TIMEOUT_MS = 1_000;
 
 /** A new client for `url` (ioredis is loaded only then); `log` gets the outage lines. */
 export async function connectRedis(

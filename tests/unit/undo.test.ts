@@ -49,7 +49,7 @@ afterEach(() => {
 
 describe('the undo slot', () => {
 	test('Start over keeps the old flow for 30 seconds, never an older undo or a notice', async () => {
-		const { startOver } = await load();
+		const { startOver } = await import('$lib/server/undo');
 		const first = startOver({ ...flow, notice: 'x' });
 		expect(first).toEqual({ v: 1, undo: { session: flow, until: NOW + 30_000 } });
 		// Start over twice: the second keeps the fresh flow, not a slot inside a slot.
@@ -58,14 +58,14 @@ describe('the undo slot', () => {
 	});
 
 	test('Undo restores within 30 seconds, to the millisecond', async () => {
-		const { startOver, undoStartOver } = await load();
+		const { startOver, undoStartOver } = await import('$lib/server/undo');
 		const fresh = startOver(flow);
 		vi.advanceTimersByTime(30_000);
 		expect(undoStartOver(fresh)).toEqual({ ok: true, session: flow });
 	});
 
 	test('too late: Undo one millisecond after the 30 seconds is refused, saying why', async () => {
-		const { startOver, undoStartOver, undoExpired } = await load();
+		const { startOver, undoStartOver, undoExpired } = await import('$lib/server/undo');
 		const fresh = startOver(flow);
 		vi.advanceTimersByTime(30_001);
 		expect(undoExpired(fresh)).toBe(true);
@@ -75,7 +75,7 @@ describe('the undo slot', () => {
 	});
 
 	test('too late: Undo without a slot (another action came between) is refused, saying why', async () => {
-		const { undoStartOver } = await load();
+		const { undoStartOver } = await import('$lib/server/undo');
 		const r = undoStartOver(flow);
 		expect(r.ok).toBe(false);
 		if (!r.ok) expect(r.message).toMatch(/^Too late to undo: another action came after Start over/);
@@ -132,7 +132,8 @@ describe('the reset and undo actions on the cookies', () => {
 	});
 
 	test('a flow too large to keep with its undo slot is still cleared, without Undo', async () => {
-		const { readSession, save, writeSession, startOver, resetAction } = await load();
+		const { readSession, save, writeSession, resetAction } = await load();
+		const { startOver } = await import('$lib/server/undo');
 		// The largest secret that still fits once: with the slot's bookkeeping it no longer fits.
 		const fits = async (session: Session) => {
 			try {

@@ -1,7 +1,7 @@
 /** The service's rate-limit headers (the service's API docs: X-Reader-Zone1-Usage, -Limit, Zone2, X-Reader-Limits-Reset-After). */
 import { headerValue, type HeaderList } from './types';
 
-export interface ZoneUsage {
+interface ZoneUsage {
 	zone: 1 | 2;
 	usage: number;
 	limit: number;

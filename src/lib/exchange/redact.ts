@@ -44,7 +44,7 @@ import {
 export const REDACTED = '<redacted>';
 
 /** Below this many UTF-8 bytes a secret is redacted only as a whole value between delimiters. */
-export const SHORT_SECRET_BYTES = 8;
+const SHORT_SECRET_BYTES = 8;
 
 // ---------------------------------------------------------------------------------------------
 // The secrets the server knows, by value, in every encoding

@@ -60,7 +60,7 @@ export interface Timing {
 	total: number;
 }
 
-export type FindingLevel = 'error' | 'warning' | 'info';
+type FindingLevel = 'error' | 'warning' | 'info';
 
 export interface Finding {
 	level: FindingLevel;

@@ -6,13 +6,13 @@
  */
 import type { HeaderList } from '$lib/exchange/types';
 
-export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export type ApiMethod = (typeof API_METHODS)[number];
-export const BODY_KINDS = ['none', 'form', 'json', 'raw'] as const;
-export type BodyKind = (typeof BODY_KINDS)[number];
+const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+type ApiMethod = (typeof API_METHODS)[number];
+const BODY_KINDS = ['none', 'form', 'json', 'raw'] as const;
+type BodyKind = (typeof BODY_KINDS)[number];
 
 /** Headers the sender writes itself, and why a custom one of that name is refused. */
-export const RESERVED_HEADERS: Record<string, string> = {
+const RESERVED_HEADERS: Record<string, string> = {
 	host: 'the sender writes Host from the URL',
 	'content-length': 'the sender writes Content-Length from the body it sends',
 	'transfer-encoding': 'the sender sends the body whole, with its Content-Length',

@@ -18,10 +18,10 @@ export function isItemIdForm(id: string): boolean {
 	return LONG.test(t) || SHORT_HEX.test(t) || DECIMAL.test(t);
 }
 
-export const ITEM_ID_FORMS =
+const ITEM_ID_FORMS =
 	'the decimal id that stream/items/ids returns (itemRefs[].id, e.g. 1001), its 16-hex-digit form (00000000000003e9), or the long form tag:google.com,2005:reader/item/00000000000003e9 that stream/contents returns (items[].id)';
 
-export const WHERE_IDS_COME_FROM =
+const WHERE_IDS_COME_FROM =
 	'GET stream/items/ids with s=user/-/state/com.google/reading-list lists the ids of the reading list';
 
 /** The `i` values of a request: from its query, and from its body when it is form-encoded. */

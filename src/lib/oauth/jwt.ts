@@ -6,7 +6,7 @@ import { decodeJwt as decodePayload, decodeProtectedHeader } from 'jose';
 
 export type TimeClaim = 'exp' | 'iat' | 'nbf';
 
-export interface JwtTime {
+interface JwtTime {
 	name: TimeClaim;
 	/** Seconds since the epoch, as in the token. */
 	value: number;

@@ -19,7 +19,7 @@ export const PREFILL_PARAMS = {
 		'The name of a configured preset, e.g. `sandbox-rw`. Other parameters then override the preset’s fields.'
 } as const;
 
-export type PrefillKey = keyof typeof PREFILL_PARAMS;
+type PrefillKey = keyof typeof PREFILL_PARAMS;
 
 /** Parameters that must never travel in a URL. */
 export const REFUSED_PARAMS = [

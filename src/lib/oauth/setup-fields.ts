@@ -45,9 +45,9 @@ export const scopeSchema = z
 		'Scope may only hold printable ASCII words separated by spaces (RFC 6749 §3.3), no quotes or backslashes'
 	);
 
-export const AUTH_METHODS = ['client_secret_post', 'client_secret_basic', 'none'] as const;
+const AUTH_METHODS = ['client_secret_post', 'client_secret_basic', 'none'] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
-export const PKCE_METHODS = ['off', 'S256', 'plain'] as const;
+const PKCE_METHODS = ['off', 'S256', 'plain'] as const;
 export type PkceMethod = (typeof PKCE_METHODS)[number];
 
 /** Where a field sits in the form: the basic fields, then under "Advanced settings". */
@@ -423,7 +423,6 @@ export const setupShape = Object.fromEntries(
 
 /** The fields that have a default, by name. */
 export type DefaultedName = NamesWhere<{ default: unknown }>;
-export const DEFAULTED_FIELDS = namesWhere((f) => f.default !== undefined) as DefaultedName[];
 
 /** The fields a docs link may carry, by name. */
 export type LinkName = NamesWhere<{ link: string }>;

@@ -4,18 +4,9 @@
  * unless overridden. The client secret is not part of the setup: it is kept apart, sealed on the server.
  */
 import { z } from '$lib/zod';
-import { MAX_STATE_BYTES } from './consent';
 import { FIELD_ROWS, setupShape, type DefaultedName } from './setup-fields';
 
-export {
-	AUTH_METHODS,
-	MAX_FIELD,
-	PKCE_METHODS,
-	scopeSchema,
-	type AuthMethod,
-	type PkceMethod
-} from './setup-fields';
-export { MAX_STATE_BYTES };
+export { MAX_FIELD, scopeSchema, type AuthMethod, type PkceMethod } from './setup-fields';
 
 /** The setup's schema: each field's rule and default, from the table of setup fields. */
 export const setupSchema = z.object(setupShape);
@@ -36,7 +27,6 @@ export function setupRuleErrors(setup: Setup): FieldErrors {
 }
 
 export type Setup = z.output<typeof setupSchema>;
-export type SetupInput = z.input<typeof setupSchema>;
 
 export const secretSchema = z
 	.string()
@@ -55,7 +45,7 @@ export function setupWith(
 	return { ...SETUP_DEFAULTS, ...fields };
 }
 
-export { endpoints, type EndpointFields, type Endpoints } from './endpoints';
+export { endpoints } from './endpoints';
 
 export type FieldErrors = Partial<Record<keyof Setup | 'client_secret' | 'form', string>>;
 

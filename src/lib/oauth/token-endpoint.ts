@@ -58,7 +58,7 @@ export function refreshBody(p: { refresh_token: string } & ClientFields): string
  * What the service's API docs promise (§2.3). Lenient on purpose: extra fields pass through, and the diagnostics say
  * what is missing or mistyped instead of the flow falling over.
  */
-export const tokenResponseSchema = z.looseObject({
+const tokenResponseSchema = z.looseObject({
 	access_token: z.string().min(1),
 	token_type: z.string(),
 	expires_in: z.number().int().optional(),
@@ -68,7 +68,7 @@ export const tokenResponseSchema = z.looseObject({
 
 export type TokenResponse = z.output<typeof tokenResponseSchema>;
 
-export const errorResponseSchema = z.looseObject({
+const errorResponseSchema = z.looseObject({
 	error: z.string(),
 	error_description: z.string().optional(),
 	error_uri: z.string().optional()

@@ -12,7 +12,7 @@ import { apiDocs } from './docs';
 import { WRONG_ENDPOINT } from './findings';
 
 /** The documented paths below the base URL (the service's API docs §4.1, §4.2, §4.3, §4.4). */
-export const DOCUMENTED_PATHS = {
+const DOCUMENTED_PATHS = {
 	authorization: '/oauth2/auth',
 	token: '/oauth2/token',
 	userinfo: '/reader/api/0/user-info',

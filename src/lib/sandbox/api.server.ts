@@ -29,8 +29,6 @@ import type { Sandbox } from './sandbox.server';
 import { loadReader, namespaceOf, updateReader } from './state.server';
 import { StoreUnavailable } from './store.server';
 
-export const API_PREFIX = '/sandbox/reader/api/0/';
-
 type Method = 'GET' | 'POST';
 
 interface Endpoint {

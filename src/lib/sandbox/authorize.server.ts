@@ -22,7 +22,7 @@ import { StoreUnavailable } from './store.server';
 /** The service's API docs §4.1 and §8: `state` is at most 500 bytes. */
 export const MAX_STATE_BYTES = 500;
 
-export const REDIRECT_URI_ERROR_URI = 'https://www.rfc-editor.org/rfc/rfc6749#section-3.1.2';
+const REDIRECT_URI_ERROR_URI = 'https://www.rfc-editor.org/rfc/rfc6749#section-3.1.2';
 const AUTH_ERROR_URI = 'https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1';
 
 export interface FatalError {

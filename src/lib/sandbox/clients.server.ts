@@ -13,7 +13,7 @@ import {
 } from './config.server';
 
 /** The paths the built-in clients may redirect to, on the sandbox's own origin(s). */
-export const BUILTIN_REDIRECT_PATHS = ['/callback', '/sandbox/landing'] as const;
+const BUILTIN_REDIRECT_PATHS = ['/callback', '/sandbox/landing'] as const;
 
 export interface BuiltinClientInfo {
 	client_id: string;
@@ -49,7 +49,7 @@ function builtinRegistrations(): SandboxClient[] {
 }
 
 /** Every registration: the built-ins first, then SANDBOX_CLIENTS. */
-export function allClients(settings: SandboxConfig): SandboxClient[] {
+function allClients(settings: SandboxConfig): SandboxClient[] {
 	return [...builtinRegistrations(), ...settings.extraClients];
 }
 

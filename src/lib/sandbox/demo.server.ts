@@ -17,7 +17,7 @@ export const DEMO_USER = {
 const UID = DEMO_USER.userId;
 const STATE = `user/${UID}/state/com.google`;
 export const READING_LIST = `${STATE}/reading-list`;
-export const READ = `${STATE}/read`;
+const READ = `${STATE}/read`;
 export const STARRED = `${STATE}/starred`;
 const label = (name: string) => `user/${UID}/label/${name}`;
 
@@ -158,12 +158,12 @@ export class ReaderState {
 }
 
 /** `user/-/…` means the current user. */
-export function normalizeStreamId(id: string): string {
+function normalizeStreamId(id: string): string {
 	return id.replace(/^user\/-\//, `user/${UID}/`);
 }
 
 /** The items of a stream, newest first; undefined when the stream is unknown. */
-export function streamItems(streamId: string, state: ReaderState): Item[] | undefined {
+function streamItems(streamId: string, state: ReaderState): Item[] | undefined {
 	const id = normalizeStreamId(streamId);
 	if (id === READING_LIST) return ITEMS;
 	if (id === STARRED) return ITEMS.filter((it) => state.starred.has(it.num));

@@ -24,7 +24,7 @@ interface Family {
 
 export type RotateResult = 'ok' | 'revoked' | 'reused';
 
-export const MAX_FAMILIES = 50_000;
+const MAX_FAMILIES = 50_000;
 const PRUNE_EVERY_MS = 60_000;
 
 export class GrantStore {

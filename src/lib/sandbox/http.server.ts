@@ -6,7 +6,7 @@
 /** Bodies of the token endpoint and of API writes are small: anything bigger is refused. */
 export const MAX_BODY_BYTES = 16 * 1024;
 
-export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
 
 export function jsonResponse(
 	status: number,
@@ -20,7 +20,7 @@ export function jsonResponse(
 }
 
 /** The media type of a Content-Type header, lower-cased, without parameters. */
-export function mediaType(contentType: string | null): string | undefined {
+function mediaType(contentType: string | null): string | undefined {
 	if (!contentType) return undefined;
 	return contentType.split(';')[0]!.trim().toLowerCase() || undefined;
 }

@@ -65,5 +65,3 @@ export function sandboxInfo({ settings: config, mode }: Sandbox, origin: string)
 		user: { name: DEMO_USER.userName, email: DEMO_USER.userEmail, userId: DEMO_USER.userId }
 	};
 }
-
-export type SandboxInfo = ReturnType<typeof sandboxInfo>;

@@ -67,9 +67,6 @@ const schemas = {
 	})
 };
 
-export type TicketClaims = z.infer<typeof schemas.ticket>;
-export type CodeClaims = z.infer<typeof schemas.code>;
-export type RefreshClaims = z.infer<typeof schemas.refresh>;
 export type AccessClaims = z.infer<typeof schemas.access>;
 type ClaimsOf<K extends Kind> = z.infer<(typeof schemas)[K]>;
 type Input<K extends Kind> = Omit<ClaimsOf<K>, 'jti' | 'exp' | 'iat'> & { jti?: string };

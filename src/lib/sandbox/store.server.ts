@@ -86,7 +86,7 @@ export interface SandboxStore {
 }
 
 /** Namespaces of demo data the memory backend keeps at most; past it, the oldest start afresh. */
-export const MAX_STATES = 10_000;
+const MAX_STATES = 10_000;
 
 /** The in-process backend: the grant store, and the consent decisions in a map pruned on use. */
 export class MemoryStore implements SandboxStore {

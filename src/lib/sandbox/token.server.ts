@@ -42,7 +42,7 @@ export type TokenErrorCode =
 	| 'temporarily_unavailable';
 
 /** The answer while the sandbox's store cannot be reached: 503, the reason, and when to try again. */
-export function storeDown(e: StoreUnavailable): Response {
+function storeDown(e: StoreUnavailable): Response {
 	return tokenError(503, 'temporarily_unavailable', `The sandbox cannot answer now: ${e.message}`, {
 		'Retry-After': '2'
 	});

@@ -14,14 +14,12 @@
  */
 import { fail, type RequestEvent } from '@sveltejs/kit';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Config, RateLimitConfig } from '$lib/config.server.js';
+import type { Config } from '$lib/config.server.js';
 import type { Base } from '$lib/base.server';
 import { clientAddress } from '$lib/proxy.server';
 import { NO_ADDRESS_MESSAGE, clientKey, fixedWindow, take } from '$lib/fixed-window.server';
 
 export { clientKey };
-
-export type { RateLimitConfig };
 
 export type Verdict = { ok: true; remaining: number } | { ok: false; retryAfterS: number };
 
@@ -138,7 +136,7 @@ export class InFlight {
 	}
 }
 
-export function inFlightMessage(limit: number): string {
+function inFlightMessage(limit: number): string {
 	return (
 		`Your address already has ${limit} requests to services in progress, the most this playground ` +
 		'runs at once for one address. Try again when one of them has finished.'

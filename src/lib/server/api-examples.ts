@@ -44,7 +44,7 @@ const USER_INFO: ApiExample = {
 };
 
 /** Whether a setup's API is the built-in sandbox's, on this server's origin. */
-export function isSandboxApi(
+function isSandboxApi(
 	app: Pick<ApiExamplesOf, 'presets'>,
 	setup: Setup | null | undefined,
 	origin: string

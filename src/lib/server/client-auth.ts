@@ -13,7 +13,7 @@ import { usableSecret } from './secret';
 import type { Session } from './session';
 
 /** The fields a request body carries to authenticate the client, in the order they go. */
-export interface BodyCredentials {
+interface BodyCredentials {
 	client_id?: string;
 	client_secret?: string;
 }

@@ -14,7 +14,7 @@ const MACHINE_ENDPOINTS = ['/sandbox/oauth2/token', '/sandbox/reader/api/0/'];
  * three encodings), and for no Content-Type at all: the requests this check must look at.
  * @see https://fetch.spec.whatwg.org/#cors-safelisted-request-header
  */
-export function isCrossSiteSendable(contentType: string | null): boolean {
+function isCrossSiteSendable(contentType: string | null): boolean {
 	const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 	// A missing Content-Type is treated like a form: a browser can send that cross-site too.
 	return type === '' || FORM_TYPES.includes(type);

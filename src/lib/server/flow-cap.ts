@@ -15,7 +15,7 @@ export const RESERVED_BYTES = 200;
 /** What the flows themselves may take. */
 export const FLOW_BUDGET = MAX_COOKIE_BYTES - RESERVED_BYTES;
 /** How many dropped flow ids are remembered. */
-export const MAX_DROPPED = 4;
+const MAX_DROPPED = 4;
 
 /** What one cookie adds to the Cookie header: `name=value; `. */
 export const cookieBytes = (name: string, value: string) => name.length + value.length + 3;

@@ -42,7 +42,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { GuardPolicy } from '$lib/config.server.js';
 
-export type { GuardMode, GuardPolicy } from '$lib/config.server.js';
+export type { GuardPolicy } from '$lib/config.server.js';
 export type GuardResult = { ok: true } | { ok: false; reason: string };
 
 type Ip = ipaddr.IPv4 | ipaddr.IPv6;

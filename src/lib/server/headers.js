@@ -7,7 +7,7 @@
  */
 
 /** Headers every response carries, whatever produced it. */
-export const COMMON_HEADERS = Object.freeze({
+const COMMON_HEADERS = Object.freeze({
 	'X-Content-Type-Options': 'nosniff',
 	'Referrer-Policy': 'no-referrer',
 	'X-Frame-Options': 'DENY',
@@ -31,10 +31,10 @@ export const WORKERS_PATH = '/_app/immutable/workers/';
  * The policy of a response that is not a page: the workers' own, or one that loads nothing.
  * @param {string} path the request's path
  */
-export const nonPageCsp = (path) => (path.startsWith(WORKERS_PATH) ? WORKER_CSP : NON_PAGE_CSP);
+const nonPageCsp = (path) => (path.startsWith(WORKERS_PATH) ? WORKER_CSP : NON_PAGE_CSP);
 
 /** HSTS for a year; sent only when the public origin (ORIGIN) is https. */
-export const HSTS = 'max-age=31536000';
+const HSTS = 'max-age=31536000';
 
 /**
  * Whether responses may carry HSTS: only when ORIGIN is https. A browser that reaches a plain-HTTP

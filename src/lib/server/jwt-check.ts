@@ -26,11 +26,11 @@ export type JwtKind = ClaimContext['kind'];
 export type { JwtCheckResult };
 
 /** Why nothing can be checked without a JWKS URL (nothing is sent then). */
-export const NO_JWKS_URI =
+const NO_JWKS_URI =
 	'The setup has no JWKS URL (jwks_uri), so there are no issuer keys to check the signature with, and nothing was sent. Enter the issuer’s jwks_uri in the setup (Advanced settings; the server’s metadata names it). A token signed with a shared secret (HS256, as the built-in sandbox signs its tokens) can only be checked by the issuer itself.';
 
 /** The token a check is about: one of the flow's, or a pasted one. */
-export function tokenToCheck(
+function tokenToCheck(
 	session: Session,
 	kind: JwtKind,
 	pasted: string

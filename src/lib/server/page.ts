@@ -39,7 +39,7 @@ import {
 	sandboxRedirectRefusal
 } from './registered-redirect';
 
-export function defaultSetup(origin: string): Setup {
+function defaultSetup(origin: string): Setup {
 	return setupWith({
 		base_url: requestPlayground().presets.sandboxEnabled ? `${origin}/sandbox` : '',
 		redirect_uri: `${origin}/callback`
@@ -160,8 +160,6 @@ export function view(session: Session, origin: string) {
 	};
 }
 
-export type PageView = ReturnType<typeof view>;
-
 /** Saves the session after an action: Start over's undo slot does not outlive the next action. */
 export async function save(cookies: Cookies, url: URL, session: Session): Promise<void> {
 	await writeSession(cookies, withoutUndo(session), url.protocol === 'https:');
@@ -236,7 +234,7 @@ function confirmedList(raw: FormDataEntryValue | null): string[] | undefined {
 	}
 }
 
-export type SetupFailure = {
+type SetupFailure = {
 	errors: FieldErrors;
 	values: Record<string, unknown>;
 	message: string;

@@ -12,7 +12,7 @@ const STYLE =
 	'h1{font-size:1.35rem;margin:0 0 .75rem}p{margin:.5rem 0}a{color:#1d4ed8}code{font-size:.95em}' +
 	'@media (prefers-color-scheme:dark){body{background:#111418;color:#e6e8eb}main{background:#1a1e23;border-color:#333a42}a{color:#8ab4ff}}';
 
-export const PLAIN_PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
+const PLAIN_PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
 
 export const escapeHtml = (text: string): string =>
 	text.replace(

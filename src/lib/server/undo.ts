@@ -10,8 +10,8 @@ import { emptySession, readSession, rememberState, writeSession, type Session } 
 /** How long Start over can be undone. */
 export const UNDO_MS = 30_000;
 
-export const TOO_LATE_EXPIRED = `Too late to undo: Start over was more than ${UNDO_MS / 1000} seconds ago, and the old flow is gone.`;
-export const TOO_LATE_GONE =
+const TOO_LATE_EXPIRED = `Too late to undo: Start over was more than ${UNDO_MS / 1000} seconds ago, and the old flow is gone.`;
+const TOO_LATE_GONE =
 	'Too late to undo: another action came after Start over (or there was nothing to undo), and the old flow is gone.';
 
 /** The old flow, kept in the fresh session's `undo` field until `until` (ms since the epoch). */
@@ -27,7 +27,7 @@ export function undoSlot(session: Session): UndoSlot | undefined {
 }
 
 /** The flow that follows Start over: nothing of the old one but what the new one must remember. */
-export function freshSession(old: Session): Session {
+function freshSession(old: Session): Session {
 	// The old consent request's state is remembered, so its late redirect is "already used or
 	// restarted" (callback-route.ts), never an unsolicited one.
 	const recent = rememberState(old.recent_states, old.pending?.state);

@@ -8,7 +8,7 @@
 import { tick } from 'svelte';
 
 /** The element to focus after `action`: its error first, then its result; none when neither is shown. */
-export function outcomeTarget(root: ParentNode, action: string): HTMLElement | null {
+function outcomeTarget(root: ParentNode, action: string): HTMLElement | null {
 	return (
 		root.querySelector<HTMLElement>(`[data-error-of~="${action}"]`) ??
 		root.querySelector<HTMLElement>(`[data-result-of~="${action}"]`)

@@ -10,7 +10,7 @@ export type Lane = 'browser' | 'playground' | 'service';
 /** An arrow's status: the exchange's own, worked out with the step statuses (step-status.ts). */
 export type StatusKind = ExchangeStatus;
 
-export const LANES: readonly { id: Lane; name: string; short: string }[] = [
+const LANES: readonly { id: Lane; name: string; short: string }[] = [
 	{ id: 'browser', name: 'Browser', short: 'Browser' },
 	{ id: 'playground', name: 'Playground server', short: 'Playground' },
 	{ id: 'service', name: 'Service', short: 'Service' }
@@ -25,7 +25,7 @@ export const STEP_NUMBER: Record<Step, string> = Object.fromEntries(
 ) as Record<Step, string>;
 
 /** The mark before an arrow's status: ✓ a good answer, ✕ a failure, ⊘ consent declined. */
-export const STATUS_MARK: Record<StatusKind, string> = {
+const STATUS_MARK: Record<StatusKind, string> = {
 	ok: '✓',
 	failed: '✕',
 	denied: '⊘',
@@ -61,7 +61,7 @@ export function statusCode(ex: Exchange): string {
 }
 
 /** Long status: "200 OK", "403 Forbidden", "timeout", "the browser navigates", "303 consent declined". */
-export function statusPhrase(ex: Exchange): string {
+function statusPhrase(ex: Exchange): string {
 	if (ex.failure) return ex.failure.kind;
 	if (statusKind(ex) === 'denied')
 		return ex.response ? `${ex.response.status} consent declined` : 'consent declined';
@@ -170,7 +170,7 @@ export function arrowAriaLabel(
 	return `${head}, ${f.status}${extra.length ? ` (${extra.join(', ')})` : ''}`;
 }
 
-export interface LaneBox {
+interface LaneBox {
 	id: Lane;
 	name: string;
 	label: string;
@@ -178,7 +178,7 @@ export interface LaneBox {
 	boxWidth: number;
 }
 
-export interface ArrowRow {
+interface ArrowRow {
 	id: string;
 	step: Step;
 	kind: StatusKind;

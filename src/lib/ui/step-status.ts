@@ -62,7 +62,7 @@ export interface StepView {
 }
 
 /** The callback brought `error=access_denied`: the user (or the provider) declined consent. */
-export function isDenial(ex: Exchange): boolean {
+function isDenial(ex: Exchange): boolean {
 	if (ex.step !== 'callback') return false;
 	try {
 		return new URL(ex.request.url).searchParams.get('error') === 'access_denied';
@@ -86,7 +86,7 @@ export function exchangeStatus(ex: Exchange): ExchangeStatus {
 	return 'ok';
 }
 
-export function failed(ex: Exchange | undefined): boolean {
+function failed(ex: Exchange | undefined): boolean {
 	return !!ex && exchangeStatus(ex) !== 'ok';
 }
 

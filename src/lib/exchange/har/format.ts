@@ -8,7 +8,7 @@ import type { Failure, Finding, Redaction, Step } from '../types';
 /** `log.creator.name` of the files this playground writes; an import tells its own files by it. */
 export const HAR_CREATOR = 'feed-reader-oauth-playground';
 
-export interface HarNameValue {
+interface HarNameValue {
 	name: string;
 	value: string;
 }
@@ -41,7 +41,7 @@ export interface HarRequest {
 	bodySize: number;
 }
 
-export interface HarContent {
+interface HarContent {
 	size: number;
 	mimeType: string;
 	text?: string;
