@@ -83,6 +83,14 @@ export default {
 			to: { path: SERVER_ONLY }
 		},
 		{
+			name: 'one-way-out',
+			comment:
+				'What the server hands the page is redacted in one place, server/way-out.ts (outward, and secretsOf, the one list of secrets): no other server module, route or hook calls the redaction itself.',
+			severity: 'error',
+			from: { path: [SERVER, ...APP], pathNot: '^src/lib/server/way-out\\.ts$' },
+			to: { path: '^src/lib/exchange/redact\\.ts$' }
+		},
+		{
 			name: 'lib-imports-no-routes',
 			comment: 'Routes and hooks sit on top: nothing in src/lib imports them.',
 			severity: 'error',

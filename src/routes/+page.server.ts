@@ -25,8 +25,7 @@ import { resetAction, undoAction, undoExpired } from '$lib/server/undo';
 import { readForm, withForm } from '$lib/server/form';
 import { pushConsent } from '$lib/server/push-consent';
 import { checkJwt, type JwtCheckResult } from '$lib/server/jwt-check';
-import { redactValue } from '$lib/exchange/redact';
-import { secretsOf } from '$lib/server/tokens';
+import { outward } from '$lib/server/way-out';
 import { introspect, revoke } from '$lib/server/introspect-revoke';
 import { parseApiCall } from '$lib/oauth/api-request';
 import { discover, type Discovery } from '$lib/server/discovery';
@@ -202,7 +201,7 @@ export const actions: Actions = inFlow({
 				parsed.data.token,
 				event.request.signal
 			);
-			result = r.result && redactValue(r.result, secretsOf(s));
+			result = r.result && outward(r.result, s);
 			return r;
 		});
 		return result && !('status' in done) ? { ...done, jwt: result } : done;

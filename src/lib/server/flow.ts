@@ -13,7 +13,7 @@ import { diagnose, diagnoseCallback, type DiagnoseContext } from '$lib/oauth/dia
 import { endpoints } from '$lib/oauth/setup';
 import { exchangeBody, FORM_CONTENT_TYPE, refreshBody } from '$lib/oauth/token-endpoint';
 import { isExpired } from '$lib/oauth/token-set';
-import { redactExchange } from '$lib/exchange/redact';
+import { outward } from './way-out';
 import { API_DOCS } from '$lib/oauth/docs';
 import { routeCallback } from '$lib/oauth/callback';
 import { expectedIssuer, issuerFinding, issuerStops } from '$lib/oauth/issuer';
@@ -39,8 +39,7 @@ export type StepResult =
 
 /** Redact, then diagnose: what leaves the server. */
 export function present(ex: Exchange, session: Session, ctx: DiagnoseContext = {}): Exchange {
-	const secret = session.client_secret;
-	const clean = redactExchange(ex, secret ? [{ name: 'client_secret', value: secret }] : []);
+	const clean = outward(ex, session);
 	const findings = diagnose(clean, { playground: playgroundInfo(), ...ctx });
 	const client = session.setup
 		? clientAuthFindings(clean, {

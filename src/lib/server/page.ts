@@ -28,8 +28,8 @@ import { FLOW_PARAM, flowParam, newFlowId } from '$lib/oauth/flow-id';
 import { presetSession, presetSetup, secretAfterSave, secretView } from './secret';
 import { bindingChanges, bindSecret, listChanges, secretHosts } from '$lib/oauth/secret-binding';
 import { vouchedFor } from '$lib/oauth/token-binding';
-import { redactExchange, redactValue } from '$lib/exchange/redact';
-import { secretsOf, tokensAfterSave } from './tokens';
+import { tokensAfterSave } from './tokens';
+import { outward } from './way-out';
 import { UNDO_MS, undoSlot, withUndo, withoutUndo } from './undo';
 import { newSetupId, nextSetupId, stampSetup } from './setup-id';
 import { apiSuggestions } from './api-examples';
@@ -94,9 +94,8 @@ export function prefillFrom(
 export function view(session: Session, origin: string) {
 	const app = requestPlayground();
 	const setup = session.setup ?? null;
-	// What came from the service or the wire goes through redaction (the setup is the user's own).
-	const secrets = secretsOf(session);
-	const shown = <T>(v: T) => redactValue(v, secrets);
+	// What came from the service or the wire goes out redacted (the setup is the user's own).
+	const shown = <T>(v: T) => outward(v, session);
 	const consent = consentExchange(session);
 	const defaults = defaultSetup(origin);
 	return {
@@ -123,7 +122,7 @@ export function view(session: Session, origin: string) {
 								'A parameter that was already on the authorization endpoint.'
 						})
 					),
-					exchange: consent && stampSetup([redactExchange(consent, secrets)], session)[0]
+					exchange: consent && stampSetup([outward(consent, session)], session)[0]
 				}
 			: null,
 		callback: shown(session.callback ?? null),
@@ -194,11 +193,7 @@ export async function runStep(
 	// A step that changed nothing (a plain API call) leaves the cookie as it is: no re-sealing.
 	const changed = (result.session && result.session !== session) || !!undoSlot(session);
 	if (changed) await save(cookies, url, result.session ?? session);
-	const secrets = secretsOf(session, result.session);
-	const exchanges = stampSetup(
-		(result.exchanges ?? []).map((ex) => redactExchange(ex, secrets)),
-		session
-	);
+	const exchanges = stampSetup(outward(result.exchanges ?? [], session, result.session), session);
 	if (!result.ok) return fail(result.status, { message: result.message, exchanges });
 	// Nothing the page data is made of changed (the session, read without a notice, is as it was):
 	// the page need not load its data again (flow.svelte.ts).
@@ -393,10 +388,7 @@ export async function takeOutbox(
 	session: Session
 ): Promise<Exchange[]> {
 	if (!session.outbox?.length) return [];
-	const out = stampSetup(
-		session.outbox.map((ex) => redactExchange(ex, secretsOf(session))),
-		session
-	);
+	const out = stampSetup(outward(session.outbox, session), session);
 	await save(cookies, url, { ...session, outbox: undefined });
 	return out;
 }

@@ -3,7 +3,7 @@
  * secret echoed in any field (extra fields included) reaches it only as `<redacted>`; the server
  * keeps the real access and refresh token for its own requests when redaction changed them.
  */
-import { redactValue, type Secret } from '$lib/exchange/redact';
+import { outward } from './way-out';
 import type { Exchange } from '$lib/exchange/types';
 import type { TokenSet } from '$lib/oauth/token-set';
 import { tokensFromExchange } from '$lib/oauth/token-endpoint';
@@ -17,12 +17,6 @@ import {
 } from '$lib/oauth/token-binding';
 import type { Setup } from '$lib/oauth/setup';
 import type { Session } from './session';
-
-/** The secrets of these sessions, for redaction (the one before a step and the one after it). */
-export function secretsOf(...sessions: (Session | undefined)[]): Secret[] {
-	const values = new Set(sessions.map((s) => s?.client_secret).filter((v) => !!v) as string[]);
-	return [...values].map((value) => ({ name: 'client_secret', value }));
-}
 
 /** The token set with the real tokens: what the server sends to the service. */
 export function realTokens(session: Session): TokenSet | undefined {
@@ -50,11 +44,10 @@ export function receiveTokens(
 		refresh ? realTokens(session) : undefined
 	);
 	if (!real) return undefined;
-	const secrets = secretsOf(session);
 	// From the redacted response; when redaction left it unreadable, the real set redacted field by field.
 	const page =
 		tokensFromExchange(shown, requestedScope, now, refresh ? session.tokens : undefined) ??
-		redactValue(real, secrets);
+		outward(real, session);
 	// Whether the refresh token rotated is a fact about the real tokens.
 	if (real.refresh) page.refresh = real.refresh;
 	const differs =
