@@ -19,7 +19,7 @@ export function launch(opts: { hostResolverRules?: string } = {}): Promise<Brows
 /**
  * Whether the e2e tests save their screenshots: with `SCREENSHOTS=1` (`npm run test:e2e:shots`).
  * They are for a person to look at, at desktop and phone widths, after a change to the page; no
- * test reads them, and taking them was about a fifth of the e2e run's time, so `npm test` skips them.
+ * test reads them, so `npm test` skips them (docs/testing.md has what that saves).
  */
 export const SCREENSHOTS = process.env.SCREENSHOTS === '1';
 
