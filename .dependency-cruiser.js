@@ -83,6 +83,14 @@ export default {
 			to: { path: SERVER_ONLY }
 		},
 		{
+			name: 'setup-table-loads-no-zod',
+			comment:
+				"The table of setup fields is read by the setup form in the browser: it names zod's types only, and its rules are built with the zod setup.ts hands them, so that the first page load does not carry zod (about 28 KB gzip).",
+			severity: 'error',
+			from: { path: '^src/lib/oauth/setup-fields\\.ts$' },
+			to: { path: ['^src/lib/zod\\.ts$', 'node_modules/zod/'], dependencyTypesNot: ['type-only'] }
+		},
+		{
 			name: 'one-way-out',
 			comment:
 				'What the server hands the page is redacted in one place, server/way-out.ts (outward, and secretsOf, the one list of secrets): no other server module, route or hook calls the redaction itself.',

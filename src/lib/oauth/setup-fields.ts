@@ -10,13 +10,20 @@
  * The order of the entries is the setup's own order (its schema's, and so the Markdown export's).
  * Pure, and imported by the browser as well as the server.
  */
-import { z } from '$lib/zod';
+import type { z } from '$lib/zod';
 import { MAX_STATE_BYTES } from './consent';
 import { API_DOCS } from './docs';
 
+/**
+ * zod, handed to each field's rule by the module that builds the schema (setup.ts). The table
+ * imports none itself, so the setup form, which draws its fields from the table in the browser,
+ * does not load zod with the page.
+ */
+type Zod = typeof z;
+
 export const MAX_FIELD = 2048;
 
-const httpUrl = (what: string) =>
+const httpUrl = (z: Zod, what: string) =>
 	z
 		.string()
 		.trim()
@@ -32,18 +39,19 @@ const httpUrl = (what: string) =>
 			`${what} must not contain a user name or password`
 		);
 
-const optionalUrl = (what: string) => z.union([z.literal(''), httpUrl(what)]);
+const optionalUrl = (z: Zod, what: string) => z.union([z.literal(''), httpUrl(z, what)]);
 
 /** RFC 6749 §3.3: scope = scope-token *( SP scope-token ), scope-token = 1*NQCHAR. Empty = the registration's default. */
-export const scopeSchema = z
-	.string()
-	.trim()
-	.max(200, 'Scope is too long')
-	.transform((v) => v.split(/\s+/).filter(Boolean).join(' '))
-	.refine(
-		(v) => /^[\x21\x23-\x5B\x5D-\x7E ]*$/.test(v),
-		'Scope may only hold printable ASCII words separated by spaces (RFC 6749 §3.3), no quotes or backslashes'
-	);
+export const scopeRule = (z: Zod) =>
+	z
+		.string()
+		.trim()
+		.max(200, 'Scope is too long')
+		.transform((v) => v.split(/\s+/).filter(Boolean).join(' '))
+		.refine(
+			(v) => /^[\x21\x23-\x5B\x5D-\x7E ]*$/.test(v),
+			'Scope may only hold printable ASCII words separated by spaces (RFC 6749 §3.3), no quotes or backslashes'
+		);
 
 const AUTH_METHODS = ['client_secret_post', 'client_secret_basic', 'none'] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
@@ -108,39 +116,37 @@ interface FieldFacts {
 	metadata?: true;
 }
 
-/** A row: the field's rule (without its default) and its facts. */
+/** A row: the field's rule (without its default), built with the zod it is given, and its facts. */
 function field<S extends z.ZodType, const F extends FieldFacts & { default?: z.output<S> }>(
-	schema: S,
+	rule: (z: Zod) => S,
 	facts: F
-): F & { schema: S } {
-	return { ...facts, schema };
+): F & { rule: (z: Zod) => S } {
+	return { ...facts, rule };
 }
 
 const RECEIVES_SECRET = 'Receives the client secret.';
 
 export const SETUP_FIELDS = {
-	base_url: field(
-		httpUrl('Base URL').transform((v) => v.replace(/\/+$/, '')),
-		{
-			label: 'Base URL of the service',
-			group: 'basic',
-			input: 'url',
-			required: true,
-			receives: 'token',
-			link: `The service’s base URL; the endpoints follow from it (${API_DOCS} §4).`,
-			preset: true
-		}
-	),
+	base_url: field((z) => httpUrl(z, 'Base URL').transform((v) => v.replace(/\/+$/, '')), {
+		label: 'Base URL of the service',
+		group: 'basic',
+		input: 'url',
+		required: true,
+		receives: 'token',
+		link: `The service’s base URL; the endpoints follow from it (${API_DOCS} §4).`,
+		preset: true
+	}),
 	client_id: field(
-		z
-			.string()
-			.trim()
-			.min(1, 'Enter the client id from the registration')
-			.max(200, 'Client id is too long (at most 200 characters)')
-			.refine(
-				(v) => /^[\x20-\x7E]+$/.test(v),
-				'Client id may only hold printable ASCII characters'
-			),
+		(z) =>
+			z
+				.string()
+				.trim()
+				.min(1, 'Enter the client id from the registration')
+				.max(200, 'Client id is too long (at most 200 characters)')
+				.refine(
+					(v) => /^[\x20-\x7E]+$/.test(v),
+					'Client id may only hold printable ASCII characters'
+				),
 		{
 			label: 'Client id',
 			group: 'basic',
@@ -151,7 +157,7 @@ export const SETUP_FIELDS = {
 			preset: true
 		}
 	),
-	scope: field(scopeSchema, {
+	scope: field((z) => scopeRule(z), {
 		label: 'Scope',
 		group: 'basic',
 		input: 'text',
@@ -159,7 +165,7 @@ export const SETUP_FIELDS = {
 		link: '`read`, `read write`, or empty for the registration’s default (' + API_DOCS + ' §4.1).',
 		preset: true
 	}),
-	redirect_uri: field(httpUrl('Redirect URI'), {
+	redirect_uri: field((z) => httpUrl(z, 'Redirect URI'), {
 		label: 'Redirect URI to register',
 		group: 'basic',
 		input: 'url',
@@ -172,14 +178,15 @@ export const SETUP_FIELDS = {
 	 * Empty: not known.
 	 */
 	registered_redirect_uri: field(
-		z
-			.string()
-			.trim()
-			.max(MAX_FIELD, `Redirect URI as registered is too long (at most ${MAX_FIELD} characters)`)
-			.refine(
-				(v) => v === '' || URL.canParse(v),
-				'Redirect URI as registered is not a valid URL: copy it whole from the registration'
-			),
+		(z) =>
+			z
+				.string()
+				.trim()
+				.max(MAX_FIELD, `Redirect URI as registered is too long (at most ${MAX_FIELD} characters)`)
+				.refine(
+					(v) => v === '' || URL.canParse(v),
+					'Redirect URI as registered is not a valid URL: copy it whole from the registration'
+				),
 		{
 			label: 'Redirect URI as registered',
 			group: 'basic',
@@ -189,7 +196,7 @@ export const SETUP_FIELDS = {
 			preset: true
 		}
 	),
-	authorization_endpoint: field(optionalUrl('Authorization endpoint'), {
+	authorization_endpoint: field((z) => optionalUrl(z, 'Authorization endpoint'), {
 		label: 'Authorization endpoint',
 		group: 'endpoints',
 		input: 'url',
@@ -199,7 +206,7 @@ export const SETUP_FIELDS = {
 		preset: true,
 		metadata: true
 	}),
-	token_endpoint: field(optionalUrl('Token endpoint'), {
+	token_endpoint: field((z) => optionalUrl(z, 'Token endpoint'), {
 		label: 'Token endpoint',
 		group: 'endpoints',
 		input: 'url',
@@ -210,7 +217,7 @@ export const SETUP_FIELDS = {
 		preset: true,
 		metadata: true
 	}),
-	userinfo_endpoint: field(optionalUrl('User-info endpoint'), {
+	userinfo_endpoint: field((z) => optionalUrl(z, 'User-info endpoint'), {
 		label: 'User-info endpoint',
 		group: 'endpoints',
 		input: 'url',
@@ -226,13 +233,14 @@ export const SETUP_FIELDS = {
 	 * exactly as written (RFC 9207 §2.4), so it is not normalized. Empty: none known.
 	 */
 	issuer: field(
-		z.union([
-			z.literal(''),
-			httpUrl('Issuer').refine(
-				(v) => !URL.canParse(v) || !new URL(v).search,
-				'Issuer must not contain a ?query (RFC 8414 §2)'
-			)
-		]),
+		(z) =>
+			z.union([
+				z.literal(''),
+				httpUrl(z, 'Issuer').refine(
+					(v) => !URL.canParse(v) || !new URL(v).search,
+					'Issuer must not contain a ?query (RFC 8414 §2)'
+				)
+			]),
 		{
 			label: 'Issuer',
 			group: 'endpoints',
@@ -243,7 +251,7 @@ export const SETUP_FIELDS = {
 		}
 	),
 	token_location: field(
-		z.enum(['header', 'query'], { error: 'Choose where the access token goes' }),
+		(z) => z.enum(['header', 'query'], { error: 'Choose where the access token goes' }),
 		{
 			label: 'Where the access token goes',
 			group: 'advanced',
@@ -254,13 +262,14 @@ export const SETUP_FIELDS = {
 		}
 	),
 	custom_state: field(
-		z
-			.string()
-			.max(MAX_FIELD, 'State is too long')
-			.refine(
-				(v) => new TextEncoder().encode(v).length <= MAX_STATE_BYTES,
-				`State may be at most ${MAX_STATE_BYTES} bytes (${API_DOCS} §4.1)`
-			),
+		(z) =>
+			z
+				.string()
+				.max(MAX_FIELD, 'State is too long')
+				.refine(
+					(v) => new TextEncoder().encode(v).length <= MAX_STATE_BYTES,
+					`State may be at most ${MAX_STATE_BYTES} bytes (${API_DOCS} §4.1)`
+				),
 		{
 			label: 'Custom state',
 			group: 'advanced',
@@ -270,7 +279,7 @@ export const SETUP_FIELDS = {
 			verbatim: true
 		}
 	),
-	auto_exchange: field(z.boolean(), {
+	auto_exchange: field((z) => z.boolean(), {
 		label: 'Exchange the code automatically on return',
 		group: 'basic',
 		input: 'checkbox',
@@ -279,7 +288,7 @@ export const SETUP_FIELDS = {
 		preset: true
 	}),
 	/** Accept a self-signed or expired certificate. Honoured in local mode only (send.ts). */
-	allow_invalid_tls: field(z.boolean(), {
+	allow_invalid_tls: field((z) => z.boolean(), {
 		label: 'Accept invalid TLS certificates',
 		group: 'advanced',
 		input: 'checkbox',
@@ -292,7 +301,7 @@ export const SETUP_FIELDS = {
 	 * or from metadata, RFC 8414 §2). Empty: none. Revocation, introspection and pushed authorization
 	 * requests authenticate the client, so they receive the secret (secret-binding.ts).
 	 */
-	revocation_endpoint: field(optionalUrl('Revocation endpoint'), {
+	revocation_endpoint: field((z) => optionalUrl(z, 'Revocation endpoint'), {
 		label: 'Revocation endpoint',
 		group: 'protocol',
 		input: 'url',
@@ -306,7 +315,7 @@ export const SETUP_FIELDS = {
 		preset: true,
 		metadata: true
 	}),
-	introspection_endpoint: field(optionalUrl('Introspection endpoint'), {
+	introspection_endpoint: field((z) => optionalUrl(z, 'Introspection endpoint'), {
 		label: 'Introspection endpoint',
 		group: 'protocol',
 		input: 'url',
@@ -321,7 +330,7 @@ export const SETUP_FIELDS = {
 		metadata: true
 	}),
 	pushed_authorization_request_endpoint: field(
-		optionalUrl('Pushed authorization request endpoint'),
+		(z) => optionalUrl(z, 'Pushed authorization request endpoint'),
 		{
 			label: 'Pushed authorization request endpoint',
 			group: 'protocol',
@@ -337,7 +346,7 @@ export const SETUP_FIELDS = {
 			metadata: true
 		}
 	),
-	jwks_uri: field(optionalUrl('JWKS URI'), {
+	jwks_uri: field((z) => optionalUrl(z, 'JWKS URI'), {
 		label: 'JWKS URI',
 		group: 'protocol',
 		input: 'url',
@@ -355,7 +364,7 @@ export const SETUP_FIELDS = {
 	 * §4.2, the default), HTTP Basic (RFC 6749 §2.3.1), or not at all for a public client.
 	 */
 	token_endpoint_auth_method: field(
-		z.enum(AUTH_METHODS, { error: 'Choose how the client authenticates' }),
+		(z) => z.enum(AUTH_METHODS, { error: 'Choose how the client authenticates' }),
 		{
 			label: 'Client authentication',
 			group: 'protocol',
@@ -366,7 +375,7 @@ export const SETUP_FIELDS = {
 		}
 	),
 	/** Proof Key for Code Exchange (RFC 7636): off, S256, or plain (only behind a warning). */
-	pkce: field(z.enum(PKCE_METHODS, { error: 'Choose a PKCE method' }), {
+	pkce: field((z) => z.enum(PKCE_METHODS, { error: 'Choose a PKCE method' }), {
 		label: 'PKCE',
 		group: 'protocol',
 		input: 'choice',
@@ -375,7 +384,7 @@ export const SETUP_FIELDS = {
 		preset: true
 	}),
 	/** Push the authorization request first (RFC 9126) and open the consent page with its request_uri. */
-	use_par: field(z.boolean(), {
+	use_par: field((z) => z.boolean(), {
 		label: 'Push the authorization request first (PAR)',
 		group: 'protocol',
 		input: 'checkbox',
@@ -389,7 +398,7 @@ export const SETUP_FIELDS = {
 type Fields = typeof SETUP_FIELDS;
 export type FieldName = keyof Fields;
 /** A row of the table, with its name. */
-export type SetupFieldRow = FieldFacts & { name: FieldName; schema: z.ZodType };
+export type SetupFieldRow = FieldFacts & { name: FieldName; rule: (z: Zod) => z.ZodType };
 /** A row by its name, read as any row. */
 export const rowOf = (name: FieldName): FieldFacts => SETUP_FIELDS[name];
 
@@ -404,22 +413,13 @@ const namesWhere = (test: (f: SetupFieldRow) => boolean) =>
 	FIELD_ROWS.filter(test).map((f) => f.name);
 
 /** A field's schema as the setup checks it: with its default, unless a value must be entered. */
-type ShapeOf<F> = F extends { schema: infer S extends z.ZodType; required: true }
-	? S
-	: F extends { schema: infer S extends z.ZodType; default: unknown }
-		? z.ZodDefault<S>
-		: F extends { schema: infer S extends z.ZodType }
-			? S
-			: never;
+type RuleOf<F> = F extends { rule: (z: Zod) => infer S extends z.ZodType } ? S : never;
+type ShapeOf<F> = F extends { required: true }
+	? RuleOf<F>
+	: F extends { default: unknown }
+		? z.ZodDefault<RuleOf<F>>
+		: RuleOf<F>;
 export type SetupShape = { [K in FieldName]: ShapeOf<Fields[K]> };
-
-function withDefault(f: SetupFieldRow): z.ZodType {
-	return f.default === undefined || f.required ? f.schema : f.schema.default(f.default as never);
-}
-
-export const setupShape = Object.fromEntries(
-	FIELD_ROWS.map((f) => [f.name, withDefault(f)])
-) as SetupShape;
 
 /** The fields that have a default, by name. */
 export type DefaultedName = NamesWhere<{ default: unknown }>;
@@ -477,22 +477,12 @@ export function groupRows(group: FieldGroup): SetupFieldRow[] {
 	return FIELD_ROWS.filter((f) => f.group === group);
 }
 
-/**
- * A preset entry's fields (PLAYGROUND_PRESETS, server/presets.ts): one that must be entered must be there, one with a default may be left out (it takes the default),
- * and one without either (the redirect URI) may be left out for the page to fill in.
- */
+/** The shape of a preset entry's fields (`presetShape`, setup.ts). */
 export type PresetShape = {
 	[K in PresetName]: Fields[K] extends { required: true } | { default: unknown }
 		? SetupShape[K]
 		: z.ZodOptional<SetupShape[K]>;
 };
-export const presetShape = Object.fromEntries(
-	PRESET_FIELDS.map((name) => {
-		const f = rowOf(name);
-		const schema = setupShape[name];
-		return [name, f.required || f.default !== undefined ? schema : schema.optional()];
-	})
-) as PresetShape;
 
 /** The fields a preset does not carry, at their defaults: a preset's setup has them so. */
 export type UncarriedName = Exclude<FieldName, PresetName>;

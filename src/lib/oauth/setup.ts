@@ -4,12 +4,48 @@
  * unless overridden. The client secret is not part of the setup: it is kept apart, sealed on the server.
  */
 import { z } from '$lib/zod';
-import { FIELD_ROWS, setupShape, type DefaultedName } from './setup-fields';
+import {
+	FIELD_ROWS,
+	PRESET_FIELDS,
+	rowOf,
+	scopeRule,
+	type DefaultedName,
+	type PresetShape,
+	type SetupFieldRow,
+	type SetupShape
+} from './setup-fields';
 
-export { MAX_FIELD, scopeSchema, type AuthMethod, type PkceMethod } from './setup-fields';
+export { MAX_FIELD, type AuthMethod, type PkceMethod } from './setup-fields';
+
+/** RFC 6749 §3.3 (the table's rule for the scope field). */
+export const scopeSchema = scopeRule(z);
+
+/** A field's schema as the setup checks it: its rule, with its default unless a value must be entered. */
+function withDefault(f: SetupFieldRow): z.ZodType {
+	const rule = f.rule(z);
+	return f.default === undefined || f.required ? rule : rule.default(f.default as never);
+}
+
+/** Each field's schema, from the table of setup fields (setup-fields.ts). */
+const setupShape = Object.fromEntries(
+	FIELD_ROWS.map((f) => [f.name, withDefault(f)])
+) as SetupShape;
 
 /** The setup's schema: each field's rule and default, from the table of setup fields. */
 export const setupSchema = z.object(setupShape);
+
+/**
+ * A preset entry's fields (PLAYGROUND_PRESETS, server/presets.ts): one that must be entered must be
+ * there, one with a default may be left out (it takes the default), and one without either (the
+ * redirect URI) may be left out for the page to fill in.
+ */
+export const presetShape = Object.fromEntries(
+	PRESET_FIELDS.map((name) => {
+		const f = rowOf(name);
+		const schema = setupShape[name];
+		return [name, f.required || f.default !== undefined ? schema : schema.optional()];
+	})
+) as PresetShape;
 
 /**
  * The rules between fields, checked when a setup is saved: a public client proves itself with PKCE

@@ -9,8 +9,8 @@
  * both, hands the sandbox's built-in registrations over when it builds the app.
  */
 import { z } from 'zod';
-import { endpoints, setupWith, type Setup } from '$lib/oauth/setup';
-import { presetShape, UNCARRIED_DEFAULTS } from '$lib/oauth/setup-fields';
+import { endpoints, presetShape, setupWith, type Setup } from '$lib/oauth/setup';
+import { UNCARRIED_DEFAULTS } from '$lib/oauth/setup-fields';
 import type { Config } from '$lib/config.server.js';
 
 export interface Preset {
