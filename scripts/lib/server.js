@@ -24,7 +24,8 @@ import { freePort } from '../free-port.js';
  * @property {import('node:child_process').ChildProcess} proc
  * @property {number} readyMs from the spawn to the first 200 on `readyPath`
  * @property {() => string} logs everything the server printed on stdout and stderr
- * @property {() => Promise<void>} stop SIGTERM, and SIGKILL after 3 s
+ * @property {() => Promise<void>} stop SIGTERM, and SIGKILL after 5 s (the server's own way out,
+ *   scripts/serve.js, exits by itself 3 s after SIGTERM: the kill must not race it)
  */
 
 /** Servers started here and not stopped yet: killed when this process exits. */
@@ -130,7 +131,7 @@ export async function startServer(opts = {}) {
 		stop: () =>
 			new Promise((ok) => {
 				if (proc.exitCode !== null) return ok();
-				const kill = setTimeout(() => proc.kill('SIGKILL'), 3000);
+				const kill = setTimeout(() => proc.kill('SIGKILL'), 5000);
 				kill.unref();
 				proc.once('exit', () => {
 					clearTimeout(kill);
