@@ -3,8 +3,12 @@
 export default {
 	testRunner: 'vitest',
 	vitest: { configFile: 'vite.config.ts', dir: 'tests/unit' },
-	plugins: ['@stryker-mutator/vitest-runner', './scripts/stryker/user-facing-text.js'],
-	ignorers: ['user-facing-text'],
+	plugins: [
+		'@stryker-mutator/vitest-runner',
+		'./scripts/stryker/user-facing-text.js',
+		'./scripts/stryker/equivalent-forms.js'
+	],
+	ignorers: ['user-facing-text', 'equivalent-forms'],
 	mutate: [
 		'src/lib/oauth/**/*.ts',
 		'src/lib/exchange/**/*.ts',

@@ -14,8 +14,7 @@ export interface RateLimits {
 }
 
 function num(v: string | undefined): number | undefined {
-	// Stryker disable next-line ConditionalExpression: the pattern tested on undefined reads the text "undefined", which is not digits
-	if (v === undefined || !/^\s*\d+\s*$/.test(v)) return undefined;
+	if (!/^\s*\d+\s*$/.test(v ?? '')) return undefined;
 	return Number(v);
 }
 

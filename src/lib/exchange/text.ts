@@ -66,8 +66,6 @@ export function mapFormFields(
 }
 
 export function formFields(text: string): [string, string][] {
-	// Stryker disable next-line ConditionalExpression: ''.split('&') is [''], which the filter drops: the early return only saves the work
-	if (!text) return [];
 	return text
 		.split('&')
 		.filter(Boolean)
@@ -86,21 +84,32 @@ export function parseJson(text: string): unknown {
 	const t = text.trim();
 	if (t[0] !== '{' && t[0] !== '[') return undefined;
 	try {
-		// Stryker disable BlockStatement: emptying the catch below also ends the function with undefined
 		return JSON.parse(t) as unknown;
 	} catch {
-		// Stryker restore BlockStatement
+		return undefined;
+	}
+}
+
+/** Number.isFinite, which also tells the type checker that the value is a number. */
+export const isFiniteNumber = (v: unknown): v is number => Number.isFinite(v);
+
+/** A body that is a JSON object, or undefined (not JSON, or an array, a string, a number, null). */
+export function jsonObject(text: string): Record<string, unknown> | undefined {
+	try {
+		const v: unknown = JSON.parse(text);
+		return v !== null && typeof v === 'object' && !Array.isArray(v)
+			? (v as Record<string, unknown>)
+			: undefined;
+	} catch {
 		return undefined;
 	}
 }
 
 export function decodeBase64Utf8(b64: string): string | undefined {
 	try {
-		// Stryker disable BlockStatement: emptying the catch below also ends the function with undefined
 		const bin = atob(b64.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/'));
 		return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
 	} catch {
-		// Stryker restore BlockStatement
 		return undefined;
 	}
 }

@@ -4,6 +4,7 @@
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
+import { jsonObject } from '$lib/exchange/text';
 import { STEPS } from '$lib/exchange/step-registry';
 import { AUTHORIZATION_ERRORS, MAX_STATE_BYTES } from './consent';
 import { API_DOCS, apiDocs } from './docs';
@@ -29,24 +30,15 @@ export interface DiagnoseContext {
 	playground?: PlaygroundInfo;
 }
 
-function json(body: string | undefined): Record<string, unknown> | undefined {
-	// Stryker disable next-line ConditionalExpression: JSON.parse throws on an empty body and the catch returns undefined too
-	if (!body) return undefined;
-	try {
-		// Stryker disable BlockStatement: emptying the catch below also ends the function with undefined
-		const v = JSON.parse(body);
-		return v && typeof v === 'object' && !Array.isArray(v)
-			? (v as Record<string, unknown>)
-			: undefined;
-	} catch {
-		// Stryker restore BlockStatement
-		return undefined;
-	}
-}
+/** `: "text"` after a message's words, or nothing when there is no text. */
+const colonQuoted = (text: string | null) => (text ? `: "${text}"` : '');
 
-function words(s: unknown): Set<string> {
-	// Stryker disable next-line ConditionalExpression,ArrayDeclaration,Regex: always called with a string; splitting on single spaces leaves empty words, which the filter drops
-	return new Set(typeof s === 'string' ? s.split(/\s+/).filter(Boolean) : []);
+/** Number.isInteger, which also tells the type checker that the value is a number. */
+const isInteger = (v: unknown): v is number => Number.isInteger(v);
+
+/** The words of a space-separated list (RFC 6749 §3.3): the empty strings between blanks dropped. */
+function words(s: string): Set<string> {
+	return new Set(s.split(/\s/).filter(Boolean));
 }
 
 const failureFindings: Record<string, (msg: string) => Finding> = {
@@ -102,7 +94,6 @@ const failureFindings: Record<string, (msg: string) => Finding> = {
 };
 
 function tokenErrorFinding(ex: Exchange, err: string, desc: string | undefined): Finding {
-	// Stryker disable next-line StringLiteral: user-facing wording: this value only goes into the finding's message
 	const said = desc ? ` The service said: "${desc}".` : '';
 	switch (err) {
 		case F.INVALID_CLIENT:
@@ -154,7 +145,6 @@ function tokenErrorFinding(ex: Exchange, err: string, desc: string | undefined):
 				ref: RFC6749('5.2')
 			};
 		case F.INVALID_REQUEST: {
-			// Stryker disable next-line StringLiteral: any text without "content-type" in place of the empty one tests the same
 			const ct = /content-type/i.test(desc ?? '');
 			return {
 				level: 'error',
@@ -219,11 +209,7 @@ function tokenResponseFindings(
 				'The token response has no expires_in, so the playground cannot tell when the token expires.',
 			ref
 		});
-	else if (
-		// Stryker disable next-line ConditionalExpression: Number.isInteger is false for anything that is not a number, so the typeof check only narrows the type
-		typeof body.expires_in !== 'number' ||
-		!Number.isInteger(body.expires_in)
-	)
+	else if (!isInteger(body.expires_in))
 		out.push({
 			level: 'warning',
 			code: F.EXPIRES_IN_TYPE,
@@ -328,13 +314,10 @@ function rateLimitFindings(ex: Exchange): Finding[] {
 function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	const res = ex.response!;
 	const out: Finding[] = [];
-	// Stryker disable next-line StringLiteral: any text without the error names in place of the empty one tests the same
 	const www = headerValue(res.headers, 'WWW-Authenticate') ?? '';
-	const body = json(res.body);
+	const body = jsonObject(res.body);
 	if (res.status === 401) {
-		const expired =
-			// Stryker disable next-line ConditionalExpression: a number compared with undefined is false, as the guard makes it
-			ctx.tokenExpiresAt !== undefined && Date.parse(ex.startedAt) >= ctx.tokenExpiresAt;
+		const expired = Date.parse(ex.startedAt) >= (ctx.tokenExpiresAt ?? Infinity);
 		out.push({
 			level: 'error',
 			code: F.INVALID_TOKEN,
@@ -375,13 +358,11 @@ function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 function jsonExpected(ex: Exchange): Finding[] {
 	const res = ex.response!;
 	if (!res.body.trim() || res.status === 204) return [];
-	// Stryker disable next-line ConditionalExpression,EqualityOperator,ArrayDeclaration: not reached for a 3xx, which diagnose reports as a redirect and returns first
-	if (res.status >= 300 && res.status < 400) return [];
-	// Stryker disable next-line StringLiteral: any text without "html" in place of the empty one tests the same; the rest is wording
-	const ct = headerValue(res.headers, 'Content-Type') ?? '';
-	if (json(res.body) !== undefined) return [];
+	// A 3xx never gets here: diagnose reports it as a redirect first.
+	const ct = headerValue(res.headers, 'Content-Type');
+	if (jsonObject(res.body) !== undefined) return [];
 	if (/^\s*\[/.test(res.body)) return [];
-	const isHtml = /html/i.test(ct) || /^\s*</.test(res.body);
+	const isHtml = /html/i.test(ct ?? '') || /^\s*</.test(res.body);
 	if (ex.step === 'api' && res.body.trim() === 'OK') return [];
 	return [
 		{
@@ -402,18 +383,14 @@ function jsonExpected(ex: Exchange): Finding[] {
 /** What the consent URL, fetched without following redirects, says about the registration. */
 function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	const res = ex.response!;
-	const body = json(res.body);
-	// Stryker disable next-line StringLiteral: user-facing wording: this value only goes into the finding's message
+	const body = jsonObject(res.body);
 	const client = ctx.clientId ? `client_id "${ctx.clientId}"` : 'this client_id';
-	// Stryker disable ConditionalExpression,StringLiteral: user-facing wording: this value only goes into the finding's message
 	const said =
 		typeof body?.error_description === 'string'
 			? ` The service said: "${body.error_description}".`
 			: '';
-	// Stryker restore ConditionalExpression,StringLiteral
 	if (res.status >= 400 && res.status < 500) {
 		const err = typeof body?.error === 'string' ? body.error : undefined;
-		// Stryker disable next-line StringLiteral: any text without "redirect" in place of the empty one tests the same
 		if (err === 'redirect_uri_mismatch' || /redirect/i.test(String(body?.error_description ?? '')))
 			return [
 				{
@@ -427,7 +404,6 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		if (
 			err === 'invalid_client' ||
 			err === 'unauthorized_client' ||
-			// Stryker disable next-line StringLiteral: any text without "client" in place of the empty one tests the same
 			/client/i.test(String(body?.error_description ?? ''))
 		)
 			return [
@@ -456,11 +432,8 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 				message: `The service failed with HTTP ${res.status} on the consent URL.`
 			}
 		];
-	if (
-		res.status >= 300 &&
-		// Stryker disable next-line ConditionalExpression,EqualityOperator: a 4xx or 5xx returned above, so the status is below 400 here
-		res.status < 400
-	) {
+	// A 3xx (a 4xx or 5xx returned above).
+	if (res.status >= 300) {
 		// Stryker disable next-line StringLiteral: another relative text only changes the page named in the message
 		const location = headerValue(res.headers, 'Location') ?? '';
 		const target = URL.canParse(location, ex.request.url)
@@ -474,13 +447,11 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 				new URL(ctx.redirectUri).origin + new URL(ctx.redirectUri).pathname;
 		if (back && target.searchParams.has('error')) {
 			const err = target.searchParams.get('error')!;
-			// Stryker disable next-line StringLiteral: user-facing wording: this value only goes into the finding's message
-			const desc = target.searchParams.get('error_description');
 			return [
 				{
 					level: 'error',
 					code: err,
-					message: `The service sends the browser straight back with error "${err}"${desc ? `: "${desc}"` : ''}. The client and redirect_uri are registered, but the request is refused.`,
+					message: `The service sends the browser straight back with error "${err}"${colonQuoted(target.searchParams.get('error_description'))}. The client and redirect_uri are registered, but the request is refused.`,
 					fix: Object.hasOwn(AUTHORIZATION_ERRORS, err)
 						? AUTHORIZATION_ERRORS[err]!.fix
 						: undefined,
@@ -488,21 +459,14 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 				}
 			];
 		}
-		// Stryker disable next-line ConditionalExpression: straight back or elsewhere, the registration is accepted (same code and level); only the message differs
-		if (back)
-			return [
-				{
-					level: 'info',
-					code: F.REGISTRATION_OK,
-					message:
-						'The service redirects straight back to the redirect_uri: the registration is accepted (the user may have approved this application before).'
-				}
-			];
+		// Straight back or elsewhere, the registration is accepted.
 		return [
 			{
 				level: 'info',
 				code: F.REGISTRATION_OK,
-				message: `The service redirects to ${target ? target.origin + target.pathname : 'another page'} (typically its login page): ${client} and the redirect_uri are accepted.`
+				message: back
+					? 'The service redirects straight back to the redirect_uri: the registration is accepted (the user may have approved this application before).'
+					: `The service redirects to ${target ? target.origin + target.pathname : 'another page'} (typically its login page): ${client} and the redirect_uri are accepted.`
 			}
 		];
 	}
@@ -606,7 +570,7 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 				fix: `Send Content-Type: application/x-www-form-urlencoded (${API_DOCS} §4.2).`,
 				ref: apiDocs('§4.2')
 			});
-		const body = json(res.body);
+		const body = jsonObject(res.body);
 		if (wrong) out.push(wrong);
 		else if (body && typeof body.error === 'string')
 			out.push(
@@ -616,9 +580,8 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 					typeof body.error_description === 'string' ? body.error_description : undefined
 				)
 			);
+		// A 2xx: a recorded response is final, never 1xx.
 		else if (
-			// Stryker disable next-line ConditionalExpression: a response as the sender records it is final, never 1xx
-			res.status >= 200 &&
 			// Stryker disable next-line EqualityOperator: a 3xx returned above, so status 300 never gets here
 			res.status < 300 &&
 			body
@@ -632,7 +595,6 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 				ref: RFC6749('5.2')
 			});
 		const cc = headerValue(res.headers, 'Cache-Control');
-		// Stryker disable next-line StringLiteral: any text without "no-store" in place of the empty one tests the same
 		if (res.status === 200 && !wrong && !/no-store/i.test(cc ?? ''))
 			out.push({
 				level: 'info',
@@ -649,7 +611,7 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		const item = badItemIdFinding(ex);
 		if (item) out.push(item);
 		if (ex.step === 'userinfo' && res.status === 200) {
-			const body = json(res.body);
+			const body = jsonObject(res.body);
 			if (body && !('userId' in body))
 				out.push({
 					level: 'info',

@@ -56,22 +56,20 @@ export function citationParts(text: string): CitationPart[] {
 	const parts: CitationPart[] = [];
 	let last = 0;
 	for (const m of text.matchAll(CITATION)) {
-		const start = m.index;
-		const sectionsStart = start + m[0].length - m[1]!.length;
+		// Never empty: the words "the service's API docs" come before the sections, and a separator
+		// (", ", " and ") before each section.
+		const sectionsStart = m.index + m[0].length - m[1]!.length;
 		let at = sectionsStart;
-		// Stryker disable next-line ConditionalExpression,EqualityOperator: an empty part pushed here is dropped by the filter at the end
-		if (sectionsStart > last) parts.push({ text: text.slice(last, sectionsStart) });
+		parts.push({ text: text.slice(last, at) });
 		for (const s of m[1]!.matchAll(SECTION)) {
 			const sStart = sectionsStart + s.index;
-			// Stryker disable next-line ConditionalExpression,EqualityOperator: an empty part pushed here is dropped by the filter at the end
-			if (sStart > at) parts.push({ text: text.slice(at, sStart) });
+			parts.push({ text: text.slice(at, sStart) });
 			parts.push({ text: s[0], href: apiDocsHref(s[0]) });
 			at = sStart + s[0].length;
 		}
 		last = at;
 	}
-	// Stryker disable next-line ConditionalExpression,EqualityOperator: an empty part pushed here is dropped by the filter below
-	if (last < text.length || parts.length === 0) parts.push({ text: text.slice(last) });
-	// Stryker disable next-line all: the guards above push no empty part but the one of an empty text, which this keeps: the filter removes nothing
-	return parts.filter((p, i) => p.text !== '' || (i === 0 && parts.length === 1));
+	const tail = text.slice(last);
+	// The text after the last citation, if any; an empty text is one empty part.
+	return tail || !parts.length ? [...parts, { text: tail }] : parts;
 }

@@ -98,10 +98,9 @@ export function issuerStops(v: IssuerVerdict | undefined): boolean {
 export const MIX_UP_EXPLAINED =
 	'In a mix-up attack, a client that talks to more than one authorization server is tricked into treating a response from one server as if it came from another, so it sends the code (and its client credentials) to the wrong token endpoint, where an attacker can use them. The iss parameter names the server that really answered, so that the client can tell.';
 
-// Stryker disable all: user-facing wording: where the expected issuer came from, said only in the findings' messages
+/** Where the expected issuer came from, in the words the findings' messages use. */
 const whence = (from: ExpectedIssuer['from'] | undefined) =>
 	from === 'metadata' ? 'the service’s metadata' : 'the setup’s Issuer field';
-// Stryker restore all
 
 /** The finding the issuer verdict adds to the callback's Exchange. */
 export function issuerFinding(v: IssuerVerdict): Finding | undefined {

@@ -28,7 +28,6 @@ const WHERE_IDS_COME_FROM =
 export function itemIdsSent(ex: Exchange): string[] {
 	const out: string[] = [];
 	if (URL.canParse(ex.request.url)) out.push(...new URL(ex.request.url).searchParams.getAll('i'));
-	// Stryker disable next-line StringLiteral: the fallback only has to be a text that does not start with the form type, and the mutant's text does not either
 	const ct = headerValue(ex.request.headers, 'Content-Type') ?? '';
 	if (/^application\/x-www-form-urlencoded/i.test(ct))
 		out.push(...new URLSearchParams(ex.request.body).getAll('i'));

@@ -7,6 +7,7 @@
  * the answer instead (strict-client.ts).
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
+import { jsonObject } from '$lib/exchange/text';
 import * as F from './findings';
 
 /** The client's fields a body carries (client-auth.ts gives them). */
@@ -52,17 +53,6 @@ export type PushVerdict =
 	| { ok: true; request_uri: string; expires_in: number; finding: Finding }
 	| { ok: false; finding?: Finding };
 
-function json(body: string): Record<string, unknown> | undefined {
-	try {
-		const v: unknown = JSON.parse(body);
-		return v !== null && typeof v === 'object' && !Array.isArray(v)
-			? (v as Record<string, unknown>)
-			: undefined;
-	} catch {
-		return undefined;
-	}
-}
-
 /**
  * Judges the answer of RFC 9126 §2.2 as oauth4webapi's `processPushedAuthorizationResponse` does
  * (a unit test compares the two): 201 Created, a JSON object with a non-empty string `request_uri`
@@ -73,7 +63,7 @@ function json(body: string): Record<string, unknown> | undefined {
 export function judgePush(ex: Exchange): PushVerdict {
 	const res = ex.response;
 	if (!res) return { ok: false };
-	const body = json(res.body);
+	const body = jsonObject(res.body);
 	const uri = body?.request_uri;
 	const expires = body?.expires_in;
 	const seconds =

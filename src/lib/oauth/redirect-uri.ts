@@ -384,7 +384,6 @@ export function usualSuspects(sent: string): string[] {
 				seg ? seg[0]!.toUpperCase() + seg.slice(1) + slash : slash
 			)
 		});
-	// Stryker disable next-line StringLiteral: without a query any text without a percent escape does, and the mutant's has none
 	const escaped = /%[0-9A-Fa-f]{2}/.exec(s.path) ?? /%[0-9A-Fa-f]{2}/.exec(s.query ?? '');
 	const plain = OFTEN_ENCODED.find(([c]) => s.path.includes(c));
 	if (escaped && decoded(escaped[0]) !== escaped[0])

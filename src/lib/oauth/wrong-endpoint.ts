@@ -8,6 +8,7 @@
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
+import { jsonObject } from '$lib/exchange/text';
 import { apiDocs } from './docs';
 import { WRONG_ENDPOINT } from './findings';
 
@@ -38,22 +39,9 @@ export interface PlaygroundInfo {
 
 type Step = 'exchange' | 'refresh' | 'userinfo' | 'api' | 'check';
 
-function jsonObject(body: string): Record<string, unknown> | undefined {
-	let v: unknown;
-	try {
-		v = JSON.parse(body);
-	} catch {
-		// Not JSON: v stays undefined.
-	}
-	return v && typeof v === 'object' && !Array.isArray(v)
-		? (v as Record<string, unknown>)
-		: undefined;
-}
-
 function isHtml(ex: Exchange): boolean {
 	const res = ex.response!;
 	const ct = headerValue(res.headers, 'Content-Type');
-	// Stryker disable next-line StringLiteral: any text without "html" in place of the empty one tests the same
 	return /html/i.test(ct ?? '') || /^\s*</.test(res.body);
 }
 

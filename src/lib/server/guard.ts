@@ -153,13 +153,7 @@ const parsedRanges = new Map<string, Range>();
 
 /** A CIDR range, parsed on first use and kept. */
 function range(cidr: string): Range {
-	let parsed = parsedRanges.get(cidr);
-	// Stryker disable next-line ConditionalExpression: parsing again on every call gives the same range (the map only saves time)
-	if (!parsed) {
-		parsed = ipaddr.parseCIDR(cidr);
-		parsedRanges.set(cidr, parsed);
-	}
-	return parsed;
+	return parsedRanges.get(cidr) ?? parsedRanges.set(cidr, ipaddr.parseCIDR(cidr)).get(cidr)!;
 }
 
 function rule(what: string, cidrs: string[]): AddressRule {

@@ -216,13 +216,11 @@ export function cookieValues(header: string): Map<string, string[]> {
 		if (value.startsWith('"') && value.endsWith('"') && value.length > 1)
 			value = value.slice(1, -1);
 		// Decoded as SvelteKit's `Cookies` decodes, so the two can be compared.
-		// Stryker disable next-line ConditionalExpression,StringLiteral: decodeURIComponent returns a value without '%' unchanged; the test only spares the call
-		if (value.includes('%'))
-			try {
-				value = decodeURIComponent(value);
-			} catch {
-				/* kept as sent */
-			}
+		try {
+			value = decodeURIComponent(value);
+		} catch {
+			/* kept as sent */
+		}
 		const list = values.get(name);
 		if (list) list.push(value);
 		else values.set(name, [value]);
@@ -304,8 +302,7 @@ async function openSealed(
 		if (!plaintext) continue; // try the next key
 		try {
 			const parsed = JSON.parse(new TextDecoder().decode(plaintext)) as Session & SealedStamps;
-			// Stryker disable next-line OptionalChaining: a null payload then throws inside this try, and the catch refuses it as well (only the reason's wording differs)
-			if (parsed?.v !== 1)
+			if (parsed.v !== 1)
 				return {
 					ok: false,
 					reason: 'The session cookie is from an older version of the playground.'

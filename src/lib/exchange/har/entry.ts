@@ -6,7 +6,7 @@
  * `connect`). The findings are not worked out here: the callback keeps those the file carries (its
  * state check can't be redone from a file), every other step starts with none.
  */
-import { decodeBase64Utf8, formFields, placeholder } from '../text';
+import { decodeBase64Utf8, formFields, isFiniteNumber, placeholder } from '../text';
 import type {
 	Exchange,
 	ExchangeResponse,
@@ -85,9 +85,7 @@ function chromiumFailure(error: string): Failure {
 
 function importTiming(e: HarInEntry, hasResponse: boolean): Timing {
 	const t = e.timings;
-	const pos = (v: number | undefined) =>
-		// Stryker disable next-line ConditionalExpression,LogicalOperator: Number.isFinite is false for undefined, so the undefined check only narrows the type
-		v !== undefined && Number.isFinite(v) && v >= 0 ? v : undefined;
+	const pos = (v: number | undefined) => (isFiniteNumber(v) && v >= 0 ? v : undefined);
 	const r = (v: number) => Math.round(v * 1000) / 1000;
 	const dns = pos(t.dns);
 	const ssl = pos(t.ssl);

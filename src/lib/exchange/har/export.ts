@@ -46,13 +46,11 @@ function responseCookies(headers: HeaderList): HarCookie[] {
 	const out: HarCookie[] = [];
 	for (const [n, v] of headers) {
 		if (n.toLowerCase() !== 'set-cookie') continue;
-		// Stryker disable next-line StringLiteral: split returns at least one item, so the default is never used
 		const [first = '', ...attrs] = v.split(';');
 		const i = first.indexOf('=');
 		if (i <= 0) continue;
 		const cookie: HarCookie = { name: first.slice(0, i).trim(), value: first.slice(i + 1).trim() };
 		for (const attr of attrs) {
-			// Stryker disable next-line StringLiteral: split returns at least one item, so the default is never used
 			const [k = '', ...rest] = attr.split('=');
 			const val = rest.join('=').trim();
 			switch (k.trim().toLowerCase()) {
@@ -118,8 +116,8 @@ export function harTimings(t: Timing): { time: number; timings: HarTimings } {
 
 function bodySize(headers: HeaderList, body: string): number {
 	const cl = headerValue(headers, 'Content-Length');
-	// Stryker disable next-line MethodExpression: Number() reads digits with white space around them as the digits alone
-	return cl !== undefined && /^\d{1,15}$/.test(cl.trim()) ? Number(cl.trim()) : utf8Length(body);
+	// Number() reads digits with white space around them as the digits alone.
+	return /^\s*\d{1,15}\s*$/.test(cl ?? '') ? Number(cl) : utf8Length(body);
 }
 
 function toEntry(ex: Exchange): HarEntry {
