@@ -3,11 +3,12 @@
  * (with an `X-Seen: yes` header, so a client's output can show it read the response): for tests
  * that run an exported command or snippet for real and check what arrived.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import { listen } from './listen';
 
 export interface SeenRequest {
 	method: string;
+	/** The request target as it arrived: the path and the query. */
 	url: string;
 	/** Header names in lower case, as Node parses them. */
 	headers: Record<string, string>;
@@ -16,22 +17,32 @@ export interface SeenRequest {
 	body: string;
 }
 
+/** Reads a request to its end and records it as it arrived (also used by scripted-service.ts). */
+export function readRequest(req: IncomingMessage): Promise<SeenRequest> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('error', reject);
+		req.on('end', () =>
+			resolve({
+				method: req.method ?? '',
+				url: req.url ?? '',
+				headers: req.headers as Record<string, string>,
+				rawHeaders: req.rawHeaders,
+				body: Buffer.concat(chunks).toString('utf8')
+			})
+		);
+	});
+}
+
 /** Runs `fn` with the server's origin and the requests seen so far; the server closes after it. */
 export async function withRecordingServer(
 	fn: (origin: string, seen: SeenRequest[]) => Promise<void>
 ): Promise<void> {
 	const seen: SeenRequest[] = [];
 	const server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (c: Buffer) => chunks.push(c));
-		req.on('end', () => {
-			seen.push({
-				method: req.method ?? '',
-				url: req.url ?? '',
-				headers: req.headers as Record<string, string>,
-				rawHeaders: req.rawHeaders,
-				body: Buffer.concat(chunks).toString('utf8')
-			});
+		void readRequest(req).then((request) => {
+			seen.push(request);
 			res
 				.writeHead(200, { 'Content-Type': 'application/json', 'X-Seen': 'yes' })
 				.end('{"ok":true}');

@@ -1,11 +1,11 @@
 /**
  * Where the client secret goes, for each way a client authenticates (RFC 6749 §2.3.1), and PKCE's
  * verifier (RFC 7636): the one place that attaches the secret (server/client-auth.ts), the bodies it
- * goes into, the endpoints that are part of its binding, and the consent request's challenge.
+ * goes into, the endpoints that are part of its binding, and the consent request's challenge. The
+ * token requests go through an app's real sender to a scripted loopback service
+ * (tests/helpers/scripted-service.ts), which records them as they arrived.
  */
-import { describe, expect, test, vi } from 'vitest';
-import type { Sender, SendInput } from '$lib/server/send';
-import type { Exchange } from '$lib/exchange/types';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { Session } from '$lib/server/session';
 import { parseConfig } from '$lib/config.server.js';
 import { createBase } from '$lib/base.server';
@@ -16,34 +16,32 @@ import { exchangeBody, refreshBody } from '$lib/oauth/token-endpoint';
 import { consentParams } from '$lib/oauth/consent';
 import { codeChallenge, newVerifier } from '$lib/server/pkce';
 import { clientAuth } from '$lib/server/client-auth';
+import { testApp } from './test-app';
+import {
+	startScriptedService,
+	stepHeadersOf,
+	urlOf,
+	type ScriptedAnswer,
+	type ScriptedService
+} from '../helpers/scripted-service';
 
-const sent: SendInput[] = [];
+/**
+ * An app's own sender, as runStep hands it to the steps. The app is in local mode (no HOST, no
+ * allowed hosts), so its guard lets it reach the loopback service.
+ */
+const sender = testApp(5).sender;
 
-/** The stub sender the steps are handed (as runStep hands them the app's). */
-const sender = {
-	send: vi.fn(async (input: SendInput): Promise<Exchange> => ({
-		id: `ex-${sent.push(input)}`,
-		step: input.step,
-		startedAt: '2026-03-14T09:26:53.000Z',
-		request: {
-			method: input.method,
-			url: input.url,
-			httpVersion: '1.1',
-			headers: [['Host', new URL(input.url).host], ...(input.headers ?? [])],
-			body: input.body ?? ''
-		},
-		response: {
-			status: 400,
-			statusText: 'Bad Request',
-			httpVersion: '1.1',
-			headers: [['Content-Type', 'application/json']],
-			body: '{"error":"invalid_grant"}',
-			truncated: false
-		},
-		timing: { total: 5 },
-		findings: []
-	}))
-} as Partial<Sender> as Sender;
+/** The authorization server the token requests go to. */
+let service: ScriptedService;
+beforeAll(async () => {
+	service = await startScriptedService();
+});
+afterAll(() => service.close());
+beforeEach(() => service.reset());
+afterEach(() => {
+	expect(service.unscripted, 'every request found a scripted answer').toEqual([]);
+	expect(service.queued(), 'every scripted answer was used').toBe(0);
+});
 
 const { exchangeCode, handleCallback, prepareConsent, refreshTokens } =
 	await import('$lib/server/flow');
@@ -232,8 +230,14 @@ describe('token requests for each method', () => {
 		['client_secret_basic', 'Authorization'],
 		['none', undefined]
 	] as const)('%s: the exchange and the refresh go as the method says', async (method, header) => {
-		sent.length = 0;
-		const s = session({ token_endpoint_auth_method: method, pkce: 'S256' });
+		// The service refuses both requests: what is checked is what it received.
+		const refusal: ScriptedAnswer = {
+			status: 400,
+			headers: [['Content-Type', 'application/json']],
+			body: '{"error":"invalid_grant"}'
+		};
+		service.answer(refusal, refusal);
+		const s = session({ token_endpoint_auth_method: method, pkce: 'S256', base_url: service.url });
 		const consented = prepareConsent(s);
 		const state = consented.pending!.state;
 		const back = handleCallback(
@@ -254,15 +258,16 @@ describe('token requests for each method', () => {
 				extra: {}
 			}
 		});
-		expect(sent).toHaveLength(2);
-		for (const input of sent) {
-			const fields = new URLSearchParams(input.body);
+		const token = `${service.url}/oauth2/token`;
+		expect(service.received.map(urlOf)).toEqual([token, token]);
+		for (const req of service.received) {
+			const fields = new URLSearchParams(req.body);
 			expect(fields.get('client_id')).toBe(method === 'client_secret_basic' ? null : 'app 1');
 			expect(fields.get('client_secret')).toBe(method === 'client_secret_post' ? SECRET : null);
-			expect(input.headers?.find(([n]) => n === 'Authorization')?.[0]).toBe(header);
-			if (method === 'none') expect(JSON.stringify(input)).not.toContain('a:b');
+			expect(stepHeadersOf(req).find(([n]) => n === 'Authorization')?.[0]).toBe(header);
+			if (method === 'none') expect(JSON.stringify(req)).not.toContain('a:b');
 		}
-		expect(new URLSearchParams(sent[0]!.body).get('code_verifier')).toBe(
+		expect(new URLSearchParams(service.received[0]!.body).get('code_verifier')).toBe(
 			consented.pending!.code_verifier
 		);
 	});

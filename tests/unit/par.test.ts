@@ -2,10 +2,10 @@
  * Pushed authorization requests (server/push-consent.ts, oauth/par.ts): the pushed body is the consent
  * request's own parameters (PKCE's challenge included) plus the client's authentication from
  * client-auth.ts, the answer is judged as RFC 9126 §2.2 defines it, and only a good answer turns the
- * consent link into client_id + request_uri. The sender is a stub that records what was asked.
+ * consent link into client_id + request_uri. The pushes go through the app's real sender to a
+ * scripted loopback service (tests/helpers/scripted-service.ts), which records them as they arrived.
  */
-import { describe, expect, test, vi } from 'vitest';
-import type { Sender, SendInput } from '$lib/server/send';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { App } from '$lib/app.server';
 import { testApp } from './test-app';
 import type { Exchange } from '$lib/exchange/types';
@@ -17,6 +17,13 @@ import { consentParams, explainAuthorizationError } from '$lib/oauth/consent';
 import { judgePush, pushedBody, pushedConsentUrl } from '$lib/oauth/par';
 import * as F from '$lib/oauth/findings';
 import * as oauth from 'oauth4webapi';
+import {
+	startScriptedService,
+	stepHeadersOf,
+	urlOf,
+	type ScriptedService,
+	type SeenRequest
+} from '../helpers/scripted-service';
 
 const { URL_, served } = vi.hoisted(() => ({
 	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
@@ -28,36 +35,29 @@ vi.mock('$app/server', async () => ({
 }));
 served.app = testApp(8);
 
-const calls: { input: SendInput; answer: Partial<Exchange> }[] = [];
+/**
+ * The app's own sender, as runStep hands it to the steps. The app is in local mode (no HOST, no
+ * allowed hosts), so its guard lets it reach the loopback service.
+ */
+const sender = served.app.sender;
 
-/** The stub sender the steps are handed (as runStep hands them the app's). */
-const sender = {
-	send: vi.fn(async (input: SendInput): Promise<Exchange> => {
-		const next = calls.find((c) => !c.input.url);
-		if (!next) throw new Error(`no scripted answer for ${input.method} ${input.url}`);
-		next.input = input;
-		return {
-			id: 'ex-1',
-			step: input.step,
-			startedAt: '2026-03-14T09:26:53.000Z',
-			request: {
-				method: input.method,
-				url: input.url,
-				httpVersion: '1.1',
-				headers: input.headers ?? [],
-				body: input.body ?? ''
-			},
-			timing: { total: 5 },
-			findings: [],
-			...next.answer
-		};
-	})
-} as Partial<Sender> as Sender;
+/** The service behind the pushed authorization request endpoint, PAR, known once it listens. */
+let service: ScriptedService;
+let PAR = '';
+beforeAll(async () => {
+	service = await startScriptedService();
+	PAR = `${service.url}/oidc/request`;
+});
+afterAll(() => service.close());
+beforeEach(() => service.reset());
+afterEach(() => {
+	expect(service.unscripted, 'every request found a scripted answer').toEqual([]);
+	expect(service.queued(), 'every scripted answer was used').toBe(0);
+});
 
 const { prepareConsent } = await import('$lib/server/flow');
 const { pushConsent, pendingParams } = await import('$lib/server/push-consent');
 
-const PAR = 'https://as.test/oidc/request';
 const SECRET = 'b:a%s+i c/=~?';
 
 function flowSession(over: Partial<Setup> = {}): Session {
@@ -90,36 +90,45 @@ function answer(status: number, body: unknown): Partial<Exchange> {
 	};
 }
 
-function script(a: Partial<Exchange>) {
-	const call = { input: {} as SendInput, answer: a };
-	calls.length = 0;
-	calls.push(call);
-	return call;
+/** Queues the service's answer to the next push; the function returned gives that push as it arrived. */
+function script(status: number, body: unknown): () => SeenRequest {
+	service.answer({
+		status,
+		headers: [['Content-Type', 'application/json']],
+		body: typeof body === 'string' ? body : JSON.stringify(body)
+	});
+	return () => {
+		expect(service.received).toHaveLength(1);
+		return service.received[0]!;
+	};
 }
 
 describe('the pushed body', () => {
 	test('client_secret_post: the consent URL’s parameters, in order, with the secret after client_id', async () => {
 		const s = flowSession();
-		const call = script(answer(201, { request_uri: 'urn:x:1', expires_in: 60 }));
+		const call = script(201, { request_uri: 'urn:x:1', expires_in: 60 });
 		const r = await pushConsent(sender, s);
 		expect(r.ok).toBe(true);
+		const req = call();
 		const fromUrl = [...new URL(s.pending!.consent_url).searchParams.entries()];
-		const pushed = [...new URLSearchParams(call.input.body).entries()];
+		const pushed = [...new URLSearchParams(req.body).entries()];
 		expect(pushed).toEqual([fromUrl[0], ['client_secret', SECRET], ...fromUrl.slice(1)]);
 		expect(pushed.map(([k]) => k)).toContain('code_challenge');
-		expect(call.input).toMatchObject({ step: 'par', method: 'POST', url: PAR });
-		expect(call.input.headers).toEqual([['Content-Type', 'application/x-www-form-urlencoded']]);
+		expect([req.method, urlOf(req)]).toEqual(['POST', PAR]);
+		expect(r.ok && r.exchanges.map((e) => e.step)).toEqual(['par']);
+		expect(stepHeadersOf(req)).toEqual([['Content-Type', 'application/x-www-form-urlencoded']]);
 	});
 
 	test('client_secret_basic: the same parameters, and the secret only in the Basic header', async () => {
 		const s = flowSession({ token_endpoint_auth_method: 'client_secret_basic' });
-		const call = script(answer(201, { request_uri: 'urn:x:2', expires_in: 60 }));
+		const call = script(201, { request_uri: 'urn:x:2', expires_in: 60 });
 		await pushConsent(sender, s);
-		expect([...new URLSearchParams(call.input.body).entries()]).toEqual([
+		const req = call();
+		expect([...new URLSearchParams(req.body).entries()]).toEqual([
 			...new URL(s.pending!.consent_url).searchParams.entries()
 		]);
-		expect(call.input.body).not.toContain('client_secret');
-		expect(call.input.headers).toContainEqual([
+		expect(req.body).not.toContain('client_secret');
+		expect(stepHeadersOf(req)).toContainEqual([
 			'Authorization',
 			basicCredentials('oidc-post', SECRET)
 		]);
@@ -127,12 +136,14 @@ describe('the pushed body', () => {
 
 	test('none: the parameters alone, never the secret a session holds', async () => {
 		const s = flowSession({ token_endpoint_auth_method: 'none' });
-		const call = script(answer(201, { request_uri: 'urn:x:3', expires_in: 60 }));
+		const call = script(201, { request_uri: 'urn:x:3', expires_in: 60 });
 		await pushConsent(sender, s);
-		expect([...new URLSearchParams(call.input.body).entries()]).toEqual([
+		const req = call();
+		expect([...new URLSearchParams(req.body).entries()]).toEqual([
 			...new URL(s.pending!.consent_url).searchParams.entries()
 		]);
-		expect(JSON.stringify(call.input)).not.toContain('b:a');
+		expect(stepHeadersOf(req).map(([name]) => name)).not.toContain('Authorization');
+		expect(JSON.stringify(req)).not.toContain('b:a');
 	});
 
 	test('pendingParams gives the consent request’s parameters (consentParams), the challenge recomputed from the verifier', () => {
@@ -153,7 +164,7 @@ describe('the pushed body', () => {
 describe('the answer', () => {
 	test('201 with request_uri and expires_in: the link carries only client_id and request_uri, and the expiry is kept', async () => {
 		const s = flowSession();
-		script(answer(201, { request_uri: 'urn:ietf:params:oauth:request_uri:abc', expires_in: 60 }));
+		script(201, { request_uri: 'urn:ietf:params:oauth:request_uri:abc', expires_in: 60 });
 		const r = await pushConsent(sender, s, undefined, () => 1_000_000);
 		if (!r.ok) throw new Error(r.message);
 		const p = r.session.pending!;
@@ -181,7 +192,7 @@ describe('the answer', () => {
 		[201, '[]']
 	])('%i %j: refused, and the consent link stays as it was', async (status, body) => {
 		const s = flowSession();
-		script(answer(status, body));
+		script(status, body);
 		const r = await pushConsent(sender, s);
 		if (!r.ok) throw new Error(r.message);
 		expect(r.session).toBe(s);
@@ -211,7 +222,6 @@ describe('the answer', () => {
 
 describe('refusals before anything is sent', () => {
 	test('exfiltration: without use_par, without a pending request, or with the secret bound to another PAR endpoint, nothing is sent', async () => {
-		calls.length = 0;
 		expect(await pushConsent(sender, flowSession({ use_par: false }))).toMatchObject({
 			ok: false,
 			status: 409
@@ -229,7 +239,7 @@ describe('refusals before anything is sent', () => {
 			})
 		};
 		expect(await pushConsent(sender, moved)).toMatchObject({ ok: false, status: 409 });
-		expect(calls).toEqual([]);
+		expect(service.received).toEqual([]);
 	});
 });
 

@@ -1,10 +1,10 @@
 /**
- * The flow's server-side steps (flow.ts), with the one sender replaced by a stub that records what
- * each step asked for and answers with a scripted response. What is checked: the request each step
- * makes, what it keeps in the session, and that what leaves the server went through present().
+ * The flow's server-side steps (flow.ts), run with the app's real sender against a scripted
+ * loopback service (tests/helpers/scripted-service.ts) that records each request as it arrived and
+ * answers with the next scripted response. What is checked: the request each step puts on the wire,
+ * what it keeps in the session, and that what leaves the server went through present().
  */
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { Sender, SendInput } from '$lib/server/send';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { App } from '$lib/app.server';
 import { testApp } from './test-app';
 import type { Exchange } from '$lib/exchange/types';
@@ -15,38 +15,13 @@ import { bindSecret } from '$lib/oauth/secret-binding';
 import { bindTokens } from '$lib/oauth/token-binding';
 import { diagnose } from '$lib/oauth/diagnose';
 import { redactExchange } from '$lib/exchange/redact';
-
-/** What the stub sender answers next, in order; each call takes the first. */
-const answers: Partial<Exchange>[] = [];
-const sent: SendInput[] = [];
-
-/** The stub sender the steps are handed (as runStep hands them the app's). */
-const send = vi.fn(async (input: SendInput): Promise<Exchange> => {
-	sent.push(input);
-	const answer = answers.shift();
-	if (!answer) throw new Error(`no scripted answer for ${input.method} ${input.url}`);
-	return {
-		id: `ex-${sent.length}`,
-		step: input.step,
-		startedAt: '2026-03-14T09:26:53.000Z',
-		request: {
-			method: input.method,
-			url: input.url,
-			httpVersion: '1.1',
-			headers: [['Host', new URL(input.url).host], ...(input.headers ?? [])],
-			body: input.body ?? ''
-		},
-		timing: { total: 5 },
-		findings: [],
-		note: input.note,
-		...answer
-	};
-});
-// A GET's retry is the sender's (tests/integration/pool.test.ts): here, one attempt each.
-const sender = {
-	send,
-	sendAll: async (input: SendInput) => [await send(input)]
-} as Partial<Sender> as Sender;
+import {
+	startScriptedService,
+	stepHeadersOf,
+	urlOf,
+	type ScriptedAnswer,
+	type ScriptedService
+} from '../helpers/scripted-service';
 
 const { URL_, served } = vi.hoisted(() => ({
 	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
@@ -57,6 +32,11 @@ vi.mock('$app/server', async () => ({
 	getRequestEvent: (await import('./flow-modules')).flowRequest(URL_, served)
 }));
 served.app = testApp(3);
+/**
+ * The app's own sender, as runStep hands it to the steps. The app is in local mode (no HOST, no
+ * allowed hosts), so its guard lets it reach the loopback service.
+ */
+const sender = served.app.sender;
 
 const {
 	present,
@@ -72,7 +52,9 @@ const {
 	REFRESH_FIRST_FAILED
 } = await import('$lib/server/flow');
 
-const BASE = 'https://reader.test';
+/** The service the setup points at: its origin is the base URL, known once it listens. */
+let service: ScriptedService;
+let BASE = '';
 const REDIRECT = 'http://127.0.0.1:5173/callback';
 const SECRET = 'the-client-secret-42';
 
@@ -96,17 +78,8 @@ function session(over: Partial<Session> = {}): Session {
 	};
 }
 
-function json(status: number, body: unknown, statusText = status === 200 ? 'OK' : 'Bad Request') {
-	return {
-		response: {
-			status,
-			statusText,
-			httpVersion: '1.1',
-			headers: [['Content-Type', 'application/json']] as [string, string][],
-			body: JSON.stringify(body),
-			truncated: false
-		}
-	};
+function json(status: number, body: unknown): ScriptedAnswer {
+	return { status, headers: [['Content-Type', 'application/json']], body: JSON.stringify(body) };
 }
 
 const tokenAnswer = (access: string, refresh?: string, expires_in = 3600) =>
@@ -133,14 +106,19 @@ function tokens(over: Partial<TokenSet> = {}): TokenSet {
 	};
 }
 
-const form = (body: string | undefined) => Object.fromEntries(new URLSearchParams(body ?? ''));
+const form = (body: string) => Object.fromEntries(new URLSearchParams(body));
+/** A form body's fields, in the order they were sent. */
+const fields = (body: string) => [...new URLSearchParams(body)];
 
-beforeEach(() => {
-	answers.length = 0;
-	sent.length = 0;
+beforeAll(async () => {
+	service = await startScriptedService();
+	BASE = service.url;
 });
+afterAll(() => service.close());
+beforeEach(() => service.reset());
 afterEach(() => {
-	expect(answers, 'every scripted answer was used').toEqual([]);
+	expect(service.unscripted, 'every request found a scripted answer').toEqual([]);
+	expect(service.queued(), 'every scripted answer was used').toBe(0);
 });
 
 describe('present: what leaves the server', () => {
@@ -155,7 +133,14 @@ describe('present: what leaves the server', () => {
 			headers: [['Content-Type', 'application/x-www-form-urlencoded']],
 			body: `code=c&client_id=app-1&client_secret=${SECRET}&scope=`
 		},
-		response: json(400, { error: 'invalid_grant' }).response,
+		response: {
+			status: 400,
+			statusText: 'Bad Request',
+			httpVersion: '1.1',
+			headers: [['Content-Type', 'application/json']],
+			body: '{"error":"invalid_grant"}',
+			truncated: false
+		},
 		timing: { total: 3 },
 		findings: []
 	});
@@ -241,7 +226,7 @@ describe('consentExchange', () => {
 			method: 'GET',
 			url: s.pending!.consent_url,
 			httpVersion: '1.1',
-			headers: [['Host', 'reader.test']],
+			headers: [['Host', new URL(BASE).host]],
 			body: ''
 		});
 		expect(ex.response).toBeUndefined();
@@ -261,7 +246,7 @@ describe('handleCallback', () => {
 		});
 		const { session: next, exchange } = handleCallback(
 			pending(),
-			callbackUrl('code=abc&state=st-1&iss=https%3A%2F%2Freader.test'),
+			callbackUrl(`code=abc&state=st-1&iss=${encodeURIComponent(BASE)}`),
 			headers,
 			5_000
 		);
@@ -271,12 +256,12 @@ describe('handleCallback', () => {
 			params: [
 				['code', 'abc'],
 				['state', 'st-1'],
-				['iss', 'https://reader.test']
+				['iss', BASE]
 			],
 			saved_state: 'st-1',
 			returned_state: 'st-1',
 			verdict: 'code',
-			iss: { result: 'not-checked', returned: 'https://reader.test' },
+			iss: { result: 'not-checked', returned: BASE },
 			received_at: 5_000
 		});
 		expect(exchange.step).toBe('callback');
@@ -407,32 +392,32 @@ describe('exchangeCode', () => {
 	])('%s: 409, nothing sent', async (_what, over, message) => {
 		const r = await exchangeCode(sender, withCode(over as Partial<Session>));
 		expect(r).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(message) });
-		expect(sent).toEqual([]);
+		expect(service.received).toEqual([]);
 	});
 
 	test('posts the code to the token endpoint, keeps the tokens, and uses the code up', async () => {
-		answers.push(tokenAnswer('at-new', 'rt-new'));
+		service.answer(tokenAnswer('at-new', 'rt-new'));
+		// The setup's allow_invalid_tls reached the sender as allowInvalidTls, which a plain-HTTP
+		// service cannot show: that the exchange then accepts a self-signed certificate (and fails
+		// without the switch) is tests/integration/tls.test.ts's, against a TLS service.
 		const s = withCode({ setup: setup({ allow_invalid_tls: true }) });
 		const before = Date.now();
 		const r = await exchangeCode(sender, s);
-		expect(sent).toHaveLength(1);
-		expect(sent[0]).toMatchObject({
-			step: 'exchange',
-			method: 'POST',
-			url: `${BASE}/oauth2/token`,
-			headers: [['Content-Type', 'application/x-www-form-urlencoded']],
-			allowInvalidTls: true
-		});
-		expect(form(sent[0]!.body)).toEqual({
-			code: 'the-code',
-			redirect_uri: REDIRECT,
-			client_id: 'app-1',
-			client_secret: SECRET,
-			scope: '',
-			grant_type: 'authorization_code'
-		});
+		expect(service.received).toHaveLength(1);
+		const req = service.received[0]!;
+		expect([req.method, urlOf(req)]).toEqual(['POST', `${BASE}/oauth2/token`]);
+		expect(stepHeadersOf(req)).toEqual([['Content-Type', 'application/x-www-form-urlencoded']]);
+		expect(fields(req.body)).toEqual([
+			['code', 'the-code'],
+			['redirect_uri', REDIRECT],
+			['client_id', 'app-1'],
+			['client_secret', SECRET],
+			['scope', ''],
+			['grant_type', 'authorization_code']
+		]);
 		expect(r.ok).toBe(true);
 		if (!r.ok) return;
+		expect(r.exchanges.map((e) => e.step)).toEqual(['exchange']);
 		expect(r.session.code).toBeUndefined();
 		expect(r.session.tokens).toMatchObject({
 			access_token: 'at-new',
@@ -456,9 +441,9 @@ describe('exchangeCode', () => {
 		);
 		const strict = (r: Awaited<ReturnType<typeof exchangeCode>>) =>
 			r.ok ? r.exchanges[0]!.findings.filter((f) => f.code === 'strict-client-rejects') : [];
-		answers.push(tokenAnswer('at-1', 'rt-1'));
+		service.answer(tokenAnswer('at-1', 'rt-1'));
 		expect(strict(await exchangeCode(sender, s))).toEqual([]);
-		answers.push(tokenAnswer('at-2', 'rt-2'));
+		service.answer(tokenAnswer('at-2', 'rt-2'));
 		const other = { ...s, code: { ...s.code!, code_challenge: 'a-challenge-of-another-verifier' } };
 		expect(strict(await exchangeCode(sender, other))).toEqual([
 			expect.objectContaining({ level: 'info', message: expect.stringMatching(/code_challenge/) })
@@ -477,7 +462,7 @@ describe('exchangeCode', () => {
 	});
 
 	test('a refused exchange keeps no tokens, and the code is used up all the same', async () => {
-		answers.push(json(400, { error: 'invalid_grant', error_description: 'used' }));
+		service.answer(json(400, { error: 'invalid_grant', error_description: 'used' }));
 		const r = await exchangeCode(sender, withCode());
 		expect(r.ok).toBe(true);
 		if (!r.ok) return;
@@ -486,10 +471,7 @@ describe('exchangeCode', () => {
 		expect(r.exchanges[0]!.findings.map((f) => f.code)).toContain('invalid_grant');
 	});
 	test('an exchange cut off before any answer keeps the code, so exchanging it again shows whether it was spent', async () => {
-		answers.push({
-			response: undefined,
-			failure: { kind: 'reset', message: 'reader.test closed the connection before answering.' }
-		});
+		service.answer({ cut: 'before-answer' });
 		const s = withCode();
 		const r = await exchangeCode(sender, s);
 		expect(r.ok).toBe(true);
@@ -501,19 +483,14 @@ describe('exchangeCode', () => {
 		]);
 	});
 	test('an exchange cut off in the middle of an answer uses the code up', async () => {
-		answers.push({
-			...json(200, { access_token: 'a' }),
-			failure: {
-				kind: 'reset',
-				message: 'reader.test closed the connection in the middle of the body.'
-			}
-		});
+		service.answer({ ...json(200, { access_token: 'a' }), cut: 'mid-body' });
 		const r = await exchangeCode(sender, withCode());
+		expect(r.ok && r.exchanges[0]!.failure?.kind).toBe('reset');
 		expect(r.ok && r.session.code).toBeUndefined();
 	});
 
 	test('issued tokens are bound to the origins of the API and the user-info endpoint', async () => {
-		answers.push(tokenAnswer('at-9', 'rt-9'));
+		service.answer(tokenAnswer('at-9', 'rt-9'));
 		const r = await exchangeCode(
 			sender,
 			withCode({ setup: setup({ userinfo_endpoint: 'https://id.reader.test/me', issuer: BASE }) })
@@ -528,7 +505,7 @@ describe('exchangeCode', () => {
 
 	test('a refresh keeps the binding the grant was issued with', async () => {
 		const first = bindTokens(setup());
-		answers.push(tokenAnswer('at-10', 'rt-10'));
+		service.answer(tokenAnswer('at-10', 'rt-10'));
 		const r = await refreshTokens(sender, session({ tokens: tokens(), tokens_for: first }));
 		if (!r.ok) throw new Error(r.message);
 		expect(r.session.tokens!.access_token).toBe('at-10');
@@ -559,7 +536,7 @@ describe('secret follows client: a session whose setup and binding disagree neve
 					/entered for another client.*changed since, so it is not sent/
 				)
 			});
-			expect(sent).toEqual([]);
+			expect(service.received).toEqual([]);
 		}
 	);
 	test('exchange with a secret bound to nothing (a session from before the binding): 409, nothing sent', async () => {
@@ -575,14 +552,14 @@ describe('secret follows client: a session whose setup and binding disagree neve
 				/not bound to a client id and token endpoint, so it is not sent/
 			)
 		});
-		expect(sent).toEqual([]);
+		expect(service.received).toEqual([]);
 	});
 	test.each(Object.entries(elsewhere))(
 		'refresh, bound to %s: 409, nothing sent',
 		async (_w, bind) => {
 			const r = await refreshTokens(sender, session({ secret_for: bind(), tokens: tokens() }));
 			expect(r).toMatchObject({ ok: false, status: 409 });
-			expect(sent).toEqual([]);
+			expect(service.received).toEqual([]);
 		}
 	);
 	test('an expired token before an API call is not refreshed with a secret bound elsewhere', async () => {
@@ -592,7 +569,7 @@ describe('secret follows client: a session whose setup and binding disagree neve
 		});
 		const r = await callApi(sender, s, 'userinfo');
 		expect(r).toMatchObject({ ok: false, status: 409 });
-		expect(sent).toEqual([]);
+		expect(service.received).toEqual([]);
 	});
 });
 
@@ -604,19 +581,21 @@ describe('refreshTokens', () => {
 	])('%s: 409, nothing sent', async (_what, over, message) => {
 		const r = await refreshTokens(sender, session(over as Partial<Session>));
 		expect(r).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(message) });
-		expect(sent).toEqual([]);
+		expect(service.received).toEqual([]);
 	});
 
 	test('posts the refresh token; the new set says whether it rotated', async () => {
-		answers.push(tokenAnswer('at-2', 'rt-2'));
+		service.answer(tokenAnswer('at-2', 'rt-2'));
 		const r = await refreshTokens(sender, session({ tokens: tokens() }), 'a note');
-		expect(sent[0]).toMatchObject({ step: 'refresh', method: 'POST', note: 'a note' });
-		expect(form(sent[0]!.body)).toEqual({
-			client_id: 'app-1',
-			client_secret: SECRET,
-			grant_type: 'refresh_token',
-			refresh_token: 'rt-1'
-		});
+		const req = service.received[0]!;
+		expect([req.method, urlOf(req)]).toEqual(['POST', `${BASE}/oauth2/token`]);
+		expect(r.ok && r.exchanges.map((e) => [e.step, e.note])).toEqual([['refresh', 'a note']]);
+		expect(fields(req.body)).toEqual([
+			['client_id', 'app-1'],
+			['client_secret', SECRET],
+			['grant_type', 'refresh_token'],
+			['refresh_token', 'rt-1']
+		]);
 		expect(r.ok && r.session.tokens).toMatchObject({
 			access_token: 'at-2',
 			refresh_token: 'rt-2',
@@ -626,7 +605,7 @@ describe('refreshTokens', () => {
 	});
 
 	test('a refresh without a new refresh token keeps the old one', async () => {
-		answers.push(tokenAnswer('at-2'));
+		service.answer(tokenAnswer('at-2'));
 		const r = await refreshTokens(sender, session({ tokens: tokens() }));
 		expect(r.ok && r.session.tokens).toMatchObject({
 			access_token: 'at-2',
@@ -637,7 +616,7 @@ describe('refreshTokens', () => {
 
 	test('a refused refresh leaves the tokens as they were', async () => {
 		const s = session({ tokens: tokens() });
-		answers.push(json(400, { error: 'invalid_grant' }));
+		service.answer(json(400, { error: 'invalid_grant' }));
 		const r = await refreshTokens(sender, s);
 		expect(r.ok && r.session).toBe(s);
 	});
@@ -650,7 +629,7 @@ describe('callApi', () => {
 	])('%s: 409, nothing sent', async (_what, over, message) => {
 		const r = await callApi(sender, session(over as Partial<Session>), 'userinfo');
 		expect(r).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(message) });
-		expect(sent).toEqual([]);
+		expect(service.received).toEqual([]);
 	});
 
 	test('token theft by a setup the tokens were not issued for: user-info on another origin gets no bearer token', async () => {
@@ -665,7 +644,7 @@ describe('callApi', () => {
 			status: 409,
 			message: expect.stringMatching(/https:\/\/elsewhere\.test is not an origin it was issued for/)
 		});
-		expect(sent).toEqual([]);
+		expect(service.received).toEqual([]);
 	});
 
 	test('token theft by a moved base URL: the API console sends no bearer token to the new origin', async () => {
@@ -683,7 +662,7 @@ describe('callApi', () => {
 			contentType: ''
 		};
 		expect(await callApi(sender, s, 'api', call)).toMatchObject({ ok: false, status: 409 });
-		expect(sent).toEqual([]);
+		expect(service.received).toEqual([]);
 	});
 
 	test('tokens without a binding are never sent', async () => {
@@ -697,35 +676,35 @@ describe('callApi', () => {
 			status: 409,
 			message: expect.stringMatching(/not bound/)
 		});
-		expect(sent).toEqual([]);
+		expect(service.received).toEqual([]);
 	});
 
 	test('user-info: a GET with the Bearer header', async () => {
-		answers.push(json(200, { userId: '1' }));
+		service.answer(json(200, { userId: '1' }));
 		const r = await callApi(sender, session({ tokens: tokens() }), 'userinfo');
-		expect(sent[0]).toMatchObject({
-			step: 'userinfo',
-			method: 'GET',
-			url: `${BASE}/reader/api/0/user-info`,
-			headers: [['Authorization', 'Bearer at-1']],
-			body: ''
-		});
-		expect(r.ok && r.exchanges).toHaveLength(1);
+		const req = service.received[0]!;
+		expect([req.method, urlOf(req), req.body]).toEqual([
+			'GET',
+			`${BASE}/reader/api/0/user-info`,
+			''
+		]);
+		expect(stepHeadersOf(req)).toEqual([['Authorization', 'Bearer at-1']]);
+		expect(r.ok && r.exchanges.map((e) => e.step)).toEqual(['userinfo']);
 	});
 
 	test('the token in the query instead, when the setup says so', async () => {
-		answers.push(json(200, { userId: '1' }));
+		service.answer(json(200, { userId: '1' }));
 		await callApi(
 			sender,
 			session({ setup: setup({ token_location: 'query' }), tokens: tokens() }),
 			'userinfo'
 		);
-		expect(sent[0]!.url).toBe(`${BASE}/reader/api/0/user-info?access_token=at-1`);
-		expect(sent[0]!.headers).toEqual([]);
+		expect(urlOf(service.received[0]!)).toBe(`${BASE}/reader/api/0/user-info?access_token=at-1`);
+		expect(stepHeadersOf(service.received[0]!)).toEqual([]);
 	});
 
 	test('an API call: the path below the API prefix, the query, and a form body for POST', async () => {
-		answers.push(json(200, {}), json(200, {}));
+		service.answer(json(200, {}), json(200, {}));
 		const s = session({ tokens: tokens() });
 		await callApi(sender, s, 'api', {
 			method: 'GET',
@@ -735,7 +714,7 @@ describe('callApi', () => {
 			body: '',
 			contentType: ''
 		});
-		await callApi(sender, s, 'api', {
+		const posted = await callApi(sender, s, 'api', {
 			method: 'POST',
 			path: 'edit-tag',
 			query: '',
@@ -743,15 +722,17 @@ describe('callApi', () => {
 			body: 'i=1&a=star',
 			contentType: 'application/x-www-form-urlencoded'
 		});
-		expect(sent.map((i) => [i.method, i.url, i.body])).toEqual([
+		expect(service.received.map((i) => [i.method, urlOf(i), i.body])).toEqual([
 			['GET', `${BASE}/reader/api/0/subscription/list?output=json`, ''],
 			['POST', `${BASE}/reader/api/0/edit-tag`, 'i=1&a=star']
 		]);
-		expect(sent[1]!.headers).toEqual([
+		expect(stepHeadersOf(service.received[1]!)).toEqual([
 			['Authorization', 'Bearer at-1'],
 			['Content-Type', 'application/x-www-form-urlencoded']
 		]);
-		expect(sent[1]!.note).toBe('POST /reader/api/0/edit-tag');
+		expect(posted.ok && posted.exchanges.map((e) => e.note)).toEqual([
+			'POST /reader/api/0/edit-tag'
+		]);
 	});
 
 	test('a path that leaves the API’s origin is refused', async () => {
@@ -766,43 +747,46 @@ describe('callApi', () => {
 		expect(r).toMatchObject({
 			ok: false,
 			status: 400,
-			message: expect.stringContaining('goes only to https://reader.test')
+			message: expect.stringContaining(`goes only to ${BASE}`)
 		});
-		expect(sent).toEqual([]);
+		expect(service.received).toEqual([]);
 	});
 
 	test('an expired token is refreshed first, as its own exchange, and the call uses the new one', async () => {
-		answers.push(tokenAnswer('at-2', 'rt-2'), json(200, { userId: '1' }));
+		service.answer(tokenAnswer('at-2', 'rt-2'), json(200, { userId: '1' }));
 		const expired = tokens({ expires_at: Date.now() - 1 });
 		const r = await callApi(sender, session({ tokens: expired }), 'userinfo');
-		expect(sent.map((i) => i.step)).toEqual(['refresh', 'userinfo']);
-		expect(sent[0]!.note).toMatch(/had expired/);
-		expect(sent[1]!.headers).toEqual([['Authorization', 'Bearer at-2']]);
+		expect(service.received.map((i) => i.url)).toEqual([
+			'/oauth2/token',
+			'/reader/api/0/user-info'
+		]);
+		expect(stepHeadersOf(service.received[1]!)).toEqual([['Authorization', 'Bearer at-2']]);
 		expect(r.ok && r.exchanges.map((e) => e.step)).toEqual(['refresh', 'userinfo']);
+		expect(r.ok && r.exchanges[0]!.note).toMatch(/had expired/);
 		expect(r.ok && r.session.tokens!.access_token).toBe('at-2');
 	});
 
 	test('when that refresh is refused, the call is not made, and the step is told so', async () => {
-		answers.push(json(400, { error: 'invalid_grant' }));
+		service.answer(json(400, { error: 'invalid_grant' }));
 		const r = await callApi(
 			sender,
 			session({ tokens: tokens({ expires_at: Date.now() - 1 }) }),
 			'userinfo'
 		);
-		expect(sent.map((i) => i.step)).toEqual(['refresh']);
+		expect(service.received.map((i) => i.url)).toEqual(['/oauth2/token']);
 		expect(r).toMatchObject({ ok: false, status: 424, message: REFRESH_FIRST_FAILED });
 		expect(!r.ok && r.exchanges?.map((e) => e.step)).toEqual(['refresh']);
 	});
 
 	test('an expired token with no way to refresh is sent as it is', async () => {
-		answers.push(json(401, { error: 'invalid_token' }, 'Unauthorized'));
+		service.answer(json(401, { error: 'invalid_token' }));
 		const r = await callApi(
 			sender,
 			session({ tokens: tokens({ expires_at: Date.now() - 1, refresh_token: undefined }) }),
 			'userinfo'
 		);
-		expect(sent.map((i) => i.step)).toEqual(['userinfo']);
-		expect(r.ok && r.exchanges).toHaveLength(1);
+		expect(service.received.map((i) => i.url)).toEqual(['/reader/api/0/user-info']);
+		expect(r.ok && r.exchanges.map((e) => e.step)).toEqual(['userinfo']);
 	});
 });
 
@@ -813,19 +797,19 @@ describe('checkRegistration', () => {
 
 	test('GETs the pending consent URL without using the state up', async () => {
 		const s = prepareConsent(session());
-		answers.push({
-			response: { ...json(200, {}).response, headers: [['Content-Type', 'text/html']], body: '<p>' }
-		});
+		service.answer({ status: 200, headers: [['Content-Type', 'text/html']], body: '<p>' });
 		const r = await checkRegistration(sender, s);
-		expect(sent[0]).toMatchObject({ step: 'check', method: 'GET', url: s.pending!.consent_url });
-		expect(sent[0]!.accept).toMatch(/^text\/html/);
+		const req = service.received[0]!;
+		expect([req.method, urlOf(req)]).toEqual(['GET', s.pending!.consent_url]);
+		expect(r.ok && r.exchanges.map((e) => e.step)).toEqual(['check']);
+		expect(req.headers.accept).toMatch(/^text\/html/);
 		expect(r.ok && r.session).toBe(s);
 	});
 
 	test('with no consent prepared, a URL with a state of its own', async () => {
-		answers.push(json(400, { error: 'redirect_uri_mismatch' }));
+		service.answer(json(400, { error: 'redirect_uri_mismatch' }));
 		const r = await checkRegistration(sender, session());
-		const url = new URL(sent[0]!.url);
+		const url = new URL(urlOf(service.received[0]!));
 		expect(url.searchParams.get('client_id')).toBe('app-1');
 		expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
 		expect(r.ok && r.exchanges[0]!.findings.length).toBeGreaterThan(0);
@@ -915,7 +899,7 @@ describe('trust at the callback', () => {
 
 	test('mix-up: an iss that is not the setup’s issuer holds the code back and says so', () => {
 		const { session: next, exchange } = handleCallback(
-			pending({ issuer: 'https://reader.test' }),
+			pending({ issuer: BASE }),
 			callbackUrl('code=abc&state=st-1&iss=https%3A%2F%2Fevil.test'),
 			new Headers()
 		);
@@ -928,7 +912,7 @@ describe('trust at the callback', () => {
 		});
 		expect(next.callback!.iss).toEqual({
 			result: 'mismatch',
-			expected: 'https://reader.test',
+			expected: BASE,
 			from: 'setup',
 			returned: 'https://evil.test'
 		});
@@ -953,8 +937,8 @@ describe('trust at the callback', () => {
 
 	test('the right issuer, or an unchecked one on the endpoint’s origin, leaves the code free', () => {
 		const right = handleCallback(
-			pending({ issuer: 'https://reader.test' }),
-			callbackUrl('code=abc&state=st-1&iss=https%3A%2F%2Freader.test'),
+			pending({ issuer: BASE }),
+			callbackUrl(`code=abc&state=st-1&iss=${encodeURIComponent(BASE)}`),
 			new Headers()
 		);
 		expect(right.session.code).toEqual({
@@ -965,7 +949,7 @@ describe('trust at the callback', () => {
 		expect(right.session.callback!.iss!.result).toBe('match');
 		const unchecked = handleCallback(
 			pending(),
-			callbackUrl('code=abc&state=st-1&iss=https%3A%2F%2Freader.test%2Fx'),
+			callbackUrl(`code=abc&state=st-1&iss=${encodeURIComponent(`${BASE}/x`)}`),
 			new Headers()
 		);
 		expect(unchecked.session.code?.held).toBeUndefined();
@@ -975,7 +959,7 @@ describe('trust at the callback', () => {
 
 	test('mix-up: a held code is not exchanged without "Exchange anyway", and is with it', async () => {
 		const held = handleCallback(
-			pending({ issuer: 'https://reader.test' }),
+			pending({ issuer: BASE }),
 			callbackUrl('code=abc&state=st-1&iss=https%3A%2F%2Fevil.test'),
 			new Headers()
 		).session;
@@ -985,14 +969,14 @@ describe('trust at the callback', () => {
 			status: 409,
 			message: expect.stringMatching(/mix-up/)
 		});
-		expect(sent).toEqual([]);
-		answers.push(tokenAnswer('at-anyway', 'rt-anyway'));
+		expect(service.received).toEqual([]);
+		service.answer(tokenAnswer('at-anyway', 'rt-anyway'));
 		const r = await exchangeCode(sender, held, undefined, { anyway: true });
-		expect(sent).toHaveLength(1);
-		expect(form(sent[0]!.body).code).toBe('abc');
-		expect(sent[0]!.note).toMatch(/Exchange anyway/);
+		expect(service.received).toHaveLength(1);
+		expect(form(service.received[0]!.body).code).toBe('abc');
 		expect(r.ok).toBe(true);
 		if (!r.ok) return;
+		expect(r.exchanges[0]!.note).toMatch(/Exchange anyway/);
 		expect(r.session.code).toBeUndefined();
 		expect(r.session.tokens?.access_token).toBe('at-anyway');
 		expect(r.session.callback!.exchanged_anyway).toBe(true);
@@ -1004,7 +988,7 @@ describe('echo: a token response that echoes the client secret', () => {
 		session({ code: { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' } });
 
 	test('echo: the token set the page sees comes from the redacted response, extra fields included', async () => {
-		answers.push(
+		service.answer(
 			json(200, {
 				access_token: 'at-plain',
 				token_type: 'Bearer',
@@ -1025,7 +1009,7 @@ describe('echo: a token response that echoes the client secret', () => {
 	test('echo: a token that holds the secret is shown redacted, and the server still sends the real one', async () => {
 		const access = `at-${SECRET}`;
 		const refresh = `rt-${SECRET}`;
-		answers.push(tokenAnswer(access, refresh));
+		service.answer(tokenAnswer(access, refresh));
 		const r = await exchangeCode(sender, withCode());
 		if (!r.ok) throw new Error(r.message);
 		expect(r.session.tokens).toMatchObject({
@@ -1034,14 +1018,14 @@ describe('echo: a token response that echoes the client secret', () => {
 		});
 		expect(r.session.token_values).toEqual({ access_token: access, refresh_token: refresh });
 
-		answers.push(json(200, { userId: '1' }));
+		service.answer(json(200, { userId: '1' }));
 		await callApi(sender, r.session, 'userinfo');
-		expect(sent[1]!.headers).toEqual([['Authorization', `Bearer ${access}`]]);
+		expect(stepHeadersOf(service.received[1]!)).toEqual([['Authorization', `Bearer ${access}`]]);
 
-		answers.push(tokenAnswer(`at2-${SECRET}`));
+		service.answer(tokenAnswer(`at2-${SECRET}`));
 		const rf = await refreshTokens(sender, r.session);
 		if (!rf.ok) throw new Error(rf.message);
-		expect(form(sent[2]!.body).refresh_token).toBe(refresh);
+		expect(form(service.received[2]!.body).refresh_token).toBe(refresh);
 		// No new refresh token: the old one is kept, really and as shown, and it did not rotate.
 		expect(rf.session.token_values).toEqual({
 			access_token: `at2-${SECRET}`,
@@ -1057,15 +1041,10 @@ describe('echo: a token response that echoes the client secret', () => {
 
 test('echo: a numeric secret echoed as a JSON number leaves the redacted response unreadable, and the real set is shown redacted field by field', async () => {
 	const secret = '8675309123';
-	answers.push({
-		response: {
-			status: 200,
-			statusText: 'OK',
-			httpVersion: '1.1',
-			headers: [['Content-Type', 'application/json']],
-			body: `{"access_token":"at-n","token_type":"Bearer","expires_in":${secret},"echo":"${secret}"}`,
-			truncated: false
-		}
+	service.answer({
+		status: 200,
+		headers: [['Content-Type', 'application/json']],
+		body: `{"access_token":"at-n","token_type":"Bearer","expires_in":${secret},"echo":"${secret}"}`
 	});
 	const r = await exchangeCode(
 		sender,
