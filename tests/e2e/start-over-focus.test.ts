@@ -1,8 +1,8 @@
 /**
  * In real Chromium: Start over asks first and can be undone (the flow and the tab's transcript come
  * back; the offer ends after 30 s, on the page's faked clock), errors stay in view with the focus on
- * them, a step the user started moves the focus to its result while the automatic exchange only
- * announces, and a denial is worded for the provider it came from (the sandbox, oidc-provider).
+ * them, a step the user started moves the focus to its result, the automatic exchange lands on the
+ * verdict (or announces it when the user has moved the focus), and a denial is worded for the provider it came from (the sandbox, oidc-provider).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -205,15 +205,76 @@ describe('errors and results in view, focus only for what the user started', () 
 		expect(name).toMatch(/^Result: 4\. User-info, 200 OK$/);
 	});
 
-	test('focus theft: the automatic exchange on return is announced and leaves the focus alone', async () => {
-		const p = await newPage();
-		await choosePreset(p, srv.url, PRESET);
+	for (const width of [1280, 390])
+		test(`the exchange on return lands on the verdict, in the first screen, at ${width} px`, async () => {
+			const p = await newPage({ width });
+			await choosePreset(p, srv.url, PRESET);
+			await decide(p);
+			await p.waitForURL(flowUrl(srv.url));
+			await p.getByTestId('access-token').waitFor();
+			await expect.poll(() => focused(p)).toBe('#verdict');
+			const verdict = p.locator('#verdict');
+			expect(await verdict.textContent()).toMatch(
+				/^\s*✓ Tokens received: read write, expires in (59|60) min\s*$/
+			);
+			expect(await p.title()).toMatch(/^✓ Tokens received: read write, expires in \d+ min · /);
+			const box = (await verdict.boundingBox())!;
+			expect(box.y + box.height).toBeLessThanOrEqual(800);
+			// Focused, it is said once: the live region stays quiet.
+			expect((await p.locator('.progress[role="status"]').textContent())?.trim()).toBe('');
+			await shot(p, `verdict-ok-${width}`, { screen: true });
+			// The tokens are one activation away.
+			await p.keyboard.press('Tab');
+			await p.keyboard.press('Enter');
+			await expect.poll(() => p.evaluate(() => location.hash)).toBe('#tokens');
+		});
+
+	test('with a wrong secret, the failed exchange is the verdict, in the first screen with the focus', async () => {
+		const p = await newPage({ width: 390 });
+		await openPlayground(p, srv.url);
+		await p.getByLabel('Client id').fill('sandbox-rw');
+		await p.getByLabel('Client secret').fill('not-the-secret');
+		await p.getByLabel('Scope', { exact: true }).fill('read write');
+		await p.getByRole('button', { name: 'Save setup' }).click();
+		await p.getByTestId('consent-url').waitFor();
 		await decide(p);
 		await p.waitForURL(flowUrl(srv.url));
+		await expect.poll(() => focused(p)).toBe('#verdict');
+		const verdict = p.locator('#verdict');
+		expect((await verdict.textContent())?.trim()).toMatch(
+			/^✕ Step 3, code exchange, failed: invalid_client, the service did not accept the client credentials$/
+		);
+		expect(await p.title()).toMatch(/^✕ Step 3, code exchange, failed: invalid_client/);
+		const box = (await verdict.boundingBox())!;
+		expect(box.y + box.height).toBeLessThanOrEqual(800);
+		expect(await verdict.getByRole('link').getAttribute('href')).toBe('#exchange');
+		expect(await axeProblems(p)).toEqual([]);
+		await shot(p, 'verdict-failed-390', { screen: true });
+	});
+
+	test('focus theft: when the user moved the focus before the exchange ended, it stays, and the verdict is announced', async () => {
+		const p = await newPage();
+		await choosePreset(p, srv.url, PRESET);
+		// The exchange on return is held until the focus has moved.
+		let held: () => void = () => {};
+		const reached = new Promise<void>((arrived) => {
+			void p.route(
+				(u) => u.search.includes('/exchange'),
+				async (route) => {
+					arrived();
+					await new Promise<void>((go) => (held = go));
+					await route.continue();
+				}
+			);
+		});
+		await decide(p);
+		await reached;
+		await p.getByRole('button', { name: 'Shortcuts' }).focus();
+		held();
 		await p.getByTestId('access-token').waitFor();
 		const region = p.locator('.progress[role="status"]');
-		await expect.poll(() => region.textContent()).toContain('the code was exchanged for tokens');
-		expect(await focused(p)).toBe('body');
+		await expect.poll(() => region.textContent()).toContain('✓ Tokens received: read write');
+		expect(await focused(p)).toBe('button:Shortcuts');
 	});
 
 	test('focus theft: the auto-refresh is announced and leaves the focus on the switch', async () => {

@@ -295,7 +295,7 @@ describe('focus after a step: the user’s own steps move it, automatic ones nev
 		expect(focused).toEqual(['[data-error-of~="exchange"]']);
 	});
 
-	test('focus theft: the automatic exchange on return is announced and leaves focus alone', async () => {
+	test('focus theft: the automatic exchange on return, with no verdict to land on, is announced and leaves focus alone', async () => {
 		const { focused, answer } = page();
 		flow.trigger('exchange');
 		expect(flow.busy).toBe('exchange');

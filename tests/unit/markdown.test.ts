@@ -40,7 +40,10 @@ describe('toMarkdown', () => {
 
 	test('a title, the setup as a table, a summary, then each exchange', () => {
 		const md = report();
-		expect(md).toMatch(/^# Feed-reader OAuth playground transcript\n/);
+		// The page's verdict first: the newest token request, at the time of the report.
+		expect(md).toMatch(
+			/^# ✓ Tokens received, expires in 27 min · Feed-reader OAuth playground transcript\n/
+		);
 		expect(md).toContain('Generated 2026-03-14T10:00:00.000Z. 7 exchanges.');
 		expect(md).toContain('| `client_id` | `sandbox-rw` |');
 		expect(md).toContain('| `redirect_uri` | `http://127.0.0.1:5173/callback` |');

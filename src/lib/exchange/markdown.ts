@@ -7,6 +7,7 @@
  * change the report's structure: prose is escaped, and code blocks get a fence longer than any run
  * of backticks inside them.
  */
+import { verdictOf } from './verdict';
 import { prepareForExport } from './redact';
 import { prettyJson, requestHead, responseHead } from './raw';
 import { statusLine, type Exchange, type Finding } from './types';
@@ -155,8 +156,10 @@ function section(ex: Exchange, n: number): string[] {
 export function toMarkdown(exchanges: Exchange[], opts: MarkdownOptions = {}): string {
 	const shown = prepareForExport(exchanges, opts.includeTokens);
 	const generatedAt = opts.generatedAt ?? new Date();
+	const verdict = verdictOf(shown, generatedAt.getTime());
 	const out: string[] = [
-		'# Feed-reader OAuth playground transcript',
+		// The page's verdict first, as its title has it.
+		`# ${verdict ? `${escape(verdict.text)} · ` : ''}Feed-reader OAuth playground transcript`,
 		'',
 		`Generated ${generatedAt.toISOString()}. ${shown.length} exchange${shown.length === 1 ? '' : 's'}. ` +
 			(opts.includeTokens

@@ -9,7 +9,7 @@
  * is the submit function they share: it marks the step busy, adds the returned exchanges to the
  * transcript, shows a refusal where the step shows errors, and reloads the page data.
  */
-import { createContext } from 'svelte';
+import { createContext, tick } from 'svelte';
 import type { ActionResult, SubmitFunction } from '@sveltejs/kit';
 import type { Exchange } from '$lib/exchange/types';
 import {
@@ -21,6 +21,7 @@ import {
 } from '$lib/exchange/step-registry';
 import type { FieldErrors } from '$lib/oauth/setup';
 import { issuerStops, type IssuerVerdict } from '$lib/oauth/issuer';
+import { verdictOf } from '$lib/exchange/verdict';
 import { latestOf, stepViews, type Attempt, type StepName, type StepState } from './step-status';
 import { Clock } from './clock.svelte';
 import { flowAction } from '$lib/oauth/flow-id';
@@ -127,6 +128,21 @@ export class Flow {
 		(Object.entries(this.steps).find(([, st]) => st === 'current' || st === 'busy') ?? [])[0]
 	);
 	readonly shown = $derived(this.imported ? this.imported.exchanges : transcript.items);
+	/**
+	 * The flow's outcome in one line (exchange/verdict.ts), from this setup's newest code exchange
+	 * or refresh; the page shows it at the top and in its title.
+	 */
+	readonly verdict = $derived.by(() => {
+		const setupId = this.#facts().setupId;
+		const newest = [
+			latestOf(transcript.items, 'exchange', setupId),
+			latestOf(transcript.items, 'refresh', setupId)
+		];
+		return verdictOf(
+			transcript.items.filter((e) => newest.includes(e)),
+			this.clock.now
+		);
+	});
 	/** In the step cards only the newest exchange starts open; the rest fold, so the page reads at a glance. */
 	readonly newestId = $derived(transcript.items.at(-1)?.id);
 
@@ -158,10 +174,11 @@ export class Flow {
 			return async ({ result }) => {
 				// The answer is in: a late Cancel changes nothing.
 				if (this.#controller === controller) this.#controller = undefined;
-				const outcome = await this.#settle(name, result);
+				const outcome = await this.#settle(name, result, auto);
 				this.#end();
 				await after?.(outcome, formElement);
 				if (!auto) await focusOutcome(name);
+				else if (name === 'exchange') await this.#landOnVerdict(outcome);
 			};
 		};
 	}
@@ -184,7 +201,8 @@ export class Flow {
 	/**
 	 * Submits a step's form (the one marked `data-action={name}`) from code (the automatic exchange
 	 * and refresh), as its button would, with `extra` fields added to what the form holds. Such a
-	 * submission is automatic: it is announced in the live region and never moves focus.
+	 * submission is automatic: it does not move focus to its result; the refresh is announced in the
+	 * live region, and the exchange on return lands on the verdict (#landOnVerdict).
 	 */
 	trigger(name: ActionName, extra: Record<string, string> = {}): void {
 		const form = document.querySelector<HTMLFormElement>(`form[data-action="${name}"]`);
@@ -252,7 +270,27 @@ export class Flow {
 		);
 	}
 
-	async #settle(name: string, result: ActionResult): Promise<StepOutcome> {
+	/**
+	 * The exchange on return has finished: the verdict is the news. When the focus is still where
+	 * the page load left it (on <body>), it goes to the verdict; when the user has moved it, it stays
+	 * and the live region says the verdict instead. Once, never both.
+	 */
+	async #landOnVerdict(outcome: StepOutcome): Promise<void> {
+		await tick();
+		const el = this.verdict && document.getElementById('verdict');
+		if (!el || !this.verdict) {
+			// No verdict to show (none is kept for this setup): the done text, as before.
+			if (outcome && !outcome.failure) this.announce = doneText('exchange');
+			return;
+		}
+		const active = document.activeElement;
+		if (active === null || active === document.body) {
+			this.announce = '';
+			el.focus();
+		} else this.announce = this.verdict.text;
+	}
+
+	async #settle(name: string, result: ActionResult, auto = false): Promise<StepOutcome> {
 		if (result.type === 'success' || result.type === 'failure') {
 			const d = (result.data ?? {}) as Record<string, unknown>;
 			const exchanges = Array.isArray(d.exchanges) ? (d.exchanges as Exchange[]) : [];
@@ -260,7 +298,7 @@ export class Flow {
 			if (result.type === 'failure') {
 				if (!exchanges.some((ex) => ex.step === name)) this.#attempt(name, 'failed');
 				this.#fail(name, String(d.message ?? `The request failed (HTTP ${result.status}).`));
-			} else this.announce = doneText(name);
+			} else this.announce = auto && name === 'exchange' ? '' : doneText(name);
 			// A step that left the session as it was (a plain API call) says so: its page data stands.
 			if (!(result.type === 'success' && d.unchanged === true)) await this.#invalidate();
 			return result.type === 'success' ? d : { failure: true, ...d };

@@ -1,9 +1,10 @@
 /**
  * Where focus goes after an action the user started: to the step's error when it failed, else to
  * its new result. Step components mark them with `data-error-of` / `data-result-of` (the action's
- * name; StepError and StepResult do it), each with tabindex="-1" and an accessible name. Automatic
- * submissions (the exchange on return, the auto-refresh) never move focus: they are announced in
- * the page's polite live region instead.
+ * name; StepError and StepResult do it), each with tabindex="-1" and an accessible name. The
+ * auto-refresh never moves focus: it is announced in the page's polite live region instead. The
+ * exchange on return lands on the verdict (flow.svelte.ts) when the focus is still on <body>, and
+ * is announced when the user has moved it.
  */
 import { tick } from 'svelte';
 

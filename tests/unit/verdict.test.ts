@@ -1,0 +1,112 @@
+import { describe, expect, test } from 'vitest';
+import { durationText, verdictOf } from '$lib/exchange/verdict';
+import type { Exchange, Finding, Step } from '$lib/exchange/types';
+
+const T0 = Date.parse('2026-03-14T10:00:00.000Z');
+
+function answer(
+	step: Step,
+	status: number,
+	body: unknown,
+	findings: Finding[] = [],
+	startedAt = '2026-03-14T10:00:00.000Z'
+): Exchange {
+	return {
+		id: `${step}-${status}`,
+		step,
+		startedAt,
+		request: {
+			method: 'POST',
+			url: 'https://svc.test/oauth2/token',
+			httpVersion: '1.1',
+			headers: [],
+			body: ''
+		},
+		timing: { total: 12 },
+		findings,
+		response: {
+			status,
+			statusText: status === 200 ? 'OK' : 'Unauthorized',
+			httpVersion: '1.1',
+			headers: [['Content-Type', 'application/json']],
+			body: typeof body === 'string' ? body : JSON.stringify(body),
+			truncated: false
+		}
+	};
+}
+
+const tokens = { access_token: 'at', token_type: 'Bearer', expires_in: 3600, scope: 'read write' };
+const consent: Exchange = { ...answer('consent', 302, ''), response: undefined };
+
+describe('the verdict on the flow', () => {
+	test('none before the first token request', () => {
+		expect(verdictOf([], T0)).toBeUndefined();
+		expect(verdictOf([consent], T0)).toBeUndefined();
+	});
+
+	test('tokens received: the scope granted and the time left, at the time asked', () => {
+		const ex = answer('exchange', 200, tokens);
+		expect(verdictOf([consent, ex], T0 + 60_000)).toEqual({
+			ok: true,
+			text: '✓ Tokens received: read write, expires in 59 min',
+			target: 'tokens'
+		});
+		expect(verdictOf([ex], T0 + 3_600_000)?.text).toBe(
+			'✓ Tokens received: read write, the access token has expired'
+		);
+		// No scope in the answer, no expires_in: neither is made up.
+		expect(verdictOf([answer('exchange', 200, { access_token: 'at' })], T0)?.text).toBe(
+			'✓ Tokens received'
+		);
+	});
+
+	test('a failed exchange names its step, the OAuth error and the first error finding', () => {
+		const ex = answer('exchange', 401, { error: 'invalid_client' }, [
+			{ level: 'info', code: 'x', message: 'Not this one.' },
+			{
+				level: 'error',
+				code: 'invalid_client',
+				message:
+					'The service did not accept the client credentials. The service said: "Bad secret. Try again."'
+			}
+		]);
+		expect(verdictOf([consent, ex], T0)).toEqual({
+			ok: false,
+			text: '✕ Step 3, code exchange, failed: invalid_client, the service did not accept the client credentials',
+			target: 'exchange'
+		});
+	});
+
+	test('the newest token request decides: a refresh after the exchange', () => {
+		const ok = answer('exchange', 200, tokens);
+		const refused = answer('refresh', 400, { error: 'invalid_grant' });
+		expect(verdictOf([ok, refused], T0)?.text).toBe('✕ Step 5, refresh, failed: invalid_grant');
+		const again = answer('refresh', 200, tokens, [], '2026-03-14T10:30:00.000Z');
+		expect(verdictOf([ok, refused, again], T0 + 1_800_000)?.text).toBe(
+			'✓ Tokens received: read write, expires in 1 h'
+		);
+	});
+
+	test('no answer, or one that is not the tokens, is a failure with what there is to say', () => {
+		const failed: Exchange = {
+			...answer('exchange', 200, ''),
+			response: undefined,
+			failure: { kind: 'refused', message: 'Nothing listens there.' }
+		};
+		expect(verdictOf([failed], T0)?.text).toBe('✕ Step 3, code exchange, failed: refused');
+		expect(verdictOf([answer('exchange', 200, '<html>')], T0)?.text).toBe(
+			'✕ Step 3, code exchange, failed: HTTP 200'
+		);
+		expect(verdictOf([answer('exchange', 500, 'oops')], T0)?.text).toBe(
+			'✕ Step 3, code exchange, failed: HTTP 500'
+		);
+	});
+
+	test('durations in whole units, rounded down', () => {
+		expect(durationText(45_999)).toBe('45 s');
+		expect(durationText(60_000)).toBe('1 min');
+		expect(durationText(3_599_999)).toBe('59 min');
+		expect(durationText(3_600_000 + 5 * 60_000)).toBe('1 h 5 min');
+		expect(durationText(48 * 3_600_000)).toBe('2 days');
+	});
+});
