@@ -180,6 +180,8 @@ describe('every step and state fits the screen', () => {
 			await p.goto(srv.url + '/link');
 			await p.getByLabel('Base URL').fill(`${srv.url}/sandbox${LONG_PATH}`);
 			await check('21-link');
+			// Inline code shows as code, never as backticks.
+			expect(await p.locator('main').innerText()).not.toContain('`');
 			await p.goto(srv.url + '/sandbox');
 			await check('22-sandbox');
 			await p.goto(srv.url + `/sandbox/landing?code=${'c'.repeat(200)}&state=${'s'.repeat(120)}`);

@@ -248,7 +248,13 @@ describe('errors and results in view, focus only for what the user started', () 
 		const box = (await verdict.boundingBox())!;
 		expect(box.y + box.height).toBeLessThanOrEqual(800);
 		expect(await verdict.getByRole('link').getAttribute('href')).toBe('#exchange');
+		// Moving by headings, the step's number and status are in its name.
+		expect(
+			await p.getByRole('heading', { name: 'Step 3: Code exchange, failed', exact: true }).count()
+		).toBe(1);
 		expect(await axeProblems(p)).toEqual([]);
+		// The findings' inline code shows as code, never as backticks.
+		expect(await p.locator('main').innerText()).not.toContain('`');
 		await shot(p, 'verdict-failed-390', { screen: true });
 	});
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { API_DOCS, apiDocs, apiDocsHref, citationParts } from '$lib/oauth/docs';
+import { API_DOCS, apiDocs, apiDocsHref, citationParts, codeParts } from '$lib/oauth/docs';
 
 describe('citations of the service’s API docs', () => {
 	test('a citation names the docs and the sections', () => {
@@ -39,5 +39,19 @@ describe('citations of the service’s API docs', () => {
 				.map((p) => p.text)
 				.join('')
 		).toBe(text);
+	});
+});
+
+describe('inline code in text', () => {
+	test('code spans are parts of their own; the rest stays text, lone backticks included', () => {
+		expect(codeParts('`read`, `read write`, or empty')).toEqual([
+			{ text: 'read', code: true },
+			{ text: ', ' },
+			{ text: 'read write', code: true },
+			{ text: ', or empty' }
+		]);
+		expect(codeParts('no code here')).toEqual([{ text: 'no code here' }]);
+		expect(codeParts('a ` alone')).toEqual([{ text: 'a ` alone' }]);
+		expect(codeParts('')).toEqual([]);
 	});
 });

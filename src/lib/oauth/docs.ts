@@ -73,3 +73,15 @@ export function citationParts(text: string): CitationPart[] {
 	// The text after the last citation, if any; an empty text is one empty part.
 	return tail || !parts.length ? [...parts, { text: tail }] : parts;
 }
+
+/**
+ * Splits plain text on its inline code spans (`read write`, as in Markdown), so that a view shows
+ * them as code, not as backticks. A lone backtick stays text. Joining the parts' texts, with each
+ * code part back between backticks, gives the text back.
+ */
+export function codeParts(text: string): { text: string; code?: true }[] {
+	return text
+		.split(/`([^`\n]+)`/)
+		.map((t, i) => (i % 2 ? { text: t, code: true as const } : { text: t }))
+		.filter((p) => p.code || p.text);
+}
