@@ -38,7 +38,8 @@ const WITHOUT_REF = new Set([
 	'transport.CONNECTION_RESET',
 	'transport.POOL_BUSY',
 	'transport.CANCELLED',
-	'transport.NETWORK_ERROR'
+	'transport.NETWORK_ERROR',
+	'transport.POOL_WAIT'
 ]);
 
 /**
@@ -153,6 +154,23 @@ describe('an entry raised', () => {
 			level: 'info',
 			code: 'cancelled',
 			message: 'You cancelled this request before it finished.'
+		});
+	});
+
+	test('how the request went: a wait for a connection, a code that may be spent', () => {
+		expect(raise(transport.POOL_WAIT, 12.6, 'reader.test')).toStrictEqual({
+			level: 'info',
+			code: 'pool-wait',
+			message:
+				"This step waited 13 ms for one of the playground's connections to reader.test (other visitors' requests were using them). That time is the playground's, not the service's."
+		});
+		expect(raise(transport.CODE_MAYBE_SPENT)).toStrictEqual({
+			level: 'warning',
+			code: 'code-maybe-spent',
+			message:
+				'The connection closed before any answer, so the code may or may not have been spent: the service may have received and used it, or never seen it.',
+			fix: 'Exchange the same code again: an answer of invalid_grant means it was spent (start again from the consent step); tokens mean it was not.',
+			ref: 'RFC 6749 §4.1.2'
 		});
 	});
 });

@@ -1,9 +1,10 @@
 /**
  * Exchange → findings, in plain words, each with the fix and the rule it rests on.
  * Pure: the same rules run on live exchanges and on imported ones. This module decides which
- * finding applies; the token endpoint's findings and a failed request's are entries of the
- * catalogue (`catalogue/token.ts`, `catalogue/transport.ts`), which hold their words, and the
- * others are still written where they are raised.
+ * finding applies. The token endpoint's findings and a failed request's (with the wait for a
+ * connection and the code that may be spent) are entries of the catalogue
+ * (`catalogue/token.ts`, `catalogue/transport.ts`), which hold their words; the others are still
+ * written where they are raised.
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
@@ -19,7 +20,6 @@ import { wrongEndpointFinding, type PlaygroundInfo } from './wrong-endpoint';
 import { badItemIdFinding } from './item-ids';
 import { redirectUriFix, type RedirectUriOptions } from './redirect-uri';
 
-const RFC6749 = (s: string) => `RFC 6749 §${s}`;
 const RFC6750 = (s: string) => `RFC 6750 §${s}`;
 
 export interface DiagnoseContext {
@@ -326,13 +326,7 @@ function queuedFinding(ex: Exchange): Finding[] {
 	const waited = ex.timing.queued;
 	if (waited === undefined || ex.failure?.kind === 'busy') return [];
 	const host = URL.canParse(ex.request.url) ? new URL(ex.request.url).host : ex.request.url;
-	return [
-		{
-			level: 'info',
-			code: F.POOL_WAIT,
-			message: `This step waited ${Math.round(waited)} ms for one of the playground's connections to ${host} (other visitors' requests were using them). That time is the playground's, not the service's.`
-		}
-	];
+	return [raise(transport.POOL_WAIT, waited, host)];
 }
 
 /**
@@ -341,16 +335,7 @@ function queuedFinding(ex: Exchange): Finding[] {
  */
 function codeMaybeSpent(ex: Exchange): Finding[] {
 	if (ex.step !== 'exchange' || ex.failure?.kind !== 'reset' || ex.response) return [];
-	return [
-		{
-			level: 'warning',
-			code: F.CODE_MAYBE_SPENT,
-			message:
-				'The connection closed before any answer, so the code may or may not have been spent: the service may have received and used it, or never seen it.',
-			fix: 'Exchange the same code again: an answer of invalid_grant means it was spent (start again from the consent step); tokens mean it was not.',
-			ref: RFC6749('4.1.2')
-		}
-	];
+	return [raise(transport.CODE_MAYBE_SPENT)];
 }
 
 function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {

@@ -2,7 +2,9 @@
  * The findings of a request that got no answer: the sender's failure kinds (`Exchange.failure`),
  * each with the sender's own message as its words. They rest on no RFC section: a refused
  * connection or a bad certificate is the network's doing, not a protocol rule, so their `ref` is
- * undefined on purpose. `diagnose.ts` picks the entry by the failure's kind.
+ * undefined on purpose. `diagnose.ts` picks the entry by the failure's kind. Beside them, two
+ * findings about how the request went: a code exchange cut off before any answer (which does rest
+ * on RFC 6749), and a wait for one of the playground's own connections.
  */
 import * as F from '../findings';
 import { entry } from './raise';
@@ -85,5 +87,25 @@ export const NETWORK_ERROR = entry({
 	code: F.NETWORK_ERROR,
 	level: 'error',
 	message: asSent,
+	ref: undefined
+});
+
+/** A code exchange whose connection closed before any answer (`reset`, and no response). */
+export const CODE_MAYBE_SPENT = entry({
+	code: F.CODE_MAYBE_SPENT,
+	level: 'warning',
+	message:
+		'The connection closed before any answer, so the code may or may not have been spent: the service may have received and used it, or never seen it.',
+	fix: 'Exchange the same code again: an answer of invalid_grant means it was spent (start again from the consent step); tokens mean it was not.',
+	ref: 'RFC 6749 §4.1.2'
+});
+
+/** The step waited for one of the playground's connections to the host: the playground's time. */
+export const POOL_WAIT = entry({
+	code: F.POOL_WAIT,
+	level: 'info',
+	message: (waitedMs: number, host: string) =>
+		`This step waited ${Math.round(waitedMs)} ms for one of the playground's connections to ${host} (other visitors' requests were using them). That time is the playground's, not the service's.`,
+	// The playground's own doing, which no protocol rule covers.
 	ref: undefined
 });
