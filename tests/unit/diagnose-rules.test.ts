@@ -333,6 +333,16 @@ describe('the token response (the service’s API docs §2.3)', () => {
 				?.ref
 		).toBe('RFC 6749 §3.3');
 	});
+	test('a granted scope that lost write says so in its fix, and only then', () => {
+		const fix = (granted: string, requested: string) =>
+			run({ body: JSON.stringify({ ...GOOD, scope: granted }) }, { requestedScope: requested })[0]
+				?.fix;
+		expect(fix('read', 'read write')).toMatch(/^Write was not granted/);
+		expect(fix('read other', 'write')).toMatch(/^Write was not granted/);
+		expect(fix('read write', 'read')).toBeUndefined();
+		expect(fix('other', 'read')).toBeUndefined();
+		expect(fix('write other', 'read write')).toBeUndefined();
+	});
 	test('a JSON body that is not an object gets no token-response findings', () => {
 		expect(codes({ body: '["access_token"]' })).toEqual(['wrong-endpoint']);
 		expect(codes({ body: 'null' })).toEqual(['wrong-endpoint']);

@@ -1,6 +1,10 @@
 /**
  * Exchange → findings, in plain words, each with the fix and the rule it rests on.
- * Pure: the same rules run on live exchanges and on imported ones.
+ * Pure: the same rules run on live exchanges and on imported ones. This module decides which
+ * finding applies. The token endpoint's findings and a failed request's (with the wait for a
+ * connection and the code that may be spent) are entries of the catalogue
+ * (`catalogue/token.ts`, `catalogue/transport.ts`), which hold their words; the others are still
+ * written where they are raised.
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
@@ -9,11 +13,13 @@ import { STEPS } from '$lib/exchange/step-registry';
 import { AUTHORIZATION_ERRORS, MAX_STATE_BYTES } from './consent';
 import { API_DOCS, apiDocs } from './docs';
 import * as F from './findings';
+import { raise, type Entry } from './catalogue/raise';
+import * as token from './catalogue/token';
+import * as transport from './catalogue/transport';
 import { wrongEndpointFinding, type PlaygroundInfo } from './wrong-endpoint';
 import { badItemIdFinding } from './item-ids';
 import { redirectUriFix, type RedirectUriOptions } from './redirect-uri';
 
-const RFC6749 = (s: string) => `RFC 6749 §${s}`;
 const RFC6750 = (s: string) => `RFC 6750 §${s}`;
 
 export interface DiagnoseContext {
@@ -41,128 +47,40 @@ function words(s: string): Set<string> {
 	return new Set(s.split(/\s/).filter(Boolean));
 }
 
-const failureFindings: Record<string, (msg: string) => Finding> = {
-	blocked: (m) => ({
-		level: 'error',
-		code: F.BLOCKED,
-		message: `The playground refused to send this request: ${m}`,
-		fix: 'Use a public http(s) address of the service, or run the playground locally to reach a server on your own machine.'
-	}),
-	refused: (m) => ({
-		level: 'error',
-		code: F.CONNECTION_REFUSED,
-		message: m,
-		fix: 'Check the base URL and port, and that the service is running.'
-	}),
-	dns: (m) => ({
-		level: 'error',
-		code: F.DNS_FAILURE,
-		message: m,
-		fix: 'Check the spelling of the host name in the base URL.'
-	}),
-	timeout: (m) => ({
-		level: 'error',
-		code: F.TIMEOUT,
-		message: m,
-		fix: 'The service is slow or unreachable. Try again, or check the base URL.'
-	}),
-	tls: (m) => ({
-		level: 'error',
-		code: F.TLS_FAILURE,
-		message: m,
-		fix: 'The certificate is not trusted (self-signed, expired, or for another name). Fix the certificate. For a test server of your own, run the playground locally and tick "Accept invalid TLS certificates" in the setup\'s Advanced settings; the hosted playground always checks certificates.'
-	}),
-	'too-large': (m) => ({
-		level: 'warning',
-		code: F.RESPONSE_TOO_LARGE,
-		message: m,
-		fix: 'A token or user-info response should be small; check that the URL points at the right endpoint.'
-	}),
-	reset: (m) => ({ level: 'error', code: F.CONNECTION_RESET, message: m }),
-	busy: (m) => ({
-		level: 'warning',
-		code: F.POOL_BUSY,
-		message: m,
-		fix: 'This is the playground being busy, not the service. Try the step again in a moment.'
-	}),
-	cancelled: () => ({
-		level: 'info',
-		code: F.CANCELLED,
-		message: 'You cancelled this request before it finished.'
-	}),
-	network: (m) => ({ level: 'error', code: F.NETWORK_ERROR, message: m })
+/** The entry of each failure kind of the sender; any other kind is a network error. */
+const failureFindings: Record<string, Entry<[message: string]>> = {
+	blocked: transport.BLOCKED,
+	refused: transport.CONNECTION_REFUSED,
+	dns: transport.DNS_FAILURE,
+	timeout: transport.TIMEOUT,
+	tls: transport.TLS_FAILURE,
+	'too-large': transport.RESPONSE_TOO_LARGE,
+	reset: transport.CONNECTION_RESET,
+	busy: transport.POOL_BUSY,
+	cancelled: transport.CANCELLED,
+	network: transport.NETWORK_ERROR
 };
 
+/** The token endpoint's OAuth error (RFC 6749 §5.2), by its code and the step that got it. */
 function tokenErrorFinding(ex: Exchange, err: string, desc: string | undefined): Finding {
-	const said = desc ? ` The service said: "${desc}".` : '';
 	switch (err) {
 		case F.INVALID_CLIENT:
-			return {
-				level: 'error',
-				code: F.INVALID_CLIENT,
-				message: `The service did not accept the client credentials.${said}`,
-				fix: 'Check client_id and client_secret against the registration; a secret that was regenerated invalidates the old one.',
-				ref: RFC6749('5.2')
-			};
+			return raise(token.INVALID_CLIENT, desc);
 		case F.INVALID_GRANT:
-			return ex.step === 'refresh'
-				? {
-						level: 'error',
-						code: F.INVALID_GRANT,
-						message: `The refresh token was refused.${said}`,
-						fix: 'It may have been used already (refresh tokens rotate: each refresh returns a new one), revoked, or expired. Run the flow again from the consent step.',
-						ref: RFC6749('6')
-					}
-				: {
-						level: 'error',
-						code: F.INVALID_GRANT,
-						message: `The authorization code was refused.${said}`,
-						fix: 'Likely causes: the code was already used (codes are single-use), it expired (exchange it at once), or the redirect_uri differs from the one sent at consent. Start the flow again.',
-						ref: RFC6749('4.1.3')
-					};
+			return raise(ex.step === 'refresh' ? token.REFRESH_TOKEN_REFUSED : token.CODE_REFUSED, desc);
 		case F.INVALID_SCOPE:
-			return {
-				level: 'error',
-				code: F.INVALID_SCOPE,
-				message: `The requested scope was refused.${said}`,
-				fix: 'Use "read" or "read write"; a read-only registration cannot ask for write.',
-				ref: RFC6749('5.2')
-			};
+			return raise(token.INVALID_SCOPE, desc);
 		case F.UNSUPPORTED_GRANT_TYPE:
-			return {
-				level: 'error',
-				code: F.UNSUPPORTED_GRANT_TYPE,
-				message: `The token endpoint does not support this grant_type.${said}`,
-				fix: `grant_type must be authorization_code for the exchange and refresh_token for the refresh (${API_DOCS} §4.2, §4.3).`,
-				ref: RFC6749('5.2')
-			};
+			return raise(token.UNSUPPORTED_GRANT_TYPE, desc);
 		case F.UNAUTHORIZED_CLIENT:
-			return {
-				level: 'error',
-				code: F.UNAUTHORIZED_CLIENT,
-				message: `This client may not use this grant.${said}`,
-				fix: 'Check the registration.',
-				ref: RFC6749('5.2')
-			};
-		case F.INVALID_REQUEST: {
-			const ct = /content-type/i.test(desc ?? '');
-			return {
-				level: 'error',
-				code: ct ? F.CONTENT_TYPE : F.INVALID_REQUEST,
-				message: `The token request was malformed.${said}`,
-				fix: ct
-					? `Send Content-Type: application/x-www-form-urlencoded on token requests (${API_DOCS} §4.2).`
-					: `A required parameter is missing or repeated (${API_DOCS} §4.2 lists them).`,
-				ref: RFC6749('5.2')
-			};
-		}
+			return raise(token.UNAUTHORIZED_CLIENT, desc);
+		case F.INVALID_REQUEST:
+			return raise(
+				/content-type/i.test(desc ?? '') ? token.CONTENT_TYPE_REFUSED : token.INVALID_REQUEST,
+				desc
+			);
 		default:
-			return {
-				level: 'error',
-				code: err,
-				message: `The token endpoint answered with error "${err}".${said}`,
-				ref: RFC6749('5.2')
-			};
+			return raise(token.OTHER_ERROR, err, desc);
 	}
 }
 
@@ -172,126 +90,39 @@ function tokenResponseFindings(
 	ctx: DiagnoseContext
 ): Finding[] {
 	const out: Finding[] = [];
-	const ref = apiDocs('§2.3');
 	if (typeof body.access_token !== 'string' || !body.access_token)
-		out.push({
-			level: 'error',
-			code: F.MISSING_ACCESS_TOKEN,
-			message: 'The token response has no access_token string.',
-			ref
-		});
-	if (typeof body.token_type !== 'string')
-		out.push({
-			level: 'error',
-			code: F.MISSING_TOKEN_TYPE,
-			message: 'The token response has no token_type.',
-			ref
-		});
+		out.push(raise(token.MISSING_ACCESS_TOKEN));
+	if (typeof body.token_type !== 'string') out.push(raise(token.MISSING_TOKEN_TYPE));
 	else if (body.token_type.toLowerCase() !== 'bearer')
-		out.push({
-			level: 'warning',
-			code: F.TOKEN_TYPE,
-			message: `token_type is "${body.token_type}", not Bearer.`,
-			ref
-		});
-	else if (body.token_type !== 'Bearer')
-		out.push({
-			level: 'info',
-			code: F.TOKEN_TYPE_CASE,
-			message: `token_type is "${body.token_type}"; ${API_DOCS} show "Bearer". The value is case-insensitive (RFC 6749 §5.1).`,
-			ref
-		});
-	if (body.expires_in === undefined)
-		out.push({
-			level: 'warning',
-			code: F.MISSING_EXPIRES_IN,
-			message:
-				'The token response has no expires_in, so the playground cannot tell when the token expires.',
-			ref
-		});
-	else if (!isInteger(body.expires_in))
-		out.push({
-			level: 'warning',
-			code: F.EXPIRES_IN_TYPE,
-			message: `expires_in should be an integer number of seconds; it is ${JSON.stringify(body.expires_in)}.`,
-			ref
-		});
-	else if (body.expires_in <= 0)
-		out.push({
-			level: 'error',
-			code: F.EXPIRES_IN_RANGE,
-			message: `expires_in is ${body.expires_in}: the token is expired the moment it arrives.`,
-			ref
-		});
+		out.push(raise(token.TOKEN_TYPE, body.token_type));
+	else if (body.token_type !== 'Bearer') out.push(raise(token.TOKEN_TYPE_CASE, body.token_type));
+	if (body.expires_in === undefined) out.push(raise(token.MISSING_EXPIRES_IN));
+	else if (!isInteger(body.expires_in)) out.push(raise(token.EXPIRES_IN_TYPE, body.expires_in));
+	else if (body.expires_in <= 0) out.push(raise(token.EXPIRES_IN_NOT_POSITIVE, body.expires_in));
 	else if (body.expires_in > 366 * 24 * 3600)
-		out.push({
-			level: 'warning',
-			code: F.EXPIRES_IN_RANGE,
-			message: `expires_in is ${body.expires_in} s, over a year: implausibly long for an access token.`,
-			ref
-		});
-	if (body.refresh_token === undefined) {
-		if (ex.step === 'refresh')
-			out.push({
-				level: 'info',
-				code: F.REFRESH_TOKEN_KEPT,
-				message:
-					'The refresh response has no refresh_token; the playground keeps the old one (RFC 6749 §6).',
-				ref: RFC6749('6')
-			});
-		else
-			out.push({
-				level: 'warning',
-				code: F.MISSING_REFRESH_TOKEN,
-				message: 'The token response has no refresh_token, so the token cannot be refreshed.',
-				ref
-			});
-	} else if (typeof body.refresh_token !== 'string')
-		out.push({
-			level: 'error',
-			code: F.REFRESH_TOKEN_TYPE,
-			message: 'refresh_token is not a string.',
-			ref
-		});
-	if (body.scope === undefined)
-		out.push({
-			level: 'info',
-			code: F.MISSING_SCOPE,
-			message:
-				'The token response has no scope; per RFC 6749 §5.1 that means the requested scope was granted.',
-			ref
-		});
-	else if (typeof body.scope !== 'string')
-		out.push({
-			level: 'warning',
-			code: F.SCOPE_TYPE,
-			message: 'scope should be a space-separated string.',
-			ref
-		});
+		out.push(raise(token.EXPIRES_IN_TOO_LONG, body.expires_in));
+	if (body.refresh_token === undefined)
+		out.push(raise(ex.step === 'refresh' ? token.REFRESH_TOKEN_KEPT : token.MISSING_REFRESH_TOKEN));
+	else if (typeof body.refresh_token !== 'string') out.push(raise(token.REFRESH_TOKEN_TYPE));
+	if (body.scope === undefined) out.push(raise(token.MISSING_SCOPE));
+	else if (typeof body.scope !== 'string') out.push(raise(token.SCOPE_TYPE));
 	else if (ctx.requestedScope) {
 		const asked = words(ctx.requestedScope);
 		const got = words(body.scope);
 		const same = asked.size === got.size && [...asked].every((w) => got.has(w));
 		if (!same)
-			out.push({
-				level: 'warning',
-				code: F.SCOPE_DIFFERS,
-				message: `Granted scope "${body.scope}" differs from the requested "${ctx.requestedScope}".`,
-				fix:
-					got.has('write') || !asked.has('write')
-						? undefined
-						: 'Write was not granted: zone-2 calls will get 403. Check that the registration is not "Read only".',
-				ref: RFC6749('3.3')
-			});
+			out.push(
+				raise(
+					token.SCOPE_DIFFERS,
+					body.scope,
+					ctx.requestedScope,
+					asked.has('write') && !got.has('write')
+				)
+			);
 	}
 	const known = new Set(['access_token', 'token_type', 'expires_in', 'refresh_token', 'scope']);
 	const extra = Object.keys(body).filter((k) => !known.has(k));
-	if (extra.length)
-		out.push({
-			level: 'info',
-			code: F.EXTRA_FIELDS,
-			message: `Fields beyond those of ${API_DOCS} §2.3: ${extra.join(', ')}. They are shown and kept.`
-		});
+	if (extra.length) out.push(raise(token.EXTRA_FIELDS, extra));
 	return out;
 }
 
@@ -485,7 +316,7 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 	const queued = queuedFinding(ex);
 	if (ex.failure) {
 		const f = failureFindings[ex.failure.kind] ?? failureFindings.network!;
-		return [f(ex.failure.message), ...codeMaybeSpent(ex), ...queued];
+		return [raise(f, ex.failure.message), ...codeMaybeSpent(ex), ...queued];
 	}
 	return [...queued, ...answerFindings(ex, ctx)];
 }
@@ -495,13 +326,7 @@ function queuedFinding(ex: Exchange): Finding[] {
 	const waited = ex.timing.queued;
 	if (waited === undefined || ex.failure?.kind === 'busy') return [];
 	const host = URL.canParse(ex.request.url) ? new URL(ex.request.url).host : ex.request.url;
-	return [
-		{
-			level: 'info',
-			code: F.POOL_WAIT,
-			message: `This step waited ${Math.round(waited)} ms for one of the playground's connections to ${host} (other visitors' requests were using them). That time is the playground's, not the service's.`
-		}
-	];
+	return [raise(transport.POOL_WAIT, waited, host)];
 }
 
 /**
@@ -510,16 +335,7 @@ function queuedFinding(ex: Exchange): Finding[] {
  */
 function codeMaybeSpent(ex: Exchange): Finding[] {
 	if (ex.step !== 'exchange' || ex.failure?.kind !== 'reset' || ex.response) return [];
-	return [
-		{
-			level: 'warning',
-			code: F.CODE_MAYBE_SPENT,
-			message:
-				'The connection closed before any answer, so the code may or may not have been spent: the service may have received and used it, or never seen it.',
-			fix: 'Exchange the same code again: an answer of invalid_grant means it was spent (start again from the consent step); tokens mean it was not.',
-			ref: RFC6749('4.1.2')
-		}
-	];
+	return [raise(transport.CODE_MAYBE_SPENT)];
 }
 
 function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
@@ -563,13 +379,7 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	if (ex.step === 'exchange' || ex.step === 'refresh') {
 		const ct = headerValue(ex.request.headers, 'Content-Type');
 		if (ex.request.method === 'POST' && (!ct || !/^application\/x-www-form-urlencoded\b/i.test(ct)))
-			out.push({
-				level: 'error',
-				code: F.CONTENT_TYPE,
-				message: `The token request was sent ${ct ? `with Content-Type ${ct}` : 'without a Content-Type'}.`,
-				fix: `Send Content-Type: application/x-www-form-urlencoded (${API_DOCS} §4.2).`,
-				ref: apiDocs('§4.2')
-			});
+			out.push(raise(token.CONTENT_TYPE_NOT_SENT, ct));
 		const body = jsonObject(res.body);
 		if (wrong) out.push(wrong);
 		else if (body && typeof body.error === 'string')
@@ -588,20 +398,10 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		)
 			out.push(...tokenResponseFindings(ex, body, ctx));
 		else if (res.status >= 400 && res.status < 500 && !body)
-			out.push({
-				level: 'error',
-				code: F.NO_ERROR_OBJECT,
-				message: `HTTP ${res.status} without an RFC 6749 §5.2 JSON error object.`,
-				ref: RFC6749('5.2')
-			});
+			out.push(raise(token.NO_ERROR_OBJECT, res.status));
 		const cc = headerValue(res.headers, 'Cache-Control');
 		if (res.status === 200 && !wrong && !/no-store/i.test(cc ?? ''))
-			out.push({
-				level: 'info',
-				code: F.CACHE_CONTROL,
-				message: 'The token response lacks Cache-Control: no-store, which RFC 6749 §5.1 requires.',
-				ref: RFC6749('5.1')
-			});
+			out.push(raise(token.CACHE_CONTROL));
 		if (!wrong) out.push(...jsonExpected(ex));
 		return out;
 	}

@@ -1,0 +1,54 @@
+/**
+ * A catalogue entry: one finding as the user reads it, its code, level, words, fix and the rule it
+ * rests on, written together in the catalogue file of its concern (`token.ts`, `transport.ts`).
+ * `diagnose.ts` decides which finding applies and raises its entry with `raise`.
+ *
+ * The code's constant stays in `findings.ts`, with its `@see`, and an entry names it
+ * (`code: F.INVALID_CLIENT`): a code is also a value that is compared, not only shown (the
+ * service's own OAuth error, matched against it; the tests and the views pick findings by code),
+ * and more than a dozen modules import the codes from there. An entry adds what a code alone
+ * does not say, and nothing that `findings.ts` already holds.
+ */
+import type { Finding } from '$lib/exchange/types';
+
+/** A text, or a text made from what the check that raises it found. */
+type Words<A extends readonly unknown[]> = string | ((...args: A) => string);
+
+export interface Entry<A extends readonly unknown[] = []> {
+	/**
+	 * The finding's code (a constant of `findings.ts`), or, for a finding that carries the
+	 * service's own error code, the function that takes it from what was found (with the same
+	 * parameters as the message's).
+	 */
+	readonly code: Words<A>;
+	readonly level: Finding['level'];
+	readonly message: Words<A>;
+	/** What to do about it; a function may answer undefined when the finding has no fix there. */
+	readonly fix?: string | ((...args: A) => string | undefined);
+	/**
+	 * The RFC section or the service's API docs section the finding rests on. Required, so that an
+	 * entry without one says so (`ref: undefined`) rather than forgets it.
+	 */
+	readonly ref: string | undefined;
+}
+
+/** An entry, its arguments' types taken from its message, fix or code function. */
+export const entry = <A extends readonly unknown[] = []>(e: Entry<A>): Entry<A> => e;
+
+const text = <A extends readonly unknown[], R>(w: R | ((...args: A) => R), args: A): R =>
+	typeof w === 'function' ? (w as (...args: A) => R)(...args) : w;
+
+/**
+ * The Finding of an entry, given what its check found. The fields come in the order every finding
+ * has had (level, code, message, fix, ref), and a fix or ref that is not there is left out.
+ */
+export function raise<A extends readonly unknown[]>(e: Entry<A>, ...args: A): Finding {
+	const fix = text(e.fix, args);
+	return {
+		level: e.level,
+		code: text(e.code, args),
+		message: text(e.message, args),
+		...(fix === undefined ? {} : { fix }),
+		...(e.ref === undefined ? {} : { ref: e.ref })
+	};
+}

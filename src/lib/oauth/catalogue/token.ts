@@ -1,0 +1,247 @@
+/**
+ * The token endpoint's findings (the code exchange and the refresh, RFC 6749 §4.1.3, §5, §6): its
+ * OAuth errors, the fields of its token response, and the request and response headers it is
+ * judged by. `diagnose.ts` decides which of them apply.
+ *
+ * Some codes have two entries on purpose: the same code said differently where the case differs
+ * (invalid_grant for a code or a refresh token, expires_in too small or too large, a Content-Type
+ * the service complained about or one the request lacked). `tests/unit/catalogue.test.ts` names them.
+ */
+import { API_DOCS, apiDocs } from '../docs';
+import * as F from '../findings';
+import { entry } from './raise';
+
+const RFC6749 = (s: string) => `RFC 6749 §${s}`;
+/** The service's API docs on the token response, which most of its findings rest on. */
+const RESPONSE = apiDocs('§2.3');
+
+/** The service's error_description, quoted after the message's own words, or nothing. */
+const said = (desc: string | undefined) => (desc ? ` The service said: "${desc}".` : '');
+
+// The token endpoint's OAuth errors (RFC 6749 §5.2), each with the service's error_description.
+
+export const INVALID_CLIENT = entry({
+	code: F.INVALID_CLIENT,
+	level: 'error',
+	message: (desc: string | undefined) =>
+		`The service did not accept the client credentials.${said(desc)}`,
+	fix: 'Check client_id and client_secret against the registration; a secret that was regenerated invalidates the old one.',
+	ref: RFC6749('5.2')
+});
+
+export const REFRESH_TOKEN_REFUSED = entry({
+	code: F.INVALID_GRANT,
+	level: 'error',
+	message: (desc: string | undefined) => `The refresh token was refused.${said(desc)}`,
+	fix: 'It may have been used already (refresh tokens rotate: each refresh returns a new one), revoked, or expired. Run the flow again from the consent step.',
+	ref: RFC6749('6')
+});
+
+export const CODE_REFUSED = entry({
+	code: F.INVALID_GRANT,
+	level: 'error',
+	message: (desc: string | undefined) => `The authorization code was refused.${said(desc)}`,
+	fix: 'Likely causes: the code was already used (codes are single-use), it expired (exchange it at once), or the redirect_uri differs from the one sent at consent. Start the flow again.',
+	ref: RFC6749('4.1.3')
+});
+
+export const INVALID_SCOPE = entry({
+	code: F.INVALID_SCOPE,
+	level: 'error',
+	message: (desc: string | undefined) => `The requested scope was refused.${said(desc)}`,
+	fix: 'Use "read" or "read write"; a read-only registration cannot ask for write.',
+	ref: RFC6749('5.2')
+});
+
+export const UNSUPPORTED_GRANT_TYPE = entry({
+	code: F.UNSUPPORTED_GRANT_TYPE,
+	level: 'error',
+	message: (desc: string | undefined) =>
+		`The token endpoint does not support this grant_type.${said(desc)}`,
+	fix: `grant_type must be authorization_code for the exchange and refresh_token for the refresh (${API_DOCS} §4.2, §4.3).`,
+	ref: RFC6749('5.2')
+});
+
+export const UNAUTHORIZED_CLIENT = entry({
+	code: F.UNAUTHORIZED_CLIENT,
+	level: 'error',
+	message: (desc: string | undefined) => `This client may not use this grant.${said(desc)}`,
+	fix: 'Check the registration.',
+	ref: RFC6749('5.2')
+});
+
+/** invalid_request whose error_description names the Content-Type. */
+export const CONTENT_TYPE_REFUSED = entry({
+	code: F.CONTENT_TYPE,
+	level: 'error',
+	message: (desc: string | undefined) => `The token request was malformed.${said(desc)}`,
+	fix: `Send Content-Type: application/x-www-form-urlencoded on token requests (${API_DOCS} §4.2).`,
+	ref: RFC6749('5.2')
+});
+
+export const INVALID_REQUEST = entry({
+	code: F.INVALID_REQUEST,
+	level: 'error',
+	message: (desc: string | undefined) => `The token request was malformed.${said(desc)}`,
+	fix: `A required parameter is missing or repeated (${API_DOCS} §4.2 lists them).`,
+	ref: RFC6749('5.2')
+});
+
+/** An error the playground has no words of its own for: the finding carries the service's code. */
+export const OTHER_ERROR = entry({
+	code: (error: string, _desc: string | undefined) => error,
+	level: 'error',
+	message: (error: string, desc: string | undefined) =>
+		`The token endpoint answered with error "${error}".${said(desc)}`,
+	ref: RFC6749('5.2')
+});
+
+/** An error status whose body is no JSON object. */
+export const NO_ERROR_OBJECT = entry({
+	code: F.NO_ERROR_OBJECT,
+	level: 'error',
+	message: (status: number) => `HTTP ${status} without an RFC 6749 §5.2 JSON error object.`,
+	ref: RFC6749('5.2')
+});
+
+// The request and the response's headers.
+
+/** The token request went out without the form Content-Type (or with another one). */
+export const CONTENT_TYPE_NOT_SENT = entry({
+	code: F.CONTENT_TYPE,
+	level: 'error',
+	message: (sent: string | undefined) =>
+		`The token request was sent ${sent ? `with Content-Type ${sent}` : 'without a Content-Type'}.`,
+	fix: `Send Content-Type: application/x-www-form-urlencoded (${API_DOCS} §4.2).`,
+	ref: apiDocs('§4.2')
+});
+
+export const CACHE_CONTROL = entry({
+	code: F.CACHE_CONTROL,
+	level: 'info',
+	message: 'The token response lacks Cache-Control: no-store, which RFC 6749 §5.1 requires.',
+	ref: RFC6749('5.1')
+});
+
+// The token response's fields (RFC 6749 §5.1; the service's API docs §2.3).
+
+export const MISSING_ACCESS_TOKEN = entry({
+	code: F.MISSING_ACCESS_TOKEN,
+	level: 'error',
+	message: 'The token response has no access_token string.',
+	ref: RESPONSE
+});
+
+export const MISSING_TOKEN_TYPE = entry({
+	code: F.MISSING_TOKEN_TYPE,
+	level: 'error',
+	message: 'The token response has no token_type.',
+	ref: RESPONSE
+});
+
+export const TOKEN_TYPE = entry({
+	code: F.TOKEN_TYPE,
+	level: 'warning',
+	message: (tokenType: string) => `token_type is "${tokenType}", not Bearer.`,
+	ref: RESPONSE
+});
+
+export const TOKEN_TYPE_CASE = entry({
+	code: F.TOKEN_TYPE_CASE,
+	level: 'info',
+	message: (tokenType: string) =>
+		`token_type is "${tokenType}"; ${API_DOCS} show "Bearer". The value is case-insensitive (RFC 6749 §5.1).`,
+	ref: RESPONSE
+});
+
+export const MISSING_EXPIRES_IN = entry({
+	code: F.MISSING_EXPIRES_IN,
+	level: 'warning',
+	message:
+		'The token response has no expires_in, so the playground cannot tell when the token expires.',
+	ref: RESPONSE
+});
+
+export const EXPIRES_IN_TYPE = entry({
+	code: F.EXPIRES_IN_TYPE,
+	level: 'warning',
+	message: (expiresIn: unknown) =>
+		`expires_in should be an integer number of seconds; it is ${JSON.stringify(expiresIn)}.`,
+	ref: RESPONSE
+});
+
+export const EXPIRES_IN_NOT_POSITIVE = entry({
+	code: F.EXPIRES_IN_RANGE,
+	level: 'error',
+	message: (expiresIn: number) =>
+		`expires_in is ${expiresIn}: the token is expired the moment it arrives.`,
+	ref: RESPONSE
+});
+
+export const EXPIRES_IN_TOO_LONG = entry({
+	code: F.EXPIRES_IN_RANGE,
+	level: 'warning',
+	message: (expiresIn: number) =>
+		`expires_in is ${expiresIn} s, over a year: implausibly long for an access token.`,
+	ref: RESPONSE
+});
+
+export const REFRESH_TOKEN_KEPT = entry({
+	code: F.REFRESH_TOKEN_KEPT,
+	level: 'info',
+	message:
+		'The refresh response has no refresh_token; the playground keeps the old one (RFC 6749 §6).',
+	ref: RFC6749('6')
+});
+
+export const MISSING_REFRESH_TOKEN = entry({
+	code: F.MISSING_REFRESH_TOKEN,
+	level: 'warning',
+	message: 'The token response has no refresh_token, so the token cannot be refreshed.',
+	ref: RESPONSE
+});
+
+export const REFRESH_TOKEN_TYPE = entry({
+	code: F.REFRESH_TOKEN_TYPE,
+	level: 'error',
+	message: 'refresh_token is not a string.',
+	ref: RESPONSE
+});
+
+export const MISSING_SCOPE = entry({
+	code: F.MISSING_SCOPE,
+	level: 'info',
+	message:
+		'The token response has no scope; per RFC 6749 §5.1 that means the requested scope was granted.',
+	ref: RESPONSE
+});
+
+export const SCOPE_TYPE = entry({
+	code: F.SCOPE_TYPE,
+	level: 'warning',
+	message: 'scope should be a space-separated string.',
+	ref: RESPONSE
+});
+
+/** The granted scope is not the requested one; the fix only when write was asked for and lost. */
+export const SCOPE_DIFFERS = entry({
+	code: F.SCOPE_DIFFERS,
+	level: 'warning',
+	message: (granted: string, requested: string, _writeLost: boolean) =>
+		`Granted scope "${granted}" differs from the requested "${requested}".`,
+	fix: (_granted: string, _requested: string, writeLost: boolean) =>
+		writeLost
+			? 'Write was not granted: zone-2 calls will get 403. Check that the registration is not "Read only".'
+			: undefined,
+	ref: RFC6749('3.3')
+});
+
+/** Fields the service's API docs do not list, which the playground shows and keeps. */
+export const EXTRA_FIELDS = entry({
+	code: F.EXTRA_FIELDS,
+	level: 'info',
+	message: (fields: readonly string[]) =>
+		`Fields beyond those of ${API_DOCS} §2.3: ${fields.join(', ')}. They are shown and kept.`,
+	// An observation, not a breach: the API docs list what they send, and say nothing of the rest.
+	ref: undefined
+});

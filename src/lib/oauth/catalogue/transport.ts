@@ -1,0 +1,111 @@
+/**
+ * The findings of a request that got no answer: the sender's failure kinds (`Exchange.failure`),
+ * each with the sender's own message as its words. They rest on no RFC section: a refused
+ * connection or a bad certificate is the network's doing, not a protocol rule, so their `ref` is
+ * undefined on purpose. `diagnose.ts` picks the entry by the failure's kind. Beside them, two
+ * findings about how the request went: a code exchange cut off before any answer (which does rest
+ * on RFC 6749), and a wait for one of the playground's own connections.
+ */
+import * as F from '../findings';
+import { entry } from './raise';
+
+/** The sender's message, as it is. */
+const asSent = (message: string) => message;
+
+export const BLOCKED = entry({
+	code: F.BLOCKED,
+	level: 'error',
+	message: (m: string) => `The playground refused to send this request: ${m}`,
+	fix: 'Use a public http(s) address of the service, or run the playground locally to reach a server on your own machine.',
+	ref: undefined
+});
+
+export const CONNECTION_REFUSED = entry({
+	code: F.CONNECTION_REFUSED,
+	level: 'error',
+	message: asSent,
+	fix: 'Check the base URL and port, and that the service is running.',
+	ref: undefined
+});
+
+export const DNS_FAILURE = entry({
+	code: F.DNS_FAILURE,
+	level: 'error',
+	message: asSent,
+	fix: 'Check the spelling of the host name in the base URL.',
+	ref: undefined
+});
+
+export const TIMEOUT = entry({
+	code: F.TIMEOUT,
+	level: 'error',
+	message: asSent,
+	fix: 'The service is slow or unreachable. Try again, or check the base URL.',
+	ref: undefined
+});
+
+export const TLS_FAILURE = entry({
+	code: F.TLS_FAILURE,
+	level: 'error',
+	message: asSent,
+	fix: 'The certificate is not trusted (self-signed, expired, or for another name). Fix the certificate. For a test server of your own, run the playground locally and tick "Accept invalid TLS certificates" in the setup\'s Advanced settings; the hosted playground always checks certificates.',
+	ref: undefined
+});
+
+export const RESPONSE_TOO_LARGE = entry({
+	code: F.RESPONSE_TOO_LARGE,
+	level: 'warning',
+	message: asSent,
+	fix: 'A token or user-info response should be small; check that the URL points at the right endpoint.',
+	ref: undefined
+});
+
+export const CONNECTION_RESET = entry({
+	code: F.CONNECTION_RESET,
+	level: 'error',
+	message: asSent,
+	ref: undefined
+});
+
+export const POOL_BUSY = entry({
+	code: F.POOL_BUSY,
+	level: 'warning',
+	message: asSent,
+	fix: 'This is the playground being busy, not the service. Try the step again in a moment.',
+	ref: undefined
+});
+
+export const CANCELLED = entry({
+	code: F.CANCELLED,
+	level: 'info',
+	message: 'You cancelled this request before it finished.',
+	ref: undefined
+});
+
+/** Any other failure, and the fallback for a kind this file does not know. */
+export const NETWORK_ERROR = entry({
+	code: F.NETWORK_ERROR,
+	level: 'error',
+	message: asSent,
+	ref: undefined
+});
+
+/** A code exchange whose connection closed before any answer (`reset`, and no response). */
+export const CODE_MAYBE_SPENT = entry({
+	code: F.CODE_MAYBE_SPENT,
+	level: 'warning',
+	message:
+		'The connection closed before any answer, so the code may or may not have been spent: the service may have received and used it, or never seen it.',
+	fix: 'Exchange the same code again: an answer of invalid_grant means it was spent (start again from the consent step); tokens mean it was not.',
+	ref: 'RFC 6749 §4.1.2'
+});
+
+/** The step waited for one of the playground's connections to the host: the playground's time. */
+export const POOL_WAIT = entry({
+	code: F.POOL_WAIT,
+	level: 'info',
+	message: (waitedMs: number, host: string) =>
+		`This step waited ${Math.round(waitedMs)} ms for one of the playground's connections to ${host} (other visitors' requests were using them). That time is the playground's, not the service's.`,
+	// The playground's own doing, which no protocol rule covers.
+	ref: undefined
+});

@@ -1,0 +1,176 @@
+/**
+ * The catalogue of findings (src/lib/oauth/catalogue/): every entry complete, each code once unless
+ * said otherwise here, and an entry raised gives the Finding the user has always seen.
+ */
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { raise, type Entry } from '$lib/oauth/catalogue/raise';
+import * as token from '$lib/oauth/catalogue/token';
+import * as transport from '$lib/oauth/catalogue/transport';
+import * as F from '$lib/oauth/findings';
+
+const folder = resolve(import.meta.dirname, '../../src/lib/oauth/catalogue');
+
+/** Every export of every catalogue file (raise.ts is the type and the builder), by file and name. */
+async function allExports(): Promise<[string, unknown][]> {
+	const files = readdirSync(folder).filter((f) => f.endsWith('.ts') && f !== 'raise.ts');
+	const found: [string, unknown][] = [];
+	for (const file of files) {
+		const mod = (await import(resolve(folder, file))) as Record<string, unknown>;
+		for (const [name, value] of Object.entries(mod))
+			found.push([`${file.replace(/\.ts$/, '')}.${name}`, value]);
+	}
+	return found;
+}
+
+const LEVELS = ['error', 'warning', 'info'];
+
+/** Entries that rest on no RFC or API docs section, on purpose: each says why in its file. */
+const WITHOUT_REF = new Set([
+	'token.EXTRA_FIELDS',
+	'transport.BLOCKED',
+	'transport.CONNECTION_REFUSED',
+	'transport.DNS_FAILURE',
+	'transport.TIMEOUT',
+	'transport.TLS_FAILURE',
+	'transport.RESPONSE_TOO_LARGE',
+	'transport.CONNECTION_RESET',
+	'transport.POOL_BUSY',
+	'transport.CANCELLED',
+	'transport.NETWORK_ERROR',
+	'transport.POOL_WAIT'
+]);
+
+/**
+ * Codes with more than one entry, on purpose: one code said differently where the case differs.
+ * Any other code is written once.
+ */
+const SHARED_CODES = {
+	[F.INVALID_GRANT]: ['token.CODE_REFUSED', 'token.REFRESH_TOKEN_REFUSED'],
+	[F.CONTENT_TYPE]: ['token.CONTENT_TYPE_NOT_SENT', 'token.CONTENT_TYPE_REFUSED'],
+	[F.EXPIRES_IN_RANGE]: ['token.EXPIRES_IN_NOT_POSITIVE', 'token.EXPIRES_IN_TOO_LONG']
+};
+
+/** Entries whose code is the service's own OAuth error, taken from what was found. */
+const SERVICE_CODES = ['token.OTHER_ERROR'];
+
+describe('every catalogue entry', () => {
+	test('is complete: a code, a level, a message, and a ref unless it is listed without one', async () => {
+		const all = await allExports();
+		expect(all.length).toBeGreaterThan(30);
+		const codes = new Set<unknown>(Object.values(F));
+		for (const [name, value] of all) {
+			const e = value as Entry<unknown[]>;
+			expect(e, name).toMatchObject({ level: expect.any(String) });
+			expect(LEVELS, name).toContain(e.level);
+			if (typeof e.code === 'function') expect(SERVICE_CODES, name).toContain(name);
+			else {
+				expect(e.code, name).not.toBe('');
+				// The code is a constant of findings.ts, where its @see is.
+				expect(codes.has(e.code), `${name}: ${e.code}`).toBe(true);
+			}
+			if (typeof e.message === 'string') expect(e.message.trim(), name).not.toBe('');
+			else expect(e.message, name).toBeTypeOf('function');
+			if (WITHOUT_REF.has(name)) expect(e.ref, name).toBeUndefined();
+			else expect(e.ref, name).toMatch(/^(RFC \d+ §|the service's API docs)/);
+		}
+		// Every name listed here is still an entry.
+		const names = all.map(([name]) => name);
+		expect(names).toEqual(expect.arrayContaining([...WITHOUT_REF, ...SERVICE_CODES]));
+	});
+
+	test('has a code of its own, except the codes shared on purpose', async () => {
+		const byCode = new Map<string, string[]>();
+		for (const [name, value] of await allExports()) {
+			const code = (value as Entry<unknown[]>).code;
+			if (typeof code === 'string') byCode.set(code, [...(byCode.get(code) ?? []), name]);
+		}
+		const shared = Object.fromEntries(
+			[...byCode].filter(([, names]) => names.length > 1).map(([c, n]) => [c, n.sort()])
+		);
+		expect(shared).toEqual(SHARED_CODES);
+	});
+});
+
+// The Findings below are the ones diagnose.ts raised before the catalogue, copied from its output.
+describe('an entry raised', () => {
+	test('an OAuth error with the service’s words', () => {
+		expect(raise(token.INVALID_CLIENT, 'nope')).toStrictEqual({
+			level: 'error',
+			code: 'invalid_client',
+			message: 'The service did not accept the client credentials. The service said: "nope".',
+			fix: 'Check client_id and client_secret against the registration; a secret that was regenerated invalidates the old one.',
+			ref: 'RFC 6749 §5.2'
+		});
+		expect(raise(token.CODE_REFUSED, undefined)).toStrictEqual({
+			level: 'error',
+			code: 'invalid_grant',
+			message: 'The authorization code was refused.',
+			fix: 'Likely causes: the code was already used (codes are single-use), it expired (exchange it at once), or the redirect_uri differs from the one sent at consent. Start the flow again.',
+			ref: 'RFC 6749 §4.1.3'
+		});
+	});
+
+	test('an error the playground has no words for keeps the service’s code', () => {
+		expect(raise(token.OTHER_ERROR, 'weird', 'nope')).toStrictEqual({
+			level: 'error',
+			code: 'weird',
+			message: 'The token endpoint answered with error "weird". The service said: "nope".',
+			ref: 'RFC 6749 §5.2'
+		});
+	});
+
+	test('a token response field, with and without its fix', () => {
+		expect(raise(token.SCOPE_DIFFERS, 'read', 'read write', true)).toStrictEqual({
+			level: 'warning',
+			code: 'scope-differs',
+			message: 'Granted scope "read" differs from the requested "read write".',
+			fix: 'Write was not granted: zone-2 calls will get 403. Check that the registration is not "Read only".',
+			ref: 'RFC 6749 §3.3'
+		});
+		expect(raise(token.SCOPE_DIFFERS, 'read write', 'read', false)).toStrictEqual({
+			level: 'warning',
+			code: 'scope-differs',
+			message: 'Granted scope "read write" differs from the requested "read".',
+			ref: 'RFC 6749 §3.3'
+		});
+		expect(raise(token.MISSING_ACCESS_TOKEN)).toStrictEqual({
+			level: 'error',
+			code: 'missing-access_token',
+			message: 'The token response has no access_token string.',
+			ref: "the service's API docs §2.3"
+		});
+	});
+
+	test('a failure, with the sender’s message', () => {
+		expect(raise(transport.TIMEOUT, 'No answer within 10 s.')).toStrictEqual({
+			level: 'error',
+			code: 'timeout',
+			message: 'No answer within 10 s.',
+			fix: 'The service is slow or unreachable. Try again, or check the base URL.'
+		});
+		expect(raise(transport.CANCELLED)).toStrictEqual({
+			level: 'info',
+			code: 'cancelled',
+			message: 'You cancelled this request before it finished.'
+		});
+	});
+
+	test('how the request went: a wait for a connection, a code that may be spent', () => {
+		expect(raise(transport.POOL_WAIT, 12.6, 'reader.test')).toStrictEqual({
+			level: 'info',
+			code: 'pool-wait',
+			message:
+				"This step waited 13 ms for one of the playground's connections to reader.test (other visitors' requests were using them). That time is the playground's, not the service's."
+		});
+		expect(raise(transport.CODE_MAYBE_SPENT)).toStrictEqual({
+			level: 'warning',
+			code: 'code-maybe-spent',
+			message:
+				'The connection closed before any answer, so the code may or may not have been spent: the service may have received and used it, or never seen it.',
+			fix: 'Exchange the same code again: an answer of invalid_grant means it was spent (start again from the consent step); tokens mean it was not.',
+			ref: 'RFC 6749 §4.1.2'
+		});
+	});
+});
