@@ -44,9 +44,14 @@ test('a client registered for localhost only: the check names the difference, an
 	await p.getByRole('button', { name: 'Check the consent URL' }).click();
 	const finding = p.locator('#consent li.finding[data-code="redirect_uri_mismatch"]');
 	await finding.waitFor();
+	// The two URIs show as code, not between backticks.
 	expect(await finding.locator('.fix').innerText()).toBe(
-		`The sandbox registered it with localhost instead of 127.0.0.1: \`http://localhost:${port}${path}\`; send exactly that, or add \`${srv.url}${path}\` to the registration.`
+		`The sandbox registered it with localhost instead of 127.0.0.1: http://localhost:${port}${path}; send exactly that, or add ${srv.url}${path} to the registration.`
 	);
+	expect(await finding.locator('.fix code').allInnerTexts()).toEqual([
+		`http://localhost:${port}${path}`,
+		`${srv.url}${path}`
+	]);
 	await finding.scrollIntoViewIfNeeded();
 	await shot(p, '60-redirect-uri-near-miss-390');
 	await shot(finding, '61-redirect-uri-finding-390');
