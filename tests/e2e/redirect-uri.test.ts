@@ -1,11 +1,14 @@
 /**
- * The redirect-URI near miss in Chromium, at a phone's width: a SANDBOX_CLIENTS client registered
+ * The redirect-URI near miss in Chromium. At a phone's width: a SANDBOX_CLIENTS client registered
  * for localhost only, with a long redirect URI, and the playground on 127.0.0.1. The registration
- * check's finding names the difference and the fix, and its long URIs wrap inside the finding.
+ * check's finding names the difference and the fix, and its long URIs wrap inside the finding. At
+ * 1280 px: oidc-provider, a server this project did not write, with the client registered one
+ * trailing slash away; the page warns after Save, and the check reads the provider's own error page.
  */
 import { expect } from 'vitest';
 import { shot } from '../helpers/browser';
-import { offLoopbackRefused, openPlayground } from '../helpers/e2e';
+import { fillOidcSetup, offLoopbackRefused, openPlayground } from '../helpers/e2e';
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, oidcClient, startOidcProvider } from '../helpers/oidc';
 import { axeProblems } from '../helpers/axe';
 import { e2eTest } from '../helpers/fixtures';
 
@@ -68,4 +71,41 @@ test('a client registered for localhost only: the check names the difference, an
 	);
 	expect(await axeProblems(p), 'axe: the warning and the finding').toEqual([]);
 	expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
+});
+
+test('oidc-provider, registered one trailing slash away: warned after Save, then named from its error page', async ({
+	srv,
+	newPage,
+	problems
+}) => {
+	const oidc = await startOidcProvider({ clients: [oidcClient([`${srv.url}/callback/`])] });
+	try {
+		const p = await newPage();
+		await offLoopbackRefused(p.context());
+		await openPlayground(p, srv.url);
+		await p.getByLabel('Redirect URI as registered').fill(`${srv.url}/callback/`);
+		await fillOidcSetup(p, oidc, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, 'openid');
+		const warning = p.getByTestId('redirect-refusal');
+		expect(await warning.innerText()).toContain(
+			'differs from “Redirect URI as registered”: the service will most likely show an error page'
+		);
+		expect(await warning.locator('code').allInnerTexts()).toEqual([
+			`${srv.url}/callback/`,
+			`${srv.url}/callback`
+		]);
+		await p.getByRole('button', { name: 'Check the consent URL' }).click();
+		const finding = p.locator('#consent li.finding[data-code="redirect_uri_mismatch"]');
+		await finding.waitFor();
+		expect(await finding.innerText()).toContain('with the error invalid_redirect_uri');
+		expect(await finding.locator('.fix').innerText()).toBe(
+			`It was registered with a trailing slash: ${srv.url}/callback/; send exactly that, or add ${srv.url}/callback to the registration.`
+		);
+		expect(await p.locator('#consent li.finding-error').count()).toBe(1);
+		await finding.scrollIntoViewIfNeeded();
+		await shot(p, '63-redirect-uri-oidc-provider-1280', { screen: true });
+		expect(await axeProblems(p), 'axe: the warning and the finding').toEqual([]);
+		expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
+	} finally {
+		await oidc.stop();
+	}
 });

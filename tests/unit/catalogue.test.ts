@@ -39,7 +39,8 @@ const WITHOUT_REF = new Set([
 	'transport.POOL_BUSY',
 	'transport.CANCELLED',
 	'transport.NETWORK_ERROR',
-	'transport.POOL_WAIT'
+	'transport.POOL_WAIT',
+	'consent-url.CONSENT_SERVER_ERROR'
 ]);
 
 /**
@@ -53,7 +54,7 @@ const SHARED_CODES = {
 };
 
 /** Entries whose code is the service's own OAuth error, taken from what was found. */
-const SERVICE_CODES = ['token.OTHER_ERROR'];
+const SERVICE_CODES = ['token.OTHER_ERROR', 'consent-url.CONSENT_REFUSED'];
 
 describe('every catalogue entry', () => {
 	test('is complete: a code, a level, a message, and a ref unless it is listed without one', async () => {

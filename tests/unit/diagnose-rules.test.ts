@@ -493,12 +493,12 @@ describe('the registration check', () => {
 			c
 		);
 	const one = (...a: Parameters<typeof check>) => check(...a).map((f) => [f.code, f.level]);
-	test('4xx: a redirect mismatch, by error code or by its description', () => {
+	test('4xx: a redirect mismatch by its error code, a likely one by its description', () => {
 		expect(one(400, '{"error":"redirect_uri_mismatch"}')).toEqual([
 			['redirect_uri_mismatch', 'error']
 		]);
 		expect(one(499, '{"error":"invalid_request","error_description":"bad Redirect URI"}')).toEqual([
-			['redirect_uri_mismatch', 'error']
+			['redirect-uri-likely-refused', 'error']
 		]);
 		expect(check(400, '{"error":"redirect_uri_mismatch"}')[0]!.ref).toBe(
 			"RFC 6749 §3.1.2.4; the service's API docs §4.1"

@@ -17,7 +17,7 @@ import {
 	redirectMismatchFix,
 	registeredRedirect,
 	registeredRedirectHint,
-	sandboxRedirectRefusal
+	refusalAhead
 } from '$lib/server/registered-redirect';
 import type { Session } from '$lib/server/session';
 
@@ -169,12 +169,29 @@ describe('the sandbox as the target: its own registration is compared', () => {
 			id === 'one-host' ? ['http://localhost:5173/callback'] : undefined
 		);
 		const setup = sandboxSetup('one-host');
-		expect(sandboxRedirectRefusal(setup, `${ORIGIN}/callback`, ORIGIN)).toBe(
-			'The sandbox registered it with localhost instead of 127.0.0.1: `http://localhost:5173/callback`; open the playground at `http://localhost:5173` so that it sends that one, or add `http://127.0.0.1:5173/callback` to the registration.'
-		);
-		expect(sandboxRedirectRefusal(setup, 'http://localhost:5173/callback', ORIGIN)).toBeNull();
-		expect(sandboxRedirectRefusal(setup, undefined, ORIGIN)).toBeNull();
-		expect(sandboxRedirectRefusal(sandboxSetup('nobody'), `${ORIGIN}/callback`, ORIGIN)).toBeNull();
+		expect(refusalAhead(setup, `${ORIGIN}/callback`, ORIGIN)).toEqual({
+			sandbox: true,
+			fix: 'The sandbox registered it with localhost instead of 127.0.0.1: `http://localhost:5173/callback`; open the playground at `http://localhost:5173` so that it sends that one, or add `http://127.0.0.1:5173/callback` to the registration.'
+		});
+		expect(refusalAhead(setup, 'http://localhost:5173/callback', ORIGIN)).toBeNull();
+		expect(refusalAhead(setup, undefined, ORIGIN)).toBeNull();
+		expect(refusalAhead(sandboxSetup('nobody'), `${ORIGIN}/callback`, ORIGIN)).toBeNull();
+	});
+
+	test('another service: a "Redirect URI as registered" that differs from the one sent is named before consent', () => {
+		const other = (registered: string) =>
+			setupWith({
+				base_url: 'https://reader.test',
+				client_id: 'any',
+				redirect_uri: `${ORIGIN}/callback`,
+				registered_redirect_uri: registered
+			});
+		expect(refusalAhead(other(`${ORIGIN}/callback/`), `${ORIGIN}/callback`, ORIGIN)).toEqual({
+			sandbox: false,
+			fix: 'It was registered with a trailing slash: `http://127.0.0.1:5173/callback/`; send exactly that, or add `http://127.0.0.1:5173/callback` to the registration.'
+		});
+		expect(refusalAhead(other(`${ORIGIN}/callback`), `${ORIGIN}/callback`, ORIGIN)).toBeNull();
+		expect(refusalAhead(other(''), `${ORIGIN}/callback`, ORIGIN)).toBeNull();
 	});
 
 	test('another service: the setup’s value, or none', () => {

@@ -14,11 +14,13 @@ import { AUTHORIZATION_ERRORS, MAX_STATE_BYTES } from './consent';
 import { API_DOCS, apiDocs } from './docs';
 import * as F from './findings';
 import { raise, type Entry } from './catalogue/raise';
+import * as consentUrl from './catalogue/consent-url';
 import * as token from './catalogue/token';
 import * as transport from './catalogue/transport';
 import { wrongEndpointFinding, type PlaygroundInfo } from './wrong-endpoint';
 import { badItemIdFinding } from './item-ids';
 import { redirectUriFix, type RedirectUriOptions } from './redirect-uri';
+import { redirectRefusal } from './redirect-refusal';
 
 const RFC6750 = (s: string) => `RFC 6750 §${s}`;
 
@@ -216,53 +218,45 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	const res = ex.response!;
 	const body = jsonObject(res.body);
 	const client = ctx.clientId ? `client_id "${ctx.clientId}"` : 'this client_id';
-	const said =
-		typeof body?.error_description === 'string'
-			? ` The service said: "${body.error_description}".`
-			: '';
+	const description =
+		typeof body?.error_description === 'string' ? body.error_description : undefined;
+	// A refused redirect URI, in whatever shape the server gives it (redirect-refusal.ts).
+	const refusal = redirectRefusal(res, ex.request.url, ctx.redirectUri);
+	if (refusal) {
+		const fix = redirectUriFix(ctx.redirectUri, ctx.registeredRedirectUri, ctx.redirectUriOptions);
+		return [
+			refusal.strength === 'certain'
+				? raise(
+						consentUrl.REDIRECT_URI_REFUSED,
+						ctx.redirectUri,
+						ctx.clientId,
+						refusal.code,
+						refusal.to,
+						refusal.words,
+						fix
+					)
+				: raise(
+						consentUrl.REDIRECT_URI_LIKELY_REFUSED,
+						ctx.redirectUri,
+						ctx.clientId,
+						res.status,
+						refusal.to,
+						refusal.words,
+						fix
+					)
+		];
+	}
 	if (res.status >= 400 && res.status < 500) {
 		const err = typeof body?.error === 'string' ? body.error : undefined;
-		if (err === 'redirect_uri_mismatch' || /redirect/i.test(String(body?.error_description ?? '')))
-			return [
-				{
-					level: 'error',
-					code: F.REDIRECT_URI_MISMATCH,
-					message: `The service does not accept the redirect_uri "${ctx.redirectUri ?? '?'}" for ${client}: it shows an error page instead of the consent page.${said}`,
-					fix: redirectUriFix(ctx.redirectUri, ctx.registeredRedirectUri, ctx.redirectUriOptions),
-					ref: `RFC 6749 §3.1.2.4; ${apiDocs('§4.1')}`
-				}
-			];
 		if (
 			err === 'invalid_client' ||
 			err === 'unauthorized_client' ||
-			/client/i.test(String(body?.error_description ?? ''))
+			/client/i.test(description ?? '')
 		)
-			return [
-				{
-					level: 'error',
-					code: F.UNKNOWN_CLIENT,
-					message: `The service does not know ${client}.${said}`,
-					fix: 'Copy the client id from the application’s registration; check for spaces and the right environment.',
-					ref: 'RFC 6749 §4.1.2.1'
-				}
-			];
-		return [
-			{
-				level: 'error',
-				code: err ?? F.CONSENT_ERROR,
-				message: `The consent URL was refused with HTTP ${res.status}${err ? ` (${err})` : ''}.${said}`,
-				ref: 'RFC 6749 §4.1.2.1'
-			}
-		];
+			return [raise(consentUrl.UNKNOWN_CLIENT, ctx.clientId, description)];
+		return [raise(consentUrl.CONSENT_REFUSED, res.status, err, description)];
 	}
-	if (res.status >= 500)
-		return [
-			{
-				level: 'error',
-				code: F.SERVER_ERROR,
-				message: `The service failed with HTTP ${res.status} on the consent URL.`
-			}
-		];
+	if (res.status >= 500) return [raise(consentUrl.CONSENT_SERVER_ERROR, res.status)];
 	// A 3xx (a 4xx or 5xx returned above).
 	if (res.status >= 300) {
 		// Stryker disable next-line StringLiteral: another relative text only changes the page named in the message

@@ -245,6 +245,13 @@ export const NOT_JSON = 'not-json';
 export const REDIRECT_URI_MISMATCH = 'redirect_uri_mismatch';
 
 /**
+ * The service's error answer to the consent URL names the redirect URI and refuses it in words, with
+ * no error code that says so (redirect-refusal.ts): likely, not certain.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-3.1.2.4
+ */
+export const REDIRECT_URI_LIKELY_REFUSED = 'redirect-uri-likely-refused';
+
+/**
  * The service does not know the client_id.
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1
  */

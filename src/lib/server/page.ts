@@ -36,7 +36,7 @@ import { apiSuggestions } from './api-examples';
 import {
 	keepRegisteredRedirect,
 	registeredRedirectHint,
-	sandboxRedirectRefusal
+	refusalAhead
 } from './registered-redirect';
 
 function defaultSetup(origin: string): Setup {
@@ -150,8 +150,8 @@ export function view(session: Session, origin: string) {
 		sandboxTarget: app.presets.isSandboxTarget(setup, origin),
 		/** The sandbox's own registration, to prefill an empty "Redirect URI as registered". */
 		registeredHint: registeredRedirectHint(setup, origin),
-		/** The sandbox will refuse the pending consent's redirect_uri: the near miss, named before consent. */
-		redirectRefusal: sandboxRedirectRefusal(setup, session.pending?.redirect_uri, origin),
+		/** The pending consent's redirect_uri will be refused: the near miss, named before consent. */
+		redirectRefusal: refusalAhead(setup, session.pending?.redirect_uri, origin),
 		apiSuggestions: apiSuggestions(app, setup ?? defaults, origin),
 		notice: session.notice ?? null,
 		/** The current setup's id: a step counts only the exchanges that carry it (ui/step-status.ts). */

@@ -93,21 +93,39 @@ export function keepRegisteredRedirect(before: Setup | undefined, after: Setup):
 	return { ...after, registered_redirect_uri: '' };
 }
 
+/** A redirect URI that will be refused, named before consent: by whom, and the near miss with its fix. */
+export interface RefusalAhead {
+	/** The built-in sandbox knows its registrations: it will refuse. Else the setup's field says so. */
+	sandbox: boolean;
+	fix: string;
+}
+
 /**
- * Before consent, with the built-in sandbox as the target: the playground knows its registrations,
- * so a redirect URI the sandbox will refuse (its error page instead of consent) is named at once,
- * with the near miss. Null when the sandbox is not the target, does not know the client, or
- * accepts the URI.
+ * Before consent, for any service: the redirect URI the pending consent sends, set against the
+ * registered one. With the built-in sandbox as the target the playground knows its registrations,
+ * so a URI it will refuse (its error page instead of consent) is named at once, with the near miss.
+ * For any other service, a "Redirect URI as registered" that differs from the URI sent is named
+ * the same way: the service will most likely refuse it. Null when nothing is known to differ.
  */
-export function sandboxRedirectRefusal(
+export function refusalAhead(
 	setup: Setup | null | undefined,
 	sent: string | undefined,
 	origin: string
-): string | null {
+): RefusalAhead | null {
+	if (!sent) return null;
+	const callbackUrl = `${origin}/callback`;
 	const list = sandboxRedirectUris(setup, origin);
-	if (!sent || !list || list.includes(sent)) return null;
-	return explainRedirectMismatch(sent, list, {
-		source: 'sandbox',
-		callbackUrl: `${origin}/callback`
-	});
+	if (list)
+		return list.includes(sent)
+			? null
+			: {
+					sandbox: true,
+					fix: explainRedirectMismatch(sent, list, { source: 'sandbox', callbackUrl })
+				};
+	const registered = setup?.registered_redirect_uri;
+	if (!registered || registered === sent) return null;
+	return {
+		sandbox: false,
+		fix: explainRedirectMismatch(sent, registered, { source: 'setup', callbackUrl })
+	};
 }

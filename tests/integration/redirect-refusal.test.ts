@@ -1,0 +1,135 @@
+/**
+ * A refused redirect URI from servers this project did not write, over real HTTP through "Check the
+ * consent URL": oidc-provider with a client registered one trailing slash away, and a loopback
+ * look-alike that answers the consent URL as each real server in tests/helpers/redirect-refusals.ts
+ * does (its page, its JSON or its redirect, in its words). Every refusal names the difference from
+ * "Redirect URI as registered" and the fix; no answer that merely mentions redirect_uri gets a
+ * redirect-URI finding. The page warns of the difference right after Save.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import http from 'node:http';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { Client } from '../helpers/client';
+import { listen } from '../helpers/listen';
+import { OIDC_CLIENT_ID, oidcClient, startOidcProvider, type OidcServer } from '../helpers/oidc';
+import { NEGATIVES, POSITIVES, fill, type RefusalFixture } from '../helpers/redirect-refusals';
+import type { Exchange } from '../../src/lib/exchange/types';
+
+let srv: TestServer;
+let oidc: OidcServer;
+let lookAlike: http.Server;
+let lookAlikeUrl: string;
+const FIXTURES = [...POSITIVES, ...NEGATIVES];
+
+beforeAll(async () => {
+	const port = await freePort();
+	oidc = await startOidcProvider({
+		clients: [oidcClient([`http://127.0.0.1:${port}/callback/`])]
+	});
+	// The look-alike answers /authorize as the fixture whose index is the client_id.
+	lookAlike = http.createServer((req, res) => {
+		const u = new URL(req.url!, lookAlikeUrl);
+		const f = FIXTURES[Number(u.searchParams.get('client_id'))];
+		if (u.pathname !== '/authorize' || !f) {
+			res.writeHead(404).end();
+			return;
+		}
+		const values = {
+			uri: u.searchParams.get('redirect_uri') ?? '',
+			registered: `http://127.0.0.1:${port}/callback/`,
+			origin: lookAlikeUrl
+		};
+		const headers: Record<string, string> = {};
+		if (f.contentType) headers['content-type'] = f.contentType;
+		if (f.location) headers.location = fill(f.location, values);
+		res.writeHead(f.status, headers).end(f.body ? fill(f.body, values) : '');
+	});
+	lookAlikeUrl = (await listen(lookAlike)).url;
+	srv = await startServer({}, port);
+});
+afterAll(async () => {
+	await srv?.stop();
+	await oidc?.stop();
+	await new Promise((ok) => lookAlike?.close(ok));
+});
+
+/** Saves a setup for `authorization` with the registered URI one trailing slash away, and checks. */
+async function checkAgainst(
+	c: Client,
+	authorization: string,
+	clientId: string,
+	registered = `${srv.url}/callback/`
+): Promise<Exchange> {
+	const saved = await c.action('setup', {
+		base_url: new URL(authorization).origin,
+		client_id: clientId,
+		client_secret: 'any-secret',
+		scope: 'openid',
+		redirect_uri: `${srv.url}/callback`,
+		registered_redirect_uri: registered,
+		authorization_endpoint: authorization,
+		token_endpoint: new URL('/token', authorization).href,
+		auto_exchange: 'true'
+	});
+	expect(saved.type).toBe('success');
+	const r = await c.action('check');
+	return (r.data.exchanges as Exchange[])[0]!;
+}
+
+const TRAILING_SLASH = () =>
+	`It was registered with a trailing slash: \`${srv.url}/callback/\`; send exactly that, or add \`${srv.url}/callback\` to the registration.`;
+
+describe('oidc-provider, the redirect URI one trailing slash away', () => {
+	test('the check names the difference and the fix, for certain (its invalid_redirect_uri page)', async () => {
+		const ex = await checkAgainst(
+			new Client(srv.url),
+			oidc.endpoints.authorization,
+			OIDC_CLIENT_ID
+		);
+		expect(ex.response!.status).toBe(400);
+		expect(ex.response!.body).toContain('invalid_redirect_uri');
+		expect(ex.findings.filter((f) => f.level === 'error')).toHaveLength(1);
+		const [f] = ex.findings;
+		expect(f).toMatchObject({ level: 'error', code: 'redirect_uri_mismatch' });
+		expect(f!.message).toContain('with the error invalid_redirect_uri');
+		expect(f!.fix).toBe(TRAILING_SLASH());
+	});
+
+	test('right after Save, the page warns that the URI sent is not the one registered', async () => {
+		const c = new Client(srv.url);
+		await checkAgainst(c, oidc.endpoints.authorization, OIDC_CLIENT_ID);
+		const html = await c.page();
+		const warning = /<p[^>]*data-testid="redirect-refusal"[^>]*>([\s\S]*?)<\/p>/.exec(html)?.[1];
+		expect(warning).toContain('the service will most likely show an error page');
+		expect(warning).toContain(`<code>${srv.url}/callback/</code>`);
+	});
+
+	test('no warning when the two are the same', async () => {
+		const c = new Client(srv.url);
+		await checkAgainst(c, oidc.endpoints.authorization, OIDC_CLIENT_ID, `${srv.url}/callback`);
+		expect(await c.page()).not.toContain('data-testid="redirect-refusal"');
+	});
+});
+
+describe('look-alikes of other real servers', () => {
+	const cases = (list: RefusalFixture[]) =>
+		list.map((f) => [f.server, FIXTURES.indexOf(f)] as const);
+
+	test.each(cases(POSITIVES))('%s: the refusal names the difference and the fix', async (_, i) => {
+		const f = FIXTURES[i]!;
+		const ex = await checkAgainst(new Client(srv.url), `${lookAlikeUrl}/authorize`, String(i));
+		const errors = ex.findings.filter((x) => x.level === 'error');
+		expect(errors).toHaveLength(1);
+		expect(errors[0]!.code).toBe(
+			f.expect!.strength === 'certain' ? 'redirect_uri_mismatch' : 'redirect-uri-likely-refused'
+		);
+		expect(errors[0]!.fix).toContain(TRAILING_SLASH());
+	});
+
+	test.each(cases(NEGATIVES))('%s: no redirect-URI finding', async (_, i) => {
+		const ex = await checkAgainst(new Client(srv.url), `${lookAlikeUrl}/authorize`, String(i));
+		expect(ex.response).toBeDefined();
+		expect(ex.findings.map((x) => x.code)).not.toContain('redirect_uri_mismatch');
+		expect(ex.findings.map((x) => x.code)).not.toContain('redirect-uri-likely-refused');
+	});
+});

@@ -1,0 +1,140 @@
+/**
+ * A refused redirect URI, read from any server's answer (redirect-refusal.ts), over the fixture
+ * tables of tests/helpers/redirect-refusals.ts: every real server's refusal is found, for certain
+ * when it gives a code and as likely when only its words say so, and no answer that merely mentions
+ * redirect_uri is taken for one. Then the finding the registration check raises from it.
+ */
+import { describe, expect, test } from 'vitest';
+import { redirectRefusal } from '$lib/oauth/redirect-refusal';
+import { pageText } from '$lib/oauth/page-text';
+import { diagnose } from '$lib/oauth/diagnose';
+import type { Exchange, HeaderList } from '$lib/exchange/types';
+import { NEGATIVES, POSITIVES, fill, type RefusalFixture } from '../helpers/redirect-refusals';
+
+const ORIGIN = 'https://as.example';
+const SENT = 'http://127.0.0.1:5173/callback';
+const REGISTERED = 'http://127.0.0.1:5173/callback/';
+const values = { uri: SENT, registered: REGISTERED, origin: ORIGIN };
+const REQUEST = `${ORIGIN}/authorize?client_id=abc&redirect_uri=${encodeURIComponent(SENT)}&response_type=code`;
+
+function answer(f: RefusalFixture) {
+	const headers: HeaderList = [];
+	if (f.contentType) headers.push(['Content-Type', f.contentType]);
+	if (f.location) headers.push(['Location', fill(f.location, values)]);
+	return { status: f.status, headers, body: f.body ? fill(f.body, values) : '' };
+}
+
+describe('a refused redirect URI, from any server', () => {
+	test.each(POSITIVES.map((f) => [f.server, f] as const))('%s: found', (_, f) => {
+		const found = redirectRefusal(answer(f), REQUEST, SENT);
+		expect(found?.strength).toBe(f.expect!.strength);
+		if (f.expect!.strength === 'certain')
+			expect(found).toMatchObject({ code: (f.expect as { code: string }).code });
+		else expect(found).toMatchObject({ words: (f.expect as { words: string }).words });
+	});
+
+	test.each(NEGATIVES.map((f) => [f.server, f] as const))('%s: none', (_, f) => {
+		expect(redirectRefusal(answer(f), REQUEST, SENT)).toBeUndefined();
+	});
+
+	test('a redirect elsewhere says where it sends the browser, without its query', () => {
+		const hydra = POSITIVES.find((f) => f.server.startsWith('Ory Hydra'))!;
+		expect(redirectRefusal(answer(hydra), REQUEST, SENT)).toMatchObject({
+			where: 'redirect',
+			to: `${ORIGIN}/oauth2/fallbacks/error`
+		});
+	});
+
+	test('words alone need an error answer: the same sentence on a plain 200 page is not a refusal', () => {
+		const body =
+			'<html><head><title>Welcome</title></head><body><p>Unregistered redirect_uri.</p></body></html>';
+		expect(redirectRefusal({ status: 200, headers: [], body }, REQUEST, SENT)).toBeUndefined();
+		const titled = body.replace('Welcome', 'Error');
+		expect(
+			redirectRefusal({ status: 200, headers: [], body: titled }, REQUEST, SENT)
+		).toMatchObject({
+			strength: 'likely'
+		});
+	});
+});
+
+describe('what a page shows', () => {
+	test('its title, headings and visible text; no attribute, script, style or hidden element', () => {
+		const seen = pageText(
+			'<html><head><title> A  &amp; B </title><style>p{}</style></head><body><h1>Head &lt;1&gt;</h1>' +
+				'<p>One <b>line</b></p><div hidden>secret</div><div style="display: none">gone</div>' +
+				'<input type="hidden" value="val"><script>var x = "code";</script><template>t</template>' +
+				'<noscript>ns</noscript><p>Two</p></body></html>'
+		);
+		expect(seen).toEqual({
+			title: 'A & B',
+			headings: ['Head <1>'],
+			text: 'Head <1>\nOne line\nTwo'
+		});
+	});
+});
+
+describe('the registration check’s finding', () => {
+	const check = (f: RefusalFixture, registered?: string): Exchange =>
+		({
+			id: 'x',
+			step: 'check',
+			request: { method: 'GET', url: REQUEST, headers: [], body: '' },
+			response: { ...answer(f), statusText: '', httpVersion: '1.1', truncated: false },
+			timing: { start: 0, durationMs: 1 },
+			findings: [],
+			...(registered ? {} : {})
+		}) as unknown as Exchange;
+
+	test('certain: named as refused, with the near miss against "Redirect URI as registered"', () => {
+		const oidc = POSITIVES[0]!;
+		const [f, ...rest] = diagnose(check(oidc), {
+			redirectUri: SENT,
+			clientId: 'abc',
+			registeredRedirectUri: REGISTERED,
+			redirectUriOptions: { source: 'setup' }
+		});
+		expect(rest).toEqual([]);
+		expect(f).toMatchObject({ level: 'error', code: 'redirect_uri_mismatch' });
+		expect(f!.message).toContain(`does not accept the redirect_uri "${SENT}" for client_id "abc"`);
+		expect(f!.message).toContain(
+			'with the error invalid_redirect_uri. The service said: "error_description: redirect_uri did not match any of the client\'s registered redirect_uris".'
+		);
+		expect(f!.fix).toBe(
+			'It was registered with a trailing slash: `http://127.0.0.1:5173/callback/`; send exactly that, or add `http://127.0.0.1:5173/callback` to the registration.'
+		);
+	});
+
+	test('likely: worded conditionally, quoting the server, with the same near miss', () => {
+		const keycloak = POSITIVES.find((x) => x.server === 'Keycloak')!;
+		const [f, ...rest] = diagnose(check(keycloak), {
+			redirectUri: SENT,
+			clientId: 'abc',
+			registeredRedirectUri: REGISTERED,
+			redirectUriOptions: { source: 'setup' }
+		});
+		expect(rest).toEqual([]);
+		expect(f).toMatchObject({ level: 'error', code: 'redirect-uri-likely-refused' });
+		expect(f!.message).toContain('"Invalid parameter: redirect_uri"');
+		expect(f!.fix).toMatch(
+			/^If the redirect URI is the cause: It was registered with a trailing slash/
+		);
+	});
+
+	test('without a registered value: where to look, from the usual near misses', () => {
+		const dex = POSITIVES.find((x) => x.server === 'Dex')!;
+		const [f] = diagnose(check(dex), { redirectUri: SENT, clientId: 'abc' });
+		expect(f!.fix).toContain('Nothing is entered under “Redirect URI as registered”');
+	});
+
+	test('the same URI as registered: said so, and where else to look', () => {
+		const dex = POSITIVES.find((x) => x.server === 'Dex')!;
+		const [f] = diagnose(check(dex), {
+			redirectUri: SENT,
+			clientId: 'abc',
+			registeredRedirectUri: SENT,
+			redirectUriOptions: { source: 'setup' }
+		});
+		expect(f!.fix).toContain('is exactly the one in the setup’s “Redirect URI as registered”');
+	});
+});
