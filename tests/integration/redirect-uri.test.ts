@@ -85,8 +85,11 @@ describe('a client registered for one loopback host only', () => {
 		expect(unescapeHtml(input ?? '')).toContain(`value="http://localhost:${port}/callback"`);
 		// Before consent, the consent step says the sandbox will refuse it, and why.
 		const refusal = /<p[^>]*data-testid="redirect-refusal"[^>]*>([\s\S]*?)<\/p>/.exec(html)?.[1];
-		expect(unescapeHtml(refusal ?? '').replace(/\s+/g, ' ')).toContain(
-			`error page instead of consent. The sandbox registered it with localhost instead of 127.0.0.1: \`http://localhost:${port}/callback\``
+		// Its URIs are code elements, not between backticks.
+		expect(refusal).toContain(`<code>http://localhost:${port}/callback</code>`);
+		const words = unescapeHtml((refusal ?? '').replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ');
+		expect(words).toContain(
+			`error page instead of consent. The sandbox registered it with localhost instead of 127.0.0.1: http://localhost:${port}/callback;`
 		);
 	});
 

@@ -6,6 +6,7 @@
  * every step gets through. In hosted mode the switch is not offered and is ignored by the sender.
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import http from 'node:http';
 import https from 'node:https';
 import { makeCerts, type Pair, type TestCerts } from '../helpers/certs';
 import { freePort, startServer, type TestServer } from '../helpers/server';
@@ -232,5 +233,63 @@ describe('in hosted mode', () => {
 		expect(hosted.response).toBeUndefined();
 		expect(hosted.failure?.kind).toBe('tls');
 		expect(hosted.failure?.message).toMatch(/self-signed/);
+	});
+});
+
+describe("a port's protocol mixed up", () => {
+	/** A plain-HTTP server answering as nginx does a plain request on its TLS port, or any 404. */
+	async function plainServer(): Promise<{ port: number; close: () => Promise<void> }> {
+		const server = http.createServer((req, res) => {
+			if (req.url === '/nginx-tls-port/oauth2/token') {
+				res.writeHead(400, { 'Content-Type': 'text/html' });
+				res.end(
+					'<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS port</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n<center>The plain HTTP request was sent to HTTPS port</center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n'
+				);
+			} else res.writeHead(404).end();
+		});
+		const { port } = await listen(server);
+		return { port, close: () => new Promise<void>((ok) => server.close(() => ok())) };
+	}
+
+	test('https:// on a plain-HTTP port: the port speaks plain HTTP, use http://; no certificate box', async () => {
+		const plain = await plainServer();
+		try {
+			const { exchange } = await exchangeAt(`https://127.0.0.1:${plain.port}`, false);
+			expect(exchange.failure?.kind).toBe('plain-http');
+			expect(exchange.failure?.message).toBe(
+				`127.0.0.1:${plain.port} answered the TLS handshake with something that is not TLS: this port speaks plain HTTP, so https:// cannot work on it.`
+			);
+			// OpenSSL's own words, once, apart from the message.
+			expect(exchange.failure?.detail).toMatch(/wrong version number/);
+			expect(exchange.failure?.message).not.toMatch(/wrong version number|certificate/);
+			expect(exchange.findings.map((f) => f.code)).toEqual(['plain-http-port']);
+			expect(exchange.findings[0]!.fix).toMatch(/^Use http:\/\/ for this port/);
+			expect(exchange.findings[0]!.fix).not.toMatch(/Accept invalid TLS certificates/);
+		} finally {
+			await plain.close();
+		}
+	});
+
+	test('http:// on a TLS port: a silent close gets the hint to try https://', async () => {
+		const port = new URL(fakes.valid.url).port;
+		const { exchange } = await exchangeAt(`http://127.0.0.1:${port}`, false);
+		expect(exchange.failure?.kind).toBe('reset');
+		expect(exchange.failure?.silent).toBe(true);
+		const hint = exchange.findings.find((f) => f.code === 'tls-port-hint');
+		expect(hint).toMatchObject({ level: 'warning', fix: expect.stringMatching(/^Try https:\/\//) });
+	});
+
+	test("http:// on nginx's TLS port: its 400 is quoted, with the hint to try https://", async () => {
+		const plain = await plainServer();
+		try {
+			const { exchange } = await exchangeAt(`http://127.0.0.1:${plain.port}/nginx-tls-port`, false);
+			expect(exchange.response?.status).toBe(400);
+			const hint = exchange.findings.find((f) => f.code === 'tls-port-hint');
+			expect(hint?.message).toBe(
+				'The server says this port speaks TLS, in its words: "400 The plain HTTP request was sent to HTTPS port"'
+			);
+		} finally {
+			await plain.close();
+		}
 	});
 });

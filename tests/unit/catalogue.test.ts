@@ -40,6 +40,8 @@ const WITHOUT_REF = new Set([
 	'transport.CANCELLED',
 	'transport.NETWORK_ERROR',
 	'transport.POOL_WAIT',
+	'transport.PLAIN_HTTP_PORT',
+	'transport.TLS_PORT_HINT',
 	'consent-url.CONSENT_SERVER_ERROR'
 ]);
 

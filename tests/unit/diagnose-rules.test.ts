@@ -105,6 +105,7 @@ describe('failures', () => {
 		['dns', 'dns-failure', 'error'],
 		['timeout', 'timeout', 'error'],
 		['tls', 'tls-failure', 'error'],
+		['plain-http', 'plain-http-port', 'error'],
 		['too-large', 'response-too-large', 'warning'],
 		['reset', 'connection-reset', 'error'],
 		['busy', 'pool-busy', 'warning'],
@@ -119,6 +120,44 @@ describe('failures', () => {
 		};
 		const f = diagnose(e);
 		expect(f.map((x) => [x.code, x.level])).toEqual([[code, level]]);
+	});
+	test('http:// to a port that may speak TLS: a hint beside the failure or the answer, never for https://', () => {
+		const at = (url: string, rest: Partial<Exchange>): Exchange => ({
+			...ex({ step: 'userinfo', method: 'GET' }),
+			request: { ...ex({ step: 'userinfo', method: 'GET' }).request, url },
+			...rest
+		});
+		const silent = {
+			response: undefined,
+			failure: { kind: 'reset' as const, message: 'm', silent: true as const }
+		};
+		const hints = (e: Exchange) => diagnose(e).filter((f) => f.code === 'tls-port-hint');
+		expect(hints(at('http://h:8443/x', silent)).map((f) => [f.level, f.message])).toEqual([
+			[
+				'warning',
+				'The server closed a new connection without sending a byte: this port may speak TLS.'
+			]
+		]);
+		expect(hints(at('https://h:8443/x', silent))).toEqual([]);
+		expect(
+			hints(
+				at('http://h:8443/x', { response: undefined, failure: { kind: 'reset', message: 'm' } })
+			)
+		).toEqual([]);
+		const answer = (status: number, body: string) => ({
+			response: { status, statusText: '', httpVersion: '1.1', headers: [], body, truncated: false }
+		});
+		const apache =
+			'<html><head><title>400 Bad Request</title></head><body><h1>Bad Request</h1>\n<p>Your browser sent a request that this server could not understand.<br />\nReason: You&#39;re speaking plain HTTP to an SSL-enabled server port.<br />\n Instead use the HTTPS scheme to access this URL, please.<br />\n</p></body></html>';
+		expect(hints(at('http://h:443/x', answer(400, apache)))[0]!.message).toBe(
+			'The server says this port speaks TLS, in its words: "Reason: You\'re speaking plain HTTP to an SSL-enabled server port."'
+		);
+		const go = 'Client sent an HTTP request to an HTTPS server.\n';
+		expect(hints(at('http://h:443/x', answer(400, go)))).toHaveLength(1);
+		expect(hints(at('http://h:443/x', answer(404, go)))).toEqual([]);
+		expect(hints(at('https://h:443/x', answer(400, go)))).toEqual([]);
+		// Words in an attribute are not what the page says.
+		expect(hints(at('http://h:443/x', answer(400, `<a title="${go}">x</a>`)))).toEqual([]);
 	});
 	const cutOff = (step: Exchange['step']): Exchange => ({
 		...ex({ step }),

@@ -187,6 +187,17 @@ describe('failures in plain words', () => {
 		expect(kind('CERT_HAS_EXPIRED')).toBe('tls');
 		expect(kind('ERR_TLS_CERT_ALTNAME_INVALID')).toBe('tls');
 		expect(kind('EHOSTUNREACH')).toBe('network');
+		// A plain-HTTP answer read as a TLS record: OpenSSL's words, on Node 20's EPROTO.
+		const proto = (message: string) =>
+			classify(Object.assign(new Error(message), { code: 'EPROTO' }));
+		expect(
+			proto(
+				'write EPROTO 80EC6458B87F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/openssl/ssl/record/ssl3_record.c:350:'
+			)
+		).toBe('plain-http');
+		expect(proto('error:0A0000C6:SSL routines::packet length too long')).toBe('plain-http');
+		expect(proto('error:0A000139:SSL routines::record layer failure')).toBe('plain-http');
+		expect(proto('error:0A000410:SSL routines::sslv3 alert handshake failure')).toBe('tls');
 	});
 
 	test('the words name the host and, for TLS, the reason with OpenSSL’s code', () => {
@@ -203,6 +214,9 @@ describe('failures in plain words', () => {
 		);
 		expect(describeFailure('tls', err('EPROTO'), u)).toBe(
 			'The TLS handshake with reader.example.com:8443 failed: boom EPROTO'
+		);
+		expect(describeFailure('plain-http', err('EPROTO'), u)).toBe(
+			'reader.example.com:8443 answered the TLS handshake with something that is not TLS: this port speaks plain HTTP, so https:// cannot work on it.'
 		);
 		expect(describeFailure('network', err('EHOSTUNREACH'), u)).toBe(
 			'The request to reader.example.com:8443 failed: boom EHOSTUNREACH'

@@ -477,8 +477,10 @@ describe('exchangeCode', () => {
 		expect(r.ok).toBe(true);
 		if (!r.ok) return;
 		expect(r.session.code).toEqual(s.code);
+		// A new connection to an http:// URL closed without a byte: a TLS port, perhaps (a hint).
 		expect(r.exchanges[0]!.findings.map((f) => f.code)).toEqual([
 			'connection-reset',
+			'tls-port-hint',
 			'code-maybe-spent'
 		]);
 	});

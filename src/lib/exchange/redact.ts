@@ -510,7 +510,10 @@ export function redactExchange(ex: Exchange, secrets: Secret[]): Exchange {
 	};
 	const failure = ex.failure && {
 		...ex.failure,
-		message: text(ex.failure.message, ' (in the failure message)')
+		message: text(ex.failure.message, ' (in the failure message)'),
+		...(ex.failure.detail === undefined
+			? {}
+			: { detail: text(ex.failure.detail, ' (in the failure message)') })
 	};
 	const findings = ex.findings.map((f) => walk(f, ms, 0) as typeof f);
 	const note_ = ex.note === undefined ? undefined : redactAll(ex.note, ms).text;

@@ -38,6 +38,7 @@ export type FailureKind =
 	| 'timeout'
 	| 'dns'
 	| 'tls'
+	| 'plain-http'
 	| 'too-large'
 	| 'blocked'
 	| 'reset'
@@ -48,6 +49,10 @@ export type FailureKind =
 export interface Failure {
 	kind: FailureKind;
 	message: string;
+	/** The library's own words (OpenSSL's, say), where the message puts them in plain words. */
+	detail?: string;
+	/** The server closed a new connection without sending a byte (a `reset`): a TLS port, perhaps. */
+	silent?: true;
 }
 
 export interface Timing {

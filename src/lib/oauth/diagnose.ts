@@ -21,6 +21,7 @@ import { wrongEndpointFinding, type PlaygroundInfo } from './wrong-endpoint';
 import { badItemIdFinding } from './item-ids';
 import { redirectUriFix, type RedirectUriOptions } from './redirect-uri';
 import { redirectRefusal } from './redirect-refusal';
+import { pageText } from './page-text';
 
 const RFC6750 = (s: string) => `RFC 6750 §${s}`;
 
@@ -56,6 +57,7 @@ const failureFindings: Record<string, Entry<[message: string]>> = {
 	dns: transport.DNS_FAILURE,
 	timeout: transport.TIMEOUT,
 	tls: transport.TLS_FAILURE,
+	'plain-http': transport.PLAIN_HTTP_PORT,
 	'too-large': transport.RESPONSE_TOO_LARGE,
 	reset: transport.CONNECTION_RESET,
 	busy: transport.POOL_BUSY,
@@ -310,9 +312,28 @@ export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 	const queued = queuedFinding(ex);
 	if (ex.failure) {
 		const f = failureFindings[ex.failure.kind] ?? failureFindings.network!;
-		return [raise(f, ex.failure.message), ...codeMaybeSpent(ex), ...queued];
+		return [raise(f, ex.failure.message), ...tlsPortHint(ex), ...codeMaybeSpent(ex), ...queued];
 	}
-	return [...queued, ...answerFindings(ex, ctx)];
+	return [...queued, ...answerFindings(ex, ctx), ...tlsPortHint(ex)];
+}
+
+/** How servers say that a plain request came to their TLS port: nginx, Apache httpd, Go's net/http. */
+const TLS_WANTED =
+	/plain HTTP request was sent to HTTPS port|speaking plain HTTP to an SSL-enabled server port|sent an HTTP request to an HTTPS server/i;
+
+/**
+ * An http:// request that may have reached a TLS port: the server's 400 says so, or it closed a new
+ * connection without a byte. A hint beside the other findings, not a verdict.
+ */
+function tlsPortHint(ex: Exchange): Finding[] {
+	if (!/^http:/i.test(ex.request.url)) return [];
+	if (ex.failure) return ex.failure.silent ? [raise(transport.TLS_PORT_HINT, undefined)] : [];
+	if (ex.response?.status !== 400) return [];
+	const shown = pageText(ex.response.body);
+	const said = [shown.title, ...shown.headings, ...shown.text.split('\n')].find((line) =>
+		TLS_WANTED.test(line)
+	);
+	return said ? [raise(transport.TLS_PORT_HINT, said)] : [];
 }
 
 /** The step waited for one of the playground's own connections: said, and not laid on the service. */

@@ -35,6 +35,19 @@ export const TIMEOUT = 'timeout';
 export const TLS_FAILURE = 'tls-failure';
 
 /**
+ * An https:// URL on a port that answers in plain HTTP: the handshake got no TLS back.
+ * @see https://www.rfc-editor.org/rfc/rfc8446#section-5.1
+ */
+export const PLAIN_HTTP_PORT = 'plain-http-port';
+
+/**
+ * An http:// URL on a port that may speak TLS: the server says so in a 400, or closed a new
+ * connection without a byte.
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-4.2.2
+ */
+export const TLS_PORT_HINT = 'tls-port-hint';
+
+/**
  * The response body was cut at the size cap.
  * @see the sender's failure kinds, `Exchange.failure`
  */

@@ -197,6 +197,13 @@ function needsFreshConnection(input: Pick<SendInput, 'step'>): boolean {
 	return input.step === 'exchange' || input.step === 'refresh';
 }
 
+/**
+ * OpenSSL's words for a handshake answered by something that is not TLS: a plain-HTTP server's
+ * "HTTP/1.1 400" read as a TLS record.
+ */
+const NOT_TLS =
+	/wrong version number|packet length too long|record layer failure|unknown protocol/i;
+
 export function classify(err: NodeJS.ErrnoException): FailureKind {
 	const code = err.code ?? '';
 	if (code === 'EGUARD') return 'blocked';
@@ -213,7 +220,7 @@ export function classify(err: NodeJS.ErrnoException): FailureKind {
 		code === 'HOSTNAME_MISMATCH' ||
 		code === 'EPROTO'
 	)
-		return 'tls';
+		return NOT_TLS.test(err.message) ? 'plain-http' : 'tls';
 	return 'network';
 }
 
@@ -227,6 +234,8 @@ export function describe(kind: FailureKind, err: Error, u: URL): string {
 			return `${u.host} closed the connection before answering.`;
 		case 'tls':
 			return `The TLS handshake with ${u.host} failed: ${tlsReason(err)}`;
+		case 'plain-http':
+			return `${u.host} answered the TLS handshake with something that is not TLS: this port speaks plain HTTP, so https:// cannot work on it.`;
 		case 'blocked':
 			return err.message;
 		default:
@@ -664,7 +673,13 @@ function read(
 			const kind = classify(err);
 			const silent = !answered && (req.socket?.bytesRead ?? 0) === readBefore;
 			fail(
-				{ kind, message: describe(kind, err, url) },
+				{
+					kind,
+					message: describe(kind, err, url),
+					// OpenSSL's text, kept once, for a search: the message says what it means.
+					...(kind === 'plain-http' ? { detail: err.message.trim() } : {}),
+					...(kind === 'reset' && silent && !reused ? { silent: true as const } : {})
+				},
 				undefined,
 				reused && silent && kind === 'reset'
 			);

@@ -13,6 +13,7 @@ const FAILURE_KINDS = [
 	'timeout',
 	'dns',
 	'tls',
+	'plain-http',
 	'too-large',
 	'blocked',
 	'reset',
@@ -87,7 +88,12 @@ export const entrySchema = z.object({
 	_step: z.enum(STEP_NAMES).optional().catch(undefined),
 	_findings: listOf(findingSchema).optional(),
 	_failure: z
-		.object({ kind: z.enum(FAILURE_KINDS).catch('network'), message: str(10_000) })
+		.object({
+			kind: z.enum(FAILURE_KINDS).catch('network'),
+			message: str(10_000),
+			detail: optStr(10_000),
+			silent: z.literal(true).optional().catch(undefined)
+		})
 		.optional()
 		.catch(undefined),
 	_note: optStr(10_000),

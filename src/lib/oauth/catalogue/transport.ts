@@ -52,6 +52,31 @@ export const TLS_FAILURE = entry({
 	ref: undefined
 });
 
+export const PLAIN_HTTP_PORT = entry({
+	code: F.PLAIN_HTTP_PORT,
+	level: 'error',
+	message: asSent,
+	fix: 'Use http:// for this port in the base URL and the endpoints, or the port where the service speaks https. No certificate setting can help: no TLS answered.',
+	ref: undefined
+});
+
+/**
+ * A hint beside the failure or the answer, not a verdict: an http:// URL whose server said that it
+ * wants TLS (nginx's "The plain HTTP request was sent to HTTPS port", Apache's "You're speaking
+ * plain HTTP to an SSL-enabled server port"), or closed a new connection without a byte, as a TLS
+ * port does when it reads a plain request.
+ */
+export const TLS_PORT_HINT = entry({
+	code: F.TLS_PORT_HINT,
+	level: 'warning',
+	message: (said: string | undefined) =>
+		said
+			? `The server says this port speaks TLS, in its words: "${said}"`
+			: 'The server closed a new connection without sending a byte: this port may speak TLS.',
+	fix: 'Try https:// for this port in the base URL and the endpoints.',
+	ref: undefined
+});
+
 export const RESPONSE_TOO_LARGE = entry({
 	code: F.RESPONSE_TOO_LARGE,
 	level: 'warning',
