@@ -122,7 +122,7 @@ export const actions: Actions = inFlow({
 	},
 	setup: ({ cookies, url, request }) => withForm(request, (f) => saveSetup(cookies, url, f)),
 	preset: ({ cookies, url, request }) => withForm(request, (f) => applyPreset(cookies, url, f)),
-	restart: ({ cookies, url }) => restart(cookies, url),
+	restart: ({ cookies, url, request }) => withForm(request, (f) => restart(cookies, url, f)),
 	exchange: async (event) => {
 		const body = await readForm(event.request);
 		if (!body.ok) return body.failure;

@@ -374,6 +374,31 @@ describe('registration check', () => {
 		expect(exchanges(r)[0]!.response!.status).toBe(302);
 		expect(codes(r)).toEqual(['invalid_scope']);
 	});
+	test('"Try again with scope read": the setup asks for read, and the new consent URL carries it', async () => {
+		const c = new Client(srv.url);
+		await setUp(c, {
+			client_id: 'sandbox-ro',
+			client_secret: 'sandbox-ro-secret',
+			scope: 'read write'
+		});
+		const before = new URL(consentUrlFrom(await c.page()));
+		expect(before.searchParams.get('scope')).toBe('read write');
+		const r = await c.action('restart', { scope: 'read' });
+		expect(r.type).toBe('success');
+		expect(r.data).toMatchObject({ restarted: true, scope: 'read' });
+		const after = new URL(consentUrlFrom(await c.page()));
+		expect(after.searchParams.get('scope')).toBe('read');
+		expect(after.searchParams.get('state')).not.toBe(before.searchParams.get('state'));
+		expect(codes(await c.action('check'))).toEqual(['registration-ok']);
+	});
+	test('a scope the setup form would refuse is refused by "Try again" too, with the field named', async () => {
+		const c = new Client(srv.url);
+		await setUp(c);
+		const r = await c.action('restart', { scope: 'read "write"' });
+		expect(r.type).toBe('failure');
+		expect(r.status).toBe(400);
+		expect(r.data).toMatchObject({ field: 'scope' });
+	});
 });
 
 describe('paste-back mode', () => {

@@ -5,6 +5,7 @@ import {
 	explainAuthorizationError,
 	makeState,
 	sameString,
+	scopeRetry,
 	stateBytes
 } from '$lib/oauth/consent';
 
@@ -117,4 +118,21 @@ test('a denial names the sandbox’s buttons only when the sandbox is the target
 	expect(explainAuthorizationError('server_error', { sandbox: true })).toBe(
 		explainAuthorizationError('server_error')
 	);
+});
+
+describe('the scope "Try again" asks for after invalid_scope', () => {
+	test('write dropped, the other words kept, read added when it was not there', () => {
+		expect(scopeRetry('invalid_scope', 'read write')).toBe('read');
+		expect(scopeRetry('invalid_scope', 'write  read')).toBe('read');
+		expect(scopeRetry('invalid_scope', 'write')).toBe('read');
+		expect(scopeRetry('invalid_scope', 'openid read write')).toBe('openid read');
+	});
+	test('no guess without write in the scope, or for another error', () => {
+		expect(scopeRetry('invalid_scope', 'read')).toBeUndefined();
+		expect(scopeRetry('invalid_scope', 'openid profile')).toBeUndefined();
+		expect(scopeRetry('invalid_scope', '')).toBeUndefined();
+		expect(scopeRetry('invalid_scope', undefined)).toBeUndefined();
+		expect(scopeRetry('access_denied', 'read write')).toBeUndefined();
+		expect(scopeRetry(undefined, 'read write')).toBeUndefined();
+	});
 });

@@ -156,8 +156,8 @@ export const AUTHORIZATION_ERRORS: Readonly<
 	},
 	invalid_scope: {
 		meaning:
-			'The service refused the requested scope. Use "read" or "read write"; a registration set to "Read only" cannot ask for write. Leave the scope empty to get the registration\'s default.',
-		fix: 'Use "read" or "read write"; a registration set to "Read only" cannot ask for write. An empty scope gets the registration’s default.'
+			'The service refused the requested scope. A registration set to "Read only" cannot ask for write: ask for "read" only, or leave the scope empty to get the registration’s default. A word the service does not know ("read" and "write" are its scopes) is refused too.',
+		fix: 'A registration set to "Read only" cannot ask for write: ask for "read" only, or leave the scope empty to get the registration’s default. "read" and "write" are the service’s scopes.'
 	},
 	invalid_request: {
 		meaning:
@@ -200,4 +200,21 @@ export function explainAuthorizationError(
 		return 'The service returned an error code that RFC 6749 §4.1.2.1 does not define. Its description may say more.';
 	const entry = AUTHORIZATION_ERRORS[error]!;
 	return (target.sandbox && entry.sandbox) || entry.meaning;
+}
+
+/**
+ * The scope to try again with after `invalid_scope`, where the cause is plain: the service's API
+ * docs (§4.1) let a registration set to "Read only" ask for `read` and nothing more, so a scope that
+ * asked for write is tried again without it (the other words kept). Undefined when the scope asked
+ * for no write: then the Scope field is the place to change, and no guess is made.
+ */
+export function scopeRetry(
+	error: string | undefined,
+	requested: string | undefined
+): string | undefined {
+	if (error !== 'invalid_scope') return undefined;
+	const words = (requested ?? '').split(/\s+/).filter(Boolean);
+	if (!words.includes('write')) return undefined;
+	const rest = words.filter((w) => w !== 'write');
+	return (rest.includes('read') ? rest : [...rest, 'read']).join(' ');
 }

@@ -324,14 +324,31 @@ export async function applyPreset(cookies: Cookies, url: URL, form: FormData) {
 }
 
 /** A fresh consent request (new state), e.g. after a state mismatch. */
-export async function restart(cookies: Cookies, url: URL) {
+/**
+ * A new consent request for the same setup ("Try again"). With a `scope` in the form ("Try again
+ * with scope read", after invalid_scope), the setup's scope becomes that one first, checked as the
+ * setup form checks it.
+ */
+export async function restart(cookies: Cookies, url: URL, form?: FormData) {
 	const session = await readSession(cookies);
 	if (session.dropped) return fail(409, { message: session.notice });
 	if (!session.setup) return fail(409, { message: 'Save the setup first.' });
 	if (await stateTaken(cookies, session.setup.custom_state))
 		return fail(409, { message: STATE_TAKEN });
-	await save(cookies, url, prepareConsent({ ...session, callback: undefined, code: undefined }));
-	return { restarted: true };
+	let setup = session.setup;
+	const scope = form?.get('scope');
+	if (typeof scope === 'string') {
+		const parsed = setupSchema.shape.scope.safeParse(scope);
+		if (!parsed.success)
+			return fail(400, {
+				message: parsed.error.issues[0]?.message ?? 'That scope cannot be used',
+				field: 'scope'
+			});
+		setup = { ...setup, scope: parsed.data };
+	}
+	const next = { ...session, setup, setup_id: nextSetupId(session, setup) };
+	await save(cookies, url, prepareConsent({ ...next, callback: undefined, code: undefined }));
+	return { restarted: true, ...(setup === session.setup ? {} : { scope: setup.scope }) };
 }
 
 const STATE_TAKEN =

@@ -49,7 +49,7 @@ export const INVALID_SCOPE = entry({
 	code: F.INVALID_SCOPE,
 	level: 'error',
 	message: (desc: string | undefined) => `The requested scope was refused.${said(desc)}`,
-	fix: 'Use "read" or "read write"; a read-only registration cannot ask for write.',
+	fix: 'A read-only registration cannot ask for write: ask for "read" only, or leave the scope empty for the registration’s default.',
 	ref: RFC6749('5.2')
 });
 
