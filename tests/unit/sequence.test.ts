@@ -77,8 +77,16 @@ describe('lanesOf', () => {
 
 describe('statusKind', () => {
 	test('a 2xx answer is ok', () => expect(statusKind(ex('exchange'))).toBe('ok'));
-	test('the callback (303) is a redirect', () =>
-		expect(statusKind(ex('callback'))).toBe('redirect'));
+	test('a callback (303) that brought a code is the success it is, not a neutral redirect', () =>
+		expect(statusKind(ex('callback'))).toBe('ok'));
+	test('a redirect without a code or an error stays a redirect', () =>
+		expect(
+			statusKind(
+				ex('callback', {
+					request: { ...ex('callback').request, url: 'http://127.0.0.1:5173/callback?state=abc' }
+				})
+			)
+		).toBe('redirect'));
 	test('the consent navigation has no answer: pending', () =>
 		expect(statusKind(ex('consent'))).toBe('pending'));
 	test('a 4xx answer failed', () =>
@@ -127,7 +135,7 @@ describe('the diagram uses the step statuses', () => {
 	test('a denial (callback error=access_denied) has its own mark: not a blue 303, not ✓', () => {
 		expect(statusKind(denied())).toBe('denied');
 		const l = arrowLabels(denied());
-		expect(l.status).toBe('⊘ 303 consent declined');
+		expect(l.status).toBe('⊘ access_denied');
 		expect(`${l.main} ${l.status}`).not.toContain('✓');
 		expect(arrowAriaLabel(denied())).toContain('consent declined');
 		const row = layoutSequence([denied()], { width: 640 }).rows[0]!;
@@ -138,7 +146,7 @@ describe('the diagram uses the step statuses', () => {
 	});
 
 	test('a denial keeps its mark when there is little room', () => {
-		expect(arrowLabels(denied(), 10).status).toBe('⊘ declined');
+		expect(arrowLabels(denied(), 10).status).toBe('⊘ access_denied');
 	});
 
 	test('refused: a registration check answered 400 is red with ✕, and no ✓ beside it', () => {
@@ -158,7 +166,37 @@ describe('the diagram uses the step statuses', () => {
 			denied(),
 			refusedCheck
 		].map((e) => arrowLabels(e).status.includes('✓'));
-		expect(marks).toEqual([true, false, false, false, false, false]);
+		expect(marks).toEqual([true, true, false, false, false, false]);
+	});
+
+	test('a redirect is labelled by what it carries: its error, or the code it brought', () => {
+		expect(arrowLabels(ex('callback')).status).toBe('✓ code received');
+		expect(arrowLabels(ex('callback'), 8).status).toBe('✓ code');
+		const scope = ex('callback', {
+			request: {
+				...ex('callback').request,
+				url: 'http://127.0.0.1:5173/callback?error=invalid_scope&state=abc'
+			},
+			findings: [{ level: 'error', code: 'invalid_scope', message: 'x' }]
+		});
+		expect(arrowLabels(scope).status).toBe('✕ invalid_scope');
+		// The registration check sent straight back with an error, by the Location it answered with.
+		const checked = ex('check', {
+			response: {
+				...notFound,
+				status: 302,
+				statusText: 'Found',
+				headers: [['Location', 'http://127.0.0.1:5173/callback?error=invalid_scope&state=x']]
+			},
+			findings: [{ level: 'error', code: 'invalid_scope', message: 'x' }]
+		});
+		expect(statusKind(checked)).toBe('failed');
+		expect(arrowLabels(checked).status).toBe('✕ invalid_scope');
+		// A 302 to a login page carries no error: a redirect, its status as it is.
+		const login = ex('check', {
+			response: { ...notFound, status: 302, statusText: 'Found', headers: [['Location', '/login']] }
+		});
+		expect(arrowLabels(login).status).toBe('302 Found');
 	});
 
 	test('another setup’s state-mismatch callback is failed, an error callback other than a denial too', () => {
@@ -236,7 +274,7 @@ describe('arrowLabels', () => {
 		});
 		expect(arrowLabels(ex('callback'))).toEqual({
 			main: '2 GET /callback',
-			status: '303 See Other'
+			status: '✓ code received'
 		});
 		expect(arrowLabels(ex('check'))).toEqual({
 			main: 'check GET /oauth2/auth',
@@ -375,7 +413,7 @@ describe('layoutSequence', () => {
 		expect([l.rows[0]!.x1, l.rows[0]!.x2]).toEqual([x.browser, x.service]);
 		expect([l.rows[1]!.x1, l.rows[1]!.x2]).toEqual([x.browser, x.playground]);
 		expect([l.rows[2]!.x1, l.rows[2]!.x2]).toEqual([x.playground, x.service]);
-		expect(l.rows.map((r) => r.kind)).toEqual(['pending', 'redirect', 'ok', 'failed', 'ok']);
+		expect(l.rows.map((r) => r.kind)).toEqual(['pending', 'ok', 'ok', 'failed', 'ok']);
 	});
 
 	test('the height grows with the number of exchanges', () => {

@@ -2,7 +2,7 @@
  * The sequence diagram's layout, as pure functions of the exchanges: which lanes each arrow joins,
  * its labels, its status, and where everything goes for a given width.
  */
-import { statusLine, type Exchange } from '$lib/exchange/types';
+import { headerValue, statusLine, type Exchange } from '$lib/exchange/types';
 import { STEP_NAMES, STEPS, type Step } from '$lib/exchange/step-registry';
 import { exchangeStatus, ofSetup, type ExchangeStatus } from './step-status';
 
@@ -49,22 +49,59 @@ export function lanesOf(step: Step): { from: Lane; to: Lane } {
 	}
 }
 
-/** The arrow's status, the same as the step cards count it (step-status.ts `exchangeStatus`). */
-export const statusKind: (ex: Exchange) => StatusKind = exchangeStatus;
+/** A URL's query parameter, or undefined when the URL does not parse. */
+function param(url: string, name: string, base?: string): string | undefined {
+	return URL.canParse(url, base)
+		? (new URL(url, base).searchParams.get(name) ?? undefined)
+		: undefined;
+}
 
-/** Short status: "200", "403", "timeout", "navigates", "declined". */
+/**
+ * The OAuth `error` a redirect carries: on the callback, in its own address (the service's redirect
+ * to it); on any other step, in the Location of a 3xx answer. What the redirect means is its error,
+ * not its status code.
+ */
+function redirectError(ex: Exchange): string | undefined {
+	if (ex.step === 'callback') return param(ex.request.url, 'error');
+	const res = ex.response;
+	if (!res || res.status < 300 || res.status >= 400) return undefined;
+	const location = headerValue(res.headers, 'Location');
+	return location === undefined ? undefined : param(location, 'error', ex.request.url);
+}
+
+/** A callback that brought a code and was taken: the success it is, whatever its 303 says. */
+const bringsCode = (ex: Exchange) =>
+	ex.step === 'callback' && !!param(ex.request.url, 'code') && exchangeStatus(ex) === 'redirect';
+
+/**
+ * The arrow's status: the step cards' (step-status.ts `exchangeStatus`), except that a callback
+ * that brought a code is drawn as the success it is, not as a neutral redirect.
+ */
+export function statusKind(ex: Exchange): StatusKind {
+	return bringsCode(ex) ? 'ok' : exchangeStatus(ex);
+}
+
+/** Short status: "200", "403", "timeout", "navigates", "access_denied", "invalid_scope", "code". */
 export function statusCode(ex: Exchange): string {
 	if (ex.failure) return ex.failure.kind;
-	if (statusKind(ex) === 'denied') return 'declined';
+	const kind = statusKind(ex);
+	const error = redirectError(ex);
+	if ((kind === 'denied' || kind === 'failed') && error) return error;
+	if (bringsCode(ex)) return 'code';
 	if (ex.response) return String(ex.response.status);
 	return ex.step === 'consent' ? 'navigates' : 'no answer';
 }
 
-/** Long status: "200 OK", "403 Forbidden", "timeout", "the browser navigates", "303 consent declined". */
+/**
+ * Long status: "200 OK", "403 Forbidden", "timeout", "the browser navigates"; a redirect by what it
+ * carries: "access_denied", "invalid_scope", "code received".
+ */
 function statusPhrase(ex: Exchange): string {
 	if (ex.failure) return ex.failure.kind;
-	if (statusKind(ex) === 'denied')
-		return ex.response ? `${ex.response.status} consent declined` : 'consent declined';
+	const kind = statusKind(ex);
+	const error = redirectError(ex);
+	if ((kind === 'denied' || kind === 'failed') && error) return error;
+	if (bringsCode(ex)) return 'code received';
 	if (ex.response) return statusLine(ex.response);
 	return ex.step === 'consent' ? 'the browser navigates' : 'no answer';
 }
