@@ -229,6 +229,14 @@ describe('raw HTTP text', () => {
 		expect(requestTarget('https://h.test')).toBe('/');
 	});
 
+	test('requestTarget takes the path and query as written: an export’s placeholder is not percent-encoded', () => {
+		expect(requestTarget('https://h.test/cb?code=eyJh…wxyz <48 chars>&s=1')).toBe(
+			'/cb?code=eyJh…wxyz <48 chars>&s=1'
+		);
+		expect(requestTarget('https://h.test?x=1')).toBe('/?x=1');
+		expect(requestTarget('HTTPS://User@H.test:8443/A?b#c')).toBe('/A?b');
+	});
+
 	test('requestTarget keeps text that is not a URL as it is', () => {
 		expect(requestTarget('/relative?x=1')).toBe('/relative?x=1');
 	});

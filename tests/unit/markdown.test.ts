@@ -164,6 +164,67 @@ describe('toMarkdown', () => {
 		expect(text).toMatch(/^cookie: <not imported>$/m);
 	});
 
+	test('a shortened code in a request line stays a placeholder that was plainly not sent: not percent-encoded', () => {
+		const md = report();
+		const shortened = `${CODE.slice(0, 4)}…${CODE.slice(-4)} <${CODE.length} chars>`;
+		// The callback's request line, in its http block, as the prose has it.
+		expect(md).toContain(`GET /callback?code=${shortened}&`);
+		expect(md).not.toMatch(/%E2%80%A6|%3C\d+%20chars%3E/);
+	});
+
+	test('the order: verdict, what failed, summary, exchanges, setup (empty fields left out), metadata last', () => {
+		const discovery: Exchange = {
+			...transcript()[2]!,
+			id: 'meta',
+			step: 'discovery',
+			request: {
+				method: 'GET',
+				url: 'http://127.0.0.1:5173/sandbox/.well-known/oauth-authorization-server',
+				httpVersion: '1.1',
+				headers: [],
+				body: ''
+			},
+			findings: []
+		};
+		const md = toMarkdown([discovery, ...transcript()], {
+			setup: { ...setup, jwks_uri: '' },
+			generatedAt
+		});
+		const at = (text: string) => md.indexOf(text);
+		expect(at('## What failed')).toBeGreaterThan(at('# ✓'));
+		expect(at('## Summary')).toBeGreaterThan(at('## What failed'));
+		// The newest failure: exchange 8 (7 of the transcript, after the metadata), its first error.
+		expect(md).toMatch(
+			/## What failed\n\nExchange 8, API call: .* → failed \(refused\)\.\n\n- \*\*error\*\*/
+		);
+		expect(at('## 8. API call')).toBeGreaterThan(at('## 2. '));
+		expect(at('## Setup')).toBeGreaterThan(at('## 8. API call'));
+		expect(at('## Metadata')).toBeGreaterThan(at('## Setup'));
+		// The metadata keeps its number from the summary.
+		expect(md).toContain('## Metadata\n\n### 1. Metadata');
+		expect(md).not.toContain('jwks_uri');
+	});
+
+	test('a URL in prose is an autolink, its # and _ not escaped', () => {
+		const ex: Exchange = {
+			...transcript()[2]!,
+			findings: [
+				{
+					level: 'info',
+					code: 'x',
+					message: 'See https://www.rfc-editor.org/rfc/rfc8414#section-3.2. Then a_b *c*.',
+					ref: 'https://www.rfc-editor.org/rfc/rfc8414#section-3.2'
+				}
+			]
+		};
+		const md = toMarkdown([ex], { generatedAt });
+		expect(md).toContain(
+			'See <https://www.rfc-editor.org/rfc/rfc8414#section-3.2>. Then a\\_b \\*c\\*.'
+		);
+		expect(md).toContain('Reference: <https://www.rfc-editor.org/rfc/rfc8414#section-3.2>');
+		expect(md).not.toContain('rfc8414\\#');
+	});
+
 	test('authorization codes are shortened like tokens (the callback and the code exchange), in full with includeTokens', () => {
 		const md = report();
 		expect(md).not.toContain(CODE);

@@ -1,6 +1,8 @@
 /**
- * The transcript as a Markdown report, for a support ticket or an issue: the setup (never a secret),
- * a summary of the exchanges, then each exchange with its findings and its raw request and response.
+ * The transcript as a Markdown report, for a support ticket or an issue: the verdict (the page's,
+ * verdict.ts) and what failed first, then a summary of the exchanges and each exchange with its
+ * findings and its raw request and response, then the setup (never a secret; empty fields left
+ * out), then the metadata documents fetched, which are long and rarely the point.
  * Tokens and authorization codes are shortened unless asked not to be, and the client secret is
  * scrubbed again (docs/security.md, "What the browser may see"). A URL over 100 characters is shortened in
  * the prose (a code span does not wrap) and kept whole in the request's fenced block. Text from the service (error descriptions, bodies) can't
@@ -37,8 +39,26 @@ function oneLine(s: string): string {
 }
 
 /** Prose: the characters that would start emphasis, links, HTML, code or a table cell are escaped. */
+function escapeText(s: string): string {
+	return s.replace(/[\\`*_[\]<>|~#]/g, (c) => `\\${c}`);
+}
+
+/** An http(s) URL in prose, up to white space or a character no URL holds; trailing punctuation is the sentence's. */
+const URL_IN_PROSE = /https?:\/\/[^\s<>"`|\\]+?(?=[.,;:!?)]*(?:\s|$))/g;
+
+/**
+ * Prose, escaped, with each URL as an autolink (`<https://…#section-3.2>`): escaping a URL's `#` or
+ * `_` would put the backslash into the link.
+ */
 function escape(s: string): string {
-	return oneLine(s).replace(/[\\`*_[\]<>|~#]/g, (c) => `\\${c}`);
+	const text = oneLine(s);
+	let out = '';
+	let at = 0;
+	for (const m of text.matchAll(URL_IN_PROSE)) {
+		out += escapeText(text.slice(at, m.index)) + `<${m[0]}>`;
+		at = m.index + m[0].length;
+	}
+	return out + escapeText(text.slice(at));
 }
 
 /** An inline code span that no backtick inside can close. */
@@ -92,8 +112,11 @@ function setupValue(v: unknown): string {
 	return typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
 }
 
+/** The setup's fields that hold something: an empty one says nothing a reader needs. */
 function setupTable(setup: MarkdownSetup): string[] {
-	const rows = Object.entries(setup).filter(([k]) => !NEVER_SHOWN.test(k));
+	const rows = Object.entries(setup).filter(
+		([k, v]) => !NEVER_SHOWN.test(k) && setupValue(v) !== '(empty)'
+	);
 	if (rows.length === 0) return [];
 	return [
 		'## Setup',
@@ -119,8 +142,29 @@ function withBody(head: string, body: string): string {
 	return `${head}\n\n${prettyJson(body) ?? body}`;
 }
 
-function section(ex: Exchange, n: number): string[] {
-	const out = [`## ${n}. ${escape(title(ex))}`, ''];
+/**
+ * The newest exchange with an error, right after the verdict: the step, what was sent, what came
+ * back, and its first error with the fix, before the pages of exchanges that lead to it.
+ */
+function whatFailed(shown: Exchange[]): string[] {
+	const i = shown.findLastIndex((ex) => ex.failure || ex.findings.some((f) => f.level === 'error'));
+	if (i < 0) return [];
+	const ex = shown[i]!;
+	const error = ex.findings.find((f) => f.level === 'error');
+	const out = [
+		'## What failed',
+		'',
+		`Exchange ${i + 1}, ${escape(title(ex))}: ${code(requestLine(ex))} → ${escape(statusOf(ex))}.`,
+		''
+	];
+	if (error) out.push(...findingLines(error), '');
+	else if (ex.failure)
+		out.push(`**Failure** (${escape(ex.failure.kind)}): ${escape(ex.failure.message)}`, '');
+	return out;
+}
+
+function section(ex: Exchange, n: number, level = '##'): string[] {
+	const out = [`${level} ${n}. ${escape(title(ex))}`, ''];
 	if (ex.note) out.push(`*${escape(ex.note)}*`, '');
 	out.push(`${code(requestLine(ex))}, started ${escape(ex.startedAt)}, ${ex.timing.total} ms.`, '');
 	if (ex.findings.length) out.push('**Findings**', '', ...ex.findings.flatMap(findingLines), '');
@@ -168,7 +212,7 @@ export function toMarkdown(exchanges: Exchange[], opts: MarkdownOptions = {}): s
 			' The client secret is never in a transcript.',
 		''
 	];
-	if (opts.setup) out.push(...setupTable(opts.setup));
+	out.push(...whatFailed(shown));
 	out.push('## Summary', '');
 	if (shown.length === 0) out.push('No exchanges yet.', '');
 	shown.forEach((ex, i) => {
@@ -178,6 +222,15 @@ export function toMarkdown(exchanges: Exchange[], opts: MarkdownOptions = {}): s
 		);
 	});
 	out.push('');
-	shown.forEach((ex, i) => out.push(...section(ex, i + 1)));
+	// Each exchange keeps its number in the summary; the metadata documents come last.
+	const numbered = shown.map((ex, i) => ({ ex, n: i + 1 }));
+	for (const { ex, n } of numbered.filter(({ ex }) => ex.step !== 'discovery'))
+		out.push(...section(ex, n));
+	if (opts.setup) out.push(...setupTable(opts.setup));
+	const metadata = numbered.filter(({ ex }) => ex.step === 'discovery');
+	if (metadata.length) {
+		out.push('## Metadata', '');
+		for (const { ex, n } of metadata) out.push(...section(ex, n, '###'));
+	}
 	return out.join('\n').trimEnd() + '\n';
 }

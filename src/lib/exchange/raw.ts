@@ -2,13 +2,16 @@
 import { STEPS } from './step-registry';
 import { statusLine, type Exchange, type ExchangeRequest, type ExchangeResponse } from './types';
 
+/**
+ * The request line's target: the URL's path and query as the URL holds them, without its origin or
+ * fragment. Taken from the text, not re-serialized: a value put in its place for an export (a
+ * shortened token, `eyJh…wxyz <48 chars>`) stays readable instead of becoming `%E2%80%A6`.
+ */
 export function requestTarget(url: string): string {
-	try {
-		const u = new URL(url);
-		return u.pathname + u.search;
-	} catch {
-		return url;
-	}
+	const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+	if (!origin || !URL.canParse(url)) return url;
+	const rest = url.slice(origin[0].length).replace(/#.*$/s, '');
+	return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
 export function requestHead(req: ExchangeRequest): string {
