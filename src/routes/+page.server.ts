@@ -247,7 +247,8 @@ export const actions: Actions = inFlow({
 			const metadata_for = {
 				issuer: found.values.issuer ?? '',
 				token_endpoint: found.values.token_endpoint ?? '',
-				origins: metadataOrigins(found.values)
+				origins: metadataOrigins(found.values),
+				auth_methods: found.authMethods.slice(0, 16)
 			};
 			vouched = s.tokens ? vouchedFor(s.tokens_for, metadata_for) : [];
 			return { ok: true, session: { ...s, metadata_for }, exchanges: r.exchanges };

@@ -401,6 +401,36 @@ describe('registration check', () => {
 	});
 });
 
+describe('one error finding per failure, against the sandbox', () => {
+	/** Setup, consent, Authorize and the callback: the code waits for its exchange. */
+	async function toExchange(c: Client, fields: Record<string, string> = {}) {
+		await setUp(c, { auto_exchange: 'false', ...fields });
+		await c.fetch(await decide(c, consentUrlFrom(await c.page())));
+	}
+	const errorsOf = (r: { data: Record<string, unknown> }) =>
+		exchanges(r).flatMap((e) => e.findings.filter((f) => f.level === 'error').map((f) => f.code));
+
+	test.each([['client_secret_post'], ['client_secret_basic']])(
+		'a wrong secret sent with %s: invalid_client alone, no word that the method may be wrong',
+		async (method) => {
+			const c = new Client(srv.url);
+			await toExchange(c, {
+				client_secret: 'not-the-secret',
+				token_endpoint_auth_method: method
+			});
+			const r = await c.action('exchange');
+			expect(errorsOf(r)).toEqual(['invalid_client']);
+			expect(exchanges(r)[0]!.findings.map((f) => f.code)).not.toContain('client-auth-method');
+		}
+	);
+
+	test('an unknown client at the registration check: unknown-client alone', async () => {
+		const c = new Client(srv.url);
+		await setUp(c, { client_id: 'nobody' });
+		expect(errorsOf(await c.action('check'))).toEqual(['unknown-client']);
+	});
+});
+
 describe('paste-back mode', () => {
 	test('the sandbox landing page URL, pasted back, runs the state check and the exchange', async () => {
 		const c = new Client(srv.url);

@@ -103,7 +103,7 @@ describe('an entry raised', () => {
 			level: 'error',
 			code: 'invalid_client',
 			message: 'The service did not accept the client credentials. The service said: "nope".',
-			fix: 'Check client_id and client_secret against the registration; a secret that was regenerated invalidates the old one.',
+			fix: 'Check client_id and client_secret against the registration; a secret that was regenerated invalidates the old one. If both are right, check how the client is registered to authenticate (its token_endpoint_auth_method, and whether it is a public client).',
 			ref: 'RFC 6749 §5.2'
 		});
 		expect(raise(token.CODE_REFUSED, undefined)).toStrictEqual({

@@ -41,9 +41,58 @@ const codes = (fs: { code: string }[]) => fs.map((f) => f.code);
 const INVALID_CLIENT =
 	'{"error":"invalid_client","error_description":"client authentication failed"}';
 
+/** An invalid_client whose description names the method, the sign that the method is the cause. */
+const METHOD_REFUSED =
+	'{"error":"invalid_client","error_description":"client_secret_basic is not allowed for this client"}';
+
 describe('client authentication refused', () => {
+	test('the method is named only where it is the likely cause: without a sign, a refused client is its id or secret', () => {
+		const post = { method: 'client_secret_post', pkce: 'off' } as const;
+		// The sandbox's own words for a wrong secret: nothing about the method.
+		const sandbox =
+			'{"error":"invalid_client","error_description":"unknown client_id or wrong client_secret"}';
+		expect(clientAuthFindings(tokenEx('exchange', 401, sandbox), post)).toEqual([]);
+		expect(clientAuthFindings(tokenEx('exchange', 401, INVALID_CLIENT), post)).toEqual([]);
+		expect(
+			clientAuthFindings(tokenEx('exchange', 401, INVALID_CLIENT), {
+				method: 'client_secret_basic',
+				pkce: 'off'
+			})
+		).toEqual([]);
+		// The metadata lists this method: still the secret.
+		expect(
+			clientAuthFindings(tokenEx('exchange', 401, sandbox), {
+				...post,
+				supported: ['client_secret_post', 'client_secret_basic']
+			})
+		).toEqual([]);
+	});
+
+	test('the metadata does not list the method used: named, with a method it lists', () => {
+		const [f, ...rest] = clientAuthFindings(tokenEx('exchange', 401, INVALID_CLIENT), {
+			method: 'client_secret_basic',
+			pkce: 'off',
+			supported: ['private_key_jwt', 'client_secret_post']
+		});
+		expect(rest).toEqual([]);
+		expect(f!.code).toBe('client-auth-method');
+		expect(f!.message).toContain(
+			"the server's metadata lists private_key_jwt, client_secret_post in token_endpoint_auth_methods_supported, not this one"
+		);
+		expect(f!.fix).toContain('try client_secret_post (the secret in the form body)');
+	});
+
+	test('a Basic challenge to a secret sent in the body: the server wants Basic', () => {
+		const ex = tokenEx('exchange', 401, INVALID_CLIENT);
+		ex.response!.headers.push(['WWW-Authenticate', 'Basic realm="token"']);
+		const post = { method: 'client_secret_post', pkce: 'off' } as const;
+		expect(clientAuthFindings(ex, post).map((f) => f.code)).toEqual(['client-auth-method']);
+		// The same challenge to a Basic request says only that the credentials were wrong.
+		expect(clientAuthFindings(ex, { ...post, method: 'client_secret_basic' })).toEqual([]);
+	});
+
 	test('post: names the method used and suggests Basic; no word about form-encoding', () => {
-		const [f] = clientAuthFindings(tokenEx('exchange', 401, INVALID_CLIENT), {
+		const [f] = clientAuthFindings(tokenEx('exchange', 401, METHOD_REFUSED), {
 			method: 'client_secret_post',
 			pkce: 'off'
 		});
@@ -58,7 +107,7 @@ describe('client authentication refused', () => {
 	test('Basic: names the form-encoding interop bug, in the same words whatever the secret holds', () => {
 		const find = (secret: string) =>
 			clientAuthFindings(
-				tokenEx('refresh', 401, INVALID_CLIENT, `x=${encodeURIComponent(secret)}`),
+				tokenEx('refresh', 401, METHOD_REFUSED, `x=${encodeURIComponent(secret)}`),
 				{ method: 'client_secret_basic', pkce: 'off' }
 			);
 		const [a] = find('plain-secret');
@@ -224,7 +273,7 @@ describe('levels and references', () => {
 			pkce: 'S256'
 		});
 		expect(none).toMatchObject([{ level: 'error', ref: `${RFC6749}#section-2.1` }]);
-		const post = clientAuthFindings(tokenEx('exchange', 401, INVALID_CLIENT), {
+		const post = clientAuthFindings(tokenEx('exchange', 401, METHOD_REFUSED), {
 			method: 'client_secret_post',
 			pkce: 'S256'
 		});

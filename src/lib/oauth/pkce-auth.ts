@@ -42,6 +42,33 @@ const mentionsPkce = (text: string) => /pkce|code[_ ]?(verifier|challenge)/i.tes
 export interface ClientContext {
 	method: AuthMethod;
 	pkce: PkceMethod;
+	/**
+	 * The methods the token endpoint takes, from its verified metadata (RFC 8414
+	 * `token_endpoint_auth_methods_supported`), when it was fetched for this token endpoint.
+	 */
+	supported?: readonly string[];
+}
+
+/** An error description that speaks of how the client authenticated, not only that it failed. */
+const NAMES_METHOD =
+	/client_secret_(basic|post|jwt)|private_key_jwt|token_endpoint_auth_method|auth(entication)? method|authorization header|\bbasic\b|client assertion/i;
+
+/**
+ * Whether the method, not the secret, is the likely cause of an invalid_client: the metadata lists
+ * other methods, the server's words name the method, or it challenges a secret sent in the body
+ * with HTTP Basic (RFC 6749 §5.2: a server that wants Basic answers 401 with `WWW-Authenticate`).
+ * Otherwise a refused client is a wrong client id or secret, and saying the method may be wrong
+ * would only contradict that.
+ */
+function methodLikely(ex: Exchange, ctx: ClientContext, description: string): boolean {
+	if (ctx.supported && !ctx.supported.includes(ctx.method)) return true;
+	if (NAMES_METHOD.test(description)) return true;
+	const challenge = ex.response?.headers.find(([n]) => n.toLowerCase() === 'www-authenticate')?.[1];
+	return (
+		ctx.method === 'client_secret_post' &&
+		ex.response?.status === 401 &&
+		/^\s*basic\b/i.test(challenge ?? '')
+	);
 }
 
 /** Findings for a token-endpoint answer (code exchange or refresh), from the method and PKCE used. */
@@ -61,13 +88,19 @@ export function clientAuthFindings(ex: Exchange, ctx: ClientContext): Finding[] 
 					ref: `${RFC6749}#section-2.1`
 				}
 			];
+		if (!methodLikely(ex, ctx, err.description)) return [];
+		const listed = ctx.supported?.filter((m): m is AuthMethod =>
+			Object.hasOwn(AUTH_METHOD_NAME, m)
+		);
+		const unlisted = !!ctx.supported && !ctx.supported.includes(ctx.method);
 		const other: AuthMethod =
-			ctx.method === 'client_secret_basic' ? 'client_secret_post' : 'client_secret_basic';
+			listed?.find((m) => m !== ctx.method) ??
+			(ctx.method === 'client_secret_basic' ? 'client_secret_post' : 'client_secret_basic');
 		return [
 			{
 				level: 'error',
 				code: CLIENT_AUTH_METHOD,
-				message: `The server refused the client's authentication. It was sent as ${AUTH_METHOD_NAME[ctx.method]}; a server accepts only the method the client is registered with, so the secret may be right and the method wrong.${
+				message: `The server refused the client's authentication. It was sent as ${AUTH_METHOD_NAME[ctx.method]}; ${unlisted ? `the server's metadata lists ${ctx.supported!.join(', ') || 'no method'} in token_endpoint_auth_methods_supported, not this one, so the method is the likely cause.` : 'a server accepts only the method the client is registered with, and its answer points to the method, so the secret may be right and the method wrong.'}${
 					ctx.method === 'client_secret_basic'
 						? ' With HTTP Basic, RFC 6749 §2.3.1 has the client id and the secret form-encoded before base64: a server (or client) that skips that step reads a different secret whenever it holds characters such as ":", "%", "+", a space or non-ASCII letters, a common interop bug.'
 						: ''

@@ -125,6 +125,8 @@ export interface VouchedOrigins {
 	issuer: string;
 	token_endpoint: string;
 	origins: string[];
+	/** The client authentication methods the token endpoint takes, as the metadata lists them. */
+	auth_methods?: string[];
 }
 
 /**

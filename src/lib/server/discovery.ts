@@ -28,7 +28,14 @@ import type { Sender } from './send';
 const RFC8414 = 'https://www.rfc-editor.org/rfc/rfc8414';
 
 export type Discovery =
-	| { outcome: 'found'; values: MetadataValues; scopes: string[]; issParam: boolean }
+	| {
+			outcome: 'found';
+			values: MetadataValues;
+			scopes: string[];
+			issParam: boolean;
+			/** `token_endpoint_auth_methods_supported`; an omitted list means client_secret_basic (RFC 8414 §2). */
+			authMethods: string[];
+	  }
 	| { outcome: 'none' | 'refused' };
 
 /** A 2xx JSON answer is a document to judge; anything else (404, an HTML page, no answer) is none. */
@@ -117,6 +124,7 @@ export async function discover(
 				outcome: 'found',
 				values: toSetupValues(doc.data, current),
 				scopes: doc.data.scopes_supported ?? [],
+				authMethods: doc.data.token_endpoint_auth_methods_supported ?? ['client_secret_basic'],
 				issParam: doc.data.authorization_response_iss_parameter_supported === true
 			},
 			{

@@ -28,7 +28,12 @@ import { codeChallenge, newVerifier } from './pkce';
 import { requestPlayground } from './playground';
 import { playgroundInfo } from './playground-info';
 import { redirectMismatchFix, registeredRedirect } from './registered-redirect';
-import { REDIRECT_URI_MISMATCH } from '$lib/oauth/findings';
+import {
+	CLIENT_AUTH_METHOD,
+	INVALID_CLIENT,
+	PUBLIC_CLIENT_REFUSED,
+	REDIRECT_URI_MISMATCH
+} from '$lib/oauth/findings';
 import { clientAuthFindings, pkceCallbackFindings } from '$lib/oauth/pkce-auth';
 import { apiUrl, type ApiCall } from '$lib/oauth/api-request';
 import { tokenMayGo } from '$lib/oauth/token-binding';
@@ -41,13 +46,27 @@ export type StepResult =
 export function present(ex: Exchange, session: Session, ctx: DiagnoseContext = {}): Exchange {
 	const clean = outward(ex, session);
 	const findings = diagnose(clean, { playground: playgroundInfo(), ...ctx });
-	const client = session.setup
+	const setup = session.setup;
+	// The metadata's methods count only for the token endpoint it was fetched for.
+	const metadata = session.metadata_for;
+	const supported =
+		setup && metadata?.auth_methods && metadata.token_endpoint === endpoints(setup).token
+			? metadata.auth_methods
+			: undefined;
+	const client = setup
 		? clientAuthFindings(clean, {
-				method: session.setup.token_endpoint_auth_method,
-				pkce: session.setup.pkce
+				method: setup.token_endpoint_auth_method,
+				pkce: setup.pkce,
+				supported
 			})
 		: [];
-	return { ...clean, findings: [...clean.findings, ...findings, ...client] };
+	// One finding per failure: where the method is the cause, it says so instead of "check the
+	// client id and secret", whose fix it already ends with.
+	const replaces = client.some(
+		(f) => f.code === CLIENT_AUTH_METHOD || f.code === PUBLIC_CLIENT_REFUSED
+	);
+	const kept = replaces ? findings.filter((f) => f.code !== INVALID_CLIENT) : findings;
+	return { ...clean, findings: [...clean.findings, ...kept, ...client] };
 }
 
 /** A new consent request: fresh state (or the custom one), saved in the session. */

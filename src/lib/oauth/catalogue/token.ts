@@ -25,7 +25,7 @@ export const INVALID_CLIENT = entry({
 	level: 'error',
 	message: (desc: string | undefined) =>
 		`The service did not accept the client credentials.${said(desc)}`,
-	fix: 'Check client_id and client_secret against the registration; a secret that was regenerated invalidates the old one.',
+	fix: 'Check client_id and client_secret against the registration; a secret that was regenerated invalidates the old one. If both are right, check how the client is registered to authenticate (its token_endpoint_auth_method, and whether it is a public client).',
 	ref: RFC6749('5.2')
 });
 
