@@ -258,7 +258,7 @@ describe('failures a user meets', () => {
 		await alert.waitFor();
 		expect(await alert.getAttribute('data-verdict')).toBe('stale');
 		expect(await alert.textContent()).toContain(
-			'This consent was already used, or the flow was restarted: start again from the consent step.'
+			'This address answers a consent request this flow has since replaced (it was restarted, or its setup saved again)'
 		);
 		expect(await alert.textContent()).not.toMatch(/forg/);
 		expect(await alert.textContent()).toMatch(/still pending/);

@@ -100,7 +100,7 @@ describe('forged callback', () => {
 		const shown = unescapeHtml(await c.page());
 		expect(shown).toContain('data-verdict="stale"');
 		expect(shown).toContain(
-			'This consent was already used, or the flow was restarted: start again from the consent step.'
+			'This address’s code was already used: it came back in step 2 and step 3 exchanged it.'
 		);
 		expect(shown).not.toMatch(/forged|forgery/);
 		expect(shown).toContain('data-testid="access-token"');

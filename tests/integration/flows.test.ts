@@ -144,7 +144,7 @@ describe('the callback finds its flow by state', () => {
 		const shown = unescapeHtml(await a.page());
 		expect(shown).toContain('data-verdict="stale"');
 		expect(shown).toContain(
-			'This consent was already used, or the flow was restarted: start again from the consent step.'
+			'This address answers a consent request this flow has since replaced (it was restarted, or its setup saved again)'
 		);
 		expect(shown).not.toMatch(/forged|forgery/);
 		// Nothing exchanged or kept: the new consent request is still pending, there is no code.
@@ -236,7 +236,9 @@ describe('the callback finds its flow by state', () => {
 		const first = new URL(await consent(a));
 		expect((await a.action('restart')).type).toBe('success');
 		const stale = exchanges(await a.action('pasteback', { pasted: first.search }))[0]!;
-		expect(stale.findings[0]!.message).toMatch(/^This consent was already used/);
+		expect(stale.findings[0]!.message).toMatch(
+			/^This address answers a consent request this flow has since replaced/
+		);
 		expect(JSON.stringify(stale.findings)).not.toMatch(/forg/);
 		first.searchParams.set('state', 'nobody-asked');
 		const forged = exchanges(await a.action('pasteback', { pasted: first.search }))[0]!;

@@ -174,7 +174,8 @@ describe('the state check', () => {
 		expect(again.res.headers.get('location')).toBe(`/?flow=${c.flow}`);
 		const html = await c.page();
 		expect(html).toContain('data-verdict="stale"');
-		expect(html).toContain('This consent was already used, or the flow was restarted');
+		// Said in the user's terms: this address's code came back already, and waits for step 3.
+		expect(html).toContain('already came back in step 2 and waits for its exchange in step 3');
 		expect(html).toContain('data-verdict="code"');
 	});
 	test('Deny comes back as access_denied, explained', async () => {

@@ -125,8 +125,11 @@ describe('which flow a redirect finds', () => {
 	});
 
 	test('only outcome 3 names a forgery', () => {
-		expect(ignoredFinding('stale').message.startsWith(STALE_CALLBACK)).toBe(true);
-		expect(ignoredFinding('stale').message).not.toMatch(/forg/i);
+		for (const why of ['exchanged', 'received', 'replaced'] as const) {
+			expect(ignoredFinding('stale', why).message).toBe(STALE_CALLBACK[why]);
+			expect(ignoredFinding('stale', why).message).not.toMatch(/forg/i);
+		}
+		expect(ignoredFinding('stale').message).toBe(STALE_CALLBACK.replaced);
 		expect(ignoredFinding('unsolicited').message).toMatch(/forged \(cross-site request forgery/);
 	});
 });

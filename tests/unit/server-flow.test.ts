@@ -858,11 +858,14 @@ describe('trust at the callback', () => {
 		expect(next.code).toEqual(shown.code);
 		expect(next.callback).toEqual(shown.callback);
 		expect(kept(next)).toBe(kept(shown));
-		// Its state was used: stale, not forged.
+		// Its state was used: stale, not forged, and said in the user's terms: its code came back
+		// already and waits for step 3.
 		expect(exchange.findings.map((f) => [f.level, f.code])).toEqual([
 			['warning', 'callback-ignored']
 		]);
-		expect(exchange.findings[0]!.message).toMatch(/^This consent was already used/);
+		expect(exchange.findings[0]!.message).toMatch(
+			/^This address’s code already came back in step 2 and waits for its exchange in step 3/
+		);
 		expect(exchange.findings[0]!.message).not.toMatch(/forg/);
 	});
 

@@ -44,9 +44,21 @@ export function routeCallback(params: URLSearchParams, flows: FlowStates[]): Cal
 	return recent ? { kind: 'recent', id: recent.id } : { kind: 'none' };
 }
 
-/** Outcome 2, in plain words. */
-export const STALE_CALLBACK =
-	'This consent was already used, or the flow was restarted: start again from the consent step.';
+/**
+ * Outcome 2, in the user's terms: what became of the consent request this address answers. Its
+ * code already came back (and was exchanged in step 3, or still waits for it), or the flow has
+ * since replaced the request (restarted, or the setup saved again).
+ */
+export type StaleWhy = 'exchanged' | 'received' | 'replaced';
+
+export const STALE_CALLBACK: Record<StaleWhy, string> = {
+	exchanged:
+		'This address’s code was already used: it came back in step 2 and step 3 exchanged it. A code is used once, so nothing of it was sent again, and the flow’s tokens stay as they were.',
+	received:
+		'This address’s code already came back in step 2 and waits for its exchange in step 3: it was not taken a second time.',
+	replaced:
+		'This address answers a consent request this flow has since replaced (it was restarted, or its setup saved again), so nothing of it was exchanged, and the flow’s code and tokens stay as they were: start again from the consent step.'
+};
 
 /** Outcome 3, in plain words. */
 export const UNSOLICITED_CALLBACK =
@@ -55,12 +67,12 @@ export const UNSOLICITED_CALLBACK =
 export type IgnoredKind = 'stale' | 'unsolicited';
 
 /** The finding on a redirect that was ignored: stale (outcome 2) or unsolicited (outcome 3). */
-export function ignoredFinding(kind: IgnoredKind): Finding {
+export function ignoredFinding(kind: IgnoredKind, why: StaleWhy = 'replaced'): Finding {
 	return kind === 'stale'
 		? {
 				level: 'warning',
 				code: F.CALLBACK_IGNORED,
-				message: `${STALE_CALLBACK} Its state is one this flow used or replaced, so nothing of it was exchanged, and the flow's code and tokens stay as they were.`,
+				message: STALE_CALLBACK[why],
 				ref: 'RFC 6749 §10.12'
 			}
 		: {

@@ -8,7 +8,12 @@
  */
 import type { Exchange } from '$lib/exchange/types';
 import { MALFORMED_CALLBACK } from '$lib/oauth/findings';
-import { ignoredFinding, isIgnoredCallback, type IgnoredKind } from '$lib/oauth/callback';
+import {
+	ignoredFinding,
+	isIgnoredCallback,
+	type IgnoredKind,
+	type StaleWhy
+} from '$lib/oauth/callback';
 import {
 	checkIssuer,
 	expectedIssuer,
@@ -47,6 +52,16 @@ export function ignoreCallback(
 	exchange: Exchange,
 	kind: IgnoredKind
 ): { session: Session; exchange: Exchange } {
+	// A stale redirect said in the user's terms: the address of the consent whose code this flow
+	// took (exchanged since, or waiting for it), or of one it has since replaced.
+	const state = URL.canParse(exchange.request.url)
+		? new URL(exchange.request.url).searchParams.get('state')
+		: null;
+	const taken =
+		session.callback?.verdict === 'code' &&
+		state !== null &&
+		session.callback.returned_state === state;
+	const why: StaleWhy = !taken ? 'replaced' : session.code ? 'received' : 'exchanged';
 	const url = exchange.request.url;
 	const shown: Exchange = {
 		...exchange,
@@ -59,7 +74,7 @@ export function ignoreCallback(
 		},
 		// Only what is certain: a state-mismatch finding would guess at a forgery the kind already names.
 		findings: [
-			ignoredFinding(kind),
+			ignoredFinding(kind, why),
 			...exchange.findings.filter((f) => f.code === MALFORMED_CALLBACK)
 		],
 		note:
