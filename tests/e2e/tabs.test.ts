@@ -9,8 +9,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
+import { axeProblems } from '../helpers/axe';
 import {
 	choosePreset,
+	decide,
 	fillOidcSetup,
 	flowOf,
 	flowUrl,
@@ -246,5 +248,32 @@ describe('a tab and its flow id', () => {
 		await expect.poll(() => b.url()).toMatch(flowUrl(srv.url));
 		expect(flowOf(b)).not.toBe(flowA);
 		expect(await b.getByTestId('consent-url').count()).toBe(0);
+	});
+
+	test('a flow opened where its transcript is not: the page says its requests are in the tab that made them', async () => {
+		const ctx = await newBrowser();
+		const a = await newTab(ctx);
+		await choosePreset(a, srv.url, 'Sandbox (read write)');
+		await decide(a);
+		await a.waitForURL(flowUrl(srv.url));
+		await a.getByTestId('access-token').waitFor();
+		const url = a.url();
+		// The tab that ran the flow, and with it its transcript, is gone; the flow is opened anew.
+		expect(await a.getByTestId('elsewhere').count()).toBe(0);
+		await a.close();
+		const b = await newTab(ctx);
+		await b.goto(url);
+		await b.locator('main[data-ready="true"]').waitFor();
+		expect(b.url()).toBe(url);
+		await b.getByTestId('access-token').waitFor();
+		const notice = b.getByTestId('elsewhere');
+		await notice.waitFor();
+		expect(await notice.innerText()).toContain('kept in the tab that made them');
+		expect(await notice.innerText()).toContain('Import a HAR');
+		expect(await b.locator('.transcript details.exchange').count()).toBe(0);
+		await shot(b, 'tabs-elsewhere-1280', { screen: true });
+		await b.setViewportSize({ width: 390, height: 844 });
+		await shot(b, 'tabs-elsewhere-390', { screen: true });
+		expect(await axeProblems(b), 'axe: the elsewhere notice').toEqual([]);
 	});
 });
