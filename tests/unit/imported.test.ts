@@ -10,7 +10,9 @@ import type { Exchange } from '$lib/exchange/types';
 import { explainAuthorizationError } from '$lib/oauth/consent';
 import { diagnose, diagnoseCallback } from '$lib/oauth/diagnose';
 import * as F from '$lib/oauth/findings';
-import { diagnoseImported } from '$lib/oauth/imported';
+import { diagnoseImported, importHar } from '$lib/oauth/imported';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 const BASE = 'https://reader.example/sandbox';
 const T0 = Date.parse('2026-03-14T09:00:00.000Z');
@@ -200,5 +202,40 @@ describe('diagnoseImported: the callback', () => {
 	test('a redirect with a code and no findings in the file gets none', () => {
 		expect(last([callback('?code=abc&state=x')])).toEqual([]);
 		expect(last([callback('')])).toEqual([]);
+	});
+});
+
+describe("a customer's own browser HAR (tests/fixtures/customer.har, recorded from Chromium)", () => {
+	// The customer's application at app.customer.test, registered "Read only", asks the sandbox
+	// for `read write`; the sandbox sends the browser back to the application with invalid_scope.
+	const file = () => readFileSync(resolve(import.meta.dirname, '../fixtures/customer.har'), 'utf8');
+
+	test('the request back to its redirect URI is kept, with the invalid_scope it carried and the fix', () => {
+		const r = importHar(file());
+		expect(r.ok).toBe(true);
+		if (!r.ok) return;
+		expect(r.exchanges.map((e) => [e.step, new URL(e.request.url).pathname])).toEqual([
+			['consent', '/sandbox/oauth2/auth'],
+			['callback', '/cb']
+		]);
+		// The application's page, script and style sheet, twice over, are what is left out.
+		expect(r.skipped).toBe(5);
+		const [finding, ...rest] = r.exchanges[1]!.findings;
+		expect(rest).toEqual([]);
+		expect(finding).toMatchObject({ level: 'error', code: 'invalid_scope' });
+		expect(finding!.message).toContain('registered as "Read only" and cannot request write');
+		expect(finding!.fix).toContain('ask for "read" only');
+	});
+
+	test('a state that no consent request of the file sent is said to be unknown; the file’s own is not', () => {
+		const har = JSON.parse(file()) as { log: { entries: { request: { url: string } }[] } };
+		const back = har.log.entries[4]!;
+		back.request.url = back.request.url.replace('af0ifjsldkj-customer-state', 'made-up-state');
+		const r = importHar(JSON.stringify(har));
+		if (!r.ok) throw new Error(r.message);
+		expect(r.exchanges[1]!.findings.map((f) => [f.level, f.code])).toEqual([
+			['error', 'invalid_scope'],
+			['warning', 'state-mismatch']
+		]);
 	});
 });

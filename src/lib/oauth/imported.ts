@@ -9,6 +9,7 @@ import { parseJson, queryFields, splitUrl } from '$lib/exchange/text';
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { explainAuthorizationError } from './consent';
 import { diagnose, diagnoseCallback, type DiagnoseContext } from './diagnose';
+import { STATE_MISMATCH } from './findings';
 
 /** The callback keeps the findings its file carried; without them, its error (if any) can be read. */
 function callbackFindings(ex: Exchange): Finding[] {
@@ -22,17 +23,49 @@ function callbackFindings(ex: Exchange): Finding[] {
 	return findings;
 }
 
+/**
+ * A redirect back whose state no consent request of the file sent: the file cannot show which
+ * consent it answers (one from before the recording, another tab's), or it was made up. Said only
+ * when the file holds consent requests to compare with, and never for a playground's own record,
+ * which carries the state check it made.
+ */
+function unknownState(ex: Exchange, states: ReadonlySet<string>): Finding[] {
+	if (ex.findings.length || states.size === 0) return [];
+	const state = new URLSearchParams(splitUrl(ex.request.url).query).get('state');
+	if (state === null || states.has(state)) return [];
+	return [
+		{
+			level: 'warning',
+			code: STATE_MISMATCH,
+			message:
+				'Its state matches no consent request in this file: it answers a consent the recording does not hold (made before it, or in another tab), or it was not made by the application at all (RFC 6749 §10.12).',
+			fix: 'Record the flow from the start, with “Preserve log” ticked in the Network panel, and look for the consent request that sent this state.',
+			ref: 'RFC 6749 §10.12'
+		}
+	];
+}
+
 /** Findings worked out again for imported exchanges, in transcript order. */
 export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 	let requestedScope: string | undefined;
 	let tokenExpiresAt: number | undefined;
+	const states = new Set(
+		exchanges.flatMap((ex) =>
+			ex.step === 'consent'
+				? queryFields(ex.request.url).flatMap(([n, v]) => (n === 'state' ? [v] : []))
+				: []
+		)
+	);
 	return exchanges.map((ex) => {
 		if (ex.step === 'consent') {
 			const scope = queryFields(ex.request.url).find(([n]) => n === 'scope');
 			if (scope) requestedScope = scope[1];
 		}
 		const ctx: DiagnoseContext = { requestedScope, tokenExpiresAt };
-		const findings = ex.step === 'callback' ? callbackFindings(ex) : diagnose(ex, ctx);
+		const findings =
+			ex.step === 'callback'
+				? [...callbackFindings(ex), ...unknownState(ex, states)]
+				: diagnose(ex, ctx);
 		const res = ex.response;
 		if (
 			(ex.step === 'exchange' || ex.step === 'refresh') &&

@@ -1,6 +1,7 @@
 /**
  * HAR import (`fromHar`): a HAR file from this playground or a browser's Network export, read into
- * Exchanges with no network request. Only OAuth entries are kept (entry.ts says which); any client
+ * Exchanges with no network request. Only OAuth entries are kept (entry.ts says which), and the
+ * requests that come back from a consent request of the file to its redirect_uri; any client
  * secret left in them is redacted by the secret scrub of redact.ts. A file that can't be imported gives
  * `{ ok: false }` with the reason and a message that says what to do.
  *
@@ -42,6 +43,35 @@ function size(bytes: number, round: (n: number) => number): string {
 	if (bytes >= MiB / 10) return `${round((bytes / MiB) * 10) / 10} MB`;
 	if (bytes >= 1024) return `${round((bytes / 1024) * 10) / 10} KB`;
 	return `${bytes} bytes`;
+}
+
+/** `origin + path` of a URL, or undefined when it does not parse. */
+function target(url: string): string | undefined {
+	return URL.canParse(url) ? new URL(url).origin + new URL(url).pathname : undefined;
+}
+
+/**
+ * Which requests are the way back from a consent request of the file: a request to a consent's
+ * `redirect_uri`, whatever its host (a customer's own application's, in a browser's export), whose
+ * query carries `code`, `error` or `state`. Its path names no OAuth step, so without this it would
+ * be left out with the application's scripts and pictures, and the error it carried with it.
+ */
+function redirectTargets(consents: { request: { url: string } }[]): (url: string) => boolean {
+	const targets = new Set(
+		consents.flatMap((c) => {
+			const uri = URL.canParse(c.request.url)
+				? new URL(c.request.url).searchParams.get('redirect_uri')
+				: null;
+			const t = uri === null ? undefined : target(uri);
+			return t ? [t] : [];
+		})
+	);
+	return (url) => {
+		const t = target(url);
+		if (!t || !targets.has(t)) return false;
+		const q = new URL(url).searchParams;
+		return q.has('code') || q.has('error') || q.has('state');
+	};
 }
 
 /** Reads a HAR file's text into Exchanges, findings not yet worked out. Never throws. */
@@ -106,9 +136,14 @@ export function readHar(text: string, opts: ImportOptions = {}): ImportResult {
 	const exchanges: Exchange[] = [];
 	const ids = new Set<string>();
 	let skipped = 0;
-	for (const [index, raw] of entries.entries()) {
-		const parsed = entrySchema.safeParse(raw);
-		const step = parsed.success ? entryStep(parsed.data) : undefined;
+	const parsedEntries = entries.map((raw) => entrySchema.safeParse(raw));
+	const returnsTo = redirectTargets(
+		parsedEntries.flatMap((p) => (p.success && entryStep(p.data) === 'consent' ? [p.data] : []))
+	);
+	for (const [index, parsed] of parsedEntries.entries()) {
+		const step = parsed.success
+			? (entryStep(parsed.data) ?? (returnsTo(parsed.data.request.url) ? 'callback' : undefined))
+			: undefined;
 		if (!parsed.success || !step) {
 			skipped++;
 			continue;
