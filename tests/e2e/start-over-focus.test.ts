@@ -223,6 +223,12 @@ describe('errors and results in view, focus only for what the user started', () 
 			// Focused, it is said once: the live region stays quiet.
 			expect((await p.locator('.progress[role="status"]').textContent())?.trim()).toBe('');
 			await shot(p, `verdict-ok-${width}`, { screen: true });
+			// axe on the verdict, light and dark.
+			expect(await axeProblems(p), `axe: the verdict, light, ${width} px`).toEqual([]);
+			await p.emulateMedia({ colorScheme: 'dark' });
+			expect(await axeProblems(p), `axe: the verdict, dark, ${width} px`).toEqual([]);
+			await shot(p, `verdict-ok-dark-${width}`, { screen: true });
+			await p.emulateMedia({ colorScheme: 'light' });
 			// The tokens are one activation away.
 			await p.keyboard.press('Tab');
 			await p.keyboard.press('Enter');
@@ -253,6 +259,10 @@ describe('errors and results in view, focus only for what the user started', () 
 			await p.getByRole('heading', { name: 'Step 3: Code exchange, failed', exact: true }).count()
 		).toBe(1);
 		expect(await axeProblems(p)).toEqual([]);
+		await p.emulateMedia({ colorScheme: 'dark' });
+		expect(await axeProblems(p), 'axe: the failed verdict, dark').toEqual([]);
+		await shot(p, 'verdict-failed-dark-390', { screen: true });
+		await p.emulateMedia({ colorScheme: 'light' });
 		// The findings' inline code shows as code, never as backticks.
 		expect(await p.locator('main').innerText()).not.toContain('`');
 		await shot(p, 'verdict-failed-390', { screen: true });

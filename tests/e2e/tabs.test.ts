@@ -272,8 +272,15 @@ describe('a tab and its flow id', () => {
 		expect(await notice.innerText()).toContain('Import a HAR');
 		expect(await b.locator('.transcript details.exchange').count()).toBe(0);
 		await shot(b, 'tabs-elsewhere-1280', { screen: true });
+		expect(await axeProblems(b), 'axe: the elsewhere notice, 1280 px').toEqual([]);
 		await b.setViewportSize({ width: 390, height: 844 });
 		await shot(b, 'tabs-elsewhere-390', { screen: true });
-		expect(await axeProblems(b), 'axe: the elsewhere notice').toEqual([]);
+		expect(await axeProblems(b), 'axe: the elsewhere notice, 390 px').toEqual([]);
+		// And in dark mode, at both widths.
+		await b.emulateMedia({ colorScheme: 'dark' });
+		expect(await axeProblems(b), 'axe: the elsewhere notice, dark, 390 px').toEqual([]);
+		await b.setViewportSize({ width: 1280, height: 800 });
+		await shot(b, 'tabs-elsewhere-dark-1280', { screen: true });
+		expect(await axeProblems(b), 'axe: the elsewhere notice, dark, 1280 px').toEqual([]);
 	});
 });
