@@ -343,6 +343,23 @@ describe('failures a user meets', () => {
 		expect(
 			await p.locator('.transcript details.exchange[data-step="refresh"]').textContent()
 		).toMatch(/had expired/);
+		// Numbered in the order they were sent, never by step: the refresh (step 5) went out as #4,
+		// before the user-info call (step 4) as #5, in the transcript, the diagram and the step cards.
+		const titles = await p.locator('.transcript .ex-title').allInnerTexts();
+		expect(titles).toEqual([
+			'#1 Consent redirect',
+			'#2 Callback',
+			'#3 Code exchange',
+			'#4 Refresh',
+			'#5 User-info'
+		]);
+		const arrows = await p.locator('[data-arrow] .label').allTextContents();
+		expect(arrows.map((a) => a.split(' ')[0])).toEqual(['#1', '#2', '#3', '#4', '#5']);
+		expect(await p.locator('[data-arrow]').nth(3).getAttribute('aria-label')).toMatch(
+			/^#4 POST .*\(refresh, step 5\)$/
+		);
+		expect(await p.locator('#refresh .step-result .ex-title').innerText()).toBe('#4 Refresh');
+		expect(await p.locator('#userinfo .step-result .ex-title').innerText()).toBe('#5 User-info');
 		await shot(p, '12-refreshed-before-userinfo');
 	});
 

@@ -24,7 +24,7 @@ import {
 	requestTarget,
 	responseHead
 } from '$lib/exchange/raw';
-import { headerValue, statusLine, type Exchange } from '$lib/exchange/types';
+import { exchangeNumbers, headerValue, statusLine, type Exchange } from '$lib/exchange/types';
 import { STEPS, type Step } from '$lib/exchange/step-registry';
 import { rateLimits } from '$lib/exchange/rate-limit-headers';
 
@@ -285,11 +285,20 @@ describe('raw HTTP text', () => {
 			expect(prettyJson(t)).toBeUndefined();
 	});
 
-	test('exchangeTitle numbers the flow steps and leaves the registration check unnumbered', () => {
+	test('exchangeTitle writes the running number as "#n", never the step’s number', () => {
 		const ex = (step: Step) => ({ step }) as Exchange;
-		expect(exchangeTitle(ex('exchange'))).toBe(`3. ${STEPS.exchange.title}`);
-		expect(exchangeTitle(ex('consent'))).toBe(`1. ${STEPS.consent.title}`);
-		expect(exchangeTitle(ex('check'))).toBe(STEPS.check.title);
+		expect(exchangeTitle(ex('refresh'), 4)).toBe('#4 Refresh');
+		expect(exchangeTitle(ex('check'), 1)).toBe(`#1 ${STEPS.check.title}`);
+		expect(exchangeTitle(ex('exchange'))).toBe(STEPS.exchange.title);
+	});
+
+	test('exchangeNumbers counts from 1 in the order of the list', () => {
+		const list = ['a', 'b', 'c'].map((id) => ({ id }) as Exchange);
+		expect([...exchangeNumbers(list)]).toEqual([
+			['a', 1],
+			['b', 2],
+			['c', 3]
+		]);
 	});
 });
 

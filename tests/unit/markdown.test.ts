@@ -54,14 +54,14 @@ describe('toMarkdown', () => {
 		expect(md).toMatch(
 			/^7\. \*\*API call\*\* \(api\): .* → failed \(refused\)\. error: Nothing is listening/m
 		);
-		expect(md.match(/^## \d+\. /gm)).toEqual([
-			'## 1. ',
-			'## 2. ',
-			'## 3. ',
-			'## 4. ',
-			'## 5. ',
-			'## 6. ',
-			'## 7. '
+		expect(md.match(/^## #\d+ /gm)).toEqual([
+			'## #1 ',
+			'## #2 ',
+			'## #3 ',
+			'## #4 ',
+			'## #5 ',
+			'## #6 ',
+			'## #7 '
 		]);
 	});
 
@@ -195,13 +195,13 @@ describe('toMarkdown', () => {
 		expect(at('## Summary')).toBeGreaterThan(at('## What failed'));
 		// The newest failure: exchange 8 (7 of the transcript, after the metadata), its first error.
 		expect(md).toMatch(
-			/## What failed\n\nExchange 8, API call: .* → failed \(refused\)\.\n\n- \*\*error\*\*/
+			/## What failed\n\nExchange #8, API call: .* → failed \(refused\)\.\n\n- \*\*error\*\*/
 		);
-		expect(at('## 8. API call')).toBeGreaterThan(at('## 2. '));
-		expect(at('## Setup')).toBeGreaterThan(at('## 8. API call'));
+		expect(at('## #8 API call')).toBeGreaterThan(at('## #2 '));
+		expect(at('## Setup')).toBeGreaterThan(at('## #8 API call'));
 		expect(at('## Metadata')).toBeGreaterThan(at('## Setup'));
 		// The metadata keeps its number from the summary.
-		expect(md).toContain('## Metadata\n\n### 1. Metadata');
+		expect(md).toContain('## Metadata\n\n### #1 Metadata');
 		expect(md).not.toContain('jwks_uri');
 	});
 

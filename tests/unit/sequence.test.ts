@@ -226,9 +226,17 @@ describe('step numbers follow the order of the flow', () => {
 		const order = ['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'api'] as const;
 		expect(order.map((s) => STEP_NUMBER[s])).toEqual(['1', '2', '3', '4', '5', '6']);
 	});
-	test('a usual run (exchange, user-info, refresh) reads 3, 4, 5 in the diagram', () => {
-		const l = layoutSequence([ex('exchange'), ex('userinfo'), ex('refresh')], { width: 900 });
-		expect(l.rows.map((r) => r.main.split(' ')[0])).toEqual(['3', '4', '5']);
+	test('an arrow carries the running number of its exchange, in sending order, never its step’s', () => {
+		// An expired token: the refresh (step 5) is sent before the user-info call (step 4).
+		const sent = [ex('exchange'), ex('refresh'), ex('userinfo')];
+		const l = layoutSequence(sent, { width: 900 });
+		expect(l.rows.map((r) => r.main.split(' ')[0])).toEqual(['#1', '#2', '#3']);
+		expect(l.rows[1]!.ariaLabel).toBe('#2 POST /oauth2/token, 200 OK (refresh, step 5)');
+		expect(l.rows[2]!.ariaLabel).toMatch(/^#3 GET …\/user-info, 200 OK \(user-info, step 4/);
+		// A request with no step of its own is named instead.
+		expect(layoutSequence([ex('check')], { width: 900 }).rows[0]!.ariaLabel).toMatch(
+			/^#1 GET .*\(registration check\b/
+		);
 	});
 });
 
@@ -433,7 +441,7 @@ describe('layoutSequence', () => {
 		const l = layoutSequence(flow, { width: 900 });
 		expect(l.compact).toBe(false);
 		expect(l.lanes.map((lane) => lane.label)).toEqual(['Browser', 'Playground server', 'Service']);
-		expect(l.rows[2]!.main).toBe('3 POST /oauth2/token');
+		expect(l.rows[2]!.main).toBe('#3 POST /oauth2/token');
 	});
 
 	test('at 390 px: short lane names, labels that fit between their lanes, numbers and statuses kept', () => {
@@ -444,7 +452,7 @@ describe('layoutSequence', () => {
 			const room = Math.abs(r.x2 - r.x1) - 12;
 			expect(r.main.length * GEOMETRY.labelChar).toBeLessThanOrEqual(room);
 			expect(r.status.length * GEOMETRY.labelChar).toBeLessThanOrEqual(room);
-			expect(r.main).toMatch(/^([1-6]|check) (GET|POST)/);
+			expect(r.main).toMatch(/^#[1-5] (GET|POST)/);
 		}
 		expect(l.rows[3]!.status).toMatch(/^✕ 403/);
 		expect(layoutSequence(flow, { width: 300 }).rows[3]!.status).toBe('✕ 403');
@@ -509,7 +517,7 @@ describe('narrow labels never cut a word in two', () => {
 	});
 	test('at 356 px the token endpoint shows as "…/token" or not at all', () => {
 		const l = layoutSequence([ex('exchange'), ex('callback')], { width: 356 });
-		expect(['3 POST …/token', '3 POST']).toContain(l.rows[0]!.main);
-		expect(['2 GET /callback', '2 GET …/callback', '2 GET']).toContain(l.rows[1]!.main);
+		expect(['#1 POST …/token', '#1 POST']).toContain(l.rows[0]!.main);
+		expect(['#2 GET /callback', '#2 GET …/callback', '#2 GET']).toContain(l.rows[1]!.main);
 	});
 });

@@ -154,7 +154,7 @@ function whatFailed(shown: Exchange[]): string[] {
 	const out = [
 		'## What failed',
 		'',
-		`Exchange ${i + 1}, ${escape(title(ex))}: ${code(requestLine(ex))} → ${escape(statusOf(ex))}.`,
+		`Exchange #${i + 1}, ${escape(title(ex))}: ${code(requestLine(ex))} → ${escape(statusOf(ex))}.`,
 		''
 	];
 	if (error) out.push(...findingLines(error), '');
@@ -164,7 +164,8 @@ function whatFailed(shown: Exchange[]): string[] {
 }
 
 function section(ex: Exchange, n: number, level = '##'): string[] {
-	const out = [`${level} ${n}. ${escape(title(ex))}`, ''];
+	// "#4", the running number the page shows (exchangeNumbers), never "4." for step 4.
+	const out = [`${level} #${n} ${escape(title(ex))}`, ''];
 	if (ex.note) out.push(`*${escape(ex.note)}*`, '');
 	out.push(`${code(requestLine(ex))}, started ${escape(ex.startedAt)}, ${ex.timing.total} ms.`, '');
 	if (ex.findings.length) out.push('**Findings**', '', ...ex.findings.flatMap(findingLines), '');
@@ -222,7 +223,8 @@ export function toMarkdown(exchanges: Exchange[], opts: MarkdownOptions = {}): s
 		);
 	});
 	out.push('');
-	// Each exchange keeps its number in the summary; the metadata documents come last.
+	// Each exchange keeps its number in the summary (its place in the list, as exchangeNumbers
+	// counts on the page); the metadata documents come last.
 	const numbered = shown.map((ex, i) => ({ ex, n: i + 1 }));
 	for (const { ex, n } of numbered.filter(({ ex }) => ex.step !== 'discovery'))
 		out.push(...section(ex, n));

@@ -37,8 +37,13 @@ export function prettyJson(body: string): string | undefined {
 	}
 }
 
-/** "3. Code exchange": the step's number and name, as the step cards show them. */
-export function exchangeTitle(ex: Exchange): string {
-	const { n, title } = STEPS[ex.step];
-	return n === undefined ? title : `${n}. ${title}`;
+/**
+ * "#4 Refresh": the exchange's running number, in the order the exchanges were sent
+ * (`exchangeNumbers`), then its step's name. The number is written with "#" so that it is never
+ * taken for the step's own number: with an expired token, #4 is the refresh (step 5) sent before
+ * the user-info call #5 (step 4).
+ */
+export function exchangeTitle(ex: Exchange, n?: number): string {
+	const { title } = STEPS[ex.step];
+	return n === undefined ? title : `#${n} ${title}`;
 }

@@ -107,3 +107,12 @@ export function headerValue(headers: HeaderList, name: string): string | undefin
 	const lower = name.toLowerCase();
 	return headers.find(([n]) => n.toLowerCase() === lower)?.[1];
 }
+
+/**
+ * Each exchange's running number: its place in the list, which is the order they were sent (the
+ * transcript adds them as they come back, an import keeps the file's order). The transcript, the
+ * diagram, the step cards and the Markdown report all number from here.
+ */
+export function exchangeNumbers(list: readonly Exchange[]): Map<string, number> {
+	return new Map(list.map((ex, i) => [ex.id, i + 1]));
+}

@@ -11,7 +11,7 @@
  */
 import { createContext, tick } from 'svelte';
 import type { ActionResult, SubmitFunction } from '@sveltejs/kit';
-import type { Exchange } from '$lib/exchange/types';
+import { exchangeNumbers, type Exchange } from '$lib/exchange/types';
 import {
 	busyText,
 	doneText,
@@ -128,6 +128,12 @@ export class Flow {
 		(Object.entries(this.steps).find(([, st]) => st === 'current' || st === 'busy') ?? [])[0]
 	);
 	readonly shown = $derived(this.imported ? this.imported.exchanges : transcript.items);
+	/** The running number (#n) of each exchange of this tab's transcript, in sending order. */
+	readonly numbers = $derived(exchangeNumbers(transcript.items));
+	/** The same for the list the transcript shows (an imported HAR's, when there is one). */
+	readonly shownNumbers = $derived(
+		this.imported ? exchangeNumbers(this.imported.exchanges) : this.numbers
+	);
 	/**
 	 * The flow's outcome in one line (exchange/verdict.ts), from this setup's newest code exchange
 	 * or refresh; the page shows it at the top and in its title.
@@ -343,4 +349,4 @@ export class Flow {
 }
 
 /** `setFlow(new Flow(…))` in the page; `getFlow()` in the components below it. */
-export const [getFlow, setFlow] = createContext<Flow>();
+export const [getFlow, setFlow, hasFlow] = createContext<Flow>();

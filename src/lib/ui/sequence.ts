@@ -2,7 +2,7 @@
  * The sequence diagram's layout, as pure functions of the exchanges: which lanes each arrow joins,
  * its labels, its status, and where everything goes for a given width.
  */
-import { headerValue, statusLine, type Exchange } from '$lib/exchange/types';
+import { exchangeNumbers, headerValue, statusLine, type Exchange } from '$lib/exchange/types';
 import { STEP_NAMES, STEPS, type Step } from '$lib/exchange/step-registry';
 import { exchangeStatus, ofSetup, type ExchangeStatus } from './step-status';
 
@@ -144,9 +144,13 @@ interface Fitted {
 	kind: StatusKind;
 }
 
-/** The parts of an arrow's labels, fitted to `maxChars` characters per line: path cut to its last segments first, then dropped. */
-function fit(ex: Exchange, maxChars: number): Fitted {
-	const n = STEP_NUMBER[ex.step];
+/**
+ * The parts of an arrow's labels, fitted to `maxChars` characters per line: path cut to its last
+ * segments first, then dropped. `number` is the exchange's running number ("#4", in sending order,
+ * as the transcript and the step cards show it); without one, the step's.
+ */
+function fit(ex: Exchange, maxChars: number, number?: number): Fitted {
+	const n = number === undefined ? STEP_NUMBER[ex.step] : `#${number}`;
 	const method = ex.request.method;
 	const kind = statusKind(ex);
 	const head = `${n} ${method}`;
@@ -163,11 +167,15 @@ function fit(ex: Exchange, maxChars: number): Fitted {
 }
 
 /**
- * The two text lines of an arrow: "3 POST /oauth2/token" above, the status below with its mark:
+ * The two text lines of an arrow: "#3 POST /oauth2/token" above, the status below with its mark:
  * "✓ 200 OK", "✕ 403 Forbidden", "⊘ 303 consent declined"; a redirect or a navigation has none.
  */
-export function arrowLabels(ex: Exchange, maxChars = Infinity): { main: string; status: string } {
-	const f = fit(ex, maxChars);
+export function arrowLabels(
+	ex: Exchange,
+	maxChars = Infinity,
+	number?: number
+): { main: string; status: string } {
+	const f = fit(ex, maxChars, number);
 	const mark = STATUS_MARK[f.kind];
 	return {
 		main: [f.n, f.method, f.path].filter(Boolean).join(' '),
@@ -176,28 +184,39 @@ export function arrowLabels(ex: Exchange, maxChars = Infinity): { main: string; 
 }
 
 /**
- * The arrow's accessible name, e.g. "Step 3, POST /oauth2/token, 200 OK (code exchange)". It holds
- * the words shown on the arrow, in the same order (WCAG 2.5.3, label in name), then in brackets the
- * step's name, the path when it was shortened, whether it failed or consent was declined, whether it
+ * The arrow's accessible name, e.g. "#4 POST /oauth2/token, 200 OK (refresh, step 5)", or without a
+ * running number "Step 3, POST /oauth2/token, 200 OK (code exchange)". It holds the words shown on
+ * the arrow, in the same order (WCAG 2.5.3, label in name), then in brackets the step's name (and
+ * number), the path when it was shortened, whether it failed or consent was declined, whether it
  * was made with an earlier setup, and whether it is the current step.
  */
 export function arrowAriaLabel(
 	ex: Exchange,
 	current?: string,
 	maxChars = Infinity,
-	stale = false
+	stale = false,
+	number?: number
 ): string {
-	const f = fit(ex, maxChars);
+	const f = fit(ex, maxChars, number);
 	const numbered = /^\d+$/.test(f.n);
 	const name = STEPS[ex.step].name;
 	const request = [f.method, f.path].filter(Boolean).join(' ');
-	const head = numbered
-		? `Step ${f.n}, ${request}`
-		: // The short name shown on the arrow ("par") is in the accessible name too, before the request (WCAG 2.5.3).
-			name.includes(f.n)
-			? `${name.charAt(0).toUpperCase()}${name.slice(1)}: ${request}`
-			: `${name.charAt(0).toUpperCase()}${name.slice(1)}, ${f.n} ${request}`;
-	const extra: string[] = numbered ? [name] : [];
+	const step = STEPS[ex.step].n;
+	const head =
+		number !== undefined
+			? `${f.n} ${request}`
+			: numbered
+				? `Step ${f.n}, ${request}`
+				: // The short name shown on the arrow ("par") is in the accessible name too, before the request (WCAG 2.5.3).
+					name.includes(f.n)
+					? `${name.charAt(0).toUpperCase()}${name.slice(1)}: ${request}`
+					: `${name.charAt(0).toUpperCase()}${name.slice(1)}, ${f.n} ${request}`;
+	const extra: string[] =
+		number !== undefined
+			? [step === undefined ? name : `${name}, step ${step}`]
+			: numbered
+				? [name]
+				: [];
 	const full = shortPath(ex.request.url, Infinity);
 	if (f.path !== full) extra.push(full);
 	if (f.kind === 'failed') extra.push('failed');
@@ -304,7 +323,9 @@ export function layoutSequence(
 	});
 	const xOf = (lane: Lane) => lanes.find((l) => l.id === lane)!.x;
 	let compact = lanes.some((l) => l.label !== l.name);
+	const numbers = exchangeNumbers(exchanges);
 	const rows: ArrowRow[] = exchanges.map((ex, i) => {
+		const number = numbers.get(ex.id);
 		const { from, to } = lanesOf(ex.step);
 		const x1 = xOf(from);
 		const x2 = xOf(to);
@@ -312,8 +333,8 @@ export function layoutSequence(
 		const y = g.firstRow + i * g.rowHeight;
 		const arrowY = y + 27;
 		const maxChars = Math.floor((Math.abs(x2 - x1) - 12) / g.labelChar);
-		const labels = arrowLabels(ex, maxChars);
-		const full = arrowLabels(ex);
+		const labels = arrowLabels(ex, maxChars, number);
+		const full = arrowLabels(ex, Infinity, number);
 		if (labels.main !== full.main || labels.status !== full.status) compact = true;
 		const lineEnd = x2 - d * HEAD;
 		const stale = opts.setupId !== undefined && !ofSetup(ex, opts.setupId);
@@ -336,7 +357,7 @@ export function layoutSequence(
 			labelX: (x1 + x2) / 2,
 			main: labels.main,
 			status: labels.status,
-			ariaLabel: arrowAriaLabel(ex, current, maxChars, stale),
+			ariaLabel: arrowAriaLabel(ex, current, maxChars, stale, number),
 			title: `${ex.request.method} ${ex.request.url.split('?')[0]} → ${statusPhrase(ex)}`
 		};
 	});
