@@ -48,6 +48,53 @@ describe('prefilled links', () => {
 		expect(await p.getByTestId('consent-url').textContent()).toContain('client_id=sandbox-ro');
 	});
 
+	for (const width of [1280, 390])
+		test(`/link's builder comes first, offers every parameter, previews the banner, and its link fills the form with the sandbox after it, at ${width} px`, async ({
+			srv,
+			newPage
+		}) => {
+			const p = await open(newPage, { width });
+			await p.goto(srv.url + '/link');
+			const builder = p.getByTestId('link-builder');
+			const table = p.locator('table.params');
+			// The builder before the reference table.
+			const top = async (l: typeof builder) => (await l.boundingBox())!.y;
+			expect(await top(builder)).toBeLessThan(await top(table));
+			// Every parameter the table lists has its control in the builder.
+			const params = await table.locator('tbody th code').allInnerTexts();
+			for (const name of params)
+				expect(await builder.locator(`[id="link-${name}"]`).count(), name).toBe(1);
+			await builder.locator('summary').click();
+			await builder.getByLabel('Client authentication').selectOption('client_secret_basic');
+			await builder.getByLabel('PKCE').selectOption('S256');
+			await builder.getByLabel('Client id').fill('sandbox-ro');
+			const link = await p.getByTestId('built-link').innerText();
+			expect(link).toContain('token_endpoint_auth_method=client_secret_basic');
+			expect(link).toContain('pkce=S256');
+			const preview = p.getByTestId('banner-preview');
+			expect(await preview.innerText()).toContain(`check that you trust 127.0.0.1:${srv.port}`);
+			expect(await preview.innerText()).toContain(
+				`The client secret goes to 127.0.0.1:${srv.port} (token endpoint)`
+			);
+			// No literal backtick anywhere on the page: inline code shows as code.
+			expect(await p.locator('main').innerText()).not.toContain('`');
+			await shot(p, `link-builder-${width}`);
+
+			await p.getByRole('link', { name: 'Open it' }).click();
+			await p.getByTestId('prefill-banner').waitFor();
+			expect(await p.getByLabel('Client id').inputValue()).toBe('sandbox-ro');
+			expect(await p.getByLabel('PKCE').inputValue()).toBe('S256');
+			expect(await p.getByLabel('Client authentication').inputValue()).toBe('client_secret_basic');
+			// The link's setup first; the sandbox after the form, as a second choice.
+			const after = p.getByTestId('presets-after-link');
+			expect(await after.getByRole('button').count()).toBeGreaterThan(0);
+			expect(await top(after)).toBeGreaterThan(
+				await top(p.getByRole('button', { name: 'Save setup' }))
+			);
+			expect(await p.locator('.presets').count()).toBe(1);
+			await shot(p, `link-opened-${width}`);
+		});
+
 	test('a link carrying client_secret is refused, and the secret leaves the address bar', async ({
 		srv,
 		newPage

@@ -53,6 +53,7 @@ export const scopeRule = (z: Zod) =>
 			'Scope may only hold printable ASCII words separated by spaces (RFC 6749 §3.3), no quotes or backslashes'
 		);
 
+const TOKEN_LOCATIONS = ['header', 'query'] as const;
 const AUTH_METHODS = ['client_secret_post', 'client_secret_basic', 'none'] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 const PKCE_METHODS = ['off', 'S256', 'plain'] as const;
@@ -84,6 +85,8 @@ interface FieldFacts {
 	 * markup of its own.
 	 */
 	input: 'text' | 'url' | 'checkbox' | 'choice';
+	/** A `choice`'s values, in the order they are offered (its rule accepts exactly these). */
+	options?: readonly string[];
 	/** A new setup's value. None: every setup gives its own (the page fills it in). */
 	default?: unknown;
 	/**
@@ -251,11 +254,12 @@ export const SETUP_FIELDS = {
 		}
 	),
 	token_location: field(
-		(z) => z.enum(['header', 'query'], { error: 'Choose where the access token goes' }),
+		(z) => z.enum(TOKEN_LOCATIONS, { error: 'Choose where the access token goes' }),
 		{
 			label: 'Where the access token goes',
 			group: 'advanced',
 			input: 'choice',
+			options: TOKEN_LOCATIONS,
 			default: 'header',
 			link: '`header` (Authorization: Bearer, the default) or `query` (access_token parameter).',
 			preset: true
@@ -369,6 +373,7 @@ export const SETUP_FIELDS = {
 			label: 'Client authentication',
 			group: 'protocol',
 			input: 'choice',
+			options: AUTH_METHODS,
 			default: 'client_secret_post',
 			link: '`client_secret_post` (default, as the service’s API docs say), `client_secret_basic` (HTTP Basic) or `none` (a public client).',
 			preset: true
@@ -379,6 +384,7 @@ export const SETUP_FIELDS = {
 		label: 'PKCE',
 		group: 'protocol',
 		input: 'choice',
+		options: PKCE_METHODS,
 		default: 'off',
 		link: '`off` (default), `S256` or `plain` (RFC 7636).',
 		preset: true

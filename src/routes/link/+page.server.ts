@@ -6,6 +6,8 @@ export const load: PageServerLoad = ({ url, locals }) => ({
 	presets: locals.app.presets.list(url.origin).map((p) => ({
 		name: p.name,
 		label: p.label,
-		description: p.description
+		description: p.description,
+		// Whether the reader's page will say that the secret is configured: never the secret itself.
+		hasSecret: !!p.client_secret
 	}))
 });
