@@ -25,7 +25,7 @@ test("a customer's browser HAR: the redirect back to its application shows its i
 	await expect.poll(() => entries.count()).toBe(2);
 	const back = entries.nth(1);
 	expect(await back.getAttribute('data-step')).toBe('callback');
-	await back.locator('summary').click();
+	await back.locator(':scope > summary').click();
 	const finding = back.locator('li.finding[data-code="invalid_scope"]');
 	await finding.waitFor();
 	expect(await finding.innerText()).toContain('registered as "Read only" and cannot request write');

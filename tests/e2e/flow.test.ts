@@ -363,6 +363,60 @@ describe('failures a user meets', () => {
 		await shot(p, '12-refreshed-before-userinfo');
 	});
 
+	test('quiet cards: the headers that matter first, the rest under "All headers"; an explanation seen before folds, an error never does', async () => {
+		const p = await newPage();
+		await signIn(p, srv.url, 'Sandbox (read only)');
+		await p.getByRole('button', { name: 'Read the user info' }).click();
+		const card = p.locator('#userinfo .step-result details.exchange');
+		await card.waitFor();
+		const shown = await card.innerText();
+		expect(shown).toMatch(/content-type: application\/json/i);
+		expect(shown).toMatch(/x-reader-zone1-usage/i);
+		// nosniff and the other security headers wait under "All headers", and are there.
+		expect(shown).not.toMatch(/x-content-type-options/i);
+		const all = card.getByTestId('all-headers');
+		await all.locator('summary').click();
+		expect(await all.innerText()).toMatch(/x-content-type-options: nosniff/i);
+
+		// An error: a read-only token cannot write (the service's API docs §4.3).
+		await p.getByLabel('Method').selectOption('POST');
+		await p.getByLabel(/Path below/).fill('edit-tag');
+		await p.getByRole('button', { name: 'Send' }).click();
+		await p.locator('#api details.exchange').waitFor();
+		const infos = p.locator('.transcript .finding-info');
+		await expect.poll(() => infos.count()).toBeGreaterThan(0);
+		const code = await infos.first().getAttribute('data-code');
+		const exchange = p.locator('.transcript details.exchange', {
+			has: p.locator(`.finding-info[data-code="${code}"]`)
+		});
+		const id = await exchange.first().getAttribute('data-exchange-id');
+		const opened = p.locator(`.transcript details.exchange[data-exchange-id="${id}"]`);
+		await opened.locator('summary').first().click();
+		const info = opened.locator(`.finding-info[data-code="${code}"]`);
+		await info.waitFor();
+		const whole = await info.innerText();
+		expect(await p.locator('.finding[data-folded]').count()).toBe(0);
+
+		// In this browser a second time: the explanation folds to its first sentence, which opens.
+		await p.reload();
+		await opened.locator('summary').first().click();
+		await info.waitFor();
+		expect(await info.getAttribute('data-folded')).toBe('true');
+		const first = await info.locator('summary').innerText();
+		expect(first.length).toBeGreaterThan(0);
+		expect(whole).toContain(first);
+		expect((await info.innerText()).length).toBeLessThan(whole.length);
+		await shot(p, '12b-quiet-cards-folded');
+		await info.locator('summary').click();
+		expect((await info.innerText()).length).toBeGreaterThanOrEqual(whole.length - 2);
+		// Errors and warnings, and their fixes, never fold.
+		const errors = p.locator('.transcript .finding-error, .transcript .finding-warning');
+		expect(await errors.count()).toBeGreaterThan(0);
+		expect(
+			await p.locator('.finding-error[data-folded], .finding-warning[data-folded]').count()
+		).toBe(0);
+	});
+
 	test('the page works at phone width', async () => {
 		const p = await newPage({ width: 390, height: 844 });
 		await signIn(p, srv.url, 'Sandbox (read write)');

@@ -46,7 +46,7 @@ test('a 100 KB body shows as text at once and is highlighted by a worker, text u
 	await p.goto(srv.url + '/');
 	await p.locator('main[data-ready="true"]').waitFor();
 	await p.getByTestId('import-har').setInputFiles(file);
-	await p.locator('.transcript details.exchange summary').first().click();
+	await p.locator('.transcript details.exchange > summary').first().click();
 	const pre = p.getByLabel('Response body, pretty-printed');
 	await pre.waitFor();
 	// The whole text is there from the start, whatever the highlighting has done so far.

@@ -162,10 +162,10 @@ describe('a step that fails after succeeding', () => {
 		expect(await p.locator('#exchange').getAttribute('class')).toContain('step-failed');
 		const cards = p.locator('#exchange > .step-result > details.exchange');
 		expect(await cards.count()).toBe(1);
-		expect(await cards.first().locator('summary').textContent()).toContain('500');
+		expect(await cards.first().locator(':scope > summary').textContent()).toContain('500');
 		const earlier = p.locator('#exchange [data-testid="earlier-result"]');
 		expect(await earlier.textContent()).toMatch(/Earlier result.*before the failure above/s);
-		expect(await earlier.locator('summary').textContent()).toContain('200');
+		expect(await earlier.locator('details.exchange > summary').textContent()).toContain('200');
 		expect(await axe(p)).toEqual([]);
 		await p.locator('#exchange').scrollIntoViewIfNeeded();
 		await shot(p.locator('#exchange'), 'status-01-failed-earlier');
@@ -185,10 +185,12 @@ describe('a step that fails after succeeding', () => {
 		await p.getByRole('button', { name: 'Read the user info' }).click();
 		await expect.poll(() => state(p, 'userinfo')).toBe('failed');
 		expect(
-			await p.locator('#userinfo > .step-result > details.exchange summary').textContent()
+			await p.locator('#userinfo > .step-result > details.exchange > summary').textContent()
 		).toContain('500');
 		expect(
-			await p.locator('#userinfo [data-testid="earlier-result"] summary').textContent()
+			await p
+				.locator('#userinfo [data-testid="earlier-result"] details.exchange > summary')
+				.textContent()
 		).toContain('200');
 	});
 });
@@ -201,7 +203,7 @@ test('Cancel mid-request shows "cancelled" and no other setup’s result', async
 	await setUp(p, 'b');
 	await consent(p);
 	await expect.poll(() => state(p, 'exchange')).toBe('failed');
-	expect(await p.locator('#exchange details.exchange summary').textContent()).toContain('500');
+	expect(await p.locator('#exchange details.exchange > summary').textContent()).toContain('500');
 
 	// Setup A, another service: its code exchange hangs, and the user cancels it.
 	service.token.a = 'hang';

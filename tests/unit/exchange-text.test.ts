@@ -19,6 +19,7 @@ import {
 } from '$lib/exchange/text';
 import {
 	exchangeTitle,
+	keyHeaders,
 	prettyJson,
 	requestHead,
 	requestTarget,
@@ -290,6 +291,39 @@ describe('raw HTTP text', () => {
 		expect(exchangeTitle(ex('refresh'), 4)).toBe('#4 Refresh');
 		expect(exchangeTitle(ex('check'), 1)).toBe(`#1 ${STEPS.check.title}`);
 		expect(exchangeTitle(ex('exchange'))).toBe(STEPS.exchange.title);
+	});
+
+	test('keyHeaders keeps the headers that matter, in the order received; caching only on token answers', () => {
+		const headers: [string, string][] = [
+			['x-content-type-options', 'nosniff'],
+			['Cache-Control', 'no-store'],
+			['content-type', 'application/json'],
+			['X-Reader-Zone1-Usage', '3'],
+			['X-Reader-Zone1-Limit', '100'],
+			['x-reader-limits-reset-after', '600'],
+			['RateLimit-Remaining', '9'],
+			['Retry-After', '5'],
+			['WWW-Authenticate', 'Bearer error="invalid_token"'],
+			['Location', '/x'],
+			['Pragma', 'no-cache'],
+			['content-security-policy', "default-src 'none'"],
+			['Date', 'Sat, 28 Nov 2026 05:00:00 GMT']
+		];
+		const names = (step: Step) => keyHeaders(headers, step).map(([n]) => n);
+		const always = [
+			'content-type',
+			'X-Reader-Zone1-Usage',
+			'X-Reader-Zone1-Limit',
+			'x-reader-limits-reset-after',
+			'RateLimit-Remaining',
+			'Retry-After',
+			'WWW-Authenticate',
+			'Location'
+		];
+		expect(names('userinfo')).toEqual(always);
+		expect(names('api')).toEqual(always);
+		for (const step of ['exchange', 'refresh'] as const)
+			expect(names(step)).toEqual(['Cache-Control', ...always, 'Pragma']);
 	});
 
 	test('exchangeNumbers counts from 1 in the order of the list', () => {

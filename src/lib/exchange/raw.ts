@@ -1,6 +1,13 @@
 /** The raw HTTP text of an Exchange, as it went on the wire (CRLFs shown as line breaks). */
 import { STEPS } from './step-registry';
-import { statusLine, type Exchange, type ExchangeRequest, type ExchangeResponse } from './types';
+import {
+	statusLine,
+	type Exchange,
+	type ExchangeRequest,
+	type ExchangeResponse,
+	type HeaderList,
+	type Step
+} from './types';
 
 /**
  * The request line's target: the URL's path and query as the URL holds them, without its origin or
@@ -24,6 +31,27 @@ export function responseHead(res: ExchangeResponse): string {
 	const lines = [`HTTP/${res.httpVersion} ${statusLine(res)}`];
 	for (const [n, v] of res.headers) lines.push(`${n}: ${v}`);
 	return lines.join('\n');
+}
+
+/**
+ * The headers worth reading first on any answer: what the body is, a challenge, a redirect's
+ * target, and the rate limits (the service's API docs' zones, and the usual RateLimit and
+ * Retry-After headers).
+ */
+const KEY_HEADERS =
+	/^(content-type|www-authenticate|location|retry-after|x-reader-(zone[12]-(usage|limit)|limits-reset-after)|(x-)?ratelimit(-[a-z-]+)?)$/i;
+/** On a token answer, whether it may be cached too (RFC 6749 §5.1: Cache-Control: no-store). */
+const TOKEN_ANSWER_HEADERS = /^(cache-control|pragma)$/i;
+
+/**
+ * The response headers an exchange's card shows first, in the order received; the rest fold under
+ * "All headers" (ui/ExchangeView.svelte). The exports always carry every header.
+ */
+export function keyHeaders(headers: HeaderList, step: Step): HeaderList {
+	const token = step === 'exchange' || step === 'refresh';
+	return headers.filter(
+		([name]) => KEY_HEADERS.test(name) || (token && TOKEN_ANSWER_HEADERS.test(name))
+	);
 }
 
 /** Pretty JSON when the body is JSON, else undefined. */
