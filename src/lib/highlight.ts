@@ -31,7 +31,7 @@ function highlighter(): Promise<HighlighterCore> {
 			import('@shikijs/langs/shellscript'),
 			import('tm-grammars/grammars/http.json'),
 			import('@shikijs/themes/github-light-high-contrast'),
-			import('@shikijs/themes/github-dark')
+			import('@shikijs/themes/github-dark-high-contrast')
 		]);
 		return createHighlighterCore({
 			engine: createJavaScriptRegexEngine(),
@@ -137,7 +137,7 @@ export async function highlight(code: string, lang: Lang): Promise<Line[] | unde
 	const hl = await highlighter();
 	const { tokens, fg } = hl.codeToTokens(code, {
 		lang,
-		themes: { light: 'github-light-high-contrast', dark: 'github-dark' },
+		themes: { light: 'github-light-high-contrast', dark: 'github-dark-high-contrast' },
 		defaultColor: false
 	});
 	const lines = toLines(tokens, fg);

@@ -2,8 +2,8 @@
  * The page on a phone (390 × 844, touch) and on a desktop (1280), in real Chromium: one sandbox flow
  * through every step and state, with the layout checked at each. Nothing may run off the right edge
  * unless it scrolls inside a box of its own, the page never scrolls sideways, every tap target on the
- * phone is at least 44 × 44 CSS px, and a docs link's banner stays in reach while the focus moves down
- * the page. Screenshots of every state go to test-output/screenshots/phone-*.png and desktop-*.png.
+ * phone is at least 44 × 44 CSS px, axe finds nothing in the light theme or the dark one, and a docs
+ * link's banner stays in reach while the focus moves down the page. Screenshots of every state go to test-output/screenshots/phone-*.png and desktop-*.png.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -11,6 +11,7 @@ import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
 import { flowUrl, openPlayground, watch } from '../helpers/e2e';
 import { overflowProblems, smallTargets } from '../helpers/layout';
+import { axeProblems } from '../helpers/axe';
 
 let srv: TestServer;
 let browser: Browser;
@@ -54,13 +55,23 @@ async function newPage(size: Size): Promise<Page> {
 
 /**
  * Checks the layout of the state the page is in, and saves its screenshot: nothing off the right
- * edge, and (on the phone) no tap target under 44 px. Failures name the elements.
+ * edge, (on the phone) no tap target under 44 px, and no axe violation or undecided result in the
+ * light theme and in the dark one (the page follows the system's). Failures name the elements.
  */
 async function checkLayout(p: Page, size: Size, name: string): Promise<void> {
 	await shot(p, `${size}-${name}`);
 	expect.soft(await overflowProblems(p), `${name}: elements past the right edge`).toEqual([]);
 	if (size === 'phone')
 		expect.soft(await smallTargets(p), `${name}: tap targets under 44 × 44 px`).toEqual([]);
+	for (const scheme of ['light', 'dark'] as const) {
+		await p.emulateMedia({ colorScheme: scheme });
+		if (scheme === 'dark') await shot(p, `${size}-${name}-dark`);
+		const found = (await axeProblems(p)).map(
+			(v) => `${v.kind} ${v.id} (${v.impact}) ${v.help} → ${v.nodes.join(' | ')}`
+		);
+		expect.soft(found, `${name}, ${scheme}: axe`).toEqual([]);
+	}
+	await p.emulateMedia({ colorScheme: 'light' });
 }
 
 /** Opens every exchange in `scope` (closed ones keep their long lines out of the layout). */
