@@ -316,6 +316,29 @@ describe('failures a user meets', () => {
 		await p.getByTestId('access-token').waitFor();
 	});
 
+	test('a redirect URI one slash away from the registration: warned after Save, "Try again with" the registered one sends it, and the flow completes', async () => {
+		const p = await newPage({ width: 390, height: 844 });
+		await choosePreset(p, srv.url, 'Sandbox (read write)');
+		await p.getByTestId('setup-summary').click();
+		await p.getByLabel('Redirect URI to register').fill(`${srv.url}/callback/`);
+		await p.getByRole('button', { name: 'Save setup' }).click();
+		const warning = p.getByTestId('redirect-refusal');
+		await warning.waitFor();
+		expect(await warning.innerText()).toMatch(/trailing slash/);
+		const retry = p.getByRole('button', { name: `Try again with ${srv.url}/callback` });
+		expect(await retry.count()).toBe(1);
+		expect(await axeProblems(p)).toEqual([]);
+		await shot(p.locator('#consent'), '11b-try-again-with-registered-uri');
+		await retry.click();
+		const sent = `redirect_uri=${encodeURIComponent(`${srv.url}/callback`)}`;
+		await expect.poll(() => p.getByTestId('consent-url').textContent()).not.toContain(`${sent}%2F`);
+		expect(await p.getByTestId('consent-url').textContent()).toContain(sent);
+		expect(await p.getByTestId('redirect-refusal').count()).toBe(0);
+		await decide(p);
+		await p.waitForURL(flowUrl(srv.url));
+		await p.getByTestId('access-token').waitFor();
+	});
+
 	test('an expired token (short-lifetime client) is refreshed before user-info', async () => {
 		const p = await newPage();
 		await openPlayground(p, srv.url);

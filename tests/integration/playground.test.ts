@@ -392,6 +392,29 @@ describe('registration check', () => {
 		expect(after.searchParams.get('state')).not.toBe(before.searchParams.get('state'));
 		expect(codes(await c.action('check'))).toEqual(['registration-ok']);
 	});
+	test('"Try again with" the registered redirect URI: warned after Save, offered, and the new consent URL carries it and is accepted', async () => {
+		const c = new Client(srv.url);
+		const registered = `${srv.url}/callback`;
+		await setUp(c, {
+			client_id: 'sandbox-rw',
+			client_secret: 'sandbox-rw-secret',
+			redirect_uri: `${registered}/`
+		});
+		const page = await c.page();
+		expect(page).toContain('data-testid="retry-redirect-uri"');
+		expect(page).toContain(`name="redirect_uri" value="${registered}"`);
+		expect(codes(await c.action('check'))).toEqual(['redirect_uri_mismatch']);
+		const r = await c.action('restart', { redirect_uri: registered });
+		expect(r.type).toBe('success');
+		expect(r.data).toMatchObject({ restarted: true, redirect_uri: registered });
+		const after = new URL(consentUrlFrom(await c.page()));
+		expect(after.searchParams.get('redirect_uri')).toBe(registered);
+		expect(await c.page()).not.toContain('data-testid="retry-redirect-uri"');
+		expect(codes(await c.action('check'))).toEqual(['registration-ok']);
+		const bad = await c.action('restart', { redirect_uri: 'javascript:alert(1)' });
+		expect(bad.status).toBe(400);
+		expect(bad.data).toMatchObject({ field: 'redirect_uri' });
+	});
 	test('a scope the setup form would refuse is refused by "Try again" too, with the field named', async () => {
 		const c = new Client(srv.url);
 		await setUp(c);

@@ -178,6 +178,25 @@ describe('the sandbox as the target: its own registration is compared', () => {
 		expect(refusalAhead(sandboxSetup('nobody'), `${ORIGIN}/callback`, ORIGIN)).toBeNull();
 	});
 
+	test('"Try again with" the registered URI: offered for a near miss on this playground, never for its callback at another address', () => {
+		serveWithRegistrations((id) =>
+			id === 'two' ? [`${ORIGIN}/callback`, 'https://app.customer.test/cb'] : undefined
+		);
+		// One trailing slash away from this playground's own callback: send that one.
+		expect(refusalAhead(sandboxSetup('two'), `${ORIGIN}/callback/`, ORIGIN)?.retry).toBe(
+			`${ORIGIN}/callback`
+		);
+		// The nearest registration is another application's: paste-back mode, still offered.
+		expect(refusalAhead(sandboxSetup('two'), 'https://app.customer.test/cb/', ORIGIN)?.retry).toBe(
+			'https://app.customer.test/cb'
+		);
+		// The playground's callback at localhost: the redirect would land where this flow is not.
+		serveWithRegistrations(() => ['http://localhost:5173/callback']);
+		expect(refusalAhead(sandboxSetup('two'), `${ORIGIN}/callback`, ORIGIN)).not.toHaveProperty(
+			'retry'
+		);
+	});
+
 	test('another service: a "Redirect URI as registered" that differs from the one sent is named before consent', () => {
 		const other = (registered: string) =>
 			setupWith({
@@ -188,7 +207,8 @@ describe('the sandbox as the target: its own registration is compared', () => {
 			});
 		expect(refusalAhead(other(`${ORIGIN}/callback/`), `${ORIGIN}/callback`, ORIGIN)).toEqual({
 			sandbox: false,
-			fix: 'It was registered with a trailing slash: `http://127.0.0.1:5173/callback/`; send exactly that, or add `http://127.0.0.1:5173/callback` to the registration.'
+			fix: 'It was registered with a trailing slash: `http://127.0.0.1:5173/callback/`; send exactly that, or add `http://127.0.0.1:5173/callback` to the registration.',
+			retry: `${ORIGIN}/callback/`
 		});
 		expect(refusalAhead(other(`${ORIGIN}/callback`), `${ORIGIN}/callback`, ORIGIN)).toBeNull();
 		expect(refusalAhead(other(''), `${ORIGIN}/callback`, ORIGIN)).toBeNull();

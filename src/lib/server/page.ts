@@ -323,11 +323,11 @@ export async function applyPreset(cookies: Cookies, url: URL, form: FormData) {
 	return { saved: true, preset: preset.name };
 }
 
-/** A fresh consent request (new state), e.g. after a state mismatch. */
 /**
  * A new consent request for the same setup ("Try again"). With a `scope` in the form ("Try again
- * with scope read", after invalid_scope), the setup's scope becomes that one first, checked as the
- * setup form checks it.
+ * with scope read", after invalid_scope) or a `redirect_uri` ("Try again with" the registered one,
+ * after a near miss), the setup's field becomes that value first, checked as the setup form checks
+ * it.
  */
 export async function restart(cookies: Cookies, url: URL, form?: FormData) {
 	const session = await readSession(cookies);
@@ -336,19 +336,22 @@ export async function restart(cookies: Cookies, url: URL, form?: FormData) {
 	if (await stateTaken(cookies, session.setup.custom_state))
 		return fail(409, { message: STATE_TAKEN });
 	let setup = session.setup;
-	const scope = form?.get('scope');
-	if (typeof scope === 'string') {
-		const parsed = setupSchema.shape.scope.safeParse(scope);
+	const changed: Partial<Pick<Setup, 'scope' | 'redirect_uri'>> = {};
+	for (const field of ['scope', 'redirect_uri'] as const) {
+		const value = form?.get(field);
+		if (typeof value !== 'string') continue;
+		const parsed = setupSchema.shape[field].safeParse(value);
 		if (!parsed.success)
 			return fail(400, {
-				message: parsed.error.issues[0]?.message ?? 'That scope cannot be used',
-				field: 'scope'
+				message: parsed.error.issues[0]?.message ?? `That ${field} cannot be used`,
+				field
 			});
-		setup = { ...setup, scope: parsed.data };
+		changed[field] = parsed.data;
 	}
+	setup = { ...setup, ...changed };
 	const next = { ...session, setup, setup_id: nextSetupId(session, setup) };
 	await save(cookies, url, prepareConsent({ ...next, callback: undefined, code: undefined }));
-	return { restarted: true, ...(setup === session.setup ? {} : { scope: setup.scope }) };
+	return { restarted: true, ...changed };
 }
 
 const STATE_TAKEN =

@@ -98,6 +98,20 @@ export interface RefusalAhead {
 	/** The built-in sandbox knows its registrations: it will refuse. Else the setup's field says so. */
 	sandbox: boolean;
 	fix: string;
+	/**
+	 * The registered URI to send instead ("Try again with …"). None when it is the playground's own
+	 * callback at another address (localhost for 127.0.0.1, say): a redirect there would land on a
+	 * playground that does not hold this flow, so the fix says to open the playground there instead.
+	 */
+	retry?: string;
+}
+
+/** The registered URI, when sending it instead is a retry this playground can follow. */
+function retryWith(registered: string | undefined, origin: string): string | undefined {
+	if (!registered || !URL.canParse(registered)) return undefined;
+	const u = new URL(registered);
+	if (u.origin !== origin && u.pathname === '/callback') return undefined;
+	return registered;
 }
 
 /**
@@ -115,17 +129,23 @@ export function refusalAhead(
 	if (!sent) return null;
 	const callbackUrl = `${origin}/callback`;
 	const list = sandboxRedirectUris(setup, origin);
+	const ahead = (sandbox: boolean, fix: string, registered: string | undefined) => {
+		const retry = retryWith(registered, origin);
+		return { sandbox, fix, ...(retry ? { retry } : {}) };
+	};
 	if (list)
 		return list.includes(sent)
 			? null
-			: {
-					sandbox: true,
-					fix: explainRedirectMismatch(sent, list, { source: 'sandbox', callbackUrl })
-				};
+			: ahead(
+					true,
+					explainRedirectMismatch(sent, list, { source: 'sandbox', callbackUrl }),
+					nearestRegistered(sent, list)
+				);
 	const registered = setup?.registered_redirect_uri;
 	if (!registered || registered === sent) return null;
-	return {
-		sandbox: false,
-		fix: explainRedirectMismatch(sent, registered, { source: 'setup', callbackUrl })
-	};
+	return ahead(
+		false,
+		explainRedirectMismatch(sent, registered, { source: 'setup', callbackUrl }),
+		registered
+	);
 }
