@@ -31,6 +31,20 @@ test("a customer's browser HAR: the redirect back to its application shows its i
 	expect(await finding.innerText()).toContain('registered as "Read only" and cannot request write');
 	expect(await finding.locator('.fix').innerText()).toContain('ask for "read" only');
 	expect(await p.locator('main').innerText()).toContain('5 other requests were left out');
+	// Which they are: the application's page, script and style sheet, by their place in the file.
+	const leftOut = p.getByTestId('left-out');
+	await leftOut.locator('summary').click();
+	const items = await leftOut.locator('li').allInnerTexts();
+	expect(items).toHaveLength(5);
+	expect(items[0]).toMatch(/^GET http:\/\/app\.customer\.test:\d+\/ → 200$/);
+	expect(items.slice(1).map((i) => i.replace(/^GET http:\/\/[^/]+/, ''))).toEqual([
+		'/app.css → 200',
+		'/app.js → 200',
+		'/app.css → 200',
+		'/app.js → 200'
+	]);
+	expect(await axeProblems(p), 'axe: the list of requests left out').toEqual([]);
+	await shot(p, '65b-customer-har-left-out-390', { screen: true });
 	await finding.scrollIntoViewIfNeeded();
 	await shot(p, '65-customer-har-390', { screen: true });
 	expect(await axeProblems(p), 'axe: the imported customer HAR').toEqual([]);

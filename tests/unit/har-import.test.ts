@@ -78,16 +78,20 @@ describe('the file as a whole', () => {
 });
 
 describe('the entries', () => {
-	test('only OAuth entries are kept, in order; the others and the malformed ones are counted as skipped', () => {
+	test('only OAuth entries are kept, in order; the others and the malformed ones are listed as left out', () => {
 		const r = fromHar(
 			har([
-				entry(OTHER),
+				entry(`${OTHER}?access_token=not-shown-1234`),
 				entry(API, { _id: 'a' }),
 				{ request: 'nope' },
 				entry('https://reader.test/oauth2/token', { _id: 'b' })
 			])
 		);
-		expect(r).toMatchObject({ ok: true, skipped: 2 });
+		expect(r.ok).toBe(true);
+		if (!r.ok) return;
+		// Each by its place in the file; an address without its query, where a token would be.
+		expect(r.leftOut).toEqual([{ n: 1, method: 'GET', address: OTHER }, { n: 3 }]);
+		expect(JSON.stringify(r.leftOut)).not.toContain('not-shown');
 		if (!r.ok) return;
 		expect(r.exchanges.map((e) => [e.id, e.step])).toEqual([
 			['a', 'api'],

@@ -219,7 +219,14 @@ describe("a customer's own browser HAR (tests/fixtures/customer.har, recorded fr
 			['callback', '/cb']
 		]);
 		// The application's page, script and style sheet, twice over, are what is left out.
-		expect(r.skipped).toBe(5);
+		expect(r.leftOut).toHaveLength(5);
+		expect(r.leftOut.map((l) => [l.n, l.method, new URL(l.address!).pathname, l.status])).toEqual([
+			[1, 'GET', '/', 200],
+			[2, 'GET', '/app.css', 200],
+			[3, 'GET', '/app.js', 200],
+			[6, 'GET', '/app.css', 200],
+			[7, 'GET', '/app.js', 200]
+		]);
 		const [finding, ...rest] = r.exchanges[1]!.findings;
 		expect(rest).toEqual([]);
 		expect(finding).toMatchObject({ level: 'error', code: 'invalid_scope' });
@@ -237,5 +244,51 @@ describe("a customer's own browser HAR (tests/fixtures/customer.har, recorded fr
 			['error', 'invalid_scope'],
 			['warning', 'state-mismatch']
 		]);
+	});
+});
+
+describe('a code sent twice in one recording', () => {
+	const exchangeOf = (code: string, status: number, body: string) => {
+		const e = ex('exchange', `${BASE}/oauth2/token`, { status, body });
+		e.request = {
+			...e.request,
+			method: 'POST',
+			headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+			body: `grant_type=authorization_code&code=${encodeURIComponent(code)}&client_id=c`
+		};
+		return e;
+	};
+	const ok = '{"access_token":"a","token_type":"Bearer"}';
+	const refused =
+		'{"error":"invalid_grant","error_description":"The authorization code was already used"}';
+
+	test('the second refused: one error that names the first exchange, in place of the generic refusal', () => {
+		const out = diagnoseImported([
+			consent('read'),
+			exchangeOf('code-1', 200, ok),
+			exchangeOf('code-1', 400, refused)
+		]);
+		expect(out[1]!.findings.map((f) => f.code)).not.toContain(F.CODE_REUSED);
+		const errors = out[2]!.findings.filter((f) => f.level === 'error');
+		expect(errors.map((f) => f.code)).toEqual([F.CODE_REUSED]);
+		expect(errors[0]!.message).toContain('already sent to the token endpoint in exchange #2');
+		expect(errors[0]!.message).toContain('"The authorization code was already used"');
+	});
+
+	test('the second given tokens again: a warning that the service should refuse it', () => {
+		const out = diagnoseImported([exchangeOf('code-2', 200, ok), exchangeOf('code-2', 200, ok)]);
+		expect(out[1]!.findings).toContainEqual(
+			expect.objectContaining({ level: 'warning', code: F.CODE_REUSE_ACCEPTED })
+		);
+	});
+
+	test('two codes, or codes shortened by an export, are not compared', () => {
+		const two = diagnoseImported([exchangeOf('a', 200, ok), exchangeOf('b', 400, refused)]);
+		expect(two[1]!.findings.map((f) => f.code)).toEqual([F.INVALID_GRANT]);
+		const short = diagnoseImported([
+			exchangeOf('eyJh…wxyz', 200, ok),
+			exchangeOf('eyJh…wxyz', 400, refused)
+		]);
+		expect(short[1]!.findings.map((f) => f.code)).toEqual([F.INVALID_GRANT]);
 	});
 });

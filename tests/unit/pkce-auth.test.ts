@@ -80,6 +80,10 @@ describe('client authentication refused', () => {
 			"the server's metadata lists private_key_jwt, client_secret_post in token_endpoint_auth_methods_supported, not this one"
 		);
 		expect(f!.fix).toContain('try client_secret_post (the secret in the form body)');
+		expect(f!.suggest).toEqual({
+			field: 'token_endpoint_auth_method',
+			value: 'client_secret_post'
+		});
 	});
 
 	test('a Basic challenge to a secret sent in the body: the server wants Basic', () => {
@@ -151,7 +155,11 @@ describe('PKCE', () => {
 			'{"error":"invalid_grant","error_description":"PKCE verification failed, code_verifier is required"}'
 		);
 		const [f] = clientAuthFindings(ex, { method: 'client_secret_post', pkce: 'off' });
-		expect(f).toMatchObject({ code: 'pkce-required', level: 'error' });
+		expect(f).toMatchObject({
+			code: 'pkce-required',
+			level: 'error',
+			suggest: { field: 'pkce', value: 'S256' }
+		});
 	});
 
 	test('invalid_grant with PKCE on: the verifier of another consent, certain when the server says so', () => {

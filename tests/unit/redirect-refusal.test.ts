@@ -103,6 +103,8 @@ describe('the registration check’s finding', () => {
 		expect(f!.fix).toBe(
 			'It was registered with a trailing slash: `http://127.0.0.1:5173/callback/`; send exactly that, or add `http://127.0.0.1:5173/callback` to the registration.'
 		);
+		// The value the fix names, for "Try again with".
+		expect(f!.suggest).toEqual({ field: 'redirect_uri', value: REGISTERED });
 	});
 
 	test('likely: worded conditionally, quoting the server, with the same near miss', () => {
@@ -125,6 +127,18 @@ describe('the registration check’s finding', () => {
 		const dex = POSITIVES.find((x) => x.server === 'Dex')!;
 		const [f] = diagnose(check(dex), { redirectUri: SENT, clientId: 'abc' });
 		expect(f!.fix).toContain('Nothing is entered under “Redirect URI as registered”');
+		expect(f).not.toHaveProperty('suggest');
+	});
+
+	test('an error page that names the client: the unknown client, read from what the page shows', () => {
+		const oidc = NEGATIVES.find((x) => x.server.startsWith('oidc-provider’s invalid_client page'))!;
+		const [f, ...rest] = diagnose(check(oidc), { redirectUri: SENT, clientId: 'abc' });
+		expect(rest).toEqual([]);
+		expect(f).toMatchObject({ level: 'error', code: 'unknown-client' });
+		expect(f!.message).toContain('client is invalid');
+		// A page that says nothing of the client stays a refusal of its own.
+		const other = { ...NEGATIVES[0]!, status: 400, body: '<h1>Bad request</h1><p>Try later.</p>' };
+		expect(diagnose(check(other), { redirectUri: SENT })[0]!.code).toBe('consent-error');
 	});
 
 	test('the same URI as registered: said so, and where else to look', () => {
@@ -136,5 +150,6 @@ describe('the registration check’s finding', () => {
 			redirectUriOptions: { source: 'setup' }
 		});
 		expect(f!.fix).toContain('is exactly the one in the setup’s “Redirect URI as registered”');
+		expect(f).not.toHaveProperty('suggest');
 	});
 });

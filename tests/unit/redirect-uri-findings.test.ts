@@ -8,6 +8,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { Exchange } from '$lib/exchange/types';
 import { diagnose } from '$lib/oauth/diagnose';
 import { setupWith } from '$lib/oauth/setup';
+import { retryRedirect } from '$lib/oauth/redirect-uri';
 import { handleCallback, prepareConsent } from '$lib/server/flow';
 import { createPresets, type SandboxRegistrations } from '$lib/server/presets';
 import type { App } from '$lib/app.server';
@@ -104,7 +105,8 @@ describe('the redirect back with error=redirect_uri_mismatch names it too', () =
 				client_id: 'app',
 				redirect_uri: `${ORIGIN}/callback`,
 				registered_redirect_uri: registered,
-				custom_state: 'st-1'
+				custom_state: 'st-1',
+				scope: 'read write'
 			})
 		});
 
@@ -118,6 +120,10 @@ describe('the redirect back with error=redirect_uri_mismatch names it too', () =
 		expect(exchange.findings[0]!.fix).toMatch(
 			/^It was registered with the path in another case, `\/Callback` instead of `\/callback`/
 		);
+		expect(exchange.findings[0]!.suggest).toEqual({
+			field: 'redirect_uri',
+			value: `${ORIGIN}/Callback`
+		});
 	});
 
 	test('another error keeps its own explanation', () => {
@@ -127,6 +133,8 @@ describe('the redirect back with error=redirect_uri_mismatch names it too', () =
 			new Headers()
 		);
 		expect(exchange.findings[0]!.fix).not.toMatch(/registered/);
+		// A scope that asks for write: try again with read.
+		expect(exchange.findings[0]!.suggest).toEqual({ field: 'scope', value: 'read' });
 	});
 });
 
@@ -258,5 +266,30 @@ describe('a registered value belongs to the service it was entered for', () => {
 		expect(
 			redirectMismatchFix(at('https://r.test', `${CB}/`), CB, 'http://127.0.0.1:5173')
 		).toMatch(/^It was registered with a trailing slash/);
+	});
+});
+
+describe('retryRedirect: the registered URI to send instead', () => {
+	const cb = 'http://127.0.0.1:5173/callback';
+	test.each([
+		['one registered, a slash away', `${cb}/`, cb, cb],
+		['the nearest of several', `${cb}/`, ['https://app.test/cb', cb], cb],
+		[
+			'another application: paste-back, still offered',
+			cb,
+			'https://app.test/cb',
+			'https://app.test/cb'
+		],
+		['the same URI: nothing to change', cb, cb, undefined],
+		[
+			'the playground’s callback at another address',
+			cb,
+			'http://localhost:5173/callback',
+			undefined
+		],
+		['nothing registered', cb, undefined, undefined],
+		['not a URL', cb, 'not a url', undefined]
+	] as const)('%s', (_, sent, registered, want) => {
+		expect(retryRedirect(sent, registered, cb)).toBe(want);
 	});
 });

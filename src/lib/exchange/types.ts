@@ -67,12 +67,24 @@ export interface Timing {
 
 type FindingLevel = 'error' | 'warning' | 'info';
 
+/**
+ * The value a finding's fix names for one setup field (`scope` → `read`), when the fix is that
+ * plain: the "Try again" buttons offer it, and no two findings of a failure may suggest different
+ * values for the same field.
+ */
+export interface Suggestion {
+	/** A setup field's name (oauth/setup-fields.ts). */
+	field: string;
+	value: string;
+}
+
 export interface Finding {
 	level: FindingLevel;
 	code: string;
 	message: string;
 	fix?: string;
 	ref?: string;
+	suggest?: Suggestion;
 }
 
 /** What the playground noted about the secret it redacted, so the view can say so. */

@@ -19,9 +19,9 @@ import * as token from './catalogue/token';
 import * as transport from './catalogue/transport';
 import { wrongEndpointFinding, type PlaygroundInfo } from './wrong-endpoint';
 import { badItemIdFinding } from './item-ids';
-import { redirectUriFix, type RedirectUriOptions } from './redirect-uri';
-import { redirectRefusal } from './redirect-refusal';
+import { redirectUriFix, retryRedirect, type RedirectUriOptions } from './redirect-uri';
 import { pageText } from './page-text';
+import { redirectRefusal } from './redirect-refusal';
 
 const RFC6750 = (s: string) => `RFC 6750 §${s}`;
 
@@ -215,17 +215,40 @@ function jsonExpected(ex: Exchange): Finding[] {
 	];
 }
 
+/** OAuth's error codes at the authorization endpoint (RFC 6749 §4.1.2.1), and invalid_client. */
+const PAGE_ERROR =
+	/\b(invalid_client|unauthorized_client|invalid_request|invalid_scope|access_denied|unsupported_response_type|server_error|temporarily_unavailable)\b/;
+
+/**
+ * An error page's OAuth error code and the sentence that says why, from what the page shows
+ * (page-text.ts): its `error_description` line, else its first line about the client.
+ */
+function pageError(html: string): { error?: string; description?: string } {
+	const page = pageText(html);
+	const lines = [page.title, ...page.headings, page.text].filter(Boolean).join('\n');
+	const described = /error_description:?\s*([^\n]+)/.exec(lines)?.[1];
+	const aboutClient = lines.split('\n').find((l) => /\bclient/i.test(l));
+	return {
+		error: PAGE_ERROR.exec(lines)?.[1],
+		description: (described ?? aboutClient)?.trim().slice(0, 300) || undefined
+	};
+}
+
 /** What the consent URL, fetched without following redirects, says about the registration. */
 function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	const res = ex.response!;
 	const body = jsonObject(res.body);
 	const client = ctx.clientId ? `client_id "${ctx.clientId}"` : 'this client_id';
-	const description =
-		typeof body?.error_description === 'string' ? body.error_description : undefined;
+	const said = typeof body?.error_description === 'string' ? body.error_description : undefined;
 	// A refused redirect URI, in whatever shape the server gives it (redirect-refusal.ts).
 	const refusal = redirectRefusal(res, ex.request.url, ctx.redirectUri);
 	if (refusal) {
 		const fix = redirectUriFix(ctx.redirectUri, ctx.registeredRedirectUri, ctx.redirectUriOptions);
+		const retry = retryRedirect(
+			ctx.redirectUri,
+			ctx.registeredRedirectUri,
+			ctx.redirectUriOptions?.callbackUrl
+		);
 		return [
 			refusal.strength === 'certain'
 				? raise(
@@ -235,7 +258,8 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 						refusal.code,
 						refusal.to,
 						refusal.words,
-						fix
+						fix,
+						retry
 					)
 				: raise(
 						consentUrl.REDIRECT_URI_LIKELY_REFUSED,
@@ -244,12 +268,16 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 						res.status,
 						refusal.to,
 						refusal.words,
-						fix
+						fix,
+						retry
 					)
 		];
 	}
 	if (res.status >= 400 && res.status < 500) {
-		const err = typeof body?.error === 'string' ? body.error : undefined;
+		// An error page says it in its visible text (oidc-provider: "error: invalid_client").
+		const page = body ? undefined : pageError(res.body);
+		const err = typeof body?.error === 'string' ? body.error : page?.error;
+		const description = page ? page.description : said;
 		if (
 			err === 'invalid_client' ||
 			err === 'unauthorized_client' ||

@@ -544,6 +544,19 @@ export const REVOCATION_UNSUPPORTED = 'revocation-unsupported';
  */
 export const REVOCATION_RETRY = 'revocation-retry';
 
+/**
+ * A recording (an imported HAR) sends the same authorization code to the token endpoint a second
+ * time: codes are single-use, so the service refuses it and should revoke what the first issued.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2
+ */
+export const CODE_REUSED = 'code-reused';
+
+/**
+ * The service gave tokens for a code it had already exchanged, which it MUST NOT do.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2
+ */
+export const CODE_REUSE_ACCEPTED = 'code-reuse-accepted';
+
 // Client authentication (RFC 6749 §2.3.1) and PKCE (RFC 7636).
 
 /**

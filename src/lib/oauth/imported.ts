@@ -9,7 +9,9 @@ import { parseJson, queryFields, splitUrl } from '$lib/exchange/text';
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { explainAuthorizationError } from './consent';
 import { diagnose, diagnoseCallback, type DiagnoseContext } from './diagnose';
-import { STATE_MISMATCH } from './findings';
+import { INVALID_GRANT, STATE_MISMATCH } from './findings';
+import * as token from './catalogue/token';
+import { raise } from './catalogue/raise';
 
 /** The callback keeps the findings its file carried; without them, its error (if any) can be read. */
 function callbackFindings(ex: Exchange): Finding[] {
@@ -45,6 +47,28 @@ function unknownState(ex: Exchange, states: ReadonlySet<string>): Finding[] {
 	];
 }
 
+/** The authorization code a token request sends, unless shortened by an export (it holds "…"). */
+function codeSent(ex: Exchange): string | undefined {
+	if (ex.step !== 'exchange') return undefined;
+	const code = new URLSearchParams(ex.request.body).get('code');
+	return code && !code.includes('…') ? code : undefined;
+}
+
+/**
+ * A code sent again: the service's refusal (invalid_grant) is said in those terms, in place of the
+ * generic one; tokens given for it again are a warning of their own.
+ */
+function reusedCode(findings: Finding[], ex: Exchange, earlier: number): Finding[] {
+	const status = ex.response?.status ?? 0;
+	if (status >= 200 && status < 300)
+		return [...findings, raise(token.CODE_REUSE_ACCEPTED, earlier)];
+	const refused = findings.find((f) => f.code === INVALID_GRANT);
+	if (!refused) return findings;
+	const body = parseJson(ex.response?.body ?? '') as Record<string, unknown> | undefined;
+	const desc = typeof body?.error_description === 'string' ? body.error_description : undefined;
+	return findings.map((f) => (f === refused ? raise(token.CODE_REUSED, earlier, desc) : f));
+}
+
 /** Findings worked out again for imported exchanges, in transcript order. */
 export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 	let requestedScope: string | undefined;
@@ -56,16 +80,24 @@ export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 				: []
 		)
 	);
-	return exchanges.map((ex) => {
+	/** Each code sent to the token endpoint, and the first exchange (#n) that sent it. */
+	const sent = new Map<string, number>();
+	return exchanges.map((ex, i) => {
 		if (ex.step === 'consent') {
 			const scope = queryFields(ex.request.url).find(([n]) => n === 'scope');
 			if (scope) requestedScope = scope[1];
 		}
 		const ctx: DiagnoseContext = { requestedScope, tokenExpiresAt };
-		const findings =
+		let findings =
 			ex.step === 'callback'
 				? [...callbackFindings(ex), ...unknownState(ex, states)]
 				: diagnose(ex, ctx);
+		const code = codeSent(ex);
+		if (code !== undefined) {
+			const earlier = sent.get(code);
+			if (earlier === undefined) sent.set(code, i + 1);
+			else findings = reusedCode(findings, ex, earlier);
+		}
 		const res = ex.response;
 		if (
 			(ex.step === 'exchange' || ex.step === 'refresh') &&

@@ -106,7 +106,8 @@ export function clientAuthFindings(ex: Exchange, ctx: ClientContext): Finding[] 
 						: ''
 				}`,
 				fix: `Check the registration's token_endpoint_auth_method (the server's metadata lists the methods it supports), and try ${AUTH_METHOD_NAME[other]} in the setup's Advanced settings; if the client is registered as public, choose "none" (with PKCE, and no secret). If the method is right, the secret is not.`,
-				ref: `${RFC6749}#section-2.3.1`
+				ref: `${RFC6749}#section-2.3.1`,
+				suggest: { field: 'token_endpoint_auth_method', value: other }
 			}
 		];
 	}
@@ -119,7 +120,8 @@ export function clientAuthFindings(ex: Exchange, ctx: ClientContext): Finding[] 
 					message:
 						'The server expects PKCE for this client, and the consent request and the exchange had none.',
 					fix: 'Turn PKCE on (S256) in the setup’s Advanced settings, then start the consent again: the code must come from a consent request that carried the challenge.',
-					ref: `${RFC7636}#section-4.4.1`
+					ref: `${RFC7636}#section-4.4.1`,
+					suggest: { field: 'pkce', value: 'S256' }
 				}
 			];
 		if (ctx.pkce !== 'off')

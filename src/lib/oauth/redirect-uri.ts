@@ -423,3 +423,27 @@ export function redirectUriFix(
 	const known = list.filter(Boolean);
 	return known.length ? explainRedirectMismatch(sent, known, options) : usualSuspectsSentence(sent);
 }
+
+/**
+ * The registered redirect URI to send instead of `sent` ("Try again with …"): the one registered,
+ * or the nearest of several. None when it is the playground's own callback at another address
+ * (localhost for 127.0.0.1, say): a redirect there lands on a playground that does not hold this
+ * flow, so the fix says to open the playground there instead.
+ */
+export function retryRedirect(
+	sent: string | undefined,
+	registered: string | readonly string[] | undefined,
+	callbackUrl: string | undefined
+): string | undefined {
+	const one =
+		typeof registered === 'string'
+			? registered
+			: registered && sent !== undefined
+				? nearestRegistered(sent, registered)
+				: undefined;
+	if (!one || one === sent || !URL.canParse(one)) return undefined;
+	const u = new URL(one);
+	const own = callbackUrl && URL.canParse(callbackUrl) ? new URL(callbackUrl) : undefined;
+	if (own && u.origin !== own.origin && u.pathname === own.pathname) return undefined;
+	return one;
+}

@@ -7,6 +7,7 @@ import {
 	consentUrl,
 	checkCallback,
 	explainAuthorizationError,
+	scopeRetry,
 	makeState
 } from '$lib/oauth/consent';
 import { diagnose, diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
@@ -27,7 +28,7 @@ import { clientAuth } from './client-auth';
 import { codeChallenge, newVerifier } from './pkce';
 import { requestPlayground } from './playground';
 import { playgroundInfo } from './playground-info';
-import { redirectMismatchFix, registeredRedirect } from './registered-redirect';
+import { redirectMismatchFix, redirectRetry, registeredRedirect } from './registered-redirect';
 import {
 	CLIENT_AUTH_METHOD,
 	INVALID_CLIENT,
@@ -226,13 +227,20 @@ export function handleCallback(
 				? verdict.detail
 				: undefined
 	);
-	if (verdict.kind === 'error')
+	if (verdict.kind === 'error') {
 		findings[0]!.fix = explainAuthorizationError(verdict.error, {
 			sandbox: requestPlayground().presets.isSandboxTarget(session.setup, url.origin)
 		});
+		// invalid_scope for a scope with write: the scope to try again with (oauth/consent.ts).
+		const scope = scopeRetry(verdict.error, session.pending?.scope ?? session.setup?.scope);
+		if (scope !== undefined) findings[0]!.suggest = { field: 'scope', value: scope };
+	}
 	// A service that sends redirect_uri_mismatch back: name the near miss (redirect-uri.ts).
-	if (verdict.kind === 'error' && verdict.error === REDIRECT_URI_MISMATCH && session.pending)
+	if (verdict.kind === 'error' && verdict.error === REDIRECT_URI_MISMATCH && session.pending) {
 		findings[0]!.fix = redirectMismatchFix(session.setup, session.pending.redirect_uri, url.origin);
+		const retry = redirectRetry(session.setup, session.pending.redirect_uri, url.origin);
+		if (retry) findings[0]!.suggest = { field: 'redirect_uri', value: retry };
+	}
 	const issFinding = iss && issuerFinding(iss);
 	if (issFinding) findings.push(issFinding);
 	// The second judge, after our routing found the flow (strict-client.ts).

@@ -9,6 +9,7 @@ import { endpoints, type Setup } from '$lib/oauth/setup';
 import {
 	explainRedirectMismatch,
 	nearestRegistered,
+	retryRedirect,
 	redirectUriFix,
 	type RedirectUriOptions
 } from '$lib/oauth/redirect-uri';
@@ -67,6 +68,19 @@ export function redirectMismatchFix(
 	return redirectUriFix(sent, registeredRedirectUri, redirectUriOptions);
 }
 
+/** The registered URI to try again with after that refusal (`retryRedirect`), when there is one. */
+export function redirectRetry(
+	setup: Setup | null | undefined,
+	sent: string,
+	origin: string
+): string | undefined {
+	const { registeredRedirectUri, redirectUriOptions } = registeredRedirect(
+		setup,
+		playgroundOrigin(origin)
+	);
+	return retryRedirect(sent, registeredRedirectUri, redirectUriOptions.callbackUrl);
+}
+
 /**
  * The form's prefill for an empty "Redirect URI as registered" when the sandbox is the target:
  * the sandbox's registered URI nearest to the one the setup sends. Null otherwise.
@@ -98,20 +112,8 @@ export interface RefusalAhead {
 	/** The built-in sandbox knows its registrations: it will refuse. Else the setup's field says so. */
 	sandbox: boolean;
 	fix: string;
-	/**
-	 * The registered URI to send instead ("Try again with …"). None when it is the playground's own
-	 * callback at another address (localhost for 127.0.0.1, say): a redirect there would land on a
-	 * playground that does not hold this flow, so the fix says to open the playground there instead.
-	 */
+	/** The registered URI to send instead, "Try again with …" (`retryRedirect`), when there is one. */
 	retry?: string;
-}
-
-/** The registered URI, when sending it instead is a retry this playground can follow. */
-function retryWith(registered: string | undefined, origin: string): string | undefined {
-	if (!registered || !URL.canParse(registered)) return undefined;
-	const u = new URL(registered);
-	if (u.origin !== origin && u.pathname === '/callback') return undefined;
-	return registered;
 }
 
 /**
@@ -129,18 +131,14 @@ export function refusalAhead(
 	if (!sent) return null;
 	const callbackUrl = `${origin}/callback`;
 	const list = sandboxRedirectUris(setup, origin);
-	const ahead = (sandbox: boolean, fix: string, registered: string | undefined) => {
-		const retry = retryWith(registered, origin);
+	const ahead = (sandbox: boolean, fix: string, registered: string | readonly string[]) => {
+		const retry = retryRedirect(sent, registered, callbackUrl);
 		return { sandbox, fix, ...(retry ? { retry } : {}) };
 	};
 	if (list)
 		return list.includes(sent)
 			? null
-			: ahead(
-					true,
-					explainRedirectMismatch(sent, list, { source: 'sandbox', callbackUrl }),
-					nearestRegistered(sent, list)
-				);
+			: ahead(true, explainRedirectMismatch(sent, list, { source: 'sandbox', callbackUrl }), list);
 	const registered = setup?.registered_redirect_uri;
 	if (!registered || registered === sent) return null;
 	return ahead(

@@ -12,6 +12,7 @@
 import { createContext, tick } from 'svelte';
 import type { ActionResult, SubmitFunction } from '@sveltejs/kit';
 import { exchangeNumbers, type Exchange } from '$lib/exchange/types';
+import type { LeftOut } from '$lib/exchange/har/import';
 import {
 	busyText,
 	doneText,
@@ -74,7 +75,7 @@ export function shouldAutoExchange(d: {
 export interface Imported {
 	name: string;
 	exchanges: Exchange[];
-	skipped: number;
+	leftOut: LeftOut[];
 }
 
 export class Flow {

@@ -29,9 +29,43 @@ export type ImportFailure =
 	| 'secret-too-long'
 	| 'unreadable';
 
+/**
+ * A request of the file that the import left out (the application's own page, its scripts, a
+ * font…), as the imported banner lists it: its method and its address without the query, which is
+ * where a token or a code would be, so nothing of it needs redacting; or, for an entry that could
+ * not be read as a request, its place in the file alone.
+ */
+export interface LeftOut {
+	/** The entry's place in the file, from 1. */
+	n: number;
+	method?: string;
+	/** Origin and path, never the query. */
+	address?: string;
+	status?: number;
+}
+
 export type ImportResult =
-	| { ok: true; exchanges: Exchange[]; skipped: number; source: 'playground' | 'browser' }
+	| { ok: true; exchanges: Exchange[]; leftOut: LeftOut[]; source: 'playground' | 'browser' }
 	| { ok: false; reason: ImportFailure; message: string };
+
+/** What the banner shows of a left-out entry (`LeftOut`). */
+function leftOutOf(raw: unknown, n: number): LeftOut {
+	const r = raw as {
+		request?: { method?: unknown; url?: unknown };
+		response?: { status?: unknown };
+	};
+	const method = typeof r?.request?.method === 'string' ? r.request.method.slice(0, 16) : undefined;
+	const url = typeof r?.request?.url === 'string' ? r.request.url : '';
+	const address = URL.canParse(url)
+		? (({ origin, pathname }) => `${origin}${pathname}`.slice(0, 300))(new URL(url))
+		: undefined;
+	const status = typeof r?.response?.status === 'number' ? r.response.status : undefined;
+	return {
+		n,
+		...(method && address ? { method, address } : {}),
+		...(status !== undefined && address ? { status } : {})
+	};
+}
 
 export interface ImportOptions {
 	/** Largest file accepted, in bytes. Default 5 MiB. */
@@ -135,7 +169,7 @@ export function readHar(text: string, opts: ImportOptions = {}): ImportResult {
 
 	const exchanges: Exchange[] = [];
 	const ids = new Set<string>();
-	let skipped = 0;
+	const leftOut: LeftOut[] = [];
 	const parsedEntries = entries.map((raw) => entrySchema.safeParse(raw));
 	const returnsTo = redirectTargets(
 		parsedEntries.flatMap((p) => (p.success && entryStep(p.data) === 'consent' ? [p.data] : []))
@@ -145,7 +179,7 @@ export function readHar(text: string, opts: ImportOptions = {}): ImportResult {
 			? (entryStep(parsed.data) ?? (returnsTo(parsed.data.request.url) ? 'callback' : undefined))
 			: undefined;
 		if (!parsed.success || !step) {
-			skipped++;
+			leftOut.push(leftOutOf(entries[index], index + 1));
 			continue;
 		}
 		const e = parsed.data;
@@ -173,5 +207,5 @@ export function readHar(text: string, opts: ImportOptions = {}): ImportResult {
 					message: `This HAR has ${n} request${n === 1 ? '' : 's'}, none of them to /oauth2/ or /reader/api/0/. Record the flow with the Network panel open (tick “Preserve log”), then save again.`
 				};
 	}
-	return { ok: true, exchanges, skipped, source };
+	return { ok: true, exchanges, leftOut, source };
 }

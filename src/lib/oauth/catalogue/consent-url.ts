@@ -32,11 +32,13 @@ export const REDIRECT_URI_REFUSED = entry({
 		code: string,
 		to: string | undefined,
 		words: string | undefined,
-		_fix: string
+		_fix: string,
+		_retry: string | undefined
 	) =>
 		`The service does not accept the redirect_uri "${sent ?? '?'}" for ${clientOf(clientId)}: ${how(to)}, with the error ${code}.${said(words)}`,
 	fix: (...args) => args[5],
-	ref: `RFC 6749 §3.1.2.4; ${apiDocs('§4.1')}`
+	ref: `RFC 6749 §3.1.2.4; ${apiDocs('§4.1')}`,
+	suggest: (...args) => (args[6] ? { field: 'redirect_uri', value: args[6] } : undefined)
 });
 
 export const REDIRECT_URI_LIKELY_REFUSED = entry({
@@ -48,11 +50,13 @@ export const REDIRECT_URI_LIKELY_REFUSED = entry({
 		status: number,
 		to: string | undefined,
 		words: string,
-		_fix: string
+		_fix: string,
+		_retry: string | undefined
 	) =>
 		`The service's error answer (HTTP ${status}) gives no error code, but its words point to the redirect_uri "${sent ?? '?'}" for ${clientOf(clientId)}: "${words}".${to ? ` It sends the browser to ${to}.` : ''}`,
 	fix: (...args) => `If the redirect URI is the cause: ${args[5]}`,
-	ref: `RFC 6749 §3.1.2.4; ${apiDocs('§4.1')}`
+	ref: `RFC 6749 §3.1.2.4; ${apiDocs('§4.1')}`,
+	suggest: (...args) => (args[6] ? { field: 'redirect_uri', value: args[6] } : undefined)
 });
 
 export const UNKNOWN_CLIENT = entry({

@@ -9,7 +9,7 @@
  * and more than a dozen modules import the codes from there. An entry adds what a code alone
  * does not say, and nothing that `findings.ts` already holds.
  */
-import type { Finding } from '$lib/exchange/types';
+import type { Finding, Suggestion } from '$lib/exchange/types';
 
 /** A text, or a text made from what the check that raises it found. */
 type Words<A extends readonly unknown[]> = string | ((...args: A) => string);
@@ -30,6 +30,8 @@ export interface Entry<A extends readonly unknown[] = []> {
 	 * entry without one says so (`ref: undefined`) rather than forgets it.
 	 */
 	readonly ref: string | undefined;
+	/** The setup value the fix names, when it names one (a function may answer undefined). */
+	readonly suggest?: (...args: A) => Suggestion | undefined;
 }
 
 /** An entry, its arguments' types taken from its message, fix or code function. */
@@ -40,15 +42,18 @@ const text = <A extends readonly unknown[], R>(w: R | ((...args: A) => R), args:
 
 /**
  * The Finding of an entry, given what its check found. The fields come in the order every finding
- * has had (level, code, message, fix, ref), and a fix or ref that is not there is left out.
+ * has had (level, code, message, fix, ref, then the suggestion), and one that is not there is left
+ * out.
  */
 export function raise<A extends readonly unknown[]>(e: Entry<A>, ...args: A): Finding {
 	const fix = text(e.fix, args);
+	const suggest = e.suggest?.(...args);
 	return {
 		level: e.level,
 		code: text(e.code, args),
 		message: text(e.message, args),
 		...(fix === undefined ? {} : { fix }),
-		...(e.ref === undefined ? {} : { ref: e.ref })
+		...(e.ref === undefined ? {} : { ref: e.ref }),
+		...(suggest ? { suggest } : {})
 	};
 }

@@ -45,6 +45,25 @@ export const CODE_REFUSED = entry({
 	ref: RFC6749('4.1.3')
 });
 
+/** In a recording: the code of an earlier exchange sent again (imported.ts). */
+export const CODE_REUSED = entry({
+	code: F.CODE_REUSED,
+	level: 'error',
+	message: (earlier: number, desc: string | undefined) =>
+		`This code was already sent to the token endpoint in exchange #${earlier} of this file, and a code can be exchanged only once, so the service refused it.${said(desc)}`,
+	fix: 'Exchange each code once: look in the application for a second exchange of the same code (a retry after a time-out, a double submit, two handlers of the redirect). The service may also have revoked the tokens the first exchange gave (RFC 6749 §4.1.2).',
+	ref: RFC6749('4.1.2')
+});
+
+export const CODE_REUSE_ACCEPTED = entry({
+	code: F.CODE_REUSE_ACCEPTED,
+	level: 'warning',
+	message: (earlier: number) =>
+		`This code was already exchanged in exchange #${earlier} of this file, and the service gave tokens for it again. RFC 6749 §4.1.2 says a code MUST NOT be used more than once, and the service should refuse it.`,
+	fix: 'The application exchanges a code twice (look for a retry or a second handler of the redirect); the service should refuse the second exchange.',
+	ref: RFC6749('4.1.2')
+});
+
 export const INVALID_SCOPE = entry({
 	code: F.INVALID_SCOPE,
 	level: 'error',
