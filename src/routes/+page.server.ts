@@ -10,6 +10,7 @@ import {
 import {
 	applyPreset,
 	forkFlow,
+	replayAction,
 	inFlow,
 	prefillFrom,
 	restart,
@@ -177,6 +178,8 @@ export const actions: Actions = inFlow({
 	undo: ({ cookies, url }) => undoAction(cookies, url),
 	/** A duplicated tab: a copy of this flow's setup under a new flow id. */
 	fork: ({ cookies, url }) => forkFlow(cookies, url),
+	/** "Replay this code", confirmed: in a fork of this flow (server/replay.ts). */
+	replay: (event) => replayAction(event),
 	/** Push the pending consent request (RFC 9126); the consent link then carries its request_uri. */
 	par: (event) => runStep(event, (s, { sender }) => pushConsent(sender, s, event.request.signal)),
 	/** Check a JWT's signature against the setup's JWKS URL: one of the flow's tokens, or a pasted one. */

@@ -339,6 +339,63 @@ describe('failures a user meets', () => {
 		await p.getByTestId('access-token').waitFor();
 	});
 
+	test('"Replay this code": asked first (Cancel by default), then run in a fork; the original flow is as it was', async () => {
+		const p = await newPage({ width: 390, height: 844 });
+		await signIn(p, srv.url, 'Sandbox (read write)');
+		const original = p.url();
+		const replays: string[] = [];
+		p.on('request', (r) => {
+			if (r.url().includes('/replay')) replays.push(r.url());
+		});
+		const button = p.getByTestId('replay-code');
+		await button.click();
+		const dialog = p.getByTestId('replay-dialog');
+		await dialog.waitFor();
+		// The dialog opens on Cancel, names what a replay costs, and Escape sends nothing.
+		expect(await p.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+		expect(await dialog.innerText()).toMatch(/revoke the access and refresh tokens/);
+		expect(await dialog.innerText()).toMatch(/log the replay as an attack/);
+		expect(await axeProblems(p)).toEqual([]);
+		await shot(p, '12c-replay-dialog-390', { screen: true });
+		await p.keyboard.press('Escape');
+		await expect.poll(() => dialog.isVisible()).toBe(false);
+		expect(await p.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+			'replay-code'
+		);
+		expect(replays).toEqual([]);
+
+		await button.click();
+		await dialog.getByRole('button', { name: 'Replay in a fork' }).click();
+		await p.getByTestId('replay-fork').waitFor();
+		await p.evaluate(() => scrollTo(0, 0));
+		await shot(p, '12d-replay-fork-top-390', { screen: true });
+		expect(p.url()).not.toBe(original);
+		expect(replays).toHaveLength(1);
+		// The fork's transcript: the flow so far, then the replay and the check of revocation.
+		const entries = p.locator('.transcript details.exchange');
+		const titles = await p.locator('.transcript .ex-title').allInnerTexts();
+		expect(titles.slice(-2)).toEqual(['#4 Code exchange', '#5 User-info']);
+		const [replay, check] = [entries.nth(3), entries.nth(4)];
+		for (const e of [replay, check]) await e.locator(':scope > summary').click();
+		expect(await replay.locator('[data-code="code-replay-refused"]').count()).toBe(1);
+		expect(await check.locator('[data-code="tokens-revoked"]').count()).toBe(1);
+		expect(await p.locator('.transcript .finding-error').count()).toBe(0);
+		// The verdict says what the check found: the tokens this flow and the original hold are dead.
+		expect(await p.locator('#verdict').innerText()).toBe(
+			'✕ Tokens revoked: the service revoked them when their code was replayed'
+		);
+		expect(await axeProblems(p)).toEqual([]);
+		await replay.scrollIntoViewIfNeeded();
+		await shot(p, '12e-replay-fork-transcript-390', { screen: true });
+
+		// The original flow: its transcript has no replay, and it may replay again.
+		await p.goBack();
+		await p.waitForURL(original);
+		await p.getByTestId('replay-code').waitFor();
+		await expect.poll(() => p.locator('.transcript details.exchange').count()).toBe(3);
+		expect(await p.getByTestId('replay-fork').count()).toBe(0);
+	});
+
 	test('an expired token (short-lifetime client) is refreshed before user-info', async () => {
 		const p = await newPage();
 		await openPlayground(p, srv.url);

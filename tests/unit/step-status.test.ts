@@ -112,6 +112,19 @@ describe('a step that fails after succeeding', () => {
 	});
 });
 
+describe('a replay in a fork (server/replay.ts)', () => {
+	test('the replayed exchange and its check of revocation are no step’s result', () => {
+		const good = ex('exchange', 'setup-A');
+		const seen = ex('userinfo', 'setup-A');
+		const replay = { ...ex('exchange', 'setup-A', 500), replay: true as const };
+		const check = { ...ex('userinfo', 'setup-A', 500), replay: true as const };
+		transcript.add([good, seen, replay, check]);
+		expect(flow.steps.exchange).toBe('done');
+		expect(flow.views.exchange.latest?.id).toBe(good.id);
+		expect(flow.views.userinfo.latest?.id).toBe(seen.id);
+	});
+});
+
 describe('Cancel', () => {
 	test('Cancel mid-request shows "cancelled", and the earlier result only as earlier', () => {
 		const good = ex('userinfo', 'setup-A');

@@ -110,3 +110,29 @@ describe('the verdict on the flow', () => {
 		expect(durationText(48 * 3_600_000)).toBe('2 days');
 	});
 });
+
+describe('a replay in a fork (server/replay.ts)', () => {
+	const ok = answer('exchange', 200, tokens);
+	const replay: Exchange = { ...answer('exchange', 400, { error: 'invalid_grant' }), replay: true };
+	const check = (status: number): Exchange => ({
+		...answer('userinfo', status, {}),
+		id: `check-${status}`,
+		replay: true
+	});
+
+	test('the replayed exchange is not the flow’s attempt: the verdict is the exchange before it', () => {
+		expect(verdictOf([ok, replay, check(200)], T0 + 60_000)?.text).toBe(
+			'✓ Tokens received: read write, expires in 59 min'
+		);
+	});
+
+	test('a check of revocation that got 401 after the tokens: they were revoked', () => {
+		expect(verdictOf([ok, replay, check(401)], T0)).toEqual({
+			ok: false,
+			text: '✕ Tokens revoked: the service revoked them when their code was replayed',
+			target: 'tokens'
+		});
+		// A 401 of the flow's own user-info call is no replay's check.
+		expect(verdictOf([ok, { ...check(401), replay: undefined }], T0)?.ok).toBe(true);
+	});
+});

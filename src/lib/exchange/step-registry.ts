@@ -129,6 +129,7 @@ export const ACTIONS = {
 	jwt: { busy: 'Fetching the issuer’s keys and checking the signature…' },
 	introspect: { busy: 'Asking the server about the token (introspection)…' },
 	revoke: { busy: 'Revoking the token, then trying it once more…' },
+	replay: { busy: 'Replaying the code in a fork of this flow…' },
 	reset: { busy: 'Starting over…', done: 'Started over.' },
 	undo: { busy: 'Bringing the flow back…', done: 'The flow is back as it was before Start over.' },
 	fork: {}

@@ -108,6 +108,11 @@ export interface Exchange {
 	/** Short human label, e.g. "Token exchange" or "Refresh before user-info (token had expired)". */
 	note?: string;
 	/**
+	 * Sent again on purpose, to show how the service answers ("Replay this code", a fork's check of
+	 * revocation): shown in the transcript, but never a step's result or the flow's verdict.
+	 */
+	replay?: true;
+	/**
 	 * Which setup the exchange was made with: an opaque id the server gives each setup (a new one
 	 * when the client or the service changes), never derived from the secret. Step statuses count
 	 * only the current setup's exchanges.

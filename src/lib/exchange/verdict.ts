@@ -55,7 +55,8 @@ function why(ex: Exchange): string {
  * before the first one.
  */
 export function verdictOf(exchanges: readonly Exchange[], now: number): Verdict | undefined {
-	const ex = exchanges.findLast((e) => TOKEN_STEPS.includes(e.step));
+	// A replay sent on purpose (server/replay.ts) is no attempt of the flow's own.
+	const ex = exchanges.findLast((e) => TOKEN_STEPS.includes(e.step) && !e.replay);
 	if (!ex) return undefined;
 	const step = STEPS[ex.step];
 	const res = ex.response;
@@ -65,6 +66,16 @@ export function verdictOf(exchanges: readonly Exchange[], now: number): Verdict 
 			ok: false,
 			text: `✕ Step ${step.n}, ${step.name}, failed: ${why(ex)}`,
 			target: ex.step
+		};
+	// A replay's check of revocation after it (server/replay.ts): the tokens no longer work.
+	const revoked = exchanges
+		.slice(exchanges.indexOf(ex) + 1)
+		.some((e) => e.replay && e.step === 'userinfo' && e.response?.status === 401);
+	if (revoked)
+		return {
+			ok: false,
+			text: '✕ Tokens revoked: the service revoked them when their code was replayed',
+			target: 'tokens'
 		};
 	const scope = typeof body.scope === 'string' && body.scope.trim() ? body.scope.trim() : '';
 	const granted = scope ? `: ${scope}` : '';

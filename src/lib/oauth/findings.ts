@@ -557,6 +557,25 @@ export const CODE_REUSED = 'code-reused';
  */
 export const CODE_REUSE_ACCEPTED = 'code-reuse-accepted';
 
+/**
+ * "Replay this code" (server/replay.ts): the service refused the code sent a second time, as it
+ * must.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2
+ */
+export const CODE_REPLAY_REFUSED = 'code-replay-refused';
+
+/**
+ * After a replay, the access token issued from the code no longer works: the service revoked it.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2
+ */
+export const TOKENS_REVOKED = 'tokens-revoked';
+
+/**
+ * After a replay, the access token issued from the code still works: the service did not revoke it.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2
+ */
+export const TOKENS_NOT_REVOKED = 'tokens-not-revoked';
+
 // Client authentication (RFC 6749 §2.3.1) and PKCE (RFC 7636).
 
 /**

@@ -471,6 +471,9 @@ export async function exchangeCode(
 	// exchanging it again shows which (diagnose.ts, code-maybe-spent).
 	const unanswered = raw.failure?.kind === 'reset' && !raw.response;
 	const next: Session = { ...session, code: unanswered ? session.code : undefined };
+	// Tokens for it: the code this flow may replay on purpose (replay.ts), and no other.
+	const granted = !!raw.response && raw.response.status >= 200 && raw.response.status < 300;
+	if (granted) next.spent = { ...code, setup_id: session.setup_id };
 	if (session.code.held && next.callback)
 		next.callback = { ...next.callback, exchanged_anyway: true };
 	return {

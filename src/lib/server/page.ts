@@ -33,6 +33,8 @@ import { outward } from './way-out';
 import { UNDO_MS, undoSlot, withUndo, withoutUndo } from './undo';
 import { newSetupId, nextSetupId, stampSetup } from './setup-id';
 import { apiSuggestions } from './api-examples';
+import { canReplay, replayCode } from './replay';
+import { readForm } from './form';
 import {
 	keepRegisteredRedirect,
 	registeredRedirectHint,
@@ -155,7 +157,11 @@ export function view(session: Session, origin: string) {
 		apiSuggestions: apiSuggestions(app, setup ?? defaults, origin),
 		notice: session.notice ?? null,
 		/** The current setup's id: a step counts only the exchanges that carry it (ui/step-status.ts). */
-		setupId: session.setup_id ?? null
+		setupId: session.setup_id ?? null,
+		/** The code this flow exchanged may be replayed on purpose, in a fork (replay.ts). */
+		canReplay: canReplay(session),
+		/** This flow is a fork made to replay a code of that flow. */
+		replayOf: session.replay_of ?? null
 	};
 }
 
@@ -382,6 +388,39 @@ export async function forkFlow(cookies: Cookies, url: URL) {
 		await writeSession(cookies, copy, https, { ...source, flow });
 	}
 	return { flow };
+}
+
+/**
+ * "Replay this code" (replay.ts), once confirmed: the replay runs in a fork of this flow, written
+ * under a new flow id, whose id comes back with the exchanges; this flow's session is not written.
+ */
+export async function replayAction(event: RequestEvent) {
+	const body = await readForm(event.request);
+	if (!body.ok) return body.failure;
+	if (body.form.get('confirm') !== 'replay')
+		return fail(400, {
+			message:
+				'A code is replayed only after its confirmation: the service may revoke the tokens issued from it.'
+		});
+	const source = currentRequest();
+	if (!source?.flow) return fail(400, { message: 'This request names no flow.' });
+	let fork: string | undefined;
+	const result = await runStep(event, async (s, { sender }) => {
+		const r = await replayCode(sender, s, source.flow!, event.request.signal);
+		if (r.ok && r.fork) {
+			fork = newFlowId();
+			await writeSession(event.cookies, r.fork, event.url.protocol === 'https:', {
+				...source,
+				flow: fork
+			});
+		}
+		return r;
+	});
+	// The exchanges belong to the fork's transcript, not this tab's: they come back under their own
+	// name, and this flow's page data stands as it was.
+	return fork && !('status' in result)
+		? { fork, forkExchanges: result.exchanges, unchanged: true as const }
+		: result;
 }
 
 /**

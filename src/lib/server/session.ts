@@ -121,6 +121,13 @@ export interface Session {
 		/** The S256 challenge that consent request's URL carried: the second judge checks the pair (RFC 7636 §4.6). */
 		code_challenge?: string;
 	};
+	/**
+	 * The last code this flow exchanged for tokens, with the setup it was exchanged under: only it
+	 * may be replayed on purpose ("Replay this code", replay.ts), in a fork of the flow.
+	 */
+	spent?: NonNullable<Session['code']> & { setup_id?: string };
+	/** This flow is a fork made to replay a code of the flow with this id (replay.ts). */
+	replay_of?: string;
 	/** The token set as the page sees it: built from the redacted token response (tokens.ts). */
 	tokens?: TokenSet;
 	/** The real tokens, kept only when redaction changed the shown ones (a token that held the secret). */

@@ -146,7 +146,8 @@ export class Flow {
 			latestOf(transcript.items, 'refresh', setupId)
 		];
 		return verdictOf(
-			transcript.items.filter((e) => newest.includes(e)),
+			// With a replay's check of revocation (server/replay.ts), which may say they were revoked.
+			transcript.items.filter((e) => newest.includes(e) || (e.replay && e.step === 'userinfo')),
 			this.clock.now
 		);
 	});

@@ -1,0 +1,155 @@
+/**
+ * "Replay this code": support staff show how a service answers a code used twice (RFC 6749
+ * §4.1.2: it MUST refuse it, and SHOULD revoke the tokens issued from it). Only the code this flow
+ * itself exchanged for tokens, only on the user's confirmation (the action refuses a request
+ * without it), and in a fork of the flow: the original flow's session is not written, so it stays
+ * as it was, while the fork holds a copy of its setup, secret binding and tokens. In the fork the
+ * code is sent again, then the access token issued from it is sent to the user-info endpoint, to see
+ * whether the service revoked it. Their findings are information, not failures: the refusal is what
+ * the replay is for.
+ */
+import type { Exchange, Finding } from '$lib/exchange/types';
+import * as F from '$lib/oauth/findings';
+import { callApi, exchangeCode, prepareConsent, type StepResult } from './flow';
+import type { Sender } from './send';
+import type { Session } from './session';
+
+const RFC = 'RFC 6749 §4.1.2';
+
+/** Whether this flow may replay a code: the one it exchanged, under the setup it still has. */
+export function canReplay(session: Session): boolean {
+	return !!session.spent && !!session.tokens && session.spent.setup_id === session.setup_id;
+}
+
+/** The fork's session: the flow's setup, secret binding and tokens, a fresh consent request. */
+function forkOf(session: Session, from: string): Session {
+	const { setup, client_secret, secret_for, preset, secret_note, setup_id } = session;
+	const { tokens, token_values, tokens_for, metadata_for } = session;
+	return prepareConsent({
+		v: 1,
+		setup,
+		client_secret,
+		secret_for,
+		preset,
+		secret_note,
+		setup_id,
+		tokens,
+		token_values,
+		tokens_for,
+		metadata_for,
+		replay_of: from
+	});
+}
+
+/** The replayed exchange's findings: its refusal is the expected answer; tokens again are not. */
+function replayFindings(ex: Exchange): Finding[] {
+	const status = ex.response?.status ?? 0;
+	const others = ex.findings.filter((f) => f.level !== 'error');
+	if (status >= 200 && status < 300)
+		return [
+			{
+				level: 'warning',
+				code: F.CODE_REUSE_ACCEPTED,
+				message: `The service gave tokens for a code it had already exchanged: ${RFC} says a code MUST NOT be used more than once, and the service should refuse it.`,
+				ref: RFC
+			},
+			...others
+		];
+	if (!ex.response) return ex.findings;
+	return [
+		{
+			level: 'info',
+			code: F.CODE_REPLAY_REFUSED,
+			message: `The service refused the code the second time (HTTP ${status}${refusal(ex)}), as ${RFC} requires: a code is used once.`,
+			ref: RFC
+		},
+		...others
+	];
+}
+
+/** ", invalid_grant", from the answer's `error`, when it has one. */
+function refusal(ex: Exchange): string {
+	try {
+		const body = JSON.parse(ex.response?.body ?? '') as { error?: unknown };
+		return typeof body.error === 'string' ? `, ${body.error}` : '';
+	} catch {
+		return '';
+	}
+}
+
+/** The check of revocation: the access token issued from the code, still accepted or not. */
+function revocationFindings(ex: Exchange): Finding[] {
+	const status = ex.response?.status;
+	if (status === undefined) return ex.findings;
+	const others = ex.findings.filter((f) => f.level !== 'error');
+	if (status === 401)
+		return [
+			{
+				level: 'info',
+				code: F.TOKENS_REVOKED,
+				message: `The access token issued from the replayed code no longer works (HTTP 401): the service revoked it, as ${RFC} recommends. The original flow's tokens are the same ones, so they no longer work either.`,
+				ref: RFC
+			},
+			...others
+		];
+	if (status >= 200 && status < 300)
+		return [
+			{
+				level: 'info',
+				code: F.TOKENS_NOT_REVOKED,
+				message: `The access token issued from the replayed code still works: the service did not revoke the tokens issued from a reused code, which ${RFC} says it SHOULD.`,
+				ref: RFC
+			},
+			...others
+		];
+	return ex.findings;
+}
+
+/**
+ * The replay, in a fork of `session` (flow `from`): the code sent again, then the check of
+ * revocation. Returns the fork's session and the two exchanges; nothing is written here.
+ */
+export async function replayCode(
+	sender: Sender,
+	session: Session,
+	from: string,
+	signal?: AbortSignal
+): Promise<StepResult & { fork?: Session }> {
+	if (!canReplay(session))
+		return {
+			ok: false,
+			status: 409,
+			message:
+				'There is no code to replay: only the code this flow exchanged for its tokens, under the current setup, can be replayed.'
+		};
+	const fork = forkOf(session, from);
+	const { held: _held, setup_id: _setup, ...code } = session.spent!;
+	const replayed = await exchangeCode(sender, { ...fork, code }, signal);
+	if (!replayed.ok) return replayed;
+	const replay = replayed.exchanges.map((ex) => ({
+		...ex,
+		replay: true as const,
+		note: `The code this flow exchanged, sent again on purpose, from a fork of the flow: how the service answers a code used twice (${RFC}).`,
+		findings: replayFindings(ex)
+	}));
+	// The token the original exchange gave (the fork's copy), whatever the replay gave.
+	const checked = await callApi(sender, fork, 'userinfo', undefined, signal);
+	const check = checked.ok
+		? checked.exchanges
+				.filter((ex) => ex.step === 'userinfo')
+				.map((ex) => ({
+					...ex,
+					replay: true as const,
+					note: 'A check of revocation: the access token issued from the replayed code, sent to the user-info endpoint.',
+					findings: revocationFindings(ex)
+				}))
+		: [];
+	const after = replayed.session ?? fork;
+	return {
+		ok: true,
+		// The original flow's session, as it was: nothing of it is written.
+		session,
+		fork: { ...after, spent: undefined, code: undefined },
+		exchanges: [...replay, ...check]
+	};
+}

@@ -1,0 +1,134 @@
+/**
+ * "Replay this code" over HTTP, against the sandbox and oidc-provider: only once confirmed, only the
+ * code this flow exchanged, in a fork of the flow whose id comes back; the service's refusal and its
+ * revocation of the tokens issued from the code are information, and the original flow's session
+ * is as it was.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { Client, consentUrlFrom, decide, unescapeHtml } from '../helpers/client';
+import {
+	OIDC_CLIENT_ID,
+	OIDC_CLIENT_SECRET,
+	oidcClient,
+	signInAndConsent,
+	startOidcProvider,
+	type OidcServer
+} from '../helpers/oidc';
+import type { Exchange } from '../../src/lib/exchange/types';
+
+let srv: TestServer;
+let oidc: OidcServer;
+
+beforeAll(async () => {
+	const port = await freePort();
+	oidc = await startOidcProvider({
+		clients: [oidcClient([`http://127.0.0.1:${port}/callback`])]
+	});
+	srv = await startServer({}, port);
+});
+afterAll(async () => {
+	await srv?.stop();
+	await oidc?.stop();
+});
+
+const exchangesOf = (r: { data: Record<string, unknown> }) =>
+	(r.data.exchanges as Exchange[] | undefined) ?? [];
+
+const TARGETS = [
+	{
+		name: 'the sandbox',
+		secret: 'sandbox-rw-secret',
+		setup: () => ({
+			base_url: `${srv.url}/sandbox`,
+			client_id: 'sandbox-rw',
+			client_secret: 'sandbox-rw-secret',
+			scope: 'read write'
+		}),
+		consent: (c: Client, url: string) => decide(c, url)
+	},
+	{
+		name: 'oidc-provider',
+		secret: OIDC_CLIENT_SECRET,
+		setup: () => ({
+			base_url: oidc.issuer,
+			client_id: OIDC_CLIENT_ID,
+			client_secret: OIDC_CLIENT_SECRET,
+			scope: 'openid read write',
+			authorization_endpoint: oidc.endpoints.authorization,
+			token_endpoint: oidc.endpoints.token,
+			userinfo_endpoint: oidc.endpoints.userinfo
+		}),
+		consent: (_c: Client, url: string) => signInAndConsent(new Client(oidc.origin), url)
+	}
+];
+
+/** Setup, consent, the address back, the exchange: the flow holds tokens from its code. */
+async function exchanged(c: Client, t: (typeof TARGETS)[number]) {
+	const saved = await c.action('setup', {
+		redirect_uri: `${srv.url}/callback`,
+		auto_exchange: 'false',
+		...t.setup()
+	});
+	expect(saved.type).toBe('success');
+	const back = await t.consent(c, consentUrlFrom(await c.page()));
+	expect((await c.action('pasteback', { pasted: back })).type).toBe('success');
+	const [ex] = exchangesOf(await c.action('exchange'));
+	expect(ex!.response!.status).toBe(200);
+	return JSON.parse(ex!.response!.body) as { access_token: string };
+}
+
+describe.each(TARGETS)('replaying the code, against $name', (t) => {
+	test('refused without its confirmation, and before any code was exchanged', async () => {
+		const c = new Client(srv.url);
+		const early = await c.action('replay', { confirm: 'replay' });
+		expect(early.status).toBe(409);
+		await exchanged(c, t);
+		const unconfirmed = await c.action('replay');
+		expect(unconfirmed.status).toBe(400);
+		expect(String(unconfirmed.data.message)).toMatch(/confirmation/);
+		// Nothing was sent: the tokens still work.
+		const [ui] = exchangesOf(await c.action('userinfo'));
+		expect(ui!.response!.status).toBe(200);
+	});
+
+	test('confirmed: in a fork, the code is refused and the tokens it gave are revoked; this flow is as it was', async () => {
+		const c = new Client(srv.url);
+		const tokens = await exchanged(c, t);
+		const before = unescapeHtml(await c.page());
+		expect(before).toContain('data-testid="replay-code"');
+
+		const r = await c.action('replay', { confirm: 'replay' });
+		expect(r.type).toBe('success');
+		const fork = String(r.data.fork);
+		expect(fork).toMatch(/^[\w-]{16}$/);
+		expect(fork).not.toBe(c.flow);
+		// Under their own name: they belong to the fork's transcript, not this tab's.
+		expect(exchangesOf(r)).toEqual([]);
+		const [replay, check, ...rest] = (r.data.forkExchanges as Exchange[]) ?? [];
+		expect(rest).toEqual([]);
+		expect(replay).toMatchObject({ step: 'exchange', replay: true });
+		expect(replay!.request.body).toContain('client_secret=<redacted>');
+		expect(replay!.response!.status).toBe(400);
+		expect(replay!.findings.map((f) => [f.level, f.code])).toEqual([
+			['info', 'code-replay-refused']
+		]);
+		expect(check).toMatchObject({ step: 'userinfo', replay: true });
+		expect(check!.response!.status).toBe(401);
+		expect(check!.findings[0]).toMatchObject({ level: 'info', code: 'tokens-revoked' });
+		expect(check!.findings.filter((f) => f.level === 'error')).toEqual([]);
+
+		// This flow's session was not written: the same tokens, still offered for a replay.
+		const after = unescapeHtml(await c.page());
+		expect(after).toContain(tokens.access_token);
+		expect(after).toContain('data-testid="replay-code"');
+		expect(after).not.toContain('data-testid="replay-fork"');
+		// The fork: the same tokens, says what it is, and offers no replay of its own.
+		const forkPage = unescapeHtml(await c.tab(fork).page());
+		expect(forkPage).toContain('data-testid="replay-fork"');
+		expect(forkPage).toContain(tokens.access_token);
+		expect(forkPage).not.toContain('data-testid="replay-code"');
+
+		for (const s of c.seen) expect(s.body + s.headers).not.toContain(t.secret);
+	});
+});
