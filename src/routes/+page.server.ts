@@ -11,6 +11,7 @@ import {
 	applyPreset,
 	forkFlow,
 	replayAction,
+	forScript,
 	inFlow,
 	prefillFrom,
 	restart,
@@ -178,6 +179,8 @@ export const actions: Actions = inFlow({
 	undo: ({ cookies, url }) => undoAction(cookies, url),
 	/** A duplicated tab: a copy of this flow's setup under a new flow id. */
 	fork: ({ cookies, url }) => forkFlow(cookies, url),
+	/** "Get a code for the script": the consent's code comes back shown, not exchanged. */
+	forscript: ({ cookies, url }) => forScript(cookies, url),
 	/** "Replay this code", confirmed: in a fork of this flow (server/replay.ts). */
 	replay: (event) => replayAction(event),
 	/** Push the pending consent request (RFC 9126); the consent link then carries its request_uri. */

@@ -396,6 +396,29 @@ describe('failures a user meets', () => {
 		expect(await p.getByTestId('replay-fork').count()).toBe(0);
 	});
 
+	test('"Get a code for the script": the code comes back shown for the script, and is not exchanged here', async () => {
+		const p = await newPage({ width: 390, height: 844 });
+		await choosePreset(p, srv.url, 'Sandbox (read write)');
+		await p.getByTestId('code-for-script').click();
+		await p.waitForURL(/\/sandbox\/oauth2\/auth/);
+		await p.getByRole('button', { name: 'Authorize' }).click();
+		await p.waitForURL(flowUrl(srv.url));
+		const box = p.getByTestId('script-code');
+		await box.waitFor();
+		expect(await box.innerText()).toMatch(/CODE='.{4}….{4}'/);
+		expect(await box.getByRole('button', { name: 'Copy the code' }).count()).toBe(1);
+		// Not exchanged: the code waits, and no token request was sent.
+		await p.getByRole('button', { name: 'Exchange the code' }).waitFor();
+		const steps = await p
+			.locator('.transcript details.exchange')
+			.evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
+		expect(steps).not.toContain('exchange');
+		expect(await p.getByTestId('access-token').count()).toBe(0);
+		expect(await axeProblems(p)).toEqual([]);
+		await box.scrollIntoViewIfNeeded();
+		await shot(p, '12f-code-for-script-390', { screen: true });
+	});
+
 	test('an expired token (short-lifetime client) is refreshed before user-info', async () => {
 		const p = await newPage();
 		await openPlayground(p, srv.url);

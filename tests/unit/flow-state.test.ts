@@ -234,6 +234,12 @@ describe('the automatic exchange and the step states after the issuer check', ()
 		expect(shouldAutoExchange({ hasCode: false, setup })).toBe(false);
 		expect(shouldAutoExchange({ hasCode: true, setup: null })).toBe(false);
 	});
+	test('a code asked for the curl script is shown, not exchanged automatically', () => {
+		const callback = { for_script: true };
+		expect(shouldAutoExchange({ hasCode: true, setup, callback })).toBe(false);
+		expect(shouldAutoExchange({ hasCode: true, setup, callback: {} })).toBe(true);
+		expect(shouldAutoExchange({ hasCode: true, setup, callback: null })).toBe(true);
+	});
 	test('mix-up: the callback step is failed and the exchange step is not next while the code is held', () => {
 		const base = {
 			setupDone: true,

@@ -207,7 +207,8 @@ export function handleCallback(
 		...(verdict.kind === 'state-mismatch' || verdict.kind === 'malformed'
 			? { detail: verdict.detail }
 			: {}),
-		...(iss ? { iss } : {})
+		...(iss ? { iss } : {}),
+		...(matched && session.pending?.for_script ? { for_script: true as const } : {})
 	};
 	if (verdict.kind === 'code' && session.pending)
 		next.code = {

@@ -391,6 +391,25 @@ export async function forkFlow(cookies: Cookies, url: URL) {
 }
 
 /**
+ * "Get a code for the script": the pending consent request is opened as it is, but its code, once
+ * back, is shown for the curl script to exchange instead of exchanged here. Not with PKCE: the
+ * verifier stays on this server, so the script could not exchange the code.
+ */
+export async function forScript(cookies: Cookies, url: URL) {
+	const session = await readSession(cookies);
+	if (session.dropped) return fail(409, { message: session.notice });
+	if (!session.pending)
+		return fail(409, { message: 'Save the setup first: there is no consent request to open.' });
+	if (session.pending.code_verifier)
+		return fail(409, {
+			message:
+				'With PKCE on, the verifier stays on the playground server, so the script could not exchange this consent request’s code. Turn PKCE off in the setup to get a code for the script.'
+		});
+	await save(cookies, url, { ...session, pending: { ...session.pending, for_script: true } });
+	return { consent_url: session.pending.consent_url };
+}
+
+/**
  * "Replay this code" (replay.ts), once confirmed: the replay runs in a fork of this flow, written
  * under a new flow id, whose id comes back with the exchanges; this flow's session is not written.
  */

@@ -76,6 +76,8 @@ export interface CallbackRecord {
 	iss?: IssuerVerdict;
 	/** The user chose "Exchange anyway" after the issuer check held the code back. */
 	exchanged_anyway?: boolean;
+	/** It answers a consent opened with "Get a code for the script": no automatic exchange. */
+	for_script?: true;
 	received_at: number;
 }
 
@@ -94,6 +96,8 @@ export interface PendingConsent {
 	request_uri?: string;
 	/** When that handle expires (ms since the epoch). */
 	request_uri_expires_at?: number;
+	/** Opened with "Get a code for the script": its code comes back shown, not exchanged. */
+	for_script?: true;
 }
 
 export interface Session {

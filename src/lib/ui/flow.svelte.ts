@@ -62,14 +62,16 @@ export interface FlowFacts {
 
 /**
  * Back from the consent page with a code: exchange it at once when the setup says so, unless the
- * issuer check held it back (then the user decides, with "Exchange anyway").
+ * issuer check held it back (then the user decides, with "Exchange anyway") or the consent was
+ * opened to get a code for the curl script (then it is shown, for the script to spend).
  */
 export function shouldAutoExchange(d: {
 	hasCode: boolean;
 	codeHeld?: boolean;
 	setup: { auto_exchange: boolean } | null;
+	callback?: { for_script?: boolean } | null;
 }): boolean {
-	return d.hasCode && !d.codeHeld && !!d.setup?.auto_exchange;
+	return d.hasCode && !d.codeHeld && !!d.setup?.auto_exchange && !d.callback?.for_script;
 }
 
 export interface Imported {

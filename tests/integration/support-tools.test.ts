@@ -1,8 +1,9 @@
 /**
- * "Replay this code" over HTTP, against the sandbox and oidc-provider: only once confirmed, only the
- * code this flow exchanged, in a fork of the flow whose id comes back; the service's refusal and its
- * revocation of the tokens issued from the code are information, and the original flow's session
- * is as it was.
+ * The support tools that show how a service behaves, over HTTP. "Replay this code", against the
+ * sandbox and oidc-provider: only once confirmed, only the code this flow exchanged, in a fork of
+ * the flow whose id comes back; the service's refusal and its revocation of the tokens issued from
+ * the code are information, and the original flow's session is as it was. "Get a code for the
+ * script": a consent whose code comes back shown for the curl script, which can spend it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort, startServer, type TestServer } from '../helpers/server';
@@ -130,5 +131,51 @@ describe.each(TARGETS)('replaying the code, against $name', (t) => {
 		expect(forkPage).not.toContain('data-testid="replay-code"');
 
 		for (const s of c.seen) expect(s.body + s.headers).not.toContain(t.secret);
+	});
+});
+
+describe('"Get a code for the script", against the sandbox', () => {
+	test('the consent opened for the script brings its code back shown, not exchanged; the script can spend it', async () => {
+		const c = new Client(srv.url);
+		await c.action('setup', {
+			redirect_uri: `${srv.url}/callback`,
+			auto_exchange: 'true',
+			...TARGETS[0]!.setup()
+		});
+		const r = await c.action('forscript');
+		expect(r.type).toBe('success');
+		const consentUrl = String(r.data.consent_url);
+		expect(consentUrl).toBe(consentUrlFrom(await c.page()));
+		const back = new URL(await decide(c, consentUrl));
+		expect((await c.fetch(back.toString())).res.status).toBe(303);
+		const page = unescapeHtml(await c.page());
+		const code = back.searchParams.get('code')!;
+		expect(page).toContain('data-testid="script-code"');
+		// The script's exchange, as the exported script sends it, with the code from the page.
+		const res = await fetch(`${srv.url}/sandbox/oauth2/token`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({
+				grant_type: 'authorization_code',
+				code,
+				redirect_uri: `${srv.url}/callback`,
+				client_id: 'sandbox-rw',
+				client_secret: 'sandbox-rw-secret'
+			})
+		});
+		expect(res.status).toBe(200);
+	});
+
+	test('not with PKCE: the verifier stays on the server, so the script could not spend the code', async () => {
+		const c = new Client(srv.url);
+		await c.action('setup', {
+			redirect_uri: `${srv.url}/callback`,
+			pkce: 'S256',
+			...TARGETS[0]!.setup()
+		});
+		const r = await c.action('forscript');
+		expect(r.status).toBe(409);
+		expect(String(r.data.message)).toMatch(/PKCE/);
+		expect(unescapeHtml(await c.page())).not.toContain('data-testid="code-for-script"');
 	});
 });
