@@ -4,7 +4,7 @@
  * ("One finding per failure") shows exactly one error-level finding on the exchange that failed,
  * and no two of its findings suggest different values for the same setup field.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom, decide } from '../helpers/client';
 import {
@@ -255,4 +255,24 @@ describe.each(TARGETS)('one finding per failure, against $name', (t) => {
 			expect(contradictions(ex.findings)).toEqual([]);
 		}
 	);
+});
+
+test('an expired code, against oidc-provider: exactly one error, invalid_grant', async () => {
+	const t = TARGETS.find((x) => x.name === 'oidc-provider')!;
+	const c = new Client(srv.url);
+	await toCode(c, t);
+	// oidc-provider runs in this process and reads the time from Date: two minutes on, its
+	// 60-second code has expired. Only Date is faked, so no timer or socket of the test waits.
+	vi.useFakeTimers({ toFake: ['Date'] });
+	try {
+		vi.setSystemTime(Date.now() + 120_000);
+		const ex = exchangesOf(await c.action('exchange'))[0]!;
+		expect(JSON.parse(ex.response!.body)).toMatchObject({ error: 'invalid_grant' });
+		expect(ex.findings.filter((f) => f.level === 'error').map((f) => f.code)).toEqual([
+			'invalid_grant'
+		]);
+		expect(contradictions(ex.findings)).toEqual([]);
+	} finally {
+		vi.useRealTimers();
+	}
 });
