@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { raise, type Entry } from '$lib/oauth/catalogue/raise';
 import * as token from '$lib/oauth/catalogue/token';
 import * as transport from '$lib/oauth/catalogue/transport';
+import * as replay from '$lib/oauth/catalogue/code-replay';
 import * as F from '$lib/oauth/findings';
 
 const folder = resolve(import.meta.dirname, '../../src/lib/oauth/catalogue');
@@ -52,7 +53,9 @@ const WITHOUT_REF = new Set([
 const SHARED_CODES = {
 	[F.INVALID_GRANT]: ['token.CODE_REFUSED', 'token.REFRESH_TOKEN_REFUSED'],
 	[F.CONTENT_TYPE]: ['token.CONTENT_TYPE_NOT_SENT', 'token.CONTENT_TYPE_REFUSED'],
-	[F.EXPIRES_IN_RANGE]: ['token.EXPIRES_IN_NOT_POSITIVE', 'token.EXPIRES_IN_TOO_LONG']
+	[F.EXPIRES_IN_RANGE]: ['token.EXPIRES_IN_NOT_POSITIVE', 'token.EXPIRES_IN_TOO_LONG'],
+	// Tokens for a code already exchanged: read in a recording, or seen on a replay.
+	[F.CODE_REUSE_ACCEPTED]: ['code-replay.CODE_REPLAY_ACCEPTED', 'token.CODE_REUSE_ACCEPTED']
 };
 
 /** Entries whose code is the service's own OAuth error, taken from what was found. */
@@ -93,6 +96,19 @@ describe('every catalogue entry', () => {
 			[...byCode].filter(([, names]) => names.length > 1).map(([c, n]) => [c, n.sort()])
 		);
 		expect(shared).toEqual(SHARED_CODES);
+	});
+});
+
+describe('a replay’s entries (server/replay.ts)', () => {
+	test('the refusal names the status and the service’s error when it gave one', () => {
+		expect(raise(replay.CODE_REPLAY_REFUSED, 400, 'invalid_grant')).toEqual({
+			level: 'info',
+			code: F.CODE_REPLAY_REFUSED,
+			message:
+				'The service refused the code the second time (HTTP 400, invalid_grant), as RFC 6749 §4.1.2 requires: a code is used once.',
+			ref: 'RFC 6749 §4.1.2'
+		});
+		expect(raise(replay.CODE_REPLAY_REFUSED, 403, undefined).message).toContain('(HTTP 403)');
 	});
 });
 

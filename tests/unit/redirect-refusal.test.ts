@@ -136,6 +136,12 @@ describe('the registration check’s finding', () => {
 		expect(rest).toEqual([]);
 		expect(f).toMatchObject({ level: 'error', code: 'unknown-client' });
 		expect(f!.message).toContain('client is invalid');
+		// Dex answers an unknown client with a 404 page: the endpoint is right, the client is not.
+		const dex = NEGATIVES.find((x) => x.server === 'Dex: an unknown client')!;
+		const [d, ...others] = diagnose(check(dex), { redirectUri: SENT, clientId: 'abc' });
+		expect(others).toEqual([]);
+		expect(d).toMatchObject({ level: 'error', code: 'unknown-client' });
+		expect(d!.message).toContain('Invalid client_id.');
 		// A page that says nothing of the client stays a refusal of its own.
 		const other = { ...NEGATIVES[0]!, status: 400, body: '<h1>Bad request</h1><p>Try later.</p>' };
 		expect(diagnose(check(other), { redirectUri: SENT })[0]!.code).toBe('consent-error');

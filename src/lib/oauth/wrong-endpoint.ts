@@ -10,6 +10,7 @@ import type { Exchange, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
 import { jsonObject } from '$lib/exchange/text';
 import { apiDocs } from './docs';
+import { pageText } from './page-text';
 import { WRONG_ENDPOINT } from './findings';
 
 /** The documented paths below the base URL (the service's API docs §4.1, §4.2, §4.3, §4.4). */
@@ -50,6 +51,14 @@ function isHtml(ex: Exchange): boolean {
  * is probably not that endpoint. A real OAuth error (`{"error": …}`), a token response, a 5xx (the
  * service failing at the right place) and a cut-off body never count.
  */
+/** Whether what an error page shows names the client (its client_id, or invalid_client). */
+function namesClient(html: string): boolean {
+	const page = pageText(html);
+	return /\bclient[_ ]id\b|\binvalid_client\b/i.test(
+		[page.title, ...page.headings, page.text].join('\n')
+	);
+}
+
 export function isNotOAuthAnswer(ex: Exchange): boolean {
 	const res = ex.response;
 	if (!res || ex.failure || res.truncated) return false;
@@ -78,7 +87,8 @@ export function isNotOAuthAnswer(ex: Exchange): boolean {
 			// The API answers an unknown path with its own JSON 404; a page of HTML is someone else's.
 			return isHtml(ex) && (status < 300 || status === 404 || status === 405);
 		case 'check':
-			return (status === 404 || status === 405) && error === undefined;
+			// A page that names the client refuses it (Dex: 404, "Invalid client_id."): the endpoint is right.
+			return (status === 404 || status === 405) && error === undefined && !namesClient(res.body);
 		default:
 			return false;
 	}

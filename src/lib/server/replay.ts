@@ -9,7 +9,9 @@
  * the replay is for.
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
-import * as F from '$lib/oauth/findings';
+import * as found from '$lib/oauth/catalogue/code-replay';
+import { raise } from '$lib/oauth/catalogue/raise';
+import { jsonObject } from '$lib/exchange/text';
 import { callApi, exchangeCode, prepareConsent, type StepResult } from './flow';
 import type { Sender } from './send';
 import type { Session } from './session';
@@ -45,36 +47,15 @@ function forkOf(session: Session, from: string): Session {
 function replayFindings(ex: Exchange): Finding[] {
 	const status = ex.response?.status ?? 0;
 	const others = ex.findings.filter((f) => f.level !== 'error');
-	if (status >= 200 && status < 300)
-		return [
-			{
-				level: 'warning',
-				code: F.CODE_REUSE_ACCEPTED,
-				message: `The service gave tokens for a code it had already exchanged: ${RFC} says a code MUST NOT be used more than once, and the service should refuse it.`,
-				ref: RFC
-			},
-			...others
-		];
+	if (status >= 200 && status < 300) return [raise(found.CODE_REPLAY_ACCEPTED), ...others];
 	if (!ex.response) return ex.findings;
-	return [
-		{
-			level: 'info',
-			code: F.CODE_REPLAY_REFUSED,
-			message: `The service refused the code the second time (HTTP ${status}${refusal(ex)}), as ${RFC} requires: a code is used once.`,
-			ref: RFC
-		},
-		...others
-	];
+	return [raise(found.CODE_REPLAY_REFUSED, status, oauthErrorOf(ex)), ...others];
 }
 
-/** ", invalid_grant", from the answer's `error`, when it has one. */
-function refusal(ex: Exchange): string {
-	try {
-		const body = JSON.parse(ex.response?.body ?? '') as { error?: unknown };
-		return typeof body.error === 'string' ? `, ${body.error}` : '';
-	} catch {
-		return '';
-	}
+/** The answer's OAuth `error`, when it has one. */
+function oauthErrorOf(ex: Exchange): string | undefined {
+	const body = jsonObject(ex.response?.body ?? '');
+	return typeof body?.error === 'string' ? body.error : undefined;
 }
 
 /** The check of revocation: the access token issued from the code, still accepted or not. */
@@ -82,26 +63,8 @@ function revocationFindings(ex: Exchange): Finding[] {
 	const status = ex.response?.status;
 	if (status === undefined) return ex.findings;
 	const others = ex.findings.filter((f) => f.level !== 'error');
-	if (status === 401)
-		return [
-			{
-				level: 'info',
-				code: F.TOKENS_REVOKED,
-				message: `The access token issued from the replayed code no longer works (HTTP 401): the service revoked it, as ${RFC} recommends. The original flow's tokens are the same ones, so they no longer work either.`,
-				ref: RFC
-			},
-			...others
-		];
-	if (status >= 200 && status < 300)
-		return [
-			{
-				level: 'info',
-				code: F.TOKENS_NOT_REVOKED,
-				message: `The access token issued from the replayed code still works: the service did not revoke the tokens issued from a reused code, which ${RFC} says it SHOULD.`,
-				ref: RFC
-			},
-			...others
-		];
+	if (status === 401) return [raise(found.TOKENS_REVOKED), ...others];
+	if (status >= 200 && status < 300) return [raise(found.TOKENS_NOT_REVOKED), ...others];
 	return ex.findings;
 }
 
