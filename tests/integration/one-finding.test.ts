@@ -6,15 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { freePort, startServer, type TestServer } from '../helpers/server';
-import { Client, consentUrlFrom, decide } from '../helpers/client';
+import { Client, consentUrlFrom } from '../helpers/client';
 import {
 	OIDC_CLIENT_ID,
 	OIDC_CLIENT_SECRET,
 	oidcClient,
-	signInAndConsent,
 	startOidcProvider,
 	type OidcServer
 } from '../helpers/oidc';
+import { oidcServer, sandboxServer, type FlowServer } from '../helpers/two-servers';
 import type { Exchange, Finding } from '../../src/lib/exchange/types';
 
 let srv: TestServer;
@@ -42,29 +42,17 @@ afterAll(async () => {
 	await oidc?.stop();
 });
 
-/** How a failure is brought about on one server: its clients, its pages, its endpoints. */
-interface Target {
-	name: string;
-	/** The setup of the good confidential client, secret included. */
-	setup: () => Record<string, string>;
+/** How a failure is brought about on one server: besides its good client, its others and its endpoints. */
+interface Target extends FlowServer {
 	/** A client registered for HTTP Basic, and one that may only read. */
 	basic: Record<string, string>;
 	readOnly: Record<string, string>;
 	/** A redirect URI sent one slash away from the registered one, named in the setup. */
 	nearMiss: () => Record<string, string>;
-	/** Follows the consent URL to the address the browser is sent back to. */
-	consent: (c: Client, url: string) => Promise<string>;
 	/** Spends a code at the token endpoint, as another party holding it would. */
 	spend: (code: string) => Promise<number>;
 	/** A URL on the server that is no token endpoint. */
 	notTokenEndpoint: () => string;
-}
-
-/** The sandbox's consent: its page and Authorize, or the redirect it answers with at once. */
-async function sandboxConsent(c: Client, url: string): Promise<string> {
-	const { res } = await c.fetch(url, { headers: { accept: 'text/html' } });
-	const location = res.headers.get('location');
-	return location ? new URL(location, url).toString() : decide(c, url);
 }
 
 async function spendAt(
@@ -83,20 +71,13 @@ async function spendAt(
 
 const TARGETS: Target[] = [
 	{
-		name: 'the sandbox',
-		setup: () => ({
-			base_url: `${srv.url}/sandbox`,
-			client_id: 'sandbox-rw',
-			client_secret: 'sandbox-rw-secret',
-			scope: 'read write'
-		}),
+		...sandboxServer(() => srv),
 		basic: { token_endpoint_auth_method: 'client_secret_basic' },
 		readOnly: { client_id: 'sandbox-ro', client_secret: 'sandbox-ro-secret' },
 		nearMiss: () => ({
 			redirect_uri: `${srv.url}/callback/`,
 			registered_redirect_uri: `${srv.url}/callback`
 		}),
-		consent: sandboxConsent,
 		spend: (code) =>
 			spendAt(
 				`${srv.url}/sandbox/oauth2/token`,
@@ -110,16 +91,7 @@ const TARGETS: Target[] = [
 		notTokenEndpoint: () => `${srv.url}/sandbox/oauth2/tokens`
 	},
 	{
-		name: 'oidc-provider',
-		setup: () => ({
-			base_url: oidc.issuer,
-			client_id: OIDC_CLIENT_ID,
-			client_secret: OIDC_CLIENT_SECRET,
-			scope: 'openid read write',
-			authorization_endpoint: oidc.endpoints.authorization,
-			token_endpoint: oidc.endpoints.token,
-			userinfo_endpoint: oidc.endpoints.userinfo
-		}),
+		...oidcServer(() => oidc),
 		basic: { client_id: 'playground-basic', token_endpoint_auth_method: 'client_secret_basic' },
 		readOnly: { client_id: 'playground-ro' },
 		nearMiss: () => ({
@@ -127,7 +99,6 @@ const TARGETS: Target[] = [
 			redirect_uri: `${srv.url}/callback`,
 			registered_redirect_uri: `${srv.url}/callback/`
 		}),
-		consent: (_c, url) => signInAndConsent(new Client(oidc.origin), url),
 		spend: (code) =>
 			spendAt(
 				oidc.endpoints.token,

@@ -8,14 +8,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom, decide, unescapeHtml } from '../helpers/client';
-import {
-	OIDC_CLIENT_ID,
-	OIDC_CLIENT_SECRET,
-	oidcClient,
-	signInAndConsent,
-	startOidcProvider,
-	type OidcServer
-} from '../helpers/oidc';
+import { oidcClient, startOidcProvider, type OidcServer } from '../helpers/oidc';
+import { oidcServer, sandboxServer, type FlowServer } from '../helpers/two-servers';
 import type { Exchange } from '../../src/lib/exchange/types';
 
 let srv: TestServer;
@@ -36,36 +30,10 @@ afterAll(async () => {
 const exchangesOf = (r: { data: Record<string, unknown> }) =>
 	(r.data.exchanges as Exchange[] | undefined) ?? [];
 
-const TARGETS = [
-	{
-		name: 'the sandbox',
-		secret: 'sandbox-rw-secret',
-		setup: () => ({
-			base_url: `${srv.url}/sandbox`,
-			client_id: 'sandbox-rw',
-			client_secret: 'sandbox-rw-secret',
-			scope: 'read write'
-		}),
-		consent: (c: Client, url: string) => decide(c, url)
-	},
-	{
-		name: 'oidc-provider',
-		secret: OIDC_CLIENT_SECRET,
-		setup: () => ({
-			base_url: oidc.issuer,
-			client_id: OIDC_CLIENT_ID,
-			client_secret: OIDC_CLIENT_SECRET,
-			scope: 'openid read write',
-			authorization_endpoint: oidc.endpoints.authorization,
-			token_endpoint: oidc.endpoints.token,
-			userinfo_endpoint: oidc.endpoints.userinfo
-		}),
-		consent: (_c: Client, url: string) => signInAndConsent(new Client(oidc.origin), url)
-	}
-];
+const TARGETS = [sandboxServer(() => srv), oidcServer(() => oidc)];
 
 /** Setup, consent, the address back, the exchange: the flow holds tokens from its code. */
-async function exchanged(c: Client, t: (typeof TARGETS)[number]) {
+async function exchanged(c: Client, t: FlowServer) {
 	const saved = await c.action('setup', {
 		redirect_uri: `${srv.url}/callback`,
 		auto_exchange: 'false',
@@ -130,7 +98,8 @@ describe.each(TARGETS)('replaying the code, against $name', (t) => {
 		expect(forkPage).toContain(tokens.access_token);
 		expect(forkPage).not.toContain('data-testid="replay-code"');
 
-		for (const s of c.seen) expect(s.body + s.headers).not.toContain(t.secret);
+		const secret = t.setup().client_secret!;
+		for (const s of c.seen) expect(s.body + s.headers).not.toContain(secret);
 	});
 });
 
