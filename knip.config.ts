@@ -7,7 +7,13 @@ import type { KnipConfig } from 'knip';
  * tests, and the mutation run's configuration and plugins.
  */
 const config: KnipConfig = {
-	entry: ['scripts/**/*.js', 'tests/**/*.ts', 'stryker*.mjs', 'vitest.redact.config.ts'],
+	entry: [
+		'scripts/**/*.js',
+		'tests/**/*.ts',
+		'stryker*.mjs',
+		'vitest.redact.config.ts',
+		'vitest.unit.config.ts'
+	],
 	project: ['src/**/*.{ts,js,svelte}', 'scripts/**/*.js', 'tests/**/*.ts'],
 	// The e2e tests load axe-core's script file into the page (tests/helpers/axe.ts reads
 	// axe.min.js by path), which no import shows.

@@ -2,7 +2,7 @@
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
 	testRunner: 'vitest',
-	vitest: { configFile: 'vite.config.ts', dir: 'tests/unit' },
+	vitest: { configFile: 'vitest.unit.config.ts', dir: 'tests/unit' },
 	plugins: [
 		'@stryker-mutator/vitest-runner',
 		'./scripts/stryker/user-facing-text.js',

@@ -247,6 +247,8 @@ describe('token endpoint errors (RFC 6749 §5.2)', () => {
 		expect(codes({ status: 499, body: '' })).toEqual(['wrong-endpoint']);
 		expect(codes({ status: 399, body: '' })).toEqual(['wrong-endpoint']);
 		expect(codes({ status: 500, body: '' })).toEqual(['server-error']);
+		// A JSON object with no error member on a 5xx is no token response either.
+		expect(codes({ status: 503, body: '{"message":"down"}' })).toEqual(['server-error']);
 		expect(codes({ status: 400, body: '[]' })).toEqual(['wrong-endpoint']);
 		expect(
 			codes({ status: 401, body: ' ', headers: [['WWW-Authenticate', 'Basic realm="x"']] })

@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import {
+	encodingExample,
 	explainRedirectMismatch,
 	nearestRegistered,
 	redirectUriDifferences,
@@ -191,5 +192,20 @@ describe('user information and spelling', () => {
 		expect(sentence).toContain('`http://h/cb`');
 		expect(sentence).toContain('`http://h:/cb`');
 		expect(sentence).not.toBe(explainRedirectMismatch('http://h/cb', 'http://h/cb'));
+	});
+});
+
+describe('the example of an encoding that differs', () => {
+	test('the first pair of characters with an escape on either side', () => {
+		expect(encodingExample('/a%7Eb%2F', '/a~b%2f')).toEqual({ sent: '%7E', registered: '~' });
+		expect(encodingExample('/a~', '/a%7e')).toEqual({ sent: '~', registered: '%7e' });
+	});
+	test('a letter that differs in case is no example; the escape after it is', () => {
+		expect(encodingExample('/A%7E', '/a~')).toEqual({ sent: '%7E', registered: '~' });
+	});
+	test('texts written alike, or with no escape that differs, are their own example', () => {
+		expect(encodingExample('/cb', '/cb')).toEqual({ sent: '/cb', registered: '/cb' });
+		expect(encodingExample('/cb', '/cb/more')).toEqual({ sent: '/cb', registered: '/cb/more' });
+		expect(encodingExample('/cb/more', '/cb')).toEqual({ sent: '/cb/more', registered: '/cb' });
 	});
 });

@@ -187,6 +187,14 @@ describe('writing the session cookies', () => {
 		expect(over.sets).toEqual([]);
 	});
 
+	test('the budget is met before a flow would need more chunks than the reader knows', async () => {
+		const { CHUNK, MAX_CHUNKS } = await load();
+		const { FLOW_BUDGET } = await import('$lib/server/flow-cap');
+		// The cap is the only check made when writing: the chunks' values alone, with no names,
+		// would pass the budget before a ninth chunk is cut.
+		expect(CHUNK * MAX_CHUNKS).toBeGreaterThan(FLOW_BUDGET);
+	});
+
 	test('clearSession deletes each of the eight chunk cookies that is present, and nothing else', async () => {
 		const { clearSession } = await load();
 		const jar = new FakeCookies({

@@ -92,9 +92,8 @@ export type CallbackVerdict =
 /** Constant-time comparison of two strings (length leaks, as it does for any fixed-length random value). */
 export function sameString(a: string, b: string): boolean {
 	if (a.length !== b.length) return false;
-	let diff = 0;
-	// Stryker disable next-line EqualityOperator: one step too far reads NaN ^ NaN, which is 0
-	for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+	// Every code unit, whatever the first difference (split('') splits into UTF-16 code units).
+	const diff = a.split('').reduce((d, ch, i) => d | (ch.charCodeAt(0) ^ b.charCodeAt(i)), 0);
 	return diff === 0;
 }
 

@@ -433,12 +433,8 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 					typeof body.error_description === 'string' ? body.error_description : undefined
 				)
 			);
-		// A 2xx: a recorded response is final, never 1xx.
-		else if (
-			// Stryker disable next-line EqualityOperator: a 3xx returned above, so status 300 never gets here
-			res.status < 300 &&
-			body
-		)
+		// A 2xx (a recorded response is final, never 1xx; a 3xx returned above).
+		else if (Math.floor(res.status / 100) === 2 && body)
 			out.push(...tokenResponseFindings(ex, body, ctx));
 		else if (res.status >= 400 && res.status < 500 && !body)
 			out.push(raise(token.NO_ERROR_OBJECT, res.status));

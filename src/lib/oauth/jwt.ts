@@ -49,17 +49,21 @@ export function decodeJwt(token: string): DecodedJwt {
 
 /** "in 59 min", "3 s ago", "now": a time relative to `nowMs`, in whole units, rounded down. */
 export function relativeTime(atMs: number, nowMs: number): string {
-	const diff = atMs - nowMs;
-	const s = Math.floor(Math.abs(diff) / 1000);
-	if (s === 0) return 'now';
-	let text: string;
-	if (s < 60) text = `${s} s`;
-	else if (s < 3600) text = `${Math.floor(s / 60)} min`;
-	else if (s < 48 * 3600) {
+	// Whole seconds, rounded toward zero: under a second either way is "now".
+	const s = Math.trunc((atMs - nowMs) / 1000);
+	if (s > 0) return `in ${span(s)}`;
+	if (s < 0) return `${span(-s)} ago`;
+	return 'now';
+}
+
+/** A positive number of seconds in its largest whole unit: "59 s", "1 h 5 min", "3 days". */
+function span(s: number): string {
+	if (s < 60) return `${s} s`;
+	if (s < 3600) return `${Math.floor(s / 60)} min`;
+	if (s < 48 * 3600) {
 		const h = Math.floor(s / 3600);
 		const m = Math.floor((s % 3600) / 60);
-		text = m ? `${h} h ${m} min` : `${h} h`;
-	} else text = `${Math.floor(s / 86400)} days`;
-	// Stryker disable next-line EqualityOperator: a difference of 0 returned "now" above
-	return diff > 0 ? `in ${text}` : `${text} ago`;
+		return m ? `${h} h ${m} min` : `${h} h`;
+	}
+	return `${Math.floor(s / 86400)} days`;
 }

@@ -263,25 +263,28 @@ function embeddings(): Embedding[] {
 }
 
 /**
- * Dotted-decimal IPv4 or IPv6 text (a zone such as %eth0 allowed); anything else is null.
+ * Dotted-decimal IPv4 or IPv6 text (a zone such as %eth0 allowed); anything else is undefined.
  * node:net's isIP decides what counts as an address, as it does when a socket connects; IPv6 text is
  * then written in the WHATWG URL parser's canonical form, because ipaddr.js reads a dotted tail
  * loosely ("::ffff:0177.0.0.1", "::1.2.3.4" as if IPv4-mapped).
  */
-function parseIp(text: string): Ip | null {
+function parseIp(text: string): Ip | undefined {
 	const kind = isIP(text);
 	if (kind === 4) return ipaddr.IPv4.parse(text);
-	if (kind !== 6) return null;
-	const url = `http://[${text.split('%')[0]}]/`;
-	// Stryker disable next-line ConditionalExpression: not reached: text that isIP takes for IPv6 (zone removed) the URL parser takes too; kept so that a difference between the two refuses instead of throwing
-	if (!URL.canParse(url)) return null;
-	return ipaddr.IPv6.parse(new URL(url).hostname.slice(1, -1));
+	if (kind !== 6) return undefined;
+	// Text that isIP takes for IPv6 (zone removed) the URL parser takes too; should the two ever
+	// differ, the address is refused instead of throwing.
+	try {
+		return ipaddr.IPv6.parse(new URL(`http://[${text.split('%')[0]}]/`).hostname.slice(1, -1));
+	} catch {
+		return undefined;
+	}
 }
 
 /** Checks one resolved IP address (v4 or v6 text). */
 export function checkAddress(ip: string, policy: GuardPolicy): GuardResult {
 	const addr = parseIp(ip);
-	if (addr === null)
+	if (addr === undefined)
 		return refuse(
 			`"${ip}" is not an IP address; the playground only connects to checked addresses.`
 		);
