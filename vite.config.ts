@@ -5,9 +5,11 @@ import { defineConfig } from 'vitest/config';
 // vitest's default is one worker fewer than the cores: one on a 2-core machine, so every suite ran
 // a file at a time. The unit files are CPU-bound: one worker per core, in threads (they start
 // faster than forks). The integration files mostly wait on the servers they start: one more worker
-// than the cores. The e2e files stay one at a time: Chromium already keeps both cores busy, and two
-// files side by side took as long in all (595 s against 668 s) with one test timing out
-// (docs/testing.md).
+// than the cores. The e2e files run one per core, each with its own server and browser: with
+// Chromium's headless build two files side by side took 197 s for the suite against about 240 s
+// one by one (docs/testing.md). Under that load a page may take longer than expect.poll's default
+// second to get where a test waits for it, so their polls wait up to 5 s (they end as soon as the
+// condition holds).
 const cores = availableParallelism();
 
 export default defineConfig({
@@ -44,7 +46,8 @@ export default defineConfig({
 					name: 'e2e',
 					include: ['tests/e2e/**/*.test.ts'],
 					environment: 'node',
-					fileParallelism: false,
+					maxWorkers: cores,
+					expect: { poll: { timeout: 5_000 } },
 					testTimeout: 90_000,
 					hookTimeout: 90_000
 				}

@@ -1,13 +1,13 @@
 // The first thing `npm test` runs: the Debian packages the suites need are there, or installed now
 // when this user may install them (root, or sudo without a password), or the run stops at once with
-// the one command that installs them. chromium drives the e2e tests (CHROMIUM_PATH may name another
-// browser instead); redis-server backs the shared-store suites; curl and openssl run the exported
+// the one command that installs them. chromium-headless-shell, Debian's build of Chromium without
+// the desktop browser around it, drives the e2e tests (CHROMIUM_PATH may name another browser); redis-server backs the shared-store suites; curl and openssl run the exported
 // commands and make the TLS faults.
 import { spawnSync } from 'node:child_process';
 
 /** Each package, and the program on the PATH that shows it is installed. @type {[string, string][]} */
 const NEEDED = [
-	['chromium', 'chromium'],
+	['chromium-headless-shell', 'chromium-headless-shell'],
 	['redis-server', 'redis-server'],
 	['curl', 'curl'],
 	['openssl', 'openssl']
@@ -29,7 +29,8 @@ const NEEDED = [
  */
 export function checkNeeds(m) {
 	const missing = NEEDED.filter(
-		([pkg, program]) => !(pkg === 'chromium' && m.env.CHROMIUM_PATH) && !m.has(program)
+		([pkg, program]) =>
+			!(pkg === 'chromium-headless-shell' && m.env.CHROMIUM_PATH) && !m.has(program)
 	).map(([pkg]) => pkg);
 	if (missing.length === 0) return true;
 	const command = `sudo apt-get install -y ${missing.join(' ')}`;

@@ -6,7 +6,6 @@
 import { describe, expect } from 'vitest';
 import { shot } from '../helpers/browser';
 import { choosePreset, decide, openPlayground, signIn, watch, flowUrl } from '../helpers/e2e';
-import { axeProblems } from '../helpers/axe';
 import { listen } from '../helpers/listen';
 import { e2eTest, type NewPage } from '../helpers/fixtures';
 
@@ -188,58 +187,10 @@ test('dark mode follows the system, the toggle is remembered, shortcuts work', a
 		.toBe('setup');
 });
 
-/** Code blocks still being highlighted (a few dozen lines per frame, the block busy meanwhile). */
-const unhighlighted = () => document.querySelectorAll('pre.code[aria-busy="true"]').length;
-
-describe('accessibility: axe-core on every step, both themes', () => {
-	for (const scheme of ['light', 'dark'] as const) {
-		for (const size of [
-			{ width: 1280, height: 800, name: 'wide' },
-			{ width: 390, height: 844, name: 'phone' }
-		]) {
-			test(`${scheme}, ${size.name}: no axe violations and nothing left to review, from start to the API call`, async ({
-				srv,
-				newPage
-			}) => {
-				const p = await open(newPage, { ...size, colorScheme: scheme });
-				const found: string[] = [];
-				const check = async (step: string) => {
-					await shot(p, `axe-${scheme}-${size.name}-${step}`);
-					for (const v of await axeProblems(p))
-						found.push(
-							`${step}: ${v.kind} ${v.id} (${v.impact}) ${v.help} → ${v.nodes.join(' | ')}`
-						);
-				};
-				await openPlayground(p, srv.url);
-				await check('1-start');
-				await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
-				await p.getByTestId('consent-url').waitFor();
-				await check('2-consent');
-				await p.getByRole('link', { name: 'Open the consent page' }).click();
-				await p.waitForURL(/\/sandbox\/oauth2\/auth/);
-				await check('3-sandbox-consent');
-				await p.getByRole('button', { name: 'Authorize' }).click();
-				await p.waitForURL(flowUrl(srv.url));
-				await p.getByTestId('access-token').waitFor();
-				await check('4-tokens');
-				await p.getByRole('button', { name: 'Read the user info' }).click();
-				await p.locator('#userinfo details.exchange').waitFor();
-				await p.getByRole('button', { name: 'Refresh the access token' }).click();
-				await p.locator('#refresh details.exchange').waitFor();
-				await p.getByLabel('Method').selectOption('POST');
-				await p.getByLabel(/Path below/).fill('edit-tag');
-				await p.getByRole('button', { name: 'Send' }).click();
-				await p.locator('#api details.exchange').waitFor();
-				// Highlighting is applied lazily: wait until every code block shows its highlighted lines.
-				await expect.poll(() => p.evaluate(unhighlighted), { timeout: 10_000 }).toBe(0);
-				await check('5-after-api-403');
-				await p.goto(srv.url + '/link');
-				await check('6-link-builder');
-				expect(found).toEqual([]);
-			});
-		}
-	}
-});
+// axe on every step in both themes at 1280 and 390 px runs in phone.test.ts ("the sandbox flow,
+// at … px"), over a superset of the states that a test here walked (the setup, the consent URL,
+// the sandbox's consent page, the tokens, an API call refused with 403 with every code block
+// highlighted, /link).
 
 test('the sequence diagram has one arrow per exchange, and an arrow opens its exchange', async ({
 	srv,

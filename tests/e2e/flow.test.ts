@@ -352,7 +352,7 @@ describe('failures a user meets', () => {
 		const dialog = p.getByTestId('replay-dialog');
 		await dialog.waitFor();
 		// The dialog opens on Cancel, names what a replay costs, and Escape sends nothing.
-		expect(await p.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+		await expect.poll(() => p.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
 		expect(await dialog.innerText()).toMatch(/revoke the access and refresh tokens/);
 		expect(await dialog.innerText()).toMatch(/log the replay as an attack/);
 		expect(await axeProblems(p)).toEqual([]);
@@ -373,8 +373,9 @@ describe('failures a user meets', () => {
 		expect(replays).toHaveLength(1);
 		// The fork's transcript: the flow so far, then the replay and the check of revocation.
 		const entries = p.locator('.transcript details.exchange');
-		const titles = await p.locator('.transcript .ex-title').allInnerTexts();
-		expect(titles.slice(-2)).toEqual(['#4 Code exchange', '#5 User-info']);
+		await expect
+			.poll(async () => (await p.locator('.transcript .ex-title').allInnerTexts()).slice(-2))
+			.toEqual(['#4 Code exchange', '#5 User-info']);
 		const [replay, check] = [entries.nth(3), entries.nth(4)];
 		for (const e of [replay, check]) await e.locator(':scope > summary').click();
 		expect(await replay.locator('[data-code="code-replay-refused"]').count()).toBe(1);

@@ -71,10 +71,20 @@ export function acceptedNode(rule: string, node: RawNode): boolean {
 	return !!ok && why.length > 0 && why.every((r) => r !== '' && Object.hasOwn(ok, r));
 }
 
-export async function axeProblems(page: Page): Promise<AxeProblem[]> {
+/**
+ * The rules that read colours: all that can differ between the light and the dark theme, which
+ * change nothing but the colours `light-dark()` picks (src/app.css).
+ */
+export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
+/** axe's problems on the page as it is: every rule, or only those named in `rules`. */
+export async function axeProblems(
+	page: Page,
+	{ rules }: { rules?: string[] } = {}
+): Promise<AxeProblem[]> {
 	// Once per document: a state checked in both themes parses the half-megabyte source once.
 	if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${source}\n;0`);
-	const r = await page.evaluate(async () => {
+	const r = await page.evaluate(async (rules) => {
 		const w = window as unknown as {
 			axe: {
 				run: (
@@ -83,9 +93,12 @@ export async function axeProblems(page: Page): Promise<AxeProblem[]> {
 				) => Promise<{ violations: RawResult[]; incomplete: RawResult[] }>;
 			};
 		};
-		const out = await w.axe.run(document, { resultTypes: ['violations', 'incomplete'] });
+		const out = await w.axe.run(document, {
+			resultTypes: ['violations', 'incomplete'],
+			...(rules ? { runOnly: { type: 'rule', values: rules } } : {})
+		});
 		return { violations: out.violations, incomplete: out.incomplete };
-	});
+	}, rules);
 	const show = (nodes: RawNode[]) =>
 		nodes.slice(0, 5).map((n) => {
 			const why = [...n.any, ...n.all, ...n.none].map((c) => c.message).join('; ');

@@ -1,6 +1,6 @@
 /**
  * Real Chromium through playwright-core (scripts/lib/browser.js, shared with the bench). The browser is
- * Debian's (CHROMIUM_PATH, else /usr/bin/chromium): a missing browser fails the run with a clear
+ * Debian's chromium-headless-shell (CHROMIUM_PATH, else /usr/bin/chromium-headless-shell): a missing browser fails the run with a clear
  * message; it never skips.
  */
 import { mkdirSync } from 'node:fs';

@@ -139,3 +139,7 @@ export async function offLoopbackRefused(context: BrowserContext): Promise<void>
 				: route.abort()
 	);
 }
+
+/** How many code blocks are still being highlighted (a few dozen lines per frame, busy meanwhile). */
+export const unhighlighted = (p: Page) =>
+	p.evaluate(() => document.querySelectorAll('pre.code[aria-busy="true"]').length);

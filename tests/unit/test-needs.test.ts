@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { checkNeeds } from '../../scripts/test-needs.js';
 
-const all = new Set(['chromium', 'redis-server', 'curl', 'openssl', 'apt-get']);
+const all = new Set(['chromium-headless-shell', 'redis-server', 'curl', 'openssl', 'apt-get']);
 
 function machine(has: Set<string>, { root = false, sudo = false, installs = true } = {}) {
 	const ran: string[][] = [];
@@ -36,9 +36,9 @@ describe('what the tests need, before any suite runs', () => {
 		expect(m.printed).toEqual([]);
 	});
 
-	test('CHROMIUM_PATH stands for the chromium package', () => {
+	test('CHROMIUM_PATH stands for the chromium-headless-shell package', () => {
 		const has = new Set(all);
-		has.delete('chromium');
+		has.delete('chromium-headless-shell');
 		const m = { ...machine(has), env: { CHROMIUM_PATH: '/opt/chrome/chrome' } };
 		expect(checkNeeds(m)).toBe(true);
 		expect(m.ran).toEqual([]);
@@ -46,15 +46,15 @@ describe('what the tests need, before any suite runs', () => {
 
 	test('missing packages are installed with apt-get by root, and says so', () => {
 		const has = new Set(all);
-		has.delete('chromium');
+		has.delete('chromium-headless-shell');
 		has.delete('redis-server');
 		const m = machine(has, { root: true });
 		expect(checkNeeds(m)).toBe(true);
 		expect(m.ran).toEqual([
 			['apt-get', 'update', '-qq'],
-			['apt-get', 'install', '-y', '-qq', 'chromium', 'redis-server']
+			['apt-get', 'install', '-y', '-qq', 'chromium-headless-shell', 'redis-server']
 		]);
-		expect(m.printed.join('\n')).toContain('chromium redis-server');
+		expect(m.printed.join('\n')).toContain('chromium-headless-shell redis-server');
 	});
 
 	test('with passwordless sudo, through sudo', () => {
@@ -67,12 +67,12 @@ describe('what the tests need, before any suite runs', () => {
 
 	test('a user who may not install gets the one command, and the run stops before any suite', () => {
 		const has = new Set(all);
-		has.delete('chromium');
+		has.delete('chromium-headless-shell');
 		has.delete('openssl');
 		const m = machine(has);
 		expect(checkNeeds(m)).toBe(false);
 		expect(m.ran).toEqual([]);
-		expect(m.printed.join('\n')).toContain('sudo apt-get install -y chromium openssl');
+		expect(m.printed.join('\n')).toContain('sudo apt-get install -y chromium-headless-shell openssl');
 	});
 
 	test('an install that fails stops the run with the command to try', () => {
