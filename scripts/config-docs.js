@@ -9,7 +9,11 @@ export const PAGE = 'docs/configuration.md';
 
 /** Variables the server does not read, only the tests: [name, default, meaning]. @type {[string, string, string][]} */
 const TESTS_ONLY = [
-	['CHROMIUM_PATH', '`/usr/bin/chromium-headless-shell`', 'the browser the e2e tests drive (tests only)']
+	[
+		'CHROMIUM_PATH',
+		'`/usr/bin/chromium-headless-shell`',
+		'the browser the e2e tests drive (tests only)'
+	]
 ];
 
 /**

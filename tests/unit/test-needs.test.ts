@@ -72,7 +72,9 @@ describe('what the tests need, before any suite runs', () => {
 		const m = machine(has);
 		expect(checkNeeds(m)).toBe(false);
 		expect(m.ran).toEqual([]);
-		expect(m.printed.join('\n')).toContain('sudo apt-get install -y chromium-headless-shell openssl');
+		expect(m.printed.join('\n')).toContain(
+			'sudo apt-get install -y chromium-headless-shell openssl'
+		);
 	});
 
 	test('an install that fails stops the run with the command to try', () => {
