@@ -7,7 +7,8 @@
  * @see https://www.rfc-editor.org/rfc/rfc9207
  */
 import type { Finding } from '$lib/exchange/types';
-import * as F from './findings';
+import { raise } from './catalogue/raise';
+import * as mixUp from './catalogue/mix-up';
 
 /**
  * What the authorization server's metadata says (RFC 8414 §2, RFC 9207 §3). Nothing fills it yet:
@@ -94,65 +95,19 @@ export function issuerStops(v: IssuerVerdict | undefined): boolean {
 	);
 }
 
-/** What a mix-up attack is, in plain words (RFC 9207 §1). */
-export const MIX_UP_EXPLAINED =
-	'In a mix-up attack, a client that talks to more than one authorization server is tricked into treating a response from one server as if it came from another, so it sends the code (and its client credentials) to the wrong token endpoint, where an attacker can use them. The iss parameter names the server that really answered, so that the client can tell.';
-
-/** Where the expected issuer came from, in the words the findings' messages use. */
-const whence = (from: ExpectedIssuer['from'] | undefined) =>
-	from === 'metadata' ? 'the service’s metadata' : 'the setup’s Issuer field';
-
 /** The finding the issuer verdict adds to the callback's Exchange. */
 export function issuerFinding(v: IssuerVerdict): Finding | undefined {
-	const ref = 'RFC 9207 §2.4';
 	switch (v.result) {
 		case 'match':
-			return {
-				level: 'info',
-				code: F.ISSUER_OK,
-				message: `The redirect names the expected issuer "${v.returned}" (from ${whence(v.from)}).`,
-				ref
-			};
+			return raise(mixUp.ISSUER_OK, v.returned, v.from);
 		case 'mismatch':
-			return {
-				level: 'error',
-				code: F.ISSUER_MISMATCH,
-				message: `Possible mix-up attack: the redirect names the issuer "${v.returned}", but this flow expected "${v.expected}" (from ${whence(v.from)}). The two are compared character by character. The code was not exchanged.`,
-				fix: `${MIX_UP_EXPLAINED} If both values name the same server (a typo in the setup, say), correct the setup and start again, or use "Exchange anyway" in step 2.`,
-				ref
-			};
+			return raise(mixUp.ISSUER_MISMATCH, v.returned, v.expected, v.from);
 		case 'origin-mismatch':
-			return {
-				level: 'error',
-				code: F.ISSUER_MISMATCH,
-				message: `Possible mix-up attack: the redirect names the issuer "${v.returned}", which is not on the authorization endpoint's origin (${v.authorization_origin}). No issuer is known to compare it with exactly, so the origins were compared. The code was not exchanged.`,
-				fix: `${MIX_UP_EXPLAINED} If the service's issuer really lives on another origin, enter it in the setup's Advanced settings (Issuer) and start again, or use "Exchange anyway" in step 2.`,
-				ref
-			};
+			return raise(mixUp.ISSUER_OFF_ORIGIN, v.returned, v.authorization_origin);
 		case 'not-checked':
-			return {
-				level: 'info',
-				code: F.ISSUER_NOT_CHECKED,
-				message: `The redirect names the issuer "${v.returned}": not checked, no issuer known. It is on the authorization endpoint's origin.`,
-				fix: 'Enter the service’s issuer in the setup’s Advanced settings (Issuer) to have it compared exactly.',
-				ref
-			};
+			return raise(mixUp.ISSUER_NOT_CHECKED, v.returned);
 		case 'not-sent':
-			if (v.required)
-				return {
-					level: 'error',
-					code: F.ISSUER_MISMATCH,
-					message: `The service's metadata says it sends iss on the redirect, but this one has none, so it may not come from the expected issuer "${v.expected ?? ''}". The code was not exchanged.`,
-					fix: `${MIX_UP_EXPLAINED} Use "Exchange anyway" in step 2 if you trust this redirect.`,
-					ref
-				};
-			return v.expected === undefined
-				? undefined
-				: {
-						level: 'info',
-						code: F.ISSUER_NOT_SENT,
-						message: `The redirect carries no iss, so the expected issuer "${v.expected}" could not be compared. Only a server that announces it in its metadata must send it.`,
-						ref
-					};
+			if (v.required) return raise(mixUp.ISSUER_MISSING, v.expected);
+			return v.expected === undefined ? undefined : raise(mixUp.ISSUER_NOT_SENT, v.expected);
 	}
 }

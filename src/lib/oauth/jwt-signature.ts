@@ -11,7 +11,8 @@
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import type { Finding } from '$lib/exchange/types';
 import { decodeJwt } from './jwt';
-import * as F from './findings';
+import { raise } from './catalogue/raise';
+import * as jwt from './catalogue/signed-jwt';
 
 /** The algorithms a signature may use here: RS*, PS*, ES*, EdDSA (never `none`, never HS*). */
 export const ASYMMETRIC_ALGS = [
@@ -27,9 +28,6 @@ export const ASYMMETRIC_ALGS = [
 	'EdDSA',
 	'Ed25519'
 ] as const;
-
-const RFC7515 = 'RFC 7515 §5.2';
-const RFC8725 = 'RFC 8725 §3.1';
 
 export type SignatureVerdict =
 	| { valid: true; kid?: string; alg: string }
@@ -85,68 +83,22 @@ export async function verifySignature(
 	}
 }
 
-/** Names the key: `kid "test-1"`, or that the header named none. */
-const keyName = (kid: string | undefined) => (kid ? `kid "${kid}"` : 'no kid in the header');
-
 /** The signature verdict as one finding, naming the kid, the alg and the key set's URL. */
 export function signatureFinding(v: SignatureVerdict, jwksUri: string): Finding {
-	if (v.valid)
-		return {
-			level: 'info',
-			code: F.JWT_SIGNATURE_VALID,
-			message: `The signature is valid: ${v.alg}, made with the key ${keyName(v.kid)} of ${jwksUri}. This says who signed the token and that it was not changed; whether the token is meant for you and still good is in the findings below.`,
-			ref: RFC7515
-		};
-	const named = `(${v.alg ?? 'no alg'}, ${keyName(v.kid)})`;
+	if (v.valid) return raise(jwt.SIGNATURE_VALID, v.alg, v.kid, jwksUri);
 	switch (v.code) {
 		case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
-			return {
-				level: 'error',
-				code: F.JWT_SIGNATURE_INVALID,
-				message: `The signature is invalid ${named}: the key of ${jwksUri} does not verify it, so the token was changed after signing, or was signed by someone else. Its claims (iss, exp) are not reported: nothing in it can be trusted.`,
-				fix: 'Do not trust this token. Check the whole token was copied, and that it came from this issuer.',
-				ref: RFC7515
-			};
+			return raise(jwt.SIGNATURE_INVALID, v.alg, v.kid, jwksUri);
 		case 'ERR_JWKS_NO_MATCHING_KEY':
-			return {
-				level: 'error',
-				code: F.JWT_NO_MATCHING_KEY,
-				message: `No key of ${jwksUri} matches the token ${named}: nothing could verify it.`,
-				fix: 'The issuer may have rotated its keys (fetch again later), or the token was issued by another server, or the JWKS URL is not this issuer’s.',
-				ref: 'RFC 7517 §4.5'
-			};
+			return raise(jwt.NO_MATCHING_KEY, v.alg, v.kid, jwksUri);
 		case 'ERR_JWKS_MULTIPLE_MATCHING_KEYS':
-			return {
-				level: 'error',
-				code: F.JWT_MULTIPLE_MATCHING_KEYS,
-				message: `Several keys of ${jwksUri} match the token ${named}, and none of them verifies it.`,
-				fix: 'The issuer should give each key its own kid and name it in the token header.',
-				ref: 'RFC 7517 §4.5'
-			};
+			return raise(jwt.MULTIPLE_MATCHING_KEYS, v.alg, v.kid, jwksUri);
 		case 'ERR_JOSE_ALG_NOT_ALLOWED':
-			return {
-				level: 'error',
-				code: F.JWT_ALG_NOT_ALLOWED,
-				message: `The token's algorithm ${v.alg ?? '(none given)'} is refused: only asymmetric signatures (${ASYMMETRIC_ALGS.join(', ')}) can be checked against public keys. "none" is no signature, and an HS* token checked with a published key is the key-confusion attack.`,
-				fix: 'A token signed with a shared secret (HS*) can only be checked by whoever holds the secret: the issuer itself.',
-				ref: RFC8725
-			};
+			return raise(jwt.ALG_NOT_ALLOWED, v.alg, ASYMMETRIC_ALGS);
 		case 'ERR_JWKS_INVALID':
-			return {
-				level: 'error',
-				code: F.JWKS_INVALID,
-				message: `The key set of ${jwksUri} is not a valid JWKS.`,
-				fix: 'The JWKS URL must give a JSON object with a "keys" array of JWKs.',
-				ref: 'RFC 7517 §5'
-			};
+			return raise(jwt.JWKS_INVALID, jwksUri);
 		default:
-			return {
-				level: 'error',
-				code: F.JWT_MALFORMED,
-				message: `The token could not be checked ${named}: ${v.detail}`,
-				fix: 'A signed JWT is three base64url parts joined by dots: header, payload, signature.',
-				ref: 'RFC 7515 §7.1'
-			};
+			return raise(jwt.MALFORMED, v.alg, v.kid, v.detail);
 	}
 }
 
@@ -181,72 +133,18 @@ export function claimFindings(token: string, ctx: ClaimContext): Finding[] {
 	if (!d.ok) return [];
 	const out: Finding[] = [];
 	const iss = d.payload.iss;
-	if (!ctx.issuer)
-		out.push({
-			level: 'info',
-			code: F.JWT_ISSUER_NOT_CHECKED,
-			message: `The token's iss is ${typeof iss === 'string' ? `"${iss}"` : 'missing'}; the setup names no issuer to compare it with.`,
-			fix: 'Enter the issuer in the setup (Advanced settings) to have it compared.',
-			ref: 'RFC 7519 §4.1.1'
-		});
-	else if (iss === ctx.issuer)
-		out.push({
-			level: 'info',
-			code: F.JWT_ISSUER_OK,
-			message: `The token's iss is the expected issuer, "${ctx.issuer}".`,
-			ref: 'RFC 7519 §4.1.1'
-		});
-	else
-		out.push({
-			level: 'error',
-			code: F.JWT_ISSUER_MISMATCH,
-			message: `The token's iss is ${typeof iss === 'string' ? `"${iss}"` : 'missing'}, not the expected issuer "${ctx.issuer}": a valid signature from these keys does not make it this issuer's token.`,
-			ref: 'RFC 7519 §4.1.1; RFC 8725 §3.8'
-		});
+	if (!ctx.issuer) out.push(raise(jwt.ISSUER_NOT_CHECKED, iss));
+	else if (iss === ctx.issuer) out.push(raise(jwt.ISSUER_OK, ctx.issuer));
+	else out.push(raise(jwt.ISSUER_MISMATCH, iss, ctx.issuer));
 	const exp = d.payload.exp;
-	if (typeof exp !== 'number')
-		out.push({
-			level: 'warning',
-			code: F.JWT_NO_EXPIRY,
-			message: 'The token has no exp claim: it never expires by itself.',
-			ref: 'RFC 7519 §4.1.4'
-		});
-	else if (exp * 1000 <= ctx.now)
-		out.push({
-			level: 'warning',
-			code: F.JWT_EXPIRED,
-			message: `The token expired at ${new Date(exp * 1000).toISOString()}: the signature is still valid, the token is not.`,
-			ref: 'RFC 7519 §4.1.4'
-		});
-	else
-		out.push({
-			level: 'info',
-			code: F.JWT_NOT_EXPIRED,
-			message: `The token has not expired (exp ${new Date(exp * 1000).toISOString()}).`,
-			ref: 'RFC 7519 §4.1.4'
-		});
+	if (typeof exp !== 'number') out.push(raise(jwt.NO_EXPIRY));
+	else if (exp * 1000 <= ctx.now) out.push(raise(jwt.EXPIRED, exp));
+	else out.push(raise(jwt.NOT_EXPIRED, exp));
 	const typ = typeof d.header.typ === 'string' ? d.header.typ : undefined;
 	const atJwt = typ !== undefined && /^(application\/)?at\+jwt$/i.test(typ);
-	if (ctx.kind === 'access_token' && !atJwt)
-		out.push({
-			level: 'warning',
-			code: F.JWT_TYP,
-			message: `The access token's typ is ${typ ? `"${typ}"` : 'missing'}, not "at+jwt": a resource server following RFC 9068 refuses it, and it could be mistaken for another kind of JWT (an ID token).`,
-			ref: 'RFC 9068 §2.1'
-		});
+	if (ctx.kind === 'access_token' && !atJwt) out.push(raise(jwt.ACCESS_TOKEN_TYP, typ));
 	else if (ctx.kind !== 'access_token' && atJwt)
-		out.push({
-			level: ctx.kind === 'pasted' ? 'info' : 'warning',
-			code: F.JWT_TYP,
-			message: `The typ is "${typ}": this is a JWT access token (RFC 9068)${ctx.kind === 'pasted' ? '' : ', not what this field should hold'}.`,
-			ref: 'RFC 9068 §2.1'
-		});
-	else
-		out.push({
-			level: 'info',
-			code: F.JWT_TYP,
-			message: `The typ is ${typ ? `"${typ}"` : 'not given'}${atJwt ? ': a JWT access token (RFC 9068)' : ''}.`,
-			ref: 'RFC 9068 §2.1'
-		});
+		out.push(raise(ctx.kind === 'pasted' ? jwt.AT_JWT_PASTED : jwt.AT_JWT_IN_ANOTHER_FIELD, typ));
+	else out.push(raise(jwt.TYP_SHOWN, typ, atJwt));
 	return out;
 }

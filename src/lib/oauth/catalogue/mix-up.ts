@@ -1,0 +1,73 @@
+/**
+ * What the issuer on the redirect back says (RFC 9207, the defence against mix-up attacks):
+ * `issuerFinding` in `oauth/issuer.ts` decides which of these applies. Three say the code was
+ * held back, under one code (`issuer_mismatch`): another issuer, an issuer off the authorization
+ * endpoint's origin, and none where the metadata promised one.
+ */
+import * as F from '../findings';
+import { entry } from './raise';
+
+const ref = 'RFC 9207 §2.4';
+
+/** Where the expected issuer came from (`ExpectedIssuer['from']` in oauth/issuer.ts). */
+type From = 'metadata' | 'setup';
+
+/** What a mix-up attack is, in plain words (RFC 9207 §1); the callback step shows it too. */
+export const MIX_UP_EXPLAINED =
+	'In a mix-up attack, a client that talks to more than one authorization server is tricked into treating a response from one server as if it came from another, so it sends the code (and its client credentials) to the wrong token endpoint, where an attacker can use them. The iss parameter names the server that really answered, so that the client can tell.';
+
+/** Where the expected issuer came from, in the words the findings' messages use. */
+const whence = (from: From | undefined) =>
+	from === 'metadata' ? 'the service’s metadata' : 'the setup’s Issuer field';
+
+export const ISSUER_OK = entry({
+	code: F.ISSUER_OK,
+	level: 'info',
+	message: (returned: string, from: From) =>
+		`The redirect names the expected issuer "${returned}" (from ${whence(from)}).`,
+	ref
+});
+
+export const ISSUER_MISMATCH = entry({
+	code: F.ISSUER_MISMATCH,
+	level: 'error',
+	message: (returned: string, expected: string, from: From) =>
+		`Possible mix-up attack: the redirect names the issuer "${returned}", but this flow expected "${expected}" (from ${whence(from)}). The two are compared character by character. The code was not exchanged.`,
+	fix: `${MIX_UP_EXPLAINED} If both values name the same server (a typo in the setup, say), correct the setup and start again, or use "Exchange anyway" in step 2.`,
+	ref
+});
+
+export const ISSUER_OFF_ORIGIN = entry({
+	code: F.ISSUER_MISMATCH,
+	level: 'error',
+	message: (returned: string, authorizationOrigin: string) =>
+		`Possible mix-up attack: the redirect names the issuer "${returned}", which is not on the authorization endpoint's origin (${authorizationOrigin}). No issuer is known to compare it with exactly, so the origins were compared. The code was not exchanged.`,
+	fix: `${MIX_UP_EXPLAINED} If the service's issuer really lives on another origin, enter it in the setup's Advanced settings (Issuer) and start again, or use "Exchange anyway" in step 2.`,
+	ref
+});
+
+export const ISSUER_NOT_CHECKED = entry({
+	code: F.ISSUER_NOT_CHECKED,
+	level: 'info',
+	message: (returned: string) =>
+		`The redirect names the issuer "${returned}": not checked, no issuer known. It is on the authorization endpoint's origin.`,
+	fix: 'Enter the service’s issuer in the setup’s Advanced settings (Issuer) to have it compared exactly.',
+	ref
+});
+
+export const ISSUER_MISSING = entry({
+	code: F.ISSUER_MISMATCH,
+	level: 'error',
+	message: (expected: string | undefined) =>
+		`The service's metadata says it sends iss on the redirect, but this one has none, so it may not come from the expected issuer "${expected ?? ''}". The code was not exchanged.`,
+	fix: `${MIX_UP_EXPLAINED} Use "Exchange anyway" in step 2 if you trust this redirect.`,
+	ref
+});
+
+export const ISSUER_NOT_SENT = entry({
+	code: F.ISSUER_NOT_SENT,
+	level: 'info',
+	message: (expected: string) =>
+		`The redirect carries no iss, so the expected issuer "${expected}" could not be compared. Only a server that announces it in its metadata must send it.`,
+	ref
+});

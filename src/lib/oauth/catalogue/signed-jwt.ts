@@ -1,0 +1,162 @@
+/**
+ * What the check of a signed JWT found (oauth/jwt-signature.ts decides which applies): the
+ * signature against the issuer's published keys, then `iss`, `exp` and `typ`, each apart, since a
+ * valid signature says who signed the token, not that it is meant for you or still good.
+ */
+import * as F from '../findings';
+import { entry } from './raise';
+
+const SIGNATURE = 'RFC 7515 §5.2';
+const KEY_MATCH = 'RFC 7517 §4.5';
+const ISS = 'RFC 7519 §4.1.1';
+const EXP = 'RFC 7519 §4.1.4';
+const TYP = 'RFC 9068 §2.1';
+
+/** Names the key: `kid "test-1"`, or that the header named none. */
+const keyName = (kid: string | undefined) => (kid ? `kid "${kid}"` : 'no kid in the header');
+/** The algorithm and the key, as the failures name them. */
+const named = (alg: string | undefined, kid: string | undefined) =>
+	`(${alg ?? 'no alg'}, ${keyName(kid)})`;
+/** The claim as found: quoted, or missing. */
+const claim = (v: unknown) => (typeof v === 'string' ? `"${v}"` : 'missing');
+
+export const SIGNATURE_VALID = entry({
+	code: F.JWT_SIGNATURE_VALID,
+	level: 'info',
+	message: (alg: string, kid: string | undefined, jwksUri: string) =>
+		`The signature is valid: ${alg}, made with the key ${keyName(kid)} of ${jwksUri}. This says who signed the token and that it was not changed; whether the token is meant for you and still good is in the findings below.`,
+	ref: SIGNATURE
+});
+
+export const SIGNATURE_INVALID = entry({
+	code: F.JWT_SIGNATURE_INVALID,
+	level: 'error',
+	message: (alg: string | undefined, kid: string | undefined, jwksUri: string) =>
+		`The signature is invalid ${named(alg, kid)}: the key of ${jwksUri} does not verify it, so the token was changed after signing, or was signed by someone else. Its claims (iss, exp) are not reported: nothing in it can be trusted.`,
+	fix: 'Do not trust this token. Check the whole token was copied, and that it came from this issuer.',
+	ref: SIGNATURE
+});
+
+export const NO_MATCHING_KEY = entry({
+	code: F.JWT_NO_MATCHING_KEY,
+	level: 'error',
+	message: (alg: string | undefined, kid: string | undefined, jwksUri: string) =>
+		`No key of ${jwksUri} matches the token ${named(alg, kid)}: nothing could verify it.`,
+	fix: 'The issuer may have rotated its keys (fetch again later), or the token was issued by another server, or the JWKS URL is not this issuer’s.',
+	ref: KEY_MATCH
+});
+
+export const MULTIPLE_MATCHING_KEYS = entry({
+	code: F.JWT_MULTIPLE_MATCHING_KEYS,
+	level: 'error',
+	message: (alg: string | undefined, kid: string | undefined, jwksUri: string) =>
+		`Several keys of ${jwksUri} match the token ${named(alg, kid)}, and none of them verifies it.`,
+	fix: 'The issuer should give each key its own kid and name it in the token header.',
+	ref: KEY_MATCH
+});
+
+export const ALG_NOT_ALLOWED = entry({
+	code: F.JWT_ALG_NOT_ALLOWED,
+	level: 'error',
+	message: (alg: string | undefined, allowed: readonly string[]) =>
+		`The token's algorithm ${alg ?? '(none given)'} is refused: only asymmetric signatures (${allowed.join(', ')}) can be checked against public keys. "none" is no signature, and an HS* token checked with a published key is the key-confusion attack.`,
+	fix: 'A token signed with a shared secret (HS*) can only be checked by whoever holds the secret: the issuer itself.',
+	ref: 'RFC 8725 §3.1'
+});
+
+export const JWKS_INVALID = entry({
+	code: F.JWKS_INVALID,
+	level: 'error',
+	message: (jwksUri: string) => `The key set of ${jwksUri} is not a valid JWKS.`,
+	fix: 'The JWKS URL must give a JSON object with a "keys" array of JWKs.',
+	ref: 'RFC 7517 §5'
+});
+
+export const MALFORMED = entry({
+	code: F.JWT_MALFORMED,
+	level: 'error',
+	message: (alg: string | undefined, kid: string | undefined, detail: string) =>
+		`The token could not be checked ${named(alg, kid)}: ${detail}`,
+	fix: 'A signed JWT is three base64url parts joined by dots: header, payload, signature.',
+	ref: 'RFC 7515 §7.1'
+});
+
+export const ISSUER_NOT_CHECKED = entry({
+	code: F.JWT_ISSUER_NOT_CHECKED,
+	level: 'info',
+	message: (iss: unknown) =>
+		`The token's iss is ${claim(iss)}; the setup names no issuer to compare it with.`,
+	fix: 'Enter the issuer in the setup (Advanced settings) to have it compared.',
+	ref: ISS
+});
+
+export const ISSUER_OK = entry({
+	code: F.JWT_ISSUER_OK,
+	level: 'info',
+	message: (issuer: string) => `The token's iss is the expected issuer, "${issuer}".`,
+	ref: ISS
+});
+
+export const ISSUER_MISMATCH = entry({
+	code: F.JWT_ISSUER_MISMATCH,
+	level: 'error',
+	message: (iss: unknown, issuer: string) =>
+		`The token's iss is ${claim(iss)}, not the expected issuer "${issuer}": a valid signature from these keys does not make it this issuer's token.`,
+	ref: `${ISS}; RFC 8725 §3.8`
+});
+
+export const NO_EXPIRY = entry({
+	code: F.JWT_NO_EXPIRY,
+	level: 'warning',
+	message: 'The token has no exp claim: it never expires by itself.',
+	ref: EXP
+});
+
+export const EXPIRED = entry({
+	code: F.JWT_EXPIRED,
+	level: 'warning',
+	message: (exp: number) =>
+		`The token expired at ${new Date(exp * 1000).toISOString()}: the signature is still valid, the token is not.`,
+	ref: EXP
+});
+
+export const NOT_EXPIRED = entry({
+	code: F.JWT_NOT_EXPIRED,
+	level: 'info',
+	message: (exp: number) =>
+		`The token has not expired (exp ${new Date(exp * 1000).toISOString()}).`,
+	ref: EXP
+});
+
+export const ACCESS_TOKEN_TYP = entry({
+	code: F.JWT_TYP,
+	level: 'warning',
+	message: (typ: string | undefined) =>
+		`The access token's typ is ${typ ? `"${typ}"` : 'missing'}, not "at+jwt": a resource server following RFC 9068 refuses it, and it could be mistaken for another kind of JWT (an ID token).`,
+	ref: TYP
+});
+
+/** An access token where an ID token or a refresh token should be. */
+export const AT_JWT_IN_ANOTHER_FIELD = entry({
+	code: F.JWT_TYP,
+	level: 'warning',
+	message: (typ: string) =>
+		`The typ is "${typ}": this is a JWT access token (RFC 9068), not what this field should hold.`,
+	ref: TYP
+});
+
+/** A pasted token that is a JWT access token: said, not warned about. */
+export const AT_JWT_PASTED = entry({
+	code: F.JWT_TYP,
+	level: 'info',
+	message: (typ: string) => `The typ is "${typ}": this is a JWT access token (RFC 9068).`,
+	ref: TYP
+});
+
+export const TYP_SHOWN = entry({
+	code: F.JWT_TYP,
+	level: 'info',
+	message: (typ: string | undefined, atJwt: boolean) =>
+		`The typ is ${typ ? `"${typ}"` : 'not given'}${atJwt ? ': a JWT access token (RFC 9068)' : ''}.`,
+	ref: TYP
+});
