@@ -3,8 +3,8 @@
  * origin rule when no issuer is known, and what stops the flow. Each attack it stops is named.
  */
 import { describe, expect, test } from 'vitest';
-import { checkIssuer, expectedIssuer, issuerFinding, issuerStops } from '$lib/oauth/issuer';
-import { MIX_UP_EXPLAINED } from '$lib/oauth/catalogue/mix-up';
+import { checkIssuer, expectedIssuer, issuerStops, MIX_UP_EXPLAINED } from '$lib/oauth/issuer';
+import { issuerFinding } from '$lib/oauth/issuer-finding';
 import * as F from '$lib/oauth/findings';
 
 const AUTH = 'https://auth.reader.test/oauth2/auth?x=1';

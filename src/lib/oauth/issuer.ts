@@ -6,9 +6,6 @@
  * Pure functions: no I/O.
  * @see https://www.rfc-editor.org/rfc/rfc9207
  */
-import type { Finding } from '$lib/exchange/types';
-import { raise } from './catalogue/raise';
-import * as mixUp from './catalogue/mix-up';
 
 /**
  * What the authorization server's metadata says (RFC 8414 §2, RFC 9207 §3). Nothing fills it yet:
@@ -95,19 +92,6 @@ export function issuerStops(v: IssuerVerdict | undefined): boolean {
 	);
 }
 
-/** The finding the issuer verdict adds to the callback's Exchange. */
-export function issuerFinding(v: IssuerVerdict): Finding | undefined {
-	switch (v.result) {
-		case 'match':
-			return raise(mixUp.ISSUER_OK, v.returned, v.from);
-		case 'mismatch':
-			return raise(mixUp.ISSUER_MISMATCH, v.returned, v.expected, v.from);
-		case 'origin-mismatch':
-			return raise(mixUp.ISSUER_OFF_ORIGIN, v.returned, v.authorization_origin);
-		case 'not-checked':
-			return raise(mixUp.ISSUER_NOT_CHECKED, v.returned);
-		case 'not-sent':
-			if (v.required) return raise(mixUp.ISSUER_MISSING, v.expected);
-			return v.expected === undefined ? undefined : raise(mixUp.ISSUER_NOT_SENT, v.expected);
-	}
-}
+/** What a mix-up attack is, in plain words (RFC 9207 §1): the callback step and the findings say it. */
+export const MIX_UP_EXPLAINED =
+	'In a mix-up attack, a client that talks to more than one authorization server is tricked into treating a response from one server as if it came from another, so it sends the code (and its client credentials) to the wrong token endpoint, where an attacker can use them. The iss parameter names the server that really answered, so that the client can tell.';

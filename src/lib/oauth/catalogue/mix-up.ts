@@ -1,20 +1,16 @@
 /**
  * What the issuer on the redirect back says (RFC 9207, the defence against mix-up attacks):
- * `issuerFinding` in `oauth/issuer.ts` decides which of these applies. Three say the code was
+ * `issuerFinding` (oauth/issuer-finding.ts) decides which of these applies. Three say the code was
  * held back, under one code (`issuer_mismatch`): another issuer, an issuer off the authorization
  * endpoint's origin, and none where the metadata promised one.
  */
 import * as F from '../findings';
+import { MIX_UP_EXPLAINED, type ExpectedIssuer } from '../issuer';
 import { entry } from './raise';
 
 const ref = 'RFC 9207 §2.4';
 
-/** Where the expected issuer came from (`ExpectedIssuer['from']` in oauth/issuer.ts). */
-type From = 'metadata' | 'setup';
-
-/** What a mix-up attack is, in plain words (RFC 9207 §1); the callback step shows it too. */
-export const MIX_UP_EXPLAINED =
-	'In a mix-up attack, a client that talks to more than one authorization server is tricked into treating a response from one server as if it came from another, so it sends the code (and its client credentials) to the wrong token endpoint, where an attacker can use them. The iss parameter names the server that really answered, so that the client can tell.';
+type From = ExpectedIssuer['from'];
 
 /** Where the expected issuer came from, in the words the findings' messages use. */
 const whence = (from: From | undefined) =>

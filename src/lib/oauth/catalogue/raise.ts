@@ -36,8 +36,8 @@ export interface Entry<A extends readonly unknown[] = []> {
 
 /**
  * An entry, its arguments' types taken from its message, fix or code function. A call of it has no
- * side effect, which the annotation tells the bundler: a page that imports one export of a
- * catalogue file (the callback step, MIX_UP_EXPLAINED) leaves the file's entries out.
+ * side effect, which the annotation tells the bundler, so that a bundle leaves out the entries it
+ * does not raise.
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function entry<A extends readonly unknown[] = []>(e: Entry<A>): Entry<A> {
