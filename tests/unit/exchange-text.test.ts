@@ -307,7 +307,15 @@ describe('raw HTTP text', () => {
 			['Location', '/x'],
 			['Pragma', 'no-cache'],
 			['content-security-policy', "default-src 'none'"],
-			['Date', 'Sat, 28 Nov 2026 05:00:00 GMT']
+			['Date', 'Sat, 28 Nov 2026 05:00:00 GMT'],
+			// Whole names only: none of these is one of the above.
+			['X-Content-Type', 'x'],
+			['Content-Type-Hint', 'x'],
+			['X-Reader-Zone3-Usage', 'x'],
+			['X-Reader-Zone1-Usage-Peak', 'x'],
+			['X-RateLimit-', 'x'],
+			['Surrogate-Cache-Control', 'x'],
+			['Pragma-Directive', 'x']
 		];
 		const names = (step: Step) => keyHeaders(headers, step).map(([n]) => n);
 		const always = [

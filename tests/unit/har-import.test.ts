@@ -90,12 +90,31 @@ describe('the entries', () => {
 		expect(r.ok).toBe(true);
 		if (!r.ok) return;
 		// Each by its place in the file; an address without its query, where a token would be.
-		expect(r.leftOut).toEqual([{ n: 1, method: 'GET', address: OTHER }, { n: 3 }]);
+		expect(r.leftOut).toStrictEqual([{ n: 1, method: 'GET', address: OTHER }, { n: 3 }]);
 		expect(JSON.stringify(r.leftOut)).not.toContain('not-shown');
 		if (!r.ok) return;
 		expect(r.exchanges.map((e) => [e.id, e.step])).toEqual([
 			['a', 'api'],
 			['b', 'exchange']
+		]);
+	});
+
+	test('a left-out entry shows at most 16 characters of method and 300 of address, and a method or a status only beside an address', () => {
+		const long = `https://reader.test/${'p'.repeat(500)}`;
+		const answered = { response: { status: 204 } };
+		const r = fromHar(
+			har([
+				{ ...entry(long), request: { method: 'M'.repeat(40), url: long }, ...answered },
+				{ ...entry(OTHER), request: { url: OTHER }, ...answered },
+				{ ...entry(OTHER), request: { method: 'GET' }, ...answered },
+				entry(API)
+			])
+		);
+		if (!r.ok) throw new Error(r.message);
+		expect(r.leftOut).toStrictEqual([
+			{ n: 1, method: 'M'.repeat(16), address: long.slice(0, 300), status: 204 },
+			{ n: 2, status: 204 },
+			{ n: 3 }
 		]);
 	});
 

@@ -282,6 +282,48 @@ describe('a code sent twice in one recording', () => {
 		);
 	});
 
+	test('only the refusal is said again; the request’s other findings stay', () => {
+		const again = exchangeOf('code-3', 400, refused);
+		again.request = { ...again.request, headers: [] };
+		const out = diagnoseImported([exchangeOf('code-3', 200, ok), again]);
+		expect(out[1]!.findings.map((f) => f.code)).toEqual([F.CONTENT_TYPE, F.CODE_REUSED]);
+	});
+
+	test('another refusal of the same code, or a description that is no text, is not reworded', () => {
+		const client = '{"error":"invalid_client","error_description":"nope"}';
+		const other = diagnoseImported([exchangeOf('c4', 200, ok), exchangeOf('c4', 401, client)]);
+		expect(other[1]!.findings.map((f) => f.code)).toEqual([F.INVALID_CLIENT]);
+		const numeric = diagnoseImported([
+			exchangeOf('c5', 200, ok),
+			exchangeOf('c5', 400, '{"error":"invalid_grant","error_description":42}')
+		]);
+		const [reused] = numeric[1]!.findings;
+		expect(reused).toMatchObject({ code: F.CODE_REUSED });
+		expect(reused!.message).not.toContain('42');
+		expect(reused!.message).not.toContain('said');
+	});
+
+	test('a code sent again that got a redirect or no answer is not "given tokens again"', () => {
+		const redirected = exchangeOf('c6', 300, '');
+		const unanswered = exchangeOf('c6', 200, ok);
+		unanswered.response = undefined;
+		unanswered.failure = { kind: 'refused', message: 'connection refused' };
+		const out = diagnoseImported([exchangeOf('c6', 200, ok), redirected, unanswered]);
+		for (const e of out.slice(1))
+			expect(e.findings.map((f) => f.code)).not.toContain(F.CODE_REUSE_ACCEPTED);
+	});
+
+	test('a refresh that carries a code parameter is no code sent again', () => {
+		const refresh = exchangeOf('c7', 200, ok);
+		refresh.step = 'refresh';
+		refresh.request = {
+			...refresh.request,
+			body: 'grant_type=refresh_token&refresh_token=r&code=c7'
+		};
+		const out = diagnoseImported([exchangeOf('c7', 200, ok), refresh]);
+		expect(out[1]!.findings.map((f) => f.code)).not.toContain(F.CODE_REUSE_ACCEPTED);
+	});
+
 	test('two codes, or codes shortened by an export, are not compared', () => {
 		const two = diagnoseImported([exchangeOf('a', 200, ok), exchangeOf('b', 400, refused)]);
 		expect(two[1]!.findings.map((f) => f.code)).toEqual([F.INVALID_GRANT]);

@@ -121,6 +121,9 @@ describe('the registration check’s finding', () => {
 		expect(f!.fix).toMatch(
 			/^If the redirect URI is the cause: It was registered with a trailing slash/
 		);
+		// The value the fix names, for "Try again with", and what the finding rests on.
+		expect(f!.suggest).toEqual({ field: 'redirect_uri', value: REGISTERED });
+		expect(f!.ref).toBe("RFC 6749 §3.1.2.4; the service's API docs §4.1");
 	});
 
 	test('without a registered value: where to look, from the usual near misses', () => {

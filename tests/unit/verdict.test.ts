@@ -135,4 +135,14 @@ describe('a replay in a fork (server/replay.ts)', () => {
 		// A 401 of the flow's own user-info call is no replay's check.
 		expect(verdictOf([ok, { ...check(401), replay: undefined }], T0)?.ok).toBe(true);
 	});
+
+	test('only a replay’s user-info check after the tokens says they were revoked', () => {
+		const refused401: Exchange = { ...answer('exchange', 401, { error: 'invalid_client' }) };
+		// A replay's 401 that is no user-info call, a check before the newest tokens, a check that
+		// got no answer: none says the newest tokens were revoked.
+		expect(verdictOf([ok, { ...refused401, replay: true }], T0)?.ok).toBe(true);
+		const newer = { ...ok, id: 'exchange-200-newer' };
+		expect(verdictOf([ok, check(401), newer], T0)?.ok).toBe(true);
+		expect(verdictOf([ok, { ...check(0), response: undefined }], T0)?.ok).toBe(true);
+	});
 });
