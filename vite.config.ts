@@ -1,4 +1,5 @@
 import { sveltekit } from '@sveltejs/kit/vite';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
@@ -12,6 +13,17 @@ import { defineConfig } from 'vitest/config';
 // condition holds).
 const cores = availableParallelism();
 
+// The unit files share their workers' module cache (`isolate: false`): importing the app's modules
+// afresh for each of a hundred files was most of the suite's time. A file that replaces a module
+// (`vi.mock`) or a global (`vi.stubGlobal`) would leak it into the files after it, so those run in
+// a project of their own, isolated as before.
+const UNIT = 'tests/unit/';
+const replacesSomething = /\bvi\.(mock|doMock|stubGlobal|stubEnv)\(/;
+const isolatedUnits = readdirSync(UNIT)
+	.filter((f) => f.endsWith('.test.ts'))
+	.filter((f) => replacesSomething.test(readFileSync(UNIT + f, 'utf8')))
+	.map((f) => UNIT + f);
+
 export default defineConfig({
 	plugins: [sveltekit()],
 	server: { host: '127.0.0.1', port: 5173 },
@@ -24,6 +36,18 @@ export default defineConfig({
 				test: {
 					name: 'unit',
 					include: ['tests/unit/**/*.test.ts'],
+					exclude: isolatedUnits,
+					environment: 'node',
+					pool: 'threads',
+					isolate: false,
+					maxWorkers: cores
+				}
+			},
+			{
+				extends: true,
+				test: {
+					name: 'unit-isolated',
+					include: isolatedUnits,
 					environment: 'node',
 					pool: 'threads',
 					maxWorkers: cores
