@@ -68,11 +68,17 @@ export default defineConfig(
 		files: ['**/*.svelte', '**/*.svelte.ts', '**/*.svelte.js'],
 		languageOptions: {
 			parserOptions: {
-				projectService: true,
 				extraFileExtensions: ['.svelte'],
 				parser: ts.parser,
 				svelteConfig
 			}
+		},
+		rules: {
+			// The one rule here that needs type information, and so a TypeScript program built for the
+			// components (typescript-eslint's projectService): that cost 48 of ESLint's 76 CPU seconds,
+			// on every run of `npm test`. What it finds, a declared prop that the component never
+			// reads, is dead code and no error; svelte-check type-checks every component and every use.
+			'svelte/no-unused-props': 'off'
 		}
 	}
 );
