@@ -1,7 +1,8 @@
 /**
  * The import rule of `npm run check` (scripts/check-imports.js with .dependency-cruiser.js), run on
- * a copy of the project: the copy as it is passes, and one back-edge (the protocol importing the
- * sender) fails with the rule's name.
+ * a copy of the project with one back-edge (the protocol importing the sender): it fails with the
+ * rule's name, and says how much it saw. That the project as it is passes, `npm run check` shows on
+ * every run.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -47,20 +48,6 @@ afterAll(() => {
 });
 
 test(
-	'the project as it is passes, and the check says how much it saw',
-	{ timeout: 60_000 },
-	async () => {
-		const { code, stdout, stderr } = await run('scripts/check-imports.js');
-		expect(code, stderr).toBe(0);
-		const counts = stdout.match(/(\d+) modules in src\/ and (\d+) imports between them/);
-		expect(counts, stdout).not.toBeNull();
-		expect(Number(counts![1])).toBeGreaterThan(50);
-		expect(Number(counts![2])).toBeGreaterThan(100);
-		expect(stdout).toContain('no violations');
-	}
-);
-
-test(
 	'the protocol importing the sender fails, naming the rule and the import',
 	{ timeout: 60_000 },
 	async () => {
@@ -68,8 +55,13 @@ test(
 		const original = readFileSync(consent, 'utf8');
 		writeFileSync(consent, `${original}\nimport { send } from '$lib/server/send';\nvoid send;\n`);
 		try {
-			const { code, stderr } = await run('scripts/check-imports.js');
+			const { code, stdout, stderr } = await run('scripts/check-imports.js');
 			expect(code).toBe(1);
+			// It says how much it saw, so that an import it cannot follow does not go unnoticed.
+			const counts = stdout.match(/(\d+) modules in src\/ and (\d+) imports between them/);
+			expect(counts, stdout).not.toBeNull();
+			expect(Number(counts![1])).toBeGreaterThan(50);
+			expect(Number(counts![2])).toBeGreaterThan(100);
 			expect(stderr).toContain(
 				'oauth-imports-nothing-above-it: src/lib/oauth/consent.ts → src/lib/server/send.ts'
 			);
