@@ -43,7 +43,15 @@ const WITHOUT_REF = new Set([
 	'transport.POOL_WAIT',
 	'transport.PLAIN_HTTP_PORT',
 	'transport.TLS_PORT_HINT',
-	'consent-url.CONSENT_SERVER_ERROR'
+	'consent-url.CONSENT_SERVER_ERROR',
+	'consent-url.ACCEPTED_STRAIGHT_BACK',
+	'consent-url.ACCEPTED_REDIRECT',
+	'consent-url.ACCEPTED_PAGE',
+	'answer.REDIRECT',
+	'answer.SERVER_ERROR',
+	'answer.NOT_JSON',
+	'answer.NOT_JSON_CUT_OFF',
+	'resource-call.USERINFO_FIELDS'
 ]);
 
 /**
@@ -63,6 +71,22 @@ const SHARED_CODES = {
 		'mix-up.ISSUER_OFF_ORIGIN'
 	],
 	// A JWT's typ, said as a warning or as information by the field the token is in.
+	// A refused token: expired when it was sent, or refused for another reason.
+	[F.INVALID_TOKEN]: ['resource-call.TOKEN_EXPIRED', 'resource-call.TOKEN_REFUSED'],
+	// A body that is not JSON, or that was cut off at the size limit.
+	[F.NOT_JSON]: ['answer.NOT_JSON', 'answer.NOT_JSON_CUT_OFF'],
+	// A server failure, on any step or on the consent URL.
+	[F.SERVER_ERROR]: ['answer.SERVER_ERROR', 'consent-url.CONSENT_SERVER_ERROR'],
+	// The registration accepted: straight back, a redirect elsewhere, or a page.
+	[F.REGISTRATION_OK]: [
+		'consent-url.ACCEPTED_PAGE',
+		'consent-url.ACCEPTED_REDIRECT',
+		'consent-url.ACCEPTED_STRAIGHT_BACK'
+	],
+	// PKCE wanted: at the exchange, or at the consent.
+	[F.PKCE_REQUIRED]: ['method-and-pkce.PKCE_REQUIRED', 'method-and-pkce.PKCE_REQUIRED_AT_CONSENT'],
+	// A verifier that does not match: the cause for certain, or one possible cause.
+	[F.PKCE_MISMATCH]: ['method-and-pkce.PKCE_MISMATCH', 'method-and-pkce.PKCE_MISMATCH_POSSIBLE'],
 	[F.JWT_TYP]: [
 		'signed-jwt.ACCESS_TOKEN_TYP',
 		'signed-jwt.AT_JWT_IN_ANOTHER_FIELD',
@@ -72,7 +96,13 @@ const SHARED_CODES = {
 };
 
 /** Entries whose code is the service's own OAuth error, taken from what was found. */
-const SERVICE_CODES = ['token.OTHER_ERROR', 'consent-url.CONSENT_REFUSED'];
+const SERVICE_CODES = [
+	'token.OTHER_ERROR',
+	'consent-url.CONSENT_REFUSED',
+	'consent-url.REFUSED_STRAIGHT_BACK',
+	'state-check.ACCESS_DENIED',
+	'state-check.AUTHORIZATION_ERROR'
+];
 
 describe('every catalogue entry', () => {
 	test('is complete: a code, a level, a message, and a ref unless it is listed without one', async () => {

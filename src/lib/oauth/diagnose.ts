@@ -1,20 +1,20 @@
 /**
  * Exchange → findings, in plain words, each with the fix and the rule it rests on.
  * Pure: the same rules run on live exchanges and on imported ones. This module decides which
- * finding applies. The token endpoint's findings and a failed request's (with the wait for a
- * connection and the code that may be spent) are entries of the catalogue
- * (`catalogue/token.ts`, `catalogue/transport.ts`), which hold their words; the others are still
- * written where they are raised.
+ * finding applies; the words, the fix and the reference of each are its entry in the catalogue
+ * (`catalogue/`: the token endpoint's, a failed request's, any answer's, a resource call's, the
+ * consent URL's and the redirect back's).
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
 import { jsonObject } from '$lib/exchange/text';
-import { STEPS } from '$lib/exchange/step-registry';
-import { AUTHORIZATION_ERRORS, MAX_STATE_BYTES } from './consent';
-import { API_DOCS, apiDocs } from './docs';
+import { MAX_STATE_BYTES } from './consent';
 import * as F from './findings';
 import { raise, type Entry } from './catalogue/raise';
+import * as answer from './catalogue/answer';
 import * as consentUrl from './catalogue/consent-url';
+import * as resourceCall from './catalogue/resource-call';
+import * as stateCheck from './catalogue/state-check';
 import * as token from './catalogue/token';
 import * as transport from './catalogue/transport';
 import { wrongEndpointFinding, type PlaygroundInfo } from './wrong-endpoint';
@@ -22,8 +22,6 @@ import { badItemIdFinding } from './item-ids';
 import { redirectUriFix, retryRedirect, type RedirectUriOptions } from './redirect-uri';
 import { pageText } from './page-text';
 import { redirectRefusal } from './redirect-refusal';
-
-const RFC6750 = (s: string) => `RFC 6750 §${s}`;
 
 export interface DiagnoseContext {
 	requestedScope?: string;
@@ -38,9 +36,6 @@ export interface DiagnoseContext {
 	/** The playground's own origin, so that a base URL on it is named (wrong-endpoint.ts). */
 	playground?: PlaygroundInfo;
 }
-
-/** `: "text"` after a message's words, or nothing when there is no text. */
-const colonQuoted = (text: string | null) => (text ? `: "${text}"` : '');
 
 /** Number.isInteger, which also tells the type checker that the value is a number. */
 const isInteger = (v: unknown): v is number => Number.isInteger(v);
@@ -133,17 +128,7 @@ function tokenResponseFindings(
 function rateLimitFindings(ex: Exchange): Finding[] {
 	const res = ex.response!;
 	const reset = headerValue(res.headers, 'X-Reader-Limits-Reset-After');
-	if (res.status === 429)
-		return [
-			{
-				level: 'error',
-				code: F.RATE_LIMITED,
-				message: `The service's rate limit is reached (429).${reset ? ` The limits reset in ${reset} s.` : ''}`,
-				fix: 'Wait for the reset; zone-1 (reads) and zone-2 (writes) are counted apart.',
-				ref: 'X-Reader-Zone*-Usage headers'
-			}
-		];
-	return [];
+	return res.status === 429 ? [raise(resourceCall.RATE_LIMITED, reset)] : [];
 }
 
 function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
@@ -153,38 +138,14 @@ function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	const body = jsonObject(res.body);
 	if (res.status === 401) {
 		const expired = Date.parse(ex.startedAt) >= (ctx.tokenExpiresAt ?? Infinity);
-		out.push({
-			level: 'error',
-			code: F.INVALID_TOKEN,
-			message: expired
-				? 'The access token had expired when this request was sent (401).'
-				: `The service refused the access token (401${/invalid_token/.test(www) ? ', invalid_token' : ''}).`,
-			fix: expired
-				? `Refresh the token (step ${STEPS.refresh.n}), then call again.`
-				: 'The token may be expired, revoked, or sent in the wrong place. Refresh it, or check where the token goes (header or query).',
-			ref: RFC6750('3.1')
-		});
+		out.push(
+			expired
+				? raise(resourceCall.TOKEN_EXPIRED)
+				: raise(resourceCall.TOKEN_REFUSED, /invalid_token/.test(www))
+		);
 	} else if (res.status === 403) {
 		const scope = /insufficient_scope/.test(www) || body?.error === 'insufficient_scope';
-		out.push(
-			scope
-				? {
-						level: 'error',
-						code: F.INSUFFICIENT_SCOPE,
-						message:
-							'This call needs write permission: it is a zone-2 call, and the token was granted "read" only (403).',
-						fix: `Ask for scope "read write" at consent, with a registration that is not "Read only" (${API_DOCS} §5 step 7).`,
-						ref: RFC6750('3.1')
-					}
-				: {
-						level: 'error',
-						code: F.FORBIDDEN,
-						message:
-							'The service refused the call (403). For this service that means the application credentials were rejected, or the call needs "read write" (zone 2).',
-						fix: 'Check the registration and the granted scope.',
-						ref: apiDocs('§5 step 7')
-					}
-		);
+		out.push(raise(scope ? resourceCall.INSUFFICIENT_SCOPE : resourceCall.FORBIDDEN));
 	}
 	out.push(...rateLimitFindings(ex));
 	return out;
@@ -199,20 +160,7 @@ function jsonExpected(ex: Exchange): Finding[] {
 	if (/^\s*\[/.test(res.body)) return [];
 	const isHtml = /html/i.test(ct ?? '') || /^\s*</.test(res.body);
 	if (ex.step === 'api' && res.body.trim() === 'OK') return [];
-	return [
-		{
-			level: res.truncated ? 'warning' : 'error',
-			code: F.NOT_JSON,
-			message: isHtml
-				? `JSON was expected, but the service answered with HTML (${ct || 'no Content-Type'}). This is often an error or login page, or the wrong URL.`
-				: res.truncated
-					? 'The body is cut off, so it is not valid JSON.'
-					: `JSON was expected, but the body is not valid JSON (${ct || 'no Content-Type'}).`,
-			fix: isHtml
-				? 'Check the endpoint URL; read the HTML body for the service’s own message.'
-				: undefined
-		}
-	];
+	return [raise(res.truncated ? answer.NOT_JSON_CUT_OFF : answer.NOT_JSON, isHtml, ct)];
 }
 
 /** OAuth's error codes at the authorization endpoint (RFC 6749 §4.1.2.1), and invalid_client. */
@@ -238,7 +186,6 @@ function pageError(html: string): { error?: string; description?: string } {
 function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	const res = ex.response!;
 	const body = jsonObject(res.body);
-	const client = ctx.clientId ? `client_id "${ctx.clientId}"` : 'this client_id';
 	const said = typeof body?.error_description === 'string' ? body.error_description : undefined;
 	// A refused redirect URI, in whatever shape the server gives it (redirect-refusal.ts).
 	const refusal = redirectRefusal(res, ex.request.url, ctx.redirectUri);
@@ -300,39 +247,26 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 			URL.canParse(ctx.redirectUri) &&
 			target.origin + target.pathname ===
 				new URL(ctx.redirectUri).origin + new URL(ctx.redirectUri).pathname;
-		if (back && target.searchParams.has('error')) {
-			const err = target.searchParams.get('error')!;
+		if (back && target.searchParams.has('error'))
 			return [
-				{
-					level: 'error',
-					code: err,
-					message: `The service sends the browser straight back with error "${err}"${colonQuoted(target.searchParams.get('error_description'))}. The client and redirect_uri are registered, but the request is refused.`,
-					fix: Object.hasOwn(AUTHORIZATION_ERRORS, err)
-						? AUTHORIZATION_ERRORS[err]!.fix
-						: undefined,
-					ref: 'RFC 6749 §4.1.2.1'
-				}
+				raise(
+					consentUrl.REFUSED_STRAIGHT_BACK,
+					target.searchParams.get('error')!,
+					target.searchParams.get('error_description')
+				)
 			];
-		}
 		// Straight back or elsewhere, the registration is accepted.
 		return [
-			{
-				level: 'info',
-				code: F.REGISTRATION_OK,
-				message: back
-					? 'The service redirects straight back to the redirect_uri: the registration is accepted (the user may have approved this application before).'
-					: `The service redirects to ${target ? target.origin + target.pathname : 'another page'} (typically its login page): ${client} and the redirect_uri are accepted.`
-			}
+			back
+				? raise(consentUrl.ACCEPTED_STRAIGHT_BACK)
+				: raise(
+						consentUrl.ACCEPTED_REDIRECT,
+						target ? target.origin + target.pathname : undefined,
+						ctx.clientId
+					)
 		];
 	}
-	if (res.status === 200)
-		return [
-			{
-				level: 'info',
-				code: F.REGISTRATION_OK,
-				message: `The service would show its consent or login page: ${client} and the redirect_uri are accepted.`
-			}
-		];
+	if (res.status === 200) return [raise(consentUrl.ACCEPTED_PAGE, ctx.clientId)];
 	return [];
 }
 
@@ -388,12 +322,7 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		// Stryker disable next-line StringLiteral: any short text in place of the empty state is under the cap as well
 		const state = u?.searchParams.get('state') ?? '';
 		if (new TextEncoder().encode(state).length > MAX_STATE_BYTES)
-			out.push({
-				level: 'error',
-				code: F.STATE_TOO_LONG,
-				message: `The state is over ${MAX_STATE_BYTES} bytes; the service will refuse it.`,
-				ref: apiDocs('§4.1')
-			});
+			out.push(raise(consentUrl.STATE_TOO_LONG));
 		return out;
 	}
 	const res = ex.response;
@@ -401,23 +330,10 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	// An answer that is not OAuth names the URL as probably wrong, in place of the generic findings.
 	const wrong = wrongEndpointFinding(ex, ctx.playground);
 	if (res.status >= 300 && res.status < 400 && ex.step !== 'callback' && ex.step !== 'check') {
-		out.push(
-			wrong ?? {
-				level: 'error',
-				code: F.REDIRECT,
-				message: `The service answered with a redirect (${res.status}) to ${headerValue(res.headers, 'Location') ?? 'nowhere'}. The playground does not follow redirects on back-channel requests.`,
-				fix: 'Use the final URL directly; a redirect here usually means http instead of https, or a missing path segment.'
-			}
-		);
+		out.push(wrong ?? raise(answer.REDIRECT, res.status, headerValue(res.headers, 'Location')));
 		return out;
 	}
-	if (res.status >= 500)
-		out.push({
-			level: 'error',
-			code: F.SERVER_ERROR,
-			message: `The service failed with HTTP ${res.status}.`,
-			fix: 'This is on the service side. Try again later; if it repeats, report it with this exchange.'
-		});
+	if (res.status >= 500) out.push(raise(answer.SERVER_ERROR, res.status));
 	if (ex.step === 'check') return [...out, ...(wrong ? [wrong] : checkFindings(ex, ctx))];
 	if (ex.step === 'exchange' || ex.step === 'refresh') {
 		const ct = headerValue(ex.request.headers, 'Content-Type');
@@ -451,69 +367,29 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		if (item) out.push(item);
 		if (ex.step === 'userinfo' && res.status === 200) {
 			const body = jsonObject(res.body);
-			if (body && !('userId' in body))
-				out.push({
-					level: 'info',
-					code: F.USERINFO_FIELDS,
-					message:
-						'The user record has no userId field, which clients of this service usually read.'
-				});
+			if (body && !('userId' in body)) out.push(raise(resourceCall.USERINFO_FIELDS));
 		}
 		return out;
 	}
 	return out;
 }
 
-/** Findings for the redirect back from the consent page. */
+/** Findings for the redirect back from the consent page, by the callback's verdict. */
 export function diagnoseCallback(verdict: string, error?: string, description?: string): Finding[] {
 	switch (verdict) {
 		case 'state-mismatch':
-			return [
-				{
-					level: 'error',
-					code: F.STATE_MISMATCH,
-					message: `${description ?? 'The returned state does not match the saved one.'} The response may be forged (CSRF), so the playground ignored it and the code was not used.`,
-					fix: 'The consent request is still pending: open the consent page again, or start over with "Try again". If it repeats, check that nothing rewrites the redirect, and that only one tab runs the flow.',
-					ref: `${apiDocs('§5 step 3')}; RFC 6749 §10.12`
-				}
-			];
+			return [raise(stateCheck.STATE_MISMATCH, description)];
 		case 'no-pending-state':
-			return [
-				{
-					level: 'error',
-					code: F.NO_PENDING_STATE,
-					message:
-						'A redirect arrived, but the playground was not waiting for one: its state was used already or the session was reset.',
-					fix: 'State values are single-use. Start the flow again from the consent step.',
-					ref: 'RFC 6749 §10.12'
-				}
-			];
+			return [raise(stateCheck.NO_PENDING_STATE)];
 		case 'malformed':
-			return [
-				{
-					level: 'error',
-					code: F.MALFORMED_CALLBACK,
-					message: description ?? 'The redirect is malformed.',
-					ref: 'RFC 6749 §4.1.2'
-				}
-			];
+			return [raise(stateCheck.MALFORMED_CALLBACK, description)];
 		case 'error':
 			return [
-				{
-					level: error === 'access_denied' ? 'warning' : 'error',
-					code: error ?? F.AUTHORIZATION_ERROR,
-					message: `The service sent back error "${error}"${description ? `: "${description}"` : ''}.`,
-					ref: 'RFC 6749 §4.1.2.1'
-				}
+				error === 'access_denied'
+					? raise(stateCheck.ACCESS_DENIED, error, description)
+					: raise(stateCheck.AUTHORIZATION_ERROR, error, description)
 			];
 		default:
-			return [
-				{
-					level: 'info',
-					code: F.STATE_OK,
-					message: 'The returned state matches the saved one.',
-					ref: apiDocs('§5 step 3')
-				}
-			];
+			return [raise(stateCheck.STATE_OK)];
 	}
 }

@@ -1,21 +1,13 @@
 /**
  * What a refused token request or consent means for the client's authentication method and PKCE:
  * the method used and the one to try, the form-encoding that HTTP Basic needs, and a verifier that
- * is missing or does not match. Pure. The wording never depends on the secret's characters.
+ * is missing or does not match. Pure. The words are the catalogue's (`catalogue/method-and-pkce.ts`).
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import type { AuthMethod, PkceMethod } from './setup';
 import { AUTH_METHOD_NAME } from './auth-methods';
-import {
-	CLIENT_AUTH_METHOD,
-	PKCE_MISMATCH,
-	PKCE_PLAIN,
-	PKCE_REQUIRED,
-	PUBLIC_CLIENT_REFUSED
-} from './findings';
-
-const RFC6749 = 'https://www.rfc-editor.org/rfc/rfc6749';
-const RFC7636 = 'https://www.rfc-editor.org/rfc/rfc7636';
+import { raise } from './catalogue/raise';
+import * as said from './catalogue/method-and-pkce';
 
 /** `error` and `error_description` of a JSON error answer. */
 function oauthError(ex: Exchange): { error: string; description: string } | undefined {
@@ -77,17 +69,7 @@ export function clientAuthFindings(ex: Exchange, ctx: ClientContext): Finding[] 
 	const err = oauthError(ex);
 	if (!err) return [];
 	if (err.error === 'invalid_client') {
-		if (ctx.method === 'none')
-			return [
-				{
-					level: 'error',
-					code: PUBLIC_CLIENT_REFUSED,
-					message:
-						'The server does not accept this client as a public client: it sent no secret (client authentication "none"), and the server wants one.',
-					fix: 'If the registration is confidential, choose client_secret_post or client_secret_basic and enter the secret; a public client must be registered with token_endpoint_auth_method "none".',
-					ref: `${RFC6749}#section-2.1`
-				}
-			];
+		if (ctx.method === 'none') return [raise(said.PUBLIC_CLIENT_REFUSED)];
 		if (!methodLikely(ex, ctx, err.description)) return [];
 		const listed = ctx.supported?.filter((m): m is AuthMethod =>
 			Object.hasOwn(AUTH_METHOD_NAME, m)
@@ -97,42 +79,14 @@ export function clientAuthFindings(ex: Exchange, ctx: ClientContext): Finding[] 
 			listed?.find((m) => m !== ctx.method) ??
 			(ctx.method === 'client_secret_basic' ? 'client_secret_post' : 'client_secret_basic');
 		return [
-			{
-				level: 'error',
-				code: CLIENT_AUTH_METHOD,
-				message: `The server refused the client's authentication. It was sent as ${AUTH_METHOD_NAME[ctx.method]}; ${unlisted ? `the server's metadata lists ${ctx.supported!.join(', ') || 'no method'} in token_endpoint_auth_methods_supported, not this one, so the method is the likely cause.` : 'a server accepts only the method the client is registered with, and its answer points to the method, so the secret may be right and the method wrong.'}${
-					ctx.method === 'client_secret_basic'
-						? ' With HTTP Basic, RFC 6749 §2.3.1 has the client id and the secret form-encoded before base64: a server (or client) that skips that step reads a different secret whenever it holds characters such as ":", "%", "+", a space or non-ASCII letters, a common interop bug.'
-						: ''
-				}`,
-				fix: `Check the registration's token_endpoint_auth_method (the server's metadata lists the methods it supports), and try ${AUTH_METHOD_NAME[other]} in the setup's Advanced settings; if the client is registered as public, choose "none" (with PKCE, and no secret). If the method is right, the secret is not.`,
-				ref: `${RFC6749}#section-2.3.1`,
-				suggest: { field: 'token_endpoint_auth_method', value: other }
-			}
+			raise(said.CLIENT_AUTH_METHOD, ctx.method, unlisted ? ctx.supported : undefined, other)
 		];
 	}
 	if (err.error === 'invalid_grant' && ex.step === 'exchange') {
-		if (ctx.pkce === 'off' && mentionsPkce(err.description))
-			return [
-				{
-					level: 'error',
-					code: PKCE_REQUIRED,
-					message:
-						'The server expects PKCE for this client, and the consent request and the exchange had none.',
-					fix: 'Turn PKCE on (S256) in the setup’s Advanced settings, then start the consent again: the code must come from a consent request that carried the challenge.',
-					ref: `${RFC7636}#section-4.4.1`,
-					suggest: { field: 'pkce', value: 'S256' }
-				}
-			];
+		if (ctx.pkce === 'off' && mentionsPkce(err.description)) return [raise(said.PKCE_REQUIRED)];
 		if (ctx.pkce !== 'off')
 			return [
-				{
-					level: mentionsPkce(err.description) ? 'error' : 'info',
-					code: PKCE_MISMATCH,
-					message: `${mentionsPkce(err.description) ? 'The' : 'One possible cause: the'} code_verifier sent does not match the code_challenge the code was issued for. That happens with a code from another consent request (another tab, a pasted address, or a consent started before the setup was saved again).`,
-					fix: 'Open the consent page from this flow’s step 1 and exchange the code it brings back.',
-					ref: `${RFC7636}#section-4.6`
-				}
+				raise(mentionsPkce(err.description) ? said.PKCE_MISMATCH : said.PKCE_MISMATCH_POSSIBLE)
 			];
 	}
 	return [];
@@ -146,21 +100,7 @@ export function pkceCallbackFindings(
 ): Finding[] {
 	const out: Finding[] = [];
 	if (error === 'invalid_request' && pkce === 'off' && mentionsPkce(description ?? ''))
-		out.push({
-			level: 'error',
-			code: PKCE_REQUIRED,
-			message: 'The server requires PKCE for this client, and the consent request had none.',
-			fix: 'Turn PKCE on (S256) in the setup’s Advanced settings and open the consent page again.',
-			ref: `${RFC7636}#section-4.4.1`
-		});
-	if (pkce === 'plain')
-		out.push({
-			level: 'warning',
-			code: PKCE_PLAIN,
-			message:
-				'PKCE plain: the challenge in the consent URL is the verifier itself, so anyone who saw that URL can exchange the code.',
-			fix: 'Use S256 unless the server offers nothing else.',
-			ref: `${RFC7636}#section-7.2`
-		});
+		out.push(raise(said.PKCE_REQUIRED_AT_CONSENT));
+	if (pkce === 'plain') out.push(raise(said.PKCE_PLAIN));
 	return out;
 }

@@ -8,16 +8,8 @@
  */
 import { z } from '$lib/zod';
 import { headerValue, type Exchange, type Finding } from '$lib/exchange/types';
-import {
-	INTROSPECTION_ACTIVE,
-	INTROSPECTION_INACTIVE,
-	INTROSPECTION_MALFORMED,
-	REVOCATION_ACCEPTED,
-	REVOCATION_NOT_EFFECTIVE,
-	REVOCATION_PROVEN,
-	REVOCATION_RETRY,
-	REVOCATION_UNSUPPORTED
-} from './findings';
+import { raise } from './catalogue/raise';
+import * as answers from './catalogue/revocation-introspection';
 
 export type WhichToken = 'access_token' | 'refresh_token';
 
@@ -25,9 +17,6 @@ export const TOKEN_NAME: Record<WhichToken, string> = {
 	access_token: 'access token',
 	refresh_token: 'refresh token'
 };
-
-const RFC7009 = 'https://www.rfc-editor.org/rfc/rfc7009';
-const RFC7662 = 'https://www.rfc-editor.org/rfc/rfc7662';
 
 /**
  * The form body of both requests: the token, its type as a hint (RFC 7009 §2.1, RFC 7662 §2.1),
@@ -82,23 +71,9 @@ function refusal(ex: Exchange, what: string): Finding | undefined {
 	const res = ex.response;
 	if (!res) return undefined;
 	if (res.status === 503) {
-		const after = headerValue(res.headers, 'retry-after');
-		return {
-			level: 'warning',
-			code: REVOCATION_RETRY,
-			message: `The server is unavailable for ${what} now (503)${after ? `; it asks to try again after ${after}${/^\d+$/.test(after) ? ' seconds' : ''}` : ''}.`,
-			fix: 'Try again later. Until it succeeds, the token stays valid.',
-			ref: `${RFC7009}#section-2.2.1`
-		};
+		return raise(answers.REVOCATION_RETRY, what, headerValue(res.headers, 'retry-after'));
 	}
-	if (errorOf(ex) === 'unsupported_token_type')
-		return {
-			level: 'warning',
-			code: REVOCATION_UNSUPPORTED,
-			message: `The server does not support ${what} for this kind of token (unsupported_token_type). Structured (JWT) access tokens often cannot be taken back: they stay valid until they expire.`,
-			fix: 'Revoke the refresh token instead, which ends the grant on most servers, or let the access token expire.',
-			ref: `${RFC7009}#section-2.2.1`
-		};
+	if (errorOf(ex) === 'unsupported_token_type') return raise(answers.REVOCATION_UNSUPPORTED, what);
 	return undefined;
 }
 
@@ -115,15 +90,7 @@ export function judgeIntrospection(
 	const parsed = introspectionSchema.safeParse(json(ex));
 	if (!parsed.success)
 		return {
-			findings: [
-				{
-					level: 'error',
-					code: INTROSPECTION_MALFORMED,
-					message:
-						'The introspection answer is not JSON with a boolean "active" member, which RFC 7662 §2.2 requires.',
-					ref: `${RFC7662}#section-2.2`
-				}
-			]
+			findings: [raise(answers.INTROSPECTION_MALFORMED)]
 		};
 	const r = parsed.data;
 	const name = TOKEN_NAME[which];
@@ -137,18 +104,8 @@ export function judgeIntrospection(
 		result: r,
 		findings: [
 			r.active
-				? {
-						level: 'info',
-						code: INTROSPECTION_ACTIVE,
-						message: `The ${name} is active${details.length ? `: ${details.join(', ')}` : ''}.`,
-						ref: `${RFC7662}#section-2.2`
-					}
-				: {
-						level: 'info',
-						code: INTROSPECTION_INACTIVE,
-						message: `The ${name} is not active: it expired, was revoked, is unknown to this server, or this client may not ask about it. The server does not say which (RFC 7662 §2.2).`,
-						ref: `${RFC7662}#section-2.2`
-					}
+				? raise(answers.INTROSPECTION_ACTIVE, name, details)
+				: raise(answers.INTROSPECTION_INACTIVE, name)
 		]
 	};
 }
@@ -157,16 +114,7 @@ export function judgeIntrospection(
 export function judgeRevocation(ex: Exchange): Finding[] {
 	const res = ex.response;
 	if (!res) return [];
-	if (res.status === 200)
-		return [
-			{
-				level: 'info',
-				code: REVOCATION_ACCEPTED,
-				message:
-					'The server answered 200. That alone proves nothing: a server answers 200 for a token it does not know, too (RFC 7009 §2.2). The request below shows whether the token still works.',
-				ref: `${RFC7009}#section-2.2`
-			}
-		];
+	if (res.status === 200) return [raise(answers.REVOCATION_ACCEPTED)];
 	const r = refusal(ex, 'revocation');
 	return r ? [r] : [];
 }
@@ -181,18 +129,7 @@ export function judgeProof(proof: Exchange, which: WhichToken): Finding | undefi
 	const name = TOKEN_NAME[which];
 	const use = which === 'access_token' ? 'the user-info call' : 'the refresh grant';
 	if (res.status >= 200 && res.status < 300)
-		return {
-			level: 'error',
-			code: REVOCATION_NOT_EFFECTIVE,
-			message: `The revoked ${name} still works: ${use} with it succeeded (${res.status}) after the server answered 200 to the revocation.`,
-			fix: 'The server may revoke asynchronously, cache tokens at the resource server, or ignore the token_type_hint. Try the proof again in a moment; if it still works, the revocation endpoint does not revoke this token.',
-			ref: `${RFC7009}#section-2.2`
-		};
+		return raise(answers.REVOCATION_NOT_EFFECTIVE, name, use, res.status);
 	const error = errorOf(proof) ?? headerValue(res.headers, 'www-authenticate') ?? '';
-	return {
-		level: 'info',
-		code: REVOCATION_PROVEN,
-		message: `The ${name} no longer works: ${use} with it was refused (${res.status}${error ? `, ${error}` : ''}).`,
-		ref: `${RFC7009}#section-2`
-	};
+	return raise(answers.REVOCATION_PROVEN, name, use, res.status, error);
 }

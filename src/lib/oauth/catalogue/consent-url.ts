@@ -2,8 +2,10 @@
  * What the consent URL says about the client's registration, fetched by "Check the consent URL"
  * without following redirects (RFC 6749 §4.1.1, §4.1.2.1): its redirect URI refused (for certain,
  * or likely, from any server's words: redirect-refusal.ts), its client unknown, another refusal, a
- * server failure, or the registration accepted. `diagnose.ts` decides which applies.
+ * server failure, the request refused at once by a redirect back with an error, or the registration
+ * accepted; and a state too long to send. `diagnose.ts` decides which applies.
  */
+import { AUTHORIZATION_ERRORS, MAX_STATE_BYTES } from '../consent';
 import { apiDocs } from '../docs';
 import * as F from '../findings';
 import { entry } from './raise';
@@ -83,4 +85,49 @@ export const CONSENT_SERVER_ERROR = entry({
 	message: (status: number) => `The service failed with HTTP ${status} on the consent URL.`,
 	// The service's own failure, not a rule of the protocol broken.
 	ref: undefined
+});
+
+/** The service sends the browser straight back to the redirect_uri with an error (RFC 6749 §4.1.2.1). */
+export const REFUSED_STRAIGHT_BACK = entry({
+	code: (error: string, _description: string | null) => error,
+	level: 'error',
+	message: (error: string, description: string | null) =>
+		`The service sends the browser straight back with error "${error}"${description ? `: "${description}"` : ''}. The client and redirect_uri are registered, but the request is refused.`,
+	fix: (error: string) =>
+		Object.hasOwn(AUTHORIZATION_ERRORS, error) ? AUTHORIZATION_ERRORS[error]!.fix : undefined,
+	ref: RFC6749('4.1.2.1')
+});
+
+// The registration accepted, as each answer shows it: what the service would do next is its own
+// (RFC 6749 leaves the login and consent pages to it), so these rest on no section.
+
+export const ACCEPTED_STRAIGHT_BACK = entry({
+	code: F.REGISTRATION_OK,
+	level: 'info',
+	message:
+		'The service redirects straight back to the redirect_uri: the registration is accepted (the user may have approved this application before).',
+	ref: undefined
+});
+
+export const ACCEPTED_REDIRECT = entry({
+	code: F.REGISTRATION_OK,
+	level: 'info',
+	message: (to: string | undefined, clientId: string | undefined) =>
+		`The service redirects to ${to ?? 'another page'} (typically its login page): ${clientOf(clientId)} and the redirect_uri are accepted.`,
+	ref: undefined
+});
+
+export const ACCEPTED_PAGE = entry({
+	code: F.REGISTRATION_OK,
+	level: 'info',
+	message: (clientId: string | undefined) =>
+		`The service would show its consent or login page: ${clientOf(clientId)} and the redirect_uri are accepted.`,
+	ref: undefined
+});
+
+export const STATE_TOO_LONG = entry({
+	code: F.STATE_TOO_LONG,
+	level: 'error',
+	message: `The state is over ${MAX_STATE_BYTES} bytes; the service will refuse it.`,
+	ref: apiDocs('§4.1')
 });

@@ -1,0 +1,65 @@
+/**
+ * What the user-info call and the other `/reader/api/0/` calls may be answered (RFC 6750 §3.1 and
+ * the service's API docs §5): the token expired or refused, the call outside the granted scope, the
+ * credentials refused, the rate limit reached, a user record without its usual field.
+ * `diagnose.ts` decides which applies.
+ */
+import { STEPS } from '$lib/exchange/step-registry';
+import { API_DOCS, apiDocs } from '../docs';
+import * as F from '../findings';
+import { entry } from './raise';
+
+const BEARER_ERRORS = 'RFC 6750 §3.1';
+
+export const TOKEN_EXPIRED = entry({
+	code: F.INVALID_TOKEN,
+	level: 'error',
+	message: 'The access token had expired when this request was sent (401).',
+	fix: `Refresh the token (step ${STEPS.refresh.n}), then call again.`,
+	ref: BEARER_ERRORS
+});
+
+export const TOKEN_REFUSED = entry({
+	code: F.INVALID_TOKEN,
+	level: 'error',
+	message: (saidInvalidToken: boolean) =>
+		`The service refused the access token (401${saidInvalidToken ? ', invalid_token' : ''}).`,
+	fix: 'The token may be expired, revoked, or sent in the wrong place. Refresh it, or check where the token goes (header or query).',
+	ref: BEARER_ERRORS
+});
+
+export const INSUFFICIENT_SCOPE = entry({
+	code: F.INSUFFICIENT_SCOPE,
+	level: 'error',
+	message:
+		'This call needs write permission: it is a zone-2 call, and the token was granted "read" only (403).',
+	fix: `Ask for scope "read write" at consent, with a registration that is not "Read only" (${API_DOCS} §5 step 7).`,
+	ref: BEARER_ERRORS
+});
+
+export const FORBIDDEN = entry({
+	code: F.FORBIDDEN,
+	level: 'error',
+	message:
+		'The service refused the call (403). For this service that means the application credentials were rejected, or the call needs "read write" (zone 2).',
+	fix: 'Check the registration and the granted scope.',
+	ref: apiDocs('§5 step 7')
+});
+
+export const RATE_LIMITED = entry({
+	code: F.RATE_LIMITED,
+	level: 'error',
+	message: (resetAfter: string | undefined) =>
+		`The service's rate limit is reached (429).${resetAfter ? ` The limits reset in ${resetAfter} s.` : ''}`,
+	fix: 'Wait for the reset; zone-1 (reads) and zone-2 (writes) are counted apart.',
+	// The status code's own definition: the API docs give no rate-limit figures (§8).
+	ref: 'RFC 6585 §4'
+});
+
+export const USERINFO_FIELDS = entry({
+	code: F.USERINFO_FIELDS,
+	level: 'info',
+	message: 'The user record has no userId field, which clients of this service usually read.',
+	// The API docs do not list the user record's fields (§2.4): what clients read, not a rule.
+	ref: undefined
+});
