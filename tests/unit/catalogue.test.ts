@@ -87,6 +87,14 @@ const SHARED_CODES = {
 	[F.PKCE_REQUIRED]: ['method-and-pkce.PKCE_REQUIRED', 'method-and-pkce.PKCE_REQUIRED_AT_CONSENT'],
 	// A verifier that does not match: the cause for certain, or one possible cause.
 	[F.PKCE_MISMATCH]: ['method-and-pkce.PKCE_MISMATCH', 'method-and-pkce.PKCE_MISMATCH_POSSIBLE'],
+	// A redirect ignored: stale (a warning) or unsolicited (an error).
+	[F.CALLBACK_IGNORED]: ['state-check.STALE_CALLBACK', 'state-check.UNSOLICITED_CALLBACK'],
+	// The state not the saved one: live, or in an imported recording.
+	[F.STATE_MISMATCH]: ['state-check.STATE_MISMATCH', 'state-check.STATE_NOT_IN_RECORDING'],
+	// Pushed: its expires_in a number, or a string.
+	[F.PAR_PUSHED]: ['pushed-request.PUSHED', 'pushed-request.PUSHED_EXPIRY_AS_TEXT'],
+	// The pushed request refused, or an answer that is not one.
+	[F.PAR_REFUSED]: ['pushed-request.NOT_AN_ANSWER', 'pushed-request.REFUSED'],
 	[F.JWT_TYP]: [
 		'signed-jwt.ACCESS_TOKEN_TYP',
 		'signed-jwt.AT_JWT_IN_ANOTHER_FIELD',

@@ -10,6 +10,8 @@
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { sameString } from './consent';
 import * as F from './findings';
+import { raise } from './catalogue/raise';
+import * as stateCheck from './catalogue/state-check';
 
 /** True when the redirect carries exactly one state and it is the saved one. */
 export function stateMatches(params: URLSearchParams, savedState: string | undefined): boolean {
@@ -47,40 +49,18 @@ export function routeCallback(params: URLSearchParams, flows: FlowStates[]): Cal
 /**
  * Outcome 2, in the user's terms: what became of the consent request this address answers. Its
  * code already came back (and was exchanged in step 3, or still waits for it), or the flow has
- * since replaced the request (restarted, or the setup saved again).
+ * since replaced the request (restarted, or the setup saved again). The words of each, and of
+ * outcome 3, are entries of `catalogue/state-check.ts`.
  */
 export type StaleWhy = 'exchanged' | 'received' | 'replaced';
-
-export const STALE_CALLBACK: Record<StaleWhy, string> = {
-	exchanged:
-		'This address’s code was already used: it came back in step 2 and step 3 exchanged it. A code is used once, so nothing of it was sent again, and the flow’s tokens stay as they were.',
-	received:
-		'This address’s code already came back in step 2 and waits for its exchange in step 3: it was not taken a second time.',
-	replaced:
-		'This address answers a consent request this flow has since replaced (it was restarted, or its setup saved again), so nothing of it was exchanged, and the flow’s code and tokens stay as they were: start again from the consent step.'
-};
-
-/** Outcome 3, in plain words. */
-export const UNSOLICITED_CALLBACK =
-	'This redirect was unsolicited: its state matches no consent request of this browser, pending or recent. It may be forged (cross-site request forgery, RFC 6749 §10.12). No flow changed, and nothing of it was kept.';
 
 export type IgnoredKind = 'stale' | 'unsolicited';
 
 /** The finding on a redirect that was ignored: stale (outcome 2) or unsolicited (outcome 3). */
 export function ignoredFinding(kind: IgnoredKind, why: StaleWhy = 'replaced'): Finding {
 	return kind === 'stale'
-		? {
-				level: 'warning',
-				code: F.CALLBACK_IGNORED,
-				message: STALE_CALLBACK[why],
-				ref: 'RFC 6749 §10.12'
-			}
-		: {
-				level: 'error',
-				code: F.CALLBACK_IGNORED,
-				message: UNSOLICITED_CALLBACK,
-				ref: 'RFC 6749 §10.12'
-			};
+		? raise(stateCheck.STALE_CALLBACK, why)
+		: raise(stateCheck.UNSOLICITED_CALLBACK);
 }
 
 /** Whether an Exchange is the record of an ignored redirect. */

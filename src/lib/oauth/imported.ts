@@ -9,9 +9,10 @@ import { parseJson, queryFields, splitUrl } from '$lib/exchange/text';
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { explainAuthorizationError } from './consent';
 import { diagnose, diagnoseCallback, type DiagnoseContext } from './diagnose';
-import { INVALID_GRANT, STATE_MISMATCH } from './findings';
+import { INVALID_GRANT } from './findings';
 import * as token from './catalogue/token';
 import { raise } from './catalogue/raise';
+import * as stateCheck from './catalogue/state-check';
 
 /** The callback keeps the findings its file carried; without them, its error (if any) can be read. */
 function callbackFindings(ex: Exchange): Finding[] {
@@ -35,16 +36,7 @@ function unknownState(ex: Exchange, states: ReadonlySet<string>): Finding[] {
 	if (ex.findings.length || states.size === 0) return [];
 	const state = new URLSearchParams(splitUrl(ex.request.url).query).get('state');
 	if (state === null || states.has(state)) return [];
-	return [
-		{
-			level: 'warning',
-			code: STATE_MISMATCH,
-			message:
-				'Its state matches no consent request in this file: it answers a consent the recording does not hold (made before it, or in another tab), or it was not made by the application at all (RFC 6749 §10.12).',
-			fix: 'Record the flow from the start, with “Preserve log” ticked in the Network panel, and look for the consent request that sent this state.',
-			ref: 'RFC 6749 §10.12'
-		}
-	];
+	return [raise(stateCheck.STATE_NOT_IN_RECORDING)];
 }
 
 /** The authorization code a token request sends, unless shortened by an export (it holds "…"). */

@@ -8,15 +8,14 @@
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { jsonObject } from '$lib/exchange/text';
-import * as F from './findings';
+import { raise } from './catalogue/raise';
+import * as said from './catalogue/pushed-request';
 
 /** The client's fields a body carries (client-auth.ts gives them). */
 export interface BodyCredentials {
 	client_id?: string;
 	client_secret?: string;
 }
-
-const RFC9126 = (s: string) => `RFC 9126 §${s}`;
 
 /**
  * The pushed body: the authorization request's parameters in their order (`consentParams`), with
@@ -79,26 +78,19 @@ export function judgePush(ex: Exchange): PushVerdict {
 			ok: true,
 			request_uri: uri,
 			expires_in: seconds,
-			finding: {
-				level: typeof expires === 'number' ? 'info' : 'warning',
-				code: F.PAR_PUSHED,
-				message: `The server accepted the pushed request: its request_uri is valid for ${seconds} s and can be used once. The consent link now carries only client_id and request_uri.${typeof expires === 'number' ? '' : ' Its expires_in came as a string, not the JSON number RFC 9126 §2.2 defines.'}`,
-				ref: RFC9126('2.2')
-			}
+			finding: raise(
+				typeof expires === 'number' ? said.PUSHED : said.PUSHED_EXPIRY_AS_TEXT,
+				seconds
+			)
 		};
 	if (body && typeof body.error === 'string')
 		return {
 			ok: false,
-			finding: {
-				level: 'error',
-				code: F.PAR_REFUSED,
-				message: `The server refused the pushed request: "${body.error}"${typeof body.error_description === 'string' ? ` ("${body.error_description}")` : ''}.`,
-				fix:
-					body.error === 'invalid_client'
-						? 'Check the client id, the secret and the client authentication method: the pushed request authenticates the client as the token endpoint does (RFC 9126 §2.1).'
-						: 'The error description says which parameter; the pushed parameters are the consent request’s.',
-				ref: RFC9126('2.3')
-			}
+			finding: raise(
+				said.REFUSED,
+				body.error,
+				typeof body.error_description === 'string' ? body.error_description : undefined
+			)
 		};
 	const wrong: string[] = [];
 	if (res.status !== 201) wrong.push(`the status is ${res.status}, not 201 Created`);
@@ -109,12 +101,6 @@ export function judgePush(ex: Exchange): PushVerdict {
 	}
 	return {
 		ok: false,
-		finding: {
-			level: 'error',
-			code: F.PAR_REFUSED,
-			message: `This is not a pushed request's answer: ${wrong.join('; ')}.`,
-			fix: 'Check the pushed authorization request endpoint in the setup (the server’s metadata names it pushed_authorization_request_endpoint).',
-			ref: RFC9126('2.2')
-		}
+		finding: raise(said.NOT_AN_ANSWER, wrong)
 	};
 }

@@ -10,7 +10,9 @@
  * one flow exchange a code with another flow's setup.
  */
 import { flowPage } from '$lib/oauth/flow-id';
-import { routeCallback, UNSOLICITED_CALLBACK } from '$lib/oauth/callback';
+import { routeCallback } from '$lib/oauth/callback';
+import { raise } from '$lib/oauth/catalogue/raise';
+import { UNSOLICITED_CALLBACK } from '$lib/oauth/catalogue/state-check';
 import { handleCallback, MAX_CALLBACK_QUERY } from './flow';
 import { readAllFlows, someFlowDropped, writeSession, type Keyring } from './session';
 import type { Cookies } from '@sveltejs/kit';
@@ -63,7 +65,7 @@ function unsolicitedPage(someDropped: boolean, anyFlow: boolean, parLost = false
 	return plainPage(
 		400,
 		'Unsolicited redirect',
-		`<p data-testid="unsolicited">${escapeHtml(UNSOLICITED_CALLBACK)}${escapeHtml(dropped)}</p>` +
+		`<p data-testid="unsolicited">${escapeHtml(raise(UNSOLICITED_CALLBACK).message)}${escapeHtml(dropped)}</p>` +
 			(par ? `<p data-testid="par-lost">${escapeHtml(par.trim())}</p>` : '') +
 			`<p>${escapeHtml(flows)} <a href="/">Open the playground</a></p>`
 	);

@@ -1,9 +1,12 @@
 /**
  * What the redirect back from the consent page says (RFC 6749 §4.1.2, §10.12, and the service's
  * API docs §5 step 3): the state matches, or does not, or nothing was waiting for it; the redirect
- * is malformed; or the service sent back an error, which a refusal by the user is.
- * `diagnoseCallback` in `diagnose.ts` raises them by the callback's verdict.
+ * is malformed; the service sent back an error, which a refusal by the user is; the redirect was
+ * ignored, stale or unsolicited; an imported recording's redirect answers no consent it holds.
+ * `diagnoseCallback` in `diagnose.ts` raises them by the callback's verdict, `callback.ts` the
+ * ignored ones, `imported.ts` the recording's.
  */
+import type { StaleWhy } from '../callback';
 import { apiDocs } from '../docs';
 import * as F from '../findings';
 import { entry } from './raise';
@@ -61,4 +64,44 @@ export const STATE_OK = entry({
 	level: 'info',
 	message: 'The returned state matches the saved one.',
 	ref: apiDocs('§5 step 3')
+});
+
+/** What became of the consent request a stale redirect answers (callback.ts), in the user's terms. */
+const STALE: Record<StaleWhy, string> = {
+	exchanged:
+		'This address’s code was already used: it came back in step 2 and step 3 exchanged it. A code is used once, so nothing of it was sent again, and the flow’s tokens stay as they were.',
+	received:
+		'This address’s code already came back in step 2 and waits for its exchange in step 3: it was not taken a second time.',
+	replaced:
+		'This address answers a consent request this flow has since replaced (it was restarted, or its setup saved again), so nothing of it was exchanged, and the flow’s code and tokens stay as they were: start again from the consent step.'
+};
+
+/** A redirect for a consent this flow has since replaced, or whose code came back already: ignored. */
+export const STALE_CALLBACK = entry({
+	code: F.CALLBACK_IGNORED,
+	level: 'warning',
+	message: (why: StaleWhy) => STALE[why],
+	ref: CSRF
+});
+
+/**
+ * A redirect whose state matches no consent request of this browser: it may be forged. The
+ * callback's own page says it too (server/callback-route.ts).
+ */
+export const UNSOLICITED_CALLBACK = entry({
+	code: F.CALLBACK_IGNORED,
+	level: 'error',
+	message:
+		'This redirect was unsolicited: its state matches no consent request of this browser, pending or recent. It may be forged (cross-site request forgery, RFC 6749 §10.12). No flow changed, and nothing of it was kept.',
+	ref: CSRF
+});
+
+/** In an imported recording: a redirect whose state matches no consent request in the file. */
+export const STATE_NOT_IN_RECORDING = entry({
+	code: F.STATE_MISMATCH,
+	level: 'warning',
+	message:
+		'Its state matches no consent request in this file: it answers a consent the recording does not hold (made before it, or in another tab), or it was not made by the application at all (RFC 6749 §10.12).',
+	fix: 'Record the flow from the start, with “Preserve log” ticked in the Network panel, and look for the consent request that sent this state.',
+	ref: CSRF
 });
