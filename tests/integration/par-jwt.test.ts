@@ -314,6 +314,44 @@ test('a key set without the token’s kid: no matching key', async () => {
 	}
 });
 
+test('a JWKS URL that serves no key set: said, with the status or what is missing, and the signature left unchecked', async () => {
+	// First a 404, then a 200 whose JSON has no "keys".
+	const answers = [
+		[404, 'text/plain', 'not here'],
+		[200, 'application/json', '{"nokeys":true}']
+	] as const;
+	let n = 0;
+	const keys = http.createServer((_req, res) => {
+		const [status, type, body] = answers[Math.min(n++, answers.length - 1)]!;
+		res.writeHead(status, { 'content-type': type }).end(body);
+	});
+	const keysAt = await listen(keys);
+	try {
+		const url = `${keysAt.url}/jwks`;
+		const c = new Client(srv.url);
+		await parFlow(c, 'oidc-jwt', 'jwt-Secret-1', { jwks_uri: url });
+		for (const said of [
+			`${url} answered 404, not 200 with the key set: the signature was not checked.`,
+			`${url} did not give a key set: a JWKS is a JSON object with a "keys" array.`
+		]) {
+			const r = await c.action('jwt', { which: 'access_token' });
+			const f = exchanges(r)[0]!.findings.filter((x) => x.code === 'jwks-invalid');
+			expect(f).toEqual([
+				{
+					level: 'error',
+					code: 'jwks-invalid',
+					message: said,
+					fix: 'Check the JWKS URL in the setup (the server’s metadata names it jwks_uri).',
+					ref: 'RFC 7517 §5'
+				}
+			]);
+			expect(r.data.jwt).not.toMatchObject({ valid: true });
+		}
+	} finally {
+		await new Promise<void>((ok) => keys.close(() => ok()));
+	}
+});
+
 test('the sandbox has no JWKS URL: the check says why, and nothing is sent', async () => {
 	const c = new Client(srv.url);
 	expect((await c.action('preset', { preset: 'sandbox-rw' })).type).toBe('success');

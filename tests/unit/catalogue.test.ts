@@ -95,6 +95,12 @@ const SHARED_CODES = {
 	[F.PAR_PUSHED]: ['pushed-request.PUSHED', 'pushed-request.PUSHED_EXPIRY_AS_TEXT'],
 	// The pushed request refused, or an answer that is not one.
 	[F.PAR_REFUSED]: ['pushed-request.NOT_AN_ANSWER', 'pushed-request.REFUSED'],
+	// The key set: refused by the signature check, not one at all, or not served.
+	[F.JWKS_INVALID]: [
+		'signed-jwt.JWKS_INVALID',
+		'signed-jwt.KEY_SET_NOT_SERVED',
+		'signed-jwt.NOT_A_KEY_SET'
+	],
 	[F.JWT_TYP]: [
 		'signed-jwt.ACCESS_TOKEN_TYP',
 		'signed-jwt.AT_JWT_IN_ANOTHER_FIELD',

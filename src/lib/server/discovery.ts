@@ -14,18 +14,12 @@ import {
 	wellKnownUrls,
 	type MetadataValues
 } from '$lib/oauth/metadata';
-import {
-	METADATA_FOUND,
-	METADATA_INVALID,
-	METADATA_ISSUER_MISMATCH,
-	METADATA_NONE
-} from '$lib/oauth/findings';
+import { raise } from '$lib/oauth/catalogue/raise';
+import * as said from '$lib/oauth/catalogue/server-metadata';
 import type { AuthMethod, PkceMethod } from '$lib/oauth/setup';
 import { headerValue, type Exchange, type Finding } from '$lib/exchange/types';
 import { responseOf } from '$lib/oauth/strict-client';
 import type { Sender } from './send';
-
-const RFC8414 = 'https://www.rfc-editor.org/rfc/rfc8414';
 
 export type Discovery =
 	| {
@@ -74,12 +68,7 @@ export async function discover(
 		exchanges.push(...attempts);
 		const ex = attempts.at(-1)!;
 		if (!isDocument(ex)) continue;
-		const invalid = (why: string): Finding => ({
-			level: 'error',
-			code: METADATA_INVALID,
-			message: `The metadata document at ${url} was refused: ${why}. Nothing of it was used.`,
-			ref: `${RFC8414}#section-3.2`
-		});
+		const invalid = (why: string): Finding => raise(said.METADATA_INVALID, url, why);
 		let json: unknown;
 		try {
 			json = JSON.parse(ex.response!.body);
@@ -101,13 +90,7 @@ export async function discover(
 		if (!sameIssuer(doc.data.issuer, identifier))
 			return finish(
 				{ outcome: 'refused' },
-				{
-					level: 'error',
-					code: METADATA_ISSUER_MISMATCH,
-					message: `The document's issuer is "${doc.data.issuer}", not "${identifier}", the issuer it was fetched for. RFC 8414 §3.3 says such a document must not be used (an attacker's metadata would otherwise redirect the secret), so nothing was filled.`,
-					fix: 'If the server’s issuer is the value the document names, enter it in Issuer (Advanced settings) and fill again.',
-					ref: `${RFC8414}#section-3.3`
-				}
+				raise(said.METADATA_ISSUER_MISMATCH, doc.data.issuer, identifier)
 			);
 		// The library's own checks, on the same bytes: status, Content-Type, a JSON object, the issuer.
 		try {
@@ -127,21 +110,8 @@ export async function discover(
 				authMethods: doc.data.token_endpoint_auth_methods_supported ?? ['client_secret_basic'],
 				issParam: doc.data.authorization_response_iss_parameter_supported === true
 			},
-			{
-				level: 'info',
-				code: METADATA_FOUND,
-				message: `Metadata found for ${identifier}: the form was filled from it. Save the setup to use it.`,
-				ref: `${RFC8414}#section-3.2`
-			}
+			raise(said.METADATA_FOUND, identifier)
 		);
 	}
-	return finish(
-		{ outcome: 'none' },
-		{
-			level: 'info',
-			code: METADATA_NONE,
-			message: `No metadata at either well-known URL of ${identifier}: this server publishes none (the feed-reader service’s API docs describe none), so the documented endpoints stay.`,
-			ref: `${RFC8414}#section-3`
-		}
-	);
+	return finish({ outcome: 'none' }, raise(said.METADATA_NONE, identifier));
 }

@@ -15,7 +15,8 @@ import {
 	type ClaimContext,
 	type JwtCheckResult
 } from '$lib/oauth/jwt-signature';
-import { JWKS_INVALID } from '$lib/oauth/findings';
+import { raise } from '$lib/oauth/catalogue/raise';
+import * as signedJwt from '$lib/oauth/catalogue/signed-jwt';
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { present, type StepResult } from './flow';
 import type { Sender } from './send';
@@ -89,22 +90,9 @@ export async function checkJwt(
 	if (raw.response && raw.response.status === 200) {
 		const jwks = parseJwks(raw.response.body);
 		if (jwks.ok) verdict = await verifySignature(picked.token, jwks.jwks);
-		else
-			findings.push({
-				level: 'error',
-				code: JWKS_INVALID,
-				message: `${jwksUri} did not give a key set: a JWKS is a JSON object with a "keys" array.`,
-				fix: 'Check the JWKS URL in the setup (the server’s metadata names it jwks_uri).',
-				ref: 'RFC 7517 §5'
-			});
+		else findings.push(raise(signedJwt.NOT_A_KEY_SET, jwksUri));
 	} else if (raw.response)
-		findings.push({
-			level: 'error',
-			code: JWKS_INVALID,
-			message: `${jwksUri} answered ${raw.response.status}, not 200 with the key set: the signature was not checked.`,
-			fix: 'Check the JWKS URL in the setup (the server’s metadata names it jwks_uri).',
-			ref: 'RFC 7517 §5'
-		});
+		findings.push(raise(signedJwt.KEY_SET_NOT_SERVED, jwksUri, raw.response.status));
 	if (verdict) findings.push(signatureFinding(verdict, jwksUri));
 	// The claims of a token whose signature does not verify are anyone's words: not reported.
 	if (verdict?.valid) {

@@ -160,3 +160,25 @@ export const TYP_SHOWN = entry({
 		`The typ is ${typ ? `"${typ}"` : 'not given'}${atJwt ? ': a JWT access token (RFC 9068)' : ''}.`,
 	ref: TYP
 });
+
+const CHECK_JWKS_URI = 'Check the JWKS URL in the setup (the server’s metadata names it jwks_uri).';
+
+/** The JWKS URL answered 200 with something that is not a key set. */
+export const NOT_A_KEY_SET = entry({
+	code: F.JWKS_INVALID,
+	level: 'error',
+	message: (jwksUri: string) =>
+		`${jwksUri} did not give a key set: a JWKS is a JSON object with a "keys" array.`,
+	fix: CHECK_JWKS_URI,
+	ref: 'RFC 7517 §5'
+});
+
+/** The JWKS URL answered another status than 200: nothing to check the signature with. */
+export const KEY_SET_NOT_SERVED = entry({
+	code: F.JWKS_INVALID,
+	level: 'error',
+	message: (jwksUri: string, status: number) =>
+		`${jwksUri} answered ${status}, not 200 with the key set: the signature was not checked.`,
+	fix: CHECK_JWKS_URI,
+	ref: 'RFC 7517 §5'
+});
