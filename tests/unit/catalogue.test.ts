@@ -9,6 +9,11 @@ import { raise, type Entry } from '$lib/oauth/catalogue/raise';
 import * as token from '$lib/oauth/catalogue/token';
 import * as transport from '$lib/oauth/catalogue/transport';
 import * as replay from '$lib/oauth/catalogue/code-replay';
+import * as answer from '$lib/oauth/catalogue/answer';
+import * as metadata from '$lib/oauth/catalogue/server-metadata';
+import * as methodAndPkce from '$lib/oauth/catalogue/method-and-pkce';
+import * as pushed from '$lib/oauth/catalogue/pushed-request';
+import * as resourceCall from '$lib/oauth/catalogue/resource-call';
 import * as F from '$lib/oauth/findings';
 
 const folder = resolve(import.meta.dirname, '../../src/lib/oauth/catalogue');
@@ -247,6 +252,95 @@ describe('an entry raised', () => {
 				'The connection closed before any answer, so the code may or may not have been spent: the service may have received and used it, or never seen it.',
 			fix: 'Exchange the same code again: an answer of invalid_grant means it was spent (start again from the consent step); tokens mean it was not.',
 			ref: 'RFC 6749 §4.1.2'
+		});
+	});
+});
+
+// As the modules that raise them wrote them before they moved into the catalogue.
+describe('entries that hold more than their words', () => {
+	test('discovery: found, refused, another issuer, none (server/discovery.ts)', () => {
+		const at = 'https://as.test/.well-known/oauth-authorization-server';
+		expect(raise(metadata.METADATA_FOUND, 'https://as.test')).toStrictEqual({
+			level: 'info',
+			code: F.METADATA_FOUND,
+			message:
+				'Metadata found for https://as.test: the form was filled from it. Save the setup to use it.',
+			ref: 'RFC 8414 §3.2'
+		});
+		expect(raise(metadata.METADATA_INVALID, at, 'it is not JSON')).toStrictEqual({
+			level: 'error',
+			code: F.METADATA_INVALID,
+			message: `The metadata document at ${at} was refused: it is not JSON. Nothing of it was used.`,
+			ref: 'RFC 8414 §3.2'
+		});
+		expect(
+			raise(metadata.METADATA_ISSUER_MISMATCH, 'https://evil.test', 'https://as.test')
+		).toStrictEqual({
+			level: 'error',
+			code: F.METADATA_ISSUER_MISMATCH,
+			message:
+				'The document\'s issuer is "https://evil.test", not "https://as.test", the issuer it was fetched for. RFC 8414 §3.3 says such a document must not be used (an attacker\'s metadata would otherwise redirect the secret), so nothing was filled.',
+			fix: 'If the server’s issuer is the value the document names, enter it in Issuer (Advanced settings) and fill again.',
+			ref: 'RFC 8414 §3.3'
+		});
+		expect(raise(metadata.METADATA_NONE, 'https://as.test')).toStrictEqual({
+			level: 'info',
+			code: F.METADATA_NONE,
+			message:
+				'No metadata at either well-known URL of https://as.test: this server publishes none (the feed-reader service’s API docs describe none), so the documented endpoints stay.',
+			ref: 'RFC 8414 §3'
+		});
+	});
+
+	test('a body that is not JSON: an HTML page, a text, a cut-off body', () => {
+		const html = {
+			level: 'error',
+			code: F.NOT_JSON,
+			message:
+				'JSON was expected, but the service answered with HTML (text/html). This is often an error or login page, or the wrong URL.',
+			fix: 'Check the endpoint URL; read the HTML body for the service’s own message.'
+		};
+		expect(raise(answer.NOT_JSON, true, 'text/html')).toStrictEqual(html);
+		expect(raise(answer.NOT_JSON_CUT_OFF, true, 'text/html')).toStrictEqual({
+			...html,
+			level: 'warning'
+		});
+		expect(raise(answer.NOT_JSON, false, undefined)).toStrictEqual({
+			level: 'error',
+			code: F.NOT_JSON,
+			message: 'JSON was expected, but the body is not valid JSON (no Content-Type).'
+		});
+		expect(raise(answer.NOT_JSON_CUT_OFF, false, 'application/json')).toStrictEqual({
+			level: 'warning',
+			code: F.NOT_JSON,
+			message: 'The body is cut off, so it is not valid JSON.'
+		});
+	});
+
+	test('a token expired, a PKCE mismatch certain or possible, a pushed request’s expiry as text', () => {
+		expect(raise(resourceCall.TOKEN_EXPIRED)).toStrictEqual({
+			level: 'error',
+			code: F.INVALID_TOKEN,
+			message: 'The access token had expired when this request was sent (401).',
+			fix: 'Refresh the token (step 5), then call again.',
+			ref: 'RFC 6750 §3.1'
+		});
+		expect(raise(methodAndPkce.PKCE_MISMATCH)).toMatchObject({
+			level: 'error',
+			message: expect.stringMatching(/^The code_verifier sent/),
+			ref: 'RFC 7636 §4.6'
+		});
+		expect(raise(methodAndPkce.PKCE_MISMATCH_POSSIBLE)).toMatchObject({
+			level: 'info',
+			message: expect.stringMatching(/^One possible cause: the code_verifier sent/),
+			ref: 'RFC 7636 §4.6'
+		});
+		expect(raise(pushed.PUSHED_EXPIRY_AS_TEXT, 60)).toStrictEqual({
+			level: 'warning',
+			code: F.PAR_PUSHED,
+			message:
+				'The server accepted the pushed request: its request_uri is valid for 60 s and can be used once. The consent link now carries only client_id and request_uri. Its expires_in came as a string, not the JSON number RFC 9126 §2.2 defines.',
+			ref: 'RFC 9126 §2.2'
 		});
 	});
 });
