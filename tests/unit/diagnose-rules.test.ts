@@ -601,6 +601,22 @@ describe('the registration check', () => {
 		expect(one(300, '', [])).toEqual(ok);
 		expect(one(399, '', [])).toEqual(ok);
 	});
+	test('the messages name what came back: the error and its words, the page redirected to', () => {
+		const msg = (location: string) => check(302, '', [['Location', location]])[0]!.message;
+		expect(msg('https://app.test/cb?error=invalid_scope&error_description=no%20write')).toBe(
+			'The service sends the browser straight back with error "invalid_scope": "no write". The client and redirect_uri are registered, but the request is refused.'
+		);
+		expect(msg('https://login.reader.test/signin?next=%2Fauth')).toBe(
+			'The service redirects to https://login.reader.test/signin (typically its login page): client_id "app" and the redirect_uri are accepted.'
+		);
+		const api = diagnose(
+			ex({ step: 'api', method: 'GET', status: 301, headers: [['Location', '/moved']] }),
+			{}
+		)[0]!;
+		expect(api.message).toBe(
+			'The service answered with a redirect (301) to /moved. The playground does not follow redirects on back-channel requests.'
+		);
+	});
 	test('the redirect-back message differs from the redirect-elsewhere one', () => {
 		const msg = (location: string) => check(302, '', [['Location', location]])[0]!.message;
 		expect(msg('https://app.test/cb?code=1')).not.toBe(msg('https://reader.test/login'));

@@ -199,6 +199,35 @@ describe('the answer', () => {
 		expect(r.exchanges[0]!.findings.map((f) => f.code)).toContain(F.PAR_REFUSED);
 	});
 
+	test('judgePush: a refusal quotes the server’s description when it gave one as text', () => {
+		const said = (body: object) =>
+			judgePush({
+				id: 'x',
+				step: 'par',
+				startedAt: '',
+				request: { method: 'POST', url: PAR, httpVersion: '1.1', headers: [], body: '' },
+				response: {
+					status: 400,
+					statusText: '',
+					httpVersion: '1.1',
+					headers: [],
+					body: JSON.stringify(body),
+					truncated: false
+				},
+				timing: { total: 1 },
+				findings: []
+			}).finding?.message;
+		expect(said({ error: 'invalid_request', error_description: 'bad scope' })).toBe(
+			'The server refused the pushed request: "invalid_request" ("bad scope").'
+		);
+		expect(said({ error: 'invalid_request', error_description: 5 })).toBe(
+			'The server refused the pushed request: "invalid_request".'
+		);
+		expect(said({ error: 'invalid_request' })).toBe(
+			'The server refused the pushed request: "invalid_request".'
+		);
+	});
+
 	test('judgePush: no answer gives no finding of its own', () => {
 		expect(
 			judgePush({
