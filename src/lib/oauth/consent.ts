@@ -3,6 +3,7 @@
  * (the service's API docs §5 step 3, RFC 6749 §10.12).
  * Pure functions: no I/O.
  */
+import { STEPS } from '$lib/exchange/step-registry';
 import { API_DOCS } from './docs';
 // Kept here, not in setup.ts: the page imports this module, and setup.ts would bring zod into the
 // browser bundle (zod probes for eval on load, which the page's CSP reports as a violation).
@@ -180,8 +181,7 @@ export const AUTHORIZATION_ERRORS: Readonly<
 	},
 	// RFC 9126 §4 and RFC 9101 §6.2: a pushed request's handle the server no longer knows.
 	invalid_request_uri: {
-		meaning:
-			'The request_uri of the pushed request (RFC 9126) is expired or was already used: it lives a short time (the countdown in step 1 shows it) and can be used once. Push the request again, then open the new link right away.',
+		meaning: `The request_uri of the pushed request (RFC 9126) is expired or was already used: it lives a short time (the countdown in step ${STEPS.consent.n} shows it) and can be used once. Push the request again, then open the new link right away.`,
 		fix: 'The request_uri is expired or was already used (RFC 9126 §4): push the request again.'
 	}
 };

@@ -5,6 +5,7 @@
  * wording never depends on the secret's characters.
  */
 import { AUTH_METHOD_NAME } from '../auth-methods';
+import { STEPS } from '$lib/exchange/step-registry';
 import * as F from '../findings';
 import type { AuthMethod } from '../setup';
 import { entry } from './raise';
@@ -60,8 +61,7 @@ export const PKCE_REQUIRED_AT_CONSENT = entry({
 
 const MISMATCH =
 	'code_verifier sent does not match the code_challenge the code was issued for. That happens with a code from another consent request (another tab, a pasted address, or a consent started before the setup was saved again).';
-const FROM_THIS_FLOW =
-	'Open the consent page from this flow’s step 1 and exchange the code it brings back.';
+const FROM_THIS_FLOW = `Open the consent page from this flow’s step ${STEPS.consent.n} and exchange the code it brings back.`;
 
 /** The server's words name PKCE: the verifier is the cause. */
 export const PKCE_MISMATCH = entry({

@@ -4,6 +4,7 @@
  * held back, under one code (`issuer_mismatch`): another issuer, an issuer off the authorization
  * endpoint's origin, and none where the metadata promised one.
  */
+import { STEPS } from '$lib/exchange/step-registry';
 import * as F from '../findings';
 import { MIX_UP_EXPLAINED, type ExpectedIssuer } from '../issuer';
 import { entry } from './raise';
@@ -29,7 +30,7 @@ export const ISSUER_MISMATCH = entry({
 	level: 'error',
 	message: (returned: string, expected: string, from: From) =>
 		`Possible mix-up attack: the redirect names the issuer "${returned}", but this flow expected "${expected}" (from ${whence(from)}). The two are compared character by character. The code was not exchanged.`,
-	fix: `${MIX_UP_EXPLAINED} If both values name the same server (a typo in the setup, say), correct the setup and start again, or use "Exchange anyway" in step 2.`,
+	fix: `${MIX_UP_EXPLAINED} If both values name the same server (a typo in the setup, say), correct the setup and start again, or use "Exchange anyway" in step ${STEPS.callback.n}.`,
 	ref
 });
 
@@ -38,7 +39,7 @@ export const ISSUER_OFF_ORIGIN = entry({
 	level: 'error',
 	message: (returned: string, authorizationOrigin: string) =>
 		`Possible mix-up attack: the redirect names the issuer "${returned}", which is not on the authorization endpoint's origin (${authorizationOrigin}). No issuer is known to compare it with exactly, so the origins were compared. The code was not exchanged.`,
-	fix: `${MIX_UP_EXPLAINED} If the service's issuer really lives on another origin, enter it in the setup's Advanced settings (Issuer) and start again, or use "Exchange anyway" in step 2.`,
+	fix: `${MIX_UP_EXPLAINED} If the service's issuer really lives on another origin, enter it in the setup's Advanced settings (Issuer) and start again, or use "Exchange anyway" in step ${STEPS.callback.n}.`,
 	ref
 });
 
@@ -56,7 +57,7 @@ export const ISSUER_MISSING = entry({
 	level: 'error',
 	message: (expected: string | undefined) =>
 		`The service's metadata says it sends iss on the redirect, but this one has none, so it may not come from the expected issuer "${expected ?? ''}". The code was not exchanged.`,
-	fix: `${MIX_UP_EXPLAINED} Use "Exchange anyway" in step 2 if you trust this redirect.`,
+	fix: `${MIX_UP_EXPLAINED} Use "Exchange anyway" in step ${STEPS.callback.n} if you trust this redirect.`,
 	ref
 });
 

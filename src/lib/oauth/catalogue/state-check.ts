@@ -7,6 +7,7 @@
  * ignored ones, `imported.ts` the recording's.
  */
 import type { StaleWhy } from '../callback';
+import { STEPS } from '$lib/exchange/step-registry';
 import { apiDocs } from '../docs';
 import * as F from '../findings';
 import { entry } from './raise';
@@ -68,10 +69,8 @@ export const STATE_OK = entry({
 
 /** What became of the consent request a stale redirect answers (callback.ts), in the user's terms. */
 const STALE: Record<StaleWhy, string> = {
-	exchanged:
-		'This address’s code was already used: it came back in step 2 and step 3 exchanged it. A code is used once, so nothing of it was sent again, and the flow’s tokens stay as they were.',
-	received:
-		'This address’s code already came back in step 2 and waits for its exchange in step 3: it was not taken a second time.',
+	exchanged: `This address’s code was already used: it came back in step ${STEPS.callback.n} and step ${STEPS.exchange.n} exchanged it. A code is used once, so nothing of it was sent again, and the flow’s tokens stay as they were.`,
+	received: `This address’s code already came back in step ${STEPS.callback.n} and waits for its exchange in step ${STEPS.exchange.n}: it was not taken a second time.`,
 	replaced:
 		'This address answers a consent request this flow has since replaced (it was restarted, or its setup saved again), so nothing of it was exchanged, and the flow’s code and tokens stay as they were: start again from the consent step.'
 };
