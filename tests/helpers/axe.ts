@@ -77,28 +77,37 @@ export function acceptedNode(rule: string, node: RawNode): boolean {
  */
 export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
-/** axe's problems on the page as it is: every rule, or only those named in `rules`. */
+/**
+ * axe's problems on the page as it is: every rule, only those named in `rules`, or all but those
+ * named in `except`.
+ */
 export async function axeProblems(
 	page: Page,
-	{ rules }: { rules?: string[] } = {}
+	{ rules, except }: { rules?: string[]; except?: string[] } = {}
 ): Promise<AxeProblem[]> {
 	// Once per document: a state checked in both themes parses the half-megabyte source once.
 	if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${source}\n;0`);
-	const r = await page.evaluate(async (rules) => {
-		const w = window as unknown as {
-			axe: {
-				run: (
-					ctx: Document,
-					opts: object
-				) => Promise<{ violations: RawResult[]; incomplete: RawResult[] }>;
+	const r = await page.evaluate(
+		async ({ rules, except }) => {
+			const w = window as unknown as {
+				axe: {
+					run: (
+						ctx: Document,
+						opts: object
+					) => Promise<{ violations: RawResult[]; incomplete: RawResult[] }>;
+				};
 			};
-		};
-		const out = await w.axe.run(document, {
-			resultTypes: ['violations', 'incomplete'],
-			...(rules ? { runOnly: { type: 'rule', values: rules } } : {})
-		});
-		return { violations: out.violations, incomplete: out.incomplete };
-	}, rules);
+			const out = await w.axe.run(document, {
+				resultTypes: ['violations', 'incomplete'],
+				...(rules ? { runOnly: { type: 'rule', values: rules } } : {}),
+				...(except
+					? { rules: Object.fromEntries(except.map((id) => [id, { enabled: false }])) }
+					: {})
+			});
+			return { violations: out.violations, incomplete: out.incomplete };
+		},
+		{ rules, except }
+	);
 	const show = (nodes: RawNode[]) =>
 		nodes.slice(0, 5).map((n) => {
 			const why = [...n.any, ...n.all, ...n.none].map((c) => c.message).join('; ');
