@@ -1,8 +1,9 @@
 /**
  * "Fill from metadata" through the built playground: oidc-provider's document (found at OpenID
  * Connect Discovery's URL after RFC 8414's answers 404), the sandbox (no metadata: the documented
- * endpoints stay), a document whose issuer is another (refused, nothing filled, no fallback), and a
- * discover post that carries a client secret (not read, not sent).
+ * endpoints stay), a document whose issuer is another (refused, nothing filled, no fallback), a
+ * discover post that carries a client secret (not read, not sent), and a document that echoes the
+ * saved secret (redacted before the values that fill the form leave the server).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import http from 'node:http';
@@ -33,6 +34,20 @@ afterAll(async () => {
 
 const exchanges = (r: { data: Record<string, unknown> }): Exchange[] =>
 	(r.data.exchanges as Exchange[]) ?? [];
+
+/** A metadata server that answers every GET with the JSON `doc(origin)`. */
+function documentServer(doc: (origin: string) => object, seen: string[] = []) {
+	return http.createServer((req, res) => {
+		seen.push(req.url ?? '');
+		const body = JSON.stringify(doc(`http://${req.headers.host}`));
+		res
+			.writeHead(200, {
+				'Content-Type': 'application/json',
+				'Content-Length': Buffer.byteLength(body)
+			})
+			.end(body);
+	});
+}
 
 test('oidc-provider: RFC 8414’s URL answers 404, OpenID Connect’s gives the document, and the values fill the form', async () => {
 	const c = new Client(srv.url);
@@ -77,19 +92,10 @@ test('the sandbox publishes no metadata: one line says so, and nothing is filled
 
 test('a document whose issuer is another is refused: nothing filled, and the second URL is not tried', async () => {
 	const seen: string[] = [];
-	const fake = http.createServer((req, res) => {
-		seen.push(req.url ?? '');
-		const body = JSON.stringify({
-			issuer: 'https://evil.test',
-			token_endpoint: 'https://evil.test/token'
-		});
-		res
-			.writeHead(200, {
-				'Content-Type': 'application/json',
-				'Content-Length': Buffer.byteLength(body)
-			})
-			.end(body);
-	});
+	const fake = documentServer(
+		() => ({ issuer: 'https://evil.test', token_endpoint: 'https://evil.test/token' }),
+		seen
+	);
 	const fakeAt = await listen(fake);
 	try {
 		const base = `${fakeAt.url}/as`;
@@ -121,6 +127,39 @@ test('a discover post that carries a client secret: it is not read, not sent, an
 	const after = await c.page();
 	expect(after).not.toContain('A secret is set');
 	expect(before).not.toContain('A secret is set');
+});
+
+test('a document that echoes the saved client secret: the values that fill the form carry it redacted, never in the answer', async () => {
+	const secret = 'metadata-echo-secret-4711';
+	const fake = documentServer((origin) => ({
+		issuer: `${origin}/as`,
+		authorization_endpoint: `${origin}/authorize`,
+		token_endpoint: `${origin}/token`,
+		userinfo_endpoint: `${origin}/userinfo/${secret}`
+	}));
+	const fakeAt = await listen(fake);
+	try {
+		const c = new Client(srv.url);
+		const base = `${fakeAt.url}/as`;
+		const saved = await c.action('setup', {
+			base_url: base,
+			client_id: 'echo-app',
+			client_secret: secret,
+			scope: 'read',
+			redirect_uri: `${srv.url}/callback`
+		});
+		expect(saved.type, JSON.stringify(saved.data)).toBe('success');
+		c.seen.length = 0;
+		const r = await c.action('discover', { base_url: base, issuer: '' });
+		expect(r.type).toBe('success');
+		expect(r.data.discovery).toMatchObject({
+			outcome: 'found',
+			values: { userinfo_endpoint: `${fakeAt.url}/userinfo/<redacted>` }
+		});
+		expect(c.seen.map((s) => s.body).join('\n')).not.toContain(secret);
+	} finally {
+		await new Promise<void>((ok) => fake.close(() => ok()));
+	}
 });
 
 test('without a base URL or an issuer: a 400 naming the field', async () => {

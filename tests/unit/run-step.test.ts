@@ -86,3 +86,93 @@ describe('runStep: unchanged', () => {
 		expect(r).not.toHaveProperty('data.unchanged');
 	});
 });
+
+describe('runStep: the answer', () => {
+	test("a step's answer goes with its exchanges, with the secrets of both sessions redacted", async () => {
+		const { m, event } = await withSession(flow);
+		const r = await m.runStep(event, async (s) => ({
+			ok: true,
+			session: { ...s, client_secret: 'the-next-secret' },
+			exchanges: [],
+			answer: { echo: `${flow.client_secret} and the-next-secret`, n: 1 }
+		}));
+		expect(r).toEqual({ exchanges: [], echo: '<redacted> and <redacted>', n: 1 });
+	});
+
+	test('unchanged, with an answer', async () => {
+		const { m, event } = await withSession(flow);
+		const r = await m.runStep(event, async (s) => ({
+			ok: true,
+			session: s,
+			exchanges: [],
+			answer: { found: true }
+		}));
+		expect(r).toEqual({ exchanges: [], found: true, unchanged: true });
+	});
+});
+
+describe('stepAction', () => {
+	const post = (body: BodyInit, type = 'application/x-www-form-urlencoded') =>
+		new Request(URL_, { method: 'POST', body, headers: { 'content-type': type } });
+	const input = (form: FormData) =>
+		form.get('n') === 'bad'
+			? {
+					ok: false as const,
+					message: 'Not a number.',
+					...(form.has('field') ? { field: 'n' } : {})
+				}
+			: { ok: true as const, value: String(form.get('n')) };
+
+	test('the form read and checked, then the verb with its input and context', async () => {
+		const { event } = await withSession(flow);
+		const { stepAction } = await import('$lib/server/step-action');
+		const seen: unknown[] = [];
+		const action = stepAction(input, async (s, value, c) => {
+			seen.push(value, c.origin, c.signal instanceof AbortSignal, typeof c.sender.send);
+			return { ok: true, session: s, exchanges: [] };
+		});
+		const r = await action({ ...event, request: post('n=7') } as never);
+		expect(r).toEqual({ exchanges: [], unchanged: true });
+		expect(seen).toEqual(['7', 'http://127.0.0.1:5173', true, 'function']);
+	});
+
+	test('a form that does not pass: 400 with the reason, and the field when there is one; the verb does not run', async () => {
+		const { event } = await withSession(flow);
+		const { stepAction } = await import('$lib/server/step-action');
+		let ran = false;
+		const action = stepAction(input, async (s) => {
+			ran = true;
+			return { ok: true, session: s, exchanges: [] };
+		});
+		const bad = (await action({ ...event, request: post('n=bad') } as never)) as {
+			status: number;
+			data: unknown;
+		};
+		expect(bad.status).toBe(400);
+		expect(bad.data).toStrictEqual({ message: 'Not a number.' });
+		expect(await action({ ...event, request: post('n=bad&field=1') } as never)).toEqual({
+			status: 400,
+			data: { message: 'Not a number.', field: 'n' }
+		});
+		const unreadable = await action({
+			...event,
+			request: post('n=1', 'multipart/form-data; boundary=nothing')
+		} as never);
+		expect(unreadable).toMatchObject({ status: 400 });
+		expect(ran).toBe(false);
+	});
+
+	test('a step that reads no form: its body is not read', async () => {
+		const { event } = await withSession(flow);
+		const { stepAction } = await import('$lib/server/step-action');
+		const request = post('n=1', 'multipart/form-data; boundary=nothing');
+		const r = await stepAction(null, async (s, value) => ({
+			ok: true,
+			session: s,
+			exchanges: [],
+			answer: { value: value ?? 'none' }
+		}))({ ...event, request } as never);
+		expect(r).toEqual({ exchanges: [], value: 'none', unchanged: true });
+		expect(request.bodyUsed).toBe(false);
+	});
+});

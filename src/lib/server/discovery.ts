@@ -19,9 +19,15 @@ import * as said from '$lib/oauth/catalogue/server-metadata';
 import type { AuthMethod, PkceMethod } from '$lib/oauth/setup';
 import { headerValue, type Exchange, type Finding } from '$lib/exchange/types';
 import { responseOf } from '$lib/oauth/strict-client';
+import { metadataOrigins, vouchedFor } from '$lib/oauth/token-binding';
+import type { StepResult } from './flow';
+import { moveSecretQuestion } from './secret';
 import type { Sender } from './send';
+import type { Session } from './session';
+import type { VerbContext } from './step-action';
+import type { MetadataLookup } from './step-forms';
 
-export type Discovery =
+type Discovery =
 	| {
 			outcome: 'found';
 			values: MetadataValues;
@@ -39,7 +45,7 @@ function isDocument(ex: Exchange): boolean {
 	return /json/i.test(headerValue(res.headers, 'content-type') ?? '');
 }
 
-export async function discover(
+async function discover(
 	{ sendAll }: Sender,
 	identifier: string,
 	current: { token_endpoint_auth_method: AuthMethod; pkce: PkceMethod },
@@ -114,4 +120,44 @@ export async function discover(
 		);
 	}
 	return finish({ outcome: 'none' }, raise(said.METADATA_NONE, identifier));
+}
+
+/**
+ * The "Fill from metadata" step: the document is looked up, and when one is found, the page is told
+ * whether the secret would go to new hosts (`secretQuestion`) and which token destinations the
+ * verified metadata vouches for; the session remembers what it named (`metadata_for`). The form is
+ * filled by the page; nothing of the setup is saved.
+ */
+export async function fillFromMetadata(
+	session: Session,
+	{ base_url, issuer, current }: MetadataLookup,
+	{ sender, client, signal }: VerbContext
+): Promise<StepResult> {
+	const { discovery, exchanges } = await discover(sender, issuer || base_url, current, {
+		signal,
+		allowInvalidTls: session.setup?.allow_invalid_tls,
+		client
+	});
+	if (discovery.outcome !== 'found')
+		return {
+			ok: true,
+			session,
+			exchanges,
+			answer: { discovery, secretQuestion: null, vouched: [] }
+		};
+	const secretQuestion = moveSecretQuestion(session, { base_url, ...discovery.values });
+	// What the verified metadata names: origins the tokens may go to without a question.
+	const metadata_for = {
+		issuer: discovery.values.issuer ?? '',
+		token_endpoint: discovery.values.token_endpoint ?? '',
+		origins: metadataOrigins(discovery.values),
+		auth_methods: discovery.authMethods.slice(0, 16)
+	};
+	const vouched = session.tokens ? vouchedFor(session.tokens_for, metadata_for) : [];
+	return {
+		ok: true,
+		session: { ...session, metadata_for },
+		exchanges,
+		answer: { discovery, secretQuestion: secretQuestion ?? null, vouched }
+	};
 }

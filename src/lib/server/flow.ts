@@ -41,7 +41,13 @@ import { apiUrl, type ApiCall } from '$lib/oauth/api-request';
 import { tokenMayGo } from '$lib/oauth/token-binding';
 
 export type StepResult =
-	| { ok: true; session: Session; exchanges: Exchange[] }
+	| {
+			ok: true;
+			session: Session;
+			exchanges: Exchange[];
+			/** More for the page than the exchanges (a JWT check's verdict, the metadata found). */
+			answer?: Record<string, unknown>;
+	  }
 	| { ok: false; status: number; message: string; session?: Session; exchanges?: Exchange[] };
 
 /** Redact, then diagnose: what leaves the server. */

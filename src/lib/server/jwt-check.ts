@@ -24,7 +24,6 @@ import type { Session } from './session';
 import { realTokens } from './tokens';
 
 export type JwtKind = ClaimContext['kind'];
-export type { JwtCheckResult };
 
 /** Why nothing can be checked without a JWKS URL (nothing is sent then). */
 const NO_JWKS_URI =
@@ -69,7 +68,7 @@ export async function checkJwt(
 	pasted: string,
 	signal?: AbortSignal,
 	now: () => number = Date.now
-): Promise<StepResult & { result?: JwtCheckResult }> {
+): Promise<StepResult> {
 	const setup = session.setup;
 	if (!setup) return { ok: false, status: 409, message: 'Save the setup first.' };
 	const jwksUri = endpoints(setup).jwks;
@@ -109,17 +108,19 @@ export async function checkJwt(
 		ok: true,
 		session,
 		exchanges: [exchange],
-		result: {
-			token: picked.shown,
-			kind,
-			verified: verdict !== undefined,
-			valid: verdict?.valid ?? false,
-			...(verdict?.kid !== undefined ? { kid: verdict.kid } : {}),
-			...(verdict?.alg !== undefined ? { alg: verdict.alg } : {}),
-			jwks_uri: jwksUri,
-			checked_at: now(),
-			exchange_id: exchange.id,
-			findings: exchange.findings
+		answer: {
+			jwt: {
+				token: picked.shown,
+				kind,
+				verified: verdict !== undefined,
+				valid: verdict?.valid ?? false,
+				...(verdict?.kid !== undefined ? { kid: verdict.kid } : {}),
+				...(verdict?.alg !== undefined ? { alg: verdict.alg } : {}),
+				jwks_uri: jwksUri,
+				checked_at: now(),
+				exchange_id: exchange.id,
+				findings: exchange.findings
+			} satisfies JwtCheckResult
 		}
 	};
 }

@@ -179,7 +179,11 @@ export interface StepContext {
 	client: string | undefined;
 }
 
-/** Runs a flow step as a form action: the new session is saved, the exchanges go to the tab's transcript. */
+/**
+ * Runs a flow step as a form action: the new session is saved, the exchanges go to the tab's
+ * transcript, and what else the step has for the page (`answer`) goes with them. All of it leaves
+ * through `outward`.
+ */
 export async function runStep(
 	event: Pick<RequestEvent, 'cookies' | 'url' | 'getClientAddress' | 'setHeaders' | 'locals'> &
 		Partial<Pick<RequestEvent, 'platform'>>,
@@ -201,9 +205,12 @@ export async function runStep(
 	if (changed) await save(cookies, url, result.session ?? session);
 	const exchanges = stampSetup(outward(result.exchanges ?? [], session, result.session), session);
 	if (!result.ok) return fail(result.status, { message: result.message, exchanges });
+	const answer = result.answer && outward(result.answer, session, result.session);
 	// Nothing the page data is made of changed (the session, read without a notice, is as it was):
 	// the page need not load its data again (flow.svelte.ts).
-	return changed || session.notice ? { exchanges } : { exchanges, unchanged: true as const };
+	return changed || session.notice
+		? { exchanges, ...answer }
+		: { exchanges, ...answer, unchanged: true as const };
 }
 
 /**

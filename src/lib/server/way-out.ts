@@ -1,9 +1,10 @@
 /**
  * One way out. What came from the service or the wire leaves the server for the page through
- * `outward`: the page data's exchanges, callback and tokens, every step's exchanges, the callback's
- * outbox and a JWT check's result. It redacts the client secrets of the sessions the value was made
- * with (the one before a step and the one after it), and `secretsOf` is the one place that says
- * which secrets those are. The setup the user typed is theirs and goes out as it is.
+ * `outward`: the page data's exchanges, callback and tokens, every step's exchanges and answer (a
+ * JWT check's verdict, the metadata a fill found), and the callback's outbox. It redacts the client
+ * secrets of the sessions the value was made with (the one before a step and the one after it), and
+ * `secretsOf` is the one place that says which secrets those are. The setup the user typed is
+ * theirs and goes out as it is.
  */
 import { redactExchange, redactValue, type Secret } from '$lib/exchange/redact';
 import type { Exchange } from '$lib/exchange/types';
