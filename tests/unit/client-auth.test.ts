@@ -43,8 +43,8 @@ afterEach(() => {
 	expect(service.queued(), 'every scripted answer was used').toBe(0);
 });
 
-const { exchangeCode, handleCallback, prepareConsent, refreshTokens } =
-	await import('$lib/server/flow');
+const { exchangeCode, prepareConsent, refreshTokens } = await import('$lib/server/flow');
+const { handleCallback } = await import('$lib/server/redirect-back');
 
 const SECRET = 'a:b%c+d e/é😀';
 

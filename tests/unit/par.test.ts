@@ -274,7 +274,7 @@ describe('refusals before anything is sent', () => {
 
 describe('an expired or used request_uri', () => {
 	test('a redirect back with invalid_request_uri and the flow’s state is explained: push again', async () => {
-		const { handleCallback } = await import('$lib/server/flow');
+		const { handleCallback } = await import('$lib/server/redirect-back');
 		const s = flowSession();
 		const url = new URL(
 			`http://127.0.0.1:5173/callback?error=invalid_request_uri&state=${s.pending!.state}`

@@ -1,6 +1,6 @@
 /**
  * Where the service refuses the redirect URI, the finding names the near miss: the registration
- * check (diagnose.ts) and a redirect back with error=redirect_uri_mismatch (flow.ts handleCallback,
+ * check (diagnose.ts) and a redirect back with error=redirect_uri_mismatch (redirect-back.ts handleCallback,
  * also what paste-back runs). The sandbox's own registration, when it is the target, is what is
  * compared (the app's presets learn it from the composition root).
  */
@@ -9,7 +9,8 @@ import type { Exchange } from '$lib/exchange/types';
 import { diagnose } from '$lib/oauth/diagnose';
 import { setupWith } from '$lib/oauth/setup';
 import { retryRedirect } from '$lib/oauth/redirect-uri';
-import { handleCallback, prepareConsent } from '$lib/server/flow';
+import { prepareConsent } from '$lib/server/flow';
+import { handleCallback } from '$lib/server/redirect-back';
 import { createPresets, type SandboxRegistrations } from '$lib/server/presets';
 import type { App } from '$lib/app.server';
 import { testApp } from './test-app';

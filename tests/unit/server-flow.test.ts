@@ -42,15 +42,14 @@ const {
 	present,
 	prepareConsent,
 	consentExchange,
-	handleCallback,
 	pasteBack,
 	exchangeCode,
 	refreshTokens,
 	callApi,
 	checkRegistration,
-	MAX_CALLBACK_QUERY,
 	REFRESH_FIRST_FAILED
 } = await import('$lib/server/flow');
+const { handleCallback, MAX_CALLBACK_QUERY } = await import('$lib/server/redirect-back');
 
 /** The service the setup points at: its origin is the base URL, known once it listens. */
 let service: ScriptedService;

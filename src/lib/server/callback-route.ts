@@ -13,7 +13,7 @@ import { flowPage } from '$lib/oauth/flow-id';
 import { routeCallback } from '$lib/oauth/callback';
 import { raise } from '$lib/oauth/catalogue/raise';
 import { UNSOLICITED_CALLBACK } from '$lib/oauth/catalogue/state-check';
-import { handleCallback, MAX_CALLBACK_QUERY } from './flow';
+import { handleCallback, MAX_CALLBACK_QUERY } from './redirect-back';
 import { readAllFlows, someFlowDropped, writeSession, type Keyring } from './session';
 import type { Cookies } from '@sveltejs/kit';
 import { escapeHtml, plainPage } from './plain-page';

@@ -1,5 +1,5 @@
 /**
- * Trust at the callback, called from `handleCallback` (flow.ts):
+ * Trust at the callback, called from `handleCallback` (redirect-back.ts):
  * - a redirect whose state is not the flow's pending one changes nothing in the flow: the pending
  *   request, the callback record and any code stay as they were. A stale one (a state the flow used
  *   or replaced) goes only to the flow's outbox, which the next page load shows once and empties; an

@@ -3,40 +3,25 @@
  * and returns the new session and the exchanges to show. Route files only parse input and call these.
  */
 import { randomUUID } from 'node:crypto';
-import {
-	consentUrl,
-	checkCallback,
-	explainAuthorizationError,
-	scopeRetry,
-	makeState
-} from '$lib/oauth/consent';
-import { diagnose, diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
+import { consentUrl, makeState } from '$lib/oauth/consent';
+import { diagnose, type DiagnoseContext } from '$lib/oauth/diagnose';
 import { endpoints } from '$lib/oauth/setup';
 import { exchangeBody, FORM_CONTENT_TYPE, refreshBody } from '$lib/oauth/token-endpoint';
 import { isExpired } from '$lib/oauth/token-set';
 import { outward } from './way-out';
 import { API_DOCS } from '$lib/oauth/docs';
-import { routeCallback } from '$lib/oauth/callback';
-import { expectedIssuer, issuerStops } from '$lib/oauth/issuer';
-import { issuerFinding } from '$lib/oauth/issuer-finding';
-import { redirectVerdict, withStrictVerdict } from '$lib/oauth/strict-client';
-import { ignoreCallback, issuerOnCallback } from './callback-trust';
+import { withStrictVerdict } from '$lib/oauth/strict-client';
+import { handleCallback } from './redirect-back';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 import { realTokens, receiveTokens } from './tokens';
 import type { Sender } from './send';
 import { rememberState, type Session } from './session';
 import { clientAuth } from './client-auth';
 import { codeChallenge, newVerifier } from './pkce';
-import { requestPlayground } from './playground';
 import { playgroundInfo } from './playground-info';
-import { redirectMismatchFix, redirectRetry, registeredRedirect } from './registered-redirect';
-import {
-	CLIENT_AUTH_METHOD,
-	INVALID_CLIENT,
-	PUBLIC_CLIENT_REFUSED,
-	REDIRECT_URI_MISMATCH
-} from '$lib/oauth/findings';
-import { clientAuthFindings, pkceCallbackFindings } from '$lib/oauth/pkce-auth';
+import { registeredRedirect } from './registered-redirect';
+import { CLIENT_AUTH_METHOD, INVALID_CLIENT, PUBLIC_CLIENT_REFUSED } from '$lib/oauth/findings';
+import { clientAuthFindings } from '$lib/oauth/pkce-auth';
 import { apiUrl, type ApiCall } from '$lib/oauth/api-request';
 import { tokenMayGo } from '$lib/oauth/token-binding';
 
@@ -129,188 +114,6 @@ export function consentExchange(session: Session): Exchange | undefined {
 		findings: [],
 		note: 'The browser opens this URL; the service shows its consent page.'
 	};
-}
-
-const CALLBACK_HEADERS = new Set([
-	'host',
-	'user-agent',
-	'accept',
-	'referer',
-	'cookie',
-	'sec-fetch-site'
-]);
-/** A redirect with a longer query string is not read: it could not be kept in the session cookie, and no real one is this long. */
-export const MAX_CALLBACK_QUERY = 2048;
-const clip = (s: string, n: number) =>
-	s.length > n ? `${s.slice(0, n)}… (${s.length - n} more characters)` : s;
-const clipOptional = (s: string | undefined, n: number) =>
-	s === undefined ? undefined : clip(s, n);
-
-/**
- * The redirect back (the service's API docs §5 step 3). The state is single-use: a redirect that
- * carries it uses it up, whatever the outcome, and its code is kept (held back when the issuer
- * check fails); the state joins the flow's recent ones. A redirect that carries any other state
- * changes nothing (callback-trust.ts): one of the flow's recent states is stale, any other
- * unsolicited (oauth/callback.ts).
- */
-export function handleCallback(
-	session: Session,
-	url: URL,
-	headers: Headers,
-	now = Date.now(),
-	location = '/'
-): { session: Session; exchange: Exchange; ignored: boolean } {
-	const saved = session.pending?.state;
-	const tooLong = url.search.length > MAX_CALLBACK_QUERY;
-	const verdict: ReturnType<typeof checkCallback> = tooLong
-		? {
-				kind: 'malformed',
-				detail: `The redirect's query string is ${url.search.length} characters long, over the playground's limit of ${MAX_CALLBACK_QUERY}, so it was not read.`
-			}
-		: checkCallback(url.searchParams, saved);
-	const params: [string, string][] = tooLong ? [] : [...url.searchParams.entries()];
-	const sentHeaders: HeaderList = [];
-	headers.forEach((value, name) => {
-		if (CALLBACK_HEADERS.has(name))
-			sentHeaders.push([
-				name,
-				name === 'cookie' ? '<session cookie, not shown>' : clip(value, 500)
-			]);
-	});
-	const route = tooLong
-		? ({ kind: 'none' } as const)
-		: routeCallback(url.searchParams, [{ id: '', pending: saved, recent: session.recent_states }]);
-	const matched = route.kind === 'pending';
-	const metadata =
-		session.iss_param_for && session.iss_param_for === session.setup?.issuer
-			? { issuer: session.iss_param_for, authorization_response_iss_parameter_supported: true }
-			: undefined;
-	const iss =
-		matched && (verdict.kind === 'code' || verdict.kind === 'error')
-			? issuerOnCallback(session, url.searchParams, metadata)
-			: undefined;
-	const next: Session = {
-		...session,
-		pending: undefined,
-		code: undefined,
-		outbox: undefined,
-		recent_states: rememberState(session.recent_states, saved)
-	};
-	next.callback = {
-		params,
-		saved_state: saved,
-		returned_state: tooLong
-			? undefined
-			: clipOptional(url.searchParams.get('state') ?? undefined, 600),
-		verdict: verdict.kind,
-		received_at: now,
-		...(verdict.kind === 'error'
-			? {
-					error: clip(verdict.error, 200),
-					error_description: clipOptional(verdict.description, 1000),
-					error_uri: clipOptional(verdict.uri, 1000)
-				}
-			: {}),
-		...(verdict.kind === 'state-mismatch' || verdict.kind === 'malformed'
-			? { detail: verdict.detail }
-			: {}),
-		...(iss ? { iss } : {}),
-		...(matched && session.pending?.for_script ? { for_script: true as const } : {})
-	};
-	if (verdict.kind === 'code' && session.pending)
-		next.code = {
-			value: verdict.code,
-			redirect_uri: session.pending.redirect_uri,
-			scope: session.pending.scope,
-			...(issuerStops(iss) ? { held: 'issuer' as const } : {}),
-			...(session.pending.code_verifier ? { code_verifier: session.pending.code_verifier } : {}),
-			...pkceChallenge(session.pending)
-		};
-	const findings = diagnoseCallback(
-		verdict.kind,
-		verdict.kind === 'error' ? verdict.error : undefined,
-		verdict.kind === 'error'
-			? verdict.description
-			: verdict.kind === 'malformed' || verdict.kind === 'state-mismatch'
-				? verdict.detail
-				: undefined
-	);
-	if (verdict.kind === 'error') {
-		findings[0]!.fix = explainAuthorizationError(verdict.error, {
-			sandbox: requestPlayground().presets.isSandboxTarget(session.setup, url.origin)
-		});
-		// invalid_scope for a scope with write: the scope to try again with (oauth/consent.ts).
-		const scope = scopeRetry(verdict.error, session.pending?.scope ?? session.setup?.scope);
-		if (scope !== undefined) findings[0]!.suggest = { field: 'scope', value: scope };
-	}
-	// A service that sends redirect_uri_mismatch back: name the near miss (redirect-uri.ts).
-	if (verdict.kind === 'error' && verdict.error === REDIRECT_URI_MISMATCH && session.pending) {
-		findings[0]!.fix = redirectMismatchFix(session.setup, session.pending.redirect_uri, url.origin);
-		const retry = redirectRetry(session.setup, session.pending.redirect_uri, url.origin);
-		if (retry) findings[0]!.suggest = { field: 'redirect_uri', value: retry };
-	}
-	const issFinding = iss && issuerFinding(iss);
-	if (issFinding) findings.push(issFinding);
-	// The second judge, after our routing found the flow (strict-client.ts).
-	const strict =
-		matched && saved !== undefined
-			? redirectVerdict(url.searchParams, {
-					state: saved,
-					issuer: expectedIssuer(session.setup?.issuer, metadata)?.issuer,
-					issParam: !!metadata,
-					client_id: session.setup?.client_id ?? ''
-				})
-			: undefined;
-	if (strict) findings.push(strict);
-	if (session.setup)
-		findings.push(
-			...pkceCallbackFindings(
-				verdict.kind === 'error' ? verdict.error : undefined,
-				verdict.kind === 'error' ? verdict.description : undefined,
-				session.setup.pkce
-			)
-		);
-	const exchange: Exchange = {
-		id: randomUUID(),
-		step: 'callback',
-		startedAt: new Date(now).toISOString(),
-		request: {
-			method: 'GET',
-			url: tooLong ? clip(url.toString(), 300) : url.toString(),
-			httpVersion: '1.1',
-			headers: sentHeaders,
-			body: ''
-		},
-		response: {
-			status: 303,
-			statusText: 'See Other',
-			httpVersion: '1.1',
-			headers: [['Location', location]],
-			body: '',
-			truncated: false
-		},
-		timing: { total: 0 },
-		findings,
-		note: 'The service sent the browser back to the playground.'
-	};
-	if (!matched)
-		return {
-			...ignoreCallback(session, exchange, route.kind === 'recent' ? 'stale' : 'unsolicited'),
-			ignored: true
-		};
-	next.outbox = [exchange];
-	return { session: next, exchange, ignored: false };
-}
-
-/**
- * The S256 challenge the consent URL carried, kept with the code for the library to check
- * (strict-client.ts). A pushed request's consent URL carries none (it went in the pushed body), and
- * `plain` has nothing to compute: then nothing is kept, and nothing checked.
- */
-function pkceChallenge(pending: Session['pending']): { code_challenge?: string } {
-	if (pending?.code_challenge_method !== 'S256' || !URL.canParse(pending.consent_url)) return {};
-	const challenge = new URL(pending.consent_url).searchParams.get('code_challenge');
-	return challenge ? { code_challenge: challenge } : {};
 }
 
 function tokenHeaders(auth: HeaderList): HeaderList {
