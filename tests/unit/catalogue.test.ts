@@ -14,6 +14,7 @@ import * as metadata from '$lib/oauth/catalogue/server-metadata';
 import * as methodAndPkce from '$lib/oauth/catalogue/method-and-pkce';
 import * as pushed from '$lib/oauth/catalogue/pushed-request';
 import * as resourceCall from '$lib/oauth/catalogue/resource-call';
+import * as verdict from '$lib/oauth/catalogue/library-verdict';
 import * as F from '$lib/oauth/findings';
 
 const folder = resolve(import.meta.dirname, '../../src/lib/oauth/catalogue');
@@ -31,6 +32,15 @@ async function allExports(): Promise<[string, unknown][]> {
 }
 
 const LEVELS = ['error', 'warning', 'info'];
+
+/**
+ * What a ref may be: an RFC section or a section of the service's API docs; or, where neither
+ * covers the case, the Google Reader conventions the sandbox follows (item ids, which the API docs
+ * do not describe) or the documentation of the oauth4webapi function whose verdict the entry
+ * reports. Each such entry says why in its file.
+ */
+const REF =
+	/^(RFC \d+ §|the service's API docs|Google Reader API conventions, |https:\/\/github\.com\/panva\/oauth4webapi\/blob\/main\/docs\/functions\/\w+\.md$)/;
 
 /** Entries that rest on no RFC or API docs section, on purpose: each says why in its file. */
 const WITHOUT_REF = new Set([
@@ -106,6 +116,30 @@ const SHARED_CODES = {
 		'signed-jwt.KEY_SET_NOT_SERVED',
 		'signed-jwt.NOT_A_KEY_SET'
 	],
+	// An item id refused: not of an item id's form, none sent, or not known to the service.
+	[F.BAD_ITEM_ID]: [
+		'resource-call.ITEM_ID_MALFORMED',
+		'resource-call.ITEM_ID_MISSING',
+		'resource-call.ITEM_ID_UNKNOWN'
+	],
+	// A strict client library's objection, one entry per function of it that judges.
+	[F.STRICT_CLIENT_REJECTS]: [
+		'library-verdict.CODE_ANSWER_REJECTED',
+		'library-verdict.INTROSPECTION_ANSWER_REJECTED',
+		'library-verdict.PKCE_CHALLENGE_DIFFERS',
+		'library-verdict.PUSHED_ANSWER_REJECTED',
+		'library-verdict.REDIRECT_REJECTED',
+		'library-verdict.REFRESH_ANSWER_REJECTED',
+		'library-verdict.REVOCATION_ANSWER_REJECTED'
+	],
+	// An answer its endpoint never sends, one entry per endpoint and its API docs section.
+	[F.WRONG_ENDPOINT]: [
+		'answer.NOT_THE_API',
+		'answer.NOT_THE_CONSENT_PAGE',
+		'answer.NOT_THE_TOKEN_ENDPOINT',
+		'answer.NOT_THE_TOKEN_ENDPOINT_ON_REFRESH',
+		'answer.NOT_THE_USERINFO_ENDPOINT'
+	],
 	[F.JWT_TYP]: [
 		'signed-jwt.ACCESS_TOKEN_TYP',
 		'signed-jwt.AT_JWT_IN_ANOTHER_FIELD',
@@ -141,7 +175,7 @@ describe('every catalogue entry', () => {
 			if (typeof e.message === 'string') expect(e.message.trim(), name).not.toBe('');
 			else expect(e.message, name).toBeTypeOf('function');
 			if (WITHOUT_REF.has(name)) expect(e.ref, name).toBeUndefined();
-			else expect(e.ref, name).toMatch(/^(RFC \d+ §|the service's API docs)/);
+			else expect(e.ref, name).toMatch(REF);
 		}
 		// Every name listed here is still an entry.
 		const names = all.map(([name]) => name);
@@ -342,5 +376,34 @@ describe('entries that hold more than their words', () => {
 				'The server accepted the pushed request: its request_uri is valid for 60 s and can be used once. The consent link now carries only client_id and request_uri. Its expires_in came as a string, not the JSON number RFC 9126 §2.2 defines.',
 			ref: 'RFC 9126 §2.2'
 		});
+	});
+});
+
+describe('a strict client library’s entries (strict-client.ts)', () => {
+	const DOCS = 'https://github.com/panva/oauth4webapi/blob/main/docs/functions';
+	test.each([
+		[verdict.CODE_ANSWER_REJECTED, 'answer', 'processAuthorizationCodeResponse'],
+		[verdict.REFRESH_ANSWER_REJECTED, 'answer', 'processRefreshTokenResponse'],
+		[verdict.PUSHED_ANSWER_REJECTED, 'answer', 'processPushedAuthorizationResponse'],
+		[verdict.REVOCATION_ANSWER_REJECTED, 'answer', 'processRevocationResponse'],
+		[verdict.INTROSPECTION_ANSWER_REJECTED, 'answer', 'processIntrospectionResponse'],
+		[verdict.REDIRECT_REJECTED, 'redirect', 'validateAuthResponse']
+	])(
+		'an objection to the %#th kind names what it rejects and cites its function',
+		(e, what, fn) => {
+			const f = raise(e, '"state" mismatch');
+			expect(f.message).toBe(
+				`A strict client library (oauth4webapi) would reject this ${what}: "state" mismatch.`
+			);
+			expect(f.ref).toBe(`${DOCS}/${fn}.md`);
+		}
+	);
+	test('the PKCE pair cites calculatePKCECodeChallenge, with no fix', () => {
+		expect(raise(verdict.PKCE_CHALLENGE_DIFFERS)).toMatchObject({
+			level: 'info',
+			code: F.STRICT_CLIENT_REJECTS,
+			ref: `${DOCS}/calculatePKCECodeChallenge.md`
+		});
+		expect(raise(verdict.PKCE_CHALLENGE_DIFFERS).fix).toBeUndefined();
 	});
 });

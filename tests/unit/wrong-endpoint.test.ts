@@ -493,14 +493,27 @@ describe('the finding', () => {
 		const f = wrongEndpointFinding(ex('refresh', TOKEN, 404, HTML404, html))!;
 		expect(f.fix).toContain('For the base URL https://reader.test the documented endpoints are');
 		expect(f.ref).toBe("the service's API docs §4.3");
+		expect(f.fix).toContain('If this is the token endpoint after all');
 		const custom = wrongEndpointFinding(
 			ex('exchange', 'https://r.test/token', 404, HTML404, html)
 		)!;
 		expect(custom.fix).toContain('custom endpoint under Advanced settings');
+		expect(custom.fix).toContain('the documented path below the base URL (/oauth2/token)');
+		expect(custom.fix).toContain('If this is the token endpoint after all');
+		expect(custom.ref).toBe("the service's API docs §4.2");
+		const consent = wrongEndpointFinding(ex('check', 'https://r.test/login', 404, HTML404, html))!;
+		expect(consent.message).toContain("not the service's consent page");
+		expect(consent.fix).toContain('the documented path below the base URL (/oauth2/auth)');
+		expect(consent.fix).not.toContain('RFC 6749');
+		expect(consent.ref).toBe("the service's API docs §4.1");
 		const ui = wrongEndpointFinding(ex('userinfo', 'https://r.test/me', 404, HTML404, html))!;
 		expect(ui.message).toContain("not the service's user-info endpoint");
 		expect(ui.fix).toContain('/reader/api/0/user-info');
 		expect(ui.fix).not.toContain('RFC 6749');
+		expect(ui.ref).toBe("the service's API docs §4.4");
+		const api = wrongEndpointFinding(ex('api', 'https://r.test/feeds', 404, HTML404, html))!;
+		expect(api.message).toContain("not the service's API (a wrong base URL");
+		expect(api.ref).toBe("the service's API docs §4.4");
 	});
 	test('no false alarm: an OAuth error and a token response get none, and keep their own findings', () => {
 		const grant = ex('exchange', TOKEN, 400, '{"error":"invalid_grant"}', jsonType);

@@ -2,11 +2,13 @@
  * A 400 from the reader API over an item id (edit-tag's `i`): what the valid forms are and where
  * the ids come from. The forms are Google Reader's, as the built-in sandbox takes them: the decimal
  * id that `stream/items/ids` returns, its 16-hex-digit form, and the long form that
- * `stream/contents` returns. Pure: it reads only the Exchange.
+ * `stream/contents` returns. Pure: it reads only the Exchange. The findings' words are in the
+ * catalogue (catalogue/resource-call.ts).
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
-import { BAD_ITEM_ID } from './findings';
+import { raise } from './catalogue/raise';
+import { ITEM_ID_MALFORMED, ITEM_ID_MISSING, ITEM_ID_UNKNOWN } from './catalogue/resource-call';
 
 const LONG = /^tag:google\.com,2005:reader\/item\/[0-9a-f]{1,16}$/i;
 const SHORT_HEX = /^[0-9a-f]{16}$/i;
@@ -17,12 +19,6 @@ export function isItemIdForm(id: string): boolean {
 	const t = id.trim();
 	return LONG.test(t) || SHORT_HEX.test(t) || DECIMAL.test(t);
 }
-
-const ITEM_ID_FORMS =
-	'the decimal id that stream/items/ids returns (itemRefs[].id, e.g. 1001), its 16-hex-digit form (00000000000003e9), or the long form tag:google.com,2005:reader/item/00000000000003e9 that stream/contents returns (items[].id)';
-
-const WHERE_IDS_COME_FROM =
-	'GET stream/items/ids with s=user/-/state/com.google/reading-list lists the ids of the reading list';
 
 /** The `i` values of a request: from its query, and from its body when it is form-encoded. */
 export function itemIdsSent(ex: Exchange): string[] {
@@ -56,30 +52,8 @@ export function badItemIdFinding(ex: Exchange): Finding | undefined {
 	if (!aboutItems && !editTag) return undefined;
 	const ids = itemIdsSent(ex);
 	const malformed = ids.filter((id) => !isItemIdForm(id));
-	const fix = `Use ${ITEM_ID_FORMS}. ${WHERE_IDS_COME_FROM}.`;
-	const ref = 'Google Reader API conventions, as the built-in sandbox follows them (/sandbox)';
-	if (malformed.length)
-		return {
-			level: 'error',
-			code: BAD_ITEM_ID,
-			message: `The service refused the call (400): ${malformed.map(short).join(', ')} ${malformed.length > 1 ? 'are not item ids' : 'is not an item id'}.`,
-			fix,
-			ref
-		};
+	if (malformed.length) return raise(ITEM_ID_MALFORMED, malformed.map(short));
 	if (!aboutItems) return undefined;
-	if (!ids.length)
-		return {
-			level: 'error',
-			code: BAD_ITEM_ID,
-			message: 'The service refused the call (400): it needs at least one item id, i=….',
-			fix,
-			ref
-		};
-	return {
-		level: 'error',
-		code: BAD_ITEM_ID,
-		message: `The service refused the call (400): the item id is well-formed, but the service does not know it (it said ${short(text)}).`,
-		fix: `Take the ids from the account itself: ${WHERE_IDS_COME_FROM}.`,
-		ref
-	};
+	if (!ids.length) return raise(ITEM_ID_MISSING);
+	return raise(ITEM_ID_UNKNOWN, short(text));
 }

@@ -6,7 +6,7 @@
  * `validateAuthResponse` on the redirect back (state, RFC 9207's `iss`), the `process…Response`
  * functions on a `Response` rebuilt from the recorded Exchange (never the live one: they consume its
  * body), and `calculatePKCECodeChallenge` on the PKCE pair. What the library rejects becomes one
- * info finding in its own words, beside ours, never instead of them; it never throws and never
+ * info finding in its own words (its entries: catalogue/library-verdict.ts), beside ours, never instead of them; it never throws and never
  * fails a step.
  *
  * Left out, because it would only repeat ours: the server's own OAuth error, which the library
@@ -24,8 +24,8 @@ import * as oauth from 'oauth4webapi';
 import type { Exchange, Finding } from '$lib/exchange/types';
 import * as F from './findings';
 import type { Setup } from './setup';
-
-const DOCS = 'https://github.com/panva/oauth4webapi/blob/main/docs/functions';
+import { raise, type Entry } from './catalogue/raise';
+import * as V from './catalogue/library-verdict';
 
 /** Our own findings that already say the answer is no OAuth answer at all. */
 const NOT_OAUTH = new Set([
@@ -95,34 +95,24 @@ function objection(e: unknown): string | undefined {
 	return undefined;
 }
 
-function rejection(what: string, message: string, fn: string): Finding {
-	return {
-		level: 'info',
-		code: F.STRICT_CLIENT_REJECTS,
-		message: `A strict client library (oauth4webapi) would reject this ${what}: ${message}.`,
-		fix: 'An application built on such a library stops here, where the playground goes on. Read the findings above for what the service sent.',
-		ref: `${DOCS}/${fn}.md`
-	};
-}
-
-/** The library's judge for each step's answer, by its function's name. */
+/** The library's judge for each step's answer, and the entry its objection is said by. */
 const JUDGES: Partial<
 	Record<
 		Exchange['step'],
 		[
-			string,
-			(as: oauth.AuthorizationServer, client: oauth.Client, res: Response) => Promise<unknown>
+			(as: oauth.AuthorizationServer, client: oauth.Client, res: Response) => Promise<unknown>,
+			Entry<[string]>
 		]
 	>
 > = {
-	exchange: ['processAuthorizationCodeResponse', oauth.processAuthorizationCodeResponse],
-	refresh: ['processRefreshTokenResponse', oauth.processRefreshTokenResponse],
-	par: ['processPushedAuthorizationResponse', oauth.processPushedAuthorizationResponse],
+	exchange: [oauth.processAuthorizationCodeResponse, V.CODE_ANSWER_REJECTED],
+	refresh: [oauth.processRefreshTokenResponse, V.REFRESH_ANSWER_REJECTED],
+	par: [oauth.processPushedAuthorizationResponse, V.PUSHED_ANSWER_REJECTED],
 	revoke: [
-		'processRevocationResponse',
-		(_as, _client, res) => oauth.processRevocationResponse(res)
+		(_as, _client, res) => oauth.processRevocationResponse(res),
+		V.REVOCATION_ANSWER_REJECTED
 	],
-	introspect: ['processIntrospectionResponse', oauth.processIntrospectionResponse]
+	introspect: [oauth.processIntrospectionResponse, V.INTROSPECTION_ANSWER_REJECTED]
 };
 
 /**
@@ -143,11 +133,11 @@ export async function strictVerdict(
 	if (!res) return undefined;
 	const origin = URL.canParse(ex.request.url) ? new URL(ex.request.url).origin : 'about:blank';
 	try {
-		await judge[1]({ issuer: setup?.issuer || origin }, { client_id: setup?.client_id ?? '' }, res);
+		await judge[0]({ issuer: setup?.issuer || origin }, { client_id: setup?.client_id ?? '' }, res);
 		return undefined;
 	} catch (e) {
 		const message = objection(e);
-		return message === undefined ? undefined : rejection('answer', message, judge[0]);
+		return message === undefined ? undefined : raise(judge[1], message);
 	}
 }
 
@@ -192,9 +182,7 @@ export function redirectVerdict(
 		return undefined;
 	} catch (e) {
 		const message = objection(e);
-		return message === undefined
-			? undefined
-			: rejection('redirect', message, 'validateAuthResponse');
+		return message === undefined ? undefined : raise(V.REDIRECT_REJECTED, message);
 	}
 }
 
@@ -213,11 +201,5 @@ export async function pkceVerdict(
 	} catch {
 		return undefined;
 	}
-	return {
-		level: 'info',
-		code: F.STRICT_CLIENT_REJECTS,
-		message:
-			'A strict client library (oauth4webapi) computes another code_challenge for the code_verifier this exchange sends than the one the consent request carried, so the service will refuse the code (RFC 7636 §4.6).',
-		ref: `${DOCS}/calculatePKCECodeChallenge.md`
-	};
+	return raise(V.PKCE_CHALLENGE_DIFFERS);
 }

@@ -9,9 +9,10 @@
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
 import { jsonObject } from '$lib/exchange/text';
-import { apiDocs } from './docs';
 import { pageText } from './page-text';
-import { WRONG_ENDPOINT } from './findings';
+import { raise, type Entry } from './catalogue/raise';
+import * as A from './catalogue/answer';
+import type { EndpointFix } from './catalogue/answer';
 
 /** The documented paths below the base URL (the service's API docs §4.1, §4.2, §4.3, §4.4). */
 const DOCUMENTED_PATHS = {
@@ -219,20 +220,13 @@ export function whatCameBack(ex: Exchange): string {
 	return `${head}${type}: "${oneLine(res.body)}"`;
 }
 
-const WHAT: Record<Step, string> = {
-	exchange: "the service's token endpoint",
-	refresh: "the service's token endpoint",
-	userinfo: "the service's user-info endpoint",
-	api: "the service's API",
-	check: "the service's consent page"
-};
-
-const SECTION: Record<Step, string> = {
-	exchange: '§4.2',
-	refresh: '§4.3',
-	userinfo: '§4.4',
-	api: '§4.4',
-	check: '§4.1'
+/** The entry for each step's endpoint: what it was meant to be, and where the API docs say so. */
+const NOT_THE: Record<Step, Entry<[string, string, boolean, EndpointFix]>> = {
+	check: A.NOT_THE_CONSENT_PAGE,
+	exchange: A.NOT_THE_TOKEN_ENDPOINT,
+	refresh: A.NOT_THE_TOKEN_ENDPOINT_ON_REFRESH,
+	userinfo: A.NOT_THE_USERINFO_ENDPOINT,
+	api: A.NOT_THE_API
 };
 
 /**
@@ -253,22 +247,14 @@ export function wrongEndpointFinding(
 		!(playground.sandbox && /^\/sandbox(\/|$)/.test(new URL(url).pathname));
 	const meant = meantBase(ex, playground);
 	const base = calledBase(step, url);
-	const itself = own
-		? ' That address is this playground itself, not the service: the answer is the playground’s own.'
-		: '';
-	const fix = meant
-		? `The base URL was probably meant to be ${meant}. Its documented endpoints are: ${documentedEndpoints(meant)}. Change the base URL in the setup (or the custom endpoint under Advanced settings).`
+	const where: EndpointFix = meant
+		? { meant, endpoints: documentedEndpoints(meant) }
 		: base !== undefined
-			? `Check the base URL in the setup. For the base URL ${base} the documented endpoints are: ${documentedEndpoints(base)}; if the service lives elsewhere, use its base URL.`
-			: `Check the custom endpoint under Advanced settings, or leave it empty to use the documented path below the base URL (${DOCUMENTED_PATHS[step === 'check' ? 'authorization' : step === 'userinfo' ? 'userinfo' : 'token']}).`;
-	return {
-		level: 'error',
-		code: WRONG_ENDPOINT,
-		message: `${url} is probably not ${WHAT[step]} (a wrong base URL or endpoint): it answered ${whatCameBack(ex)}, which is not what that endpoint answers.${itself}`,
-		fix:
-			step === 'exchange' || step === 'refresh'
-				? `${fix} (If this is the token endpoint after all, it answers without the JSON of RFC 6749 §5.1 and §5.2.)`
-				: fix,
-		ref: apiDocs(SECTION[step])
-	};
+			? { called: base, endpoints: documentedEndpoints(base) }
+			: {
+					path: DOCUMENTED_PATHS[
+						step === 'check' ? 'authorization' : step === 'userinfo' ? 'userinfo' : 'token'
+					]
+				};
+	return raise(NOT_THE[step], url, whatCameBack(ex), own, where);
 }

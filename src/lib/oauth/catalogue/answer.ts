@@ -3,6 +3,7 @@
  * back-channel request, a server failure, or a body that is not the JSON the step expects.
  * `diagnose.ts` decides which applies.
  */
+import { apiDocs } from '../docs';
 import * as F from '../findings';
 import { entry } from './raise';
 
@@ -56,3 +57,46 @@ export const NOT_JSON_CUT_OFF = entry({
 	fix: (html: boolean) => (html ? READ_THE_PAGE : undefined),
 	ref: undefined
 });
+
+/**
+ * Where a wrong endpoint's fix points (wrong-endpoint.ts works it out): the base URL probably
+ * meant, or the one called, each with its documented endpoints; or, when neither is known, the
+ * documented path of the endpoint below the base URL.
+ */
+export type EndpointFix =
+	{ meant: string; endpoints: string } | { called: string; endpoints: string } | { path: string };
+
+const endpointFix = (where: EndpointFix) =>
+	'meant' in where
+		? `The base URL was probably meant to be ${where.meant}. Its documented endpoints are: ${where.endpoints}. Change the base URL in the setup (or the custom endpoint under Advanced settings).`
+		: 'called' in where
+			? `Check the base URL in the setup. For the base URL ${where.called} the documented endpoints are: ${where.endpoints}; if the service lives elsewhere, use its base URL.`
+			: `Check the custom endpoint under Advanced settings, or leave it empty to use the documented path below the base URL (${where.path}).`;
+
+/**
+ * An answer its endpoint never sends, so most likely not the service's endpoint at all
+ * (wrong-endpoint.ts decides). One entry per endpoint: what it was meant to be, and the section of
+ * the service's API docs that documents it.
+ */
+const notThe = (what: string, section: string, tokenEndpoint = false) =>
+	entry({
+		code: F.WRONG_ENDPOINT,
+		level: 'error',
+		message: (url: string, cameBack: string, itself: boolean, _where: EndpointFix) =>
+			`${url} is probably not ${what} (a wrong base URL or endpoint): it answered ${cameBack}, which is not what that endpoint answers.${itself ? ' That address is this playground itself, not the service: the answer is the playground’s own.' : ''}`,
+		fix: (_url: string, _cameBack: string, _itself: boolean, where: EndpointFix) =>
+			tokenEndpoint
+				? `${endpointFix(where)} (If this is the token endpoint after all, it answers without the JSON of RFC 6749 §5.1 and §5.2.)`
+				: endpointFix(where),
+		ref: apiDocs(section)
+	});
+
+export const NOT_THE_CONSENT_PAGE = notThe("the service's consent page", '§4.1');
+export const NOT_THE_TOKEN_ENDPOINT = notThe("the service's token endpoint", '§4.2', true);
+export const NOT_THE_TOKEN_ENDPOINT_ON_REFRESH = notThe(
+	"the service's token endpoint",
+	'§4.3',
+	true
+);
+export const NOT_THE_USERINFO_ENDPOINT = notThe("the service's user-info endpoint", '§4.4');
+export const NOT_THE_API = notThe("the service's API", '§4.4');

@@ -63,3 +63,44 @@ export const USERINFO_FIELDS = entry({
 	// The API docs do not list the user record's fields (§2.4): what clients read, not a rule.
 	ref: undefined
 });
+
+/**
+ * An item id refused (item-ids.ts decides). The service's API docs do not say what an item id
+ * looks like; the forms are Google Reader's, which the built-in sandbox takes, and the ref says so.
+ */
+const ITEM_ID_CONVENTIONS =
+	'Google Reader API conventions, as the built-in sandbox follows them (/sandbox)';
+
+const ITEM_ID_FORMS =
+	'the decimal id that stream/items/ids returns (itemRefs[].id, e.g. 1001), its 16-hex-digit form (00000000000003e9), or the long form tag:google.com,2005:reader/item/00000000000003e9 that stream/contents returns (items[].id)';
+
+const WHERE_ITEM_IDS_COME_FROM =
+	'GET stream/items/ids with s=user/-/state/com.google/reading-list lists the ids of the reading list';
+
+const USE_AN_ITEM_ID = `Use ${ITEM_ID_FORMS}. ${WHERE_ITEM_IDS_COME_FROM}.`;
+
+export const ITEM_ID_MALFORMED = entry({
+	code: F.BAD_ITEM_ID,
+	level: 'error',
+	message: (shown: string[]) =>
+		`The service refused the call (400): ${shown.join(', ')} ${shown.length > 1 ? 'are not item ids' : 'is not an item id'}.`,
+	fix: USE_AN_ITEM_ID,
+	ref: ITEM_ID_CONVENTIONS
+});
+
+export const ITEM_ID_MISSING = entry({
+	code: F.BAD_ITEM_ID,
+	level: 'error',
+	message: 'The service refused the call (400): it needs at least one item id, i=….',
+	fix: USE_AN_ITEM_ID,
+	ref: ITEM_ID_CONVENTIONS
+});
+
+export const ITEM_ID_UNKNOWN = entry({
+	code: F.BAD_ITEM_ID,
+	level: 'error',
+	message: (said: string) =>
+		`The service refused the call (400): the item id is well-formed, but the service does not know it (it said ${said}).`,
+	fix: `Take the ids from the account itself: ${WHERE_ITEM_IDS_COME_FROM}.`,
+	ref: ITEM_ID_CONVENTIONS
+});
