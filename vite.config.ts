@@ -13,16 +13,22 @@ import { defineConfig } from 'vitest/config';
 // condition holds).
 const cores = availableParallelism();
 
-// The unit files share their workers' module cache (`isolate: false`): importing the app's modules
-// afresh for each of a hundred files was most of the suite's time. A file that replaces a module
-// (`vi.mock`) or a global (`vi.stubGlobal`) would leak it into the files after it, so those run in
-// a project of their own, isolated as before.
+// The files of every suite share their workers' module cache (`isolate: false`): importing the
+// app's modules (or playwright-core) afresh for each file was most of the unit suite's time and a
+// tenth of the others' (docs/testing.md). A file that replaces a module (`vi.mock`) or a global
+// (`vi.stubGlobal`) would leak it into the files after it, so those run in a project of their own,
+// isolated as before. Each integration and e2e file still starts and stops its own servers and
+// browser: only the modules are shared.
 const UNIT = 'tests/unit/';
 const replacesSomething = /\bvi\.(mock|doMock|stubGlobal|stubEnv)\(/;
-const isolatedUnits = readdirSync(UNIT)
-	.filter((f) => f.endsWith('.test.ts'))
-	.filter((f) => replacesSomething.test(readFileSync(UNIT + f, 'utf8')))
-	.map((f) => UNIT + f);
+const replacers = (dir: string) =>
+	readdirSync(dir)
+		.filter((f) => f.endsWith('.test.ts'))
+		.filter((f) => replacesSomething.test(readFileSync(dir + f, 'utf8')))
+		.map((f) => dir + f);
+const isolatedUnits = replacers(UNIT);
+const INTEGRATION = 'tests/integration/';
+const isolatedIntegration = replacers(INTEGRATION);
 
 export default defineConfig({
 	plugins: [sveltekit()],
@@ -58,6 +64,19 @@ export default defineConfig({
 				test: {
 					name: 'integration',
 					include: ['tests/integration/**/*.test.ts'],
+					exclude: isolatedIntegration,
+					environment: 'node',
+					isolate: false,
+					maxWorkers: cores + 1,
+					testTimeout: 30_000,
+					hookTimeout: 60_000
+				}
+			},
+			{
+				extends: true,
+				test: {
+					name: 'integration-isolated',
+					include: isolatedIntegration,
 					environment: 'node',
 					maxWorkers: cores + 1,
 					testTimeout: 30_000,
@@ -70,6 +89,7 @@ export default defineConfig({
 					name: 'e2e',
 					include: ['tests/e2e/**/*.test.ts'],
 					environment: 'node',
+					isolate: false,
 					maxWorkers: cores,
 					expect: { poll: { timeout: 5_000 } },
 					testTimeout: 90_000,

@@ -13,7 +13,7 @@ import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, SCREENSHOTS, shot } from '../helpers/browser';
 import { flowUrl, openPlayground, unhighlighted, watch } from '../helpers/e2e';
 import { overflowProblems, smallTargets } from '../helpers/layout';
-import { axeProblems, COLOUR_RULES } from '../helpers/axe';
+import { axeProblems, PASSES } from '../helpers/axe';
 
 let srv: TestServer;
 let browser: Browser;
@@ -54,18 +54,6 @@ async function newPage(size: Size): Promise<Page> {
 	});
 	return watch(await context.newPage(), { problems });
 }
-
-/**
- * The axe passes at each width. The dark theme changes only colours (`light-dark()`, src/app.css):
- * its pass runs the rules that read them. No rule for a width sets a colour
- * (tests/unit/width-rules.test.ts), so the colours are measured once, on the phone, where the
- * transcript is part of the page rather than a scrolling panel that axe cannot see behind; the
- * desktop runs every other rule, on its own layout.
- */
-const PASSES: Record<Size, { scheme: 'light' | 'dark'; rules?: string[]; except?: string[] }[]> = {
-	phone: [{ scheme: 'light' }, { scheme: 'dark', rules: COLOUR_RULES }],
-	desktop: [{ scheme: 'light', except: COLOUR_RULES }]
-};
 
 /**
  * Checks the layout of the state the page is in, and saves its screenshot: nothing off the right

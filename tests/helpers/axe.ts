@@ -77,6 +77,41 @@ export function acceptedNode(rule: string, node: RawNode): boolean {
  */
 export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
+/** An axe pass: the theme, and the rules it runs (all, only `rules`, or all but `except`). */
+export interface AxePass {
+	scheme: 'light' | 'dark';
+	rules?: string[];
+	except?: string[];
+}
+
+/**
+ * The passes for a state checked at both widths. The dark theme changes nothing but the colours
+ * (src/app.css), so its pass runs the rules that read them; no rule for a width sets a colour
+ * (tests/unit/width-rules.test.ts), so the colours are measured once, on the phone, where the
+ * transcript is part of the page rather than a scrolling panel axe cannot see behind, and the
+ * desktop runs every other rule, on its own layout. The colour rules are about three quarters of
+ * what axe costs on a page.
+ */
+export const PASSES: Record<'phone' | 'desktop', AxePass[]> = {
+	phone: [{ scheme: 'light' }, { scheme: 'dark', rules: COLOUR_RULES }],
+	desktop: [{ scheme: 'light', except: COLOUR_RULES }]
+};
+
+/**
+ * The problems axe finds in the passes of `PASSES[size]`, each labelled with its theme; the page is
+ * left in the light theme.
+ */
+export async function axeAt(page: Page, size: 'phone' | 'desktop'): Promise<string[]> {
+	const found: string[] = [];
+	for (const { scheme, rules, except } of PASSES[size]) {
+		await page.emulateMedia({ colorScheme: scheme });
+		for (const v of await axeProblems(page, { rules, except }))
+			found.push(`${scheme}: ${v.kind} ${v.id} (${v.impact}) ${v.help} → ${v.nodes.join(' | ')}`);
+	}
+	await page.emulateMedia({ colorScheme: 'light' });
+	return found;
+}
+
 /**
  * axe's problems on the page as it is: every rule, only those named in `rules`, or all but those
  * named in `except`.

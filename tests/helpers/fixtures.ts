@@ -3,8 +3,8 @@
  * (on a port of its own) and its own Chromium, both started when its first test needs them and
  * stopped after its last; each test gets `newPage`, which opens pages in browser contexts of the
  * test's own, and fails the test when it ends if any of them logged a console error or a page
- * error, or met a Content-Security-Policy violation. Nothing is shared between files, so the files
- * can run side by side.
+ * error, or met a Content-Security-Policy violation. No server or browser is shared between
+ * files, so the files can run side by side.
  */
 import { expect, test as base } from 'vitest';
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
