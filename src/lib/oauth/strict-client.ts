@@ -6,8 +6,8 @@
  * `validateAuthResponse` on the redirect back (state, RFC 9207's `iss`), the `process…Response`
  * functions on a `Response` rebuilt from the recorded Exchange (never the live one: they consume its
  * body), and `calculatePKCECodeChallenge` on the PKCE pair. What the library rejects becomes one
- * info finding in its own words (its entries: catalogue/library-verdict.ts), beside ours, never instead of them; it never throws and never
- * fails a step.
+ * info finding in its own words (its entries: catalogue/library-verdict.ts), beside ours, never
+ * instead of them; it never throws and never fails a step.
  *
  * Left out, because it would only repeat ours: the server's own OAuth error, which the library
  * passes on (an error object, a `WWW-Authenticate` challenge, `error=` on the redirect); an answer
