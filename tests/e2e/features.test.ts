@@ -87,9 +87,15 @@ describe('prefilled links', () => {
 			// The link's setup first; the sandbox after the form, as a second choice.
 			const after = p.getByTestId('presets-after-link');
 			expect(await after.getByRole('button').count()).toBeGreaterThan(0);
-			expect(await top(after)).toBeGreaterThan(
-				await top(p.getByRole('button', { name: 'Save setup' }))
-			);
+			// Both read in one go: the focus moving to the form may scroll the page between two reads.
+			const [presetsAt, saveAt] = await p.evaluate(() => {
+				const y = (el: Element | undefined | null) => el!.getBoundingClientRect().top;
+				const save = [...document.querySelectorAll('button')].find(
+					(b) => b.textContent?.trim() === 'Save setup'
+				);
+				return [y(document.querySelector('[data-testid="presets-after-link"]')), y(save)];
+			});
+			expect(presetsAt).toBeGreaterThan(saveAt!);
 			expect(await p.locator('.presets').count()).toBe(1);
 			await shot(p, `link-opened-${width}`);
 		});
