@@ -1,32 +1,8 @@
-import {
-	callApi,
-	checkRegistration,
-	exchangeCode,
-	pasteBack,
-	refreshTokens
-} from '$lib/server/flow';
-import {
-	applyPreset,
-	forkFlow,
-	replayAction,
-	forScript,
-	inFlow,
-	prefillFrom,
-	restart,
-	save,
-	saveSetup,
-	takeOutbox,
-	view
-} from '$lib/server/page';
-import { dropLegacy, emptySession, readSession } from '$lib/server/session';
+import { dropLegacy, emptySession } from '$lib/server/session';
 import { flowParam, newFlowId } from '$lib/oauth/flow-id';
-import { resetAction, undoAction, undoExpired } from '$lib/server/undo';
-import { withForm } from '$lib/server/form';
-import { pushConsent } from '$lib/server/push-consent';
-import { checkJwt } from '$lib/server/jwt-check';
-import { introspect, revoke } from '$lib/server/introspect-revoke';
-import { fillFromMetadata } from '$lib/server/discovery';
-import { stepAction } from '$lib/server/step-action';
+import { prefillFrom, view } from '$lib/server/page';
+import { SealedFlow } from '$lib/server/sealed-flow';
+import { flowAction, stepAction } from '$lib/server/flow-action';
 import {
 	adminToken,
 	apiCallInput,
@@ -34,12 +10,11 @@ import {
 	jwtInput,
 	metadataLookup,
 	pastedAddress,
-	refreshChoice
+	refreshChoice,
+	replayConfirmed,
+	wholeForm
 } from '$lib/server/step-forms';
 import type { Actions, PageServerLoad } from './$types';
-
-/** The refresh's note when the switch under the tokens sent it. */
-const AUTOMATIC_REFRESH = 'Automatic refresh before expiry (the switch under the tokens).';
 
 /** The page of one flow, `/?flow=<id>`; without a (well-formed) id, a new flow's. */
 export const load: PageServerLoad = async ({ cookies, url }) => {
@@ -54,10 +29,11 @@ export const load: PageServerLoad = async ({ cookies, url }) => {
 			prefill: prefillFrom(url)
 		};
 	}
-	const session = await readSession(cookies);
-	const outbox = await takeOutbox(cookies, url, session);
-	if (session.notice && !session.dropped) await save(cookies, url, { v: 1 });
-	else if (undoExpired(session)) await save(cookies, url, session); // drops the old flow
+	const flow = await SealedFlow.open(cookies, url);
+	const session = flow.opened;
+	const outbox = flow.takeOutbox();
+	flow.tidy();
+	await flow.seal();
 	return {
 		...view(session, url.origin),
 		flow: param.id,
@@ -67,48 +43,35 @@ export const load: PageServerLoad = async ({ cookies, url }) => {
 };
 
 /**
- * Every action of the step registry (ACTIONS), and no other (tests/unit/step-registry.test.ts). A
- * step's action is one line: what it reads from its form (step-forms.ts) and the verb that runs it,
- * through `stepAction` (step-action.ts).
+ * Every action of the step registry (ACTIONS), and no other (tests/unit/step-registry.test.ts). Each
+ * is one line: what it reads from its form (step-forms.ts) and the flow's verb that runs it
+ * (sealed-flow.ts), through `flowAction`, or `stepAction` for a step that calls the service
+ * (flow-action.ts).
  */
-export const actions: Actions = inFlow({
-	setup: ({ cookies, url, request }) => withForm(request, (f) => saveSetup(cookies, url, f)),
-	preset: ({ cookies, url, request }) => withForm(request, (f) => applyPreset(cookies, url, f)),
-	restart: ({ cookies, url, request }) => withForm(request, (f) => restart(cookies, url, f)),
+export const actions: Actions = {
+	setup: flowAction(wholeForm, (flow, form, c) => flow.saveSetup(form, c.origin)),
+	preset: flowAction(wholeForm, (flow, form, c) => flow.applyPreset(form, c.origin)),
+	/** "Try again": a new consent request, maybe with another scope or redirect URI. */
+	restart: flowAction(wholeForm, (flow, form) => flow.restart(form)),
 	/** "Fill from metadata": nothing is saved; the page fills the form. */
-	discover: stepAction(metadataLookup, fillFromMetadata),
-	check: stepAction(null, (s, _, c) =>
-		checkRegistration(c.sender, s, c.signal, c.origin, c.client)
-	),
+	discover: stepAction(metadataLookup, (flow, lookup, c) => flow.discover(c, lookup)),
+	check: stepAction(null, (flow, _, c) => flow.check(c)),
 	/** Push the pending consent request (RFC 9126); the consent link then carries its request_uri. */
-	par: stepAction(null, (s, _, c) => pushConsent(c.sender, s, c.signal)),
-	pasteback: stepAction(pastedAddress, async (s, pasted) => pasteBack(s, pasted)),
-	exchange: stepAction(exchangeChoice, (s, { anyway }, c) =>
-		exchangeCode(c.sender, s, c.signal, { anyway })
-	),
-	userinfo: stepAction(null, (s, _, c) =>
-		callApi(c.sender, s, 'userinfo', undefined, c.signal, c.client)
-	),
-	refresh: stepAction(refreshChoice, (s, { auto }, c) =>
-		refreshTokens(c.sender, s, auto ? AUTOMATIC_REFRESH : undefined, c.signal)
-	),
-	api: stepAction(apiCallInput, (s, call, c) =>
-		callApi(c.sender, s, 'api', call, c.signal, c.client)
-	),
-	/** Check a JWT's signature against the setup's JWKS URL: one of the flow's tokens, or a pasted one. */
-	jwt: stepAction(jwtInput, (s, { which, token }, c) =>
-		checkJwt(c.sender, s, which, token, c.signal)
-	),
-	/** Introspection of the access or the refresh token (RFC 7662). */
-	introspect: stepAction(adminToken, (s, which, c) => introspect(c.sender, s, which, c.signal)),
-	/** Revocation of the access or the refresh token (RFC 7009), then its proof. */
-	revoke: stepAction(adminToken, (s, which, c) => revoke(c.sender, s, which, c.signal)),
+	par: stepAction(null, (flow, _, c) => flow.push(c)),
+	pasteback: stepAction(pastedAddress, async (flow, pasted) => flow.pasteBack(pasted)),
+	exchange: stepAction(exchangeChoice, (flow, choice, c) => flow.exchange(c, choice)),
+	userinfo: stepAction(null, (flow, _, c) => flow.userInfo(c)),
+	refresh: stepAction(refreshChoice, (flow, choice, c) => flow.refresh(c, choice)),
+	api: stepAction(apiCallInput, (flow, call, c) => flow.callApi(c, call)),
+	jwt: stepAction(jwtInput, (flow, jwt, c) => flow.checkJwt(c, jwt)),
+	introspect: stepAction(adminToken, (flow, which, c) => flow.introspect(c, which)),
+	revoke: stepAction(adminToken, (flow, which, c) => flow.revoke(c, which)),
 	/** "Replay this code", confirmed: in a fork of this flow (server/replay.ts). */
-	replay: (event) => replayAction(event),
+	replay: stepAction(replayConfirmed, (flow, _, c) => flow.replay(c)),
 	/** "Get a code for the script": the consent's code comes back shown, not exchanged. */
-	forscript: ({ cookies, url }) => forScript(cookies, url),
-	reset: ({ cookies, url }) => resetAction(cookies, url),
-	undo: ({ cookies, url }) => undoAction(cookies, url),
+	forscript: flowAction(null, (flow) => flow.forScript()),
+	reset: flowAction(null, (flow) => flow.reset()),
+	undo: flowAction(null, (flow) => flow.undo()),
 	/** A duplicated tab: a copy of this flow's setup under a new flow id. */
-	fork: ({ cookies, url }) => forkFlow(cookies, url)
-});
+	fork: flowAction(null, (flow) => flow.fork())
+};

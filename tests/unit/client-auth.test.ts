@@ -26,7 +26,7 @@ import {
 } from '../helpers/scripted-service';
 
 /**
- * An app's own sender, as runStep hands it to the steps. The app is in local mode (no HOST, no
+ * An app's own sender, as `stepAction` (flow-action.ts) hands it to the steps. The app is in local mode (no HOST, no
  * allowed hosts), so its guard lets it reach the loopback service.
  */
 const sender = testApp(5).sender;

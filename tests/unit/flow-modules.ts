@@ -1,6 +1,7 @@
 import { setupWith } from '$lib/oauth/setup';
 import type { Session } from '$lib/server/session';
 import type { App } from '$lib/app.server';
+import type { Cookies } from '@sveltejs/kit';
 
 /** A flow with the sandbox's read-write client saved, and its secret. */
 export const SANDBOX_FLOW: Session = {
@@ -22,10 +23,31 @@ export function flowRequest(url: URL, served: { app?: App }) {
 	return () => ({ request: new Request(url), url, locals: { app: served.app! } });
 }
 
-/** The session, undo and page modules. */
+/** The session, undo and page modules, the flow object, the page's actions, and `save`. */
 export async function flowModules() {
 	const session = await import('$lib/server/session');
 	const undo = await import('$lib/server/undo');
 	const page = await import('$lib/server/page');
-	return { ...session, ...undo, ...page };
+	const { SealedFlow } = await import('$lib/server/sealed-flow');
+	const { actions } = await import('../../src/routes/+page.server');
+	/** Writes a flow into the jar, as its seal after a verb would. */
+	const save = (jar: Cookies, url: URL, s: Session) =>
+		session.writeSession(jar, undo.withoutUndo(s), url.protocol === 'https:');
+	return { ...session, ...undo, ...page, SealedFlow, actions, save };
+}
+
+/** A form action's event: a POST of `body` to `url`, from 127.0.0.1, served by `app`. */
+export function actionEvent(jar: Cookies, url: URL, app: App, body = '') {
+	return {
+		cookies: jar,
+		url,
+		request: new Request(url, {
+			method: 'POST',
+			body,
+			headers: { 'content-type': 'application/x-www-form-urlencoded' }
+		}),
+		getClientAddress: () => '127.0.0.1',
+		setHeaders: () => {},
+		locals: { app }
+	};
 }

@@ -36,7 +36,7 @@ vi.mock('$app/server', async () => ({
 served.app = testApp(8);
 
 /**
- * The app's own sender, as runStep hands it to the steps. The app is in local mode (no HOST, no
+ * The app's own sender, as `stepAction` (flow-action.ts) hands it to the steps. The app is in local mode (no HOST, no
  * allowed hosts), so its guard lets it reach the loopback service.
  */
 const sender = served.app.sender;

@@ -1,7 +1,7 @@
 /**
  * The redirect target (`/callback`). A browser runs several flows, so the redirect is matched to its
  * flow by the state it returns (oauth/callback.ts `routeCallback`), with three outcomes:
- * 1. a flow's pending state: that flow goes on (`handleCallback`), and the answer is 303 to its page;
+ * 1. a flow's pending state: that flow goes on (`receiveCallback`, sealed-flow.ts), and the answer is 303 to its page;
  * 2. a state a flow used or replaced lately: nothing is exchanged, the flow's code and tokens stay,
  *    and its page says to start again from the consent step (303 to its page);
  * 3. no flow's state, or none: a neutral page (400) says it was unsolicited, possibly forged; no
@@ -13,8 +13,9 @@ import { flowPage } from '$lib/oauth/flow-id';
 import { routeCallback } from '$lib/oauth/callback';
 import { raise } from '$lib/oauth/catalogue/raise';
 import { UNSOLICITED_CALLBACK } from '$lib/oauth/catalogue/state-check';
-import { handleCallback, MAX_CALLBACK_QUERY } from './redirect-back';
-import { readAllFlows, someFlowDropped, writeSession, type Keyring } from './session';
+import { MAX_CALLBACK_QUERY } from './redirect-back';
+import { readAllFlows, someFlowDropped, type Keyring } from './session';
+import { SealedFlow } from './sealed-flow';
 import type { Cookies } from '@sveltejs/kit';
 import { escapeHtml, plainPage } from './plain-page';
 
@@ -41,15 +42,17 @@ export async function answerCallback(
 				pushedRequestLost(url.searchParams)
 			)
 		};
-	const flow = flows.find((f) => f.id === route.id)!;
-	const { session } = handleCallback(flow.session, url, headers, ring.clock(), flowPage(route.id));
+	const found = flows.find((f) => f.id === route.id)!;
 	const https = url.protocol === 'https:';
-	await writeSession(cookies, session, https, {
+	const header = headers.get('cookie') ?? '';
+	const flow = new SealedFlow(cookies, https, found.session, {
 		...ring,
-		header: headers.get('cookie') ?? '',
+		header,
 		https,
 		flow: route.id
 	});
+	flow.receiveCallback(url, headers, ring.clock(), flowPage(route.id));
+	await flow.seal();
 	return { redirect: flowPage(route.id) };
 }
 

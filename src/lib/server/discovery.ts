@@ -24,7 +24,7 @@ import type { StepResult } from './flow';
 import { moveSecretQuestion } from './secret';
 import type { Sender } from './send';
 import type { Session } from './session';
-import type { VerbContext } from './step-action';
+import type { VerbContext } from './sealed-flow';
 import type { MetadataLookup } from './step-forms';
 
 type Discovery =

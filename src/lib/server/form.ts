@@ -27,9 +27,3 @@ export async function readForm(
 		};
 	}
 }
-
-/** Runs `use` with the form, or answers 400 when the body is not a readable form. */
-export async function withForm<T>(request: Request, use: (form: FormData) => T | Promise<T>) {
-	const r = await readForm(request);
-	return r.ok ? use(r.form) : r.failure;
-}

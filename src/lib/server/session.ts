@@ -463,6 +463,37 @@ export function dropLegacy(
 	for (const name of flowsSent(source).legacy) cookies.delete(name, deleteOpts(source.https));
 }
 
+/** A flow sealed and cut into its cookies' values, and the bytes those cookies take. */
+async function sealedChunks(
+	session: Session,
+	flow: string,
+	secure: boolean,
+	ring: Keyring
+): Promise<{ chunks: string[]; own: number }> {
+	const { notice: _notice, dropped: _dropped, ...rest } = session;
+	const sealed = await seal(rest, flow, ring);
+	const chunks: string[] = [];
+	for (let i = 0; i < sealed.length; i += CHUNK) chunks.push(sealed.slice(i, i + CHUNK));
+	const own = chunks.reduce((n, c, i) => n + cookieBytes(chunkName(flow, i, secure), c), 0);
+	return { chunks, own };
+}
+
+/**
+ * Whether `writeSession` would keep this flow (the request's `?flow=`, or `source.flow`): its
+ * cookies alone stay within FLOW_BUDGET.
+ */
+export async function fitsInCookies(session: Session, source: CookieSource): Promise<boolean> {
+	if (!source.flow) return false;
+	const { own } = await sealedChunks(session, source.flow, source.https, source);
+	return withinBudget(own);
+}
+
+/** Whether a flow's cookies of `own` bytes may be written. */
+function withinBudget(own: number): boolean {
+	// Stryker disable next-line EqualityOperator: a flow's cookies never take exactly FLOW_BUDGET bytes (11,800 is 0 mod 4; four chunks of base64url under fixed names come to 1, 2 or 3 mod 4)
+	return own <= FLOW_BUDGET;
+}
+
 /**
  * Writes one flow (the request's `?flow=`, or `source.flow`) and nothing else of this browser's,
  * except to make room: when all the playground's cookies would go over the cap, the least recently
@@ -477,13 +508,8 @@ export async function writeSession(
 ): Promise<void> {
 	if (!source?.flow) error(400, 'This request names no flow (?flow=<id>): nothing was saved.');
 	const flow = source.flow;
-	const { notice: _notice, dropped: _dropped, ...rest } = session;
-	const sealed = await seal(rest, flow, source);
-	const chunks: string[] = [];
-	for (let i = 0; i < sealed.length; i += CHUNK) chunks.push(sealed.slice(i, i + CHUNK));
-	const own = chunks.reduce((n, c, i) => n + cookieBytes(chunkName(flow, i, secure), c), 0);
-	// Stryker disable next-line EqualityOperator: a flow's cookies never take exactly FLOW_BUDGET bytes (11,800 is 0 mod 4; four chunks of base64url under fixed names come to 1, 2 or 3 mod 4)
-	if (own > FLOW_BUDGET)
+	const { chunks, own } = await sealedChunks(session, flow, secure, source);
+	if (!withinBudget(own))
 		error(
 			400,
 			`This would make the flow's cookies ${own} bytes, too large to keep in a cookie (all the playground's cookies together stay under ${MAX_COOKIE_BYTES} bytes, ${RESERVED_BYTES} of them kept for the theme and the list of dropped flows). Shorten the longest setup fields; nothing was saved.`

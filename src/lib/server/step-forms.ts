@@ -1,7 +1,7 @@
 /**
  * What each step reads from its form, checked: the inputs of the page's steps, in one place. A
  * form that does not pass answers 400 with the reason and, where there is one, the field it is
- * about, before anything is sent (`stepAction`, step-action.ts).
+ * about, before anything is sent (`stepAction`, flow-action.ts).
  */
 import { z } from 'zod';
 import { parseApiCall, type ApiCall } from '$lib/oauth/api-request';
@@ -127,3 +127,16 @@ export const metadataLookup: FormInput<MetadataLookup> = (form) => {
 	}
 	return refused(parsed.error, String(parsed.error.issues[0]?.path[0] ?? 'base_url'));
 };
+
+/** The setup form, a preset's or Start over's: the verb reads the whole form. */
+export const wholeForm: FormInput<FormData> = (form) => ok(form);
+
+/** "Replay this code": only once confirmed, since the service may revoke the tokens issued from it. */
+export const replayConfirmed: FormInput<true> = (form) =>
+	form.get('confirm') === 'replay'
+		? ok(true)
+		: {
+				ok: false,
+				message:
+					'A code is replayed only after its confirmation: the service may revoke the tokens issued from it.'
+			};

@@ -1,11 +1,10 @@
 /**
  * Start over, with Undo (and a save that dropped the tokens, with the same slot). Start over replaces the flow with a fresh one and keeps the old one sealed
  * inside it (`undo: { session, until }`) for UNDO_MS; the `undo` action puts it back within that
- * time. Any other action drops it (`withoutUndo`, called where the session is saved), so Undo is
+ * time. Any other action drops it (`withoutUndo`, applied where the flow is sealed, sealed-flow.ts), so Undo is
  * offered until the next action or 30 seconds, whichever comes first.
  */
-import { fail, isHttpError, type Cookies } from '@sveltejs/kit';
-import { emptySession, readSession, rememberState, writeSession, type Session } from './session';
+import { emptySession, rememberState, type Session } from './session';
 
 /** How long Start over can be undone. */
 export const UNDO_MS = 30_000;
@@ -27,7 +26,7 @@ export function undoSlot(session: Session): UndoSlot | undefined {
 }
 
 /** The flow that follows Start over: nothing of the old one but what the new one must remember. */
-function freshSession(old: Session): Session {
+export function freshSession(old: Session): Session {
 	// The old consent request's state is remembered, so its late redirect is "already used or
 	// restarted" (callback-route.ts), never an unsolicited one.
 	const recent = rememberState(old.recent_states, old.pending?.state);
@@ -67,35 +66,4 @@ export function undoStartOver(current: Session, now = Date.now()): Undone {
 	if (!slot) return { ok: false, message: TOO_LATE_GONE };
 	if (now > slot.until) return { ok: false, message: TOO_LATE_EXPIRED };
 	return { ok: true, session: slot.session };
-}
-
-/**
- * The `reset` action. When the old session is too large to be kept beside the fresh one's
- * bookkeeping, the flow is cleared all the same, without Undo, and the answer says so.
- */
-export async function resetAction(cookies: Cookies, url: URL) {
-	const https = url.protocol === 'https:';
-	const old = await readSession(cookies);
-	try {
-		await writeSession(cookies, startOver(old), https);
-		return { reset: true, undoMs: UNDO_MS };
-	} catch (e) {
-		if (!isHttpError(e) || e.status !== 400) throw e;
-		await writeSession(cookies, freshSession(old), https);
-		return { reset: true, undoMs: 0 };
-	}
-}
-
-/** The `undo` action: the old flow back within UNDO_MS, else a 410 with the reason. */
-export async function undoAction(cookies: Cookies, url: URL) {
-	const https = url.protocol === 'https:';
-	const current = await readSession(cookies);
-	const undone = undoStartOver(current);
-	if (!undone.ok) {
-		// An expired slot is dropped at once: it holds the old flow's secret.
-		if (undoSlot(current)) await writeSession(cookies, withoutUndo(current), https);
-		return fail(410, { message: undone.message });
-	}
-	await writeSession(cookies, undone.session, https);
-	return { undone: true };
 }

@@ -1,0 +1,107 @@
+/**
+ * The one way a form action of the page runs (+page.server.ts, one line each). `flowAction`: the
+ * request must name its flow (`?flow=<id>`, flow-id.ts; 400 with the reason before anything is
+ * read), the form is read and checked (step-forms.ts; a form that does not pass answers 400 with
+ * the reason and its field), the flow is opened from its cookie (sealed-flow.ts), the verb runs, the
+ * flow is sealed, and the answer leaves through `outward` (way-out.ts).
+ *
+ * A step that calls the service runs through `stepAction`, the same with three more things: the
+ * abuse limit and the in-flight cap (abuse.ts), a 409 for a flow dropped to make room, and its answer
+ * made of the step's exchanges and what else it has for the page.
+ */
+import { error, fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
+import { flowParam } from '$lib/oauth/flow-id';
+import { clientAddress } from '$lib/proxy.server';
+import type { StepResult } from './flow';
+import { readForm } from './form';
+import { inSlot, overLimit } from './abuse';
+import { SealedFlow, type VerbContext } from './sealed-flow';
+import { stampSetup } from './setup-id';
+import { outward } from './way-out';
+import type { FormInput } from './step-forms';
+
+export type { VerbContext };
+
+type Event = Pick<
+	RequestEvent,
+	'cookies' | 'url' | 'request' | 'getClientAddress' | 'setHeaders' | 'locals'
+> &
+	Partial<Pick<RequestEvent, 'platform'>>;
+
+/** What a verb of the page answers: the form action's data, or its failure. */
+type Answer = Record<string, unknown> | ActionFailure<Record<string, unknown>>;
+
+/** The form's input for the verb (`null`: the verb takes nothing from it, and the body is not read). */
+async function readInput<T>(
+	event: Event,
+	input: FormInput<T> | null
+): Promise<
+	{ ok: true; value: T } | { ok: false; failure: ActionFailure<Record<string, unknown>> }
+> {
+	const flow = flowParam(event.url.searchParams);
+	if (!flow.ok) error(400, flow.message);
+	if (!input) return { ok: true, value: undefined as T };
+	const body = await readForm(event.request);
+	if (!body.ok) return body;
+	const parsed = input(body.form);
+	if (parsed.ok) return parsed;
+	const { message, field } = parsed;
+	return { ok: false, failure: fail(400, field === undefined ? { message } : { message, field }) };
+}
+
+function context(event: Event): VerbContext {
+	const { sender, limits } = event.locals.app;
+	return {
+		sender,
+		client: clientAddress(event, limits.proxy),
+		signal: event.request.signal,
+		origin: event.url.origin
+	};
+}
+
+/** An action of the page's own (the setup, a preset, Start over, …): read, open, verb, seal, answer. */
+export function flowAction<T>(
+	input: FormInput<T> | null,
+	verb: (flow: SealedFlow, input: T, context: VerbContext) => Answer | Promise<Answer>
+) {
+	return async (event: Event) => {
+		const read = await readInput(event, input);
+		if (!read.ok) return read.failure;
+		const flow = await SealedFlow.open(event.cookies, event.url);
+		const answer = await verb(flow, read.value, context(event));
+		await flow.seal();
+		return answer;
+	};
+}
+
+/**
+ * A step that calls the service: the new flow is sealed, the exchanges go to the tab's transcript,
+ * and what else the step has for the page (`answer`) goes with them, all through `outward`. A step
+ * that left the flow as it was says so (`unchanged`): the page keeps its data (flow.svelte.ts).
+ */
+export function stepAction<T>(
+	input: FormInput<T> | null,
+	verb: (flow: SealedFlow, input: T, context: VerbContext) => Promise<StepResult>
+) {
+	return async (event: Event) => {
+		const read = await readInput(event, input);
+		if (!read.ok) return read.failure;
+		const { limits } = event.locals.app;
+		const limited = await overLimit(limits, event);
+		if (limited) return limited;
+		const flow = await SealedFlow.open(event.cookies, event.url);
+		const before = flow.opened;
+		if (before.dropped) return fail(409, { message: before.notice, exchanges: [] });
+		const held = await inSlot(limits, event, () => verb(flow, read.value, context(event)));
+		if (!held.ok) return held.failure;
+		const result = held.value;
+		await flow.seal();
+		const exchanges = stampSetup(outward(result.exchanges ?? [], before, result.session), before);
+		if (!result.ok) return fail(result.status, { message: result.message, exchanges });
+		const answer = result.answer && outward(result.answer, before, result.session);
+		// Nothing the page data is made of changed (the flow, read without a notice, is as it was).
+		return flow.changed || before.notice
+			? { exchanges, ...answer }
+			: { exchanges, ...answer, unchanged: true as const };
+	};
+}

@@ -1,0 +1,479 @@
+/**
+ * One flow, opened from its sealed cookie (session.ts), the way SvelteKit's sverdle demo keeps its
+ * game: a plain object built from the cookie, one method per verb, and `seal()`, which writes it
+ * back. A verb changes the flow in memory only. Nothing reaches a cookie before `seal()`, and a flow
+ * that no verb changed is not sealed again. Any verb but Start over drops Start over's undo slot
+ * (undo.ts).
+ *
+ * The form actions (+page.server.ts) run each verb through one wrapper (flow-action.ts), the page's
+ * `load` takes the callback's exchange from its outbox, and /callback (callback-route.ts) records
+ * the redirect back with `receiveCallback`.
+ */
+import { fail, type Cookies } from '@sveltejs/kit';
+import { z } from 'zod';
+import { secretSchema, setupFromForm, setupRuleErrors, setupSchema } from '$lib/oauth/setup';
+import { fieldErrors, type FieldErrors, type Setup } from '$lib/oauth/setup';
+import { bindingChanges, bindSecret } from '$lib/oauth/secret-binding';
+import { newFlowId } from '$lib/oauth/flow-id';
+import type { Exchange } from '$lib/exchange/types';
+import type { ApiCall } from '$lib/oauth/api-request';
+import type { WhichToken } from '$lib/oauth/token-admin';
+import {
+	callApi,
+	checkRegistration,
+	exchangeCode,
+	pasteBack,
+	prepareConsent,
+	refreshTokens,
+	type StepResult
+} from './flow';
+import { fillFromMetadata } from './discovery';
+import { pushConsent } from './push-consent';
+import { checkJwt, type JwtKind } from './jwt-check';
+import { introspect, revoke } from './introspect-revoke';
+import { replayCode } from './replay';
+import { handleCallback } from './redirect-back';
+import { requestPlayground } from './playground';
+import { presetSession, secretAfterSave } from './secret';
+import { tokensAfterSave } from './tokens';
+import { keepRegisteredRedirect } from './registered-redirect';
+import { newSetupId, nextSetupId, stampSetup } from './setup-id';
+import { outward } from './way-out';
+import {
+	freshSession,
+	startOver,
+	undoExpired,
+	undoSlot,
+	undoStartOver,
+	UNDO_MS,
+	withoutUndo,
+	withUndo
+} from './undo';
+import {
+	currentRequest,
+	fitsInCookies,
+	readAllFlows,
+	readSession,
+	writeSession,
+	type CookieSource,
+	type Session
+} from './session';
+import type { Sender } from './send';
+import type { MetadataLookup } from './step-forms';
+
+/** What a step's verb may use besides the flow and its input. */
+export interface VerbContext {
+	sender: Sender;
+	/** The visitor's address, which the sender's pool counts connections by. */
+	client: string | undefined;
+	/** Aborted when the browser gives up on the request. */
+	signal: AbortSignal;
+	/** The playground's own origin, as the browser reached it. */
+	origin: string;
+}
+
+/** The refresh's note when the switch under the tokens sent it. */
+const AUTOMATIC_REFRESH = 'Automatic refresh before expiry (the switch under the tokens).';
+
+const STATE_TAKEN =
+	'This state is already pending in another flow of this browser (another tab): a redirect carrying it could not tell the two apart. Use another one, or leave it empty for a random state.';
+
+const presetSchema = z.object({ preset: z.string().min(1).max(100) });
+
+type SetupFailure = {
+	errors: FieldErrors;
+	values: Record<string, unknown>;
+	message: string;
+};
+
+export class SealedFlow {
+	/** The session as the cookie held it. */
+	readonly opened: Session;
+	#session: Session;
+	/** How `seal` writes: not at all, without Start over's undo slot, or as it is. */
+	#write: 'none' | 'plain' | 'as-is' = 'none';
+	/** Other flows a verb made (a fork), sealed with this one. */
+	#made: SealedFlow[] = [];
+
+	constructor(
+		private readonly cookies: Cookies,
+		private readonly https: boolean,
+		session: Session,
+		/** The request's cookie header and the flow's id (the request's own `?flow=` by default). */
+		private readonly source: CookieSource | undefined = currentRequest()
+	) {
+		this.opened = session;
+		this.#session = session;
+	}
+
+	/** The request's flow (its `?flow=`), read from its cookies. */
+	static async open(cookies: Cookies, url: URL): Promise<SealedFlow> {
+		return new SealedFlow(cookies, url.protocol === 'https:', await readSession(cookies));
+	}
+
+	/** The flow as the verbs so far left it. */
+	get session(): Session {
+		return this.#session;
+	}
+
+	/** Whether a verb changed the flow, so that `seal` writes it. */
+	get changed(): boolean {
+		return this.#write !== 'none';
+	}
+
+	/** This flow's id. */
+	get id(): string | undefined {
+		return this.source?.flow;
+	}
+
+	/** The flow after a verb; `keepUndo`: as it is, else without Start over's undo slot. */
+	#set(next: Session, keepUndo = false): void {
+		this.#session = next;
+		this.#write = keepUndo ? 'as-is' : 'plain';
+	}
+
+	/** Writes the flow back into its cookies, if a verb changed it, and any flow a verb made. */
+	async seal(): Promise<void> {
+		if (this.#write !== 'none') {
+			const s = this.#write === 'plain' ? withoutUndo(this.#session) : this.#session;
+			await writeSession(this.cookies, s, this.https, this.source);
+		}
+		for (const made of this.#made) await made.seal();
+	}
+
+	/**
+	 * Runs a step on the flow: its new session is kept (a step that left it as it was, with no undo
+	 * slot to drop, changes nothing, so the cookie is not sealed again).
+	 */
+	async step(run: (s: Session) => Promise<StepResult> | StepResult): Promise<StepResult> {
+		const before = this.#session;
+		const result = await run(before);
+		if ((result.session && result.session !== before) || undoSlot(before))
+			this.#set(result.session ?? before);
+		return result;
+	}
+
+	// The steps that call the service (each through `step`).
+
+	/** Step 1's "Check the registration": the consent page asked, without a browser. */
+	check(c: VerbContext) {
+		return this.step((s) => checkRegistration(c.sender, s, c.signal, c.origin, c.client));
+	}
+
+	/** Push the pending consent request (RFC 9126); the consent link then carries its request_uri. */
+	push(c: VerbContext) {
+		return this.step((s) => pushConsent(c.sender, s, c.signal));
+	}
+
+	/** "Fill from metadata": the document looked up; nothing of the setup is saved. */
+	discover(c: VerbContext, lookup: MetadataLookup) {
+		return this.step((s) => fillFromMetadata(s, lookup, c));
+	}
+
+	/** Paste-back mode: the address the user's application landed on, read as the callback. */
+	pasteBack(pasted: string) {
+		return this.step((s) => pasteBack(s, pasted));
+	}
+
+	exchange(c: VerbContext, { anyway }: { anyway: boolean }) {
+		return this.step((s) => exchangeCode(c.sender, s, c.signal, { anyway }));
+	}
+
+	refresh(c: VerbContext, { auto }: { auto: boolean }) {
+		return this.step((s) =>
+			refreshTokens(c.sender, s, auto ? AUTOMATIC_REFRESH : undefined, c.signal)
+		);
+	}
+
+	userInfo(c: VerbContext) {
+		return this.step((s) => callApi(c.sender, s, 'userinfo', undefined, c.signal, c.client));
+	}
+
+	callApi(c: VerbContext, call: ApiCall) {
+		return this.step((s) => callApi(c.sender, s, 'api', call, c.signal, c.client));
+	}
+
+	/** A JWT's signature against the setup's JWKS URL: one of the flow's tokens, or a pasted one. */
+	checkJwt(c: VerbContext, { which, token }: { which: JwtKind; token: string }) {
+		return this.step((s) => checkJwt(c.sender, s, which, token, c.signal));
+	}
+
+	/** Introspection of the access or the refresh token (RFC 7662). */
+	introspect(c: VerbContext, which: WhichToken) {
+		return this.step((s) => introspect(c.sender, s, which, c.signal));
+	}
+
+	/** Revocation of the access or the refresh token (RFC 7009), then its proof. */
+	revoke(c: VerbContext, which: WhichToken) {
+		return this.step((s) => revoke(c.sender, s, which, c.signal));
+	}
+
+	/**
+	 * "Replay this code" (replay.ts), confirmed: the replay runs in a fork of this flow, made under a
+	 * new flow id. Its exchanges belong to the fork's transcript, not this tab's: they come back
+	 * under their own name (`forkExchanges`), beside the fork's id, and this flow stays as it was.
+	 */
+	replay(c: VerbContext) {
+		return this.step(async (s): Promise<StepResult> => {
+			const r = await replayCode(c.sender, s, this.id!, c.signal);
+			if (!r.ok || !r.fork) return r;
+			const fork = this.#make(r.fork).id!;
+			return {
+				ok: true,
+				session: r.session,
+				exchanges: [],
+				answer: { fork, forkExchanges: stampSetup(r.exchanges, s) }
+			};
+		});
+	}
+
+	/** A new flow, sealed with this one, under a new id. */
+	#make(session: Session): SealedFlow {
+		if (!this.source) throw new Error('A fork runs inside a request');
+		const made = new SealedFlow(this.cookies, this.https, session, {
+			...this.source,
+			flow: newFlowId()
+		});
+		made.#write = 'plain';
+		this.#made.push(made);
+		return made;
+	}
+
+	// The redirect back, and the page's own verbs.
+
+	/** The redirect back to /callback, read, judged and recorded (redirect-back.ts). */
+	receiveCallback(url: URL, headers: Headers, now: number, location: string): void {
+		this.#set(handleCallback(this.#session, url, headers, now, location).session, true);
+	}
+
+	/** The callback's recorded exchange, handed to the page once (redacted). */
+	takeOutbox(): Exchange[] {
+		const s = this.#session;
+		if (!s.outbox?.length) return [];
+		this.#set({ ...s, outbox: undefined });
+		return stampSetup(outward(s.outbox, s), s);
+	}
+
+	/**
+	 * What the page's `load` does besides showing the flow: a flow read with a notice (a cookie that
+	 * could not be opened) starts empty, and Start over's expired undo slot is dropped (it holds the
+	 * old flow's secret).
+	 */
+	tidy(): void {
+		const s = this.#session;
+		if (s.notice && !s.dropped) this.#set({ v: 1 });
+		else if (undoExpired(s)) this.#set(s);
+	}
+
+	/** The setup form: validate, keep the secret apart, prepare a fresh consent request. */
+	async saveSetup(form: FormData, origin: string) {
+		const session = this.#session;
+		const values = setupFromForm(form);
+		const secretRaw = form.get('client_secret');
+		const secret = secretSchema.safeParse(typeof secretRaw === 'string' ? secretRaw : '');
+		const parsed = setupSchema.safeParse(values);
+		const errors: FieldErrors = parsed.success
+			? setupRuleErrors(parsed.data)
+			: fieldErrors(parsed.error);
+		if (parsed.success && (await this.#stateTaken(parsed.data.custom_state)))
+			errors.custom_state = STATE_TAKEN;
+		if (!secret.success)
+			errors.client_secret = secret.error.issues[0]?.message ?? 'Invalid client secret';
+		let next: Session = { ...session, notice: undefined };
+		// A typed secret is bound to the setup it is saved with, so a failed save keeps none (the field
+		// keeps what was typed): it would otherwise go with the setup saved before.
+		if (!parsed.success || !secret.success || Object.keys(errors).length) {
+			this.#set(next);
+			return fail(400, {
+				errors,
+				values,
+				message: 'Some fields need fixing.'
+			} satisfies SetupFailure);
+		}
+		const presetName = form.get('preset');
+		const preset =
+			typeof presetName === 'string' && presetName
+				? requestPlayground().presets.find(origin, presetName)
+				: undefined;
+		const kept = secretAfterSave(
+			session,
+			parsed.data,
+			secret.data,
+			preset,
+			origin,
+			confirmedList(form.get('keep_secret_for'))
+		);
+		// Tokens belong to the client and service that issued them, as the secret does, and to the API
+		// they were issued for: moved to another origin without a yes, they are dropped, with Undo.
+		const moved = session.setup && bindingChanges(bindSecret(session.setup), parsed.data).length;
+		const tokens = tokensAfterSave(
+			session,
+			parsed.data,
+			confirmedList(form.get('keep_tokens_for')),
+			!!moved
+		);
+		next = {
+			...next,
+			...kept,
+			...tokens.fields,
+			setup: keepRegisteredRedirect(session.setup, parsed.data),
+			setup_id: nextSetupId(session, parsed.data),
+			iss_param_for: issParamFor(session, parsed.data.issuer, form.get('iss_parameter_supported'))
+		};
+		next = prepareConsent(next);
+		if (tokens.dropped) this.#set(withUndo(next, session), true);
+		else this.#set(next);
+		return {
+			saved: true,
+			secretSet: !!next.client_secret,
+			secretCleared: !!kept.secret_note,
+			...(tokens.dropped ? { tokensDropped: true, undoMs: UNDO_MS } : {})
+		};
+	}
+
+	/** A named setup (presets.ts), with its secret, in place of this flow's. */
+	applyPreset(form: FormData, origin: string) {
+		const parsed = presetSchema.safeParse({ preset: form.get('preset') });
+		const preset = parsed.success
+			? requestPlayground().presets.find(origin, parsed.data.preset)
+			: undefined;
+		if (!preset) return fail(400, { message: 'Unknown preset.' });
+		const session = this.#session;
+		const next: Session = {
+			v: 1,
+			...presetSession(preset, origin),
+			setup_id: newSetupId(),
+			recent_states: session.recent_states
+		};
+		if (session.setup?.auto_exchange === false) next.setup!.auto_exchange = false;
+		this.#set(prepareConsent(next));
+		return { saved: true, preset: preset.name };
+	}
+
+	/**
+	 * A new consent request for the same setup ("Try again"). With a `scope` in the form ("Try again
+	 * with scope read", after invalid_scope) or a `redirect_uri` ("Try again with" the registered one,
+	 * after a near miss), the setup's field becomes that value first, checked as the setup form
+	 * checks it.
+	 */
+	async restart(form: FormData) {
+		const session = this.#session;
+		if (session.dropped) return fail(409, { message: session.notice });
+		if (!session.setup) return fail(409, { message: 'Save the setup first.' });
+		if (await this.#stateTaken(session.setup.custom_state))
+			return fail(409, { message: STATE_TAKEN });
+		const changed: Partial<Pick<Setup, 'scope' | 'redirect_uri'>> = {};
+		for (const field of ['scope', 'redirect_uri'] as const) {
+			const value = form.get(field);
+			if (typeof value !== 'string') continue;
+			const parsed = setupSchema.shape[field].safeParse(value);
+			if (!parsed.success)
+				return fail(400, {
+					message: parsed.error.issues[0]?.message ?? `That ${field} cannot be used`,
+					field
+				});
+			changed[field] = parsed.data;
+		}
+		const setup = { ...session.setup, ...changed };
+		const next = { ...session, setup, setup_id: nextSetupId(session, setup) };
+		this.#set(prepareConsent({ ...next, callback: undefined, code: undefined }));
+		return { restarted: true, ...changed };
+	}
+
+	/**
+	 * A duplicated tab's own flow: a new flow with a copy of this flow's setup and secret binding (not
+	 * its pending state, code or tokens) and a fresh consent request. This flow is not written.
+	 */
+	fork() {
+		const session = this.#session;
+		if (!session.setup) return { flow: newFlowId() };
+		const { setup, client_secret, secret_for, preset, secret_note } = session;
+		const copy = prepareConsent({ v: 1, setup, client_secret, secret_for, preset, secret_note });
+		return { flow: this.#make(copy).id! };
+	}
+
+	/**
+	 * "Get a code for the script": the pending consent request is opened as it is, but its code, once
+	 * back, is shown for the curl script to exchange instead of exchanged here. Not with PKCE: the
+	 * verifier stays on this server, so the script could not exchange the code.
+	 */
+	forScript() {
+		const session = this.#session;
+		if (session.dropped) return fail(409, { message: session.notice });
+		if (!session.pending)
+			return fail(409, { message: 'Save the setup first: there is no consent request to open.' });
+		if (session.pending.code_verifier)
+			return fail(409, {
+				message:
+					'With PKCE on, the verifier stays on the playground server, so the script could not exchange this consent request’s code. Turn PKCE off in the setup to get a code for the script.'
+			});
+		this.#set({ ...session, pending: { ...session.pending, for_script: true } });
+		return { consent_url: session.pending.consent_url };
+	}
+
+	/**
+	 * Start over, with Undo (undo.ts). When the old flow is too large to be kept beside the fresh
+	 * one's bookkeeping, the flow is cleared all the same, without Undo, and the answer says so.
+	 */
+	async reset() {
+		const old = this.#session;
+		const held = startOver(old);
+		if (this.source && (await fitsInCookies(held, this.source))) {
+			this.#set(held, true);
+			return { reset: true, undoMs: UNDO_MS };
+		}
+		this.#set(freshSession(old));
+		return { reset: true, undoMs: 0 };
+	}
+
+	/** Undo: the old flow back within UNDO_MS, else a 410 with the reason. */
+	undo() {
+		const current = this.#session;
+		const undone = undoStartOver(current);
+		if (!undone.ok) {
+			// An expired slot is dropped at once: it holds the old flow's secret.
+			if (undoSlot(current)) this.#set(current);
+			return fail(410, { message: undone.message });
+		}
+		this.#set(undone.session, true);
+		return { undone: true };
+	}
+
+	/** Whether a custom state is the pending state of another flow of this browser. */
+	async #stateTaken(state: string | undefined): Promise<boolean> {
+		if (!state) return false;
+		const own = this.id;
+		return (await readAllFlows(this.cookies, this.source)).some(
+			(f) => f.id !== own && f.session.pending?.state === state
+		);
+	}
+}
+
+/**
+ * The issuer whose metadata advertised the `iss` parameter (RFC 9207): the one the fill named, when
+ * the saved issuer is it, or the one already known while the issuer stays the same.
+ */
+function issParamFor(
+	session: Session,
+	issuer: string,
+	filled: FormDataEntryValue | null
+): string | undefined {
+	if (!issuer) return undefined;
+	if (filled === issuer) return issuer;
+	return session.iss_param_for === issuer ? issuer : undefined;
+}
+
+/**
+ * What the user confirmed in the setup form (a JSON list of URLs or origins), if anything: the
+ * destinations the secret may go to (`keep_secret_for`), the new origins the tokens may go to
+ * (`keep_tokens_for`).
+ */
+function confirmedList(raw: FormDataEntryValue | null): string[] | undefined {
+	if (typeof raw !== 'string' || !raw || raw.length > 8192) return undefined;
+	try {
+		const list: unknown = JSON.parse(raw);
+		return Array.isArray(list) && list.every((u) => typeof u === 'string') ? list : undefined;
+	} catch {
+		return undefined;
+	}
+}
