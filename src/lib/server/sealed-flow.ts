@@ -2,8 +2,9 @@
  * One flow, opened from its sealed cookie (session.ts), the way SvelteKit's sverdle demo keeps its
  * game: a plain object built from the cookie, one method per verb, and `seal()`, which writes it
  * back. A verb changes the flow in memory only. Nothing reaches a cookie before `seal()`, and a flow
- * that no verb changed is not sealed again. Any verb but Start over drops Start over's undo slot
- * (undo.ts).
+ * that no verb changed is not sealed again. A verb drops Start over's undo slot (undo.ts), except
+ * those that make one (Start over, a save that dropped the tokens) or keep the flow as it is beside
+ * what they add (Undo, the redirect back).
  *
  * The form actions (+page.server.ts) run each verb through one wrapper (flow-action.ts), the page's
  * `load` takes the callback's exchange from its outbox, and /callback (callback-route.ts) records
