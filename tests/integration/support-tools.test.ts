@@ -78,6 +78,8 @@ describe.each(TARGETS)('replaying the code, against $name', (t) => {
 		expect(rest).toEqual([]);
 		expect(replay).toMatchObject({ step: 'exchange', replay: true });
 		expect(replay!.request.body).toContain('client_secret=<redacted>');
+		// Redacted as an exchange: it says what was redacted and how long it was.
+		expect(replay!.redactions?.some((r) => r.what.startsWith('client_secret'))).toBe(true);
 		expect(replay!.response!.status).toBe(400);
 		expect(replay!.findings.map((f) => [f.level, f.code])).toEqual([
 			['info', 'code-replay-refused']

@@ -133,13 +133,12 @@ export class SealedFlow {
 		this.#write = keepUndo ? 'as-is' : 'plain';
 	}
 
-	/** Writes the flow back into its cookies, if a verb changed it, and any flow a verb made. */
+	/** Writes any flow a verb made (a fork), then this flow, if a verb changed it, into their cookies. */
 	async seal(): Promise<void> {
-		if (this.#write !== 'none') {
-			const s = this.#write === 'plain' ? withoutUndo(this.#session) : this.#session;
-			await writeSession(this.cookies, s, this.https, this.source);
-		}
 		for (const made of this.#made) await made.seal();
+		if (this.#write === 'none') return;
+		const s = this.#write === 'plain' ? withoutUndo(this.#session) : this.#session;
+		await writeSession(this.cookies, s, this.https, this.source);
 	}
 
 	/**
@@ -223,7 +222,7 @@ export class SealedFlow {
 				ok: true,
 				session: r.session,
 				exchanges: [],
-				answer: { fork, forkExchanges: stampSetup(r.exchanges, s) }
+				answer: { fork, forkExchanges: stampSetup(outward(r.exchanges, s, r.session), s) }
 			};
 		});
 	}
