@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Session } from '$lib/server/session';
 import type { App } from '$lib/app.server';
-import { testApp } from './test-app';
+import { testApp, testClock } from './test-app';
 import { FakeCookies } from './fake-cookies';
 import type { StepResult } from '$lib/server/flow';
 import { SANDBOX_FLOW, actionEvent, flowModules } from './flow-modules';
@@ -236,5 +236,23 @@ describe('flowAction and the flow object', () => {
 		expect(copy.pending?.state).toBeTruthy();
 		expect(jar.sets.slice(before).map(({ name }) => name)).toEqual([`pg_flow_${r.flow}`]);
 		expect(await m.readSession(jar)).toEqual(flow);
+	});
+});
+
+describe("the flow object's time is the app's clock", () => {
+	test('Undo is too late once the app clock is past the 30 seconds, whatever the machine clock says', async () => {
+		const T = Date.UTC(2040, 0, 1);
+		const clock = testClock(T);
+		const was = served.app;
+		served.app = testApp(9, {}, clock);
+		try {
+			const { m, jar } = await withSession(flow);
+			const post = () => actionEvent(jar, URL_, served.app!) as never;
+			expect(await m.actions.reset!(post())).toEqual({ reset: true, undoMs: 30_000 });
+			clock.set(T + 30_001);
+			expect(await m.actions.undo!(post())).toMatchObject({ status: 410 });
+		} finally {
+			served.app = was;
+		}
 	});
 });

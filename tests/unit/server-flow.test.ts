@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { App } from '$lib/app.server';
-import { testApp } from './test-app';
+import { testApp, testClock } from './test-app';
 import type { Exchange } from '$lib/exchange/types';
 import type { Session } from '$lib/server/session';
 import type { TokenSet } from '$lib/oauth/token-set';
@@ -50,6 +50,7 @@ const {
 	REFRESH_FIRST_FAILED
 } = await import('$lib/server/flow');
 const { handleCallback, MAX_CALLBACK_QUERY } = await import('$lib/server/redirect-back');
+const { pushConsent } = await import('$lib/server/push-consent');
 
 /** The service the setup points at: its origin is the base URL, known once it listens. */
 let service: ScriptedService;
@@ -788,6 +789,42 @@ describe('callApi', () => {
 		);
 		expect(service.received.map((i) => i.url)).toEqual(['/reader/api/0/user-info']);
 		expect(r.ok && r.exchanges.map((e) => e.step)).toEqual(['userinfo']);
+	});
+});
+
+describe("the app's clock, not the machine's", () => {
+	/** An app whose clock stands at 2040-01-01 until the test moves it. */
+	const T = Date.UTC(2040, 0, 1);
+	const clock = testClock(T);
+	const timed = testApp(3, {}, clock);
+	afterEach(() => clock.set(T));
+
+	test('the tokens an exchange and a refresh bring are dated by it', async () => {
+		service.answer(tokenAnswer('at-new', 'rt-new'), tokenAnswer('at-2', 'rt-2'));
+		const code = { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' };
+		const r = await exchangeCode(timed.sender, session({ code }));
+		expect(r.ok && r.session.tokens).toMatchObject({ obtained_at: T, expires_at: T + 3_600_000 });
+		clock.set(T + 5000);
+		const again = await refreshTokens(timed.sender, session({ tokens: tokens() }));
+		expect(again.ok && again.session.tokens!.obtained_at).toBe(T + 5000);
+	});
+
+	test('it says when a token has expired: the call refreshes first once it moves past', async () => {
+		const fresh = tokens({ obtained_at: T, expires_at: T + 60_000 });
+		service.answer(json(200, { userId: '1' }));
+		const before = await callApi(timed.sender, session({ tokens: fresh }), 'userinfo');
+		expect(before.ok && before.exchanges.map((e) => e.step)).toEqual(['userinfo']);
+		clock.set(T + 60_001);
+		service.answer(tokenAnswer('at-2', 'rt-2'), json(200, { userId: '1' }));
+		const after = await callApi(timed.sender, session({ tokens: fresh }), 'userinfo');
+		expect(after.ok && after.exchanges.map((e) => e.step)).toEqual(['refresh', 'userinfo']);
+	});
+
+	test("a pushed request's handle expires by it", async () => {
+		service.answer(json(201, { request_uri: 'urn:example:r1', expires_in: 60 }));
+		const par = setup({ use_par: true, pushed_authorization_request_endpoint: `${BASE}/par` });
+		const pushed = await pushConsent(timed.sender, prepareConsent(session({ setup: par })));
+		expect(pushed.ok && pushed.session.pending!.request_uri_expires_at).toBe(T + 60_000);
 	});
 });
 

@@ -236,7 +236,7 @@ const HELD = {
  * answer. A code the issuer check held back is exchanged only with `anyway` ("Exchange anyway").
  */
 export async function exchangeCode(
-	{ send }: Sender,
+	{ send, clock }: Sender,
 	session: Session,
 	signal?: AbortSignal,
 	{ anyway = false }: { anyway?: boolean } = {}
@@ -289,14 +289,14 @@ export async function exchangeCode(
 		next.callback = { ...next.callback, exchanged_anyway: true };
 	return {
 		ok: true,
-		session: receiveTokens(next, raw, shown, code.scope, Date.now()) ?? next,
+		session: receiveTokens(next, raw, shown, code.scope, clock()) ?? next,
 		exchanges: [shown]
 	};
 }
 
 /** Step 5: the refresh (the service's API docs §4.3). */
 export async function refreshTokens(
-	{ send }: Sender,
+	{ send, clock }: Sender,
 	session: Session,
 	note = 'The refresh, from the playground server.',
 	signal?: AbortSignal
@@ -329,8 +329,7 @@ export async function refreshTokens(
 	);
 	return {
 		ok: true,
-		session:
-			receiveTokens(session, raw, shown, tokens.requested_scope, Date.now(), true) ?? session,
+		session: receiveTokens(session, raw, shown, tokens.requested_scope, clock(), true) ?? session,
 		exchanges: [shown]
 	};
 }
@@ -381,7 +380,7 @@ export async function callApi(
 		};
 	const exchanges: Exchange[] = [];
 	let current = session;
-	if (isExpired(session.tokens, Date.now())) {
+	if (isExpired(session.tokens, sender.clock())) {
 		// A public client (none) refreshes without a secret.
 		if (
 			session.tokens.refresh_token &&

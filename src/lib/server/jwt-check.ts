@@ -62,13 +62,14 @@ function tokenToCheck(
 }
 
 export async function checkJwt(
-	{ send }: Sender,
+	sender: Sender,
 	session: Session,
 	kind: JwtKind,
 	pasted: string,
 	signal?: AbortSignal,
-	now: () => number = Date.now
+	now: () => number = sender.clock
 ): Promise<StepResult> {
+	const { send } = sender;
 	const setup = session.setup;
 	if (!setup) return { ok: false, status: 409, message: 'Save the setup first.' };
 	const jwksUri = endpoints(setup).jwks;

@@ -41,7 +41,7 @@ export function playgroundOn(base: Base, offer: SandboxOffer = {}): Playground {
 	return {
 		...base,
 		limits: createLimits(base),
-		sender: createSender(outboundFrom(base.config)),
+		sender: createSender(outboundFrom(base.config), base.clock),
 		presets: createPresets({
 			config: base.config,
 			sandboxClients: offer.clients,

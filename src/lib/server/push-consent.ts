@@ -37,11 +37,12 @@ export function pendingParams(session: Session): [string, string][] | undefined 
 }
 
 export async function pushConsent(
-	{ send }: Sender,
+	sender: Sender,
 	session: Session,
 	signal?: AbortSignal,
-	now: () => number = Date.now
+	now: () => number = sender.clock
 ): Promise<StepResult> {
+	const { send } = sender;
 	const setup = session.setup;
 	if (!setup) return { ok: false, status: 409, message: 'Save the setup first.' };
 	if (!setup.use_par)

@@ -24,23 +24,26 @@ export function canReplay(session: Session): boolean {
 }
 
 /** The fork's session: the flow's setup, secret binding and tokens, a fresh consent request. */
-function forkOf(session: Session, from: string): Session {
+function forkOf(session: Session, from: string, now: number): Session {
 	const { setup, client_secret, secret_for, preset, secret_note, setup_id } = session;
 	const { tokens, token_values, tokens_for, metadata_for } = session;
-	return prepareConsent({
-		v: 1,
-		setup,
-		client_secret,
-		secret_for,
-		preset,
-		secret_note,
-		setup_id,
-		tokens,
-		token_values,
-		tokens_for,
-		metadata_for,
-		replay_of: from
-	});
+	return prepareConsent(
+		{
+			v: 1,
+			setup,
+			client_secret,
+			secret_for,
+			preset,
+			secret_note,
+			setup_id,
+			tokens,
+			token_values,
+			tokens_for,
+			metadata_for,
+			replay_of: from
+		},
+		now
+	);
 }
 
 /** The replayed exchange's findings: its refusal is the expected answer; tokens again are not. */
@@ -85,7 +88,7 @@ export async function replayCode(
 			message:
 				'There is no code to replay: only the code this flow exchanged for its tokens, under the current setup, can be replayed.'
 		};
-	const fork = forkOf(session, from);
+	const fork = forkOf(session, from, sender.clock());
 	const { held: _held, setup_id: _setup, ...code } = session.spent!;
 	const replayed = await exchangeCode(sender, { ...fork, code }, signal);
 	if (!replayed.ok) return replayed;

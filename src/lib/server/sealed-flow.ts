@@ -122,6 +122,11 @@ export class SealedFlow {
 		return this.#write !== 'none';
 	}
 
+	/** The app's clock, now (its keyring's: base.server.ts). */
+	#now(): number {
+		return this.source ? this.source.clock() : Date.now();
+	}
+
 	/** This flow's id. */
 	get id(): string | undefined {
 		return this.source?.flow;
@@ -172,7 +177,7 @@ export class SealedFlow {
 
 	/** Paste-back mode: the address the user's application landed on, read as the callback. */
 	pasteBack(pasted: string) {
-		return this.step((s) => pasteBack(s, pasted));
+		return this.step((s) => pasteBack(s, pasted, this.#now()));
 	}
 
 	exchange(c: VerbContext, { anyway }: { anyway: boolean }) {
@@ -262,7 +267,7 @@ export class SealedFlow {
 	tidy(): void {
 		const s = this.#session;
 		if (s.notice && !s.dropped) this.#set({ v: 1 });
-		else if (undoExpired(s)) this.#set(s);
+		else if (undoExpired(s, this.#now())) this.#set(s);
 	}
 
 	/** The setup form: validate, keep the secret apart, prepare a fresh consent request. */
@@ -320,8 +325,8 @@ export class SealedFlow {
 			setup_id: nextSetupId(session, parsed.data),
 			iss_param_for: issParamFor(session, parsed.data.issuer, form.get('iss_parameter_supported'))
 		};
-		next = prepareConsent(next);
-		if (tokens.dropped) this.#set(withUndo(next, session), true);
+		next = prepareConsent(next, this.#now());
+		if (tokens.dropped) this.#set(withUndo(next, session, this.#now()), true);
 		else this.#set(next);
 		return {
 			saved: true,
@@ -346,7 +351,7 @@ export class SealedFlow {
 			recent_states: session.recent_states
 		};
 		if (session.setup?.auto_exchange === false) next.setup!.auto_exchange = false;
-		this.#set(prepareConsent(next));
+		this.#set(prepareConsent(next, this.#now()));
 		return { saved: true, preset: preset.name };
 	}
 
@@ -376,7 +381,7 @@ export class SealedFlow {
 		}
 		const setup = { ...session.setup, ...changed };
 		const next = { ...session, setup, setup_id: nextSetupId(session, setup) };
-		this.#set(prepareConsent({ ...next, callback: undefined, code: undefined }));
+		this.#set(prepareConsent({ ...next, callback: undefined, code: undefined }, this.#now()));
 		return { restarted: true, ...changed };
 	}
 
@@ -388,7 +393,10 @@ export class SealedFlow {
 		const session = this.#session;
 		if (!session.setup) return { flow: newFlowId() };
 		const { setup, client_secret, secret_for, preset, secret_note } = session;
-		const copy = prepareConsent({ v: 1, setup, client_secret, secret_for, preset, secret_note });
+		const copy = prepareConsent(
+			{ v: 1, setup, client_secret, secret_for, preset, secret_note },
+			this.#now()
+		);
 		return { flow: this.#make(copy).id! };
 	}
 
@@ -417,7 +425,7 @@ export class SealedFlow {
 	 */
 	async reset() {
 		const old = this.#session;
-		const held = startOver(old);
+		const held = startOver(old, this.#now());
 		if (this.source && (await fitsInCookies(held, this.source))) {
 			this.#set(held, true);
 			return { reset: true, undoMs: UNDO_MS };
@@ -429,7 +437,7 @@ export class SealedFlow {
 	/** Undo: the old flow back within UNDO_MS, else a 410 with the reason. */
 	undo() {
 		const current = this.#session;
-		const undone = undoStartOver(current);
+		const undone = undoStartOver(current, this.#now());
 		if (!undone.ok) {
 			// An expired slot is dropped at once: it holds the old flow's secret.
 			if (undoSlot(current)) this.#set(current);

@@ -5,6 +5,7 @@
  * the response as received (raw header names and order), the timing, or the failure.
  * Redirects are never followed: a 3xx is the result.
  */
+import type { Clock } from '$lib/base.server';
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
@@ -298,6 +299,11 @@ interface Route {
 export interface Sender {
 	readonly outbound: Outbound;
 	/**
+	 * The app's clock (base.server.ts): the time the steps keep with what a request brought (a
+	 * token's `obtained_at`) and compare it with (its expiry). Unit tests move it by hand.
+	 */
+	readonly clock: Clock;
+	/**
 	 * Sends one request and records it as an Exchange, in four steps: prepare it and check it
 	 * against the guard, write it, read the answer, record what happened. Never throws. Never sends
 	 * twice.
@@ -318,10 +324,11 @@ export interface Sender {
  * A sender with pools of its own: the composition root builds one per app, so two apps with two
  * policies never share a connection (a pool's DNS lookup checks addresses against its policy).
  */
-export function createSender(outbound: Outbound): Sender {
+export function createSender(outbound: Outbound, clock: Clock = Date.now): Sender {
 	const pools: Pools = new Map();
 	return {
 		outbound,
+		clock,
 		send: async (input) =>
 			(await attempt(input, outbound, pools, needsFreshConnection(input))).exchange,
 		sendAll: (input) => sendAll(input, outbound, pools),
