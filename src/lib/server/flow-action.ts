@@ -3,11 +3,13 @@
  * request must name its flow (`?flow=<id>`, flow-id.ts; 400 with the reason before anything is
  * read), the form is read and checked (step-forms.ts; a form that does not pass answers 400 with
  * the reason and its field), the flow is opened from its cookie (sealed-flow.ts), the verb runs, the
- * flow is sealed, and the answer leaves through `outward` (way-out.ts).
+ * flow is sealed, and the verb's answer goes back as it is (the page's own verbs answer with nothing
+ * that came from a service).
  *
  * A step that calls the service runs through `stepAction`, the same with three more things: the
  * abuse limit and the in-flight cap (abuse.ts), a 409 for a flow dropped to make room, and its answer
- * made of the step's exchanges and what else it has for the page.
+ * made of the step's exchanges and what else it has for the page, which leaves through `outward`
+ * (way-out.ts).
  */
 import { error, fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import { flowParam } from '$lib/oauth/flow-id';
