@@ -3,9 +3,9 @@
 // the table; `--write` puts it into docs/testing.md between its two markers. A unit test checks that
 // the page's table is what this prints, so a disable without a reason, or a page that lags, fails
 // the tests.
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import config from '../../stryker.config.mjs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { mutatedFiles } from './parts.js';
 
 const ROOT = 'src/lib';
 /** The page that holds the table. */
@@ -13,22 +13,6 @@ export const PAGE = 'docs/testing.md';
 const BEGIN = '<!-- stryker-disabled:begin -->';
 const END = '<!-- stryker-disabled:end -->';
 const COMMENT = /\/\/\s*Stryker disable(?: next-line)?\s+([\w,]+)(?::\s*(.*))?$/;
-
-/**
- * The files of the config's `mutate` globs (only `dir/**\/*.ts` and plain paths are used there).
- * @param {string[]} globs
- * @returns {string[]}
- */
-function mutatedFiles(globs = /** @type {string[]} */ (config.mutate)) {
-	/** @param {string} dir @returns {string[]} */
-	const walk = (dir) =>
-		readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-			e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []
-		);
-	return globs.flatMap((g) =>
-		g.endsWith('/**/*.ts') ? walk(g.slice(0, -'/**/*.ts'.length)) : [g]
-	);
-}
 
 /**
  * Every disable comment: where (file under src/lib, and line), which mutators, and why.
