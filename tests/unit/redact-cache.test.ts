@@ -51,6 +51,22 @@ describe('a text no longer than a copy of the secret', () => {
 			}
 		}
 	});
+
+	test('inside a longer base64 text, the copy and its mixed characters are masked, and nothing around them', () => {
+		const around = utf8('pre-text, and more');
+		for (let n = 8; n <= 20; n++) {
+			const secret = Array.from({ length: n }, (_, i) => 'aZ9.~-_q'[(i * 7 + n) % 8]).join('');
+			for (const before of [9, 10, 11]) {
+				const bytes = new Uint8Array([...around.slice(0, before), ...utf8(secret), ...around]);
+				const full = b64(bytes);
+				const from = Math.floor((8 * before) / 6);
+				const to = Math.ceil((8 * (before + n)) / 6);
+				const out = redactText(full, [{ name: 'client_secret', value: secret }]);
+				const where = `${n} bytes after ${before}`;
+				expect(out, where).toBe(`${full.slice(0, from)}${REDACTED}${full.slice(to)}`);
+			}
+		}
+	});
 });
 
 function exchange(body: string): Exchange {
@@ -140,5 +156,16 @@ describe('the matchers kept', () => {
 		expect(matcherCache.chars()).toBeGreaterThan(MATCHER_CACHE_CHARS / 2);
 		expect(redactText(`key=${b.value}&`, [b])).toBe(`key=${REDACTED}&`);
 		expect(matcherCache.has(b)).toBe(true);
+	});
+
+	test('forgetting the matchers forgets them all, and a secret is found again after', () => {
+		const s = { name: 'client_secret', value: 'forget-me-not-secret' };
+		redactText('x', [s]);
+		expect(matcherCache.has(s)).toBe(true);
+		matcherCache.clear();
+		expect(matcherCache.has(s)).toBe(false);
+		expect(matcherCache.chars()).toBe(0);
+		expect(redactText(`a ${s.value} b`, [s])).toBe(`a ${REDACTED} b`);
+		expect(matcherCache.chars()).toBeGreaterThan(0);
 	});
 });

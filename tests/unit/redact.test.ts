@@ -86,12 +86,17 @@ test('a failure message that quotes the secret is redacted, by the server and ag
 	const failed: Exchange = {
 		...ex(),
 		response: undefined,
-		failure: { kind: 'network', message: `The request to reader.test failed: bad value ${secret}` }
+		failure: {
+			kind: 'network',
+			message: `The request to reader.test failed: bad value ${secret}`,
+			detail: `socket hang up after ${secret}`
+		}
 	};
 	const out = redactExchange(failed, [{ name: 'client_secret', value: secret }]);
 	expect(out.failure).toEqual({
 		kind: 'network',
-		message: `The request to reader.test failed: bad value ${REDACTED}`
+		message: `The request to reader.test failed: bad value ${REDACTED}`,
+		detail: `socket hang up after ${REDACTED}`
 	});
 	// The exports do not know the secret: they find it in the form body, then everywhere else.
 	const [exported] = prepareForExport([failed]);

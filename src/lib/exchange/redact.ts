@@ -418,10 +418,18 @@ function cachedMatcher(secret: Secret): Matcher {
 	return m;
 }
 
-/** For tests: whether a secret's matcher is kept, and the total size of the kept patterns. */
+/**
+ * For tests: whether a secret's matcher is kept, the total size of the kept patterns, and
+ * forgetting them all (mutation testing does before each test, so that each test builds the
+ * matchers it uses with the code under test).
+ */
 export const matcherCache = {
 	has: (secret: Secret) => recent.has(`${secret.name}\0${secret.value}`),
-	chars: () => recentSize
+	chars: () => recentSize,
+	clear: () => {
+		recent.clear();
+		recentSize = 0;
+	}
 };
 
 /** The secrets ready to be found; empty values are dropped. */
