@@ -53,8 +53,29 @@ describe('the file as a whole', () => {
 		});
 	});
 
-	test('a byte order mark before the JSON is skipped', () => {
+	test('a byte order mark before the JSON is skipped, and one inside it is kept', () => {
 		expect(fromHar('\uFEFF' + har([entry(API)])).ok).toBe(true);
+		const inside = fromHar(har([entry(`${API}?q=\uFEFF`)]));
+		if (!inside.ok) throw new Error(inside.message);
+		expect(inside.exchanges[0]!.request.url).toBe(`${API}?q=\uFEFF`);
+	});
+
+	test('a file too large is told in bytes under 1 KB, then in KB, then in MB', () => {
+		const text = (n: number) =>
+			har([entry(API, { _note: 'x' })]).replace('"x"', `"${'x'.repeat(n)}"`);
+		const small = text(0);
+		expect(fromHar(small, { maxBytes: 100 })).toMatchObject({
+			reason: 'too-large',
+			message: `The file is ${utf8Length(small)} bytes; the import takes at most 100 bytes.`
+		});
+		const twoKB = text(2048 - utf8Length(small));
+		expect(fromHar(twoKB, { maxBytes: 1024 })).toMatchObject({
+			reason: 'too-large',
+			message: 'The file is 2 KB; the import takes at most 1 KB.'
+		});
+		expect(fromHar(twoKB, { maxBytes: 1023 })).toMatchObject({
+			message: 'The file is 2 KB; the import takes at most 1023 bytes.'
+		});
 	});
 
 	test('text that is not a string is refused, not thrown at', () => {
@@ -131,6 +152,35 @@ describe('the entries', () => {
 		);
 		if (!r.ok) throw new Error(r.message);
 		expect(r.exchanges.map((e) => e.id)).toEqual(['har-2', 'x', 'x-4', 'har-5', 'har-2-6']);
+	});
+
+	test('a request back to a consent’s redirect_uri, on any host, is its callback when its query has code, error or state', () => {
+		const back = 'https://app.test/cb';
+		const consent = `https://reader.test/oauth2/auth?client_id=c&redirect_uri=${encodeURIComponent(back)}&state=s`;
+		const named = 'https://app.test/named-elsewhere';
+		const r = fromHar(
+			har([
+				entry(consent),
+				entry(`${back}?code=c1&state=s`),
+				entry(`${back}?error=access_denied`),
+				entry(`${back}?state=s`),
+				entry(`${back}?other=1`),
+				entry(back),
+				entry('https://app.test/elsewhere?code=c1'),
+				entry('https://other.test/cb?code=c1'),
+				// A redirect_uri in a request that is not a consent names no way back.
+				entry(`https://app.test/page?redirect_uri=${encodeURIComponent(named)}`),
+				entry(`${named}?code=c2`)
+			])
+		);
+		if (!r.ok) throw new Error(r.message);
+		expect(r.exchanges.map((e) => [e.id, e.step])).toEqual([
+			['har-1', 'consent'],
+			['har-2', 'callback'],
+			['har-3', 'callback'],
+			['har-4', 'callback']
+		]);
+		expect(r.leftOut.map((l) => l.n)).toEqual([5, 6, 7, 8, 9, 10]);
 	});
 
 	test('no entries at all, or none of them OAuth, are two different reasons', () => {
