@@ -102,6 +102,41 @@ describe('the verdict on the flow', () => {
 		);
 	});
 
+	test('only a 2xx answer whose JSON has a string access_token is the tokens', () => {
+		for (const status of [300, 400])
+			expect(verdictOf([answer('exchange', status, tokens)], T0)?.text, String(status)).toBe(
+				`✕ Step 3, code exchange, failed: HTTP ${status}`
+			);
+		for (const body of [{ token_type: 'Bearer' }, { access_token: 42 }])
+			expect(verdictOf([answer('exchange', 200, body)], T0)?.text).toBe(
+				'✕ Step 3, code exchange, failed: HTTP 200'
+			);
+		expect(verdictOf([answer('exchange', 201, tokens)], T0)?.ok).toBe(true);
+	});
+
+	test('the scope granted is shown trimmed', () => {
+		const spaced = answer('exchange', 200, { access_token: 'at', scope: ' read write ' });
+		expect(verdictOf([spaced], T0)?.text).toBe('✓ Tokens received: read write');
+	});
+
+	test('a finding’s first sentence ends at a stop before a space or the end, not at a dot in an address', () => {
+		const refused = (message: string) =>
+			verdictOf(
+				[
+					answer('exchange', 400, { error: 'invalid_grant' }, [
+						{ level: 'error', code: 'x', message }
+					])
+				],
+				T0
+			)?.text;
+		expect(refused('The redirect URI https://app.test/cb was refused. Register it.')).toBe(
+			'✕ Step 3, code exchange, failed: invalid_grant, the redirect URI https://app.test/cb was refused'
+		);
+		expect(refused('No sentence ends here')).toBe(
+			'✕ Step 3, code exchange, failed: invalid_grant, no sentence ends here'
+		);
+	});
+
 	test('durations in whole units, rounded down', () => {
 		expect(durationText(45_999)).toBe('45 s');
 		expect(durationText(60_000)).toBe('1 min');
