@@ -754,3 +754,88 @@ describe('toCurl against a real curl and a loopback server', () => {
 		});
 	});
 });
+
+describe('toCurl: the command, line by line', () => {
+	const call = (request: Partial<Exchange['request']>, over: Partial<Exchange> = {}): Exchange => ({
+		id: '1',
+		step: 'api',
+		startedAt: '2026-03-14T10:00:00.000Z',
+		timing: { total: 1 },
+		findings: [],
+		request: {
+			method: 'GET',
+			url: 'https://reader.test/reader/api/0/x',
+			httpVersion: '1.1',
+			headers: [],
+			body: '',
+			...request
+		},
+		...over
+	});
+	const lines = (text: string) => text.split('\n').map((l) => l.replace(/ \\$/, '').trim());
+
+	test('a HEAD request, in any case, is --head; any other method is --request, unquoted when plain', () => {
+		for (const method of ['HEAD', 'head']) {
+			const out = lines(toCurl(call({ method })));
+			expect(out, method).toContain('--head');
+			expect(out.join('\n'), method).not.toContain('--request');
+		}
+		expect(lines(toCurl(call({ method: 'GET' })))).toContain('--request GET');
+		expect(lines(toCurl(call({ method: 'M-SEARCH' })))).toContain('--request M-SEARCH');
+		expect(lines(toCurl(call({ method: 'A B' })))).toContain("--request 'A B'");
+	});
+
+	test('a Cookie header whose value was not recorded is left out with a comment; other headers with that text are sent', () => {
+		const out = lines(
+			toCurl(
+				call({
+					headers: [
+						['Cookie', '<not imported>'],
+						['X-Note', '<not imported>']
+					]
+				})
+			)
+		);
+		expect(out).toContain(
+			'# The Cookie header is left out: its value was not recorded (<not imported>).'
+		);
+		expect(out.join('\n')).not.toContain("--header 'Cookie");
+		expect(out).toContain("--header 'X-Note: <not imported>'");
+		expect(lines(toCurl(call({ headers: [['Cookie', 'a=1']] })))).toContain(
+			"--header 'Cookie: a=1'"
+		);
+	});
+
+	test('a failure message cannot break out of its comment: each run of control characters is one space', () => {
+		const failed = call(
+			{},
+			{ failure: { kind: 'network', message: 'line one\r\n\u2028rm -rf x' } }
+		);
+		const out = lines(toCurl(failed));
+		expect(out).toContain('# This request failed: line one rm -rf x');
+		expect(out.filter((l) => l.startsWith('rm'))).toEqual([]);
+	});
+
+	test('a body with NUL bytes gets a note that they are left out; one without gets none', () => {
+		const nul = lines(toCurl(call({ method: 'POST', body: 'a\u0000b' })));
+		const note =
+			'# The body holds NUL bytes, which a shell argument cannot carry; they are left out.';
+		expect(nul).toContain(note);
+		expect(lines(toCurl(call({ method: 'POST', body: 'ab' })))).not.toContain(note);
+	});
+
+	test('the script starts with its interpreter, says when it was made, and warns when it holds tokens', () => {
+		const ex = call({});
+		const made = new Date('2026-03-14T10:00:00.000Z');
+		const plain = toCurlScript([ex]);
+		expect(plain.startsWith('#!/usr/bin/env bash\n')).toBe(true);
+		expect(plain).not.toContain('# Generated');
+		expect(plain).not.toContain('keep it private');
+		expect(lines(toCurlScript([ex], { generatedAt: made }))).toContain(
+			'# Generated 2026-03-14T10:00:00.000Z.'
+		);
+		expect(lines(toCurlScript([ex], { includeTokens: true }))).toContain(
+			'# This script holds full access and refresh tokens: keep it private.'
+		);
+	});
+});
