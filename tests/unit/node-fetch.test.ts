@@ -315,3 +315,72 @@ describe('toNodeFetch, run with a fake fetch', () => {
 		]);
 	});
 });
+
+describe('toNodeFetch: the module, line by line', () => {
+	const call = (request: Partial<Exchange['request']>, over: Partial<Exchange> = {}): Exchange => ({
+		id: '1',
+		step: 'api',
+		startedAt: '2026-03-14T10:00:00.000Z',
+		timing: { total: 1 },
+		findings: [],
+		request: {
+			method: 'GET',
+			url: 'https://reader.test/reader/api/0/x',
+			httpVersion: '1.1',
+			headers: [],
+			body: '',
+			...request
+		},
+		...over
+	});
+	const lines = (text: string) => text.split('\n').map((l) => l.trim());
+
+	test('a failure message and a note stay inside their comments', () => {
+		const out = lines(
+			toNodeFetch(
+				call(
+					{},
+					{
+						failure: { kind: 'network', message: 'line one\r\n\u2028process.exit(1)' },
+						note: 'a note\nwith two lines'
+					}
+				)
+			)
+		);
+		expect(out).toContain('// This request failed: line one process.exit(1)');
+		expect(out).toContain('// a note with two lines');
+		expect(out.filter((l) => l.startsWith('process.exit(1)'))).toEqual([]);
+	});
+
+	test('a consent is a URL to open, a callback a URL for the record: neither is a fetch call', () => {
+		const url = 'https://reader.test/oauth2/auth?client_id=a';
+		const consent = toNodeFetch(call({ url }, { step: 'consent' }));
+		expect(consent).toContain('// Open this URL in a browser:');
+		expect(lines(consent)).toContain(`console.log(${JSON.stringify(url)});`);
+		const back = toNodeFetch(call({ url: 'https://app.test/cb?code=x' }, { step: 'callback' }));
+		expect(back).toContain('// The service sent the browser back to the playground');
+		for (const text of [consent, back]) expect(text).not.toContain('fetch(');
+		expect(toNodeFetch(call({}))).toContain('fetch(');
+	});
+
+	test('only an Authorization header’s bearer token comes from the environment', () => {
+		const out = toNodeFetch(
+			call({
+				headers: [
+					['Authorization', 'Bearer abcdefghijklmnopqrstuvwxyz'],
+					['X-Echo', 'Bearer kept-as-it-was']
+				]
+			})
+		);
+		expect(out).toContain('["Authorization", "Bearer " + env("ACCESS_TOKEN")]');
+		expect(out).toContain('["X-Echo", "Bearer kept-as-it-was"]');
+	});
+
+	test('full tokens as defaults are warned about, and only when there are some', () => {
+		const warning = '// It holds full tokens as defaults: keep it private.';
+		const bearer = call({ headers: [['Authorization', 'Bearer abcdefghijklmnopqrstuvwxyz']] });
+		expect(lines(toNodeFetch(bearer, { includeTokens: true }))).toContain(warning);
+		expect(lines(toNodeFetch(bearer))).not.toContain(warning);
+		expect(lines(toNodeFetch(call({}), { includeTokens: true }))).not.toContain(warning);
+	});
+});
