@@ -5,10 +5,12 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import {
+	bearerToken,
 	decodeBase64Utf8,
 	formDecode,
 	formFields,
 	isFormBody,
+	jsonObject,
 	mapFormFields,
 	parseJson,
 	placeholder,
@@ -240,6 +242,25 @@ describe('raw HTTP text', () => {
 
 	test('requestTarget keeps text that is not a URL as it is', () => {
 		expect(requestTarget('/relative?x=1')).toBe('/relative?x=1');
+		// An origin's shape, but no URL: the port is out of range.
+		expect(requestTarget('https://h.test:99999/a?x=1')).toBe('https://h.test:99999/a?x=1');
+	});
+
+	test('jsonObject: a JSON object, and nothing else', () => {
+		expect(jsonObject('{"a":1}')).toEqual({ a: 1 });
+		for (const text of ['null', '[1]', '"s"', '4', 'true', 'not json', ''])
+			expect(jsonObject(text), text).toBeUndefined();
+	});
+
+	test('bearerToken: the token of a Bearer value, split from the scheme and the blanks around it', () => {
+		expect(bearerToken('Bearer abc')).toEqual({ lead: 'Bearer ', token: 'abc', trail: '' });
+		expect(bearerToken(' bearer\ta b \t')).toEqual({
+			lead: ' bearer\t',
+			token: 'a b',
+			trail: ' \t'
+		});
+		for (const value of ['MyBearer abc', 'Bearer ', 'Bearer', 'Basic abc', 'Bearerabc'])
+			expect(bearerToken(value), value).toBeUndefined();
 	});
 
 	test('requestHead and responseHead: the first line, then each header in order and case', () => {
