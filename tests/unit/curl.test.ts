@@ -839,3 +839,47 @@ describe('toCurl: the command, line by line', () => {
 		);
 	});
 });
+
+describe('the curl script with the tokens written in', () => {
+	const t = transcript();
+	const step = (s: Exchange['step']) => t.find((e) => e.step === s)!;
+	const defaultOf = (v: string, value: string) => `[ -n "\${${v}:-}" ] || ${v}='${value}'`;
+
+	test('a token is written in only for a variable a command reads', () => {
+		const onlyExchange = toCurlScript([step('exchange')], { includeTokens: true });
+		expect(onlyExchange).not.toContain('[ -n "${ACCESS_TOKEN:-}" ]');
+		expect(onlyExchange).not.toContain('[ -n "${REFRESH_TOKEN:-}" ]');
+		const withCall = toCurlScript([step('exchange'), step('userinfo')], { includeTokens: true });
+		expect(withCall.split('\n')).toContain(defaultOf('ACCESS_TOKEN', ACCESS_1));
+		expect(withCall).not.toContain('[ -n "${REFRESH_TOKEN:-}" ]');
+	});
+
+	test('the tokens written in are the last seen, a token answer’s included', () => {
+		const lines = toCurlScript([step('userinfo'), step('refresh')], { includeTokens: true }).split(
+			'\n'
+		);
+		expect(lines).toContain(defaultOf('ACCESS_TOKEN', ACCESS_2));
+		expect(lines).toContain(defaultOf('REFRESH_TOKEN', REFRESH_2));
+		// An answer without a refresh token (the user-info) leaves the last one in place.
+		const after = toCurlScript([step('refresh'), step('userinfo')], { includeTokens: true });
+		expect(after.split('\n')).toContain(defaultOf('REFRESH_TOKEN', REFRESH_2));
+	});
+
+	test('only a 2xx token answer’s tokens are written in', () => {
+		const refresh = step('refresh');
+		const odd: Exchange = {
+			...refresh,
+			response: {
+				...refresh.response!,
+				status: 300,
+				statusText: 'Multiple Choices',
+				body: JSON.stringify({ access_token: 'not-a-token-from-a-300', refresh_token: 'nor-this' })
+			}
+		};
+		const lines = toCurlScript([step('exchange'), step('userinfo'), odd], {
+			includeTokens: true
+		}).split('\n');
+		expect(lines).toContain(defaultOf('ACCESS_TOKEN', ACCESS_1));
+		expect(lines).toContain(defaultOf('REFRESH_TOKEN', REFRESH_1));
+	});
+});
