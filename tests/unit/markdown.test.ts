@@ -202,6 +202,8 @@ describe('toMarkdown', () => {
 		expect(at('## Metadata')).toBeGreaterThan(at('## Setup'));
 		// The metadata keeps its number from the summary.
 		expect(md).toContain('## Metadata\n\n### #1 Metadata');
+		// Only there: not also among the exchanges.
+		expect(md).not.toMatch(/^## #1 Metadata/m);
 		expect(md).not.toContain('jwks_uri');
 	});
 
@@ -212,14 +214,15 @@ describe('toMarkdown', () => {
 				{
 					level: 'info',
 					code: 'x',
-					message: 'See https://www.rfc-editor.org/rfc/rfc8414#section-3.2. Then a_b *c*.',
+					message:
+						'See https://www.rfc-editor.org/rfc/rfc8414#section-3.2. Then a_b *c*, and http://127.0.0.1:5173/call_back.',
 					ref: 'https://www.rfc-editor.org/rfc/rfc8414#section-3.2'
 				}
 			]
 		};
 		const md = toMarkdown([ex], { generatedAt });
 		expect(md).toContain(
-			'See <https://www.rfc-editor.org/rfc/rfc8414#section-3.2>. Then a\\_b \\*c\\*.'
+			'See <https://www.rfc-editor.org/rfc/rfc8414#section-3.2>. Then a\\_b \\*c\\*, and <http://127.0.0.1:5173/call_back>.'
 		);
 		expect(md).toContain('Reference: <https://www.rfc-editor.org/rfc/rfc8414#section-3.2>');
 		expect(md).not.toContain('rfc8414\\#');
