@@ -21,7 +21,7 @@ const problems = [];
 for (let part = 1; part <= PART_COUNT; part++) {
 	const path = `reports/mutation/part-${part}.json`;
 	if (!existsSync(path)) {
-		problems.push(`part ${part}: not run yet (PART=${part} npx stryker run stryker.parts.mjs)`);
+		problems.push(`part ${part}: not run yet (PART=${part} npm run mutate:part)`);
 		continue;
 	}
 	/** @type {Report} */
@@ -35,7 +35,10 @@ for (let part = 1; part <= PART_COUNT; part++) {
 		...Object.entries(report.files).filter(([f, d]) => changed(f, d.source)),
 		...Object.entries(report.testFiles ?? {}).filter(([f, d]) => changed(f, d.source))
 	].map(([f]) => relative('.', resolve(f)));
-	if (stale.length) problems.push(`part ${part}: changed since it ran: ${stale.join(', ')}`);
+	if (stale.length)
+		problems.push(
+			`part ${part}: changed since it ran (PART=${part} npm run mutate:part again): ${stale.join(', ')}`
+		);
 	const mutants = Object.values(report.files).flatMap((d) => d.mutants);
 	all.push(...mutants);
 	rows.push([`part ${part}`, tally(mutants)]);
