@@ -162,3 +162,104 @@ describe('the registration check’s finding', () => {
 		expect(f).not.toHaveProperty('suggest');
 	});
 });
+
+describe('a refusal, field by field', () => {
+	const redirect = (location: string | undefined, status = 302) => ({
+		status,
+		headers: (location === undefined ? [] : [['Location', location]]) as HeaderList,
+		body: ''
+	});
+	const json = (status: number, body: unknown) => ({
+		status,
+		headers: [['Content-Type', 'application/json']] as HeaderList,
+		body: JSON.stringify(body)
+	});
+	const page = (status: number, title: string, text: string) => ({
+		status,
+		headers: [['Content-Type', 'text/html']] as HeaderList,
+		body: `<html><head><title>${title}</title></head><body><p>${text}</p></body></html>`
+	});
+	const found = (res: { status: number; headers: HeaderList; body: string }) =>
+		redirectRefusal(res, REQUEST, SENT);
+
+	test('a redirect with an error: its code for certain, or its words when they refuse the redirect URI', () => {
+		const desc = 'The redirect_uri is not registered.';
+		expect(
+			found(redirect(`${ORIGIN}/err?error=redirect_uri_mismatch&error_description=Nope`, 300))
+		).toEqual({
+			strength: 'certain',
+			code: 'redirect_uri_mismatch',
+			where: 'redirect',
+			words: 'Nope',
+			to: `${ORIGIN}/err`
+		});
+		expect(
+			found(redirect(`/err?error=invalid_request&error_description=${encodeURIComponent(desc)}`))
+		).toEqual({ strength: 'likely', where: 'redirect', words: desc, to: `${ORIGIN}/err` });
+		// Back to the redirect URI sent: the server accepted it, whatever the description says.
+		expect(
+			found(redirect(`${SENT}?error=invalid_request&error_description=${encodeURIComponent(desc)}`))
+		).toBeUndefined();
+		expect(found(redirect(`${ORIGIN}/err?state=x`))).toBeUndefined();
+		expect(found(redirect(undefined))).toBeUndefined();
+	});
+
+	test('a JSON answer: a code in error or in the description for certain; words only on a 4xx', () => {
+		expect(
+			found(
+				json(400, { error: 'invalid_request', error_description: 'redirect_uri does not match' })
+			)
+		).toEqual({ strength: 'likely', where: 'json', words: 'redirect_uri does not match' });
+		expect(
+			found(
+				json(200, { error: 'invalid_request', error_description: 'redirect_uri does not match' })
+			)
+		).toBeUndefined();
+		expect(found(json(400, { error: 42, error_description: 'redirect_uri_mismatch' }))).toEqual({
+			strength: 'certain',
+			code: 'redirect_uri_mismatch',
+			where: 'json',
+			words: 'redirect_uri_mismatch'
+		});
+		// The sentence is trimmed; an error that is not a string names no other cause.
+		expect(
+			found(json(400, { error: 'invalid_request', error_description: '  redirect_uri is wrong ' }))
+		).toMatchObject({ words: 'redirect_uri is wrong' });
+		expect(
+			found(json(400, { error: ['invalid_client'], error_description: 'redirect_uri is invalid' }))
+		).toMatchObject({ strength: 'likely', words: 'redirect_uri is invalid' });
+		expect(found(json(400, { error: 'redirect_uri_mismatch' }))).toEqual({
+			strength: 'certain',
+			code: 'redirect_uri_mismatch',
+			where: 'json',
+			words: undefined
+		});
+	});
+
+	test('a page: a code for certain with the sentence that says why; words only on a 4xx or under an error heading', () => {
+		expect(
+			found(page(200, 'Sign in', 'AADSTS50011: The redirect URI does not match. Try again.'))
+		).toEqual({
+			strength: 'certain',
+			code: 'AADSTS50011',
+			where: 'page',
+			words: 'AADSTS50011: The redirect URI does not match.'
+		});
+		expect(found(page(200, 'Sign in', 'Code AADSTS50011 here. Other words.'))).toMatchObject({
+			words: 'Code AADSTS50011 here.'
+		});
+		const words = 'The redirect_uri is not registered.';
+		for (const status of [400, 499])
+			expect(found(page(status, 'Sign in', words)), String(status)).toEqual({
+				strength: 'likely',
+				where: 'page',
+				words
+			});
+		expect(found(page(200, 'Sign in', words))).toBeUndefined();
+		expect(found(page(200, 'Oops', words))).toMatchObject({ words });
+		// Any one heading that states an error will do.
+		const headed = page(200, 'Sign in', words);
+		headed.body = headed.body.replace('<p>', '<h1>Something went wrong</h1><p>');
+		expect(found(headed)).toMatchObject({ words });
+	});
+});
