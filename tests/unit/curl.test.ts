@@ -841,8 +841,8 @@ describe('toCurl: the command, line by line', () => {
 });
 
 describe('the curl script with the tokens written in', () => {
-	const t = transcript();
-	const step = (s: Exchange['step']) => t.find((e) => e.step === s)!;
+	// Built in each test, not when the file is collected (see docs/testing.md, static mutants).
+	const step = (s: Exchange['step']) => transcript().find((e) => e.step === s)!;
 	const defaultOf = (v: string, value: string) => `[ -n "\${${v}:-}" ] || ${v}='${value}'`;
 
 	test('a token is written in only for a variable a command reads', () => {
