@@ -148,6 +148,31 @@ describe('prefillLink', () => {
 		expect(prefillLink(origin, { client_id: 'c' })).toBe(`${origin}/?client_id=c`);
 		expect(prefillLink(origin, { client_id: '', scope: 's' }, { scope: 's' })).toBe(`${origin}/`);
 	});
+
+	test('the endpoints only other servers have come last, after how to talk to them', () => {
+		const link = prefillLink(origin, {
+			base_url: 'https://r.test',
+			revocation_endpoint: 'https://as.test/revoke',
+			introspection_endpoint: 'https://as.test/introspect',
+			pushed_authorization_request_endpoint: 'https://as.test/par',
+			jwks_uri: 'https://as.test/jwks',
+			token_endpoint_auth_method: 'client_secret_basic',
+			pkce: 'S256',
+			use_par: true,
+			token_endpoint: 'https://as.test/token'
+		});
+		expect([...new URL(link).searchParams.keys()]).toEqual([
+			'base_url',
+			'token_endpoint',
+			'token_endpoint_auth_method',
+			'pkce',
+			'use_par',
+			'revocation_endpoint',
+			'introspection_endpoint',
+			'pushed_authorization_request_endpoint',
+			'jwks_uri'
+		]);
+	});
 	test('only the playground’s own callback is left out of redirect_uri', () => {
 		expect(prefillLink(origin, { redirect_uri: `${origin}/callback` })).toBe(`${origin}/`);
 		expect(prefillLink(origin, { redirect_uri: `${origin}/callback2` })).toContain('redirect_uri=');

@@ -47,7 +47,7 @@ export const scopeRule = (z: Zod) =>
 		.string()
 		.trim()
 		.max(200, 'Scope is too long')
-		.transform((v) => v.split(/\s+/).filter(Boolean).join(' '))
+		.transform((v) => v.split(/\s+/).join(' '))
 		.refine(
 			(v) => /^[\x21\x23-\x5B\x5D-\x7E ]*$/.test(v),
 			'Scope may only hold printable ASCII words separated by spaces (RFC 6749 §3.3), no quotes or backslashes'
@@ -165,7 +165,7 @@ export const SETUP_FIELDS = {
 		group: 'basic',
 		input: 'text',
 		default: '',
-		link: '`read`, `read write`, or empty for the registration’s default (' + API_DOCS + ' §4.1).',
+		link: `\`read\`, \`read write\`, or empty for the registration’s default (${API_DOCS} §4.1).`,
 		preset: true
 	}),
 	redirect_uri: field((z) => httpUrl(z, 'Redirect URI'), {
