@@ -87,9 +87,10 @@ async function serve() {
 		// This server speaks plain HTTP: say so, whatever the client sent in that header.
 		if (ownProtocol) req.headers[OWN_PROTOCOL_HEADER] = 'http';
 		// The proxy's headers are believed only from the proxy (PLAYGROUND_TRUSTED_PROXIES): on any
-		// other connection the URL is built from what that connection is, plain HTTP to its Host.
+		// other connection the URL is built from what that connection is, plain HTTP to its Host,
+		// whether or not the protocol is this server's own header.
 		// (The server hook checks the same rule; the client address is read there, from the socket.)
-		else if (!isTrustedProxy(req.socket.remoteAddress, config.proxy.trusted)) {
+		if (!isTrustedProxy(req.socket.remoteAddress, config.proxy.trusted)) {
 			for (const name of urlHeaders) delete req.headers[name];
 			if (protocolHeader) req.headers[protocolHeader] = 'http';
 		}

@@ -185,6 +185,41 @@ describe('refused at start', () => {
 	});
 });
 
+describe('HOST_HEADER and PORT_HEADER from a client that is not the proxy, without PROTOCOL_HEADER', () => {
+	let srv: TestServer;
+	beforeAll(async () => {
+		srv = await startServer({
+			HOST_HEADER: 'x-forwarded-host',
+			PORT_HEADER: 'x-forwarded-port',
+			PLAYGROUND_TRUSTED_PROXIES: '10.9.9.9'
+		});
+	});
+	afterAll(() => srv?.stop());
+
+	test('a forged X-Forwarded-Host naming another loopback address does not become the callback URL the page offers', async () => {
+		const page = await send(srv.port, '/', {
+			host: `127.0.0.1:${srv.port}`,
+			'x-forwarded-host': `127.0.0.2:${srv.port}`,
+			accept: 'text/html'
+		});
+		expect(page.status).toBe(200);
+		expect(page.body).toContain(`http://127.0.0.1:${srv.port}/callback`);
+		expect(page.body).not.toContain('127.0.0.2');
+	});
+
+	test('a forged X-Forwarded-Port is dropped, not read (no 400, no other port in the callback URL)', async () => {
+		for (const port of ['not-a-port', '1']) {
+			const page = await send(srv.port, '/', {
+				host: `127.0.0.1:${srv.port}`,
+				'x-forwarded-port': port,
+				accept: 'text/html'
+			});
+			expect(page.status, port).toBe(200);
+			expect(page.body).toContain(`http://127.0.0.1:${srv.port}/callback`);
+		}
+	});
+});
+
 describe('ADDRESS_HEADER from a client that is not the proxy', () => {
 	const LIMIT = 2;
 	let srv: TestServer;
