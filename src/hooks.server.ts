@@ -1,6 +1,7 @@
 /**
  * Security headers on every response, the sandbox switch, startup checks of the configuration (and
- * of the store REDIS_URL names: hosted mode refuses one that can forget used codes), and a request log that never prints a query string, a cookie or a body (they can hold codes,
+ * of the store REDIS_URL names: hosted mode refuses one that can forget used codes), a JSON 400 for
+ * a path that is not valid percent-encoding, and a request log that never prints a query string, a cookie or a body (they can hold codes,
  * tokens and secrets).
  */
 import type { Handle, ServerInit } from '@sveltejs/kit';
@@ -33,6 +34,18 @@ async function checkSharedStore({ redis: connecting, config }: App): Promise<voi
 	if (verdict.verdict === 'warn') console.warn(`Warning: ${verdict.message}`);
 }
 
+/**
+ * The path decoded as SvelteKit decodes it (`%25` kept, the rest by decodeURI); undefined when it
+ * cannot be. (The result is used, so that the bundler keeps the call.)
+ */
+function decodedPath(path: string): string | undefined {
+	try {
+		return path.split('%25').map(decodeURI).join('%25');
+	} catch {
+		return undefined;
+	}
+}
+
 /** The server's one app, built by `init` before the first request. */
 let app: App;
 
@@ -62,7 +75,17 @@ export const handle: Handle = async ({ event, resolve }) => {
 		peerAddress(event.platform)
 	);
 	if (unserved) response = unserved;
-	else if (declared > limits.maxRequestBytes) {
+	else if (decodedPath(path) === undefined) {
+		// SvelteKit would answer 400 too, but log a stack trace: this is the client's mistake.
+		response = json(
+			{
+				error: 'malformed_path',
+				message:
+					'The request path is not valid percent-encoding (each % must start a UTF-8 byte written as two hex digits, such as %2F).'
+			},
+			{ status: 400 }
+		);
+	} else if (declared > limits.maxRequestBytes) {
 		response = json(
 			{
 				error: 'request_too_large',
