@@ -20,6 +20,8 @@ try {
 	console.error(`\nThe playground cannot start: ${/** @type {Error} */ (e).message}\n`);
 	process.exit(1);
 }
+// Settings accepted on purpose that weaken a check: said at every start, once (not by each worker).
+if (!cluster.isWorker) for (const warning of config.warnings) console.warn(`Warning: ${warning}`);
 const { host, port, origin } = config;
 const shown = origin ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 /** How long, and how many bytes, an over-cap body is read before its 413 closes the connection. */

@@ -88,6 +88,8 @@ import { z } from 'zod';
  * @property {{ redisUrl?: string, unsafe?: 'accept' }} store REDIS_URL: where the sandbox keeps its codes, grants and
  *   consent decisions; unset, this process's memory. `unsafe`: PLAYGROUND_STORE_UNSAFE, hosted mode
  *   may start on a server that can forget them (no persistence, eviction, settings unknown).
+ * @property {string[]} warnings What the start prints as warnings: settings accepted on purpose that
+ *   weaken a check (a catch-all PLAYGROUND_TRUSTED_PROXIES with PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL).
  */
 
 export class ConfigError extends Error {
@@ -309,6 +311,8 @@ const trustedProxies = variable((raw, fail) => {
 	if (!entries.length) return fail(' is set but holds no address');
 	/** @type {string[]} */
 	const cidrs = [];
+	/** @type {{ entry: string, family: string }[]} */
+	const catchAll = [];
 	/** @type {string[]} */
 	const problems = [];
 	for (const entry of entries) {
@@ -332,8 +336,10 @@ const trustedProxies = variable((raw, fail) => {
 				? ipaddr.IPv4.networkAddressFromCIDR(`${ip}/${prefix}`)
 				: ipaddr.IPv6.networkAddressFromCIDR(`${ip}/${prefix}`);
 		cidrs.push(`${network}/${prefix}`);
+		// Every address of its family (0.0.0.0/0, ::/0, ::ffff:0:0/96): refused unless accepted.
+		if (prefix === 0) catchAll.push({ entry, family: ip.kind() === 'ipv4' ? 'IPv4' : 'IPv6' });
 	}
-	return problems.length ? fail(...problems) : cidrs;
+	return problems.length ? fail(...problems) : { cidrs, catchAll };
 });
 
 /**
@@ -362,10 +368,22 @@ const PROXY_HEADERS = /** @type {const} */ ([
 ]);
 
 /**
+ * Why a catch-all PLAYGROUND_TRUSTED_PROXIES entry (see `trustedProxies`) is dangerous: it makes
+ * every peer a proxy, so any client could name the host the host check reads, the protocol, the port
+ * and the address the limits count.
+ * @param {{ entry: string, family: string }} catchAll
+ */
+const catchAllDanger = ({ entry, family }) =>
+	`PLAYGROUND_TRUSTED_PROXIES: ${JSON.stringify(entry)} trusts every ${family} address as a proxy, ` +
+	`so any client that reaches the server could set the host the host check reads (HOST_HEADER), ` +
+	`the protocol, the port and the client address the limits count (ADDRESS_HEADER).`;
+
+/**
  * Why the proxy settings cannot start: a proxy header with no PLAYGROUND_TRUSTED_PROXIES to believe
- * it from, or a host, protocol or port header with ORIGIN (adapter-node ignores them then, so the
- * host check would be their only reader, and a direct client could name ORIGIN's host in one).
- * @param {{ ORIGIN?: string, PLAYGROUND_TRUSTED_PROXIES?: string[] } & { [name in typeof PROXY_HEADERS[number]]?: string }} v
+ * it from, a host, protocol or port header with ORIGIN (adapter-node ignores them then, so the
+ * host check would be their only reader, and a direct client could name ORIGIN's host in one), or a
+ * catch-all list not accepted with PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL.
+ * @param {{ ORIGIN?: string, PLAYGROUND_TRUSTED_PROXIES?: { cidrs: string[], catchAll: { entry: string, family: string }[] }, PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL?: 'accept' } & { [name in typeof PROXY_HEADERS[number]]?: string }} v
  *   the parsed variables
  * @returns {string[]}
  */
@@ -383,7 +401,14 @@ function proxyProblems(v) {
 					`protocol, host and port): only the host check would read it, and a client could name ` +
 					`ORIGIN's host in it. Unset ${name}; ORIGIN is the public origin the proxy serves.`
 			);
-	if (!v.PLAYGROUND_TRUSTED_PROXIES?.length)
+	if (v.PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL !== 'accept')
+		for (const catchAll of v.PLAYGROUND_TRUSTED_PROXIES?.catchAll ?? [])
+			problems.push(
+				`${catchAllDanger(catchAll)} Name the proxy's own address or network instead (e.g. ` +
+					`10.0.0.2 or 172.30.80.0/24); if only proxies can reach this server, accept it with ` +
+					`PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL=accept.`
+			);
+	if (!v.PLAYGROUND_TRUSTED_PROXIES?.cidrs.length)
 		for (const name of set.filter((n) => !(v.ORIGIN !== undefined && n !== 'ADDRESS_HEADER')))
 			problems.push(
 				`${name} is set, but PLAYGROUND_TRUSTED_PROXIES is not: the header is believed only on ` +
@@ -590,7 +615,16 @@ export const variables = z.object({
 	}),
 	PLAYGROUND_TRUSTED_PROXIES: trustedProxies.meta({
 		description:
-			"comma-separated addresses or CIDRs of the reverse proxy (`10.0.0.2`, `172.30.80.0/24`, `fd00::/8`; IPv4-mapped IPv6 peers count as IPv4). Only a connection from one of them may set the host the host check reads (`HOST_HEADER`), the protocol and port, or the client address the limits count (`ADDRESS_HEADER`); any other connection is judged by its `Host` header and its socket's address. Unset, nothing is trusted, and setting any of the four proxy headers without it stops the start"
+			"comma-separated addresses or CIDRs of the reverse proxy (`10.0.0.2`, `172.30.80.0/24`, `fd00::/8`; IPv4-mapped IPv6 peers count as IPv4). Only a connection from one of them may set the host the host check reads (`HOST_HEADER`), the protocol and port, or the client address the limits count (`ADDRESS_HEADER`); any other connection is judged by its `Host` header and its socket's address. Unset, nothing is trusted, and setting any of the four proxy headers without it stops the start; an entry that covers every address (`0.0.0.0/0`, `::/0`, `::ffff:0:0/96`) stops it too, unless `PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL=accept`"
+	}),
+	PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL: variable((raw, fail) => {
+		const value = raw?.trim().toLowerCase() ?? '';
+		if (value === '') return undefined;
+		if (value === 'accept') return /** @type {'accept'} */ ('accept');
+		return fail(` must be "accept" or unset, not "${raw}".`);
+	}).meta({
+		description:
+			'`accept`: the server starts even when `PLAYGROUND_TRUSTED_PROXIES` holds an entry that covers every address (`0.0.0.0/0`, `::/0`, `::ffff:0:0/96`), which makes every client a proxy whose host, protocol, port and address headers are believed; it then warns at every start. Without it such a list is refused at start with the reason. Only for a server that nothing but its proxies can reach'
 	}),
 	BODY_SIZE_LIMIT: text().meta({
 		default: '= `PLAYGROUND_MAX_REQUEST_BYTES`',
@@ -811,7 +845,7 @@ export function parseConfig(env) {
 			portHeader: v.PORT_HEADER,
 			addressHeader: v.ADDRESS_HEADER,
 			xffDepth: v.XFF_DEPTH,
-			trusted: v.PLAYGROUND_TRUSTED_PROXIES ?? []
+			trusted: v.PLAYGROUND_TRUSTED_PROXIES?.cidrs ?? []
 		},
 		bodySizeLimit: v.BODY_SIZE_LIMIT ?? String(v.PLAYGROUND_MAX_REQUEST_BYTES),
 		sessionKeys: v.PLAYGROUND_SESSION_KEY,
@@ -846,6 +880,11 @@ export function parseConfig(env) {
 			...(v.REDIS_URL && { redisUrl: v.REDIS_URL }),
 			...(v.PLAYGROUND_STORE_UNSAFE && { unsafe: v.PLAYGROUND_STORE_UNSAFE })
 		},
-		workers: v.PLAYGROUND_WORKERS
+		workers: v.PLAYGROUND_WORKERS,
+		warnings: (v.PLAYGROUND_TRUSTED_PROXIES?.catchAll ?? []).map(
+			(catchAll) =>
+				`${catchAllDanger(catchAll)} Accepted by PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL=accept: ` +
+				`make sure nothing but your proxies can reach this server.`
+		)
 	};
 }

@@ -185,6 +185,37 @@ describe('refused at start', () => {
 	});
 });
 
+describe('a catch-all PLAYGROUND_TRUSTED_PROXIES', () => {
+	test.each(['0.0.0.0/0', '::/0', '::ffff:0:0/96'])(
+		'%s, which makes every client a proxy whose X-Forwarded-Host is believed, does not start, saying why',
+		async (list) => {
+			const reason = await refusal({
+				HOST_HEADER: 'x-forwarded-host',
+				PLAYGROUND_TRUSTED_PROXIES: `10.0.0.2, ${list}`
+			});
+			expect(reason).toContain(
+				`The playground cannot start: PLAYGROUND_TRUSTED_PROXIES: ${JSON.stringify(list)} trusts every`
+			);
+			expect(reason).toContain('PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL=accept');
+		}
+	);
+
+	test('accepted on purpose (PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL=accept), it starts with a warning', async () => {
+		const srv = await startServer({
+			PLAYGROUND_TRUSTED_PROXIES: '0.0.0.0/0',
+			PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL: 'accept'
+		});
+		try {
+			await expect
+				.poll(() => srv.logs())
+				.toMatch(/^Warning: PLAYGROUND_TRUSTED_PROXIES: "0\.0\.0\.0\/0" trusts every /m);
+			expect((await send(srv.port, '/link', { host: `localhost:${srv.port}` })).status).toBe(200);
+		} finally {
+			await srv.stop();
+		}
+	});
+});
+
 describe('HOST_HEADER and PORT_HEADER from a client that is not the proxy, without PROTOCOL_HEADER', () => {
 	let srv: TestServer;
 	beforeAll(async () => {

@@ -32,6 +32,55 @@ describe('PLAYGROUND_TRUSTED_PROXIES', () => {
 	});
 });
 
+describe('a catch-all PLAYGROUND_TRUSTED_PROXIES (refused at start)', () => {
+	test.each([
+		['0.0.0.0/0', 'IPv4'],
+		['::/0', 'IPv6'],
+		['::ffff:0:0/96', 'IPv4'],
+		['10.1.2.3/0', 'IPv4']
+	])(
+		'%s makes every client a proxy whose forged headers are believed: refused with the reason',
+		(entry, family) => {
+			const start = () => parseConfig({ PLAYGROUND_TRUSTED_PROXIES: `10.0.0.2, ${entry}` });
+			expect(start).toThrow(
+				`PLAYGROUND_TRUSTED_PROXIES: ${JSON.stringify(entry)} trusts every ${family} address as a proxy, so any client`
+			);
+			expect(start).toThrow(/\(HOST_HEADER\)/);
+			expect(start).toThrow(/PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL=accept\.$/);
+		}
+	);
+
+	test('a prefix short of every address is not a catch-all', () => {
+		expect(
+			parseConfig({ PLAYGROUND_TRUSTED_PROXIES: '0.0.0.0/1, ::/1, ::ffff:0:0/97' }).proxy.trusted
+		).toEqual(['0.0.0.0/1', '::/1', '0.0.0.0/1']);
+	});
+
+	test('accepted with PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL=accept, it is trusted and the start warns', () => {
+		const c = parseConfig({
+			PLAYGROUND_TRUSTED_PROXIES: '0.0.0.0/0',
+			PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL: ' Accept '
+		});
+		expect(c.proxy.trusted).toEqual(['0.0.0.0/0']);
+		expect(isTrustedProxy('203.0.113.9', c.proxy.trusted)).toBe(true);
+		expect(c.warnings).toHaveLength(1);
+		expect(c.warnings[0]).toMatch(
+			/^PLAYGROUND_TRUSTED_PROXIES: "0\.0\.0\.0\/0" trusts every IPv4 address as a proxy.* Accepted by PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL=accept/
+		);
+		expect(parseConfig({ PLAYGROUND_TRUSTED_PROXIES: '10.0.0.2' }).warnings).toEqual([]);
+		expect(parseConfig({}).warnings).toEqual([]);
+	});
+
+	test('PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL takes only "accept"', () => {
+		expect(() =>
+			parseConfig({
+				PLAYGROUND_TRUSTED_PROXIES: '0.0.0.0/0',
+				PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL: 'yes'
+			})
+		).toThrow('PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL must be "accept" or unset, not "yes".');
+	});
+});
+
 describe('isTrustedProxy', () => {
 	const list = parseConfig({
 		PLAYGROUND_TRUSTED_PROXIES: '127.0.0.1,10.1.0.0/16,2001:db8::/32'
