@@ -591,7 +591,7 @@ export const variables = z.object({
 	ORIGIN: text().meta({
 		default: 'from the request',
 		description:
-			"the public origin, e.g. `https://playground.example`. Set it behind a TLS proxy; hosted mode refuses to start without it. Without it, the origin is `http://` + the `Host` header, and the server answers only `localhost`, `*.localhost` and IP addresses (any port), so both `localhost` and `127.0.0.1` work; with it, only ORIGIN's host name (and its loopback twins when it is a loopback one). Other names get a 403 naming the setting that allows them (DNS rebinding); `/healthz` answers any name. Behind a proxy with `HOST_HEADER` (only without `ORIGIN`), that header's value is the name checked on the proxy's connections"
+			"the public origin, e.g. `https://playground.example`. Set it behind a TLS proxy; hosted mode refuses to start without it. Without it, the origin is `http://` + the `Host` header, and the server answers only `localhost`, `*.localhost` and IP addresses (any port), so both `localhost` and `127.0.0.1` work; with it, only ORIGIN's host name (and its loopback twins when it is a loopback one; from a trusted proxy, an IP address too: its upstream address). Other names get a 403 naming the setting that allows them (DNS rebinding); `/healthz` answers any name. Behind a proxy with `HOST_HEADER` (only without `ORIGIN`), that header's value is checked on the proxy's connections, and so is the connection's own `Host`"
 	}),
 	PROTOCOL_HEADER: verbatim().meta({
 		description:
@@ -599,7 +599,7 @@ export const variables = z.object({
 	}),
 	HOST_HEADER: verbatim().meta({
 		description:
-			"adapter-node's proxy setting: the header holding the host name the browser used (e.g. `x-forwarded-host`); the host check then reads it on the proxy's connections. Refused at start with `ORIGIN`, which makes adapter-node ignore it"
+			"adapter-node's proxy setting: the header holding the host name the browser used (e.g. `x-forwarded-host`); the host check then reads it on the proxy's connections, besides the connection's own `Host`. Refused at start with `ORIGIN`, which makes adapter-node ignore it"
 	}),
 	PORT_HEADER: verbatim().meta({
 		description:
@@ -615,7 +615,7 @@ export const variables = z.object({
 	}),
 	PLAYGROUND_TRUSTED_PROXIES: trustedProxies.meta({
 		description:
-			"comma-separated addresses or CIDRs of the reverse proxy (`10.0.0.2`, `172.30.80.0/24`, `fd00::/8`; IPv4-mapped IPv6 peers count as IPv4). Only a connection from one of them may set the host the host check reads (`HOST_HEADER`), the protocol and port, or the client address the limits count (`ADDRESS_HEADER`); any other connection is judged by its `Host` header and its socket's address. Unset, nothing is trusted, and setting any of the four proxy headers without it stops the start; an entry that covers every address (`0.0.0.0/0`, `::/0`, `::ffff:0:0/96`) stops it too, unless `PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL=accept`"
+			"comma-separated addresses or CIDRs of the reverse proxy (`10.0.0.2`, `172.30.80.0/24`, `fd00::/8`; IPv4-mapped IPv6 peers count as IPv4). Only a connection from one of them may set the host the host check reads (`HOST_HEADER`), the protocol and port, or the client address the limits count (`ADDRESS_HEADER`); any other connection is judged by its `Host` header and its socket's address. The proxy's own `Host` must be served as well (an IP address, such as the upstream address nginx sends by default, always is); otherwise add it to `PLAYGROUND_SERVED_HOSTS` or let the proxy pass the browser's `Host`. Unset, nothing is trusted, and setting any of the four proxy headers without it stops the start; an entry that covers every address (`0.0.0.0/0`, `::/0`, `::ffff:0:0/96`) stops it too, unless `PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL=accept`"
 	}),
 	PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL: variable((raw, fail) => {
 		const value = raw?.trim().toLowerCase() ?? '';

@@ -129,27 +129,193 @@ describe('HOST_HEADER from a client that is not the proxy', () => {
 	});
 });
 
-describe('HOST_HEADER from the proxy (PLAYGROUND_TRUSTED_PROXIES=127.0.0.1)', () => {
+/** The loopback reverse proxy of these tests. */
+interface Proxy {
+	port: number;
+	/** The proxy's upstream: the playground's port, known once it has started. */
+	upstream: number;
+	close: () => Promise<void>;
+}
+
+/**
+ * A reverse proxy on this machine, as nginx runs beside the playground: it forwards each request to
+ * 127.0.0.1:`upstream` from 127.0.0.1 with the browser's Host in X-Forwarded-Host (replacing any the
+ * browser sent), and with the Host `hostSent` picks: the upstream address (nginx's default,
+ * `$proxy_host`), the browser's own (`proxy_set_header Host $http_host`), or any other name.
+ */
+async function loopbackProxy(hostSent: (browserHost: string, upstream: string) => string) {
+	const proxy: Proxy = { port: 0, upstream: 0, close: async () => {} };
+	const server = http.createServer((req, res) => {
+		const browserHost = req.headers.host ?? '';
+		const upstream = `127.0.0.1:${proxy.upstream}`;
+		const forwarded = http.request(
+			{
+				host: '127.0.0.1',
+				port: proxy.upstream,
+				path: req.url,
+				method: req.method,
+				agent: false,
+				headers: {
+					...req.headers,
+					host: hostSent(browserHost, upstream),
+					'x-forwarded-host': browserHost
+				}
+			},
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+				answer.pipe(res);
+			}
+		);
+		forwarded.on('error', (e) => res.writeHead(502).end(`proxy: ${e.message}`));
+		req.pipe(forwarded);
+	});
+	proxy.port = (await listen(server)).port;
+	proxy.close = () =>
+		new Promise<void>((ok) => {
+			server.close(() => ok());
+			server.closeAllConnections();
+		});
+	return proxy;
+}
+
+/**
+ * What a browser sends under `host` (through the proxy listening on `port`): the page, then the
+ * setup form's action as the page posts it, with its Origin, and again with `Origin: null` (what
+ * the playground's own `Referrer-Policy: no-referrer` makes browsers send on a same-origin post).
+ */
+async function browserUnder(host: string, port: number, privateUrl: string) {
+	const page = await send(port, '/', { host, accept: 'text/html' });
+	const form = (origin: string) => ({
+		host,
+		origin,
+		'sec-fetch-site': 'same-origin',
+		'x-sveltekit-action': 'true',
+		accept: 'application/json',
+		'content-type': 'application/x-www-form-urlencoded'
+	});
+	const fields = new URLSearchParams({
+		base_url: privateUrl,
+		client_id: 'app',
+		client_secret: 'app-secret',
+		scope: 'read',
+		redirect_uri: `http://${host}/callback`
+	}).toString();
+	const setup = await send(port, `/?flow=${newFlowId()}&/setup`, form(`http://${host}`), fields);
+	const nullOrigin = await send(port, `/?flow=${newFlowId()}&/setup`, form('null'), fields);
+	return { page, setup, nullOrigin };
+}
+
+/** The name the browser uses for the proxy in these tests (PLAYGROUND_SERVED_HOSTS names it). */
+const PUBLIC_NAME = 'playground.test';
+
+describe('a reverse proxy on the same machine (HOST_HEADER, PLAYGROUND_TRUSTED_PROXIES=127.0.0.1)', () => {
 	let srv: TestServer;
 	let priv: Awaited<ReturnType<typeof privateServer>>;
+	let upstreamHost: Proxy;
+	let browserHost: Proxy;
+	let otherHost: Proxy;
 	beforeAll(async () => {
-		[srv, priv] = await Promise.all([
-			startServer({ HOST_HEADER: 'x-forwarded-host', PLAYGROUND_TRUSTED_PROXIES: '127.0.0.1' }),
-			privateServer()
+		[srv, priv, upstreamHost, browserHost, otherHost] = await Promise.all([
+			startServer({
+				HOST_HEADER: 'x-forwarded-host',
+				PLAYGROUND_TRUSTED_PROXIES: '127.0.0.1',
+				PLAYGROUND_SERVED_HOSTS: PUBLIC_NAME
+			}),
+			privateServer(),
+			loopbackProxy((_browser, upstream) => upstream),
+			loopbackProxy((browser) => browser),
+			loopbackProxy(() => 'playground-upstream')
 		]);
+		for (const proxy of [upstreamHost, browserHost, otherHost]) proxy.upstream = srv.port;
 	});
 	afterAll(async () => {
 		priv?.close();
+		await Promise.all([upstreamHost?.close(), browserHost?.close(), otherHost?.close()]);
 		await srv?.stop();
 	});
 
-	test("the same request is served: the proxy's header names the host the browser used", async () => {
+	test("rebinding through a loopback trusted proxy: the victim's browser also connects from 127.0.0.1, and its Host names the rebound name: 403, and nothing is fetched", async () => {
 		const { setup, check } = await rebindingAttempt(srv.port, priv.url);
+		expect(setup.status).toBe(403);
+		expect(JSON.parse(setup.body)).toMatchObject({ error: 'host_not_served' });
+		expect(JSON.parse(setup.body).message).toContain('"evil.example"');
+		expect(setup.setCookies).toEqual([]);
+		expect(check.status).toBe(403);
+		expect(priv.seen).toEqual([]);
+	});
+
+	test('behind a loopback proxy that sends the upstream address as Host: served, form actions included', async () => {
+		const host = `${PUBLIC_NAME}:${upstreamHost.port}`;
+		const { page, setup, nullOrigin } = await browserUnder(host, upstreamHost.port, priv.url);
+		expect(page.status).toBe(200);
+		expect(page.body).toContain(`http://${host}/callback`);
 		expect(setup.status).toBe(200);
 		expect(JSON.parse(setup.body)).toMatchObject({ type: 'success' });
-		expect(check.status).toBe(200);
-		expect(priv.seen).toHaveLength(1);
-		expect(priv.seen[0]).toMatch(/^GET \/oauth2\/auth\?/);
+		expect(nullOrigin.status).toBe(200);
+		expect(JSON.parse(nullOrigin.body)).toMatchObject({ type: 'success' });
+	});
+
+	test("behind a loopback proxy that passes the browser's Host (a name in PLAYGROUND_SERVED_HOSTS): served, form actions included", async () => {
+		const host = `${PUBLIC_NAME}:${browserHost.port}`;
+		const { page, setup, nullOrigin } = await browserUnder(host, browserHost.port, priv.url);
+		expect(page.status).toBe(200);
+		expect(page.body).toContain(`http://${host}/callback`);
+		expect(setup.status).toBe(200);
+		expect(JSON.parse(setup.body)).toMatchObject({ type: 'success' });
+		expect(nullOrigin.status).toBe(200);
+		expect(JSON.parse(nullOrigin.body)).toMatchObject({ type: 'success' });
+	});
+
+	test('a proxy that sends a Host the playground does not serve gets a 403 naming the way out', async () => {
+		const host = `${PUBLIC_NAME}:${otherHost.port}`;
+		const { page, setup } = await browserUnder(host, otherHost.port, priv.url);
+		expect(page.status).toBe(403);
+		expect(setup.status).toBe(403);
+		const refusal = JSON.parse(setup.body) as { error: string; message: string };
+		expect(refusal.error).toBe('host_not_served');
+		expect(refusal.message).toContain('"playground-upstream"');
+		expect(refusal.message).toContain('PLAYGROUND_SERVED_HOSTS');
+		expect(refusal.message).toContain("the browser's Host");
+		expect(priv.seen).toEqual([]);
+	});
+});
+
+describe('a reverse proxy on the same machine with ORIGIN (PLAYGROUND_TRUSTED_PROXIES=127.0.0.1)', () => {
+	let srv: TestServer;
+	let priv: Awaited<ReturnType<typeof privateServer>>;
+	let proxy: Proxy;
+	beforeAll(async () => {
+		[priv, proxy] = await Promise.all([
+			privateServer(),
+			loopbackProxy((_browser, upstream) => upstream)
+		]);
+		srv = await startServer({
+			ORIGIN: `http://${PUBLIC_NAME}:${proxy.port}`,
+			PLAYGROUND_TRUSTED_PROXIES: '127.0.0.1'
+		});
+		proxy.upstream = srv.port;
+	});
+	afterAll(async () => {
+		priv?.close();
+		await proxy?.close();
+		await srv?.stop();
+	});
+
+	test('the proxy sends the upstream address as Host: served, form actions included', async () => {
+		const host = `${PUBLIC_NAME}:${proxy.port}`;
+		const { page, setup, nullOrigin } = await browserUnder(host, proxy.port, priv.url);
+		expect(page.status).toBe(200);
+		expect(page.body).toContain(`http://${host}/callback`);
+		expect(JSON.parse(setup.body)).toMatchObject({ type: 'success' });
+		expect(JSON.parse(nullOrigin.body)).toMatchObject({ type: 'success' });
+	});
+
+	test("rebinding straight to the loopback port, from the proxy's own address: 403, and nothing is fetched", async () => {
+		const { setup, check } = await rebindingAttempt(srv.port, priv.url);
+		expect(setup.status).toBe(403);
+		expect(JSON.parse(setup.body).message).toContain('"evil.example"');
+		expect(check.status).toBe(403);
+		expect(priv.seen).toEqual([]);
 	});
 });
 

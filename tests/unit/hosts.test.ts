@@ -174,13 +174,14 @@ describe('requestHost', () => {
 	const url = new URL('https://playground.example/');
 	const proxied = rule({ HOST_HEADER: 'X-Forwarded-Host', PLAYGROUND_TRUSTED_PROXIES: '10.0.0.2' });
 
-	test('reads Host, or the HOST_HEADER header from the proxy, or the URL', () => {
+	test("reads Host, or the HOST_HEADER header from the proxy, or the URL's host", () => {
 		const headers = new Headers({ host: '10.0.0.5:3000', 'x-forwarded-host': 'evil.example' });
 		expect(requestHost(headers, url, LOCAL, '10.0.0.2')).toBe('10.0.0.5:3000');
 		expect(requestHost(headers, url, proxied, '10.0.0.2')).toBe('evil.example');
 		expect(requestHost(headers, url, proxied, '::ffff:10.0.0.2')).toBe('evil.example');
-		expect(requestHost(new Headers({ host: 'localhost' }), url, proxied, '10.0.0.2')).toBe(
-			'localhost'
+		// From the proxy without the header: the URL's host (adapter-node built it from Host, or ORIGIN).
+		expect(requestHost(new Headers({ host: '127.0.0.1:3000' }), url, proxied, '10.0.0.2')).toBe(
+			'playground.example'
 		);
 		expect(requestHost(new Headers(), url, LOCAL)).toBe('playground.example');
 	});
@@ -215,9 +216,39 @@ describe('refuseUnservedHost: proxy headers believed only from the proxy', () =>
 		expect(((await res!.json()) as { message: string }).message).toContain('"evil.example"');
 	});
 
-	test('the same request from the proxy is served', () => {
+	test("rebinding through the proxy's address (a browser on the proxy's machine connects from it too): the connection's Host is checked, 403 naming the way out", async () => {
 		const url = new URL('http://localhost:5173/?/check');
-		expect(refuseUnservedHost(rebound(), url, proxied, '10.0.0.2')).toBeUndefined();
+		const res = refuseUnservedHost(rebound(), url, proxied, '10.0.0.2');
+		expect(res?.status).toBe(403);
+		const { message } = (await res!.json()) as { message: string };
+		expect(message).toContain('trusted proxy');
+		expect(message).toContain('"evil.example"');
+		expect(message).toContain('PLAYGROUND_SERVED_HOSTS');
+		expect(message).toContain("pass the browser's Host");
+	});
+
+	test("the proxy's Host may be its upstream address (an IP literal) or a served name; the forwarded host must be served", () => {
+		const url = new URL('http://localhost:5173/?/check');
+		const from = (host: string, forwarded: string) =>
+			new Request(url, { headers: { host, 'x-forwarded-host': forwarded } });
+		for (const host of ['127.0.0.1:5173', '[::1]:5173', '10.0.0.9', 'localhost:5173'])
+			expect(refuseUnservedHost(from(host, 'localhost:8080'), url, proxied, '10.0.0.2')).toBe(
+				undefined
+			);
+		expect(
+			refuseUnservedHost(from('127.0.0.1:5173', 'evil.example'), url, proxied, '10.0.0.2')?.status
+		).toBe(403);
+		expect(
+			refuseUnservedHost(from('upstream.internal', 'localhost'), url, proxied, '10.0.0.2')?.status
+		).toBe(403);
+		const servedName = rule({
+			HOST_HEADER: 'X-Forwarded-Host',
+			PLAYGROUND_TRUSTED_PROXIES: '10.0.0.2',
+			PLAYGROUND_SERVED_HOSTS: 'pg.example'
+		});
+		expect(
+			refuseUnservedHost(from('pg.example', 'pg.example'), url, servedName, '10.0.0.2')
+		).toBeUndefined();
 	});
 
 	test("a forged header cannot name the URL's host either: a served Host, an unserved URL, is refused", () => {
@@ -226,6 +257,33 @@ describe('refuseUnservedHost: proxy headers believed only from the proxy', () =>
 		});
 		const url = new URL('http://evil.example/');
 		expect(refuseUnservedHost(req, url, proxied, '127.0.0.1')?.status).toBe(403);
+	});
+});
+
+describe('refuseUnservedHost: a proxy with ORIGIN', () => {
+	const proxied = rule({
+		ORIGIN: 'https://playground.example',
+		PLAYGROUND_TRUSTED_PROXIES: '127.0.0.1'
+	});
+	const url = new URL('https://playground.example/?/check');
+	const at = (host: string) => new Request(url, { headers: { host, accept: 'text/html' } });
+
+	test('the proxy may send its upstream address (an IP literal) as Host', () => {
+		for (const host of ['127.0.0.1:5173', '[::1]:5173', '172.30.80.2:5173'])
+			expect(refuseUnservedHost(at(host), url, proxied, '127.0.0.1'), host).toBeUndefined();
+		expect(refuseUnservedHost(at('playground.example'), url, proxied, '127.0.0.1')).toBe(undefined);
+	});
+
+	test('any other client is still held to ORIGIN: an IP literal Host from it is refused', () => {
+		expect(refuseUnservedHost(at('127.0.0.1:5173'), url, proxied, '10.0.0.7')?.status).toBe(403);
+	});
+
+	test("rebinding to the proxy's machine: a rebound name from the proxy's address is refused, naming PLAYGROUND_SERVED_HOSTS", async () => {
+		const res = refuseUnservedHost(at('evil.example:5173'), url, proxied, '127.0.0.1');
+		expect(res?.status).toBe(403);
+		const html = await res!.text();
+		expect(html).toContain('&quot;evil.example&quot;');
+		expect(html).toContain('Setting: PLAYGROUND_SERVED_HOSTS');
 	});
 });
 

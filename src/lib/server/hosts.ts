@@ -19,8 +19,18 @@
  * header is not believed: a page under a rebound name could send `X-Forwarded-Host: localhost`
  * itself. There the Host header is checked, and so is the request URL's host, which adapter-node
  * builds from that header whoever sent it (scripts/serve.js drops it from such a connection first;
- * adapter-node's own `node build` would not). `/healthz` answers any name, for health checks that
- * call the server by its address. Everything the server derives from the
+ * adapter-node's own `node build` would not).
+ *
+ * On a connection from a trusted proxy, the connection's own Host must be served too, besides the
+ * host the proxy forwards. A proxy on the same machine makes 127.0.0.1 trusted, and the victim's
+ * own browser connects from there as well: a page under a rebound name (`evil.example:5173`) can add
+ * `X-Forwarded-Host: localhost:5173`, but it cannot choose its Host. A proxy sends either its
+ * upstream address (an IP literal, nginx's default) or the browser's Host (the public name, which
+ * must be served anyway). So on a trusted proxy's connection an IP literal Host is served also with
+ * ORIGIN (no DNS answer moves it, and with ORIGIN adapter-node builds nothing from Host); any other
+ * Host is served by the rule above, and the 403 names the way out: add the name to
+ * PLAYGROUND_SERVED_HOSTS, or let the proxy pass the browser's Host. `/healthz` answers any name,
+ * for health checks that call the server by its address. Everything the server derives from the
  * request's origin (the cross-site form rule, the sandbox's registered redirect URIs, the redirect
  * URI the setup offers) therefore only ever sees a served name.
  *
@@ -29,7 +39,8 @@
 import { escapeHtml, plainPage } from './plain-page';
 import { isTrustedProxy, type Config } from '$lib/config.server.js';
 
-export type HostVerdict = { ok: true } | { ok: false; host: string; setting: string };
+/** `proxy`: the name refused is the Host of a trusted proxy's connection. */
+export type HostVerdict = { ok: true } | { ok: false; host: string; setting: string; proxy?: true };
 
 /** The settings the rule reads, from the configuration. */
 export type HostRule = Pick<Config, 'origin' | 'servedHosts'> & {
@@ -81,24 +92,57 @@ export function servedHost(value: string | null | undefined, rule: HostRule): Ho
 }
 
 /**
- * The host a request was sent to: HOST_HEADER's header when set, present, and sent by a trusted
- * proxy (`peer`: the connection's peer address), else Host; a request with neither (HTTP/1.0) has
- * only the URL adapter-node gave it, which then comes from ORIGIN.
+ * The host the browser used, as far as this connection can tell: from a trusted proxy (`peer`: the
+ * connection's peer address), HOST_HEADER's header when set and present, else the URL's host
+ * (adapter-node builds it from Host, or from ORIGIN when that is set); from anyone else, the Host
+ * header, or the URL's host for a request without one (HTTP/1.0).
  */
 export function requestHost(headers: Headers, url: URL, rule: HostRule, peer?: string): string {
+	if (!isTrustedProxy(peer, rule.proxy.trusted)) return headers.get('host') ?? url.host;
 	const header = rule.proxy.hostHeader?.trim().toLowerCase();
-	const believed = header && isTrustedProxy(peer, rule.proxy.trusted) ? headers.get(header) : null;
-	return believed ?? headers.get('host') ?? url.host;
+	return (header ? headers.get(header) : null) ?? url.host;
 }
 
-function explain(verdict: { host: string; setting: string }, rule: HostRule): string {
+function explain(verdict: { host: string; proxy?: true }, rule: HostRule): string {
 	const name = JSON.stringify(verdict.host);
+	if (verdict.proxy)
+		return (
+			`This request came from a trusted proxy address (PLAYGROUND_TRUSTED_PROXIES) with the Host ` +
+			`header ${name}, which this playground does not serve. The Host of a proxy's connection is ` +
+			`checked too, besides the host it forwards: a browser on the proxy's machine connects from ` +
+			`the same address (DNS rebinding). If your proxy sends this Host, add ${name} to ` +
+			`PLAYGROUND_SERVED_HOSTS, or let the proxy pass the browser's Host (nginx: ` +
+			`proxy_set_header Host $http_host).`
+		);
 	return rule.origin
 		? `This playground is served at ${rule.origin} and does not answer under the host name ${name}. ` +
 				`To serve it under that name too, add the name to PLAYGROUND_SERVED_HOSTS.`
 		: `This playground answers only localhost and IP addresses unless told otherwise, and not the ` +
 				`host name ${name} (a page under another name could use it through DNS rebinding). To serve ` +
 				`it under that name, set ORIGIN to its public origin or add the name to PLAYGROUND_SERVED_HOSTS.`;
+}
+
+/**
+ * Whether the request's host names are all served. From a trusted proxy: the connection's own Host
+ * (an IP literal counts as served: the proxy's upstream address), then the host the proxy forwards.
+ * From anyone else: the Host header, then the URL's host, in case adapter-node built it from a
+ * forged header.
+ */
+function requestHostsServed(
+	headers: Headers,
+	url: URL,
+	rule: HostRule,
+	peer?: string
+): HostVerdict {
+	const own = headers.get('host') ?? url.host;
+	if (isTrustedProxy(peer, rule.proxy.trusted)) {
+		const connection = servedHost(own, rule);
+		const name = hostName(own);
+		if (!connection.ok && !(name && isIpLiteral(name)))
+			return { ...connection, setting: 'PLAYGROUND_SERVED_HOSTS', proxy: true };
+		return servedHost(requestHost(headers, url, rule, peer), rule);
+	}
+	return [own, url.host].map((h) => servedHost(h, rule)).find((v) => !v.ok) ?? { ok: true };
 }
 
 /**
@@ -112,12 +156,7 @@ export function refuseUnservedHost(
 	peer?: string
 ): Response | undefined {
 	if (ANY_HOST_PATHS.includes(url.pathname)) return undefined;
-	const host = requestHost(request.headers, url, rule, peer);
-	// Not from the proxy: the URL's host too, in case adapter-node built it from a forged header.
-	const fromProxy = isTrustedProxy(peer, rule.proxy.trusted);
-	const hosts = fromProxy ? [host] : [host, url.host];
-	const verdict =
-		hosts.map((h) => servedHost(h, rule)).find((v) => !v.ok) ?? ({ ok: true } as const);
+	const verdict = requestHostsServed(request.headers, url, rule, peer);
 	if (verdict.ok) return undefined;
 	const message = explain(verdict, rule);
 	if (request.headers.get('accept')?.includes('text/html'))
