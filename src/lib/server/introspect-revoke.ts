@@ -55,7 +55,8 @@ async function adminRequest(
 	session: Session,
 	step: 'introspect' | 'revoke',
 	which: WhichToken,
-	signal?: AbortSignal
+	signal?: AbortSignal,
+	client?: string
 ): Promise<{ ok: true; raw: Exchange } | { ok: false; status: number; message: string }> {
 	const token = tokenOf(session, which);
 	if (!token.ok) return token;
@@ -75,7 +76,8 @@ async function adminRequest(
 				? `Introspection of the ${TOKEN_NAME[which]} (RFC 7662 §2.1), from the playground server.`
 				: `Revocation of the ${TOKEN_NAME[which]} (RFC 7009 §2.1), from the playground server.`,
 		signal,
-		allowInvalidTls: auth.setup.allow_invalid_tls
+		allowInvalidTls: auth.setup.allow_invalid_tls,
+		client
 	});
 	return { ok: true, raw };
 }
@@ -85,9 +87,10 @@ export async function introspect(
 	sender: Sender,
 	session: Session,
 	which: WhichToken,
-	signal?: AbortSignal
+	signal?: AbortSignal,
+	client?: string
 ): Promise<StepResult> {
-	const r = await adminRequest(sender, session, 'introspect', which, signal);
+	const r = await adminRequest(sender, session, 'introspect', which, signal, client);
 	if (!r.ok) return r;
 	const shown = present(r.raw, session);
 	return {
@@ -111,9 +114,10 @@ export async function revoke(
 	sender: Sender,
 	session: Session,
 	which: WhichToken,
-	signal?: AbortSignal
+	signal?: AbortSignal,
+	client?: string
 ): Promise<StepResult> {
-	const r = await adminRequest(sender, session, 'revoke', which, signal);
+	const r = await adminRequest(sender, session, 'revoke', which, signal, client);
 	if (!r.ok) return r;
 	const shown = await withStrictVerdict(
 		withFindings(present(r.raw, session), judgeRevocation(r.raw)),
@@ -132,7 +136,8 @@ export async function revoke(
 			headers: t.headers,
 			note: 'The proof of the revocation: the user-info call with the revoked access token.',
 			signal,
-			allowInvalidTls: session.setup!.allow_invalid_tls
+			allowInvalidTls: session.setup!.allow_invalid_tls,
+			client
 		});
 		proof = present(raw, session);
 	} else {

@@ -67,7 +67,8 @@ export async function checkJwt(
 	kind: JwtKind,
 	pasted: string,
 	signal?: AbortSignal,
-	now: () => number = sender.clock
+	now: () => number = sender.clock,
+	client?: string
 ): Promise<StepResult> {
 	const { send } = sender;
 	const setup = session.setup;
@@ -82,7 +83,8 @@ export async function checkJwt(
 		url: jwksUri,
 		note: 'The issuer’s public keys (JWKS, RFC 7517 §5), fetched to check a JWT’s signature. The request carries no credentials.',
 		signal,
-		allowInvalidTls: setup.allow_invalid_tls
+		allowInvalidTls: setup.allow_invalid_tls,
+		client
 	});
 	const shown = present(raw, session);
 	const findings: Finding[] = [];

@@ -40,7 +40,8 @@ export async function pushConsent(
 	sender: Sender,
 	session: Session,
 	signal?: AbortSignal,
-	now: () => number = sender.clock
+	now: () => number = sender.clock,
+	client?: string
 ): Promise<StepResult> {
 	const { send } = sender;
 	const setup = session.setup;
@@ -69,7 +70,8 @@ export async function pushConsent(
 		body: pushedBody(params, auth.body),
 		note: 'The pushed authorization request (RFC 9126 §2.1), from the playground server: the consent parameters and the client’s authentication.',
 		signal,
-		allowInvalidTls: setup.allow_invalid_tls
+		allowInvalidTls: setup.allow_invalid_tls,
+		client
 	});
 	const shown = present(raw, session);
 	const verdict = judgePush(raw);

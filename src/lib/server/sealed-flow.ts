@@ -167,7 +167,7 @@ export class SealedFlow {
 
 	/** Push the pending consent request (RFC 9126); the consent link then carries its request_uri. */
 	push(c: VerbContext) {
-		return this.step((s) => pushConsent(c.sender, s, c.signal));
+		return this.step((s) => pushConsent(c.sender, s, c.signal, undefined, c.client));
 	}
 
 	/** "Fill from metadata": the document looked up; nothing of the setup is saved. */
@@ -200,17 +200,17 @@ export class SealedFlow {
 
 	/** A JWT's signature against the setup's JWKS URL: one of the flow's tokens, or a pasted one. */
 	checkJwt(c: VerbContext, { which, token }: { which: JwtKind; token: string }) {
-		return this.step((s) => checkJwt(c.sender, s, which, token, c.signal));
+		return this.step((s) => checkJwt(c.sender, s, which, token, c.signal, undefined, c.client));
 	}
 
 	/** Introspection of the access or the refresh token (RFC 7662). */
 	introspect(c: VerbContext, which: WhichToken) {
-		return this.step((s) => introspect(c.sender, s, which, c.signal));
+		return this.step((s) => introspect(c.sender, s, which, c.signal, c.client));
 	}
 
 	/** Revocation of the access or the refresh token (RFC 7009), then its proof. */
 	revoke(c: VerbContext, which: WhichToken) {
-		return this.step((s) => revoke(c.sender, s, which, c.signal));
+		return this.step((s) => revoke(c.sender, s, which, c.signal, c.client));
 	}
 
 	/**
