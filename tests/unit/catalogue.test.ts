@@ -272,6 +272,18 @@ describe('an entry raised', () => {
 		});
 	});
 
+	test('a GET ended to give its connection to another visitor: the sender’s words, sent again safely', () => {
+		const why =
+			"Ended after 3.2 s: all 64 of the playground's connections to reader.test were in use and another visitor needed one; a GET changes nothing, send it again.";
+		expect(raise(transport.POOL_ENDED, why)).toStrictEqual({
+			level: 'warning',
+			code: 'pool-ended',
+			message: why,
+			fix: 'Send it again. This is the playground being busy with this service, not the service: many visitors were calling it through the playground at once. Run the playground locally to have its connections to yourself.',
+			ref: 'RFC 9110 §9.2.1'
+		});
+	});
+
 	test('how the request went: a wait for a connection, a code that may be spent', () => {
 		expect(raise(transport.POOL_WAIT, 12.6, 'reader.test')).toStrictEqual({
 			level: 'info',

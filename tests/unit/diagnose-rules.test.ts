@@ -109,6 +109,7 @@ describe('failures', () => {
 		['too-large', 'response-too-large', 'warning'],
 		['reset', 'connection-reset', 'error'],
 		['busy', 'pool-busy', 'warning'],
+		['ended', 'pool-ended', 'warning'],
 		['cancelled', 'cancelled', 'info'],
 		['network', 'network-error', 'error'],
 		['something-new', 'network-error', 'error']
@@ -198,6 +199,15 @@ describe('failures', () => {
 		);
 		expect(diagnose({ ...waited, timing: { total: 900 } }).map((x) => x.code)).not.toContain(
 			'pool-wait'
+		);
+	});
+	test('a write that waited may have waited for its own address’s other write to that host, and says so', () => {
+		const write = {
+			...ex({ step: 'api', method: 'POST', url: 'https://reader.test/reader/api/0/edit-tag' }),
+			timing: { queued: 40, total: 90 }
+		};
+		expect(diagnose(write).find((x) => x.code === 'pool-wait')?.message).toBe(
+			"This step waited 40 ms for one of the playground's connections to reader.test (other visitors' requests were using them, or another write from your address to reader.test was still waiting for its answer: a write is never ended to make room for others, so an address sends one at a time to a host). That time is the playground's, not the service's."
 		);
 	});
 	test('no response and no failure: nothing to say', () => {

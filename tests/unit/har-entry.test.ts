@@ -447,6 +447,7 @@ describe('the schema', () => {
 			'too-large',
 			'blocked',
 			'reset',
+			'ended',
 			'cancelled',
 			'network'
 		])

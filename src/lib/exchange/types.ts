@@ -33,18 +33,24 @@ export interface ExchangeResponse {
 	truncated: boolean;
 }
 
-export type FailureKind =
-	| 'refused'
-	| 'timeout'
-	| 'dns'
-	| 'tls'
-	| 'plain-http'
-	| 'too-large'
-	| 'blocked'
-	| 'reset'
-	| 'busy'
-	| 'cancelled'
-	| 'network';
+/** How a request got no (full) answer: the sender's failure kinds, read back by the HAR import too. */
+export const FAILURE_KINDS = [
+	'refused',
+	'timeout',
+	'dns',
+	'tls',
+	'plain-http',
+	'too-large',
+	'blocked',
+	'reset',
+	'busy',
+	// A GET the pool ended to give its connection to another visitor (server/host-slots.ts).
+	'ended',
+	'cancelled',
+	'network'
+] as const;
+
+export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 export interface Failure {
 	kind: FailureKind;

@@ -5,7 +5,7 @@
  * (`catalogue/`: the token endpoint's, a failed request's, any answer's, a resource call's, the
  * consent URL's and the redirect back's).
  */
-import type { Exchange, Finding } from '$lib/exchange/types';
+import type { Exchange, FailureKind, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
 import { jsonObject } from '$lib/exchange/text';
 import { MAX_STATE_BYTES } from './consent';
@@ -46,7 +46,7 @@ function words(s: string): Set<string> {
 }
 
 /** The entry of each failure kind of the sender; any other kind is a network error. */
-const failureFindings: Record<string, Entry<[message: string]>> = {
+const failureFindings: Record<FailureKind, Entry<[message: string]>> = {
 	blocked: transport.BLOCKED,
 	refused: transport.CONNECTION_REFUSED,
 	dns: transport.DNS_FAILURE,
@@ -56,6 +56,7 @@ const failureFindings: Record<string, Entry<[message: string]>> = {
 	'too-large': transport.RESPONSE_TOO_LARGE,
 	reset: transport.CONNECTION_RESET,
 	busy: transport.POOL_BUSY,
+	ended: transport.POOL_ENDED,
 	cancelled: transport.CANCELLED,
 	network: transport.NETWORK_ERROR
 };
@@ -273,7 +274,7 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
 	const queued = queuedFinding(ex);
 	if (ex.failure) {
-		const f = failureFindings[ex.failure.kind] ?? failureFindings.network!;
+		const f = failureFindings[ex.failure.kind] ?? failureFindings.network;
 		return [raise(f, ex.failure.message), ...tlsPortHint(ex), ...codeMaybeSpent(ex), ...queued];
 	}
 	return [...queued, ...answerFindings(ex, ctx), ...tlsPortHint(ex)];
@@ -303,7 +304,7 @@ function queuedFinding(ex: Exchange): Finding[] {
 	const waited = ex.timing.queued;
 	if (waited === undefined || ex.failure?.kind === 'busy') return [];
 	const host = URL.canParse(ex.request.url) ? new URL(ex.request.url).host : ex.request.url;
-	return [raise(transport.POOL_WAIT, waited, host)];
+	return [raise(transport.POOL_WAIT, waited, host, ex.request.method !== 'GET')];
 }
 
 /**

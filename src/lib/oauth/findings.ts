@@ -78,6 +78,13 @@ export const POOL_BUSY = 'pool-busy';
 export const POOL_WAIT = 'pool-wait';
 
 /**
+ * A GET the playground ended, because every one of its connections to the host was in use and
+ * another visitor, who held none, needed one: a GET changes nothing, so it can be sent again.
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-9.2.1
+ */
+export const POOL_ENDED = 'pool-ended';
+
+/**
  * The user cancelled the step.
  * @see the sender's failure kinds, `Exchange.failure`
  */

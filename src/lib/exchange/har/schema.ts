@@ -5,22 +5,8 @@
  * alone (the import skips and counts it) instead of failing the whole file.
  */
 import { z } from '$lib/zod';
-import type { FailureKind } from '../types';
+import { FAILURE_KINDS } from '../types';
 import { STEP_NAMES } from '../step-registry';
-
-const FAILURE_KINDS = [
-	'refused',
-	'timeout',
-	'dns',
-	'tls',
-	'plain-http',
-	'too-large',
-	'blocked',
-	'reset',
-	'busy',
-	'cancelled',
-	'network'
-] as const satisfies readonly FailureKind[];
 
 /** An array whose malformed items are dropped, instead of failing the whole entry. */
 // Stryker disable next-line BlockStatement: returning nothing makes the module throw as it loads; the test files that import it fail to load, which the vitest runner counts as no test run

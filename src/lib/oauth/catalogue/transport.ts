@@ -4,7 +4,8 @@
  * connection or a bad certificate is the network's doing, not a protocol rule, so their `ref` is
  * undefined on purpose. `diagnose.ts` picks the entry by the failure's kind. Beside them, two
  * findings about how the request went: a code exchange cut off before any answer (which does rest
- * on RFC 6749), and a wait for one of the playground's own connections.
+ * on RFC 6749), and a wait for one of the playground's own connections. A GET the playground ended
+ * to make room for another visitor rests on RFC 9110's safe methods: it may be sent again.
  */
 import * as F from '../findings';
 import { entry } from './raise';
@@ -125,12 +126,32 @@ export const CODE_MAYBE_SPENT = entry({
 	ref: 'RFC 6749 §4.1.2'
 });
 
-/** The step waited for one of the playground's connections to the host: the playground's time. */
+/**
+ * The step waited for one of the playground's connections to the host: the playground's time. A
+ * write (anything but a GET) may also have waited for another write of the same address to that
+ * host, as an address has one write at a time there (server/host-slots.ts).
+ */
 export const POOL_WAIT = entry({
 	code: F.POOL_WAIT,
 	level: 'info',
-	message: (waitedMs: number, host: string) =>
-		`This step waited ${Math.round(waitedMs)} ms for one of the playground's connections to ${host} (other visitors' requests were using them). That time is the playground's, not the service's.`,
+	message: (waitedMs: number, host: string, write = false) =>
+		`This step waited ${Math.round(waitedMs)} ms for one of the playground's connections to ${host} (${
+			write
+				? `other visitors' requests were using them, or another write from your address to ${host} was still waiting for its answer: a write is never ended to make room for others, so an address sends one at a time to a host`
+				: "other visitors' requests were using them"
+		}). That time is the playground's, not the service's.`,
 	// The playground's own doing, which no protocol rule covers.
 	ref: undefined
+});
+
+/**
+ * A GET the playground ended to give its connection to a visitor who held none to that host (the
+ * sender's words say so, with the time and the host). It may be sent again: a GET changes nothing.
+ */
+export const POOL_ENDED = entry({
+	code: F.POOL_ENDED,
+	level: 'warning',
+	message: asSent,
+	fix: 'Send it again. This is the playground being busy with this service, not the service: many visitors were calling it through the playground at once. Run the playground locally to have its connections to yourself.',
+	ref: 'RFC 9110 §9.2.1'
 });
