@@ -1,6 +1,7 @@
 /**
  * The sender's connection pool over real HTTP, against the built server in local mode and loopback
- * services that misbehave on cue: one visitor's held requests never starve another of a host, a GET
+ * services that misbehave on cue: addresses holding a host's connections with slow GETs never starve
+ * a newcomer (one GET is ended for it, never a POST, never an address's only one), a GET
  * on a kept-alive connection the server had closed is sent again (and both attempts are shown), a
  * code exchange never goes on a kept-alive connection, and a code exchange cut off before any
  * answer says that the code may or may not have been spent. No clocks: every wait is on an event.
@@ -81,72 +82,233 @@ const TOKENS = JSON.stringify({
 	scope: 'read'
 });
 
-describe('one host’s pool is shared fairly', () => {
-	test('visitors holding every request they may (20 addresses × 4) do not starve a 21st address of the host', async () => {
-		const held: http.ServerResponse[] = [];
-		const waiters = new Map<string, () => void>();
-		let seen = 0;
-		const onSeen = new Set<() => void>();
-		const url = await service((req, res) => {
-			seen++;
-			held.push(res);
-			const client = new URL(req.url!, 'http://x').searchParams.get('client_id')!;
-			waiters.get(client)?.();
-			for (const f of onSeen) f();
-		});
-		const seenAtLeast = (n: number) =>
+/**
+ * A loopback service that holds every request until `release()` (then answers those held and every
+ * later one at once), except the token endpoint, which answers at once. `until` waits for what it
+ * has seen, on its arrivals, never on a clock.
+ */
+async function holdingService() {
+	const held: { res: http.ServerResponse; path: string }[] = [];
+	const seen: { method: string; path: string; client: string | null }[] = [];
+	const watchers = new Set<() => void>();
+	let releasing = false;
+	const answer = (res: http.ServerResponse, path: string) => {
+		if (res.destroyed || res.writableEnded) return;
+		if (path.endsWith('/par'))
+			res
+				.writeHead(201, { 'content-type': 'application/json' })
+				.end(JSON.stringify({ request_uri: 'urn:example:pushed', expires_in: 60 }));
+		else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+	};
+	const url = await service((req, res) => {
+		const u = new URL(req.url!, 'http://x');
+		seen.push({ method: req.method!, path: u.pathname, client: u.searchParams.get('client_id') });
+		if (u.pathname.endsWith('/oauth2/token'))
+			res.writeHead(200, { 'content-type': 'application/json' }).end(TOKENS);
+		else if (releasing) answer(res, u.pathname);
+		else held.push({ res, path: u.pathname });
+		for (const f of watchers) f();
+	});
+	return {
+		url,
+		seen,
+		until: (done: () => boolean) =>
 			new Promise<void>((ok) => {
 				const f = () => {
-					if (seen < n) return;
-					onSeen.delete(f);
+					if (!done()) return;
+					watchers.delete(f);
 					ok();
 				};
-				onSeen.add(f);
+				watchers.add(f);
 				f();
-			});
-		const arrivalOf = (client: string) => new Promise<void>((ok) => waiters.set(client, ok));
-
-		const visitors = Array.from({ length: 21 }, (_, i) => visitor(`198.51.100.${i + 1}`));
-		await Promise.all(visitors.map((c, i) => setUp(c, url, `app-${i + 1}`)));
-		const holders = visitors.slice(0, 20);
-		const steps = holders.flatMap((c) =>
-			Array.from({ length: IN_FLIGHT }, () => c.action('check'))
-		);
-		// Most of them are at the service: the rest are waiting for a connection.
-		await seenAtLeast(56);
-		// Every holder has all its slots in flight (the fifth step is refused), so every held step
-		// is inside the sender now: at the service or waiting for one of its connections.
-		for (const c of holders) expect((await c.action('check')).status).toBe(429);
-
-		const last = visitors[20]!;
-		const arrived = arrivalOf('app-21');
-		const step = last.action('check');
-		const first = await Promise.race([arrived.then(() => 'arrived'), step.then(() => 'answered')]);
-		expect(first, 'the 21st address’s step reached the service while the others were held').toBe(
-			'arrived'
-		);
-
-		// Let everything go: every step ends with the service's answer.
-		const release = () => {
-			for (const res of held.splice(0))
-				res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-		};
-		onSeen.add(release);
-		release();
-		const results = await Promise.all([step, ...steps]);
-		for (const r of results) {
-			expect(r.type, JSON.stringify(r.data)).toBe('success');
-			expect(exchanges(r).at(-1)!.failure).toBeUndefined();
+			}),
+		release: () => {
+			releasing = true;
+			for (const h of held.splice(0)) answer(h.res, h.path);
 		}
-		// The steps that waited for one of the playground's connections say so, and blame no one else.
-		const waited = results
-			.flatMap((r) => exchanges(r))
-			.filter((ex) => ex.findings.some((f) => f.code === 'pool-wait'));
-		expect(waited.length).toBeGreaterThan(0);
-		for (const ex of waited)
-			expect(ex.findings.find((f) => f.code === 'pool-wait')!.message).toMatch(
-				/^This step waited \d+ ms for one of the playground's connections to 127\.0\.0\.1:\d+/
+	};
+}
+
+/** Another visitor (from `ip`) in the same flow as `c`: a copy of its cookies, its flow id. */
+const sameFlow = (c: Client, ip: string) =>
+	new Client(srv.url, { flow: c.flow, jar: new Map(c.jar), headers: { 'x-forwarded-for': ip } });
+
+/**
+ * Each client's steps, `IN_FLIGHT` in all, and then one more, refused (429): the in-flight slot is
+ * taken in the same turn of the event loop as the pool's (no await between them), so the refusal
+ * says that every one of those steps holds one of the host's connections or waits for one.
+ */
+async function allInFlight(clients: Client[]) {
+	for (const c of clients) expect((await c.action('check')).status).toBe(429);
+}
+
+/** A setup that pushes its consent requests (RFC 9126) to the service's `/par`. */
+async function setUpPush(c: Client, base_url: string) {
+	const r = await c.action('setup', {
+		base_url,
+		client_id: 'pusher',
+		client_secret: 'some-app-secret',
+		scope: 'read',
+		redirect_uri: `${c.base}/callback`,
+		use_par: 'true',
+		pushed_authorization_request_endpoint: `${base_url}/par`
+	});
+	expect(r.type, JSON.stringify(r.data)).toBe('success');
+}
+
+/** The action's exchanges that the pool ended to give their connection to a newcomer. */
+const ended = (results: { data: Record<string, unknown> }[]) =>
+	results.flatMap((r) => exchanges(r)).filter((ex) => ex.failure?.kind === 'ended');
+
+const ENDED_WORDS =
+	/^Ended after \d+(\.\d)? s: all 64 of the playground's connections to 127\.0\.0\.1:\d+ were in use and another visitor needed one; a GET changes nothing, send it again\.$/;
+
+describe('a host’s connections cannot be held against a newcomer', () => {
+	test.each([
+		[16, 1],
+		[22, 2],
+		[40, 3]
+	])(
+		'%i addresses each holding 4 slow GETs to a host: a fresh address’s GET reaches the host while they are held, and exactly one held GET is ended, with the reason on its card',
+		async (addresses, block) => {
+			const svc = await holdingService();
+			const first = visitor(`198.18.${block}.1`);
+			await setUp(first, svc.url, 'held');
+			const holders = [
+				first,
+				...Array.from({ length: addresses - 1 }, (_, i) =>
+					sameFlow(first, `198.18.${block}.${i + 2}`)
+				)
+			];
+			const fresh = visitor(`198.18.${block}.200`);
+			await setUp(fresh, svc.url, 'fresh');
+
+			// One GET from each address first, all at the host (no address holds none from now on)…
+			const steps = holders.map((c) => c.action('check'));
+			await svc.until(() => svc.seen.length >= addresses);
+			// …then three more each: the host's 64 connections are all in use, the rest wait.
+			for (let i = 1; i < IN_FLIGHT; i++) steps.push(...holders.map((c) => c.action('check')));
+			await allInFlight(holders);
+
+			const arrived = svc.until(() => svc.seen.some((s) => s.client === 'fresh'));
+			const step = fresh.action('check');
+			const firstOut = await Promise.race([
+				arrived.then(() => 'arrived'),
+				step.then(() => 'answered')
+			]);
+			expect(firstOut, 'the fresh address’s GET reached the host while the others were held').toBe(
+				'arrived'
 			);
+
+			svc.release();
+			const results = await Promise.all(steps);
+			const [cut, ...more] = ended(results);
+			expect(more, 'exactly one held GET was ended').toEqual([]);
+			expect(cut?.request.method).toBe('GET');
+			expect(cut!.failure!.message).toMatch(ENDED_WORDS);
+			expect(cut!.findings.map((f) => [f.code, f.level, f.message])).toContainEqual([
+				'pool-ended',
+				'warning',
+				cut!.failure!.message
+			]);
+			// Every other held step got the service's answer.
+			const answered = results.flatMap((r) => exchanges(r)).filter((ex) => ex !== cut);
+			expect(answered).toHaveLength(addresses * IN_FLIGHT - 1);
+			for (const ex of answered) expect(ex.failure, JSON.stringify(ex.failure)).toBeUndefined();
+			// The newcomer's step was given its connection at once: no wait on its card.
+			const [mine] = exchanges(await step);
+			expect(mine!.response?.status).toBe(200);
+			expect(mine!.findings.map((f) => f.code)).not.toContain('pool-wait');
+		}
+	);
+
+	test('64 addresses holding one slow GET each: nothing is ended, the fresh address waits and its card names the wait, and a code exchange sent meanwhile reaches the host at once', async () => {
+		const svc = await holdingService();
+		const first = visitor('198.18.4.1');
+		await setUp(first, svc.url, 'held');
+		const holders = [
+			first,
+			...Array.from({ length: 63 }, (_, i) => sameFlow(first, `198.18.4.${i + 2}`))
+		];
+		const fresh = visitor('198.18.4.200');
+		await setUp(fresh, svc.url, 'fresh');
+		// Another visitor with a code to exchange (pasted back by hand for the pending state).
+		const exchanger = visitor('198.18.4.201');
+		await setUp(exchanger, svc.url, 'exchanger');
+		const state = new URL(consentUrlFrom(await exchanger.page())).searchParams.get('state')!;
+		expect(
+			(await exchanger.action('pasteback', { pasted: `code=one-code&state=${state}` })).type
+		).toBe('success');
+
+		const steps = holders.map((c) => c.action('check'));
+		await svc.until(() => svc.seen.length >= 64);
+
+		// The fresh address's steps all wait (the 429 of one more says they are in the sender).
+		const waiting = Array.from({ length: IN_FLIGHT }, () => fresh.action('check'));
+		await allInFlight([fresh]);
+
+		// The code exchange goes on a connection of its own, outside the pool: answered at once.
+		const [exchanged] = exchanges(await exchanger.action('exchange'));
+		expect(exchanged!.failure, JSON.stringify(exchanged!.failure)).toBeUndefined();
+		expect(exchanged!.response?.status).toBe(200);
+		expect(exchanged!.timing.queued).toBeUndefined();
+		expect(svc.seen.filter((s) => s.client === 'fresh')).toEqual([]);
+
+		svc.release();
+		const results = await Promise.all(steps);
+		expect(ended(results)).toEqual([]);
+		for (const ex of results.flatMap((r) => exchanges(r)))
+			expect(ex.failure, JSON.stringify(ex.failure)).toBeUndefined();
+		for (const r of await Promise.all(waiting)) {
+			const [ex] = exchanges(r);
+			expect(ex!.response?.status).toBe(200);
+			expect(ex!.findings.find((f) => f.code === 'pool-wait')?.message).toMatch(
+				/^This step waited \d+ ms for one of the playground's connections to 127\.0\.0\.1:\d+ \(other visitors' requests were using them\)\. That time is the playground's, not the service's\.$/
+			);
+		}
+	});
+
+	test('a held POST is never ended, even when it is the longest-running call of an address holding the most connections', async () => {
+		const svc = await holdingService();
+		const first = visitor('198.18.5.1');
+		await setUp(first, svc.url, 'held');
+		const others = Array.from({ length: 15 }, (_, i) => sameFlow(first, `198.18.5.${i + 2}`));
+		// Address .1 pushes a consent request (a POST) in a flow of its own, and holds it first.
+		const pusher = visitor('198.18.5.1');
+		await setUpPush(pusher, svc.url);
+		const fresh = visitor('198.18.5.200');
+		await setUp(fresh, svc.url, 'fresh');
+
+		const post = pusher.action('par');
+		await svc.until(() => svc.seen.some((s) => s.method === 'POST'));
+		const steps = others.map((c) => c.action('check'));
+		await svc.until(() => svc.seen.length >= 16);
+		// Then 3 GETs from the pushing address and 3 more from each other one: 64 in use.
+		for (let i = 1; i < IN_FLIGHT; i++)
+			steps.push(...[first, ...others].map((c) => c.action('check')));
+		await allInFlight([first, ...others]);
+
+		const arrived = svc.until(() => svc.seen.some((s) => s.client === 'fresh'));
+		const step = fresh.action('check');
+		await arrived;
+
+		svc.release();
+		const [par] = exchanges(await post);
+		expect(par!.failure, JSON.stringify(par!.failure)).toBeUndefined();
+		expect(par!.response?.status).toBe(201);
+		const cut = ended(await Promise.all(steps));
+		expect(cut.map((ex) => ex.request.method)).toEqual(['GET']);
+		expect(exchanges(await step)[0]!.response?.status).toBe(200);
+	});
+
+	test('two visitors’ slow writes to one host are both sent at once: one write at a time is per address, not per host', async () => {
+		const svc = await holdingService();
+		const pushers = [visitor('198.18.6.1'), visitor('198.18.6.2')];
+		for (const c of pushers) await setUpPush(c, svc.url);
+		const posts = pushers.map((c) => c.action('par'));
+		await svc.until(() => svc.seen.filter((s) => s.method === 'POST').length === 2);
+		svc.release();
+		for (const r of await Promise.all(posts)) expect(exchanges(r)[0]!.response?.status).toBe(201);
 	});
 });
 

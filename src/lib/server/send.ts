@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { Exchange, Failure, FailureKind, HeaderList, Step, Timing } from '$lib/exchange/types';
 import { checkUrl, guardedLookup, type GuardPolicy } from './guard';
 import { clientKey } from '$lib/fixed-window.server';
+import { HostSlots, type Slot } from './host-slots';
 import type { Config, Limits } from '$lib/config.server.js';
 
 export const USER_AGENT =
@@ -33,8 +34,8 @@ export interface SendInput {
 	/** Local mode only: accept a self-signed or expired certificate. */
 	allowInvalidTls?: boolean;
 	/**
-	 * The address of the visitor the request is for: an address that already holds connections to
-	 * the host cannot take the pool's last ones (see HostSlots). Unknown: counted as one address.
+	 * The address of the visitor the request is for, by which the pool shares a host's connections
+	 * (see HostSlots). Unknown: counted as one address.
 	 */
 	client?: string;
 }
@@ -69,90 +70,14 @@ export function outboundFrom(config: Config): Outbound {
 	return { policy: config.policy, limits: config.limits, self };
 }
 
-/** Sockets per target host, for all visitors together. */
+/** Connections per target host, for all visitors together (see HostSlots for how they are shared). */
 const POOL_SOCKETS = 64;
-/** Of those, the last ones are kept for visitors' addresses that hold none to that host. */
-const POOL_RESERVE = 8;
 /**
  * An idle pooled socket is closed after this long. Node 20's agent reads a server's
  * `Keep-Alive: timeout=N` hint only to shorten its own timeout (to N − 1 s), and keeps an idle
  * socket forever when it has none: a request then goes on a socket the server is just closing.
  */
 export const IDLE_TIMEOUT_MS = 4000;
-
-/**
- * The connections to one host, counted per visitor's address: a request is let through while the
- * host has fewer than POOL_SOCKETS in use, and the last POOL_RESERVE only for an address holding
- * none. The others wait, first come first served, until one is given back.
- */
-class HostSlots {
-	private active = 0;
-	private byClient = new Map<string, number>();
-	private waiting: { client: string; grant: () => void }[] = [];
-
-	/** `idle` is called when the last slot is given back and no one waits (the host's entry goes). */
-	constructor(private readonly idle: () => void) {}
-
-	/** Whether a request for `client` would have to wait for a slot. */
-	mustWait(client: string): boolean {
-		return !this.admissible(client);
-	}
-
-	private admissible(client: string): boolean {
-		if (this.active >= POOL_SOCKETS) return false;
-		return this.active < POOL_SOCKETS - POOL_RESERVE || !this.byClient.get(client);
-	}
-
-	private grant(client: string): () => void {
-		this.active++;
-		this.byClient.set(client, (this.byClient.get(client) ?? 0) + 1);
-		let given = false;
-		return () => {
-			if (given) return;
-			given = true;
-			this.active--;
-			const left = (this.byClient.get(client) ?? 1) - 1;
-			if (left > 0) this.byClient.set(client, left);
-			else this.byClient.delete(client);
-			this.wake();
-			if (this.active === 0 && this.waiting.length === 0) this.idle();
-		};
-	}
-
-	private wake(): void {
-		for (let i = 0; i < this.waiting.length;) {
-			const w = this.waiting[i]!;
-			if (!this.admissible(w.client)) {
-				i++;
-				continue;
-			}
-			this.waiting.splice(i, 1);
-			w.grant();
-		}
-	}
-
-	/** A slot for `client`: its release at once, or when one is given back; undefined on `stop`. */
-	take(client: string, stop: AbortSignal): Promise<(() => void) | undefined> {
-		if (this.admissible(client)) return Promise.resolve(this.grant(client));
-		return new Promise((resolve) => {
-			const w = {
-				client,
-				grant: () => {
-					stop.removeEventListener('abort', onStop);
-					resolve(this.grant(client));
-				}
-			};
-			const onStop = () => {
-				this.waiting = this.waiting.filter((x) => x !== w);
-				if (this.active === 0 && this.waiting.length === 0) this.idle();
-				resolve(undefined);
-			};
-			if (stop.aborted) return resolve(undefined);
-			stop.addEventListener('abort', onStop, { once: true });
-			this.waiting.push(w);
-		});
-	}
-}
 
 /** A keep-alive agent and its per-host slots (its DNS lookup checks every address against the policy). */
 interface Pool {
@@ -181,7 +106,7 @@ function poolFor(pools: Pools, policy: GuardPolicy, protocol: string, insecure: 
 function slotsFor(pool: Pool, host: string): HostSlots {
 	let slots = pool.hosts.get(host);
 	if (!slots) {
-		const made = new HostSlots(() => {
+		const made = new HostSlots(POOL_SOCKETS, () => {
 			if (pool.hosts.get(host) === made) pool.hosts.delete(host);
 		});
 		pool.hosts.set(host, (slots = made));
@@ -389,13 +314,10 @@ async function attempt(
 	const protocol = route.own ? 'http:' : prepared.url.protocol;
 	const pool = fresh ? undefined : poolFor(pools, outbound.policy, protocol, route.insecure);
 	const lim = outbound.limits;
-	let release = () => {};
-	let waited = false;
+	let slot: Slot | undefined;
 	if (pool) {
 		const host = route.own ? `${route.own.hostname}:${route.own.port}` : prepared.url.host;
-		const slots = slotsFor(pool, host);
-		waited = slots.mustWait(clientKey(input.client ?? ''));
-		const slot = await waitForSlot(slots, input, lim.totalTimeoutMs);
+		slot = await waitForSlot(slotsFor(pool, host), input, lim.totalTimeoutMs);
 		if (!slot) {
 			const queued = round(performance.now() - t0);
 			const failure: Failure = input.signal?.aborted
@@ -406,9 +328,13 @@ async function attempt(
 					};
 			return record(prepared.request, { queued, total: queued }, { failure });
 		}
-		release = slot;
 	}
 	try {
+		// Ended for a newcomer between its turn and now: nothing was sent.
+		if (slot?.ended.aborted) {
+			const total = round(performance.now() - t0);
+			return record(prepared.request, { total }, { failure: ended(total, prepared.url) });
+		}
 		const written = write(input, prepared, route, outbound.policy, pool?.agent);
 		if ('failure' in written)
 			return record(prepared.request, { total: round(performance.now() - t0) }, written);
@@ -416,34 +342,45 @@ async function attempt(
 		// The agent holds it back until one of its sockets is free (rare: the slots keep to its size).
 		const queuedInAgent =
 			!!pool && Object.values(pool.agent.requests).some((list) => list?.includes(written.req));
-		const read_ = await read(
-			written.req,
-			prepared,
-			lim,
-			timing,
-			t0,
-			input.signal,
-			waited || queuedInAgent
-		);
+		// The request's `close` comes after the agent has let go of its socket (its own listener on
+		// the socket runs first).
+		const closed = new Promise<void>((ok) => written.req.once('close', () => ok()));
+		const read_ = await read(written.req, prepared, lim, timing, t0, {
+			signal: input.signal,
+			waited: !!slot?.waited || queuedInAgent,
+			ended: slot?.ended
+		});
+		// Ended for a newcomer: its connection is the newcomer's once the socket has closed (the
+		// agent counts a socket until then, and would hold the newcomer's request back).
+		if (read_.outcome.failure?.kind === 'ended') await closed;
 		return record(prepared.request, timing, read_.outcome, read_.stale);
 	} finally {
-		release();
+		slot?.release();
 	}
+}
+
+/** Why a call was ended to give its connection to a newcomer (HostSlots), after `ms`. */
+function ended(ms: number, url: URL): Failure {
+	const s = ms < 10_000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000));
+	return {
+		kind: 'ended',
+		message: `Ended after ${s} s: all ${POOL_SOCKETS} of the playground's connections to ${url.host} were in use and another visitor needed one; a GET changes nothing, send it again.`
+	};
 }
 
 /** One of the host's slots for the visitor's address, within the total timeout or until cancelled. */
 async function waitForSlot(
 	slots: HostSlots,
-	input: Pick<SendInput, 'client' | 'signal'>,
+	input: Pick<SendInput, 'client' | 'signal' | 'method'>,
 	totalTimeoutMs: number
-): Promise<(() => void) | undefined> {
+): Promise<Slot | undefined> {
 	const stop = new AbortController();
 	const timer = setTimeout(() => stop.abort(), totalTimeoutMs);
 	const onCancel = () => stop.abort();
 	input.signal?.addEventListener('abort', onCancel, { once: true });
 	if (input.signal?.aborted) stop.abort();
 	try {
-		return await slots.take(clientKey(input.client ?? ''), stop.signal);
+		return await slots.take(clientKey(input.client ?? ''), input.method === 'GET', stop.signal);
 	} finally {
 		clearTimeout(timer);
 		input.signal?.removeEventListener('abort', onCancel);
@@ -605,7 +542,8 @@ export function notSent(e: NodeJS.ErrnoException): Failure {
  * it waited for its turn at the host or for one of the agent's sockets, and `timing.queued` then
  * says how long, until it had a socket. The connect
  * timeout runs from when the request has a socket: time spent waiting for one of the playground's
- * own connections is the playground's, not the service's. `stale`: it went on a kept-alive socket
+ * own connections is the playground's, not the service's. `signal`: the visitor cancelled;
+ * `ended`: the pool gave its connection to a newcomer. `stale`: it went on a kept-alive socket
  * that closed before any byte of an answer.
  */
 function read(
@@ -614,8 +552,7 @@ function read(
 	lim: Outbound['limits'],
 	timing: Timing,
 	t0: number,
-	signal: AbortSignal | undefined,
-	waited: boolean
+	{ signal, waited, ended: end }: { signal?: AbortSignal; waited: boolean; ended?: AbortSignal }
 ): Promise<{ outcome: Outcome; stale: boolean }> {
 	return new Promise((resolve) => {
 		let done = false;
@@ -659,6 +596,11 @@ function read(
 		signal?.addEventListener('abort', () => fail({ kind: 'cancelled', message: 'Cancelled.' }), {
 			once: true
 		});
+		end?.addEventListener(
+			'abort',
+			() => fail(ended(performance.now() - t0, url), partial ? received(partial, true) : undefined),
+			{ once: true }
+		);
 
 		req.on('socket', (socket: Socket) => {
 			hasSocket = true;
