@@ -188,7 +188,7 @@ describe('a host’s slots', () => {
 		expect(next.slot).toBeDefined();
 	});
 
-	test('a request that stops while waiting gets nothing; the host is idle once everything is given back', async () => {
+	test('a request that stops while waiting gets nothing; the host is idle once everything is given back, and a connection given back twice counts once', async () => {
 		const { ask, settle, idles } = host(1);
 		const a = ask('a');
 		await settle();
@@ -200,5 +200,10 @@ describe('a host’s slots', () => {
 		a.slot!.release();
 		a.slot!.release();
 		expect(idles()).toBe(1);
+		// Given back twice, counted once: the host still has one connection, not two.
+		const [b, c] = [ask('b'), ask('c')];
+		await settle();
+		expect(b.slot).toBeDefined();
+		expect(c.settled).toBe(false);
 	});
 });
