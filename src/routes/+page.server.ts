@@ -7,6 +7,7 @@ import {
 	adminToken,
 	apiCallInput,
 	exchangeChoice,
+	forkToClose,
 	jwtInput,
 	metadataLookup,
 	pastedAddress,
@@ -36,6 +37,8 @@ export const load: PageServerLoad = async ({ cookies, url }) => {
 	await flow.seal();
 	return {
 		...view(session, url.origin),
+		/** This flow's fork (server/fork.ts): one at a time. */
+		fork: (await flow.liveFork()) ?? null,
 		flow: param.id,
 		outbox,
 		prefill: prefillFrom(url, session.setup)
@@ -68,6 +71,8 @@ export const actions: Actions = {
 	revoke: stepAction(adminToken, (flow, which, c) => flow.revoke(c, which)),
 	/** "Replay this code", confirmed: in a fork of this flow (server/replay.ts). */
 	replay: stepAction(replayConfirmed, (flow, _, c) => flow.replay(c)),
+	/** "Close that fork", confirmed: drops this flow's fork, so that it may replay again. */
+	closefork: flowAction(forkToClose, (flow, fork) => flow.closeFork(fork)),
 	/** "Get a code for the script": the consent's code comes back shown, not exchanged. */
 	forscript: flowAction(null, (flow) => flow.forScript()),
 	reset: flowAction(null, (flow) => flow.reset()),

@@ -339,7 +339,7 @@ describe('failures a user meets', () => {
 		await p.getByTestId('access-token').waitFor();
 	});
 
-	test('"Replay this code": asked first (Cancel by default), then run in a fork; the original flow is as it was', async () => {
+	test('"Replay this code": asked first (Cancel by default), then run in a fork; the original flow is as it was, and names its fork', async () => {
 		const p = await newPage({ width: 390, height: 844 });
 		await signIn(p, srv.url, 'Sandbox (read write)');
 		const original = p.url();
@@ -389,10 +389,17 @@ describe('failures a user meets', () => {
 		await replay.scrollIntoViewIfNeeded();
 		await shot(p, '12e-replay-fork-transcript-390', { screen: true });
 
-		// The original flow: its transcript has no replay, and it may replay again.
+		// The original flow: its transcript has no replay, and while its fork exists it links to the
+		// fork instead of offering a second replay (one fork at a time: replay-fork.test.ts).
+		const fork = new URL(p.url()).searchParams.get('flow');
 		await p.goBack();
 		await p.waitForURL(original);
-		await p.getByTestId('replay-code').waitFor();
+		const held = p.getByTestId('fork-held');
+		await held.waitFor();
+		expect(await held.getByRole('link', { name: 'Open the fork' }).getAttribute('href')).toBe(
+			`/?flow=${fork}`
+		);
+		expect(await p.getByTestId('replay-code').count()).toBe(0);
 		await expect.poll(() => p.locator('.transcript details.exchange').count()).toBe(3);
 		expect(await p.getByTestId('replay-fork').count()).toBe(0);
 	});

@@ -19,9 +19,11 @@ import {
 	MAX_COOKIE_BYTES,
 	parseDropped,
 	RESERVED_BYTES,
-	updateDropped
+	updateDropped,
+	closedNotice
 } from '$lib/server/flow-cap';
 import { tabTarget } from '$lib/ui/tab-flow';
+import { forkIn } from '$lib/server/fork';
 
 const ID = 'AbCdEfGhIjKl-_09';
 const q = (s: string) => new URLSearchParams(s);
@@ -195,6 +197,47 @@ describe('the byte cap', () => {
 		expect(flowsToDrop(10, [{ id: 'x', bytes: 20, usedAt: 1 }], 25)).toEqual(['x']);
 	});
 
+	test('writing a fork never drops its parent to make room: a newer flow goes instead', () => {
+		const others = [
+			{ id: 'parent', bytes: 4000, usedAt: 10 },
+			{ id: 'newer', bytes: 4000, usedAt: 20 },
+			{ id: 'newest', bytes: 4000, usedAt: 30 }
+		];
+		expect(flowsToDrop(3801, others)).toEqual(['parent', 'newer']);
+		expect(flowsToDrop(3801, others, FLOW_BUDGET, 'parent')).toEqual(['newer', 'newest']);
+		// Without the parent's id, or with another flow's, the least recently used go first as ever.
+		expect(flowsToDrop(3801, others, FLOW_BUDGET, 'elsewhere')).toEqual(['parent', 'newer']);
+	});
+
+	test('a fork that cannot fit beside its parent is not written: null, and nothing is dropped', () => {
+		const parent = { id: 'parent', bytes: 6000, usedAt: 10 };
+		expect(
+			flowsToDrop(5801, [parent, { id: 'x', bytes: 10, usedAt: 20 }], FLOW_BUDGET, 'parent')
+		).toBeNull();
+		expect(
+			flowsToDrop(5800, [parent, { id: 'x', bytes: 10, usedAt: 20 }], FLOW_BUDGET, 'parent')
+		).toEqual(['x']);
+		expect(flowsToDrop(5800, [parent], FLOW_BUDGET, 'parent')).toEqual([]);
+	});
+
+	test('writing a fork counts as a use of its parent: the parent outlives flows older than its fork, and the fork goes first', () => {
+		const flows = [
+			{ id: 'parent', bytes: 4000, usedAt: 10 },
+			{ id: 'other', bytes: 4000, usedAt: 20 },
+			{ id: 'fork', bytes: 3000, usedAt: 30, forkOf: 'parent' }
+		];
+		// Room for one more flow of 4,000 bytes: the other flow goes, though the parent was written before it.
+		expect(flowsToDrop(4000, flows)).toEqual(['other']);
+		// Room for more: the fork before its parent, though the two count as used at once.
+		expect(flowsToDrop(7000, flows)).toEqual(['other', 'fork']);
+		expect(flowsToDrop(11_800, flows)).toEqual(['other', 'fork', 'parent']);
+		// A fork whose parent is gone is a flow like any other.
+		expect(flowsToDrop(4801, flows.slice(1))).toEqual(['other']);
+		// A parent written after its fork is last used then.
+		const later = [{ ...flows[0]!, usedAt: 40 }, flows[1]!, flows[2]!];
+		expect(flowsToDrop(7000, later)).toEqual(['other', 'fork']);
+	});
+
 	test('about how many flows of a size fit', () => {
 		expect(flowsThatFit(4000)).toBe(2);
 		expect(flowsThatFit(3933)).toBe(3);
@@ -224,11 +267,44 @@ describe('the byte cap', () => {
 		expect(parseDropped(undefined)).toEqual([]);
 	});
 
+	test('a fork closed from its parent is listed as closed, and its tab says so', () => {
+		const id = (c: string) => c.repeat(16);
+		const list = updateDropped(
+			[{ id: id('a'), fit: 3 }],
+			[{ id: id('f'), fit: 0, closed: true }],
+			id('z')
+		);
+		expect(formatDropped(list)).toBe(`${id('f')}~c.${id('a')}~3`);
+		expect(parseDropped(formatDropped(list))).toEqual(list);
+		expect(parseDropped(`${id('f')}~cc.${id('g')}~C`)).toEqual([]);
+		expect(closedNotice).toBe(
+			'This flow was a fork, closed from the flow it was made from (“Close that fork”): its copy of the setup and tokens is gone from this browser. Start again.'
+		);
+	});
+
 	test('the notice names about how many flows of this size fit', () => {
 		expect(droppedNotice(3)).toBe(
 			"This tab's flow was dropped to make room for newer ones: the browser holds about 3 flows of this size. Start again."
 		);
 		expect(droppedNotice(1)).toMatch(/about 1 flow of this size/);
+	});
+});
+
+describe('one fork at a time', () => {
+	test('a parent finds its fork by what the fork records; nothing else is its fork', () => {
+		const fork = (of: string) => ({ v: 1 as const, fork_of: { flow: of, by: 'code' as const } });
+		const flows = [
+			{ id: 'parent', session: { v: 1 as const } },
+			{ id: 'other', session: fork('elsewhere') },
+			{ id: 'copy', session: { v: 1 as const, setup: undefined } },
+			{ id: 'fork', session: fork('parent') }
+		];
+		expect(forkIn(flows, 'parent')).toBe('fork');
+		expect(forkIn(flows, 'elsewhere')).toBe('other');
+		expect(forkIn(flows, 'fork')).toBeUndefined();
+		expect(forkIn(flows.slice(0, 3), 'parent')).toBeUndefined();
+		// A flow is never its own fork, whatever it records.
+		expect(forkIn([{ id: 'self', session: fork('self') }], 'self')).toBeUndefined();
 	});
 });
 

@@ -197,6 +197,17 @@ describe('reading one flow', () => {
 		expect((await readSession(jarOf(ba), src(ba))).client_secret).toBe('b');
 	});
 
+	test('a fork sealed when forks named only their parent (`replay_of`) opens as a fork of it, made by a code replay', async () => {
+		const { readSession } = await load();
+		const parent = 'parentFlow-00001';
+		const pairs: [string, string][] = [
+			[C, sealPayload({ v: 1, client_secret: 's', replay_of: parent, iat: NOW_S })]
+		];
+		const session = await readSession(jarOf(pairs), src(pairs));
+		expect(session.fork_of).toEqual({ flow: parent, by: 'code' });
+		expect(session).not.toHaveProperty('replay_of');
+	});
+
 	test("another flow's place in the dropped list is no notice for this one", async () => {
 		const { readSession, someFlowDropped } = await load();
 		const pairs: [string, string][] = [['pg_dropped', `${'a'.repeat(16)}~3`]];
@@ -340,6 +351,63 @@ describe('the byte cap when a flow is written', () => {
 		);
 		expect(jar.deletes).toEqual([]);
 		expect(jar.jar.has('pg_dropped')).toBe(false);
+	});
+
+	test('a fork written beside its parent and newer flows: the parent, least recently written, stays; the oldest other goes', async () => {
+		const { writeSession } = await load();
+		const fork = id('f');
+		const parent = id('p');
+		const older = chunks(id('a'), flowOf(id('a'), 2500, NOW_S - 20));
+		const pairs = [
+			...chunks(parent, flowOf(parent, 2500, NOW_S - 30)),
+			...older,
+			...chunks(id('b'), flowOf(id('b'), 2500, NOW_S - 10))
+		];
+		const jar = jarOf(pairs);
+		await writeSession(
+			jar,
+			{ v: 1, client_secret: 'y'.repeat(2500), fork_of: { flow: parent, by: 'code' } },
+			false,
+			src(pairs, false, fork)
+		);
+		expect(jar.deletes.map((d) => d.name)).toEqual(older.map(([n]) => n));
+		expect(jar.jar.has(`pg_flow_${parent}`)).toBe(true);
+		expect(jar.jar.get('pg_dropped')).toMatch(new RegExp(`^${id('a')}~\\d+$`));
+	});
+
+	test('a fork that fits only without its parent is refused, and nothing is dropped', async () => {
+		const { writeSession } = await load();
+		const parent = id('p');
+		const pairs = [...chunks(parent, flowOf(parent, 5500, NOW_S - 30))];
+		const jar = jarOf(pairs);
+		await expect(
+			writeSession(
+				jar,
+				{ v: 1, client_secret: 'y'.repeat(5500), fork_of: { flow: parent, by: 'code' } },
+				false,
+				src(pairs, false, id('f'))
+			)
+		).rejects.toMatchObject({
+			status: 409,
+			body: { message: expect.stringMatching(/is not dropped to make room for its own fork/) }
+		});
+		expect(jar.deletes).toEqual([]);
+		expect(jar.sets).toEqual([]);
+	});
+
+	test('a fork closed from its parent: its cookies go, and its tab says it was closed', async () => {
+		const { dropFlow, readSession } = await load();
+		const fork = id('f');
+		const pairs = chunks(fork, flowOf(fork, 5000, NOW_S - 30));
+		const jar = jarOf(pairs);
+		dropFlow(jar, fork, src(pairs, false, id('p')));
+		expect(jar.deletes.map((d) => d.name)).toEqual(pairs.map(([n]) => n));
+		expect(jar.jar.get('pg_dropped')).toBe(`${fork}~c`);
+		const after: [string, string][] = [['pg_dropped', jar.jar.get('pg_dropped')!]];
+		expect(await readSession(jarOf(after), src(after, false, fork))).toMatchObject({
+			dropped: true,
+			notice: expect.stringMatching(/^This flow was a fork, closed from the flow it was made from/)
+		});
 	});
 
 	test('cookies that only look like a flow’s are not counted, and every chunk of a real one is', async () => {

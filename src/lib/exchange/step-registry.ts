@@ -130,6 +130,7 @@ export const ACTIONS = {
 	introspect: { busy: 'Asking the server about the token (introspection)…' },
 	revoke: { busy: 'Revoking the token, then trying it once more…' },
 	replay: { busy: 'Replaying the code in a fork of this flow…' },
+	closefork: { busy: 'Closing the fork…' },
 	forscript: { busy: 'Opening the consent page for the script…' },
 	reset: { busy: 'Starting over…', done: 'Started over.' },
 	undo: { busy: 'Bringing the flow back…', done: 'The flow is back as it was before Start over.' },

@@ -99,8 +99,8 @@ export function stepAction<T>(
 		const result = held.value;
 		await flow.seal();
 		const exchanges = stampSetup(outward(result.exchanges ?? [], before, result.session), before);
-		if (!result.ok) return fail(result.status, { message: result.message, exchanges });
 		const answer = result.answer && outward(result.answer, before, result.session);
+		if (!result.ok) return fail(result.status, { message: result.message, exchanges, ...answer });
 		// Nothing the page data is made of changed (the flow, read without a notice, is as it was).
 		return flow.changed || before.notice
 			? { exchanges, ...answer }

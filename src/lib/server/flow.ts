@@ -33,7 +33,15 @@ export type StepResult =
 			/** More for the page than the exchanges (a JWT check's verdict, the metadata found). */
 			answer?: Record<string, unknown>;
 	  }
-	| { ok: false; status: number; message: string; session?: Session; exchanges?: Exchange[] };
+	| {
+			ok: false;
+			status: number;
+			message: string;
+			session?: Session;
+			exchanges?: Exchange[];
+			/** More for the page than the message (the fork a second replay is refused for). */
+			answer?: Record<string, unknown>;
+	  };
 
 /** Redact, then diagnose: what leaves the server. */
 export function present(ex: Exchange, session: Session, ctx: DiagnoseContext = {}): Exchange {

@@ -138,7 +138,7 @@ export function view(session: Session, origin: string) {
 		setupId: session.setup_id ?? null,
 		/** The code this flow exchanged may be replayed on purpose, in a fork (replay.ts). */
 		canReplay: canReplay(session),
-		/** This flow is a fork made to replay a code of that flow. */
-		replayOf: session.replay_of ?? null
+		/** This flow is a fork made to replay a code of that flow (fork.ts). */
+		replayOf: session.fork_of?.by === 'code' ? session.fork_of.flow : null
 	};
 }

@@ -3,7 +3,8 @@
  * §4.1.2: it MUST refuse it, and SHOULD revoke the tokens issued from it). Only the code this flow
  * itself exchanged for tokens, only on the user's confirmation (the action refuses a request
  * without it), and in a fork of the flow: the original flow's session is not written, so it stays
- * as it was, while the fork holds a copy of its setup, secret binding and tokens. In the fork the
+ * as it was, while the fork holds a copy of its setup, secret binding and tokens, and records the
+ * flow it was made from. A flow has one fork at a time (fork.ts). In the fork the
  * code is sent again, then the access token issued from it is sent to the user-info endpoint, to see
  * whether the service revoked it. Their findings are information, not failures: the refusal is what
  * the replay is for.
@@ -23,8 +24,11 @@ export function canReplay(session: Session): boolean {
 	return !!session.spent && !!session.tokens && session.spent.setup_id === session.setup_id;
 }
 
-/** The fork's session: the flow's setup, secret binding and tokens, a fresh consent request. */
-function forkOf(session: Session, from: string, now: number): Session {
+/**
+ * The fork's session: the flow's setup, secret binding and tokens, a fresh consent request, and the
+ * flow it was made from (`from`).
+ */
+export function replayFork(session: Session, from: string, now: number): Session {
 	const { setup, client_secret, secret_for, preset, secret_note, setup_id } = session;
 	const { tokens, token_values, tokens_for, metadata_for } = session;
 	return prepareConsent(
@@ -40,7 +44,7 @@ function forkOf(session: Session, from: string, now: number): Session {
 			token_values,
 			tokens_for,
 			metadata_for,
-			replay_of: from
+			fork_of: { flow: from, by: 'code' }
 		},
 		now
 	);
@@ -88,7 +92,7 @@ export async function replayCode(
 			message:
 				'There is no code to replay: only the code this flow exchanged for its tokens, under the current setup, can be replayed.'
 		};
-	const fork = forkOf(session, from, sender.clock());
+	const fork = replayFork(session, from, sender.clock());
 	const { held: _held, setup_id: _setup, ...code } = session.spent!;
 	const replayed = await exchangeCode(sender, { ...fork, code }, signal);
 	if (!replayed.ok) return replayed;

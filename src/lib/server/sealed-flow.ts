@@ -32,7 +32,8 @@ import { fillFromMetadata } from './discovery';
 import { pushConsent } from './push-consent';
 import { checkJwt, type JwtKind } from './jwt-check';
 import { introspect, revoke } from './introspect-revoke';
-import { replayCode } from './replay';
+import { canReplay, replayCode, replayFork } from './replay';
+import { FORK_HELD, FORK_TOO_LARGE, forkIn, NOT_ITS_FORK } from './fork';
 import { handleCallback } from './redirect-back';
 import { requestPlayground } from './playground';
 import { presetSession, secretAfterSave } from './secret';
@@ -52,7 +53,9 @@ import {
 } from './undo';
 import {
 	currentRequest,
+	dropFlow,
 	fitsInCookies,
+	forkFits,
 	readAllFlows,
 	readSession,
 	writeSession,
@@ -95,6 +98,8 @@ export class SealedFlow {
 	#write: 'none' | 'plain' | 'as-is' = 'none';
 	/** Other flows a verb made (a fork), sealed with this one. */
 	#made: SealedFlow[] = [];
+	/** Other flows a verb closed (this flow's fork), dropped when this one is sealed. */
+	#closed: string[] = [];
 
 	constructor(
 		private readonly cookies: Cookies,
@@ -138,8 +143,12 @@ export class SealedFlow {
 		this.#write = keepUndo ? 'as-is' : 'plain';
 	}
 
-	/** Writes any flow a verb made (a fork), then this flow, if a verb changed it, into their cookies. */
+	/**
+	 * Drops any flow a verb closed, writes any flow a verb made (a fork), then this flow, if a verb
+	 * changed it, into their cookies.
+	 */
 	async seal(): Promise<void> {
+		if (this.source) for (const id of this.#closed) dropFlow(this.cookies, id, this.source);
 		for (const made of this.#made) await made.seal();
 		if (this.#write === 'none') return;
 		const s = this.#write === 'plain' ? withoutUndo(this.#session) : this.#session;
@@ -217,9 +226,18 @@ export class SealedFlow {
 	 * "Replay this code" (replay.ts), confirmed: the replay runs in a fork of this flow, made under a
 	 * new flow id. Its exchanges belong to the fork's transcript, not this tab's: they come back
 	 * under their own name (`forkExchanges`), beside the fork's id, and this flow stays as it was.
+	 * One fork at a time (fork.ts): while this flow's fork exists, the replay is refused with the
+	 * fork's id, and so is a fork that could not be kept beside this flow; nothing is sent then.
 	 */
 	replay(c: VerbContext) {
 		return this.step(async (s): Promise<StepResult> => {
+			if (canReplay(s)) {
+				const fork = await this.liveFork();
+				if (fork) return { ok: false, status: 409, message: FORK_HELD, answer: { fork } };
+				const copy = replayFork(s, this.id!, this.#now());
+				if (this.source && !(await forkFits(copy, this.source)))
+					return { ok: false, status: 409, message: FORK_TOO_LARGE };
+			}
 			const r = await replayCode(c.sender, s, this.id!, c.signal);
 			if (!r.ok || !r.fork) return r;
 			const fork = this.#make(r.fork).id!;
@@ -230,6 +248,26 @@ export class SealedFlow {
 				answer: { fork, forkExchanges: stampSetup(outward(r.exchanges, s, r.session), s) }
 			};
 		});
+	}
+
+	/** This flow's fork (fork.ts), found among the browser's flows; none when it has none. */
+	async liveFork(): Promise<string | undefined> {
+		if (!this.id) return undefined;
+		return forkIn(await readAllFlows(this.cookies, this.source), this.id);
+	}
+
+	/**
+	 * "Close that fork", confirmed: this flow's fork is dropped (its tab then says it was closed),
+	 * and a new one may be made. A fork already gone says so; a flow that is not this flow's fork
+	 * is not closed. This flow is not written.
+	 */
+	async closeFork(fork: string) {
+		const found = (await readAllFlows(this.cookies, this.source)).find((f) => f.id === fork);
+		if (!found) return { closed: fork, gone: true };
+		if (!this.id || found.session.fork_of?.flow !== this.id)
+			return fail(409, { message: NOT_ITS_FORK });
+		this.#closed.push(fork);
+		return { closed: fork };
 	}
 
 	/** A new flow, sealed with this one, under a new id. */

@@ -26,6 +26,7 @@ import type { Base } from '$lib/base.server';
 import { openJwe, sealJwe } from './jwe';
 import { flowParam } from '$lib/oauth/flow-id';
 import {
+	closedNotice,
 	cookieBytes,
 	droppedNotice,
 	FLOW_BUDGET,
@@ -135,8 +136,8 @@ export interface Session {
 	 * may be replayed on purpose ("Replay this code", replay.ts), in a fork of the flow.
 	 */
 	spent?: NonNullable<Session['code']> & { setup_id?: string };
-	/** This flow is a fork made to replay a code of the flow with this id (replay.ts). */
-	replay_of?: string;
+	/** This flow is a fork (fork.ts): the flow it was made from, and what made it. */
+	fork_of?: ForkOf;
 	/** The token set as the page sees it: built from the redacted token response (tokens.ts). */
 	tokens?: TokenSet;
 	/** The real tokens, kept only when redaction changed the shown ones (a token that held the secret). */
@@ -160,6 +161,15 @@ export interface Session {
 	iss_param_for?: string;
 	/** Set when this flow was dropped to make room for newer ones (never sealed). */
 	dropped?: true;
+}
+
+/**
+ * What a fork records of its parent: the flow's id, and what made the fork (`code`: "Replay this
+ * code", replay.ts). The parent records nothing: it finds its fork among the browser's flows.
+ */
+export interface ForkOf {
+	flow: string;
+	by: 'code';
 }
 
 export const emptySession = (): Session => ({ v: 1 });
@@ -306,7 +316,7 @@ export async function open(token: string, flow: string, ring: Keyring): Promise<
 	return { ok: true, session };
 }
 
-type SealedStamps = { iat?: number; t?: number; f?: unknown };
+type SealedStamps = { iat?: number; t?: number; f?: unknown; replay_of?: unknown };
 
 async function openSealed(
 	token: string,
@@ -339,6 +349,11 @@ async function openSealed(
 				return { ok: false, reason: 'The session had expired (older than a day).' };
 			delete parsed.f;
 			if (parsed.setup) parsed.setup = { ...SETUP_DEFAULTS, ...parsed.setup };
+			// A fork sealed before forks said what made them named only its parent.
+			if (typeof parsed.replay_of === 'string') {
+				parsed.fork_of ??= { flow: parsed.replay_of, by: 'code' };
+				delete parsed.replay_of;
+			}
 			// Stryker disable BlockStatement: emptying the catch below goes on to the other keys, which cannot open this token, so it is refused all the same (only the reason's wording differs)
 			return { ok: true, session: parsed };
 		} catch {
@@ -388,7 +403,9 @@ async function openFlow(
 	const tokens = candidateTokens(chunks);
 	if (tokens.length === 0) {
 		const dropped = droppedList(cookies, source).find((d) => d.id === flow);
-		return dropped ? { session: { v: 1, notice: droppedNotice(dropped.fit), dropped: true } } : {};
+		if (!dropped) return {};
+		const notice = dropped.closed ? closedNotice : droppedNotice(dropped.fit);
+		return { session: { v: 1, notice, dropped: true } };
 	}
 	let best: (Session & SealedStamps) | undefined;
 	let firstFailure: string | undefined;
@@ -495,10 +512,22 @@ function withinBudget(own: number): boolean {
 }
 
 /**
+ * Whether a fork of the request's flow (`?flow=`, or `source.flow`) could be written beside it:
+ * the two together within FLOW_BUDGET, since making room never drops a fork's parent (flow-cap.ts).
+ */
+export async function forkFits(fork: Session, source: CookieSource): Promise<boolean> {
+	if (!source.flow) return false;
+	// The fork's id is as long as its parent's, so its cookies take what they would under the parent's.
+	const { own } = await sealedChunks(fork, source.flow, source.https, source);
+	return own + (flowsSent(source).flows.get(source.flow) ?? 0) <= FLOW_BUDGET;
+}
+
+/**
  * Writes one flow (the request's `?flow=`, or `source.flow`) and nothing else of this browser's,
  * except to make room: when all the playground's cookies would go over the cap, the least recently
- * used other flows are deleted, and remembered in the dropped list. A flow that alone is over the
- * cap is refused with a 400.
+ * used other flows are deleted, and remembered in the dropped list; a fork's parent counts as used
+ * when the fork was, and is never deleted for it (flow-cap.ts). A flow that alone is over the cap
+ * is refused with a 400; a fork that fits only without its parent, with a 409.
  */
 export async function writeSession(
 	cookies: Cookies,
@@ -523,30 +552,64 @@ export async function writeSession(
 	let dropped: Dropped[] = [];
 	// Stryker disable next-line ConditionalExpression,EqualityOperator: flowsToDrop drops nothing while the flows fit; this check only spares opening the other flows
 	if (total > FLOW_BUDGET) {
-		for (const f of others)
-			f.usedAt = (await openFlow(cookies, { ...source, flow: f.id })).usedAt ?? 0;
-		const drop = new Set(flowsToDrop(own, others));
+		for (const f of others) {
+			const opened = await openFlow(cookies, { ...source, flow: f.id });
+			f.usedAt = opened.usedAt ?? 0;
+			f.forkOf = opened.session?.fork_of?.flow;
+		}
+		const parent = session.fork_of?.flow;
+		const drop = flowsToDrop(own, others, FLOW_BUDGET, parent);
+		if (!drop)
+			error(
+				409,
+				`This fork and the flow it was made from would take ${own + (sent.flows.get(parent!) ?? 0)} bytes of cookies together, over the ${FLOW_BUDGET} bytes the flows may take: the flow it was made from is not dropped to make room for its own fork. Close this fork from that flow, or shorten the setup; nothing was saved.`
+			);
 		dropped = others
-			.filter((f) => drop.has(f.id))
+			.filter((f) => drop.includes(f.id))
 			.map((f) => ({ id: f.id, fit: flowsThatFit(f.bytes) }));
-		for (const id of drop)
-			for (let i = 0; i < MAX_CHUNKS; i++) {
-				const name = chunkName(id, i, secure);
-				if (cookieValues(source.header).has(name)) cookies.delete(name, deleteOpts(secure));
-			}
+		for (const id of drop) deleteFlow(cookies, id, secure, source.header);
 	}
 	for (const name of sent.legacy) cookies.delete(name, deleteOpts(secure));
 	chunks.forEach((c, i) => cookies.set(chunkName(flow, i, secure), c, opts));
 	for (let i = chunks.length; i < MAX_CHUNKS; i++)
 		if (cookies.get(chunkName(flow, i, secure)) !== undefined)
 			cookies.delete(chunkName(flow, i, secure), deleteOpts(secure));
-	const before = droppedList(cookies, source);
-	const after = updateDropped(before, dropped, flow);
-	if (formatDropped(after) !== formatDropped(before)) {
-		const name = cookieName(DROPPED_COOKIE, secure);
-		if (after.length) cookies.set(name, formatDropped(after), opts);
-		else cookies.delete(name, deleteOpts(secure));
+	noteDropped(cookies, source, secure, dropped, flow);
+}
+
+/** Deletes the cookies of another flow that this request carries (`header`). */
+function deleteFlow(cookies: Cookies, id: string, secure: boolean, header: string): void {
+	const sent = cookieValues(header);
+	for (let i = 0; i < MAX_CHUNKS; i++) {
+		const name = chunkName(id, i, secure);
+		if (sent.has(name)) cookies.delete(name, deleteOpts(secure));
 	}
+}
+
+/** The dropped list after `dropped` went (and `written`, if any, was written again). */
+function noteDropped(
+	cookies: Cookies,
+	source: CookieSource,
+	secure: boolean,
+	dropped: Dropped[],
+	written = ''
+): void {
+	const before = droppedList(cookies, source);
+	const after = updateDropped(before, dropped, written);
+	if (formatDropped(after) === formatDropped(before)) return;
+	const name = cookieName(DROPPED_COOKIE, secure);
+	const opts = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure, maxAge: MAX_AGE_S };
+	if (after.length) cookies.set(name, formatDropped(after), opts);
+	else cookies.delete(name, deleteOpts(secure));
+}
+
+/**
+ * Drops another flow of this browser on purpose (a fork closed from its parent, fork.ts): its
+ * cookies are deleted, and its tab says, on its next load or action, that it was closed.
+ */
+export function dropFlow(cookies: Cookies, id: string, source: CookieSource): void {
+	deleteFlow(cookies, id, source.https, source.header);
+	noteDropped(cookies, source, source.https, [{ id, fit: 0, closed: true }]);
 }
 
 /** Deletes one flow's cookies (the request's `?flow=`, or `source.flow`). */

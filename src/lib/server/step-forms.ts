@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { parseApiCall, type ApiCall } from '$lib/oauth/api-request';
 import { setupSchema, type AuthMethod, type PkceMethod } from '$lib/oauth/setup';
 import type { WhichToken } from '$lib/oauth/token-admin';
+import { isFlowId } from '$lib/oauth/flow-id';
 import type { JwtKind } from './jwt-check';
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string; field?: string };
@@ -140,3 +141,16 @@ export const replayConfirmed: FormInput<true> = (form) =>
 				message:
 					'A code is replayed only after its confirmation: the service may revoke the tokens issued from it.'
 			};
+
+/** "Close that fork", confirmed: the fork's flow id, as the refusal of a second replay named it. */
+export const forkToClose: FormInput<string> = (form) => {
+	const fork = form.get('fork');
+	return isFlowId(fork)
+		? ok(fork)
+		: {
+				ok: false,
+				message:
+					'Name the fork to close by its flow id (16 characters of A-Z, a-z, 0-9, "-" and "_"): nothing was closed.',
+				field: 'fork'
+			};
+};

@@ -1,0 +1,38 @@
+/**
+ * One fork at a time. A fork is a flow made from another under a new id, with a copy of its setup
+ * and tokens: today "Replay this code" makes one (replay.ts); a replay of the refresh token would
+ * make another. The fork records its parent (`fork_of` in its sealed session: the parent's id and
+ * what made it); the parent records nothing, so making a fork never writes it, and it finds its
+ * fork among the browser's flows by that record. The server stays stateless: the link between the
+ * two lives in the fork's own cookie, and goes with it.
+ *
+ * A flow has at most one fork. A second is refused while the first exists, with the first's id, so
+ * that the page links to it and offers "Close that fork", which drops it (session.ts `dropFlow`;
+ * its tab then says it was closed). Once the fork is gone, closed or dropped to make room, a new
+ * one may be made. Writing a fork counts as a use of its parent, and the parent is never dropped
+ * to make room for its own fork (flow-cap.ts); a fork that could not fit beside its parent is
+ * refused before anything is sent.
+ *
+ * The copy a duplicated tab makes of its flow (the `fork` action, sealed-flow.ts) is not a fork in
+ * this sense: it holds no tokens, records no parent, and is a flow of its own.
+ */
+import type { Session } from './session';
+
+/** The fork of the flow `parent` among a browser's flows, if it has one. */
+export function forkIn(
+	flows: { id: string; session: Session }[],
+	parent: string
+): string | undefined {
+	return flows.find((f) => f.id !== parent && f.session.fork_of?.flow === parent)?.id;
+}
+
+/** A second fork, refused while the first exists. */
+export const FORK_HELD =
+	'This flow already has a fork, made to replay its code: a flow keeps one fork at a time, so its code is not replayed again while that fork exists. Open the fork, or close it to replay the code here. Nothing was sent.';
+
+/** A fork that could not be written beside its parent. */
+export const FORK_TOO_LARGE =
+	'This flow is too large to keep a fork beside it: the two together would go over the cap on the playground’s cookies, and a flow is never dropped to make room for its own fork. Shorten the longest setup fields, or start over with a shorter setup. Nothing was sent.';
+
+/** "Close that fork" naming a flow that is not this flow's fork. */
+export const NOT_ITS_FORK = 'That flow is not a fork of this flow: nothing was closed.';

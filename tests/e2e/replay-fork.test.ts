@@ -1,0 +1,148 @@
+/**
+ * One fork at a time, in real Chromium against the sandbox. After "Replay this code", the flow it
+ * was made from names its fork (a link) and offers "Close that fork" instead of a second replay; a
+ * replay confirmed on a page shown before the fork existed is refused with the same link, where the
+ * replay is, and focused; "Close that fork" asks first (opened on Cancel, Escape keeps the fork),
+ * then drops the fork, and the code may be replayed again. Driven from the keyboard where a user
+ * would use it; axe checks each state. Screenshots at 1280 × 800 and 390 × 844.
+ */
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { shot } from '../helpers/browser';
+import { flowOf, signIn } from '../helpers/e2e';
+import { axeProblems } from '../helpers/axe';
+import { e2eTest } from '../helpers/fixtures';
+
+const test = e2eTest();
+
+/** "Replay this code", confirmed: the tab moves to the fork the replay made. Returns its id. */
+async function replayInFork(p: Page): Promise<string> {
+	const from = flowOf(p);
+	await p.getByTestId('replay-code').click();
+	await p.getByTestId('replay-dialog').getByRole('button', { name: 'Replay in a fork' }).click();
+	await p.waitForURL((u) => u.searchParams.get('flow') !== from);
+	await p.getByTestId('replay-fork').waitFor();
+	return flowOf(p);
+}
+
+/** Whether this browser still holds a flow's cookie. */
+const holds = async (p: Page, flow: string) =>
+	(await p.context().cookies()).some((c) => c.name === `pg_flow_${flow}`);
+
+const focused = (p: Page) =>
+	p.evaluate(() => {
+		const el = document.activeElement;
+		return el?.getAttribute('data-testid') ?? el?.textContent?.trim();
+	});
+
+for (const size of [
+	{ width: 1280, height: 800 },
+	{ width: 390, height: 844 }
+])
+	test(`a second replay of one flow is refused with a link to its fork; Close that fork drops the fork and a replay is allowed again (${size.width} px)`, async ({
+		srv,
+		newPage
+	}) => {
+		const p = await newPage(size);
+		await signIn(p, srv.url, 'Sandbox (read write)');
+		const original = flowOf(p);
+
+		// The fork is made while this page is shown (another window of the same flow, say): the page
+		// still offers the replay, and the server refuses it.
+		const made = await p.request.post(`${srv.url}/?flow=${original}&/replay`, {
+			form: { confirm: 'replay' },
+			headers: { origin: srv.url, 'x-sveltekit-action': 'true', accept: 'application/json' }
+		});
+		expect(made.ok()).toBe(true);
+		expect(await holds(p, original)).toBe(true);
+		const forks = (await p.context().cookies())
+			.map((c) => /^pg_flow_([\w-]{16})$/.exec(c.name)?.[1])
+			.filter((id) => id && id !== original);
+		expect(forks).toHaveLength(1);
+		const forkId = forks[0]!;
+
+		await p.getByTestId('replay-code').click();
+		await p.getByTestId('replay-dialog').getByRole('button', { name: 'Replay in a fork' }).click();
+		const refusal = p.locator('[data-error-of="replay"]');
+		await refusal.waitFor();
+		expect(await refusal.getAttribute('role')).toBe('alert');
+		expect(await refusal.innerText()).toMatch(
+			/This flow already has a fork, made to replay its code: a flow keeps one fork at a time/
+		);
+		// Focus lands on the refusal; the link to the fork and Close that fork are the next stops.
+		await expect.poll(() => focused(p)).toMatch(/already has a fork/);
+		const held = p.getByTestId('fork-held');
+		const link = held.getByRole('link', { name: 'Open the fork' });
+		expect(await link.getAttribute('href')).toBe(`/?flow=${forkId}`);
+		await p.keyboard.press('Tab');
+		expect(await p.evaluate(() => document.activeElement?.getAttribute('href'))).toBe(
+			`/?flow=${forkId}`
+		);
+		await p.keyboard.press('Tab');
+		expect(await focused(p)).toBe('Close that fork…');
+		// Nothing the user did is lost: the flow is still here, its tokens shown, no new flow made.
+		expect(flowOf(p)).toBe(original);
+		await p.getByTestId('access-token').waitFor();
+		expect(
+			(await p.context().cookies()).filter((c) => /^pg_flow_[\w-]{16}$/.test(c.name))
+		).toHaveLength(2);
+		expect(await axeProblems(p)).toEqual([]);
+		await refusal.scrollIntoViewIfNeeded();
+		await shot(p, `60-fork-refused-${size.width}`, { screen: true });
+
+		// Close that fork: asked first, opened on Cancel; Escape keeps the fork.
+		await p.keyboard.press('Enter');
+		const dialog = p.getByTestId('closefork-dialog');
+		await dialog.waitFor();
+		await expect.poll(() => focused(p)).toBe('Cancel');
+		expect(await dialog.innerText()).toMatch(/This flow is not changed/);
+		expect(await axeProblems(p)).toEqual([]);
+		await shot(p, `61-close-fork-dialog-${size.width}`, { screen: true });
+		await p.keyboard.press('Escape');
+		await expect.poll(() => dialog.isVisible()).toBe(false);
+		expect(await focused(p)).toBe('Close that fork…');
+		expect(await holds(p, forkId)).toBe(true);
+
+		// Confirmed: the fork is dropped, this flow is as it was, and the replay is offered again.
+		await p.keyboard.press('Enter');
+		await expect.poll(() => focused(p)).toBe('Cancel');
+		await p.keyboard.press('Tab');
+		expect(await focused(p)).toBe('Close the fork');
+		await p.keyboard.press('Enter');
+		const closedNote = p.getByTestId('fork-closed');
+		await closedNote.waitFor();
+		await expect.poll(() => focused(p)).toBe('fork-closed');
+		expect(await closedNote.innerText()).toMatch(/The fork was closed: this code may be replayed/);
+		expect(await holds(p, forkId)).toBe(false);
+		expect(await holds(p, original)).toBe(true);
+		expect(await p.locator('[data-error-of="replay"]').count()).toBe(0);
+		expect(await held.count()).toBe(0);
+
+		// A replay is allowed again: the tab moves to the new fork.
+		const second = await replayInFork(p);
+		expect(second).not.toBe(forkId);
+		expect(second).not.toBe(original);
+
+		// The flow it was made from, shown again: its fork named up front, no second replay offered.
+		await p.goto(`${srv.url}/?flow=${original}`);
+		await held.waitFor();
+		expect(await p.getByTestId('replay-code').count()).toBe(0);
+		expect(await held.innerText()).toMatch(/replayed in a fork of this flow.*one fork at a time/s);
+		expect(await link.getAttribute('href')).toBe(`/?flow=${second}`);
+		expect(await axeProblems(p)).toEqual([]);
+		await held.scrollIntoViewIfNeeded();
+		await shot(p, `62-fork-held-${size.width}`, { screen: true });
+		// The link opens the fork, with the fork's transcript: the flow so far, the replay and its check.
+		const exchanges = p.locator('.transcript details.exchange');
+		await link.click();
+		await p.waitForURL((u) => u.searchParams.get('flow') === second);
+		await p.getByTestId('replay-fork').waitFor();
+		await expect.poll(() => exchanges.count()).toBe(5);
+
+		// The closed fork's address says what happened to it.
+		await p.goto(`${srv.url}/?flow=${forkId}`);
+		await p
+			.getByRole('alert')
+			.filter({ hasText: /This flow was a fork, closed from the flow it was made from/ })
+			.waitFor();
+	});
