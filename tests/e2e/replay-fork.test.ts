@@ -138,6 +138,11 @@ for (const size of [
 		await p.waitForURL((u) => u.searchParams.get('flow') === second);
 		await p.getByTestId('replay-fork').waitFor();
 		await expect.poll(() => exchanges.count()).toBe(5);
+		// The fork's banner links back, to the parent's own transcript (not the fork's, left behind).
+		await p.getByTestId('replay-fork').getByRole('link', { name: 'another flow' }).click();
+		await p.waitForURL((u) => u.searchParams.get('flow') === original);
+		await held.waitFor();
+		await expect.poll(() => exchanges.count()).toBe(3);
 
 		// The closed fork's address says what happened to it.
 		await p.goto(`${srv.url}/?flow=${forkId}`);
