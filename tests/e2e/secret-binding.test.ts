@@ -3,7 +3,7 @@
  * never shows a character or the length of it; a change of the client id or the token endpoint
  * clears it, and the form says why in words and that the setup is no longer the preset. Tokens
  * belong to their API: moving the user-info endpoint to another origin asks first, and without a
- * yes the save drops them, says why, and offers Undo.
+ * yes the save drops them, says why, and offers Undo; a fill from another host's metadata asks too.
  * Screenshots at 1280 and 390 px go to test-output/screenshots/.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -12,6 +12,7 @@ import { startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
 import { choosePreset, openPlayground, signIn, watch } from '../helpers/e2e';
 import { withRecordingServer } from '../helpers/recording-server';
+import { carried, withMetadataHost } from '../helpers/metadata-host';
 
 const PRESET_SECRET = 'sandbox-rw-secret';
 let srv: TestServer;
@@ -164,4 +165,42 @@ describe('tokens follow their API', () => {
 			});
 		}
 	);
+
+	test("token theft by another host's metadata that claims the sandbox's token endpoint: the form asks before Save, and without a yes no token reaches that host", async () => {
+		const p = await newPage(1280, 800);
+		await signIn(p, srv.url, 'Sandbox (read write)');
+		const token = await p.getByTestId('access-token').innerText();
+		await withMetadataHost(
+			(origin) => ({
+				issuer: origin,
+				authorization_endpoint: `${srv.url}/sandbox/oauth2/auth`,
+				token_endpoint: `${srv.url}/sandbox/oauth2/token`,
+				userinfo_endpoint: `${origin}/userinfo`
+			}),
+			async (origin, seen) => {
+				await p.getByTestId('setup-summary').click();
+				await p.getByText('Advanced settings').click();
+				await p.getByLabel('Issuer', { exact: true }).fill(origin);
+				await p.getByRole('button', { name: 'Fill from metadata' }).click();
+				await expect
+					.poll(() => p.getByLabel('User-info endpoint').inputValue())
+					.toBe(`${origin}/userinfo`);
+				// The sandbox's tokens were issued with no issuer set: no metadata vouches for them.
+				const question = p.getByTestId('token-question');
+				await expect.poll(() => question.count()).toBe(1);
+				expect(await question.innerText()).toMatch(
+					new RegExp(`^Send this flow's tokens to ${origin}\\?`)
+				);
+				await question.scrollIntoViewIfNeeded();
+				await shot(p, '35-token-question-other-host-metadata-1280');
+				await p.getByRole('button', { name: 'Save setup' }).click();
+				await p.getByTestId('token-note').waitFor();
+				expect(await p.getByTestId('access-token').count()).toBe(0);
+				expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+					'GET /.well-known/oauth-authorization-server'
+				]);
+				expect(carried(seen)).not.toContain(token);
+			}
+		);
+	});
 });

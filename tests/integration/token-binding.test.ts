@@ -2,14 +2,16 @@
  * Tokens belong to the API they were issued for. Over real HTTP against the built server: tokens
  * come from the sandbox, then a save moves the user-info endpoint or the base URL to another
  * loopback origin, a recording server that plays someone else's API. Each test is an attack: the
- * access token must never reach that origin unless the user said yes to it.
+ * access token must never reach that origin unless the user said yes to it. The metadata tests add
+ * service A (a loopback service of their own that issues tokens) and a metadata host on another
+ * origin whose document claims A's endpoints (tests/helpers/metadata-host.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import http from 'node:http';
 import { startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom, decide, unescapeHtml } from '../helpers/client';
 import { withRecordingServer, type SeenRequest } from '../helpers/recording-server';
-import { listen } from '../helpers/listen';
+import { carried, withMetadataHost } from '../helpers/metadata-host';
+import { startFakeService, type FakeService } from '../helpers/fake-service';
 
 let srv: TestServer;
 
@@ -140,72 +142,107 @@ describe('tokens follow their API', () => {
 	});
 });
 
-/**
- * An authorization server's metadata at RFC 8414's well-known URL, on a loopback port: its issuer
- * is its own origin, its user-info endpoint is there too, and its token endpoint is `token(origin)`.
- * Every other request is recorded and answered 200.
- */
-async function withMetadataServer(
-	token: (origin: string) => string,
-	fn: (origin: string, seen: { url: string; auth: string }[]) => Promise<void>
-): Promise<void> {
-	const seen: { url: string; auth: string }[] = [];
-	let origin = '';
-	const server = http.createServer((req, res) => {
-		if (req.url === '/.well-known/oauth-authorization-server') {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(
-				JSON.stringify({
-					issuer: origin,
-					authorization_endpoint: `${origin}/auth`,
-					token_endpoint: token(origin),
-					userinfo_endpoint: `${origin}/userinfo`
-				})
-			);
-			return;
-		}
-		seen.push({ url: req.url ?? '', auth: req.headers.authorization ?? '' });
-		res.writeHead(200, { 'content-type': 'application/json' }).end('{"sub":"1"}');
+/** Service A, a loopback service of its own: its consent sends a code back, its token endpoint issues this access token. */
+const A_ACCESS_TOKEN = 'service-a-access-token-7Hq2';
+let serviceA: FakeService;
+beforeAll(async () => {
+	serviceA = await startFakeService();
+	serviceA.answer('/oauth2/token', {
+		status: 200,
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({
+			access_token: A_ACCESS_TOKEN,
+			token_type: 'Bearer',
+			expires_in: 3600,
+			scope: 'read'
+		})
 	});
-	origin = (await listen(server)).url;
-	try {
-		await fn(origin, seen);
-	} finally {
-		await new Promise<void>((ok) => server.close(() => ok()));
-	}
+});
+afterAll(async () => {
+	await serviceA?.close();
+});
+
+/** A flow that holds service A's tokens, issued with the setup `fields` (no issuer unless given). */
+async function withServiceATokens(fields: Record<string, string> = {}): Promise<Client> {
+	const c = new Client(srv.url);
+	const saved = await c.action('setup', serviceASetup(c, fields));
+	expect(saved.type, JSON.stringify(saved.data)).toBe('success');
+	const consent = await c.fetch(consentUrlFrom(await c.page()));
+	await c.fetch(consent.res.headers.get('location')!);
+	const ex = await c.action('exchange');
+	expect(ex.type, JSON.stringify(ex.data)).toBe('success');
+	expect(JSON.stringify(ex.data)).toContain(A_ACCESS_TOKEN);
+	return c;
+}
+
+function serviceASetup(c: Client, fields: Record<string, string>): Record<string, string> {
+	return {
+		base_url: serviceA.url,
+		client_id: 'a-app',
+		client_secret: 'a-app-secret-Vv31',
+		scope: 'read',
+		redirect_uri: `${c.base}/callback`,
+		auto_exchange: 'false',
+		...fields
+	};
 }
 
 describe("the issuer's verified metadata", () => {
-	test('the user-info endpoint its metadata names, for the token endpoint that issued the tokens, needs no question', async () => {
-		const c = await withTokens();
-		const sandboxToken = `${c.base}/sandbox/oauth2/token`;
-		await withMetadataServer(
-			() => sandboxToken,
+	test("token theft by another host's metadata that claims the service's token endpoint: the save asks, and the token never reaches that host", async () => {
+		// Tokens from service A with no issuer set (the common case). The other host's document is
+		// verified (its issuer is its own URL), names A's consent and token endpoints, and puts the
+		// user-info endpoint on its own host.
+		const c = await withServiceATokens();
+		await withMetadataHost(
+			(origin) => ({
+				issuer: origin,
+				authorization_endpoint: `${serviceA.url}/oauth2/auth`,
+				token_endpoint: `${serviceA.url}/oauth2/token`,
+				userinfo_endpoint: `${origin}/userinfo`
+			}),
 			async (origin, seen) => {
 				const found = await c.action('discover', { base_url: '', issuer: origin });
-				expect(found.data.vouched).toEqual([origin, new URL(c.base).origin]);
+				expect(found.type).toBe('success');
+				// The save as a fill from that document leaves it, without a yes.
 				const saved = await c.action(
 					'setup',
-					setupFields(c, {
+					serviceASetup(c, {
 						issuer: origin,
-						userinfo_endpoint: `${origin}/userinfo`,
-						token_endpoint: sandboxToken
+						authorization_endpoint: `${serviceA.url}/oauth2/auth`,
+						token_endpoint: `${serviceA.url}/oauth2/token`,
+						userinfo_endpoint: `${origin}/userinfo`
 					})
 				);
-				expect(saved.data.tokensDropped).toBeUndefined();
-				expect((await c.action('userinfo')).type).toBe('success');
-				expect(seen).toEqual([{ url: '/userinfo', auth: expect.stringMatching(/^Bearer /) }]);
+				expect(saved.type).toBe('success');
+				await c.action('userinfo');
+				await c.action('api', { method: 'GET', path: 'subscription/list' });
+				// The metadata fetch is all it ever saw.
+				expect(carried(seen)).not.toContain(A_ACCESS_TOKEN);
+				expect(carried(seen)).not.toMatch(/bearer/i);
+				expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+					'GET /.well-known/oauth-authorization-server'
+				]);
+				expect(saved.data.tokensDropped).toBe(true);
+				expect(found.data.vouched).toBeNull();
+				expect(testIdText(await c.page(), 'token-note')).toContain(
+					`the user-info endpoint moved to ${origin}`
+				);
 			}
 		);
 	});
 
 	test("token theft by an attacker's metadata: its own issuer and token endpoint vouch for nothing", async () => {
 		const c = await withTokens();
-		await withMetadataServer(
-			(origin) => `${origin}/token`,
+		await withMetadataHost(
+			(origin) => ({
+				issuer: origin,
+				authorization_endpoint: `${origin}/auth`,
+				token_endpoint: `${origin}/token`,
+				userinfo_endpoint: `${origin}/userinfo`
+			}),
 			async (origin, seen) => {
 				const found = await c.action('discover', { base_url: '', issuer: origin });
-				expect(found.data.vouched).toEqual([]);
+				expect(found.data.vouched).toBeNull();
 				const saved = await c.action(
 					'setup',
 					setupFields(c, {
@@ -216,9 +253,38 @@ describe("the issuer's verified metadata", () => {
 				);
 				expect(saved.data.tokensDropped).toBe(true);
 				await c.action('userinfo');
-				expect(seen).toEqual([]);
+				expect(bearers(seen)).toEqual([]);
 			}
 		);
+	});
+
+	test('the user-info endpoint that the metadata of the issuer the tokens were issued by names needs no question', async () => {
+		// Service A's own metadata, at its own issuer, puts its user-info endpoint on another host B.
+		await withRecordingServer(async (b, seenByB) => {
+			serviceA.answer('/.well-known/oauth-authorization-server', {
+				status: 200,
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({
+					issuer: serviceA.url,
+					authorization_endpoint: `${serviceA.url}/oauth2/auth`,
+					token_endpoint: `${serviceA.url}/oauth2/token`,
+					userinfo_endpoint: `${b}/userinfo`
+				})
+			});
+			const c = await withServiceATokens({ issuer: serviceA.url });
+			const found = await c.action('discover', { base_url: '', issuer: serviceA.url });
+			expect(found.data.vouched).toEqual({ issuer: serviceA.url, origins: [serviceA.url, b] });
+			const saved = await c.action(
+				'setup',
+				serviceASetup(c, { issuer: serviceA.url, userinfo_endpoint: `${b}/userinfo` })
+			);
+			expect(saved.type).toBe('success');
+			expect(saved.data.tokensDropped).toBeUndefined();
+			expect((await c.action('userinfo')).type).toBe('success');
+			expect(seenByB.map((r) => [r.url, r.headers.authorization])).toEqual([
+				['/userinfo', `Bearer ${A_ACCESS_TOKEN}`]
+			]);
+		});
 	});
 });
 

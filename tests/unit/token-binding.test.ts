@@ -15,7 +15,8 @@ import {
 	tokenMoves,
 	tokenQuestion,
 	tokensDroppedMessage,
-	vouchedFor
+	vouchedOrigins,
+	vouchFor
 } from '$lib/oauth/token-binding';
 import { setupWith, type Setup } from '$lib/oauth/setup';
 import { tokensAfterSave } from '$lib/server/tokens';
@@ -127,16 +128,34 @@ describe("the issuer's verified metadata", () => {
 			'https://keys.reader.test'
 		]);
 	});
-	test('vouches only for tokens of the same issuer or token endpoint', () => {
-		const vouched = { ...doc, origins: metadataOrigins(doc) };
-		expect(vouchedFor(bindTokens(setup({ issuer: BASE })), vouched)).toEqual(vouched.origins);
-		expect(vouchedFor(bindTokens(setup()), vouched)).toEqual(vouched.origins);
+	test('vouches for tokens bound to its issuer, and only while the setup names that issuer', () => {
+		const vouch = vouchFor(bindTokens(setup({ issuer: BASE })), {
+			...doc,
+			origins: metadataOrigins(doc)
+		});
+		expect(vouch).toEqual({ issuer: BASE, origins: metadataOrigins(doc) });
+		expect(vouchedOrigins(vouch, BASE)).toEqual(metadataOrigins(doc));
+		expect(vouchedOrigins(vouch, '')).toEqual([]);
+		expect(vouchedOrigins(vouch, EVIL)).toEqual([]);
+		expect(vouchedOrigins(null, BASE)).toEqual([]);
+	});
+	test("token theft by another host's metadata that claims the service's token endpoint: tokens issued with no issuer are vouched for by none", () => {
+		// Verified only in that its issuer is the URL it was fetched for, which any host arranges.
+		const claim = { issuer: EVIL, token_endpoint: `${BASE}/oauth2/token`, origins: [EVIL] };
+		expect(vouchFor(bindTokens(setup()), claim)).toBeNull();
+		expect(vouchFor(bindTokens(setup()), { ...claim, issuer: '' })).toBeNull();
+		expect(vouchFor(bindTokens(setup({ issuer: BASE })), claim)).toBeNull();
 	});
 	test("an attacker's metadata vouches for nothing: another issuer and another token endpoint", () => {
 		const evil = { issuer: EVIL, token_endpoint: `${EVIL}/token`, origins: [EVIL] };
-		expect(vouchedFor(bindTokens(setup({ issuer: BASE })), evil)).toEqual([]);
-		expect(vouchedFor(bindTokens(setup()), evil)).toEqual([]);
-		expect(vouchedFor(undefined, evil)).toEqual([]);
+		expect(vouchFor(bindTokens(setup({ issuer: BASE })), evil)).toBeNull();
+		expect(vouchFor(bindTokens(setup()), evil)).toBeNull();
+		expect(vouchFor(undefined, evil)).toBeNull();
+		expect(vouchFor(bindTokens(setup({ issuer: BASE })), undefined)).toBeNull();
+	});
+	test('the issuer is compared as written: a trailing slash is another issuer', () => {
+		const other = { issuer: `${BASE}/`, token_endpoint: '', origins: [EVIL] };
+		expect(vouchFor(bindTokens(setup({ issuer: BASE })), other)).toBeNull();
 	});
 });
 
@@ -182,6 +201,41 @@ describe('a save', () => {
 		const r = tokensAfterSave(
 			held({ metadata_for }),
 			setup({ issuer: '', userinfo_endpoint: `${EVIL}/me` }),
+			undefined
+		);
+		expect(r.dropped).toBe(true);
+	});
+
+	test("token theft by another host's metadata that names the service's token endpoint: tokens issued with no issuer, the move is not vouched for", () => {
+		const metadata_for = {
+			issuer: EVIL,
+			token_endpoint: `${BASE}/oauth2/token`,
+			origins: [EVIL, BASE]
+		};
+		const filled = setup({ issuer: EVIL, userinfo_endpoint: `${EVIL}/userinfo` });
+		const r = tokensAfterSave(
+			held({ setup: setup(), tokens_for: bindTokens(setup()), metadata_for }),
+			filled,
+			undefined
+		);
+		expect(r.dropped).toBe(true);
+		expect(r.fields).toMatchObject({ tokens: undefined, tokens_for: undefined });
+		expect(r.fields.token_note).toContain(`the user-info endpoint moved to ${EVIL}`);
+		// A yes for exactly that origin still keeps them: the save asks, as for any other move.
+		const yes = tokensAfterSave(
+			held({ setup: setup(), tokens_for: bindTokens(setup()), metadata_for }),
+			filled,
+			[EVIL]
+		);
+		expect(yes.dropped).toBe(false);
+		expect(yes.fields.tokens_for!.origins).toEqual([BASE, EVIL]);
+	});
+
+	test("token theft by another issuer's metadata: tokens bound to one issuer are not moved by another's", () => {
+		const metadata_for = { issuer: EVIL, token_endpoint: `${BASE}/oauth2/token`, origins: [EVIL] };
+		const r = tokensAfterSave(
+			held({ metadata_for }),
+			setup({ issuer: EVIL, userinfo_endpoint: `${EVIL}/userinfo` }),
 			undefined
 		);
 		expect(r.dropped).toBe(true);

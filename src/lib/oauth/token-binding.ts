@@ -120,7 +120,7 @@ export function metadataOrigins(values: MetadataValues): string[] {
 	return [...new Set(urls.map((u) => new URL(u).origin))];
 }
 
-/** What a verified metadata document vouches for: its issuer, its token endpoint and the origins it names. */
+/** What a verified metadata document names: its issuer, its token endpoint and the origins it names. */
 export interface VouchedOrigins {
 	issuer: string;
 	token_endpoint: string;
@@ -129,21 +129,34 @@ export interface VouchedOrigins {
 	auth_methods?: string[];
 }
 
+/** What metadata vouches for the flow's tokens: the issuer it speaks for, and the origins it names. */
+export interface Vouch {
+	issuer: string;
+	origins: string[];
+}
+
 /**
- * The origins the verified metadata vouches for these tokens: only when it is the metadata of the
- * issuer the tokens were issued by (the same issuer, or the same token endpoint).
+ * What the verified metadata vouches for these tokens: the origins it names, only when it is the
+ * metadata of the issuer the tokens are bound to (a non-empty issuer, the same string). A document
+ * counts as verified once its `issuer` is the URL it was fetched for (RFC 8414 §3.3), which any
+ * host can arrange for itself, and it may name any token endpoint: naming the one that issued the
+ * tokens proves nothing, so tokens issued with no issuer set are vouched for by no metadata.
  */
-export function vouchedFor(
+export function vouchFor(
 	binding: TokenBinding | undefined,
 	metadata: VouchedOrigins | undefined
-): string[] {
-	if (!binding || !metadata) return [];
-	const sameIssuer = !!binding.issuer && binding.issuer === metadata.issuer;
-	const token = URL.canParse(metadata.token_endpoint)
-		? new URL(metadata.token_endpoint).href
-		: metadata.token_endpoint;
-	const sameTokenEndpoint = !!token && token === binding.token_endpoint;
-	return sameIssuer || sameTokenEndpoint ? metadata.origins : [];
+): Vouch | null {
+	if (!binding?.issuer || !metadata || metadata.issuer !== binding.issuer) return null;
+	return { issuer: metadata.issuer, origins: metadata.origins };
+}
+
+/**
+ * The origins a save may send the tokens to without a question, for a setup that names `issuer`:
+ * the vouch's, while the setup still names the issuer it speaks for; none otherwise. The server's
+ * save (server/tokens.ts) and the form's question (ui/setup/TokenQuestion.svelte) both ask this.
+ */
+export function vouchedOrigins(vouch: Vouch | null | undefined, issuer: string): string[] {
+	return vouch && issuer === vouch.issuer ? vouch.origins : [];
 }
 
 /**

@@ -19,7 +19,7 @@ import * as said from '$lib/oauth/catalogue/server-metadata';
 import type { AuthMethod, PkceMethod } from '$lib/oauth/setup';
 import { headerValue, type Exchange, type Finding } from '$lib/exchange/types';
 import { responseOf } from '$lib/oauth/strict-client';
-import { metadataOrigins, vouchedFor } from '$lib/oauth/token-binding';
+import { metadataOrigins, vouchFor } from '$lib/oauth/token-binding';
 import type { StepResult } from './flow';
 import { moveSecretQuestion } from './secret';
 import type { Sender } from './send';
@@ -143,17 +143,18 @@ export async function fillFromMetadata(
 			ok: true,
 			session,
 			exchanges,
-			answer: { discovery, secretQuestion: null, vouched: [] }
+			answer: { discovery, secretQuestion: null, vouched: null }
 		};
 	const secretQuestion = moveSecretQuestion(session, { base_url, ...discovery.values });
-	// What the verified metadata names: origins the tokens may go to without a question.
+	// What the verified metadata names: origins the tokens may go to without a question, when it is
+	// the metadata of the issuer the tokens are bound to (oauth/token-binding.ts).
 	const metadata_for = {
 		issuer: discovery.values.issuer ?? '',
 		token_endpoint: discovery.values.token_endpoint ?? '',
 		origins: metadataOrigins(discovery.values),
 		auth_methods: discovery.authMethods.slice(0, 16)
 	};
-	const vouched = session.tokens ? vouchedFor(session.tokens_for, metadata_for) : [];
+	const vouched = session.tokens ? vouchFor(session.tokens_for, metadata_for) : null;
 	return {
 		ok: true,
 		session: { ...session, metadata_for },

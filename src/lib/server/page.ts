@@ -11,7 +11,7 @@ import type { Session } from './session';
 import { FLOW_PARAM } from '$lib/oauth/flow-id';
 import { presetSetup, secretView } from './secret';
 import { bindingChanges, bindSecret, listChanges, secretHosts } from '$lib/oauth/secret-binding';
-import { vouchedFor } from '$lib/oauth/token-binding';
+import { vouchFor } from '$lib/oauth/token-binding';
 import { outward } from './way-out';
 import { undoSlot } from './undo';
 import { stampSetup } from './setup-id';
@@ -113,15 +113,10 @@ export function view(session: Session, origin: string) {
 		/** Why a save dropped the tokens; `tokenUndo` while Undo can bring them back. */
 		tokenNote: session.token_note ?? null,
 		tokenUndo: !!session.token_note && !!undoSlot(session),
-		/** The origins the tokens may go to without a question (the setup form asks before others). */
-		tokenOrigins: session.tokens
-			? [
-					...new Set([
-						...(session.tokens_for?.origins ?? []),
-						...vouchedFor(session.tokens_for, session.metadata_for)
-					])
-				]
-			: null,
+		/** The origins the tokens are bound to (the setup form asks before others). */
+		tokenOrigins: session.tokens ? (session.tokens_for?.origins ?? []) : null,
+		/** What the verified metadata of the tokens' own issuer vouches for (no question while the setup names it). */
+		tokenVouch: session.tokens ? vouchFor(session.tokens_for, session.metadata_for) : null,
 		presets: app.presets
 			.list(origin)
 			.map(({ name, label, description }) => ({ name, label, description })),

@@ -13,7 +13,8 @@ import {
 	rebindTokens,
 	tokenMoves,
 	tokensDroppedMessage,
-	vouchedFor
+	vouchedOrigins,
+	vouchFor
 } from '$lib/oauth/token-binding';
 import type { Setup } from '$lib/oauth/setup';
 import type { Session } from './session';
@@ -78,8 +79,8 @@ export interface TokenFields {
 
 /**
  * The tokens after a setup is saved (oauth/token-binding.ts). They stay while every origin the
- * access token would go to is one they were issued for, or one the issuer's verified metadata
- * names, or one the user confirmed (`confirmed`, the exact list of new origins); then they are
+ * access token would go to is one they were issued for, or one named by the verified metadata of
+ * the issuer they are bound to (while the setup names that issuer), or one the user confirmed (`confirmed`, the exact list of new origins); then they are
  * bound to the new origins as well. Otherwise (or when `dropAll`: another client or token
  * endpoint) they are dropped, and `dropped` says so, with the note naming what moved where.
  */
@@ -94,8 +95,8 @@ export function tokensAfterSave(
 	if (!tokens) return { fields: kept, dropped: false };
 	const none = { tokens: undefined, token_values: undefined, tokens_for: undefined };
 	if (dropAll) return { fields: { ...none, token_note: undefined }, dropped: false };
-	const vouched = setup.issuer === session.metadata_for?.issuer ? session.metadata_for : undefined;
-	const moves = tokenMoves(tokens_for, setup, vouchedFor(tokens_for, vouched));
+	const vouch = vouchFor(tokens_for, session.metadata_for);
+	const moves = tokenMoves(tokens_for, setup, vouchedOrigins(vouch, setup.issuer));
 	if (tokens_for && (!moves.length || confirmedMoves(moves, confirmed)))
 		return { fields: { ...kept, tokens_for: rebindTokens(tokens_for, setup) }, dropped: false };
 	return {

@@ -29,6 +29,7 @@ import { flowAction } from '$lib/oauth/flow-id';
 import { transcript } from './transcript.svelte';
 import { focusOutcome } from './focus';
 import { UndoOffer } from './undo.svelte';
+import type { Vouch } from '$lib/oauth/token-binding';
 
 /** After this long a step counts as slow, and the progress line offers Cancel. */
 export const SLOW_AFTER_MS = 2000;
@@ -93,8 +94,11 @@ export class Flow {
 	selectedId = $state<string | undefined>();
 	/** After Start over: what this tab cleared, offered back by Undo. */
 	readonly undo = new UndoOffer();
-	/** Origins the issuer's verified metadata vouches for the flow's tokens (the last "Fill from metadata"). */
-	vouchedOrigins = $state<string[]>([]);
+	/**
+	 * What the last "Fill from metadata" in this page found vouched for the flow's tokens (null: nothing;
+	 * undefined: no fill yet, the page data's stands). Newer than the page data until it reloads.
+	 */
+	vouch = $state<Vouch | null | undefined>(undefined);
 
 	/** The last attempt of each step that brought back no exchange of it (step-status.ts). */
 	attempts = $state<Partial<Record<ExchangeStep, Attempt>>>({});
