@@ -26,7 +26,8 @@ const LATER = {
 const ON_DEMAND = {
 	ShortcutsDialog: 'Go to the next step',
 	StartOverDialog: 'Keep this flow',
-	PrefillBanner: 'Filled in from a link'
+	PrefillBanner: 'Filled in from a link',
+	NotStartedBanner: 'was not started in this tab'
 };
 
 /** Follows the JavaScript a fresh page (empty cache) fetches: `read()` waits for every body. */

@@ -12,6 +12,7 @@ import { FLOW_PARAM } from '$lib/oauth/flow-id';
 import { presetSetup, secretView } from './secret';
 import { bindingChanges, bindSecret, listChanges, secretHosts } from '$lib/oauth/secret-binding';
 import { vouchFor } from '$lib/oauth/token-binding';
+import { flowHosts } from '$lib/oauth/flow-hosts';
 import { outward } from './way-out';
 import { undoSlot } from './undo';
 import { stampSetup } from './setup-id';
@@ -84,6 +85,8 @@ export function view(session: Session, origin: string) {
 		defaults,
 		setup,
 		shareLink: setup ? prefillLink(origin, setup, defaults) : null,
+		/** The hosts the setup sends something to, for a flow the tab did not start (ui/tab-flow.ts); null: only this playground's. */
+		flowHosts: setup ? flowHosts(setup, new URL(origin).host) : null,
 		guardMode: app.config.policy.mode,
 		endpoints: setup ? endpoints(setup) : null,
 		...secretView(session, origin),

@@ -4,6 +4,11 @@
  * tab). A tab that finds its id already open in another tab (a duplicated tab: the browser copied
  * the address and the sessionStorage) forks: it asks the other tabs over a BroadcastChannel, and on
  * an answer moves to a copy of the flow under a new id (the `fork` action).
+ *
+ * sessionStorage also keeps the tab's record of the flows it started or forked (`SeenFlows`): a
+ * flow the tab is asked to show without one is a flow someone else may have sealed (in local mode
+ * another app on another port of the same host can set a `pg_flow_<id>` cookie and send the tab to
+ * `/?flow=<id>`), and the page names its hosts to check before the secret is typed.
  */
 import { FLOW_PARAM, flowPage, isFlowId } from '$lib/oauth/flow-id';
 
@@ -25,6 +30,62 @@ export function rememberFlow(id: string): void {
 	} catch {
 		/* storage may be off */
 	}
+}
+
+const SEEN_KEY = 'playground.flows.seen';
+/** The record keeps this many flows, the newest (a browser holds far fewer under the byte cap). */
+const SEEN_MAX = 32;
+
+/**
+ * What this tab knows of the flows it started or forked: each flow's id and the id of the setup it
+ * last showed in this tab (null: none saved), or `true` for a fork the tab is about to open (its
+ * setup is the one it was forked with). A flow the tab saw sealed again under its id with another
+ * setup, which the tab did not save (another app can overwrite a cookie it knows the name of), no
+ * longer matches.
+ */
+export type SeenFlows = Record<string, string | null | true>;
+
+export function seenFlows(): SeenFlows {
+	try {
+		const seen: unknown = JSON.parse(sessionStorage.getItem(SEEN_KEY) ?? '{}');
+		if (!seen || typeof seen !== 'object' || Array.isArray(seen)) return {};
+		return Object.fromEntries(
+			Object.entries(seen).filter(
+				([id, setup]) =>
+					isFlowId(id) && (setup === null || setup === true || typeof setup === 'string')
+			)
+		) as SeenFlows;
+	} catch {
+		return {};
+	}
+}
+
+/** Records that this tab started, forked or kept the flow `id`, showing the setup `setup`. */
+export function recordFlow(id: string, setup: string | null | true): void {
+	const seen = seenFlows();
+	delete seen[id];
+	seen[id] = setup;
+	const kept = Object.entries(seen).slice(-SEEN_MAX);
+	try {
+		sessionStorage.setItem(SEEN_KEY, JSON.stringify(Object.fromEntries(kept)));
+	} catch {
+		/* storage may be off: the banner then shows on a reload, which says nothing worse than "check" */
+	}
+}
+
+/**
+ * Whether the tab shows a flow it did not start: not one the server minted for this load
+ * (`started`), and not one the tab's record has with this setup.
+ */
+export function notStartedHere(
+	seen: SeenFlows,
+	id: string,
+	setup: string | null,
+	started: boolean
+): boolean {
+	if (started) return false;
+	if (!Object.hasOwn(seen, id)) return true;
+	return seen[id] !== true && seen[id] !== setup;
 }
 
 /**
