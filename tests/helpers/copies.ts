@@ -3,8 +3,8 @@
  * for the tests that scan what left the server: raw, percent (either case, `+` for a space), form,
  * JSON (short escapes and `\uXXXX` in either case), the base64/base64url characters that depend
  * only on the secret or its form encoding at each of the three alignments, hexadecimal of its UTF-8
- * bytes (either case), HTML character references, percent-encoding applied twice, and JSON inside
- * a JSON string (JSON-escaped twice).
+ * bytes (either case), HTML character references (with or without the closing `;`),
+ * percent-encoding applied twice, and JSON inside a JSON string (JSON-escaped twice).
  */
 export const utf8 = (s: string) => new TextEncoder().encode(s);
 export const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
@@ -55,6 +55,27 @@ export const htmlRefs = (s: string, kind: 'decimal' | 'hex' | 'HEX' | 'zeros') =
 			return kind === 'hex' ? `&#x${cp.toString(16)};` : `&#X${cp.toString(16).toUpperCase()};`;
 		})
 		.join('');
+/**
+ * Every character as a numeric HTML character reference without its closing `;` (`&#115&#51`), which
+ * browsers still decode (WHATWG HTML, "missing-semicolon-after-character-reference"): decimal, hex
+ * (`&#x73`) or hex with leading zeros in upper case (`&#X0073`). The last one gets its `;` only when
+ * `next`, the text after the copy, starts with a digit it would run into (`&#1151` is one character).
+ */
+export const htmlBare = (s: string, kind: 'decimal' | 'hex' | 'HEX' = 'decimal', next = '') => {
+	const refs = [...s].map((ch) => {
+		const cp = ch.codePointAt(0)!;
+		if (kind === 'decimal') return `&#${cp}`;
+		return kind === 'hex' ? `&#x${cp.toString(16)}` : `&#X00${cp.toString(16).toUpperCase()}`;
+	});
+	const digit = kind === 'decimal' ? /^[0-9]/ : /^[0-9a-f]/i;
+	return refs.join('') + (digit.test(next) ? ';' : '');
+};
+/**
+ * HTML escaping with the named references browsers also read without their `;` (`&amp &lt &gt
+ * &quot`, WHATWG HTML's legacy names: even `&ampx` is `&x`) written so; `'` as `&#39;`.
+ */
+export const htmlEscapeBare = (s: string) =>
+	s.replace(/[&<>"']/g, (c) => (c === "'" ? '&#39;' : NAMED[c]!.slice(0, -1)));
 /** Each character in turn raw, named (else decimal), hex with leading zeros, decimal with leading zeros. */
 export const htmlMixed = (s: string) =>
 	[...s]
@@ -120,6 +141,9 @@ export function copies(secret: string): { name: string; text: string }[] {
 		{ name: 'HTML hex references, upper case', text: htmlRefs(secret, 'HEX') },
 		{ name: 'HTML references with leading zeros', text: htmlRefs(secret, 'zeros') },
 		{ name: 'HTML references, mixed', text: htmlMixed(secret) },
+		{ name: 'HTML decimal references without ;', text: htmlBare(secret) },
+		{ name: 'HTML hex references without ;', text: htmlBare(secret, 'hex') },
+		{ name: 'HTML-escaped without ;', text: htmlEscapeBare(secret) },
 		{ name: 'percent twice', text: percentTwice(secret) },
 		{ name: 'percent twice, lower case', text: percentTwice(secret, true) },
 		{ name: 'form twice', text: form(form(secret)) },

@@ -2,8 +2,8 @@
  * A token endpoint that echoes the client secret it receives, in every encoding redaction covers
  * and in every place of its answer: the redirect back, the status line, response headers, the token
  * response's extra fields (as JSON, `\uXXXX` JSON, percent-encoding, base64 at each alignment,
- * HTTP Basic, hex, HTML character references, percent-encoding twice, JSON inside a JSON string)
- * and the user-info body. Listens on a loopback port; stop it with `close()`.
+ * HTTP Basic, hex, HTML character references with and without `;`, percent-encoding twice, JSON
+ * inside a JSON string) and the user-info body. Listens on a loopback port; stop it with `close()`.
  */
 import http from 'node:http';
 import {
@@ -11,6 +11,8 @@ import {
 	b64url,
 	form,
 	hex,
+	htmlBare,
+	htmlEscapeBare,
 	htmlMixed,
 	htmlRefs,
 	json,
@@ -35,6 +37,8 @@ export function echoedForms(secret: string): Record<string, string> {
 		hex: hex(secret, 'mixed'),
 		html_decimal: htmlRefs(secret, 'decimal'),
 		html_hex: htmlRefs(secret, 'zeros'),
+		html_no_semicolon: htmlBare(secret, 'hex'),
+		html_named_no_semicolon: htmlEscapeBare(secret),
 		percent_twice: percentTwice(secret, true),
 		json_in_json_u: json(jsonU(secret))
 	};

@@ -26,7 +26,9 @@ import {
 	copiesIn,
 	form,
 	hex,
+	htmlBare,
 	htmlEscape,
+	htmlEscapeBare,
 	htmlMixed,
 	htmlRefs,
 	json,
@@ -73,6 +75,9 @@ const reencoded = (secret: string): [string, string][] => [
 	['HTML hex references', htmlRefs(secret, 'HEX')],
 	['HTML references with leading zeros', htmlRefs(secret, 'zeros')],
 	['HTML references, mixed', htmlMixed(secret)],
+	['HTML decimal references without ;', htmlBare(secret)],
+	['HTML hex references without ;', htmlBare(secret, 'HEX')],
+	['HTML-escaped without ;', htmlEscapeBare(secret)],
 	['percent twice', percentTwice(secret)],
 	['percent twice, lower case', percentTwice(secret, true)],
 	['form twice', form(form(secret))],
@@ -240,26 +245,39 @@ describe('echo: a service that echoes the client secret in any encoding', () => 
 		);
 	}, 60_000);
 
-	test('re-encoded: any secret as hex, HTML references in any mix, percent-encoded twice or JSON in JSON, inside any text, does not survive; a text without it is unchanged (property)', () => {
+	test('re-encoded: any secret as hex, HTML references in any mix (with or without `;`), percent-encoded twice or JSON in JSON, inside any text, does not survive; a text without it is unchanged (property)', () => {
 		// Text around the copy, with the characters the re-encoded forms are made of.
 		const near = fc.constantFrom(...'&#;xX%25\\u0amp'.split(''));
 		const text = fc.string({ unit: fc.oneof(special, letter, near), maxLength: 24 });
-		/** HTML references or percent-encoding twice, chosen character by character from `picks`. */
-		const mixed = (secret: string, picks: number[]) =>
-			[...secret]
-				.map((ch, i) => {
-					const pick = picks[i % picks.length]!;
-					const b = [...utf8(ch)];
-					return [
-						ch,
-						htmlEscape(ch),
-						htmlRefs(ch, pick % 2 ? 'HEX' : 'zeros'),
-						`&#${'0'.repeat(pick % 3)}${ch.codePointAt(0)};`,
-						b.map((x) => `%25${x.toString(16).padStart(2, '0')}`).join(''),
-						percentTwice(ch, pick % 2 === 0)
-					][pick % 6];
+		/**
+		 * HTML references (with or without their `;`) or percent-encoding twice, chosen character by
+		 * character from `picks`; `after` is the text that follows the copy. A reference without `;`
+		 * gets one where the text after it starts with a digit it would run into.
+		 */
+		const mixed = (secret: string, picks: number[], after: string) => {
+			const parts = [...secret].map((ch, i) => {
+				const pick = picks[i % picks.length]!;
+				const b = [...utf8(ch)];
+				return [
+					ch,
+					htmlEscape(ch),
+					htmlRefs(ch, pick % 2 ? 'HEX' : 'zeros'),
+					htmlEscapeBare(ch),
+					`&#${'0'.repeat(pick % 3)}${ch.codePointAt(0)};`,
+					b.map((x) => `%25${x.toString(16).padStart(2, '0')}`).join(''),
+					percentTwice(ch, pick % 2 === 0),
+					`&#${'0'.repeat(pick % 3)}${ch.codePointAt(0)}`,
+					htmlBare(ch, pick % 2 ? 'HEX' : 'hex')
+				][pick % 9]!;
+			});
+			return parts
+				.map((part, i) => {
+					const next = parts[i + 1] ?? after;
+					const digits = /^&#[xX]/.test(part) ? /^[0-9a-f]/i : /^[0-9]/;
+					return /^&#[xX]?[0-9a-fA-F]+$/.test(part) && digits.test(next) ? `${part};` : part;
 				})
 				.join('');
+		};
 		fc.assert(
 			fc.property(
 				secretArb,
@@ -272,8 +290,10 @@ describe('echo: a service that echoes the client secret in any encoding', () => 
 					fc.pre(copiesIn(secret, `${before}${after}`).length === 0);
 					expect(redactText(`${before}${after}`, secrets)).toBe(`${before}${after}`);
 					const forms = [
-						...reencoded(secret),
-						['HTML and percent twice, mixed', mixed(secret, picks)]
+						...reencoded(secret).filter(([name]) => !/references without ;$/.test(name)),
+						['HTML decimal references without ;', htmlBare(secret, 'decimal', after)],
+						['HTML hex references without ;', htmlBare(secret, 'HEX', after)],
+						['HTML and percent twice, mixed', mixed(secret, picks, after)]
 					];
 					const [name, copy] = forms[which % forms.length]!;
 					const out = redactText(`${before}${copy}${after}`, secrets);

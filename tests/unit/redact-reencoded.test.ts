@@ -14,7 +14,9 @@ import {
 	copiesIn,
 	form,
 	hex,
+	htmlBare,
 	htmlEscape,
+	htmlEscapeBare,
 	htmlMixed,
 	htmlRefs,
 	json,
@@ -124,6 +126,53 @@ describe('attack: a service echoes the secret re-encoded', () => {
 			expectRedacted(f);
 			expectNowhere(json(f));
 		}
+	});
+
+	test('a secret echoed as numeric HTML references without the closing `;` (which browsers decode) is redacted: decimal, hex, leading zeros, mixed with closed ones', () => {
+		const forms = [
+			htmlBare(SECRET),
+			htmlBare(SECRET, 'hex'),
+			htmlBare(SECRET, 'HEX'),
+			// Each character in turn: decimal with zeros and no `;` (unless a raw digit follows), raw,
+			// hex with no `;`, decimal with `;`.
+			[...SECRET]
+				.map((ch, i, chars) => {
+					const cp = ch.codePointAt(0)!;
+					const end = /[0-9]/.test(chars[i + 1] ?? '') ? ';' : '';
+					return [`&#00${cp}${end}`, ch, `&#x${cp.toString(16)}`, `&#${cp};`][i % 4];
+				})
+				.join('')
+		];
+		for (const f of forms) {
+			expectRedacted(f);
+			expectNowhere(json(f));
+		}
+		// The issue's own example: `s3` written `&#115&#51`, inside a longer secret.
+		const s3 = [{ name: 'client_secret', value: 'secret-s3-0123456789' }];
+		expect(redactText(`<p>${htmlBare(s3[0]!.value)}</p>`, s3)).toBe(`<p>${REDACTED}</p>`);
+		expect(htmlBare('s3')).toBe('&#115&#51');
+	});
+
+	test('a secret echoed with the named references browsers read without `;` (`&amp &lt &gt &quot`, either case) is redacted', () => {
+		expect(htmlEscapeBare(`a&b<c>d"e'f`)).toBe('a&ampb&ltc&gtd&quote&#39;f');
+		for (const f of [
+			htmlEscapeBare(SECRET),
+			htmlEscapeBare(SECRET).replace(/&(amp|lt|gt|quot)/g, (m) => m.toUpperCase())
+		]) {
+			expectRedacted(f);
+			expectNowhere(json(f));
+		}
+	});
+
+	test('a reference without `;` that runs into the next digit is another character: `&#1151` is not `s` then `1`', () => {
+		const s1 = [{ name: 'client_secret', value: 'abcdefs1' }];
+		const bare = htmlBare('abcdefs');
+		// The browser reads `&#1151` as U+047F, so this text does not hold the secret.
+		for (const text of [`${bare}1`, `${htmlBare('abcdefs', 'hex')}1`])
+			expect(redactText(`x=${text}!`, s1)).toBe(`x=${text}!`);
+		// With the `;` the digit after it is a character of its own again.
+		expect(redactText(`x=${htmlBare('abcdefs', 'decimal', '1')}1!`, s1)).toBe(`x=${REDACTED}!`);
+		expect(redactText(`x=${htmlBare('abcdefs', 'hex', '1')}1!`, s1)).toBe(`x=${REDACTED}!`);
 	});
 
 	test('a secret echoed %-encoded twice is redacted: either case, + for a space, every byte', () => {

@@ -20,7 +20,8 @@
  * - hexadecimal of its UTF-8 bytes, in either case or mixed;
  * - re-encoded, in any mix with the forms above, character by character: HTML character
  *   references (`&amp; &lt; &gt; &quot; &apos;`, upper case too but `&apos;`, and decimal `&#38;` or
- *   hex `&#x26;`, `&#X26;`, with any leading zeros), percent-encoding applied twice (`%2541` for `A`,
+ *   hex `&#x26;`, `&#X26;`, with any leading zeros; each with or without its closing `;`, as browsers
+ *   read them, but `&apos;`), percent-encoding applied twice (`%2541` for `A`,
  *   `%2B` for a space written `+` first), and JSON inside a JSON string (JSON-escaped twice:
  *   `\\\"`, `\\\\`, `\\n`, `\\u00e9`). These are searched for with a second, larger pattern, only
  *   in a text that holds `&#` or a named reference, `%25` or `%2B`, two backslashes, or the
@@ -89,20 +90,31 @@ const utf8 = (s: string) => new TextEncoder().encode(s);
 /** What JSON.stringify writes inside the quotes. */
 const jsonEscape = (s: string) => JSON.stringify(s).slice(1, -1);
 
-/** The named HTML character references of the characters that have one in common use (HTML5 also reads the upper-case ones). */
+/**
+ * The named HTML character references of the characters that have one in common use, as patterns.
+ * HTML5 also reads the upper-case ones, and all but `&apos;` without their `;` (its legacy names:
+ * `&ampx` is `&x` in a page's text).
+ */
 const HTML_NAMED: Record<string, string> = {
-	'&': 'amp|AMP',
-	'<': 'lt|LT',
-	'>': 'gt|GT',
-	'"': 'quot|QUOT',
-	"'": 'apos'
+	'&': '(?:amp|AMP);?',
+	'<': '(?:lt|LT);?',
+	'>': '(?:gt|GT);?',
+	'"': '(?:quot|QUOT);?',
+	"'": 'apos;'
 };
 
-/** A character as an HTML character reference: named, decimal or hex, any leading zeros. */
+/**
+ * A character as an HTML character reference: named, decimal or hex, any leading zeros. A numeric
+ * one may lack its closing `;` (browsers decode `&#115&#51` as `s3`), and then ends where its
+ * digits end: `&#1151` is one character, not `s` and `1`, so it is a copy only when no digit of its
+ * kind follows.
+ */
 function htmlPattern(ch: string): string {
 	const cp = ch.codePointAt(0)!;
 	const named = HTML_NAMED[ch];
-	return `&(?:${named ? `${named}|` : ''}#0*${cp}|#[xX]0*${hexPattern(cp, 1)});`;
+	const decimal = `#0*${cp}(?:;|(?![0-9]))`;
+	const hex = `#[xX]0*${hexPattern(cp, 1)}(?:;|(?![0-9a-fA-F]))`;
+	return `&(?:${named ? `${named}|` : ''}${decimal}|${hex})`;
 }
 
 /**
@@ -152,7 +164,7 @@ function charPattern(ch: string, again: boolean): string {
 	return `(?:${alts.join('|')})`;
 }
 
-const HTML_REFERENCE = /&(?:#|amp;|lt;|gt;|quot;|apos;)/i;
+const HTML_REFERENCE = /&(?:#|amp|lt|gt|quot|apos;)/i;
 /** A byte percent-encoded twice; with a space in the secret, also `%2B` (its `+` encoded). */
 // Stryker disable next-line Regex: a hint that says yes more often only costs time
 const PERCENT_TWICE = /%25[0-9a-f]{2}/i;
