@@ -38,7 +38,11 @@ export function echoedForms(secret: string): Record<string, string> {
 		html_decimal: htmlRefs(secret, 'decimal'),
 		html_hex: htmlRefs(secret, 'zeros'),
 		html_no_semicolon: htmlBare(secret, 'hex'),
-		html_named_no_semicolon: htmlEscapeBare(secret),
+		// Non-ASCII characters as references too, so that it can be a header's value.
+		html_named_no_semicolon: htmlEscapeBare(secret).replace(
+			/[^\x20-\x7e]/gu,
+			(c) => `&#${c.codePointAt(0)};`
+		),
 		percent_twice: percentTwice(secret, true),
 		json_in_json_u: json(jsonU(secret))
 	};
