@@ -4,7 +4,8 @@
  * it gives them. The messages are reviewed by reading; these check the reasons and the data.
  */
 import { describe, expect, test } from 'vitest';
-import { fromHar, readHar } from '$lib/exchange/har/import';
+import { MAX_FILE_SECRETS, fromHar, readHar } from '$lib/exchange/har/import';
+import { REDACTED, matcherCache } from '$lib/exchange/redact';
 import { HAR_CREATOR } from '$lib/exchange/har/format';
 import { utf8Length } from '$lib/exchange/text';
 
@@ -212,5 +213,147 @@ describe('the entries', () => {
 		if (!r.ok) throw new Error(r.message);
 		expect(r.exchanges[0]!.request.body).not.toContain('hunter2');
 		expect(r.exchanges[0]!.redactions).toEqual([{ what: 'client_secret', length: 15 }]);
+	});
+});
+
+describe('the client secrets of the whole file', () => {
+	const TOKEN = 'https://reader.test/oauth2/token';
+	/** A token request that sends `secret` in its form body; its answer says `answer`. */
+	const tokenRequest = (secret: string, answer = '{"error":"invalid_client"}') =>
+		entry(TOKEN, {
+			request: {
+				method: 'POST',
+				url: TOKEN,
+				httpVersion: 'HTTP/1.1',
+				headers: [],
+				postData: {
+					mimeType: 'application/x-www-form-urlencoded',
+					text: `grant_type=client_credentials&client_id=app&client_secret=${encodeURIComponent(secret)}`
+				}
+			},
+			response: {
+				status: 401,
+				statusText: 'Unauthorized',
+				httpVersion: 'HTTP/1.1',
+				headers: [],
+				content: { mimeType: 'application/json', text: answer }
+			}
+		});
+	/** An API call whose answer echoes `echoed`, and names no client_secret field. */
+	const echoing = (echoed: string) =>
+		entry(API, {
+			response: {
+				status: 200,
+				statusText: 'OK',
+				httpVersion: 'HTTP/1.1',
+				headers: [['X-Echo', echoed]].map(([name, value]) => ({ name, value })),
+				content: { mimeType: 'application/json', text: JSON.stringify({ seen: echoed }) }
+			}
+		});
+	const secretNo = (i: number) => `file-secret-${String(i).padStart(2, '0')}-0123456789`;
+
+	test('attack: a secret sent in entry 1 and echoed in entry 2’s answer is redacted in both', () => {
+		const secret = 'sent-in-one-echoed-in-another-42';
+		const r = fromHar(
+			har([tokenRequest(secret), echoing(secret), echoing(encodeURIComponent(secret))])
+		);
+		if (!r.ok) throw new Error(r.message);
+		const text = JSON.stringify(r.exchanges);
+		expect(text).not.toContain(secret);
+		expect(r.exchanges[1]!.response!.body).toBe(`{"seen":"${REDACTED}"}`);
+		expect(r.exchanges[1]!.response!.headers).toEqual([['X-Echo', REDACTED]]);
+		expect(r.exchanges[2]!.response!.body).toBe(`{"seen":"${REDACTED}"}`);
+		expect(r.exchanges[1]!.redactions).toEqual([
+			{ what: 'client_secret (in the X-Echo header)', length: secret.length },
+			{ what: 'client_secret (echoed in the response body)', length: secret.length }
+		]);
+	});
+
+	test('attack: a secret echoed before the entry that sends it is redacted too', () => {
+		const secret = 'echoed-first-then-sent-0042';
+		const r = fromHar(har([echoing(secret), tokenRequest(secret)]));
+		if (!r.ok) throw new Error(r.message);
+		expect(JSON.stringify(r.exchanges)).not.toContain(secret);
+	});
+
+	test('attack: a secret that a left-out request sends is redacted where a kept one echoes it, and in the left-out list', () => {
+		const secret = 'sent-to-the-app-itself-0042';
+		const own = entry(`https://app.test/login/${secret}`, {
+			request: {
+				method: 'POST',
+				url: `https://app.test/login/${secret}?x=1`,
+				httpVersion: 'HTTP/1.1',
+				headers: [],
+				postData: { mimeType: 'application/json', text: JSON.stringify({ client_secret: secret }) }
+			}
+		});
+		const r = fromHar(har([own, echoing(secret)]));
+		if (!r.ok) throw new Error(r.message);
+		expect(r.exchanges[0]!.response!.body).toBe(`{"seen":"${REDACTED}"}`);
+		expect(r.leftOut).toEqual([
+			{ n: 1, method: 'POST', address: `https://app.test/login/${REDACTED}` }
+		]);
+	});
+
+	test('attack: a file with more different client secrets than the cap is refused, saying how many it holds; at the cap it is imported', () => {
+		expect(MAX_FILE_SECRETS).toBe(16);
+		const entries = (n: number) => Array.from({ length: n }, (_, i) => tokenRequest(secretNo(i)));
+		// The same secrets again do not count twice, and a redacted or empty one not at all.
+		const atCap = [...entries(16), ...entries(16), tokenRequest(REDACTED), tokenRequest('')];
+		const r = fromHar(har(atCap));
+		if (!r.ok) throw new Error(r.message);
+		const text = JSON.stringify(r.exchanges);
+		for (let i = 0; i < 16; i++) expect(text).not.toContain(secretNo(i));
+		expect(fromHar(har([...atCap, tokenRequest(secretNo(16))]))).toEqual({
+			ok: false,
+			reason: 'too-many-secrets',
+			message:
+				'This HAR holds 17 different client secrets; the playground redacts at most 16 per file, so it did not import the file rather than show one it could not hide. Record one client’s flow at a time.'
+		});
+		// Secrets found anywhere count: in a Basic header, a query, a JSON answer.
+		const spread = [
+			...entries(14),
+			entry(`${API}?client_secret=in-a-query-0123456`),
+			entry(TOKEN, {
+				request: {
+					method: 'POST',
+					url: TOKEN,
+					httpVersion: 'HTTP/1.1',
+					headers: [{ name: 'Authorization', value: `Basic ${btoa('app:in-a-basic-header-01')}` }]
+				}
+			}),
+			echoing('x'),
+			entry(API, {
+				response: {
+					status: 200,
+					statusText: 'OK',
+					httpVersion: 'HTTP/1.1',
+					headers: [],
+					content: { text: JSON.stringify({ client_secret: 'in-a-json-answer-0123' }) }
+				}
+			})
+		];
+		expect(fromHar(har(spread))).toMatchObject({ ok: false, reason: 'too-many-secrets' });
+		expect(fromHar(har(spread.slice(1))).ok).toBe(true);
+	});
+
+	test('each import builds its own redactor: no secret of a file is kept in the module’s memo after it', () => {
+		const secret = 'kept-nowhere-after-the-import-1';
+		const r = fromHar(har([tokenRequest(secret), echoing(secret)]));
+		expect(r.ok).toBe(true);
+		expect(matcherCache.has({ name: 'client_secret', value: secret })).toBe(false);
+	});
+
+	test('the import says how far it is, entry by entry, up to all of them', () => {
+		const seen: [number, number][] = [];
+		const r = fromHar(har([entry(OTHER), tokenRequest(secretNo(1)), echoing('x'), echoing('y')]), {
+			onProgress: (done, total) => seen.push([done, total])
+		});
+		expect(r.ok).toBe(true);
+		expect(seen.at(-1)).toEqual([4, 4]);
+		for (const [k, [done, total]] of seen.entries()) {
+			expect(total).toBe(4);
+			if (k) expect(done).toBeGreaterThan(seen[k - 1]![0]);
+		}
 	});
 });

@@ -493,7 +493,32 @@ export function redactValue<T>(value: T, secrets: Secret[]): T {
 
 /** Replaces every secret everywhere in the exchange, and notes each place it was found. */
 export function redactExchange(ex: Exchange, secrets: Secret[]): Exchange {
-	const ms = compile(secrets);
+	return redactExchangeWith(ex, compile(secrets));
+}
+
+/**
+ * A redactor of its own for one set of secrets, as a HAR import needs: the matchers of all of them
+ * are built once, when it is made, and belong to it alone (the memo of recent secrets above is
+ * neither read nor filled), so they go when it goes. Every exchange and text it is given is
+ * redacted with every one of the secrets.
+ */
+export interface Redactor {
+	/** As `redactExchange`, with this redactor's secrets. */
+	exchange(ex: Exchange): Exchange;
+	/** As `redactText`, with this redactor's secrets. */
+	text(text: string): string;
+}
+
+/** A redactor of these secrets (empty values are dropped); throws SecretTooLong for one too long. */
+export function createRedactor(secrets: Secret[]): Redactor {
+	const ms = secrets.filter((s) => s.value.length > 0).map(matcher);
+	return {
+		exchange: (ex) => redactExchangeWith(ex, ms),
+		text: (text) => (ms.length ? redactAll(text, ms).text : text)
+	};
+}
+
+function redactExchangeWith(ex: Exchange, ms: Matcher[]): Exchange {
 	if (ms.length === 0) return ex;
 	const noted: Redaction[] = [...(ex.redactions ?? [])];
 	const seen = new Set(noted.map((r) => r.what));
@@ -590,7 +615,8 @@ function basicPassword(value: string): string | undefined {
 	return i < 0 ? undefined : decoded!.slice(i + 1);
 }
 
-const SECRET_FIELD = 'client_secret';
+/** The client secret's field name, and the name its copies are noted under. */
+export const SECRET_FIELD = 'client_secret';
 const MAX_JSON_DEPTH = 32;
 
 /** Collects the `client_secret` string fields of parsed JSON, at any depth up to MAX_JSON_DEPTH. */
@@ -604,13 +630,12 @@ function jsonSecrets(node: unknown, values: string[], depth = 0): void {
 }
 
 /**
- * Redacts any client secret left in an exchange, for the exports and the HAR import, which do not
- * know its value: the values of `client_secret` fields (query, form body, JSON bodies at any depth)
- * and the password of an `Authorization: Basic` header are redacted wherever they appear, in every
- * encoding, as the server does with the secret it knows. A value already `<redacted>` is left alone,
- * so running it on a redacted exchange changes nothing.
+ * The client secrets an exchange holds by name, for the exports and the HAR import, which do not
+ * know their values: the values of `client_secret` fields (query, form body, JSON bodies of the
+ * request and the answer at any depth) and the password of an `Authorization: Basic` header. A
+ * value already `<redacted>`, or empty, is none.
  */
-export function scrubSecrets(ex: Exchange): Exchange {
+export function clientSecretsIn(ex: Exchange): string[] {
 	const found: string[] = [];
 	for (const [n, v] of queryFields(ex.request.url)) if (n === SECRET_FIELD) found.push(v);
 	if (isFormBody(ex.request.headers, ex.request.body))
@@ -621,9 +646,18 @@ export function scrubSecrets(ex: Exchange): Exchange {
 		const password = n.toLowerCase() === 'authorization' ? basicPassword(v) : undefined;
 		if (password !== undefined) found.push(password);
 	}
+	return found.filter((v) => v !== '' && !isRedacted(v));
+}
+
+/**
+ * Redacts any client secret left in an exchange (`clientSecretsIn`), for the exports: each is
+ * redacted wherever it appears, in every encoding, as the server does with the secret it knows. A
+ * value already `<redacted>` is left alone, so running it on a redacted exchange changes nothing.
+ */
+export function scrubSecrets(ex: Exchange): Exchange {
 	return redactExchange(
 		ex,
-		found.filter((v) => !isRedacted(v)).map((value) => ({ name: SECRET_FIELD, value }))
+		clientSecretsIn(ex).map((value) => ({ name: SECRET_FIELD, value }))
 	);
 }
 

@@ -1,14 +1,18 @@
 /**
  * HAR import (`fromHar`): a HAR file from this playground or a browser's Network export, read into
  * Exchanges with no network request. Only OAuth entries are kept (entry.ts says which), and the
- * requests that come back from a consent request of the file to its redirect_uri; any client
- * secret left in them is redacted by the secret scrub of redact.ts. A file that can't be imported gives
- * `{ ok: false }` with the reason and a message that says what to do.
+ * requests that come back from a consent request of the file to its redirect_uri. Any client secret
+ * left in the file is redacted: the distinct secrets of the whole file are collected first (from
+ * every entry, kept or left out, by their field names: `clientSecretsIn` of redact.ts), a file with
+ * more than MAX_FILE_SECRETS of them is refused before any pattern is built, and every kept entry
+ * (and every left-out address) is redacted with every one of them, by a redactor made for this
+ * import alone. A file that can't be imported gives `{ ok: false }` with the reason and a message
+ * that says what to do.
  *
  * The findings are not worked out here: `$lib/oauth/imported` runs the diagnostics on the result,
  * in transcript order, as the live flow does.
  */
-import { MAX_SECRET_LENGTH, SecretTooLong, scrubSecrets } from '../redact';
+import { MAX_SECRET_LENGTH, SECRET_FIELD, clientSecretsIn, createRedactor } from '../redact';
 import { utf8Length } from '../text';
 import type { Exchange } from '../types';
 import { entryStep, toExchange } from './entry';
@@ -16,6 +20,15 @@ import { entrySchema, harSchema } from './schema';
 import { HAR_CREATOR } from './format';
 
 export const DEFAULT_MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The most different client secrets a file may hold. Each is searched for in every encoding in
+ * every entry kept, so an import's work grows with the secrets times the bytes, and building the
+ * search of a 1,024-character secret alone took about 25 ms: a 1.6 MB file of 1,000 token requests,
+ * each with a secret of its own, held the page for 26 s. A flow has one client, so one secret; 16
+ * leave room for a file of several clients' flows.
+ */
+export const MAX_FILE_SECRETS = 16;
 
 /** Why a file was not imported. `unreadable` is the last resort: a reading error no check foresaw. */
 export type ImportFailure =
@@ -27,6 +40,7 @@ export type ImportFailure =
 	| 'no-entries'
 	| 'no-oauth-entries'
 	| 'secret-too-long'
+	| 'too-many-secrets'
 	| 'unreadable';
 
 /**
@@ -70,6 +84,11 @@ function leftOutOf(raw: unknown, n: number): LeftOut {
 export interface ImportOptions {
 	/** Largest file accepted, in bytes. Default 5 MiB. */
 	maxBytes?: number;
+	/**
+	 * Told after each entry of the file is redacted (or found to be left out): how many of how
+	 * many are done. The redaction is most of an import's time.
+	 */
+	onProgress?: (done: number, total: number) => void;
 }
 
 const MiB = 1024 * 1024;
@@ -108,6 +127,22 @@ function redirectTargets(consents: { request: { url: string } }[]): (url: string
 	};
 }
 
+/**
+ * The refusal of a file of `bytes` bytes when that is over `maxBytes`, else undefined: the page's
+ * import asks before it reads the file.
+ */
+export function sizeRefusal(
+	bytes: number,
+	maxBytes = DEFAULT_MAX_IMPORT_BYTES
+): ImportResult | undefined {
+	if (bytes <= maxBytes) return undefined;
+	return {
+		ok: false,
+		reason: 'too-large',
+		message: `The file is ${size(bytes, Math.ceil)}; the import takes at most ${size(maxBytes, Math.floor)}.`
+	};
+}
+
 /** Reads a HAR file's text into Exchanges, findings not yet worked out. Never throws. */
 export function fromHar(text: string, opts: ImportOptions = {}): ImportResult {
 	try {
@@ -133,13 +168,8 @@ export function readHar(text: string, opts: ImportOptions = {}): ImportResult {
 	// text of up to a third of the limit in units is within it without encoding it (which took a
 	// few milliseconds of the page's import of a 200 KB file).
 	// Stryker disable next-line ConditionalExpression,EqualityOperator: "false" or "<" only forgo the shortcut; the size check after it decides
-	const bytes = text.length * 3 <= maxBytes ? 0 : utf8Length(text);
-	if (bytes > maxBytes)
-		return {
-			ok: false,
-			reason: 'too-large',
-			message: `The file is ${size(bytes, Math.ceil)}; the import takes at most ${size(maxBytes, Math.floor)}.`
-		};
+	const tooLarge = sizeRefusal(text.length * 3 <= maxBytes ? 0 : utf8Length(text), maxBytes);
+	if (tooLarge) return tooLarge;
 	let json: unknown;
 	try {
 		json = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -167,9 +197,11 @@ export function readHar(text: string, opts: ImportOptions = {}): ImportResult {
 		};
 	const source = creator?.name === HAR_CREATOR ? 'playground' : 'browser';
 
-	const exchanges: Exchange[] = [];
+	/** Each entry, in file order: the Exchange it is, not yet redacted, or what the list shows of it. */
+	const read: (Exchange | LeftOut)[] = [];
 	const ids = new Set<string>();
-	const leftOut: LeftOut[] = [];
+	/** Each client secret of the file, and the first entry (from 1) that holds it. */
+	const secrets = new Map<string, number>();
 	const parsedEntries = entries.map((raw) => entrySchema.safeParse(raw));
 	const returnsTo = redirectTargets(
 		parsedEntries.flatMap((p) => (p.success && entryStep(p.data) === 'consent' ? [p.data] : []))
@@ -179,23 +211,49 @@ export function readHar(text: string, opts: ImportOptions = {}): ImportResult {
 			? (entryStep(parsed.data) ?? (returnsTo(parsed.data.request.url) ? 'callback' : undefined))
 			: undefined;
 		if (!parsed.success || !step) {
-			leftOut.push(leftOutOf(entries[index], index + 1));
+			read.push(leftOutOf(entries[index], index + 1));
+			// A left-out request is not shown, but a secret it sent may be echoed by one that is.
+			if (parsed.success)
+				for (const v of clientSecretsIn(toExchange(parsed.data, 'api', '')))
+					if (!secrets.has(v)) secrets.set(v, index + 1);
 			continue;
 		}
 		const e = parsed.data;
 		let id = e._id || `har-${index + 1}`;
 		if (ids.has(id)) id = `${id}-${index + 1}`;
 		ids.add(id);
-		try {
-			exchanges.push(scrubSecrets(toExchange(e, step, id)));
-		} catch (err) {
-			if (!(err instanceof SecretTooLong)) throw err;
+		const ex = toExchange(e, step, id);
+		for (const v of clientSecretsIn(ex)) if (!secrets.has(v)) secrets.set(v, index + 1);
+		read.push(ex);
+	}
+	// Refused before any pattern is built: what a file may cost is bounded here.
+	for (const [v, n] of secrets)
+		if (v.length > MAX_SECRET_LENGTH)
 			return {
 				ok: false,
 				reason: 'secret-too-long',
-				message: `Request ${index + 1} of this HAR holds a client secret of ${err.length} characters. The playground redacts secrets of up to ${MAX_SECRET_LENGTH} characters, so it did not import the file rather than show one it could not hide.`
+				message: `Request ${n} of this HAR holds a client secret of ${v.length} characters. The playground redacts secrets of up to ${MAX_SECRET_LENGTH} characters, so it did not import the file rather than show one it could not hide.`
 			};
-		}
+	if (secrets.size > MAX_FILE_SECRETS)
+		return {
+			ok: false,
+			reason: 'too-many-secrets',
+			message: `This HAR holds ${secrets.size} different client secrets; the playground redacts at most ${MAX_FILE_SECRETS} per file, so it did not import the file rather than show one it could not hide. Record one client’s flow at a time.`
+		};
+	const redactor = createRedactor(
+		[...secrets.keys()].map((value) => ({ name: SECRET_FIELD, value }))
+	);
+	const exchanges: Exchange[] = [];
+	const leftOut: LeftOut[] = [];
+	for (const [index, item] of read.entries()) {
+		if ('request' in item) exchanges.push(redactor.exchange(item));
+		else
+			leftOut.push(
+				item.address === undefined
+					? item
+					: { ...item, method: redactor.text(item.method!), address: redactor.text(item.address) }
+			);
+		opts.onProgress?.(index + 1, read.length);
 	}
 	if (exchanges.length === 0) {
 		const n = entries.length;
