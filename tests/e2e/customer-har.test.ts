@@ -4,14 +4,78 @@
  * host, registered "Read only", asked for `read write`. The redirect back to the application is
  * shown with the invalid_scope it carried and the fix, beside the consent request; the
  * application's own files are left out and counted.
+ *
+ * A file at the import's limits (5 MB, 16 different client secrets of 1,024 characters) is
+ * imported without holding the page up, with its progress shown; one with a 17th secret is
+ * refused at once; a secret sent in one entry is hidden where another entry echoes it.
  */
-import { expect } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, expect } from 'vitest';
 import { shot } from '../helpers/browser';
 import { openPlayground } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 import { e2eTest } from '../helpers/fixtures';
+import { longTasksSince, mainThreadClock, pageNow, watchLongTasks } from '../helpers/long-tasks';
+import { manySecretsHar } from '../helpers/many-secrets-har';
 
 const test = e2eTest();
+
+// The large files are made here, once, into a folder of this run's own.
+const dir = mkdtempSync(join(tmpdir(), 'har-import-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const MB5 = 5 * 1024 * 1024;
+/** 1,800 token requests, each answer echoing the secret of the request before it. */
+const ENTRIES = 1800;
+const files = new Map<number, { path: string; secrets: string[] }>();
+/** A 5 MB HAR of ENTRIES token requests sending `n` different 1,024-character secrets. */
+function atTheLimits(n: number) {
+	let file = files.get(n);
+	if (!file) {
+		const har = manySecretsHar({ secrets: n, entries: ENTRIES, bytes: MB5 });
+		const path = join(dir, `${n}-secrets.har`);
+		writeFileSync(path, har.text);
+		file = { path, secrets: har.secrets };
+		files.set(n, file);
+	}
+	return file;
+}
+
+/**
+ * Records, as they change, the import's progress line and what the page's live regions say, from
+ * the page itself (a MutationObserver), so that no state is missed between two looks.
+ */
+async function recordProgress(
+	p: Page
+): Promise<() => Promise<{ shown: string[]; said: string[] }>> {
+	await p.evaluate(() => {
+		const log = { shown: [] as string[], said: [] as string[] };
+		const add = (list: string[], text: string | undefined) => {
+			const t = text?.replace(/\s+/g, ' ').trim();
+			if (t && list.at(-1) !== t) list.push(t);
+		};
+		new MutationObserver(() => {
+			const bar = document.querySelector('[data-testid="import-progress"]');
+			const value = bar?.querySelector('progress');
+			if (bar) add(log.shown, `${bar.textContent} [${value?.value ?? ''}/${value?.max ?? ''}]`);
+			for (const region of document.querySelectorAll('[aria-live]'))
+				add(log.said, region.textContent ?? '');
+		}).observe(document.body, {
+			subtree: true,
+			childList: true,
+			characterData: true,
+			attributes: true
+		});
+		Object.assign(window, { __pgProgress: log });
+	});
+	return () =>
+		p.evaluate(
+			() =>
+				(window as unknown as { __pgProgress: { shown: string[]; said: string[] } }).__pgProgress
+		);
+}
 
 test("a customer's browser HAR: the redirect back to its application shows its invalid_scope, with the fix, at 390 px", async ({
 	srv,
@@ -49,4 +113,176 @@ test("a customer's browser HAR: the redirect back to its application shows its i
 	await shot(p, '65-customer-har-390', { screen: true });
 	expect(await axeProblems(p), 'axe: the imported customer HAR').toEqual([]);
 	expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
+});
+
+test('attack: a 5 MB HAR with 16 different 1,024-character client secrets imports with no main-thread task over 200 ms, its progress shown and announced', async ({
+	srv,
+	newPage
+}) => {
+	const { path, secrets } = atTheLimits(16);
+	const p = await newPage();
+	await watchLongTasks(p);
+	await openPlayground(p, srv.url);
+	const progress = await recordProgress(p);
+	const from = await pageNow(p);
+	await p.getByTestId('import-har').setInputFiles(path);
+	if (process.env.SCREENSHOTS === '1') {
+		await p
+			.getByTestId('import-progress')
+			.getByText(/requests done/)
+			.waitFor();
+		await shot(p, '66-har-import-progress-1280', { screen: true });
+	}
+	const banner = p.getByTestId('imported-banner');
+	await banner.waitFor({ timeout: 60_000 });
+	// The observer reports every task over 50 ms with its duration: none may reach 200 ms.
+	const tasks = await longTasksSince(p, from);
+	expect(
+		tasks.filter((t) => t.ms >= 200),
+		`long tasks: ${JSON.stringify(tasks)}`
+	).toEqual([]);
+	expect(await banner.innerText()).toContain(`Showing ${ENTRIES} exchanges from 16-secrets.har`);
+	// The progress was on the page while the file was redacted, counting up, and was announced.
+	const { shown, said } = await progress();
+	const counts = shown.flatMap((t) => {
+		const m = /hiding client secrets, (\d+) of (\d+) requests done… Cancel \[(\d+)\/(\d+)\]$/.exec(
+			t
+		);
+		return m ? [m.slice(1).map(Number)] : [];
+	});
+	expect(counts.length, shown.join('\n')).toBeGreaterThan(0);
+	for (const [done, total, value, max] of counts) {
+		expect([total, max, value]).toEqual([ENTRIES, ENTRIES, done]);
+		expect(done).toBeLessThanOrEqual(ENTRIES);
+	}
+	const done = counts.map(([d]) => d!);
+	expect(done).toEqual([...done].sort((a, b) => a - b));
+	expect(said).toContain('Importing 16-secrets.har.');
+	expect(await p.getByTestId('import-progress').count()).toBe(0);
+	// The first exchanges are drawn, the others a click away; none shows any of the secrets.
+	const entries = p.locator('.transcript details.exchange');
+	expect(await entries.count()).toBe(25);
+	const html = await p.content();
+	expect(secrets.filter((s) => html.includes(s))).toEqual([]);
+	expect(html).toContain('client_secret=&lt;redacted&gt;');
+	// "Show the next 25", from the keyboard: the focus goes to the first exchange it adds.
+	const more = p.getByRole('button', { name: 'Show the next 25' });
+	await more.scrollIntoViewIfNeeded();
+	await shot(p, '66b-har-import-pages-1280', { screen: true });
+	await more.focus();
+	await p.keyboard.press('Enter');
+	await expect.poll(() => entries.count()).toBe(50);
+	expect(
+		await p.evaluate(() => document.activeElement?.closest('details')?.dataset.exchangeId)
+	).toBe(await entries.nth(25).getAttribute('data-exchange-id'));
+	const fifty = await p.content();
+	expect(secrets.filter((s) => fifty.includes(s))).toEqual([]);
+});
+
+test('attack: a 5 MB HAR with 17 different client secrets is refused with the reason, in under 200 ms of main-thread time, at 390 px', async ({
+	srv,
+	newPage
+}) => {
+	const { path } = atTheLimits(17);
+	const p = await newPage({ width: 390, height: 844 });
+	await watchLongTasks(p);
+	await openPlayground(p, srv.url);
+	const mainThread = await mainThreadClock(p);
+	const from = await pageNow(p);
+	const before = await mainThread();
+	await p.getByTestId('import-har').setInputFiles(path);
+	const refusal = p.getByTestId('import-error');
+	await refusal.waitFor({ timeout: 60_000 });
+	const tasks = await longTasksSince(p, from);
+	const spent = (await mainThread()) - before;
+	expect(
+		tasks.filter((t) => t.ms >= 200),
+		JSON.stringify(tasks)
+	).toEqual([]);
+	expect(spent, `main-thread time from the choice of the file to the refusal`).toBeLessThan(200);
+	expect(await refusal.innerText()).toBe(
+		'17-secrets.har: This HAR holds 17 different client secrets; the playground redacts at most 16 per file, so it did not import the file rather than show one it could not hide. Record one client’s flow at a time.'
+	);
+	expect(await p.getByTestId('imported-banner').count()).toBe(0);
+	await refusal.scrollIntoViewIfNeeded();
+	await shot(p, '67-har-import-refused-390', { screen: true });
+	expect(await axeProblems(p), 'axe: the refusal').toEqual([]);
+});
+
+test('attack: a secret sent in entry 1 and echoed in entry 2’s answer is hidden in both', async ({
+	srv,
+	newPage
+}) => {
+	const secret = 'sent-in-one-entry-echoed-in-another-0042';
+	const token = 'https://reader.test/oauth2/token';
+	const entry = (url: string, method: string, body: string, answer: string) => ({
+		startedDateTime: '2026-03-14T09:26:53.000Z',
+		time: 12,
+		request: {
+			method,
+			url,
+			httpVersion: 'HTTP/1.1',
+			headers: [],
+			...(body ? { postData: { mimeType: 'application/x-www-form-urlencoded', text: body } } : {})
+		},
+		response: {
+			status: 200,
+			statusText: 'OK',
+			httpVersion: 'HTTP/1.1',
+			headers: [{ name: 'Content-Type', value: 'application/json' }],
+			content: { mimeType: 'application/json', text: answer }
+		},
+		timings: { wait: 10 }
+	});
+	const har = {
+		log: {
+			version: '1.2',
+			entries: [
+				entry(
+					token,
+					'POST',
+					`grant_type=client_credentials&client_id=app&client_secret=${secret}`,
+					'{"access_token":"at-0123456789","token_type":"Bearer"}'
+				),
+				entry(
+					'https://reader.test/reader/api/0/user-info',
+					'GET',
+					'',
+					JSON.stringify({ userName: 'x', debug: `the app sent ${secret}` })
+				)
+			]
+		}
+	};
+	const path = join(dir, 'echo.har');
+	writeFileSync(path, JSON.stringify(har));
+	const p = await newPage({ width: 390, height: 844 });
+	await openPlayground(p, srv.url);
+	await p.getByTestId('import-har').setInputFiles(path);
+	const entries = p.locator('.transcript details.exchange');
+	await expect.poll(() => entries.count()).toBe(2);
+	for (const n of [0, 1]) await entries.nth(n).locator(':scope > summary').click();
+	expect(await entries.nth(0).innerText()).toContain('client_secret=<redacted>');
+	expect(await entries.nth(1).innerText()).toContain('the app sent <redacted>');
+	expect(await p.content()).not.toContain(secret);
+});
+
+test('an import under way can be cancelled: its progress goes, and nothing is imported, at 390 px', async ({
+	srv,
+	newPage
+}) => {
+	const { path } = atTheLimits(16);
+	const p = await newPage({ width: 390, height: 844 });
+	await openPlayground(p, srv.url);
+	const progress = p.getByTestId('import-progress');
+	await p.getByTestId('import-har').setInputFiles(path);
+	await progress.getByText(/requests done/).waitFor({ timeout: 60_000 });
+	await progress.scrollIntoViewIfNeeded();
+	await shot(p, '66c-har-import-progress-390', { screen: true });
+	expect(await axeProblems(p), 'axe: an import under way').toEqual([]);
+	await progress.getByRole('button', { name: 'Cancel' }).click();
+	await progress.waitFor({ state: 'detached' });
+	expect(await p.locator('[aria-live]').allInnerTexts()).toContain(
+		'The import of 16-secrets.har was cancelled.'
+	);
+	expect(await p.getByTestId('imported-banner').count()).toBe(0);
 });

@@ -88,8 +88,11 @@ export class Flow {
 	setupErrors = $state<FieldErrors>({});
 	announce = $state('');
 	autoRefresh = $state(false);
-	/** An imported HAR opens in the same views, in place of this tab's transcript, until closed. */
-	imported = $state<Imported | null>(null);
+	/**
+	 * An imported HAR opens in the same views, in place of this tab's transcript, until closed.
+	 * Replaced whole, never changed in place: not made deeply reactive (thousands of exchanges).
+	 */
+	imported = $state.raw<Imported | null>(null);
 	/** The exchange the diagram points at, open in the transcript. */
 	selectedId = $state<string | undefined>();
 	/** After Start over: what this tab cleared, offered back by Undo. */

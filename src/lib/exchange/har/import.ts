@@ -19,7 +19,7 @@ import { entryStep, toExchange } from './entry';
 import { entrySchema, harSchema } from './schema';
 import { HAR_CREATOR } from './format';
 
-export const DEFAULT_MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+const DEFAULT_MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 
 /**
  * The most different client secrets a file may hold. Each is searched for in every encoding in
