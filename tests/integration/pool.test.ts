@@ -312,6 +312,50 @@ describe('a host’s connections cannot be held against a newcomer', () => {
 	});
 });
 
+describe('a replay’s check of revocation is counted by its visitor’s address', () => {
+	test('two visitors each replaying a code (one connection each) while 62 addresses hold one slow GET each: a fresh address ends neither visitor’s check', async () => {
+		const svc = await holdingService();
+		/** The user-info GETs of the replays' checks (no client_id, unlike the consent URL). */
+		const checks = () => svc.seen.filter((s) => s.method === 'GET' && s.client === null);
+		const replayers = [visitor('198.18.8.1'), visitor('198.18.8.2')];
+		for (const [i, c] of replayers.entries()) {
+			await setUp(c, svc.url, `replayer-${i}`);
+			const [ex] = exchanges(await pasteAndExchange(c, `code-${i}`));
+			expect(ex!.response?.status).toBe(200);
+		}
+		const first = visitor('198.18.8.3');
+		await setUp(first, svc.url, 'held');
+		const holders = [
+			first,
+			...Array.from({ length: 61 }, (_, i) => sameFlow(first, `198.18.8.${i + 4}`))
+		];
+		const fresh = visitor('198.18.8.200');
+		await setUp(fresh, svc.url, 'fresh');
+
+		// Each visitor's replay: the code again (answered at once), then its check, held.
+		const replays = replayers.map((c) => c.action('replay', { confirm: 'replay' }));
+		await svc.until(() => checks().length >= 2);
+		// One GET from each of 62 other addresses: all 64 of the host's connections are in use, and
+		// every address holds exactly one.
+		const steps = holders.map((c) => c.action('check'));
+		await svc.until(() => svc.seen.filter((s) => s.client === 'held').length >= 62);
+
+		// The fresh address's steps wait: no address holds more than one (the 429 of one more says
+		// they are all in the sender).
+		const waiting = Array.from({ length: IN_FLIGHT }, () => fresh.action('check'));
+		await allInFlight([fresh]);
+
+		svc.release();
+		const forks = (await Promise.all(replays)).flatMap(
+			(r) => (r.data.forkExchanges as Exchange[]) ?? []
+		);
+		const cut = forks.filter((ex) => ex.failure?.kind === 'ended');
+		expect(cut, 'a visitor holding one connection had its replay check ended').toEqual([]);
+		expect(ended(await Promise.all(steps))).toEqual([]);
+		await Promise.all(waiting);
+	});
+});
+
 describe('kept-alive connections the server closes', () => {
 	test('a GET on a kept-alive connection the server closed before answering is sent again on a fresh one: two recorded attempts and a 200', async () => {
 		const known = new WeakSet<Socket>();

@@ -77,13 +77,15 @@ function revocationFindings(ex: Exchange): Finding[] {
 
 /**
  * The replay, in a fork of `session` (flow `from`): the code sent again, then the check of
- * revocation. Returns the fork's session and the two exchanges; nothing is written here.
+ * revocation. Returns the fork's session and the two exchanges; nothing is written here. `client`:
+ * the visitor's address, by which the sender's pool counts the check's connection (host-slots.ts).
  */
 export async function replayCode(
 	sender: Sender,
 	session: Session,
 	from: string,
-	signal?: AbortSignal
+	signal?: AbortSignal,
+	client?: string
 ): Promise<StepResult & { fork?: Session }> {
 	if (!canReplay(session))
 		return {
@@ -103,7 +105,7 @@ export async function replayCode(
 		findings: replayFindings(ex)
 	}));
 	// The token the original exchange gave (the fork's copy), whatever the replay gave.
-	const checked = await callApi(sender, fork, 'userinfo', undefined, signal);
+	const checked = await callApi(sender, fork, 'userinfo', undefined, signal, client);
 	const check = checked.ok
 		? checked.exchanges
 				.filter((ex) => ex.step === 'userinfo')

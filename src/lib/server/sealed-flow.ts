@@ -238,7 +238,7 @@ export class SealedFlow {
 				if (this.source && !(await forkFits(copy, this.source)))
 					return { ok: false, status: 409, message: FORK_TOO_LARGE };
 			}
-			const r = await replayCode(c.sender, s, this.id!, c.signal);
+			const r = await replayCode(c.sender, s, this.id!, c.signal, c.client);
 			if (!r.ok || !r.fork) return r;
 			const fork = this.#make(r.fork).id!;
 			return {
