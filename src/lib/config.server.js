@@ -311,8 +311,9 @@ const trustedProxies = variable((raw, fail) => {
 	if (!entries.length) return fail(' is set but holds no address');
 	/** @type {string[]} */
 	const cidrs = [];
-	/** @type {{ entry: string, family: string }[]} */
-	const catchAll = [];
+	/** The entries of each family, with the range of addresses each covers, for the catch-all check. */
+	/** @type {{ IPv4: { entry: string, first: bigint, last: bigint }[], IPv6: { entry: string, first: bigint, last: bigint }[] }} */
+	const ranges = { IPv4: [], IPv6: [] };
 	/** @type {string[]} */
 	const problems = [];
 	for (const entry of entries) {
@@ -336,11 +337,51 @@ const trustedProxies = variable((raw, fail) => {
 				? ipaddr.IPv4.networkAddressFromCIDR(`${ip}/${prefix}`)
 				: ipaddr.IPv6.networkAddressFromCIDR(`${ip}/${prefix}`);
 		cidrs.push(`${network}/${prefix}`);
-		// Every address of its family (0.0.0.0/0, ::/0, ::ffff:0:0/96): refused unless accepted.
-		if (prefix === 0) catchAll.push({ entry, family: ip.kind() === 'ipv4' ? 'IPv4' : 'IPv6' });
+		const first = toBigInt(network.toByteArray());
+		const last = first + (1n << BigInt(max - prefix)) - 1n;
+		ranges[ip.kind() === 'ipv4' ? 'IPv4' : 'IPv6'].push({ entry, first, last });
 	}
-	return problems.length ? fail(...problems) : { cidrs, catchAll };
+	if (problems.length) return fail(...problems);
+	// Every address of a family, in one entry (0.0.0.0/0, ::/0, ::ffff:0:0/96) or in several that
+	// together leave no gap (0.0.0.0/1 with 128.0.0.0/1): refused unless accepted.
+	/** @type {{ entry: string, family: string }[]} */
+	const catchAll = [];
+	for (const [family, bits] of /** @type {const} */ ([
+		['IPv4', 32],
+		['IPv6', 128]
+	])) {
+		const covering = coverAll(ranges[family], bits);
+		if (covering) catchAll.push({ entry: covering.join(', '), family });
+	}
+	return { cidrs, catchAll };
 });
+
+/** @param {number[]} bytes an address's bytes, most significant first */
+function toBigInt(bytes) {
+	return bytes.reduce((n, b) => (n << 8n) | BigInt(b), 0n);
+}
+
+/**
+ * The entries that together cover every address of a `bits`-bit family, fewest first: the one that
+ * alone covers it all, or else all the entries; undefined when some address is left out.
+ * @param {{ entry: string, first: bigint, last: bigint }[]} ranges
+ * @param {number} bits
+ * @returns {string[] | undefined}
+ */
+function coverAll(ranges, bits) {
+	const end = (1n << BigInt(bits)) - 1n;
+	const whole = ranges.find((r) => r.first === 0n && r.last === end);
+	if (whole) return [whole.entry];
+	let next = 0n;
+	for (const r of [...ranges].sort((a, b) =>
+		a.first < b.first ? -1 : a.first > b.first ? 1 : 0
+	)) {
+		if (r.first > next) return undefined;
+		if (r.last >= next) next = r.last + 1n;
+		if (next > end) return ranges.map((x) => x.entry);
+	}
+	return undefined;
+}
 
 /**
  * Whether the connection's peer is one of the trusted proxies: their headers (HOST_HEADER,
@@ -591,7 +632,7 @@ export const variables = z.object({
 	ORIGIN: text().meta({
 		default: 'from the request',
 		description:
-			"the public origin, e.g. `https://playground.example`. Set it behind a TLS proxy; hosted mode refuses to start without it. Without it, the origin is `http://` + the `Host` header, and the server answers only `localhost`, `*.localhost` and IP addresses (any port), so both `localhost` and `127.0.0.1` work; with it, only ORIGIN's host name (and its loopback twins when it is a loopback one; from a trusted proxy, an IP address too: its upstream address). Other names get a 403 naming the setting that allows them (DNS rebinding); `/healthz` answers any name. Behind a proxy with `HOST_HEADER` (only without `ORIGIN`), that header's value is checked on the proxy's connections, and so is the connection's own `Host`"
+			"the public origin, e.g. `https://playground.example`. Set it behind a TLS proxy; hosted mode refuses to start without it. Without it, the origin is `http://` + the `Host` header, and the server answers only `localhost`, `*.localhost` and IP addresses (any port), so both `localhost` and `127.0.0.1` work; with it, only ORIGIN's host name (and its loopback twins when it is a loopback one, except from a trusted proxy). Other names get a 403 naming the setting that allows them (DNS rebinding); `/healthz` answers any name. Behind a proxy with `HOST_HEADER` (only without `ORIGIN`), that header's value is checked on the proxy's connections, and so is the connection's own `Host`"
 	}),
 	PROTOCOL_HEADER: verbatim().meta({
 		description:
@@ -615,7 +656,7 @@ export const variables = z.object({
 	}),
 	PLAYGROUND_TRUSTED_PROXIES: trustedProxies.meta({
 		description:
-			"comma-separated addresses or CIDRs of the reverse proxy (`10.0.0.2`, `172.30.80.0/24`, `fd00::/8`; IPv4-mapped IPv6 peers count as IPv4). Only a connection from one of them may set the host the host check reads (`HOST_HEADER`), the protocol and port, or the client address the limits count (`ADDRESS_HEADER`); any other connection is judged by its `Host` header and its socket's address. The proxy's own `Host` must be served as well (an IP address, such as the upstream address nginx sends by default, always is); otherwise add it to `PLAYGROUND_SERVED_HOSTS` or let the proxy pass the browser's `Host`. Unset, nothing is trusted, and setting any of the four proxy headers without it stops the start; an entry that covers every address (`0.0.0.0/0`, `::/0`, `::ffff:0:0/96`) stops it too, unless `PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL=accept`"
+			"comma-separated addresses or CIDRs of the reverse proxy (`10.0.0.2`, `172.30.80.0/24`, `fd00::/8`; IPv4-mapped IPv6 peers count as IPv4). Only a connection from one of them may set the host the host check reads (`HOST_HEADER`), the protocol and port, or the client address the limits count (`ADDRESS_HEADER`); any other connection is judged by its `Host` header and its socket's address. The proxy's own `Host` must be served as well, by the same rule (an upstream IP address only without `ORIGIN`, beside `HOST_HEADER`); otherwise let the proxy pass the browser's `Host`, or add a name browsers use to `PLAYGROUND_SERVED_HOSTS`. Unset, nothing is trusted, and setting any of the four proxy headers without it stops the start; entries that cover every address of a family (`0.0.0.0/0`, `::/0`, `::ffff:0:0/96`, or `0.0.0.0/1` with `128.0.0.0/1`) stop it too, unless `PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL=accept`"
 	}),
 	PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL: variable((raw, fail) => {
 		const value = raw?.trim().toLowerCase() ?? '';
@@ -624,7 +665,7 @@ export const variables = z.object({
 		return fail(` must be "accept" or unset, not "${raw}".`);
 	}).meta({
 		description:
-			'`accept`: the server starts even when `PLAYGROUND_TRUSTED_PROXIES` holds an entry that covers every address (`0.0.0.0/0`, `::/0`, `::ffff:0:0/96`), which makes every client a proxy whose host, protocol, port and address headers are believed; it then warns at every start. Without it such a list is refused at start with the reason. Only for a server that nothing but its proxies can reach'
+			'`accept`: the server starts even when `PLAYGROUND_TRUSTED_PROXIES` covers every address of a family (`0.0.0.0/0`, `::/0`, `::ffff:0:0/96`, or entries that add up to it), which makes every client a proxy whose host, protocol, port and address headers are believed; it then warns at every start. Without it such a list is refused at start with the reason. Only for a server that nothing but its proxies can reach'
 	}),
 	BODY_SIZE_LIMIT: text().meta({
 		default: '= `PLAYGROUND_MAX_REQUEST_BYTES`',

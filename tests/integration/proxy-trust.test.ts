@@ -285,10 +285,7 @@ describe('a reverse proxy on the same machine with ORIGIN (PLAYGROUND_TRUSTED_PR
 	let priv: Awaited<ReturnType<typeof privateServer>>;
 	let proxy: Proxy;
 	beforeAll(async () => {
-		[priv, proxy] = await Promise.all([
-			privateServer(),
-			loopbackProxy((_browser, upstream) => upstream)
-		]);
+		[priv, proxy] = await Promise.all([privateServer(), loopbackProxy((browser) => browser)]);
 		srv = await startServer({
 			ORIGIN: `http://${PUBLIC_NAME}:${proxy.port}`,
 			PLAYGROUND_TRUSTED_PROXIES: '127.0.0.1'
@@ -301,7 +298,7 @@ describe('a reverse proxy on the same machine with ORIGIN (PLAYGROUND_TRUSTED_PR
 		await srv?.stop();
 	});
 
-	test('the proxy sends the upstream address as Host: served, form actions included', async () => {
+	test("the proxy passes the browser's Host (ORIGIN's name): served, form actions included", async () => {
 		const host = `${PUBLIC_NAME}:${proxy.port}`;
 		const { page, setup, nullOrigin } = await browserUnder(host, proxy.port, priv.url);
 		expect(page.status).toBe(200);
@@ -317,6 +314,49 @@ describe('a reverse proxy on the same machine with ORIGIN (PLAYGROUND_TRUSTED_PR
 		expect(check.status).toBe(403);
 		expect(priv.seen).toEqual([]);
 	});
+});
+
+/**
+ * A page under evil.example whose name is rebound to 127.0.0.1, where the victim runs a reverse
+ * proxy in front of the playground: the page talks to the proxy, which forwards its requests from
+ * 127.0.0.1 (a trusted proxy address) with the upstream address as Host (nginx's default) and the
+ * page's own name in X-Forwarded-Host. With ORIGIN the playground has no forwarded host to check
+ * (HOST_HEADER cannot be set), so the proxy's Host is the only name it sees, and it must be ORIGIN's
+ * own (not an upstream address, nor a loopback twin of ORIGIN's name). Without ORIGIN and without
+ * HOST_HEADER such a proxy hides the browser's name altogether: docs/security.md says so.
+ */
+describe('rebinding through a loopback trusted proxy that sends the upstream address as Host, with ORIGIN', () => {
+	test.each([
+		[
+			'ORIGIN names the public name',
+			(port: number) => ({ ORIGIN: `http://${PUBLIC_NAME}:${port}` })
+		],
+		['ORIGIN is a loopback name', (port: number) => ({ ORIGIN: `http://localhost:${port}` })]
+	])(
+		"%s: the rebound page on the proxy's port gets 403, and nothing is fetched",
+		async (_name, settings) => {
+			const [priv, proxy] = await Promise.all([
+				privateServer(),
+				loopbackProxy((_browser, upstream) => upstream)
+			]);
+			let srv: TestServer | undefined;
+			try {
+				srv = await startServer({
+					...settings(proxy.port),
+					PLAYGROUND_TRUSTED_PROXIES: '127.0.0.1'
+				});
+				proxy.upstream = srv.port;
+				const { setup, check } = await rebindingAttempt(proxy.port, priv.url);
+				expect(setup.status).toBe(403);
+				expect(check.status).toBe(403);
+				expect(priv.seen).toEqual([]);
+			} finally {
+				priv.close();
+				await proxy.close();
+				await srv?.stop();
+			}
+		}
+	);
 });
 
 /** Why the server refused to start; a server that does start is stopped again, and this says so. */

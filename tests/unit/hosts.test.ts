@@ -268,10 +268,28 @@ describe('refuseUnservedHost: a proxy with ORIGIN', () => {
 	const url = new URL('https://playground.example/?/check');
 	const at = (host: string) => new Request(url, { headers: { host, accept: 'text/html' } });
 
-	test('the proxy may send its upstream address (an IP literal) as Host', () => {
+	test("rebinding through the proxy's port: an upstream address as the proxy's Host is refused, naming the way out", async () => {
+		// With ORIGIN no forwarded host is read: the proxy's Host is the only name the server sees.
 		for (const host of ['127.0.0.1:5173', '[::1]:5173', '172.30.80.2:5173'])
-			expect(refuseUnservedHost(at(host), url, proxied, '127.0.0.1'), host).toBeUndefined();
+			expect(refuseUnservedHost(at(host), url, proxied, '127.0.0.1')?.status, host).toBe(403);
+		const html = await refuseUnservedHost(at('127.0.0.1:5173'), url, proxied, '127.0.0.1')!.text();
+		expect(html).toContain('proxy_set_header Host $http_host');
 		expect(refuseUnservedHost(at('playground.example'), url, proxied, '127.0.0.1')).toBe(undefined);
+	});
+
+	test("with a loopback ORIGIN, the proxy's Host must be ORIGIN's own name, not a loopback twin", () => {
+		const local = rule({
+			ORIGIN: 'http://localhost:8080',
+			PLAYGROUND_TRUSTED_PROXIES: '127.0.0.1'
+		});
+		const at8080 = (host: string) => new Request('http://localhost:8080/', { headers: { host } });
+		const home = new URL('http://localhost:8080/');
+		expect(refuseUnservedHost(at8080('127.0.0.1:5173'), home, local, '127.0.0.1')?.status).toBe(
+			403
+		);
+		expect(refuseUnservedHost(at8080('localhost:8080'), home, local, '127.0.0.1')).toBeUndefined();
+		// Not from the proxy: the twins are served, as before.
+		expect(refuseUnservedHost(at8080('127.0.0.1:8080'), home, local, '10.0.0.7')).toBeUndefined();
 	});
 
 	test('any other client is still held to ORIGIN: an IP literal Host from it is refused', () => {

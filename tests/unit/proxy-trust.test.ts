@@ -56,6 +56,20 @@ describe('a catch-all PLAYGROUND_TRUSTED_PROXIES (refused at start)', () => {
 		).toEqual(['0.0.0.0/1', '::/1', '0.0.0.0/1']);
 	});
 
+	test.each([
+		['0.0.0.0/1, 128.0.0.0/1', 'IPv4'],
+		['::ffff:0:0/97, ::ffff:128.0.0.0/97', 'IPv4'],
+		['0.0.0.0/2, 64.0.0.0/2, 128.0.0.0/1', 'IPv4'],
+		['::/1, 8000::/1', 'IPv6']
+	])(
+		'%s: entries that together cover every %s address are a catch-all too: refused',
+		(list, family) => {
+			const start = () => parseConfig({ PLAYGROUND_TRUSTED_PROXIES: list });
+			expect(start).toThrow(`trusts every ${family} address as a proxy`);
+			expect(start).toThrow(/PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL=accept\.$/);
+		}
+	);
+
 	test('accepted with PLAYGROUND_TRUSTED_PROXIES_CATCH_ALL=accept, it is trusted and the start warns', () => {
 		const c = parseConfig({
 			PLAYGROUND_TRUSTED_PROXIES: '0.0.0.0/0',

@@ -21,18 +21,22 @@
  * builds from that header whoever sent it (scripts/serve.js drops it from such a connection first;
  * adapter-node's own `node build` would not).
  *
- * On a connection from a trusted proxy, the connection's own Host must be served too, besides the
- * host the proxy forwards. A proxy on the same machine makes 127.0.0.1 trusted, and the victim's
- * own browser connects from there as well: a page under a rebound name (`evil.example:5173`) can add
- * `X-Forwarded-Host: localhost:5173`, but it cannot choose its Host. A proxy sends either its
- * upstream address (an IP literal, nginx's default) or the browser's Host (the public name, which
- * must be served anyway). So on a trusted proxy's connection an IP literal Host is served also with
- * ORIGIN (no DNS answer moves it, and with ORIGIN adapter-node builds nothing from Host); any other
- * Host is served by the rule above, and the 403 names the way out: add the name to
- * PLAYGROUND_SERVED_HOSTS, or let the proxy pass the browser's Host. `/healthz` answers any name,
- * for health checks that call the server by its address. Everything the server derives from the
- * request's origin (the cross-site form rule, the sandbox's registered redirect URIs, the redirect
- * URI the setup offers) therefore only ever sees a served name.
+ * On a connection from a trusted proxy, the connection's own Host must be served too, by the same
+ * rule, besides the host the proxy forwards. A proxy on the same machine makes 127.0.0.1 trusted,
+ * and the victim's own browser connects from there as well: a page under a rebound name
+ * (`evil.example:5173`) can add `X-Forwarded-Host: localhost:5173`, but it cannot choose its Host.
+ * A proxy sends either the browser's Host (the public name, which must be served anyway) or its
+ * upstream address (an IP literal, served without ORIGIN, where HOST_HEADER names the browser's).
+ * With ORIGIN, the proxy's Host must be ORIGIN's own name or one of PLAYGROUND_SERVED_HOSTS (not a
+ * loopback twin): with ORIGIN no forwarded host can be read, so that Host is the only name the
+ * browser could have used that the server sees, and an upstream address there would let a page
+ * under a rebound name through the proxy's port. The 403 names the way out: let the proxy pass the
+ * browser's Host, or add the name to PLAYGROUND_SERVED_HOSTS. What stays open: a proxy that puts
+ * its upstream address in Host and forwards no host to read (no ORIGIN, no HOST_HEADER) hides the
+ * browser's name, and then only the proxy can check it (docs/security.md). `/healthz` answers any
+ * name, for health checks that call the server by its address. Everything the server derives from
+ * the request's origin (the cross-site form rule, the sandbox's registered redirect URIs, the
+ * redirect URI the setup offers) therefore only ever sees a served name.
  *
  * Pure: `servedHost` decides, `refuseUnservedHost` turns a refusal into a 403 for the server hook.
  */
@@ -76,15 +80,22 @@ function matches(name: string, pattern: string): boolean {
 	return name.endsWith(pattern.slice(1)) && name.length > pattern.length - 1;
 }
 
-/** Whether a request under the host header value `value` is answered. */
-export function servedHost(value: string | null | undefined, rule: HostRule): HostVerdict {
+/**
+ * Whether a request under the host header value `value` is answered. `twins`: with ORIGIN, its
+ * loopback twins too when ORIGIN's name is a loopback one (not for a trusted proxy's own Host).
+ */
+export function servedHost(
+	value: string | null | undefined,
+	rule: HostRule,
+	twins = true
+): HostVerdict {
 	const name = hostName(value);
 	const setting = rule.origin ? 'PLAYGROUND_SERVED_HOSTS' : 'ORIGIN or PLAYGROUND_SERVED_HOSTS';
 	if (name === null) return { ok: false, host: String(value ?? ''), setting };
 	if (rule.servedHosts.some((pattern) => matches(name, pattern))) return { ok: true };
 	if (rule.origin) {
 		const own = hostName(URL.canParse(rule.origin) ? new URL(rule.origin).host : null);
-		const names = own && LOOPBACK_NAMES.includes(own) ? LOOPBACK_NAMES : [own];
+		const names = twins && own && LOOPBACK_NAMES.includes(own) ? LOOPBACK_NAMES : [own];
 		return names.includes(name) ? { ok: true } : { ok: false, host: name, setting };
 	}
 	if (name === 'localhost' || name.endsWith('.localhost') || isIpLiteral(name)) return { ok: true };
@@ -110,9 +121,9 @@ function explain(verdict: { host: string; proxy?: true }, rule: HostRule): strin
 			`This request came from a trusted proxy address (PLAYGROUND_TRUSTED_PROXIES) with the Host ` +
 			`header ${name}, which this playground does not serve. The Host of a proxy's connection is ` +
 			`checked too, besides the host it forwards: a browser on the proxy's machine connects from ` +
-			`the same address (DNS rebinding). If your proxy sends this Host, add ${name} to ` +
-			`PLAYGROUND_SERVED_HOSTS, or let the proxy pass the browser's Host (nginx: ` +
-			`proxy_set_header Host $http_host).`
+			`the same address (DNS rebinding). Let the proxy pass the browser's Host (nginx: ` +
+			`proxy_set_header Host $http_host); if browsers do reach the playground under ${name}, add ` +
+			`it to PLAYGROUND_SERVED_HOSTS.`
 		);
 	return rule.origin
 		? `This playground is served at ${rule.origin} and does not answer under the host name ${name}. ` +
@@ -124,7 +135,7 @@ function explain(verdict: { host: string; proxy?: true }, rule: HostRule): strin
 
 /**
  * Whether the request's host names are all served. From a trusted proxy: the connection's own Host
- * (an IP literal counts as served: the proxy's upstream address), then the host the proxy forwards.
+ * (by the same rule, but with ORIGIN not its loopback twins), then the host the proxy forwards.
  * From anyone else: the Host header, then the URL's host, in case adapter-node built it from a
  * forged header.
  */
@@ -136,10 +147,8 @@ function requestHostsServed(
 ): HostVerdict {
 	const own = headers.get('host') ?? url.host;
 	if (isTrustedProxy(peer, rule.proxy.trusted)) {
-		const connection = servedHost(own, rule);
-		const name = hostName(own);
-		if (!connection.ok && !(name && isIpLiteral(name)))
-			return { ...connection, setting: 'PLAYGROUND_SERVED_HOSTS', proxy: true };
+		const connection = servedHost(own, rule, false);
+		if (!connection.ok) return { ...connection, setting: 'PLAYGROUND_SERVED_HOSTS', proxy: true };
 		return servedHost(requestHost(headers, url, rule, peer), rule);
 	}
 	return [own, url.host].map((h) => servedHost(h, rule)).find((v) => !v.ok) ?? { ok: true };
