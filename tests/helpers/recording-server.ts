@@ -10,6 +10,8 @@ export interface SeenRequest {
 	method: string;
 	/** The request target as it arrived: the path and the query. */
 	url: string;
+	/** The HTTP version of the request line, as it arrived (`1.1`). */
+	httpVersion: string;
 	/** Header names in lower case, as Node parses them. */
 	headers: Record<string, string>;
 	/** Names and values as they came, alternating. */
@@ -27,6 +29,7 @@ export function readRequest(req: IncomingMessage): Promise<SeenRequest> {
 			resolve({
 				method: req.method ?? '',
 				url: req.url ?? '',
+				httpVersion: req.httpVersion,
 				headers: req.headers as Record<string, string>,
 				rawHeaders: req.rawHeaders,
 				body: Buffer.concat(chunks).toString('utf8')
