@@ -46,9 +46,9 @@ const {
 	exchangeCode,
 	refreshTokens,
 	callApi,
-	checkRegistration,
-	REFRESH_FIRST_FAILED
+	checkRegistration
 } = await import('$lib/server/flow');
+const { REFRESH_FIRST_FAILED } = await import('$lib/server/refusals');
 const { handleCallback, MAX_CALLBACK_QUERY } = await import('$lib/server/redirect-back');
 const { pushConsent } = await import('$lib/server/push-consent');
 
@@ -776,7 +776,7 @@ describe('callApi', () => {
 			'userinfo'
 		);
 		expect(service.received.map((i) => i.url)).toEqual(['/oauth2/token']);
-		expect(r).toMatchObject({ ok: false, status: 424, message: REFRESH_FIRST_FAILED });
+		expect(r).toMatchObject({ ok: false, status: 424, message: REFRESH_FIRST_FAILED.message });
 		expect(!r.ok && r.exchanges?.map((e) => e.step)).toEqual(['refresh']);
 	});
 

@@ -11,6 +11,7 @@ import { endpointKey } from '$lib/oauth/setup-fields';
 import type { HeaderList } from '$lib/exchange/types';
 import { usableSecret } from './secret';
 import type { Session } from './session';
+import { noEndpoint, NO_SETUP, refuse, secretNotSent, type Refused } from './refusals';
 
 /** The fields a request body carries to authenticate the client, in the order they go. */
 interface BodyCredentials {
@@ -31,24 +32,19 @@ export type ClientAuth =
 			/** The secret sent, for redaction (undefined for none). */
 			secret?: string;
 	  }
-	| { ok: false; status: number; message: string };
+	| Refused;
 
 export function clientAuth(session: Session, key: DestinationKey): ClientAuth {
 	const setup = session.setup;
-	if (!setup) return { ok: false, status: 409, message: 'Save the setup first.' };
+	if (!setup) return refuse(NO_SETUP);
 	const dest = secretDestinations(setup).find((d) => d.key === key);
 	const url = endpoints(setup)[endpointKey(key)];
-	if (!dest || !url)
-		return {
-			ok: false,
-			status: 409,
-			message: `The setup has no ${key.replace(/_/g, ' ')}: enter it in the setup first.`
-		};
+	if (!dest || !url) return refuse(noEndpoint(key));
 	const method = setup.token_endpoint_auth_method;
 	if (method === 'none')
 		return { ok: true, setup, url, headers: [], body: { client_id: setup.client_id } };
 	const secret = usableSecret(session);
-	if (!secret.ok) return { ok: false, status: 409, message: secret.message };
+	if (!secret.ok) return refuse(secretNotSent(secret.message));
 	return method === 'client_secret_basic'
 		? {
 				ok: true,

@@ -4,7 +4,8 @@
  * read), the form is read and checked (step-forms.ts; a form that does not pass answers 400 with
  * the reason and its field), the flow is opened from its cookie (sealed-flow.ts), the verb runs, the
  * flow is sealed, and the verb's answer goes back as it is (the page's own verbs answer with nothing
- * that came from a service).
+ * that came from a service). A verb that refuses returns a named refusal (refusals.ts): this module,
+ * and no other, turns it into the action's failure (`fail`), with its status and words.
  *
  * A step that calls the service runs through `stepAction`, the same with three more things: the
  * abuse limit and the in-flight cap (abuse.ts), a 409 for a flow dropped to make room, and its answer
@@ -21,6 +22,7 @@ import { SealedFlow, type VerbContext } from './sealed-flow';
 import { stampSetup } from './setup-id';
 import { outward } from './way-out';
 import type { FormInput } from './step-forms';
+import { flowDropped, formRefused, isRefused, refuse, type Refused } from './refusals';
 
 export type { VerbContext };
 
@@ -30,8 +32,13 @@ type Event = Pick<
 > &
 	Partial<Pick<RequestEvent, 'platform'>>;
 
-/** What a verb of the page answers: the form action's data, or its failure. */
-type Answer = Record<string, unknown> | ActionFailure<Record<string, unknown>>;
+/** What a verb of the page answers: the form action's data, or a refusal. */
+type Answer = (Record<string, unknown> & { ok?: never }) | Refused;
+
+/** A refusal as the action's failure: its status, its words, and what else the verb gave for the page. */
+function failure({ ok: _ok, status, ...data }: Refused) {
+	return fail(status, data);
+}
 
 /** The form's input for the verb (`null`: the verb takes nothing from it, and the body is not read). */
 async function readInput<T>(
@@ -47,8 +54,7 @@ async function readInput<T>(
 	if (!body.ok) return body;
 	const parsed = input(body.form);
 	if (parsed.ok) return parsed;
-	const { message, field } = parsed;
-	return { ok: false, failure: fail(400, field === undefined ? { message } : { message, field }) };
+	return { ok: false, failure: failure(refuse(formRefused(parsed.message, parsed.field))) };
 }
 
 function context(event: Event): VerbContext {
@@ -72,7 +78,7 @@ export function flowAction<T>(
 		const flow = await SealedFlow.open(event.cookies, event.url);
 		const answer = await verb(flow, read.value, context(event));
 		await flow.seal();
-		return answer;
+		return isRefused(answer) ? failure(answer) : answer;
 	};
 }
 
@@ -93,7 +99,10 @@ export function stepAction<T>(
 		if (limited) return limited;
 		const flow = await SealedFlow.open(event.cookies, event.url);
 		const before = flow.opened;
-		if (before.dropped) return fail(409, { message: before.notice, exchanges: [] });
+		if (before.dropped) {
+			const { status, message } = flowDropped(before.notice!);
+			return fail(status, { message, exchanges: [] });
+		}
 		const held = await inSlot(limits, event, () => verb(flow, read.value, context(event)));
 		if (!held.ok) return held.failure;
 		const result = held.value;

@@ -24,6 +24,21 @@ import { CLIENT_AUTH_METHOD, INVALID_CLIENT, PUBLIC_CLIENT_REFUSED } from '$lib/
 import { clientAuthFindings } from '$lib/oauth/pkce-auth';
 import { apiUrl, type ApiCall } from '$lib/oauth/api-request';
 import { tokenMayGo } from '$lib/oauth/token-binding';
+import {
+	apiCallRefused,
+	CODE_HELD,
+	NO_ACCESS_TOKEN,
+	NO_CODE,
+	NO_SETUP,
+	NO_TOKENS,
+	NOTHING_TO_REFRESH_WITH,
+	PASTE_HOLDS_NOTHING,
+	PASTE_NOT_A_URL,
+	REFRESH_FIRST_FAILED,
+	refuse,
+	tokenNotSent,
+	type Refused
+} from './refusals';
 
 export type StepResult =
 	| {
@@ -33,15 +48,12 @@ export type StepResult =
 			/** More for the page than the exchanges (a JWT check's verdict, the metadata found). */
 			answer?: Record<string, unknown>;
 	  }
-	| {
-			ok: false;
-			status: number;
-			message: string;
+	| (Refused & {
 			session?: Session;
 			exchanges?: Exchange[];
 			/** More for the page than the message (the fork a second replay is refused for). */
 			answer?: Record<string, unknown>;
-	  };
+	  });
 
 /** Redact, then diagnose: what leaves the server. */
 export function present(ex: Exchange, session: Session, ctx: DiagnoseContext = {}): Exchange {
@@ -131,8 +143,7 @@ function tokenHeaders(auth: HeaderList): HeaderList {
 /** The setup and the client's credentials for the token endpoint (client-auth.ts attaches them). */
 function needSetup(session: Session) {
 	// The secret goes only with the client id and URLs it was entered for (secret.ts).
-	const auth = clientAuth(session, 'token_endpoint');
-	return auth.ok ? auth : { status: auth.status, message: auth.message };
+	return clientAuth(session, 'token_endpoint');
 }
 
 /**
@@ -148,7 +159,7 @@ export async function checkRegistration(
 	client?: string
 ): Promise<StepResult> {
 	const setup = session.setup;
-	if (!setup) return { ok: false, status: 409, message: 'Save the setup first.' };
+	if (!setup) return refuse(NO_SETUP);
 	const url =
 		session.pending?.consent_url ??
 		consentUrl(endpoints(setup).authorization, {
@@ -181,17 +192,11 @@ export async function checkRegistration(
 
 /** Paste-back mode: the URL (or only its query) that the application's own redirect URI received. */
 export function pasteBack(session: Session, pasted: string, now = Date.now()): StepResult {
-	if (!session.setup) return { ok: false, status: 409, message: 'Save the setup first.' };
+	if (!session.setup) return refuse(NO_SETUP);
 	const text = pasted.trim();
 	let url: URL;
 	if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-		if (!URL.canParse(text))
-			return {
-				ok: false,
-				status: 400,
-				message:
-					'That is not a valid URL. Paste the whole address from the browser, or only the part after "?".'
-			};
+		if (!URL.canParse(text)) return refuse(PASTE_NOT_A_URL);
 		url = new URL(text);
 	} else {
 		url = new URL(session.pending?.redirect_uri ?? session.setup.redirect_uri);
@@ -213,12 +218,7 @@ export function pasteBack(session: Session, pasted: string, now = Date.now()): S
 		!url.searchParams.has('error') &&
 		!url.searchParams.has('state')
 	)
-		return {
-			ok: false,
-			status: 400,
-			message:
-				'The pasted text holds no code, state or error parameter. Paste the full address the browser landed on after the consent page.'
-		};
+		return refuse(PASTE_HOLDS_NOTHING);
 	const { session: next, exchange, ignored } = handleCallback(session, url, new Headers(), now);
 	const pastedExchange: Exchange = {
 		...exchange,
@@ -233,12 +233,6 @@ export function pasteBack(session: Session, pasted: string, now = Date.now()): S
 	};
 }
 
-const HELD = {
-	status: 409,
-	message:
-		'The code was held back because the issuer check failed (possible mix-up attack, RFC 9207). Read the warning in step 2; "Exchange anyway" there exchanges it.'
-};
-
 /**
  * Step 3: the code exchange (the service's API docs §4.2). The code is used once, whatever the
  * answer. A code the issuer check held back is exchanged only with `anyway` ("Exchange anyway").
@@ -250,15 +244,9 @@ export async function exchangeCode(
 	{ anyway = false }: { anyway?: boolean } = {}
 ): Promise<StepResult> {
 	const need = needSetup(session);
-	if ('status' in need) return { ok: false, ...need };
-	if (!session.code)
-		return {
-			ok: false,
-			status: 409,
-			message:
-				'There is no code to exchange. Open the consent page and authorize first; a code is used once.'
-		};
-	if (session.code.held && !anyway) return { ok: false, ...HELD };
+	if (!need.ok) return need;
+	if (!session.code) return refuse(NO_CODE);
+	if (session.code.held && !anyway) return refuse(CODE_HELD);
 	const { setup, url, headers, body } = need;
 	const code = session.code;
 	const raw = await send({
@@ -310,16 +298,9 @@ export async function refreshTokens(
 	signal?: AbortSignal
 ): Promise<StepResult> {
 	const need = needSetup(session);
-	if ('status' in need) return { ok: false, ...need };
+	if (!need.ok) return need;
 	const tokens = realTokens(session);
-	if (!tokens?.refresh_token)
-		return {
-			ok: false,
-			status: 409,
-			message: tokens
-				? 'The service gave no refresh token, so there is nothing to refresh with.'
-				: 'There are no tokens yet: finish the code exchange first.'
-		};
+	if (!tokens?.refresh_token) return refuse(tokens ? NOTHING_TO_REFRESH_WITH : NO_TOKENS);
 	const { setup, url, headers, body } = need;
 	const raw = await send({
 		step: 'refresh',
@@ -342,9 +323,6 @@ export async function refreshTokens(
 	};
 }
 
-export const REFRESH_FIRST_FAILED =
-	'The access token had expired and refreshing it failed (the refresh step shows why), so the call was not made.';
-
 export type { ApiCall };
 
 /**
@@ -355,9 +333,9 @@ export type { ApiCall };
 export function withToken(
 	url: string,
 	session: Session
-): { ok: true; url: string; headers: HeaderList } | { ok: false; status: number; message: string } {
+): { ok: true; url: string; headers: HeaderList } | Refused {
 	const allowed = tokenMayGo(session.tokens_for, url);
-	if (!allowed.ok) return { ok: false, status: 409, message: allowed.message };
+	if (!allowed.ok) return refuse(tokenNotSent(allowed.message));
 	const tokens = realTokens(session)!;
 	if (session.setup?.token_location === 'query') {
 		const u = new URL(url);
@@ -379,13 +357,8 @@ export async function callApi(
 	signal?: AbortSignal,
 	client?: string
 ): Promise<StepResult> {
-	if (!session.setup) return { ok: false, status: 409, message: 'Save the setup first.' };
-	if (!session.tokens)
-		return {
-			ok: false,
-			status: 409,
-			message: 'There is no access token yet: finish the code exchange first.'
-		};
+	if (!session.setup) return refuse(NO_SETUP);
+	if (!session.tokens) return refuse(NO_ACCESS_TOKEN);
 	const exchanges: Exchange[] = [];
 	let current = session;
 	if (isExpired(session.tokens, sender.clock())) {
@@ -405,13 +378,7 @@ export async function callApi(
 			current = r.session;
 			// The refresh failed (its findings say why): the call is not made, and the step says so.
 			if (current.tokens === session.tokens)
-				return {
-					ok: false,
-					status: 424, // Failed Dependency: the refresh it needed failed
-					message: REFRESH_FIRST_FAILED,
-					session: current,
-					exchanges
-				};
+				return refuse(REFRESH_FIRST_FAILED, { session: current, exchanges });
 		}
 	}
 	const ep = endpoints(current.setup!);
@@ -420,7 +387,7 @@ export async function callApi(
 	else {
 		// The token goes only to the API's origin (api-request.ts), checked before anything is sent.
 		const u = apiUrl(call, ep.api);
-		if (!u.ok) return { ok: false, status: 400, message: u.message };
+		if (!u.ok) return refuse(apiCallRefused(u.message));
 		url = u.value;
 	}
 	const t = withToken(url, current);

@@ -25,14 +25,3 @@ export function forkIn(
 ): string | undefined {
 	return flows.find((f) => f.id !== parent && f.session.fork_of?.flow === parent)?.id;
 }
-
-/** A second fork, refused while the first exists. */
-export const FORK_HELD =
-	'This flow already has a fork, made to replay its code: a flow keeps one fork at a time, so its code is not replayed again while that fork exists. Open the fork, or close it to replay the code here. Nothing was sent.';
-
-/** A fork that could not be written beside its parent. */
-export const FORK_TOO_LARGE =
-	'This flow is too large to keep a fork beside it: the two together would go over the cap on the playground’s cookies, and a flow is never dropped to make room for its own fork. Shorten the longest setup fields, or start over with a shorter setup. Nothing was sent.';
-
-/** "Close that fork" naming a flow that is not this flow's fork. */
-export const NOT_ITS_FORK = 'That flow is not a fork of this flow: nothing was closed.';

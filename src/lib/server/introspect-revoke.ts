@@ -22,6 +22,7 @@ import { present, refreshTokens, withToken, type StepResult } from './flow';
 import type { Sender } from './send';
 import type { Session } from './session';
 import { realTokens } from './tokens';
+import { NO_REFRESH_TOKEN, NO_TOKENS, refuse, type Refused } from './refusals';
 
 const withFindings = (ex: Exchange, findings: Exchange['findings']): Exchange => ({
 	...ex,
@@ -29,24 +30,11 @@ const withFindings = (ex: Exchange, findings: Exchange['findings']): Exchange =>
 });
 
 /** The token to act on, or why there is none. */
-function tokenOf(
-	session: Session,
-	which: WhichToken
-): { ok: true; token: string } | { ok: false; status: number; message: string } {
+function tokenOf(session: Session, which: WhichToken): { ok: true; token: string } | Refused {
 	const tokens = realTokens(session);
-	if (!tokens)
-		return {
-			ok: false,
-			status: 409,
-			message: 'There are no tokens yet: finish the code exchange first.'
-		};
+	if (!tokens) return refuse(NO_TOKENS);
 	const token = which === 'access_token' ? tokens.access_token : tokens.refresh_token;
-	if (!token)
-		return {
-			ok: false,
-			status: 409,
-			message: 'The service gave no refresh token, so there is none to act on.'
-		};
+	if (!token) return refuse(NO_REFRESH_TOKEN);
 	return { ok: true, token };
 }
 
@@ -57,7 +45,7 @@ async function adminRequest(
 	which: WhichToken,
 	signal?: AbortSignal,
 	client?: string
-): Promise<{ ok: true; raw: Exchange } | { ok: false; status: number; message: string }> {
+): Promise<{ ok: true; raw: Exchange } | Refused> {
 	const token = tokenOf(session, which);
 	if (!token.ok) return token;
 	const auth = clientAuth(

@@ -22,19 +22,24 @@ import { present, type StepResult } from './flow';
 import type { Sender } from './send';
 import type { Session } from './session';
 import { realTokens } from './tokens';
+import {
+	NO_JWKS_URI,
+	NO_JWT_PASTED,
+	NO_SETUP,
+	noSuchToken,
+	NOT_A_JWT,
+	refuse,
+	type Refused
+} from './refusals';
 
 export type JwtKind = ClaimContext['kind'];
-
-/** Why nothing can be checked without a JWKS URL (nothing is sent then). */
-const NO_JWKS_URI =
-	'The setup has no JWKS URL (jwks_uri), so there are no issuer keys to check the signature with, and nothing was sent. Enter the issuer’s jwks_uri in the setup (Advanced settings; the server’s metadata names it). A token signed with a shared secret (HS256, as the built-in sandbox signs its tokens) can only be checked by the issuer itself.';
 
 /** The token a check is about: one of the flow's, or a pasted one. */
 function tokenToCheck(
 	session: Session,
 	kind: JwtKind,
 	pasted: string
-): { ok: true; token: string; shown: string } | { ok: false; message: string } {
+): { ok: true; token: string; shown: string } | Refused {
 	const t = session.tokens;
 	// The page shows the redacted set; the signature is checked on the token as it was received.
 	const real = realTokens(session);
@@ -46,18 +51,8 @@ function tokenToCheck(
 					? [t.extra.id_token, t.extra.id_token]
 					: []
 				: [real?.[kind], t?.[kind]];
-	if (!token)
-		return {
-			ok: false,
-			message:
-				kind === 'pasted' ? 'Paste a JWT to check.' : `There is no ${kind} in this flow's tokens.`
-		};
-	if (!decodeJwt(token).ok)
-		return {
-			ok: false,
-			message:
-				'That is not a signed JWT: a JWT is three base64url parts joined by dots (header.payload.signature), and its header and payload are JSON.'
-		};
+	if (!token) return refuse(kind === 'pasted' ? NO_JWT_PASTED : noSuchToken(kind));
+	if (!decodeJwt(token).ok) return refuse(NOT_A_JWT);
 	return { ok: true, token, shown: shown ?? token };
 }
 
@@ -72,11 +67,11 @@ export async function checkJwt(
 ): Promise<StepResult> {
 	const { send } = sender;
 	const setup = session.setup;
-	if (!setup) return { ok: false, status: 409, message: 'Save the setup first.' };
+	if (!setup) return refuse(NO_SETUP);
 	const jwksUri = endpoints(setup).jwks;
-	if (!jwksUri) return { ok: false, status: 409, message: NO_JWKS_URI };
+	if (!jwksUri) return refuse(NO_JWKS_URI);
 	const picked = tokenToCheck(session, kind, pasted);
-	if (!picked.ok) return { ok: false, status: 400, message: picked.message };
+	if (!picked.ok) return picked;
 	const raw = await send({
 		step: 'jwks',
 		method: 'GET',

@@ -16,6 +16,7 @@ import { present, type StepResult } from './flow';
 import { codeChallenge } from './pkce';
 import type { Sender } from './send';
 import type { Session } from './session';
+import { NO_CONSENT_TO_PUSH, NO_SETUP, PAR_NOT_ON, refuse } from './refusals';
 
 /** The authorization request of the pending consent, as its URL carried it. */
 export function pendingParams(session: Session): [string, string][] | undefined {
@@ -45,21 +46,10 @@ export async function pushConsent(
 ): Promise<StepResult> {
 	const { send } = sender;
 	const setup = session.setup;
-	if (!setup) return { ok: false, status: 409, message: 'Save the setup first.' };
-	if (!setup.use_par)
-		return {
-			ok: false,
-			status: 409,
-			message:
-				'The setup does not use pushed authorization requests: tick "Use PAR" in the setup (Advanced settings) first.'
-		};
+	if (!setup) return refuse(NO_SETUP);
+	if (!setup.use_par) return refuse(PAR_NOT_ON);
 	const params = pendingParams(session);
-	if (!params)
-		return {
-			ok: false,
-			status: 409,
-			message: 'There is no consent request to push: prepare a new one first.'
-		};
+	if (!params) return refuse(NO_CONSENT_TO_PUSH);
 	const auth = clientAuth(session, 'pushed_authorization_request_endpoint');
 	if (!auth.ok) return auth;
 	const raw = await send({

@@ -16,6 +16,7 @@ import { jsonObject } from '$lib/exchange/text';
 import { callApi, exchangeCode, prepareConsent, type StepResult } from './flow';
 import type { Sender } from './send';
 import type { Session } from './session';
+import { NOTHING_TO_REPLAY, refuse } from './refusals';
 
 const RFC = 'RFC 6749 §4.1.2';
 
@@ -87,13 +88,7 @@ export async function replayCode(
 	signal?: AbortSignal,
 	client?: string
 ): Promise<StepResult & { fork?: Session }> {
-	if (!canReplay(session))
-		return {
-			ok: false,
-			status: 409,
-			message:
-				'There is no code to replay: only the code this flow exchanged for its tokens, under the current setup, can be replayed.'
-		};
+	if (!canReplay(session)) return refuse(NOTHING_TO_REPLAY);
 	const fork = replayFork(session, from, sender.clock());
 	const { held: _held, setup_id: _setup, ...code } = session.spent!;
 	const replayed = await exchangeCode(sender, { ...fork, code }, signal);

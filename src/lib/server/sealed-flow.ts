@@ -8,9 +8,10 @@
  *
  * The form actions (+page.server.ts) run each verb through one wrapper (flow-action.ts), the page's
  * `load` takes the callback's exchange from its outbox, and /callback (callback-route.ts) records
- * the redirect back with `receiveCallback`.
+ * the redirect back with `receiveCallback`. A verb answers, or returns a named refusal
+ * (refusals.ts), which the wrapper turns into the action's failure.
  */
-import { fail, type Cookies } from '@sveltejs/kit';
+import type { Cookies } from '@sveltejs/kit';
 import { z } from 'zod';
 import { secretSchema, setupFromForm, setupRuleErrors, setupSchema } from '$lib/oauth/setup';
 import { fieldErrors, type FieldErrors, type Setup } from '$lib/oauth/setup';
@@ -33,7 +34,7 @@ import { pushConsent } from './push-consent';
 import { checkJwt, type JwtKind } from './jwt-check';
 import { introspect, revoke } from './introspect-revoke';
 import { canReplay, replayCode, replayFork } from './replay';
-import { FORK_HELD, FORK_TOO_LARGE, forkIn, NOT_ITS_FORK } from './fork';
+import { forkIn } from './fork';
 import { handleCallback } from './redirect-back';
 import { requestPlayground } from './playground';
 import { presetSession, secretAfterSave } from './secret';
@@ -64,6 +65,20 @@ import {
 } from './session';
 import type { Sender } from './send';
 import type { MetadataLookup } from './step-forms';
+import {
+	flowDropped,
+	FORK_HELD,
+	FORK_TOO_LARGE,
+	formRefused,
+	NO_CONSENT_TO_OPEN,
+	NO_SETUP,
+	NOT_ITS_FORK,
+	refuse,
+	SETUP_NEEDS_FIXING,
+	STATE_TAKEN,
+	UNKNOWN_PRESET,
+	VERIFIER_STAYS_HERE
+} from './refusals';
 
 /** What a step's verb may use besides the flow and its input. */
 export interface VerbContext {
@@ -79,16 +94,7 @@ export interface VerbContext {
 /** The refresh's note when the switch under the tokens sent it. */
 const AUTOMATIC_REFRESH = 'Automatic refresh before expiry (the switch under the tokens).';
 
-const STATE_TAKEN =
-	'This state is already pending in another flow of this browser (another tab): a redirect carrying it could not tell the two apart. Use another one, or leave it empty for a random state.';
-
 const presetSchema = z.object({ preset: z.string().min(1).max(100) });
-
-type SetupFailure = {
-	errors: FieldErrors;
-	values: Record<string, unknown>;
-	message: string;
-};
 
 export class SealedFlow {
 	/** The session as the cookie held it. */
@@ -233,10 +239,9 @@ export class SealedFlow {
 		return this.step(async (s): Promise<StepResult> => {
 			if (canReplay(s)) {
 				const fork = await this.liveFork();
-				if (fork) return { ok: false, status: 409, message: FORK_HELD, answer: { fork } };
+				if (fork) return refuse(FORK_HELD, { answer: { fork } });
 				const copy = replayFork(s, this.id!, this.#now());
-				if (this.source && !(await forkFits(copy, this.source)))
-					return { ok: false, status: 409, message: FORK_TOO_LARGE };
+				if (this.source && !(await forkFits(copy, this.source))) return refuse(FORK_TOO_LARGE);
 			}
 			const r = await replayCode(c.sender, s, this.id!, c.signal, c.client);
 			if (!r.ok || !r.fork) return r;
@@ -264,8 +269,7 @@ export class SealedFlow {
 	async closeFork(fork: string) {
 		const found = (await readAllFlows(this.cookies, this.source)).find((f) => f.id === fork);
 		if (!found) return { closed: fork, gone: true };
-		if (!this.id || found.session.fork_of?.flow !== this.id)
-			return fail(409, { message: NOT_ITS_FORK });
+		if (!this.id || found.session.fork_of?.flow !== this.id) return refuse(NOT_ITS_FORK);
 		this.#closed.push(fork);
 		return { closed: fork };
 	}
@@ -319,7 +323,7 @@ export class SealedFlow {
 			? setupRuleErrors(parsed.data)
 			: fieldErrors(parsed.error);
 		if (parsed.success && (await this.#stateTaken(parsed.data.custom_state)))
-			errors.custom_state = STATE_TAKEN;
+			errors.custom_state = STATE_TAKEN.message;
 		if (!secret.success)
 			errors.client_secret = secret.error.issues[0]?.message ?? 'Invalid client secret';
 		let next: Session = { ...session, notice: undefined };
@@ -327,11 +331,7 @@ export class SealedFlow {
 		// keeps what was typed): it would otherwise go with the setup saved before.
 		if (!parsed.success || !secret.success || Object.keys(errors).length) {
 			this.#set(next);
-			return fail(400, {
-				errors,
-				values,
-				message: 'Some fields need fixing.'
-			} satisfies SetupFailure);
+			return refuse(SETUP_NEEDS_FIXING, { errors, values });
 		}
 		const presetName = form.get('preset');
 		const preset =
@@ -380,7 +380,7 @@ export class SealedFlow {
 		const preset = parsed.success
 			? requestPlayground().presets.find(origin, parsed.data.preset)
 			: undefined;
-		if (!preset) return fail(400, { message: 'Unknown preset.' });
+		if (!preset) return refuse(UNKNOWN_PRESET);
 		const session = this.#session;
 		const next: Session = {
 			v: 1,
@@ -401,20 +401,18 @@ export class SealedFlow {
 	 */
 	async restart(form: FormData) {
 		const session = this.#session;
-		if (session.dropped) return fail(409, { message: session.notice });
-		if (!session.setup) return fail(409, { message: 'Save the setup first.' });
-		if (await this.#stateTaken(session.setup.custom_state))
-			return fail(409, { message: STATE_TAKEN });
+		if (session.dropped) return refuse(flowDropped(session.notice!));
+		if (!session.setup) return refuse(NO_SETUP);
+		if (await this.#stateTaken(session.setup.custom_state)) return refuse(STATE_TAKEN);
 		const changed: Partial<Pick<Setup, 'scope' | 'redirect_uri'>> = {};
 		for (const field of ['scope', 'redirect_uri'] as const) {
 			const value = form.get(field);
 			if (typeof value !== 'string') continue;
 			const parsed = setupSchema.shape[field].safeParse(value);
 			if (!parsed.success)
-				return fail(400, {
-					message: parsed.error.issues[0]?.message ?? `That ${field} cannot be used`,
-					field
-				});
+				return refuse(
+					formRefused(parsed.error.issues[0]?.message ?? `That ${field} cannot be used`, field)
+				);
 			changed[field] = parsed.data;
 		}
 		const setup = { ...session.setup, ...changed };
@@ -445,14 +443,9 @@ export class SealedFlow {
 	 */
 	forScript() {
 		const session = this.#session;
-		if (session.dropped) return fail(409, { message: session.notice });
-		if (!session.pending)
-			return fail(409, { message: 'Save the setup first: there is no consent request to open.' });
-		if (session.pending.code_verifier)
-			return fail(409, {
-				message:
-					'With PKCE on, the verifier stays on the playground server, so the script could not exchange this consent request’s code. Turn PKCE off in the setup to get a code for the script.'
-			});
+		if (session.dropped) return refuse(flowDropped(session.notice!));
+		if (!session.pending) return refuse(NO_CONSENT_TO_OPEN);
+		if (session.pending.code_verifier) return refuse(VERIFIER_STAYS_HERE);
 		this.#set({ ...session, pending: { ...session.pending, for_script: true } });
 		return { consent_url: session.pending.consent_url };
 	}
@@ -479,7 +472,7 @@ export class SealedFlow {
 		if (!undone.ok) {
 			// An expired slot is dropped at once: it holds the old flow's secret.
 			if (undoSlot(current)) this.#set(current);
-			return fail(410, { message: undone.message });
+			return undone;
 		}
 		this.#set(undone.session, true);
 		return { undone: true };

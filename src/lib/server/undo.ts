@@ -5,13 +5,10 @@
  * offered until the next action or 30 seconds, whichever comes first.
  */
 import { emptySession, rememberState, type Session } from './session';
+import { refuse, UNDO_GONE, undoTooLate, type Refused } from './refusals';
 
 /** How long Start over can be undone. */
 export const UNDO_MS = 30_000;
-
-const TOO_LATE_EXPIRED = `Too late to undo: Start over was more than ${UNDO_MS / 1000} seconds ago, and the old flow is gone.`;
-const TOO_LATE_GONE =
-	'Too late to undo: another action came after Start over (or there was nothing to undo), and the old flow is gone.';
 
 /** The old flow, kept in the fresh session's `undo` field until `until` (ms since the epoch). */
 export interface UndoSlot {
@@ -58,12 +55,12 @@ export function undoExpired(session: Session, now = Date.now()): boolean {
 	return !!slot && now > slot.until;
 }
 
-export type Undone = { ok: true; session: Session } | { ok: false; message: string };
+export type Undone = { ok: true; session: Session } | Refused;
 
 /** Undo: the session Start over replaced, while its slot lasts. */
 export function undoStartOver(current: Session, now = Date.now()): Undone {
 	const slot = undoSlot(current);
-	if (!slot) return { ok: false, message: TOO_LATE_GONE };
-	if (now > slot.until) return { ok: false, message: TOO_LATE_EXPIRED };
+	if (!slot) return refuse(UNDO_GONE);
+	if (now > slot.until) return refuse(undoTooLate(UNDO_MS / 1000));
 	return { ok: true, session: slot.session };
 }
