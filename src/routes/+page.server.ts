@@ -2,7 +2,7 @@ import { dropLegacy, emptySession } from '$lib/server/session';
 import { flowParam, newFlowId } from '$lib/oauth/flow-id';
 import { prefillFrom, view } from '$lib/server/page';
 import { SealedFlow } from '$lib/server/sealed-flow';
-import { flowAction, stepAction } from '$lib/server/flow-action';
+import { flowAction, flowContext, stepAction } from '$lib/server/flow-action';
 import {
 	adminToken,
 	apiCallInput,
@@ -18,8 +18,10 @@ import {
 import type { Actions, PageServerLoad } from './$types';
 
 /** The page of one flow, `/?flow=<id>`; without a (well-formed) id, a new flow's. */
-export const load: PageServerLoad = async ({ cookies, url }) => {
-	dropLegacy(cookies);
+export const load: PageServerLoad = async (event) => {
+	const { url } = event;
+	const context = flowContext(event);
+	dropLegacy(event.cookies, context.source);
 	const param = flowParam(url.searchParams);
 	if (!param.ok) {
 		const session = emptySession();
@@ -30,7 +32,7 @@ export const load: PageServerLoad = async ({ cookies, url }) => {
 			prefill: prefillFrom(url)
 		};
 	}
-	const flow = await SealedFlow.open(cookies, url);
+	const flow = await SealedFlow.open(context);
 	const session = flow.opened;
 	const outbox = flow.takeOutbox();
 	flow.tidy();
@@ -52,25 +54,25 @@ export const load: PageServerLoad = async ({ cookies, url }) => {
  * (flow-action.ts).
  */
 export const actions: Actions = {
-	setup: flowAction(wholeForm, (flow, form, c) => flow.saveSetup(form, c.origin)),
-	preset: flowAction(wholeForm, (flow, form, c) => flow.applyPreset(form, c.origin)),
+	setup: flowAction(wholeForm, (flow, form) => flow.saveSetup(form)),
+	preset: flowAction(wholeForm, (flow, form) => flow.applyPreset(form)),
 	/** "Try again": a new consent request, maybe with another scope or redirect URI. */
 	restart: flowAction(wholeForm, (flow, form) => flow.restart(form)),
 	/** "Fill from metadata": nothing is saved; the page fills the form. */
-	discover: stepAction(metadataLookup, (flow, lookup, c) => flow.discover(c, lookup)),
-	check: stepAction(null, (flow, _, c) => flow.check(c)),
+	discover: stepAction(metadataLookup, (flow, lookup) => flow.discover(lookup)),
+	check: stepAction(null, (flow) => flow.check()),
 	/** Push the pending consent request (RFC 9126); the consent link then carries its request_uri. */
-	par: stepAction(null, (flow, _, c) => flow.push(c)),
+	par: stepAction(null, (flow) => flow.push()),
 	pasteback: stepAction(pastedAddress, async (flow, pasted) => flow.pasteBack(pasted)),
-	exchange: stepAction(exchangeChoice, (flow, choice, c) => flow.exchange(c, choice)),
-	userinfo: stepAction(null, (flow, _, c) => flow.userInfo(c)),
-	refresh: stepAction(refreshChoice, (flow, choice, c) => flow.refresh(c, choice)),
-	api: stepAction(apiCallInput, (flow, call, c) => flow.callApi(c, call)),
-	jwt: stepAction(jwtInput, (flow, jwt, c) => flow.checkJwt(c, jwt)),
-	introspect: stepAction(adminToken, (flow, which, c) => flow.introspect(c, which)),
-	revoke: stepAction(adminToken, (flow, which, c) => flow.revoke(c, which)),
+	exchange: stepAction(exchangeChoice, (flow, choice) => flow.exchange(choice)),
+	userinfo: stepAction(null, (flow) => flow.userInfo()),
+	refresh: stepAction(refreshChoice, (flow, choice) => flow.refresh(choice)),
+	api: stepAction(apiCallInput, (flow, call) => flow.callApi(call)),
+	jwt: stepAction(jwtInput, (flow, jwt) => flow.checkJwt(jwt)),
+	introspect: stepAction(adminToken, (flow, which) => flow.introspect(which)),
+	revoke: stepAction(adminToken, (flow, which) => flow.revoke(which)),
 	/** "Replay this code", confirmed: in a fork of this flow (server/replay.ts). */
-	replay: stepAction(replayConfirmed, (flow, _, c) => flow.replay(c)),
+	replay: stepAction(replayConfirmed, (flow) => flow.replay()),
 	/** "Close that fork", confirmed: drops this flow's fork, so that it may replay again. */
 	closefork: flowAction(forkToClose, (flow, fork) => flow.closeFork(fork)),
 	/** "Get a code for the script": the consent's code comes back shown, not exchanged. */

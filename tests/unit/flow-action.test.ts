@@ -11,7 +11,7 @@ import type { App } from '$lib/app.server';
 import { testApp, testClock } from './test-app';
 import { FakeCookies } from './fake-cookies';
 import type { StepResult } from '$lib/server/flow';
-import { SANDBOX_FLOW, actionEvent, flowModules } from './flow-modules';
+import { SANDBOX_FLOW, actionEvent, flowModules, sourceAt } from './flow-modules';
 
 const { URL_, served } = vi.hoisted(() => ({
 	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
@@ -29,10 +29,14 @@ beforeAll(() => modules);
 
 const flow = SANDBOX_FLOW;
 
+/** The flow of URL_ in the jar, as the serving app reads it. */
+const read = async (jar: FakeCookies) =>
+	(await modules).readSession(jar, sourceAt(served.app!, URL_));
+
 async function withSession(session: Session | undefined) {
 	const m = await modules;
 	const jar = new FakeCookies();
-	if (session) await m.save(jar, URL_, session);
+	if (session) await m.save(jar, URL_, session, served.app!);
 	const event = actionEvent(jar, URL_, served.app!);
 	const { stepAction } = await import('$lib/server/flow-action');
 	/** Runs `step` as a step's form action, on the flow in the jar. */
@@ -51,14 +55,14 @@ describe('a step: unchanged', () => {
 	});
 
 	test('a step that changes the session: no word, and the new session is saved', async () => {
-		const { m, jar, runStep } = await withSession(flow);
+		const { jar, runStep } = await withSession(flow);
 		const r = await runStep(async (s) => ({
 			ok: true,
 			session: { ...s, code: undefined },
 			exchanges: []
 		}));
 		expect(r).toEqual({ exchanges: [] });
-		expect(await m.readSession(jar)).toEqual(flow);
+		expect(await read(jar)).toEqual(flow);
 	});
 
 	test('a step after Start over drops the undo slot: that is a change', async () => {
@@ -124,17 +128,27 @@ describe('stepAction', () => {
 				}
 			: { ok: true as const, value: String(form.get('n')) };
 
-	test('the form read and checked, then the verb with its input and context', async () => {
+	test("the form read and checked, then the verb with its input, on the flow opened with the request's context", async () => {
 		const { event } = await withSession(flow);
 		const { stepAction } = await import('$lib/server/flow-action');
 		const seen: unknown[] = [];
-		const action = stepAction(input, async (f, value, c) => {
-			seen.push(value, c.origin, c.signal instanceof AbortSignal, typeof c.sender.send);
+		const request = post('n=7');
+		const action = stepAction(input, async (f, value) => {
+			const c = f.context;
+			seen.push(value, c.origin, c.signal === request.signal, c.app === served.app, c.client);
+			seen.push(c.source.flow);
 			return { ok: true, session: f.session, exchanges: [] };
 		});
-		const r = await action({ ...event, request: post('n=7') } as never);
+		const r = await action({ ...event, request } as never);
 		expect(r).toEqual({ exchanges: [], unchanged: true });
-		expect(seen).toEqual(['7', 'http://127.0.0.1:5173', true, 'function']);
+		expect(seen).toEqual([
+			'7',
+			'http://127.0.0.1:5173',
+			true,
+			true,
+			'127.0.0.1',
+			'AAAAAAAAAAAAAAAA'
+		]);
 	});
 
 	test('a form that does not pass: 400 with the reason, and the field when there is one; the verb does not run', async () => {
@@ -180,16 +194,16 @@ describe('stepAction', () => {
 
 describe('flowAction and the flow object', () => {
 	test("a verb's answer comes back as it is, after the flow it changed is sealed", async () => {
-		const { m, jar, event } = await withSession(flow);
+		const { jar, event } = await withSession(flow);
 		const { flowAction } = await import('$lib/server/flow-action');
 		const r = await flowAction(null, async (f) => {
 			await f.step(async (s) => ({ ok: true, session: { ...s, token_note: 'x' }, exchanges: [] }));
 			// Changed in memory only: the cookie still holds the flow as it was.
-			expect(await m.readSession(jar)).toEqual(flow);
+			expect(await read(jar)).toEqual(flow);
 			return { done: true };
 		})(event);
 		expect(r).toEqual({ done: true });
-		expect(await m.readSession(jar)).toEqual({ ...flow, token_note: 'x' });
+		expect(await read(jar)).toEqual({ ...flow, token_note: 'x' });
 	});
 
 	test('a flow no verb changed is not sealed again', async () => {
@@ -235,7 +249,7 @@ describe('flowAction and the flow object', () => {
 		expect(copy).toMatchObject({ setup: flow.setup, client_secret: flow.client_secret });
 		expect(copy.pending?.state).toBeTruthy();
 		expect(jar.sets.slice(before).map(({ name }) => name)).toEqual([`pg_flow_${r.flow}`]);
-		expect(await m.readSession(jar)).toEqual(flow);
+		expect(await read(jar)).toEqual(flow);
 	});
 });
 

@@ -1,5 +1,5 @@
 import { setupWith } from '$lib/oauth/setup';
-import type { Session } from '$lib/server/session';
+import { cookieSource, type CookieSource, type Session } from '$lib/server/session';
 import type { App } from '$lib/app.server';
 import type { Cookies } from '@sveltejs/kit';
 
@@ -23,6 +23,11 @@ export function flowRequest(url: URL, served: { app?: App }) {
 	return () => ({ request: new Request(url), url, locals: { app: served.app! } });
 }
 
+/** What a request to `url` without a Cookie header reads and writes, with `app`'s keys and clock. */
+export function sourceAt(app: App, url: URL): CookieSource {
+	return cookieSource(app, url, new Headers());
+}
+
 /** The session, undo and page modules, the flow object, the page's actions, and `save`. */
 export async function flowModules() {
 	const session = await import('$lib/server/session');
@@ -30,9 +35,9 @@ export async function flowModules() {
 	const page = await import('$lib/server/page');
 	const { SealedFlow } = await import('$lib/server/sealed-flow');
 	const { actions } = await import('../../src/routes/+page.server');
-	/** Writes a flow into the jar, as its seal after a verb would. */
-	const save = (jar: Cookies, url: URL, s: Session) =>
-		session.writeSession(jar, undo.withoutUndo(s), url.protocol === 'https:');
+	/** Writes a flow into the jar, as its seal after a verb of `app` would. */
+	const save = (jar: Cookies, url: URL, s: Session, app: App) =>
+		session.writeSession(jar, undo.withoutUndo(s), url.protocol === 'https:', sourceAt(app, url));
 	return { ...session, ...undo, ...page, SealedFlow, actions, save };
 }
 

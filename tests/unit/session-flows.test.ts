@@ -2,35 +2,23 @@
  * The session module across a browser's flows: which request decides the flow (its `?flow=`, its
  * Cookie header and its scheme), the names that are the playground's own, the old one-per-browser
  * cookies, every flow the callback opens, the dropped list, and the byte cap when a flow is
- * rewritten. The request is a mock of `$app/server`; the clock is faked.
+ * rewritten. A request is handed to the module as the wrapper hands it (`cookieSource`: its URL
+ * and Cookie header, with the app's keys and clock); the clock is faked.
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { sealJwe } from '$lib/server/jwe';
+import { cookieSource } from '$lib/server/session';
 import { FakeCookies } from './fake-cookies';
 import { testApp } from './test-app';
-import type { App } from '$lib/app.server';
 
 const KEY = Buffer.alloc(32, 9);
 const NOW_S = 1_800_000_000;
 const FLOW = 'unitTestFlow-002';
 const C = `pg_flow_${FLOW}`;
 
-/** The request the session module sees through `getRequestEvent()`; none outside a request. */
-let event: { request: Request; url: URL; locals: { app: App } } | undefined;
-vi.mock('$app/server', () => ({
-	getRequestEvent: () => {
-		if (!event) throw new Error('not in a request');
-		return event;
-	}
-}));
-const inRequest = (url: string, cookie?: string) => {
-	const u = new URL(url);
-	event = {
-		request: new Request(u, { headers: cookie ? { cookie } : {} }),
-		url: u,
-		locals: { app: APP }
-	};
-};
+/** A request to `url` with this Cookie header, as the session module is handed it. */
+const at = (url: string, cookie?: string) =>
+	cookieSource(APP, new URL(url), new Headers(cookie ? { cookie } : {}));
 
 /** The app whose keys the requests carry: the session key is KEY. */
 const APP = testApp(9);
@@ -57,7 +45,6 @@ const src = (pairs: [string, string][], https = false, flow: string | undefined 
 });
 
 beforeEach(() => {
-	event = undefined;
 	vi.useFakeTimers({ toFake: ['Date'] });
 	vi.setSystemTime(NOW_S * 1000);
 });
@@ -73,57 +60,61 @@ describe('the request decides the flow', () => {
 			[`__Host-${C}`, 'garbage'],
 			[`__Host-${C}`, own]
 		];
-		inRequest(`https://play.example/?flow=${FLOW}`, headerOf(pairs));
-		expect(await readSession(jarOf(pairs))).toEqual({ v: 1, client_secret: 'own' });
+		const read = (url: string) => readSession(jarOf(pairs), at(url, headerOf(pairs)));
+		expect(await read(`https://play.example/?flow=${FLOW}`)).toEqual({
+			v: 1,
+			client_secret: 'own'
+		});
 		// The same cookies over http are not the playground's; a malformed ?flow= names no flow.
-		inRequest(`http://play.example/?flow=${FLOW}`, headerOf(pairs));
-		expect(await readSession(jarOf(pairs))).toEqual({ v: 1 });
-		inRequest(`https://play.example/?flow=short`, headerOf(pairs));
-		expect(await readSession(jarOf(pairs))).toEqual({ v: 1 });
+		expect(await read(`http://play.example/?flow=${FLOW}`)).toEqual({ v: 1 });
+		expect(await read(`https://play.example/?flow=short`)).toEqual({ v: 1 });
 	});
 
 	test('a request without a Cookie header reads what this response set', async () => {
 		const { readSession, writeSession } = await load();
-		inRequest(`http://play.example/?flow=${FLOW}`);
+		const request = at(`http://play.example/?flow=${FLOW}`);
 		const jar = new FakeCookies();
-		await writeSession(jar, { v: 1, client_secret: 'set now' }, false);
-		expect(await readSession(jar)).toEqual({ v: 1, client_secret: 'set now' });
+		await writeSession(jar, { v: 1, client_secret: 'set now' }, false, request);
+		expect(await readSession(jar, request)).toEqual({ v: 1, client_secret: 'set now' });
 	});
 
-	test('outside a request, or with no flow named, nothing is read, written or deleted', async () => {
+	test('a request that names no flow: nothing is read, written or deleted', async () => {
 		const { readSession, readAllFlows, someFlowDropped, dropLegacy, writeSession, clearSession } =
 			await load();
 		const sealed = sealPayload({ v: 1, client_secret: 'not yours', iat: NOW_S });
 		const jar = new FakeCookies({ pg_flow_undefined: sealed, pg_session: 'old' });
-		expect(await readSession(jar)).toEqual({ v: 1 });
+		const none = at('http://play.example/');
+		expect(none.flow).toBeUndefined();
+		expect(await readSession(jar, none)).toEqual({ v: 1 });
 		expect(
 			await readSession(jar, { header: '', https: false, keys: APP.keys, clock: APP.clock })
 		).toEqual({ v: 1 });
-		expect(await readAllFlows(jar)).toEqual([]);
-		dropLegacy(jar);
-		clearSession(jar);
-		await expect(writeSession(jar, { v: 1, client_secret: 'x' }, false)).rejects.toMatchObject({
-			status: 400
-		});
+		expect(await readAllFlows(jar, none)).toEqual([]);
+		dropLegacy(jar, none);
+		clearSession(jar, none.https, none.flow);
+		await expect(
+			writeSession(jar, { v: 1, client_secret: 'x' }, false, none)
+		).rejects.toMatchObject({ status: 400 });
 		expect(jar.sets).toEqual([]);
 		expect(jar.deletes).toEqual([]);
-		// The dropped list outside a request is the plain cookie's.
-		expect(someFlowDropped(new FakeCookies({ pg_dropped: `${FLOW}~3` }))).toBe(true);
-		expect(someFlowDropped(new FakeCookies({ '__Host-pg_dropped': `${FLOW}~3` }))).toBe(false);
+		// The dropped list of a plain-http request is the plain cookie's.
+		expect(someFlowDropped(new FakeCookies({ pg_dropped: `${FLOW}~3` }), none)).toBe(true);
+		expect(someFlowDropped(new FakeCookies({ '__Host-pg_dropped': `${FLOW}~3` }), none)).toBe(
+			false
+		);
 	});
 
-	test("clearSession deletes the request's flow, under its scheme; given a flow, outside a request, the plain names", async () => {
+	test("clearSession deletes the request's flow, under its scheme: the __Host- names under https, the plain ones under http", async () => {
 		const { clearSession } = await load();
-		inRequest(`https://play.example/?flow=${FLOW}`);
+		const secure = at(`https://play.example/?flow=${FLOW}`);
 		const jar = new FakeCookies({ [C]: 'plain', [`__Host-${C}`]: 'a', [`__Host-${C}.1`]: 'b' });
-		clearSession(jar);
+		clearSession(jar, secure.https, secure.flow);
 		expect(jar.deletes).toEqual([
 			{ name: `__Host-${C}`, opts: { path: '/', secure: true } },
 			{ name: `__Host-${C}.1`, opts: { path: '/', secure: true } }
 		]);
-		event = undefined;
 		const plain = new FakeCookies({ [C]: 'plain', [`__Host-${C}`]: 'a' });
-		clearSession(plain, undefined, FLOW);
+		clearSession(plain, false, FLOW);
 		expect(plain.deletes).toEqual([{ name: C, opts: { path: '/', secure: false } }]);
 	});
 });
@@ -226,23 +217,30 @@ describe('a sealed cookie is bound to its flow', () => {
 	test('cookie tossing: a flow sealed under another id, put under this flow’s name, opens nothing and says so', async () => {
 		const { readSession, writeSession, readAllFlows } = await load();
 		// The other flow's cookie, as this server sealed it for that flow.
-		inRequest(`http://play.example/?flow=${OTHER}`);
 		const theirs = new FakeCookies();
-		await writeSession(theirs, { v: 1, client_secret: 'their secret' }, false);
+		await writeSession(
+			theirs,
+			{ v: 1, client_secret: 'their secret' },
+			false,
+			at(`http://play.example/?flow=${OTHER}`)
+		);
 		const sealed = theirs.jar.get(`pg_flow_${OTHER}`)!;
 		expect(sealed).toBeTruthy();
 		// Tossed from another port of the same host under this flow's name, with a link to ?flow=FLOW.
 		const pairs: [string, string][] = [[C, sealed]];
-		inRequest(`http://play.example/?flow=${FLOW}`, headerOf(pairs));
-		const read = await readSession(jarOf(pairs));
+		const read = await readSession(
+			jarOf(pairs),
+			at(`http://play.example/?flow=${FLOW}`, headerOf(pairs))
+		);
 		expect(read.client_secret).toBeUndefined();
 		expect(read.notice).toMatch(/sealed for another flow/);
 		// The callback, which opens every flow the browser sends, skips it too.
 		expect(await readAllFlows(jarOf(pairs), src(pairs, false, undefined))).toEqual([]);
 		// Under its own name it still opens.
 		const own: [string, string][] = [[`pg_flow_${OTHER}`, sealed]];
-		inRequest(`http://play.example/?flow=${OTHER}`, headerOf(own));
-		expect(await readSession(jarOf(own))).toEqual({ v: 1, client_secret: 'their secret' });
+		expect(
+			await readSession(jarOf(own), at(`http://play.example/?flow=${OTHER}`, headerOf(own)))
+		).toEqual({ v: 1, client_secret: 'their secret' });
 	});
 
 	test('a cookie sealed before cookies named their flow opens as a fresh flow, with a notice', async () => {
@@ -256,8 +254,10 @@ describe('a sealed cookie is bound to its flow', () => {
 				)
 			]
 		];
-		inRequest(`http://play.example/?flow=${FLOW}`, headerOf(pairs));
-		const read = await readSession(jarOf(pairs));
+		const read = await readSession(
+			jarOf(pairs),
+			at(`http://play.example/?flow=${FLOW}`, headerOf(pairs))
+		);
 		expect(read.client_secret).toBeUndefined();
 		expect(read.notice).toMatch(/earlier version/);
 	});

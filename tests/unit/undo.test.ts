@@ -8,7 +8,7 @@ import type { Session } from '$lib/server/session';
 import type { App } from '$lib/app.server';
 import { testApp } from './test-app';
 import { FakeCookies } from './fake-cookies';
-import { SANDBOX_FLOW, actionEvent, flowModules } from './flow-modules';
+import { SANDBOX_FLOW, actionEvent, flowModules, sourceAt } from './flow-modules';
 
 const NOW = 1_800_000_000_000;
 const { URL_, served } = vi.hoisted(() => ({
@@ -82,6 +82,14 @@ describe('the undo slot', () => {
 	});
 });
 
+/** The request's flow, as the serving app reads and writes it. */
+const source = () => sourceAt(served.app!, URL_);
+/** The flow in `jar`, as the serving app reads it. */
+const read = async (jar: FakeCookies) => (await load()).readSession(jar, source());
+/** Writes a flow into `jar`, as its seal after a verb would. */
+const save = async (jar: FakeCookies, session: Session) =>
+	(await load()).save(jar, URL_, session, served.app!);
+
 /** The page's `reset` or `undo` action, on the flow in `jar`. */
 async function act(name: 'reset' | 'undo', jar: FakeCookies) {
 	const { actions } = await load();
@@ -90,50 +98,48 @@ async function act(name: 'reset' | 'undo', jar: FakeCookies) {
 
 describe('the reset and undo actions on the cookies', () => {
 	test('reset clears the flow; undo within 30 s brings it back whole', async () => {
-		const { readSession, save } = await load();
 		const jar = new FakeCookies();
-		await save(jar, URL_, flow);
+		await save(jar, flow);
 		expect(await act('reset', jar)).toEqual({ reset: true, undoMs: 30_000 });
-		const after = await readSession(jar);
+		const after = await read(jar);
 		expect(after.setup).toBeUndefined();
 		expect(after.client_secret).toBeUndefined();
 		vi.advanceTimersByTime(29_000);
 		expect(await act('undo', jar)).toEqual({ undone: true });
-		expect(await readSession(jar)).toEqual(flow);
+		expect(await read(jar)).toEqual(flow);
 	});
 
 	test('too late: undo 30 s after reset is a 410 with the reason, and the old flow is dropped', async () => {
-		const { readSession, save } = await load();
 		const jar = new FakeCookies();
-		await save(jar, URL_, flow);
+		await save(jar, flow);
 		await act('reset', jar);
 		vi.advanceTimersByTime(30_001);
 		const r = await act('undo', jar);
 		expect(r).toMatchObject({ status: 410, data: { message: expect.stringMatching(/^Too late/) } });
-		expect(await readSession(jar)).toEqual({ v: 1 });
+		expect(await read(jar)).toEqual({ v: 1 });
 	});
 
 	test('any other action drops the slot: a step that changes nothing, then undo is too late', async () => {
-		const { readSession, save, actions } = await load();
+		const { actions } = await load();
 		const jar = new FakeCookies();
-		await save(jar, URL_, flow);
+		await save(jar, flow);
 		await act('reset', jar);
 		// A refused step (no setup) changes nothing in the session, yet the slot goes.
 		const refused = await actions.userinfo!(actionEvent(jar, URL_, served.app!) as never);
 		expect(refused).toMatchObject({ status: 409, data: { message: 'Save the setup first.' } });
-		expect(await readSession(jar)).toEqual({ v: 1 });
+		expect(await read(jar)).toEqual({ v: 1 });
 		const r = await act('undo', jar);
 		expect(r).toMatchObject({ status: 410 });
-		expect(await readSession(jar)).toEqual({ v: 1 });
+		expect(await read(jar)).toEqual({ v: 1 });
 	});
 
 	test('a flow too large to keep with its undo slot is still cleared, without Undo', async () => {
-		const { readSession, save, writeSession } = await load();
+		const { writeSession } = await load();
 		const { startOver } = await import('$lib/server/undo');
 		// The largest secret that still fits once: with the slot's bookkeeping it no longer fits.
 		const fits = async (session: Session) => {
 			try {
-				await writeSession(new FakeCookies(), session, false);
+				await writeSession(new FakeCookies(), session, false, source());
 				return true;
 			} catch {
 				return false;
@@ -145,14 +151,13 @@ describe('the reset and undo actions on the cookies', () => {
 		expect(await fits(sized(n))).toBe(true);
 		expect(await fits(startOver(sized(n)))).toBe(false);
 		// fitsInCookies says so before anything is written, for this request's flow only.
-		const { fitsInCookies, currentRequest } = await load();
-		const source = currentRequest()!;
-		expect(await fitsInCookies(sized(n), source)).toBe(true);
-		expect(await fitsInCookies(startOver(sized(n)), source)).toBe(false);
-		expect(await fitsInCookies(sized(0), { ...source, flow: undefined })).toBe(false);
+		const { fitsInCookies } = await load();
+		expect(await fitsInCookies(sized(n), source())).toBe(true);
+		expect(await fitsInCookies(startOver(sized(n)), source())).toBe(false);
+		expect(await fitsInCookies(sized(0), { ...source(), flow: undefined })).toBe(false);
 		const jar = new FakeCookies();
-		await save(jar, URL_, sized(n));
+		await save(jar, sized(n));
 		expect(await act('reset', jar)).toEqual({ reset: true, undoMs: 0 });
-		expect(await readSession(jar)).toEqual({ v: 1 });
+		expect(await read(jar)).toEqual({ v: 1 });
 	});
 });

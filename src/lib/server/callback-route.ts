@@ -14,18 +14,19 @@ import { routeCallback } from '$lib/oauth/callback';
 import { raise } from '$lib/oauth/catalogue/raise';
 import { UNSOLICITED_CALLBACK } from '$lib/oauth/catalogue/state-check';
 import { MAX_CALLBACK_QUERY } from './redirect-back';
-import { readAllFlows, someFlowDropped, type Keyring } from './session';
+import { readAllFlows, someFlowDropped } from './session';
 import { SealedFlow } from './sealed-flow';
-import type { Cookies } from '@sveltejs/kit';
+import type { FlowContext } from './flow-context';
 import { escapeHtml, plainPage } from './plain-page';
 
+/** The redirect back to `url`, in the request `context` (flow-action.ts `flowContext`). */
 export async function answerCallback(
+	context: FlowContext,
 	url: URL,
-	cookies: Cookies,
-	headers: Headers,
-	ring: Keyring
+	headers: Headers
 ): Promise<{ redirect: string } | { response: Response }> {
-	const flows = url.search.length > MAX_CALLBACK_QUERY ? [] : await readAllFlows(cookies);
+	const { cookies, source } = context;
+	const flows = url.search.length > MAX_CALLBACK_QUERY ? [] : await readAllFlows(cookies, source);
 	const route = routeCallback(
 		url.searchParams,
 		flows.map(({ id, session }) => ({
@@ -37,21 +38,14 @@ export async function answerCallback(
 	if (route.kind === 'none')
 		return {
 			response: unsolicitedPage(
-				someFlowDropped(cookies),
+				someFlowDropped(cookies, source),
 				!!flows.length,
 				pushedRequestLost(url.searchParams)
 			)
 		};
 	const found = flows.find((f) => f.id === route.id)!;
-	const https = url.protocol === 'https:';
-	const header = headers.get('cookie') ?? '';
-	const flow = new SealedFlow(cookies, https, found.session, {
-		...ring,
-		header,
-		https,
-		flow: route.id
-	});
-	flow.receiveCallback(url, headers, ring.clock(), flowPage(route.id));
+	const flow = new SealedFlow({ ...context, source: { ...source, flow: route.id } }, found.session);
+	flow.receiveCallback(url, headers, context.app.clock(), flowPage(route.id));
 	await flow.seal();
 	return { redirect: flowPage(route.id) };
 }

@@ -24,8 +24,8 @@ import type { StepResult } from './flow';
 import { moveSecretQuestion } from './secret';
 import type { Sender } from './send';
 import type { Session } from './session';
-import type { VerbContext } from './sealed-flow';
 import type { MetadataLookup } from './step-forms';
+import type { StepContext } from './flow-context';
 
 type Discovery =
 	| {
@@ -131,9 +131,9 @@ async function discover(
 export async function fillFromMetadata(
 	session: Session,
 	{ base_url, issuer, current }: MetadataLookup,
-	{ sender, client, signal }: VerbContext
+	{ app, client, signal }: StepContext
 ): Promise<StepResult> {
-	const { discovery, exchanges } = await discover(sender, issuer || base_url, current, {
+	const { discovery, exchanges } = await discover(app.sender, issuer || base_url, current, {
 		signal,
 		allowInvalidTls: session.setup?.allow_invalid_tls,
 		client

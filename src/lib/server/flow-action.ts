@@ -2,7 +2,9 @@
  * The one way a form action of the page runs (+page.server.ts, one line each). `flowAction`: the
  * request must name its flow (`?flow=<id>`, flow-id.ts; 400 with the reason before anything is
  * read), the form is read and checked (step-forms.ts; a form that does not pass answers 400 with
- * the reason and its field), the flow is opened from its cookie (sealed-flow.ts), the verb runs, the
+ * the reason and its field), the flow is opened from its cookie (sealed-flow.ts) with everything
+ * it needs of the request (`flowContext`: the cookies, the URL, the app, the visitor, the abort
+ * signal; the page's `load` and /callback open theirs the same way), the verb runs, the
  * flow is sealed, and the verb's answer goes back as it is (the page's own verbs answer with nothing
  * that came from a service). A verb that refuses returns a named refusal (refusals.ts): this module,
  * and no other, turns it into the action's failure (`fail`), with its status and words.
@@ -18,13 +20,13 @@ import { clientAddress } from '$lib/proxy.server';
 import type { StepResult } from './flow';
 import { readForm } from './form';
 import { inSlot, overLimit } from './abuse';
-import { SealedFlow, type VerbContext } from './sealed-flow';
+import { SealedFlow } from './sealed-flow';
+import type { FlowContext } from './flow-context';
+import { cookieSource } from './session';
 import { stampSetup } from './setup-id';
 import { outward } from './way-out';
 import type { FormInput } from './step-forms';
 import { flowDropped, formRefused, isRefused, refuse, type Refused } from './refusals';
-
-export type { VerbContext };
 
 type Event = Pick<
 	RequestEvent,
@@ -57,26 +59,29 @@ async function readInput<T>(
 	return { ok: false, failure: failure(refuse(formRefused(parsed.message, parsed.field))) };
 }
 
-function context(event: Event): VerbContext {
-	const { sender, limits } = event.locals.app;
+/** What a flow is opened with, from the request: its flow is the one the request names (`?flow=`). */
+export function flowContext(event: Event): FlowContext {
+	const { app } = event.locals;
 	return {
-		sender,
-		client: clientAddress(event, limits.proxy),
-		signal: event.request.signal,
-		origin: event.url.origin
+		app,
+		cookies: event.cookies,
+		source: cookieSource(app, event.url, event.request.headers),
+		origin: event.url.origin,
+		client: clientAddress(event, app.limits.proxy),
+		signal: event.request.signal
 	};
 }
 
 /** An action of the page's own (the setup, a preset, Start over, …): read, open, verb, seal, answer. */
 export function flowAction<T>(
 	input: FormInput<T> | null,
-	verb: (flow: SealedFlow, input: T, context: VerbContext) => Answer | Promise<Answer>
+	verb: (flow: SealedFlow, input: T) => Answer | Promise<Answer>
 ) {
 	return async (event: Event) => {
 		const read = await readInput(event, input);
 		if (!read.ok) return read.failure;
-		const flow = await SealedFlow.open(event.cookies, event.url);
-		const answer = await verb(flow, read.value, context(event));
+		const flow = await SealedFlow.open(flowContext(event));
+		const answer = await verb(flow, read.value);
 		await flow.seal();
 		return isRefused(answer) ? failure(answer) : answer;
 	};
@@ -89,7 +94,7 @@ export function flowAction<T>(
  */
 export function stepAction<T>(
 	input: FormInput<T> | null,
-	verb: (flow: SealedFlow, input: T, context: VerbContext) => Promise<StepResult>
+	verb: (flow: SealedFlow, input: T) => Promise<StepResult>
 ) {
 	return async (event: Event) => {
 		const read = await readInput(event, input);
@@ -97,13 +102,13 @@ export function stepAction<T>(
 		const { limits } = event.locals.app;
 		const limited = await overLimit(limits, event);
 		if (limited) return limited;
-		const flow = await SealedFlow.open(event.cookies, event.url);
+		const flow = await SealedFlow.open(flowContext(event));
 		const before = flow.opened;
 		if (before.dropped) {
 			const { status, message } = flowDropped(before.notice!);
 			return fail(status, { message, exchanges: [] });
 		}
-		const held = await inSlot(limits, event, () => verb(flow, read.value, context(event)));
+		const held = await inSlot(limits, event, () => verb(flow, read.value));
 		if (!held.ok) return held.failure;
 		const result = held.value;
 		await flow.seal();

@@ -11,7 +11,6 @@
  * the redirect back with `receiveCallback`. A verb answers, or returns a named refusal
  * (refusals.ts), which the wrapper turns into the action's failure.
  */
-import type { Cookies } from '@sveltejs/kit';
 import { z } from 'zod';
 import { secretSchema, setupFromForm, setupRuleErrors, setupSchema } from '$lib/oauth/setup';
 import { fieldErrors, type FieldErrors, type Setup } from '$lib/oauth/setup';
@@ -53,17 +52,15 @@ import {
 	withUndo
 } from './undo';
 import {
-	currentRequest,
 	dropFlow,
 	fitsInCookies,
 	forkFits,
 	readAllFlows,
 	readSession,
 	writeSession,
-	type CookieSource,
 	type Session
 } from './session';
-import type { Sender } from './send';
+import type { FlowContext } from './flow-context';
 import type { MetadataLookup } from './step-forms';
 import {
 	flowDropped,
@@ -79,17 +76,6 @@ import {
 	UNKNOWN_PRESET,
 	VERIFIER_STAYS_HERE
 } from './refusals';
-
-/** What a step's verb may use besides the flow and its input. */
-export interface VerbContext {
-	sender: Sender;
-	/** The visitor's address, which the sender's pool counts connections by. */
-	client: string | undefined;
-	/** Aborted when the browser gives up on the request. */
-	signal: AbortSignal;
-	/** The playground's own origin, as the browser reached it. */
-	origin: string;
-}
 
 /** The refresh's note when the switch under the tokens sent it. */
 const AUTOMATIC_REFRESH = 'Automatic refresh before expiry (the switch under the tokens).';
@@ -108,19 +94,17 @@ export class SealedFlow {
 	#closed: string[] = [];
 
 	constructor(
-		private readonly cookies: Cookies,
-		private readonly https: boolean,
-		session: Session,
-		/** The request's cookie header and the flow's id (the request's own `?flow=` by default). */
-		private readonly source: CookieSource | undefined = currentRequest()
+		/** The request and the app it runs in; its `source` names the flow (the request's `?flow=`, or the one the callback found). */
+		readonly context: FlowContext,
+		session: Session
 	) {
 		this.opened = session;
 		this.#session = session;
 	}
 
-	/** The request's flow (its `?flow=`), read from its cookies. */
-	static async open(cookies: Cookies, url: URL): Promise<SealedFlow> {
-		return new SealedFlow(cookies, url.protocol === 'https:', await readSession(cookies));
+	/** The flow the context names, read from the request's cookies. */
+	static async open(context: FlowContext): Promise<SealedFlow> {
+		return new SealedFlow(context, await readSession(context.cookies, context.source));
 	}
 
 	/** The flow as the verbs so far left it. */
@@ -133,14 +117,14 @@ export class SealedFlow {
 		return this.#write !== 'none';
 	}
 
-	/** The app's clock, now (its keyring's: base.server.ts). */
+	/** The app's clock, now (base.server.ts). */
 	#now(): number {
-		return this.source ? this.source.clock() : Date.now();
+		return this.context.app.clock();
 	}
 
 	/** This flow's id. */
 	get id(): string | undefined {
-		return this.source?.flow;
+		return this.context.source.flow;
 	}
 
 	/** The flow after a verb; `keepUndo`: as it is, else without Start over's undo slot. */
@@ -154,11 +138,12 @@ export class SealedFlow {
 	 * changed it, into their cookies.
 	 */
 	async seal(): Promise<void> {
-		if (this.source) for (const id of this.#closed) dropFlow(this.cookies, id, this.source);
+		const { cookies, source } = this.context;
+		for (const id of this.#closed) dropFlow(cookies, id, source);
 		for (const made of this.#made) await made.seal();
 		if (this.#write === 'none') return;
 		const s = this.#write === 'plain' ? withoutUndo(this.#session) : this.#session;
-		await writeSession(this.cookies, s, this.https, this.source);
+		await writeSession(cookies, s, source.https, source);
 	}
 
 	/**
@@ -176,18 +161,20 @@ export class SealedFlow {
 	// The steps that call the service (each through `step`).
 
 	/** Step 1's "Check the registration": the consent page asked, without a browser. */
-	check(c: VerbContext) {
-		return this.step((s) => checkRegistration(c.sender, s, c.signal, c.origin, c.client));
+	check() {
+		const c = this.context;
+		return this.step((s) => checkRegistration(c.app.sender, s, c.signal, c.origin, c.client));
 	}
 
 	/** Push the pending consent request (RFC 9126); the consent link then carries its request_uri. */
-	push(c: VerbContext) {
-		return this.step((s) => pushConsent(c.sender, s, c.signal, undefined, c.client));
+	push() {
+		const c = this.context;
+		return this.step((s) => pushConsent(c.app.sender, s, c.signal, undefined, c.client));
 	}
 
 	/** "Fill from metadata": the document looked up; nothing of the setup is saved. */
-	discover(c: VerbContext, lookup: MetadataLookup) {
-		return this.step((s) => fillFromMetadata(s, lookup, c));
+	discover(lookup: MetadataLookup) {
+		return this.step((s) => fillFromMetadata(s, lookup, this.context));
 	}
 
 	/** Paste-back mode: the address the user's application landed on, read as the callback. */
@@ -195,37 +182,44 @@ export class SealedFlow {
 		return this.step((s) => pasteBack(s, pasted, this.#now()));
 	}
 
-	exchange(c: VerbContext, { anyway }: { anyway: boolean }) {
-		return this.step((s) => exchangeCode(c.sender, s, c.signal, { anyway }));
+	exchange({ anyway }: { anyway: boolean }) {
+		const c = this.context;
+		return this.step((s) => exchangeCode(c.app.sender, s, c.signal, { anyway }));
 	}
 
-	refresh(c: VerbContext, { auto }: { auto: boolean }) {
+	refresh({ auto }: { auto: boolean }) {
+		const c = this.context;
 		return this.step((s) =>
-			refreshTokens(c.sender, s, auto ? AUTOMATIC_REFRESH : undefined, c.signal)
+			refreshTokens(c.app.sender, s, auto ? AUTOMATIC_REFRESH : undefined, c.signal)
 		);
 	}
 
-	userInfo(c: VerbContext) {
-		return this.step((s) => callApi(c.sender, s, 'userinfo', undefined, c.signal, c.client));
+	userInfo() {
+		const c = this.context;
+		return this.step((s) => callApi(c.app.sender, s, 'userinfo', undefined, c.signal, c.client));
 	}
 
-	callApi(c: VerbContext, call: ApiCall) {
-		return this.step((s) => callApi(c.sender, s, 'api', call, c.signal, c.client));
+	callApi(call: ApiCall) {
+		const c = this.context;
+		return this.step((s) => callApi(c.app.sender, s, 'api', call, c.signal, c.client));
 	}
 
 	/** A JWT's signature against the setup's JWKS URL: one of the flow's tokens, or a pasted one. */
-	checkJwt(c: VerbContext, { which, token }: { which: JwtKind; token: string }) {
-		return this.step((s) => checkJwt(c.sender, s, which, token, c.signal, undefined, c.client));
+	checkJwt({ which, token }: { which: JwtKind; token: string }) {
+		const c = this.context;
+		return this.step((s) => checkJwt(c.app.sender, s, which, token, c.signal, undefined, c.client));
 	}
 
 	/** Introspection of the access or the refresh token (RFC 7662). */
-	introspect(c: VerbContext, which: WhichToken) {
-		return this.step((s) => introspect(c.sender, s, which, c.signal, c.client));
+	introspect(which: WhichToken) {
+		const c = this.context;
+		return this.step((s) => introspect(c.app.sender, s, which, c.signal, c.client));
 	}
 
 	/** Revocation of the access or the refresh token (RFC 7009), then its proof. */
-	revoke(c: VerbContext, which: WhichToken) {
-		return this.step((s) => revoke(c.sender, s, which, c.signal, c.client));
+	revoke(which: WhichToken) {
+		const c = this.context;
+		return this.step((s) => revoke(c.app.sender, s, which, c.signal, c.client));
 	}
 
 	/**
@@ -235,15 +229,16 @@ export class SealedFlow {
 	 * One fork at a time (fork.ts): while this flow's fork exists, the replay is refused with the
 	 * fork's id, and so is a fork that could not be kept beside this flow; nothing is sent then.
 	 */
-	replay(c: VerbContext) {
+	replay() {
+		const c = this.context;
 		return this.step(async (s): Promise<StepResult> => {
 			if (canReplay(s)) {
 				const fork = await this.liveFork();
 				if (fork) return refuse(FORK_HELD, { answer: { fork } });
 				const copy = replayFork(s, this.id!, this.#now());
-				if (this.source && !(await forkFits(copy, this.source))) return refuse(FORK_TOO_LARGE);
+				if (!(await forkFits(copy, c.source))) return refuse(FORK_TOO_LARGE);
 			}
-			const r = await replayCode(c.sender, s, this.id!, c.signal, c.client);
+			const r = await replayCode(c.app.sender, s, this.id!, c.signal, c.client);
 			if (!r.ok || !r.fork) return r;
 			const fork = this.#make(r.fork).id!;
 			return {
@@ -258,7 +253,7 @@ export class SealedFlow {
 	/** This flow's fork (fork.ts), found among the browser's flows; none when it has none. */
 	async liveFork(): Promise<string | undefined> {
 		if (!this.id) return undefined;
-		return forkIn(await readAllFlows(this.cookies, this.source), this.id);
+		return forkIn(await readAllFlows(this.context.cookies, this.context.source), this.id);
 	}
 
 	/**
@@ -267,7 +262,8 @@ export class SealedFlow {
 	 * is not closed. This flow is not written.
 	 */
 	async closeFork(fork: string) {
-		const found = (await readAllFlows(this.cookies, this.source)).find((f) => f.id === fork);
+		const { cookies, source } = this.context;
+		const found = (await readAllFlows(cookies, source)).find((f) => f.id === fork);
 		if (!found) return { closed: fork, gone: true };
 		if (!this.id || found.session.fork_of?.flow !== this.id) return refuse(NOT_ITS_FORK);
 		this.#closed.push(fork);
@@ -276,11 +272,8 @@ export class SealedFlow {
 
 	/** A new flow, sealed with this one, under a new id. */
 	#make(session: Session): SealedFlow {
-		if (!this.source) throw new Error('A fork runs inside a request');
-		const made = new SealedFlow(this.cookies, this.https, session, {
-			...this.source,
-			flow: newFlowId()
-		});
+		const c = this.context;
+		const made = new SealedFlow({ ...c, source: { ...c.source, flow: newFlowId() } }, session);
 		made.#write = 'plain';
 		this.#made.push(made);
 		return made;
@@ -313,7 +306,8 @@ export class SealedFlow {
 	}
 
 	/** The setup form: validate, keep the secret apart, prepare a fresh consent request. */
-	async saveSetup(form: FormData, origin: string) {
+	async saveSetup(form: FormData) {
+		const { origin } = this.context;
 		const session = this.#session;
 		const values = setupFromForm(form);
 		const secretRaw = form.get('client_secret');
@@ -375,7 +369,8 @@ export class SealedFlow {
 	}
 
 	/** A named setup (presets.ts), with its secret, in place of this flow's. */
-	applyPreset(form: FormData, origin: string) {
+	applyPreset(form: FormData) {
+		const { origin } = this.context;
 		const parsed = presetSchema.safeParse({ preset: form.get('preset') });
 		const preset = parsed.success
 			? requestPlayground().presets.find(origin, parsed.data.preset)
@@ -457,7 +452,7 @@ export class SealedFlow {
 	async reset() {
 		const old = this.#session;
 		const held = startOver(old, this.#now());
-		if (this.source && (await fitsInCookies(held, this.source))) {
+		if (await fitsInCookies(held, this.context.source)) {
 			this.#set(held, true);
 			return { reset: true, undoMs: UNDO_MS };
 		}
@@ -482,7 +477,7 @@ export class SealedFlow {
 	async #stateTaken(state: string | undefined): Promise<boolean> {
 		if (!state) return false;
 		const own = this.id;
-		return (await readAllFlows(this.cookies, this.source)).some(
+		return (await readAllFlows(this.context.cookies, this.context.source)).some(
 			(f) => f.id !== own && f.session.pending?.state === state
 		);
 	}

@@ -15,7 +15,6 @@
  * one per browser) are deleted when seen. Under https the cookies carry the `__Host-` prefix (Secure, Path=/, no Domain: no other host can set them) and plain names are not read.
  */
 import { error, type Cookies } from '@sveltejs/kit';
-import { getRequestEvent } from '$app/server';
 import { SETUP_DEFAULTS, type Setup } from '$lib/oauth/setup';
 import type { SecretBinding } from '$lib/oauth/secret-binding';
 import type { TokenBinding, VouchedOrigins } from '$lib/oauth/token-binding';
@@ -188,7 +187,8 @@ export type Keyring = Pick<Base, 'keys' | 'clock'>;
 
 /**
  * What readSession needs of the request beyond `Cookies`, which keeps only the first of a name,
- * and the app's keys to open what it reads.
+ * and the app's keys to open what it reads. The wrapper that opens a flow builds it from the
+ * request (`cookieSource`) and hands it down.
  */
 export interface CookieSource extends Keyring {
 	/** The raw Cookie header. */
@@ -199,25 +199,19 @@ export interface CookieSource extends Keyring {
 }
 
 /**
- * The current request's cookie header, scheme and flow id (none outside a request). The one place
- * that decides which flow a request reads and writes: its `?flow=` query parameter.
+ * A request's cookie header, scheme and flow id, with the keys and clock of the app serving it.
+ * The one place that decides which flow a request reads and writes: its `?flow=` query parameter.
  */
-export function currentRequest(): CookieSource | undefined {
-	try {
-		const { request, url, locals } = getRequestEvent();
-		const flow = flowParam(url.searchParams);
-		return {
-			keys: locals.app.keys,
-			clock: locals.app.clock,
-			// Stryker disable next-line StringLiteral: with no Cookie header, any text without "=" is no cookie as well
-			header: request.headers.get('cookie') ?? '',
-			https: url.protocol === 'https:',
-			flow: flow.ok ? flow.id : undefined
-		};
-	} catch {
-		// outside a request: none
-	}
-	return undefined;
+export function cookieSource(ring: Keyring, url: URL, headers: Headers): CookieSource {
+	const flow = flowParam(url.searchParams);
+	return {
+		keys: ring.keys,
+		clock: ring.clock,
+		// Stryker disable next-line StringLiteral: with no Cookie header, any text without "=" is no cookie as well
+		header: headers.get('cookie') ?? '',
+		https: url.protocol === 'https:',
+		flow: flow.ok ? flow.id : undefined
+	};
 }
 
 /** A playground cookie's name, split: a flow's chunk (0–7) or an old session; other names are not a flow's. */
@@ -373,12 +367,9 @@ async function openSealed(
  * cookie is an empty session (with a notice when the flow was dropped to make room); when several
  * ways to join the chunks open (a foreign cookie of the same name, a stray chunk), the newest
  * session is used; when none opens, an empty session with the notice of the most complete one.
- * `source` is the current request's raw Cookie header, scheme and flow (given by tests).
+ * `source` is the request's raw Cookie header, scheme and flow.
  */
-export async function readSession(
-	cookies: Cookies,
-	source: CookieSource | undefined = currentRequest()
-): Promise<Session> {
+export async function readSession(cookies: Cookies, source: CookieSource): Promise<Session> {
 	const opened = await openFlow(cookies, source);
 	if (opened.session) return opened.session;
 	return emptySession();
@@ -386,9 +377,9 @@ export async function readSession(
 
 async function openFlow(
 	cookies: Cookies,
-	source: CookieSource | undefined
+	source: CookieSource
 ): Promise<{ session?: Session; usedAt?: number }> {
-	if (!source?.flow) return {};
+	if (!source.flow) return {};
 	const { flow, https } = source;
 	const names = Array.from({ length: MAX_CHUNKS }, (_, i) => chunkName(flow, i, https));
 	const sent = cookieValues(source.header);
@@ -423,8 +414,8 @@ async function openFlow(
 const stamp = (s: { iat?: number; t?: number }) => s.t ?? (s.iat ?? 0) * 1000;
 
 /** The dropped-flows list this request carries (or this response already set). */
-function droppedList(cookies: Cookies, source: CookieSource | undefined): Dropped[] {
-	return parseDropped(cookies.get(cookieName(DROPPED_COOKIE, source?.https ?? false)));
+function droppedList(cookies: Cookies, source: CookieSource): Dropped[] {
+	return parseDropped(cookies.get(cookieName(DROPPED_COOKIE, source.https)));
 }
 
 /** Every flow of this browser the request carries, by id, with its cookies' bytes (chunks 0–7). */
@@ -450,10 +441,9 @@ function flowsSent(source: CookieSource): {
 /** Every flow of this browser that opens, for the callback (which finds a flow by its state). */
 export async function readAllFlows(
 	cookies: Cookies,
-	source: CookieSource | undefined = currentRequest()
+	source: CookieSource
 ): Promise<{ id: string; session: Session }[]> {
 	const out: { id: string; session: Session }[] = [];
-	if (!source) return out;
 	for (const id of flowsSent(source).flows.keys()) {
 		const { session } = await openFlow(cookies, { ...source, flow: id });
 		if (session && !session.notice) out.push({ id, session });
@@ -462,21 +452,14 @@ export async function readAllFlows(
 }
 
 /** Whether this request carries a list of dropped flows (the callback's page then says so). */
-export function someFlowDropped(
-	cookies: Cookies,
-	source: CookieSource | undefined = currentRequest()
-): boolean {
+export function someFlowDropped(cookies: Cookies, source: CookieSource): boolean {
 	return droppedList(cookies, source).length > 0;
 }
 
 const deleteOpts = (secure: boolean) => ({ path: '/', secure });
 
 /** Deletes the cookies of earlier versions (one session per browser) that the request carries. */
-export function dropLegacy(
-	cookies: Cookies,
-	source: CookieSource | undefined = currentRequest()
-): void {
-	if (!source) return;
+export function dropLegacy(cookies: Cookies, source: CookieSource): void {
 	for (const name of flowsSent(source).legacy) cookies.delete(name, deleteOpts(source.https));
 }
 
@@ -533,9 +516,9 @@ export async function writeSession(
 	cookies: Cookies,
 	session: Session,
 	secure: boolean,
-	source: CookieSource | undefined = currentRequest()
+	source: CookieSource
 ): Promise<void> {
-	if (!source?.flow) error(400, 'This request names no flow (?flow=<id>): nothing was saved.');
+	if (!source.flow) error(400, 'This request names no flow (?flow=<id>): nothing was saved.');
 	const flow = source.flow;
 	const { chunks, own } = await sealedChunks(session, flow, secure, source);
 	if (!withinBudget(own))
@@ -612,12 +595,8 @@ export function dropFlow(cookies: Cookies, id: string, source: CookieSource): vo
 	noteDropped(cookies, source, source.https, [{ id, fit: 0, closed: true }]);
 }
 
-/** Deletes one flow's cookies (the request's `?flow=`, or `source.flow`). */
-export function clearSession(
-	cookies: Cookies,
-	https: boolean = currentRequest()?.https ?? false,
-	flow: string | undefined = currentRequest()?.flow
-): void {
+/** Deletes one flow's cookies, under the request's scheme (`https`). */
+export function clearSession(cookies: Cookies, https: boolean, flow: string | undefined): void {
 	if (!flow) return;
 	for (let i = 0; i < MAX_CHUNKS; i++)
 		if (cookies.get(chunkName(flow, i, https)) !== undefined)

@@ -1,10 +1,12 @@
 import { redirect } from '@sveltejs/kit';
 import { answerCallback } from '$lib/server/callback-route';
+import { flowContext } from '$lib/server/flow-action';
 import type { RequestHandler } from './$types';
 
 /** The redirect target: the flow whose state came back goes on, then back to its page (which drops the code from the address bar). */
-export const GET: RequestHandler = async ({ url, cookies, request, locals }) => {
-	const answer = await answerCallback(url, cookies, request.headers, locals.app);
+export const GET: RequestHandler = async (event) => {
+	const { url, request } = event;
+	const answer = await answerCallback(flowContext(event), url, request.headers);
 	if ('response' in answer) return answer.response;
 	redirect(303, answer.redirect);
 };
