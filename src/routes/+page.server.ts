@@ -19,17 +19,17 @@ import type { Actions, PageServerLoad } from './$types';
 
 /** The page of one flow, `/?flow=<id>`; without a (well-formed) id, a new flow's. */
 export const load: PageServerLoad = async (event) => {
-	const { url } = event;
+	const { url, locals } = event;
 	const context = flowContext(event);
 	dropLegacy(event.cookies, context.source);
 	const param = flowParam(url.searchParams);
 	if (!param.ok) {
 		const session = emptySession();
 		return {
-			...view(session, url.origin),
+			...view(locals.app, session, url.origin),
 			flow: newFlowId(),
 			outbox: [],
-			prefill: prefillFrom(url)
+			prefill: prefillFrom(locals.app, url)
 		};
 	}
 	const flow = await SealedFlow.open(context);
@@ -38,12 +38,12 @@ export const load: PageServerLoad = async (event) => {
 	flow.tidy();
 	await flow.seal();
 	return {
-		...view(session, url.origin),
+		...view(locals.app, session, url.origin),
 		/** This flow's fork (server/fork.ts): one at a time. */
 		fork: (await flow.liveFork()) ?? null,
 		flow: param.id,
 		outbox,
-		prefill: prefillFrom(url, session.setup)
+		prefill: prefillFrom(locals.app, url, session.setup)
 	};
 };
 

@@ -58,10 +58,8 @@ describe('two apps, two configurations', () => {
 
 	test('the page of each shows its own presets and sandbox switch', async () => {
 		const { view } = await import('$lib/server/page');
-		served.app = local;
-		const a = view({ v: 1 }, ORIGIN);
-		served.app = hosted;
-		const b = view({ v: 1 }, ORIGIN);
+		const a = view(local, { v: 1 }, ORIGIN);
+		const b = view(hosted, { v: 1 }, ORIGIN);
 		expect(a.presets.map((p) => p.name)).toContain('alpha');
 		expect(a.sandbox).toBe(true);
 		expect(a.defaults.base_url).toBe(`${ORIGIN}/sandbox`);

@@ -17,6 +17,7 @@ import { consentParams } from '$lib/oauth/consent';
 import { codeChallenge, newVerifier } from '$lib/server/pkce';
 import { clientAuth } from '$lib/server/client-auth';
 import { testApp } from './test-app';
+import { stepOf } from './flow-modules';
 import {
 	startScriptedService,
 	stepHeadersOf,
@@ -26,10 +27,11 @@ import {
 } from '../helpers/scripted-service';
 
 /**
- * An app's own sender, as `stepAction` (flow-action.ts) hands it to the steps. The app is in local mode (no HOST, no
- * allowed hosts), so its guard lets it reach the loopback service.
+ * What the flow hands its steps (flow-context.ts): an app, with its own sender, and the
+ * playground's origin. The app is in local mode (no HOST, no allowed hosts), so its guard lets it
+ * reach the loopback service.
  */
-const sender = testApp(5).sender;
+const step = stepOf(testApp(5));
 
 /** The authorization server the token requests go to. */
 let service: ScriptedService;
@@ -241,12 +243,13 @@ describe('token requests for each method', () => {
 		const consented = prepareConsent(s);
 		const state = consented.pending!.state;
 		const back = handleCallback(
+			step,
 			consented,
 			new URL(`http://127.0.0.1:5173/callback?code=the-code&state=${state}`),
 			new Headers()
 		);
-		await exchangeCode(sender, back.session);
-		await refreshTokens(sender, {
+		await exchangeCode(step, back.session);
+		await refreshTokens(step, {
 			...s,
 			tokens: {
 				access_token: 'at',
@@ -308,6 +311,7 @@ describe('PKCE (RFC 7636)', () => {
 	test('the code carries the verifier of the consent it answers', () => {
 		const s = prepareConsent(session({ pkce: 'S256' }));
 		const back = handleCallback(
+			step,
 			s,
 			new URL(`http://127.0.0.1:5173/callback?code=c&state=${s.pending!.state}`),
 			new Headers()

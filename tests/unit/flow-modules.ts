@@ -1,6 +1,7 @@
 import { setupWith } from '$lib/oauth/setup';
 import { cookieSource, type CookieSource, type Session } from '$lib/server/session';
 import type { App } from '$lib/app.server';
+import type { StepContext } from '$lib/server/flow-context';
 import type { Cookies } from '@sveltejs/kit';
 
 /** A flow with the sandbox's read-write client saved, and its secret. */
@@ -21,6 +22,14 @@ export const SANDBOX_FLOW: Session = {
  */
 export function flowRequest(url: URL, served: { app?: App }) {
 	return () => ({ request: new Request(url), url, locals: { app: served.app! } });
+}
+
+/**
+ * What a step of `app` is handed by the flow of a request to `origin`: no visitor address, and no
+ * signal (never aborted).
+ */
+export function stepOf(app: App, origin = 'http://127.0.0.1:5173'): StepContext {
+	return { app, origin };
 }
 
 /** What a request to `url` without a Cookie header reads and writes, with `app`'s keys and clock. */

@@ -12,6 +12,7 @@ import {
 	wellKnownUrls
 } from '$lib/oauth/metadata';
 import { secretAfterSave } from '$lib/server/secret';
+import { testApp } from './test-app';
 import { setupWith, type Setup } from '$lib/oauth/setup';
 import { bindSecret, secretDestinations } from '$lib/oauth/secret-binding';
 import type { Session } from '$lib/server/session';
@@ -135,9 +136,19 @@ describe('the secret across a fill that moves its destinations', () => {
 		revocation_endpoint: 'https://b.test/revoke'
 	});
 	const urls = (s: Setup) => secretDestinations(s).map((d) => d.url);
+	/** The presets of the app serving the save. */
+	const { presets } = testApp(2);
 
 	test('kept for exactly the confirmed destinations, and bound to them', () => {
-		const kept = secretAfterSave(session(), moved, '', undefined, 'http://127.0.0.1', urls(moved));
+		const kept = secretAfterSave(
+			presets,
+			session(),
+			moved,
+			'',
+			undefined,
+			'http://127.0.0.1',
+			urls(moved)
+		);
 		expect(kept.client_secret).toBe(SECRET);
 		expect(kept.secret_for).toEqual(bindSecret(moved));
 	});
@@ -145,7 +156,7 @@ describe('the secret across a fill that moves its destinations', () => {
 	test('a list for other hosts, a list in another order, or none: dropped with the note', () => {
 		const other = before({ token_endpoint: 'https://c.test/token' });
 		for (const list of [urls(other), [...urls(moved)].reverse(), undefined, []]) {
-			const r = secretAfterSave(session(), moved, '', undefined, 'http://127.0.0.1', list);
+			const r = secretAfterSave(presets, session(), moved, '', undefined, 'http://127.0.0.1', list);
 			expect(r.client_secret).toBeUndefined();
 			expect(r.secret_note).toContain('cleared');
 		}
@@ -154,6 +165,7 @@ describe('the secret across a fill that moves its destinations', () => {
 	test('another client id never keeps it, confirmed or not', () => {
 		const otherClient = { ...moved, client_id: 'someone-else' };
 		const r = secretAfterSave(
+			presets,
 			session(),
 			otherClient,
 			'',

@@ -55,7 +55,7 @@ test('echo: page data from a session holding the echoed secret shows <redacted> 
 			extra: { client_secret: SECRET, [SECRET]: btoa('app:x') }
 		}
 	};
-	const data = view(session, 'http://127.0.0.1:5173');
+	const data = view(served.app!, session, 'http://127.0.0.1:5173');
 	expect(data.tokens?.extra).toEqual({ client_secret: '<redacted>', '<redacted>': btoa('app:x') });
 	expect(data.callback?.params).toEqual([['echo', '<redacted>']]);
 	expect(data.pending?.exchange?.request.url).toBe(

@@ -8,6 +8,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { App } from '$lib/app.server';
 import { testApp } from './test-app';
+import { stepOf } from './flow-modules';
 import type { Exchange } from '$lib/exchange/types';
 import type { Session } from '$lib/server/session';
 import { setupWith, type Setup } from '$lib/oauth/setup';
@@ -36,10 +37,13 @@ vi.mock('$app/server', async () => ({
 served.app = testApp(8);
 
 /**
- * The app's own sender, as `stepAction` (flow-action.ts) hands it to the steps. The app is in local mode (no HOST, no
- * allowed hosts), so its guard lets it reach the loopback service.
+ * What the flow hands its steps (flow-context.ts): the app, with its own sender, and the
+ * playground's origin. The app is in local mode (no HOST, no allowed hosts), so its guard lets it
+ * reach the loopback service.
  */
-const sender = served.app.sender;
+const step = stepOf(served.app);
+/** The same, for an app whose clock stands at 1,000,000 ms. */
+const clocked = stepOf(testApp(8, {}, () => 1_000_000));
 
 /** The service behind the pushed authorization request endpoint, PAR, known once it listens. */
 let service: ScriptedService;
@@ -107,7 +111,7 @@ describe('the pushed body', () => {
 	test('client_secret_post: the consent URL’s parameters, in order, with the secret after client_id', async () => {
 		const s = flowSession();
 		const call = script(201, { request_uri: 'urn:x:1', expires_in: 60 });
-		const r = await pushConsent(sender, s);
+		const r = await pushConsent(step, s);
 		expect(r.ok).toBe(true);
 		const req = call();
 		const fromUrl = [...new URL(s.pending!.consent_url).searchParams.entries()];
@@ -122,7 +126,7 @@ describe('the pushed body', () => {
 	test('client_secret_basic: the same parameters, and the secret only in the Basic header', async () => {
 		const s = flowSession({ token_endpoint_auth_method: 'client_secret_basic' });
 		const call = script(201, { request_uri: 'urn:x:2', expires_in: 60 });
-		await pushConsent(sender, s);
+		await pushConsent(step, s);
 		const req = call();
 		expect([...new URLSearchParams(req.body).entries()]).toEqual([
 			...new URL(s.pending!.consent_url).searchParams.entries()
@@ -137,7 +141,7 @@ describe('the pushed body', () => {
 	test('none: the parameters alone, never the secret a session holds', async () => {
 		const s = flowSession({ token_endpoint_auth_method: 'none' });
 		const call = script(201, { request_uri: 'urn:x:3', expires_in: 60 });
-		await pushConsent(sender, s);
+		await pushConsent(step, s);
 		const req = call();
 		expect([...new URLSearchParams(req.body).entries()]).toEqual([
 			...new URL(s.pending!.consent_url).searchParams.entries()
@@ -165,7 +169,7 @@ describe('the answer', () => {
 	test('201 with request_uri and expires_in: the link carries only client_id and request_uri, and the expiry is kept', async () => {
 		const s = flowSession();
 		script(201, { request_uri: 'urn:ietf:params:oauth:request_uri:abc', expires_in: 60 });
-		const r = await pushConsent(sender, s, undefined, () => 1_000_000);
+		const r = await pushConsent(clocked, s);
 		if (!r.ok) throw new Error(r.message);
 		const p = r.session.pending!;
 		expect(p.consent_url).toBe(
@@ -193,7 +197,7 @@ describe('the answer', () => {
 	])('%i %j: refused, and the consent link stays as it was', async (status, body) => {
 		const s = flowSession();
 		script(status, body);
-		const r = await pushConsent(sender, s);
+		const r = await pushConsent(step, s);
 		if (!r.ok) throw new Error(r.message);
 		expect(r.session).toBe(s);
 		expect(r.exchanges[0]!.findings.map((f) => f.code)).toContain(F.PAR_REFUSED);
@@ -251,11 +255,11 @@ describe('the answer', () => {
 
 describe('refusals before anything is sent', () => {
 	test('exfiltration: without use_par, without a pending request, or with the secret bound to another PAR endpoint, nothing is sent', async () => {
-		expect(await pushConsent(sender, flowSession({ use_par: false }))).toMatchObject({
+		expect(await pushConsent(step, flowSession({ use_par: false }))).toMatchObject({
 			ok: false,
 			status: 409
 		});
-		expect(await pushConsent(sender, { ...flowSession(), pending: undefined })).toMatchObject({
+		expect(await pushConsent(step, { ...flowSession(), pending: undefined })).toMatchObject({
 			ok: false,
 			status: 409
 		});
@@ -267,7 +271,7 @@ describe('refusals before anything is sent', () => {
 				pushed_authorization_request_endpoint: 'https://evil.test/par'
 			})
 		};
-		expect(await pushConsent(sender, moved)).toMatchObject({ ok: false, status: 409 });
+		expect(await pushConsent(step, moved)).toMatchObject({ ok: false, status: 409 });
 		expect(service.received).toEqual([]);
 	});
 });
@@ -279,7 +283,7 @@ describe('an expired or used request_uri', () => {
 		const url = new URL(
 			`http://127.0.0.1:5173/callback?error=invalid_request_uri&state=${s.pending!.state}`
 		);
-		const { exchange } = handleCallback(s, url, new Headers());
+		const { exchange } = handleCallback(step, s, url, new Headers());
 		const f = exchange.findings.find((x) => x.code === F.INVALID_REQUEST_URI)!;
 		expect(f.fix).toContain('Push the request again');
 		expect(explainAuthorizationError('invalid_request_uri')).toContain(

@@ -14,6 +14,7 @@ import { handleCallback } from '$lib/server/redirect-back';
 import { createPresets, type SandboxRegistrations } from '$lib/server/presets';
 import type { App } from '$lib/app.server';
 import { testApp } from './test-app';
+import { stepOf } from './flow-modules';
 import {
 	keepRegisteredRedirect,
 	redirectMismatchFix,
@@ -113,6 +114,7 @@ describe('the redirect back with error=redirect_uri_mismatch names it too', () =
 
 	test('with the setup’s registered value', () => {
 		const { exchange } = handleCallback(
+			stepOf(served.app!),
 			pending(`${ORIGIN}/Callback`),
 			new URL(`${ORIGIN}/callback?error=redirect_uri_mismatch&state=st-1`),
 			new Headers()
@@ -129,6 +131,7 @@ describe('the redirect back with error=redirect_uri_mismatch names it too', () =
 
 	test('another error keeps its own explanation', () => {
 		const { exchange } = handleCallback(
+			stepOf(served.app!),
 			pending(`${ORIGIN}/Callback`),
 			new URL(`${ORIGIN}/callback?error=invalid_scope&state=st-1`),
 			new Headers()
@@ -156,18 +159,26 @@ describe('the sandbox as the target: its own registration is compared', () => {
 		serveWithRegistrations((id, origin) =>
 			id === 'one-host' && origin === ORIGIN ? ['http://localhost:5173/callback'] : undefined
 		);
-		const reg = registeredRedirect(sandboxSetup('one-host', 'https://typed.example/cb'), ORIGIN);
+		const reg = registeredRedirect(
+			served.app!.presets,
+			sandboxSetup('one-host', 'https://typed.example/cb'),
+			ORIGIN
+		);
 		expect(reg).toEqual({
 			registeredRedirectUri: ['http://localhost:5173/callback'],
 			redirectUriOptions: { source: 'sandbox', callbackUrl: `${ORIGIN}/callback` }
 		});
-		expect(registeredRedirectHint(sandboxSetup('one-host'), ORIGIN)).toBe(
+		expect(registeredRedirectHint(served.app!.presets, sandboxSetup('one-host'), ORIGIN)).toBe(
 			'http://localhost:5173/callback'
 		);
 		// A value entered in the setup is not replaced by the hint.
-		expect(registeredRedirectHint(sandboxSetup('one-host', `${ORIGIN}/x`), ORIGIN)).toBeNull();
+		expect(
+			registeredRedirectHint(served.app!.presets, sandboxSetup('one-host', `${ORIGIN}/x`), ORIGIN)
+		).toBeNull();
 		// A client the sandbox does not know: the setup's own value.
-		expect(registeredRedirect(sandboxSetup('nobody', `${ORIGIN}/x`), ORIGIN)).toMatchObject({
+		expect(
+			registeredRedirect(served.app!.presets, sandboxSetup('nobody', `${ORIGIN}/x`), ORIGIN)
+		).toMatchObject({
 			registeredRedirectUri: `${ORIGIN}/x`,
 			redirectUriOptions: { source: 'setup' }
 		});
@@ -178,13 +189,17 @@ describe('the sandbox as the target: its own registration is compared', () => {
 			id === 'one-host' ? ['http://localhost:5173/callback'] : undefined
 		);
 		const setup = sandboxSetup('one-host');
-		expect(refusalAhead(setup, `${ORIGIN}/callback`, ORIGIN)).toEqual({
+		expect(refusalAhead(served.app!.presets, setup, `${ORIGIN}/callback`, ORIGIN)).toEqual({
 			sandbox: true,
 			fix: 'The sandbox registered it with localhost instead of 127.0.0.1: `http://localhost:5173/callback`; open the playground at `http://localhost:5173` so that it sends that one, or add `http://127.0.0.1:5173/callback` to the registration.'
 		});
-		expect(refusalAhead(setup, 'http://localhost:5173/callback', ORIGIN)).toBeNull();
-		expect(refusalAhead(setup, undefined, ORIGIN)).toBeNull();
-		expect(refusalAhead(sandboxSetup('nobody'), `${ORIGIN}/callback`, ORIGIN)).toBeNull();
+		expect(
+			refusalAhead(served.app!.presets, setup, 'http://localhost:5173/callback', ORIGIN)
+		).toBeNull();
+		expect(refusalAhead(served.app!.presets, setup, undefined, ORIGIN)).toBeNull();
+		expect(
+			refusalAhead(served.app!.presets, sandboxSetup('nobody'), `${ORIGIN}/callback`, ORIGIN)
+		).toBeNull();
 	});
 
 	test('"Try again with" the registered URI: offered for a near miss on this playground, never for its callback at another address', () => {
@@ -192,18 +207,23 @@ describe('the sandbox as the target: its own registration is compared', () => {
 			id === 'two' ? [`${ORIGIN}/callback`, 'https://app.customer.test/cb'] : undefined
 		);
 		// One trailing slash away from this playground's own callback: send that one.
-		expect(refusalAhead(sandboxSetup('two'), `${ORIGIN}/callback/`, ORIGIN)?.retry).toBe(
-			`${ORIGIN}/callback`
-		);
+		expect(
+			refusalAhead(served.app!.presets, sandboxSetup('two'), `${ORIGIN}/callback/`, ORIGIN)?.retry
+		).toBe(`${ORIGIN}/callback`);
 		// The nearest registration is another application's: paste-back mode, still offered.
-		expect(refusalAhead(sandboxSetup('two'), 'https://app.customer.test/cb/', ORIGIN)?.retry).toBe(
-			'https://app.customer.test/cb'
-		);
+		expect(
+			refusalAhead(
+				served.app!.presets,
+				sandboxSetup('two'),
+				'https://app.customer.test/cb/',
+				ORIGIN
+			)?.retry
+		).toBe('https://app.customer.test/cb');
 		// The playground's callback at localhost: the redirect would land where this flow is not.
 		serveWithRegistrations(() => ['http://localhost:5173/callback']);
-		expect(refusalAhead(sandboxSetup('two'), `${ORIGIN}/callback`, ORIGIN)).not.toHaveProperty(
-			'retry'
-		);
+		expect(
+			refusalAhead(served.app!.presets, sandboxSetup('two'), `${ORIGIN}/callback`, ORIGIN)
+		).not.toHaveProperty('retry');
 	});
 
 	test('another service: a "Redirect URI as registered" that differs from the one sent is named before consent', () => {
@@ -214,13 +234,17 @@ describe('the sandbox as the target: its own registration is compared', () => {
 				redirect_uri: `${ORIGIN}/callback`,
 				registered_redirect_uri: registered
 			});
-		expect(refusalAhead(other(`${ORIGIN}/callback/`), `${ORIGIN}/callback`, ORIGIN)).toEqual({
+		expect(
+			refusalAhead(served.app!.presets, other(`${ORIGIN}/callback/`), `${ORIGIN}/callback`, ORIGIN)
+		).toEqual({
 			sandbox: false,
 			fix: 'It was registered with a trailing slash: `http://127.0.0.1:5173/callback/`; send exactly that, or add `http://127.0.0.1:5173/callback` to the registration.',
 			retry: `${ORIGIN}/callback/`
 		});
-		expect(refusalAhead(other(`${ORIGIN}/callback`), `${ORIGIN}/callback`, ORIGIN)).toBeNull();
-		expect(refusalAhead(other(''), `${ORIGIN}/callback`, ORIGIN)).toBeNull();
+		expect(
+			refusalAhead(served.app!.presets, other(`${ORIGIN}/callback`), `${ORIGIN}/callback`, ORIGIN)
+		).toBeNull();
+		expect(refusalAhead(served.app!.presets, other(''), `${ORIGIN}/callback`, ORIGIN)).toBeNull();
 	});
 
 	test('another service: the setup’s value, or none', () => {
@@ -230,8 +254,10 @@ describe('the sandbox as the target: its own registration is compared', () => {
 			redirect_uri: `${ORIGIN}/callback`
 		});
 		serveWithRegistrations(() => ['http://localhost:5173/callback']);
-		expect(registeredRedirect(other, ORIGIN).registeredRedirectUri).toBeUndefined();
-		expect(registeredRedirectHint(other, ORIGIN)).toBeNull();
+		expect(
+			registeredRedirect(served.app!.presets, other, ORIGIN).registeredRedirectUri
+		).toBeUndefined();
+		expect(registeredRedirectHint(served.app!.presets, other, ORIGIN)).toBeNull();
 	});
 });
 
@@ -263,9 +289,14 @@ describe('a registered value belongs to the service it was entered for', () => {
 		expect(keep(undefined, at('https://r.test', CB))).toBe(CB);
 		expect(keep(at('https://a.test', ''), at('https://r.test', CB))).toBe(CB);
 	});
-	test('outside a request, the fix is worked out on the origin given', () => {
+	test("the fix is worked out on the playground's origin given", () => {
 		expect(
-			redirectMismatchFix(at('https://r.test', `${CB}/`), CB, 'http://127.0.0.1:5173')
+			redirectMismatchFix(
+				served.app!.presets,
+				at('https://r.test', `${CB}/`),
+				CB,
+				'http://127.0.0.1:5173'
+			)
 		).toMatch(/^It was registered with a trailing slash/);
 	});
 });

@@ -147,7 +147,7 @@ describe('the session: what a save keeps', () => {
 		const s = fromPreset();
 		expect(s.secret_for).toEqual(bindSecret(s.setup!));
 		expect(usableSecret(s)).toEqual({ ok: true, secret: 'sandbox-rw-secret' });
-		expect(secretView(s, ORIGIN)).toEqual({
+		expect(secretView(served.app!.presets, s, ORIGIN)).toEqual({
 			secret: "set: the preset's, kept on the server",
 			secretNote: null,
 			preset: 'Sandbox (read write)'
@@ -155,14 +155,21 @@ describe('the session: what a save keeps', () => {
 	});
 	test('same client and URLs, empty secret field: kept, still the preset', () => {
 		const s = fromPreset();
-		const out = secretAfterSave(s, { ...s.setup!, scope: 'read' }, '', undefined, ORIGIN);
+		const out = secretAfterSave(
+			served.app!.presets,
+			s,
+			{ ...s.setup!, scope: 'read' },
+			'',
+			undefined,
+			ORIGIN
+		);
 		expect(out).toMatchObject({ client_secret: 'sandbox-rw-secret', preset: 'sandbox-rw' });
 		expect(out.secret_note).toBeUndefined();
 	});
 	test("another token endpoint: the preset's secret is dropped, the preset detached, and why is said", () => {
 		const s = fromPreset();
 		const next = { ...s.setup!, token_endpoint: 'http://127.0.0.1:9/t' };
-		const out = secretAfterSave(s, next, '', undefined, ORIGIN);
+		const out = secretAfterSave(served.app!.presets, s, next, '', undefined, ORIGIN);
 		expect(out.client_secret).toBeUndefined();
 		expect(out.secret_for).toBeUndefined();
 		expect(out.preset).toBeUndefined();
@@ -171,8 +178,11 @@ describe('the session: what a save keeps', () => {
 	test("a docs link's preset brings its secret only with the preset's own client id and URLs", () => {
 		const p = findSandbox();
 		const own = presetSession(p, ORIGIN).setup;
-		expect(secretAfterSave({ v: 1 }, own, '', p, ORIGIN).client_secret).toBe('sandbox-rw-secret');
+		expect(secretAfterSave(served.app!.presets, { v: 1 }, own, '', p, ORIGIN).client_secret).toBe(
+			'sandbox-rw-secret'
+		);
 		const moved = secretAfterSave(
+			served.app!.presets,
 			{ v: 1 },
 			{ ...own, base_url: 'http://127.0.0.1:9' },
 			'',
@@ -184,7 +194,14 @@ describe('the session: what a save keeps', () => {
 	});
 	test('a new secret with a new client is bound to the new one', () => {
 		const next = setup({ client_id: 'mine', base_url: 'https://mine.test' });
-		const out = secretAfterSave(fromPreset(), next, 'my-secret', undefined, ORIGIN);
+		const out = secretAfterSave(
+			served.app!.presets,
+			fromPreset(),
+			next,
+			'my-secret',
+			undefined,
+			ORIGIN
+		);
 		expect(out).toMatchObject({ client_secret: 'my-secret', secret_for: bindSecret(next) });
 		expect(out.preset).toBeUndefined();
 		expect(out.secret_note).toBeUndefined();
@@ -192,7 +209,7 @@ describe('the session: what a save keeps', () => {
 	test('a session whose setup moved under its secret shows no secret set, and says why', () => {
 		const s = { ...fromPreset(), setup: { ...fromPreset().setup!, client_id: 'other' } };
 		expect(usableSecret(s)).toMatchObject({ ok: false });
-		expect(secretView(s, ORIGIN)).toMatchObject({
+		expect(secretView(served.app!.presets, s, ORIGIN)).toMatchObject({
 			secret: null,
 			secretNote: expect.stringMatching(/client id changed since/)
 		});
@@ -200,6 +217,6 @@ describe('the session: what a save keeps', () => {
 	test('the page learns only that a secret is set: no character, no length', () => {
 		const s: Session = { v: 1, setup: setup(), client_secret: 'abc' };
 		s.secret_for = bindSecret(s.setup!);
-		expect(JSON.stringify(secretView(s, ORIGIN))).not.toMatch(/abc|3/);
+		expect(JSON.stringify(secretView(served.app!.presets, s, ORIGIN))).not.toMatch(/abc|3/);
 	});
 });

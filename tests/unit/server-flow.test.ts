@@ -7,6 +7,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { App } from '$lib/app.server';
 import { testApp, testClock } from './test-app';
+import { stepOf } from './flow-modules';
 import type { Exchange } from '$lib/exchange/types';
 import type { Session } from '$lib/server/session';
 import type { TokenSet } from '$lib/oauth/token-set';
@@ -33,10 +34,11 @@ vi.mock('$app/server', async () => ({
 }));
 served.app = testApp(3);
 /**
- * The app's own sender, as `stepAction` (flow-action.ts) hands it to the steps. The app is in local mode (no HOST, no
- * allowed hosts), so its guard lets it reach the loopback service.
+ * What the flow hands its steps (flow-context.ts): the app, with its own sender, and the
+ * playground's origin. The app is in local mode (no HOST, no allowed hosts), so its guard lets it
+ * reach the loopback service.
  */
-const sender = served.app.sender;
+const step = stepOf(served.app);
 
 const {
 	present,
@@ -146,7 +148,7 @@ describe('present: what leaves the server', () => {
 	});
 
 	test('redacts the session’s client secret, then adds the findings of diagnose()', () => {
-		const out = present(raw(), session(), { requestedScope: 'read' });
+		const out = present(step, raw(), session(), { requestedScope: 'read' });
 		expect(out.request.body).toBe('code=c&client_id=app-1&client_secret=<redacted>&scope=');
 		expect(JSON.stringify(out)).not.toContain(SECRET);
 		expect(out.redactions).toEqual([{ what: 'client_secret', length: SECRET.length }]);
@@ -156,7 +158,7 @@ describe('present: what leaves the server', () => {
 	});
 
 	test('without a secret in the session there is nothing to redact', () => {
-		const out = present(raw(), session({ client_secret: undefined }));
+		const out = present(step, raw(), session({ client_secret: undefined }));
 		expect(out.request.body).toContain(`client_secret=${SECRET}`);
 		expect(out.redactions ?? []).toEqual([]);
 	});
@@ -245,6 +247,7 @@ describe('handleCallback', () => {
 			'x-other': 'not recorded'
 		});
 		const { session: next, exchange } = handleCallback(
+			step,
 			pending(),
 			callbackUrl(`code=abc&state=st-1&iss=${encodeURIComponent(BASE)}`),
 			headers,
@@ -278,6 +281,7 @@ describe('handleCallback', () => {
 	test('a different state: no code, an unsolicited finding, and the pending state stays pending', () => {
 		const before = pending();
 		const { session: next, exchange } = handleCallback(
+			step,
 			before,
 			callbackUrl('code=abc&state=forged'),
 			new Headers()
@@ -293,6 +297,7 @@ describe('handleCallback', () => {
 
 	test('an error redirect is kept with its words, and the finding says how to fix it', () => {
 		const { session: next, exchange } = handleCallback(
+			step,
 			pending(),
 			callbackUrl('error=access_denied&error_description=No+thanks&state=st-1'),
 			new Headers()
@@ -310,6 +315,7 @@ describe('handleCallback', () => {
 
 	test('a redirect with no pending state keeps no code', () => {
 		const { session: next } = handleCallback(
+			step,
 			session(),
 			callbackUrl('code=abc&state=st-1'),
 			new Headers()
@@ -320,7 +326,12 @@ describe('handleCallback', () => {
 
 	test('a query string over the limit is not read', () => {
 		const long = `code=abc&state=st-1&pad=${'x'.repeat(MAX_CALLBACK_QUERY)}`;
-		const { session: next, exchange } = handleCallback(pending(), callbackUrl(long), new Headers());
+		const { session: next, exchange } = handleCallback(
+			step,
+			pending(),
+			callbackUrl(long),
+			new Headers()
+		);
 		expect(next.code).toBeUndefined();
 		expect(next.callback).toBeUndefined();
 		expect(exchange.findings.find((f) => f.code === 'malformed-callback')!.message).toContain(
@@ -333,7 +344,7 @@ describe('handleCallback', () => {
 	test('a query string exactly at the limit is read', () => {
 		const prefix = 'code=abc&state=st-1&pad=';
 		const query = prefix + 'x'.repeat(MAX_CALLBACK_QUERY - 1 - prefix.length);
-		const { session: next } = handleCallback(pending(), callbackUrl(query), new Headers());
+		const { session: next } = handleCallback(step, pending(), callbackUrl(query), new Headers());
 		expect(next.callback!.verdict).toBe('code');
 	});
 });
@@ -342,11 +353,11 @@ describe('pasteBack', () => {
 	const pending = () => prepareConsent(session({ setup: setup({ custom_state: 'st-1' }) }));
 
 	test('needs a setup', () => {
-		expect(pasteBack({ v: 1 }, 'code=a')).toMatchObject({ ok: false, status: 409 });
+		expect(pasteBack(step, { v: 1 }, 'code=a')).toMatchObject({ ok: false, status: 409 });
 	});
 
 	test('the whole address: checked as a callback, shown without an answer', () => {
-		const r = pasteBack(pending(), `  https://app.test/cb?code=abc&state=st-1  `, 7);
+		const r = pasteBack(step, pending(), `  https://app.test/cb?code=abc&state=st-1  `);
 		expect(r.ok).toBe(true);
 		if (!r.ok) return;
 		expect(r.session.code).toEqual({ value: 'abc', redirect_uri: REDIRECT, scope: 'read write' });
@@ -358,13 +369,13 @@ describe('pasteBack', () => {
 	});
 
 	test('only the query: read against the redirect URI', () => {
-		const r = pasteBack(pending(), '?code=abc&state=st-1');
+		const r = pasteBack(step, pending(), '?code=abc&state=st-1');
 		expect(r.ok && r.exchanges[0]!.request.url).toBe(`${REDIRECT}?code=abc&state=st-1`);
 		expect(r.ok && r.session.callback!.verdict).toBe('code');
 	});
 
 	test('a response in the #fragment is read, and the note says so', () => {
-		const r = pasteBack(pending(), 'https://app.test/cb#code=abc&state=st-1');
+		const r = pasteBack(step, pending(), 'https://app.test/cb#code=abc&state=st-1');
 		expect(r.ok && r.session.code?.value).toBe('abc');
 		expect(r.ok && r.exchanges[0]!.note).toContain('#fragment');
 	});
@@ -373,7 +384,7 @@ describe('pasteBack', () => {
 		['not a URL', 'https://exa mple.test/?code=1', /not a valid URL/],
 		['no parameters', 'https://app.test/cb?x=1', /no code, state or error/]
 	])('%s: 400 with the reason', (_what, text, message) => {
-		expect(pasteBack(pending(), text)).toMatchObject({
+		expect(pasteBack(step, pending(), text)).toMatchObject({
 			ok: false,
 			status: 400,
 			message: expect.stringMatching(message)
@@ -390,7 +401,7 @@ describe('exchangeCode', () => {
 		['no secret', { client_secret: undefined }, /client secret/],
 		['no code', { code: undefined }, /no code to exchange/]
 	])('%s: 409, nothing sent', async (_what, over, message) => {
-		const r = await exchangeCode(sender, withCode(over as Partial<Session>));
+		const r = await exchangeCode(step, withCode(over as Partial<Session>));
 		expect(r).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(message) });
 		expect(service.received).toEqual([]);
 	});
@@ -402,7 +413,7 @@ describe('exchangeCode', () => {
 		// without the switch) is tests/integration/tls.test.ts's, against a TLS service.
 		const s = withCode({ setup: setup({ allow_invalid_tls: true }) });
 		const before = Date.now();
-		const r = await exchangeCode(sender, s);
+		const r = await exchangeCode(step, s);
 		expect(service.received).toHaveLength(1);
 		const req = service.received[0]!;
 		expect([req.method, urlOf(req)]).toEqual(['POST', `${BASE}/oauth2/token`]);
@@ -435,17 +446,17 @@ describe('exchangeCode', () => {
 	test('PKCE: the challenge the consent URL carried is kept with the code, and the library checks the verifier the exchange sends against it', async () => {
 		const pending = prepareConsent(session({ setup: setup({ pkce: 'S256' }) }));
 		const back = new URL(`${REDIRECT}?code=c-1&state=${pending.pending!.state}`);
-		const { session: s } = handleCallback(pending, back, new Headers());
+		const { session: s } = handleCallback(step, pending, back, new Headers());
 		expect(s.code!.code_challenge).toBe(
 			new URL(pending.pending!.consent_url).searchParams.get('code_challenge')
 		);
 		const strict = (r: Awaited<ReturnType<typeof exchangeCode>>) =>
 			r.ok ? r.exchanges[0]!.findings.filter((f) => f.code === 'strict-client-rejects') : [];
 		service.answer(tokenAnswer('at-1', 'rt-1'));
-		expect(strict(await exchangeCode(sender, s))).toEqual([]);
+		expect(strict(await exchangeCode(step, s))).toEqual([]);
 		service.answer(tokenAnswer('at-2', 'rt-2'));
 		const other = { ...s, code: { ...s.code!, code_challenge: 'a-challenge-of-another-verifier' } };
-		expect(strict(await exchangeCode(sender, other))).toEqual([
+		expect(strict(await exchangeCode(step, other))).toEqual([
 			expect.objectContaining({ level: 'info', message: expect.stringMatching(/code_challenge/) })
 		]);
 	});
@@ -455,7 +466,7 @@ describe('exchangeCode', () => {
 		const back = new URL(
 			`${REDIRECT}?code=c-1&state=${pending.pending!.state}&iss=https%3A%2F%2Fevil.test`
 		);
-		const { exchange } = handleCallback(pending, back, new Headers());
+		const { exchange } = handleCallback(step, pending, back, new Headers());
 		expect(exchange.findings.map((f) => f.code)).toEqual(
 			expect.arrayContaining(['issuer-mismatch', 'strict-client-rejects'])
 		);
@@ -463,7 +474,7 @@ describe('exchangeCode', () => {
 
 	test('a refused exchange keeps no tokens, and the code is used up all the same', async () => {
 		service.answer(json(400, { error: 'invalid_grant', error_description: 'used' }));
-		const r = await exchangeCode(sender, withCode());
+		const r = await exchangeCode(step, withCode());
 		expect(r.ok).toBe(true);
 		if (!r.ok) return;
 		expect(r.session.code).toBeUndefined();
@@ -473,7 +484,7 @@ describe('exchangeCode', () => {
 	test('an exchange cut off before any answer keeps the code, so exchanging it again shows whether it was spent', async () => {
 		service.answer({ cut: 'before-answer' });
 		const s = withCode();
-		const r = await exchangeCode(sender, s);
+		const r = await exchangeCode(step, s);
 		expect(r.ok).toBe(true);
 		if (!r.ok) return;
 		expect(r.session.code).toEqual(s.code);
@@ -486,7 +497,7 @@ describe('exchangeCode', () => {
 	});
 	test('an exchange cut off in the middle of an answer uses the code up', async () => {
 		service.answer({ ...json(200, { access_token: 'a' }), cut: 'mid-body' });
-		const r = await exchangeCode(sender, withCode());
+		const r = await exchangeCode(step, withCode());
 		expect(r.ok && r.exchanges[0]!.failure?.kind).toBe('reset');
 		expect(r.ok && r.session.code).toBeUndefined();
 	});
@@ -494,7 +505,7 @@ describe('exchangeCode', () => {
 	test('issued tokens are bound to the origins of the API and the user-info endpoint', async () => {
 		service.answer(tokenAnswer('at-9', 'rt-9'));
 		const r = await exchangeCode(
-			sender,
+			step,
 			withCode({ setup: setup({ userinfo_endpoint: 'https://id.reader.test/me', issuer: BASE }) })
 		);
 		if (!r.ok) throw new Error(r.message);
@@ -508,7 +519,7 @@ describe('exchangeCode', () => {
 	test('a refresh keeps the binding the grant was issued with', async () => {
 		const first = bindTokens(setup());
 		service.answer(tokenAnswer('at-10', 'rt-10'));
-		const r = await refreshTokens(sender, session({ tokens: tokens(), tokens_for: first }));
+		const r = await refreshTokens(step, session({ tokens: tokens(), tokens_for: first }));
 		if (!r.ok) throw new Error(r.message);
 		expect(r.session.tokens!.access_token).toBe('at-10');
 		expect(r.session.tokens_for).toBe(first);
@@ -530,7 +541,7 @@ describe('secret follows client: a session whose setup and binding disagree neve
 				secret_for: bind(),
 				code: { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' }
 			});
-			const r = await exchangeCode(sender, s);
+			const r = await exchangeCode(step, s);
 			expect(r).toMatchObject({
 				ok: false,
 				status: 409,
@@ -546,7 +557,7 @@ describe('secret follows client: a session whose setup and binding disagree neve
 			secret_for: undefined,
 			code: { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' }
 		});
-		const r = await exchangeCode(sender, s);
+		const r = await exchangeCode(step, s);
 		expect(r).toMatchObject({
 			ok: false,
 			status: 409,
@@ -559,7 +570,7 @@ describe('secret follows client: a session whose setup and binding disagree neve
 	test.each(Object.entries(elsewhere))(
 		'refresh, bound to %s: 409, nothing sent',
 		async (_w, bind) => {
-			const r = await refreshTokens(sender, session({ secret_for: bind(), tokens: tokens() }));
+			const r = await refreshTokens(step, session({ secret_for: bind(), tokens: tokens() }));
 			expect(r).toMatchObject({ ok: false, status: 409 });
 			expect(service.received).toEqual([]);
 		}
@@ -569,7 +580,7 @@ describe('secret follows client: a session whose setup and binding disagree neve
 			secret_for: elsewhere['another token endpoint'](),
 			tokens: tokens({ expires_at: Date.now() - 1000 })
 		});
-		const r = await callApi(sender, s, 'userinfo');
+		const r = await callApi(step, s, 'userinfo');
 		expect(r).toMatchObject({ ok: false, status: 409 });
 		expect(service.received).toEqual([]);
 	});
@@ -581,14 +592,14 @@ describe('refreshTokens', () => {
 		['no refresh token', { tokens: tokens({ refresh_token: undefined }) }, /gave no refresh token/],
 		['no secret', { tokens: tokens(), client_secret: undefined }, /client secret/]
 	])('%s: 409, nothing sent', async (_what, over, message) => {
-		const r = await refreshTokens(sender, session(over as Partial<Session>));
+		const r = await refreshTokens(step, session(over as Partial<Session>));
 		expect(r).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(message) });
 		expect(service.received).toEqual([]);
 	});
 
 	test('posts the refresh token; the new set says whether it rotated', async () => {
 		service.answer(tokenAnswer('at-2', 'rt-2'));
-		const r = await refreshTokens(sender, session({ tokens: tokens() }), 'a note');
+		const r = await refreshTokens(step, session({ tokens: tokens() }), 'a note');
 		const req = service.received[0]!;
 		expect([req.method, urlOf(req)]).toEqual(['POST', `${BASE}/oauth2/token`]);
 		expect(r.ok && r.exchanges.map((e) => [e.step, e.note])).toEqual([['refresh', 'a note']]);
@@ -608,7 +619,7 @@ describe('refreshTokens', () => {
 
 	test('a refresh without a new refresh token keeps the old one', async () => {
 		service.answer(tokenAnswer('at-2'));
-		const r = await refreshTokens(sender, session({ tokens: tokens() }));
+		const r = await refreshTokens(step, session({ tokens: tokens() }));
 		expect(r.ok && r.session.tokens).toMatchObject({
 			access_token: 'at-2',
 			refresh_token: 'rt-1',
@@ -619,7 +630,7 @@ describe('refreshTokens', () => {
 	test('a refused refresh leaves the tokens as they were', async () => {
 		const s = session({ tokens: tokens() });
 		service.answer(json(400, { error: 'invalid_grant' }));
-		const r = await refreshTokens(sender, s);
+		const r = await refreshTokens(step, s);
 		expect(r.ok && r.session).toBe(s);
 	});
 });
@@ -629,7 +640,7 @@ describe('callApi', () => {
 		['no setup', { setup: undefined, tokens: tokens() }, /Save the setup/],
 		['no tokens', {}, /no access token yet/]
 	])('%s: 409, nothing sent', async (_what, over, message) => {
-		const r = await callApi(sender, session(over as Partial<Session>), 'userinfo');
+		const r = await callApi(step, session(over as Partial<Session>), 'userinfo');
 		expect(r).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(message) });
 		expect(service.received).toEqual([]);
 	});
@@ -640,7 +651,7 @@ describe('callApi', () => {
 			tokens_for: bindTokens(setup()),
 			setup: setup({ userinfo_endpoint: 'https://elsewhere.test/me' })
 		});
-		const r = await callApi(sender, s, 'userinfo');
+		const r = await callApi(step, s, 'userinfo');
 		expect(r).toMatchObject({
 			ok: false,
 			status: 409,
@@ -663,16 +674,12 @@ describe('callApi', () => {
 			body: '',
 			contentType: ''
 		};
-		expect(await callApi(sender, s, 'api', call)).toMatchObject({ ok: false, status: 409 });
+		expect(await callApi(step, s, 'api', call)).toMatchObject({ ok: false, status: 409 });
 		expect(service.received).toEqual([]);
 	});
 
 	test('tokens without a binding are never sent', async () => {
-		const r = await callApi(
-			sender,
-			session({ tokens: tokens(), tokens_for: undefined }),
-			'userinfo'
-		);
+		const r = await callApi(step, session({ tokens: tokens(), tokens_for: undefined }), 'userinfo');
 		expect(r).toMatchObject({
 			ok: false,
 			status: 409,
@@ -683,7 +690,7 @@ describe('callApi', () => {
 
 	test('user-info: a GET with the Bearer header', async () => {
 		service.answer(json(200, { userId: '1' }));
-		const r = await callApi(sender, session({ tokens: tokens() }), 'userinfo');
+		const r = await callApi(step, session({ tokens: tokens() }), 'userinfo');
 		const req = service.received[0]!;
 		expect([req.method, urlOf(req), req.body]).toEqual([
 			'GET',
@@ -697,7 +704,7 @@ describe('callApi', () => {
 	test('the token in the query instead, when the setup says so', async () => {
 		service.answer(json(200, { userId: '1' }));
 		await callApi(
-			sender,
+			step,
 			session({ setup: setup({ token_location: 'query' }), tokens: tokens() }),
 			'userinfo'
 		);
@@ -708,7 +715,7 @@ describe('callApi', () => {
 	test('an API call: the path below the API prefix, the query, and a form body for POST', async () => {
 		service.answer(json(200, {}), json(200, {}));
 		const s = session({ tokens: tokens() });
-		await callApi(sender, s, 'api', {
+		await callApi(step, s, 'api', {
 			method: 'GET',
 			path: 'subscription/list',
 			query: 'output=json',
@@ -716,7 +723,7 @@ describe('callApi', () => {
 			body: '',
 			contentType: ''
 		});
-		const posted = await callApi(sender, s, 'api', {
+		const posted = await callApi(step, s, 'api', {
 			method: 'POST',
 			path: 'edit-tag',
 			query: '',
@@ -738,7 +745,7 @@ describe('callApi', () => {
 	});
 
 	test('a path that leaves the API’s origin is refused', async () => {
-		const r = await callApi(sender, session({ tokens: tokens() }), 'api', {
+		const r = await callApi(step, session({ tokens: tokens() }), 'api', {
 			method: 'GET',
 			path: '/\\evil.test/x',
 			query: '',
@@ -757,7 +764,7 @@ describe('callApi', () => {
 	test('an expired token is refreshed first, as its own exchange, and the call uses the new one', async () => {
 		service.answer(tokenAnswer('at-2', 'rt-2'), json(200, { userId: '1' }));
 		const expired = tokens({ expires_at: Date.now() - 1 });
-		const r = await callApi(sender, session({ tokens: expired }), 'userinfo');
+		const r = await callApi(step, session({ tokens: expired }), 'userinfo');
 		expect(service.received.map((i) => i.url)).toEqual([
 			'/oauth2/token',
 			'/reader/api/0/user-info'
@@ -771,7 +778,7 @@ describe('callApi', () => {
 	test('when that refresh is refused, the call is not made, and the step is told so', async () => {
 		service.answer(json(400, { error: 'invalid_grant' }));
 		const r = await callApi(
-			sender,
+			step,
 			session({ tokens: tokens({ expires_at: Date.now() - 1 }) }),
 			'userinfo'
 		);
@@ -783,7 +790,7 @@ describe('callApi', () => {
 	test('an expired token with no way to refresh is sent as it is', async () => {
 		service.answer(json(401, { error: 'invalid_token' }));
 		const r = await callApi(
-			sender,
+			step,
 			session({ tokens: tokens({ expires_at: Date.now() - 1, refresh_token: undefined }) }),
 			'userinfo'
 		);
@@ -797,46 +804,47 @@ describe("the app's clock, not the machine's", () => {
 	const T = Date.UTC(2040, 0, 1);
 	const clock = testClock(T);
 	const timed = testApp(3, {}, clock);
+	const timedStep = stepOf(timed);
 	afterEach(() => clock.set(T));
 
 	test('the tokens an exchange and a refresh bring are dated by it', async () => {
 		service.answer(tokenAnswer('at-new', 'rt-new'), tokenAnswer('at-2', 'rt-2'));
 		const code = { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' };
-		const r = await exchangeCode(timed.sender, session({ code }));
+		const r = await exchangeCode(timedStep, session({ code }));
 		expect(r.ok && r.session.tokens).toMatchObject({ obtained_at: T, expires_at: T + 3_600_000 });
 		clock.set(T + 5000);
-		const again = await refreshTokens(timed.sender, session({ tokens: tokens() }));
+		const again = await refreshTokens(timedStep, session({ tokens: tokens() }));
 		expect(again.ok && again.session.tokens!.obtained_at).toBe(T + 5000);
 	});
 
 	test('it says when a token has expired: the call refreshes first once it moves past', async () => {
 		const fresh = tokens({ obtained_at: T, expires_at: T + 60_000 });
 		service.answer(json(200, { userId: '1' }));
-		const before = await callApi(timed.sender, session({ tokens: fresh }), 'userinfo');
+		const before = await callApi(timedStep, session({ tokens: fresh }), 'userinfo');
 		expect(before.ok && before.exchanges.map((e) => e.step)).toEqual(['userinfo']);
 		clock.set(T + 60_001);
 		service.answer(tokenAnswer('at-2', 'rt-2'), json(200, { userId: '1' }));
-		const after = await callApi(timed.sender, session({ tokens: fresh }), 'userinfo');
+		const after = await callApi(timedStep, session({ tokens: fresh }), 'userinfo');
 		expect(after.ok && after.exchanges.map((e) => e.step)).toEqual(['refresh', 'userinfo']);
 	});
 
 	test("a pushed request's handle expires by it", async () => {
 		service.answer(json(201, { request_uri: 'urn:example:r1', expires_in: 60 }));
 		const par = setup({ use_par: true, pushed_authorization_request_endpoint: `${BASE}/par` });
-		const pushed = await pushConsent(timed.sender, prepareConsent(session({ setup: par })));
+		const pushed = await pushConsent(timedStep, prepareConsent(session({ setup: par })));
 		expect(pushed.ok && pushed.session.pending!.request_uri_expires_at).toBe(T + 60_000);
 	});
 });
 
 describe('checkRegistration', () => {
 	test('needs a setup', async () => {
-		expect(await checkRegistration(sender, { v: 1 })).toMatchObject({ ok: false, status: 409 });
+		expect(await checkRegistration(step, { v: 1 })).toMatchObject({ ok: false, status: 409 });
 	});
 
 	test('GETs the pending consent URL without using the state up', async () => {
 		const s = prepareConsent(session());
 		service.answer({ status: 200, headers: [['Content-Type', 'text/html']], body: '<p>' });
-		const r = await checkRegistration(sender, s);
+		const r = await checkRegistration(step, s);
 		const req = service.received[0]!;
 		expect([req.method, urlOf(req)]).toEqual(['GET', s.pending!.consent_url]);
 		expect(r.ok && r.exchanges.map((e) => e.step)).toEqual(['check']);
@@ -846,7 +854,7 @@ describe('checkRegistration', () => {
 
 	test('with no consent prepared, a URL with a state of its own', async () => {
 		service.answer(json(400, { error: 'redirect_uri_mismatch' }));
-		const r = await checkRegistration(sender, session());
+		const r = await checkRegistration(step, session());
 		const url = new URL(urlOf(service.received[0]!));
 		expect(url.searchParams.get('client_id')).toBe('app-1');
 		expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -864,6 +872,7 @@ describe('trust at the callback', () => {
 	test('forged callback: a state that matches no pending flow leaves the pending consent and stores none of its parameters', () => {
 		const before = pending();
 		const { session: next, exchange } = handleCallback(
+			step,
 			before,
 			callbackUrl('state=forged-state&code=forged-code&error_description=attacker+text'),
 			new Headers()
@@ -881,12 +890,14 @@ describe('trust at the callback', () => {
 
 	test('forged callback: a stray redirect after the code arrived leaves the code and the callback record as they were', () => {
 		const got = handleCallback(
+			step,
 			pending(),
 			callbackUrl('code=real&state=st-1'),
 			new Headers()
 		).session;
 		const shown = { ...got, outbox: undefined };
 		const { session: next, exchange } = handleCallback(
+			step,
 			shown,
 			callbackUrl('code=forged&state=st-1'),
 			new Headers()
@@ -911,17 +922,23 @@ describe('trust at the callback', () => {
 			'code=c&state=st-1&state=st-1',
 			`code=c&state=st-1&pad=${'x'.repeat(MAX_CALLBACK_QUERY)}`
 		]) {
-			const { session: next } = handleCallback(before, callbackUrl(q), new Headers());
+			const { session: next } = handleCallback(step, before, callbackUrl(q), new Headers());
 			expect(kept(next)).toBe(kept(before));
 		}
 	});
 
 	test('forged callback: a second stray replaces the first in the outbox, and the real record waiting there stays', () => {
-		const real = handleCallback(pending(), callbackUrl('code=real&state=st-1'), new Headers());
-		const one = handleCallback(real.session, callbackUrl('code=a&state=x1'), new Headers());
-		const two = handleCallback(one.session, callbackUrl('code=b&state=x2'), new Headers());
+		const real = handleCallback(
+			step,
+			pending(),
+			callbackUrl('code=real&state=st-1'),
+			new Headers()
+		);
+		const one = handleCallback(step, real.session, callbackUrl('code=a&state=x1'), new Headers());
+		const two = handleCallback(step, one.session, callbackUrl('code=b&state=x2'), new Headers());
 		expect(two.session.outbox).toEqual([real.exchange, two.exchange]);
 		const long = handleCallback(
+			step,
 			real.session,
 			callbackUrl(`state=z&pad=${'y'.repeat(1900)}`),
 			new Headers()
@@ -931,7 +948,7 @@ describe('trust at the callback', () => {
 
 	test('forged callback: a pasted address with another state changes nothing in the session', () => {
 		const before = pending({ redirect_uri: 'https://app.test/cb' });
-		const r = pasteBack(before, 'https://app.test/cb?code=forged&state=forged');
+		const r = pasteBack(step, before, 'https://app.test/cb?code=forged&state=forged');
 		expect(r.ok).toBe(true);
 		if (!r.ok) return;
 		expect(r.session).toBe(before);
@@ -940,6 +957,7 @@ describe('trust at the callback', () => {
 
 	test('mix-up: an iss that is not the setup’s issuer holds the code back and says so', () => {
 		const { session: next, exchange } = handleCallback(
+			step,
 			pending({ issuer: BASE }),
 			callbackUrl('code=abc&state=st-1&iss=https%3A%2F%2Fevil.test'),
 			new Headers()
@@ -964,6 +982,7 @@ describe('trust at the callback', () => {
 
 	test('mix-up: with no issuer known, an iss on another origin than the authorization endpoint holds the code back', () => {
 		const { session: next } = handleCallback(
+			step,
 			pending(),
 			callbackUrl('code=abc&state=st-1&iss=https%3A%2F%2Fevil.test'),
 			new Headers()
@@ -978,6 +997,7 @@ describe('trust at the callback', () => {
 
 	test('the right issuer, or an unchecked one on the endpoint’s origin, leaves the code free', () => {
 		const right = handleCallback(
+			step,
 			pending({ issuer: BASE }),
 			callbackUrl(`code=abc&state=st-1&iss=${encodeURIComponent(BASE)}`),
 			new Headers()
@@ -989,6 +1009,7 @@ describe('trust at the callback', () => {
 		});
 		expect(right.session.callback!.iss!.result).toBe('match');
 		const unchecked = handleCallback(
+			step,
 			pending(),
 			callbackUrl(`code=abc&state=st-1&iss=${encodeURIComponent(`${BASE}/x`)}`),
 			new Headers()
@@ -1000,11 +1021,12 @@ describe('trust at the callback', () => {
 
 	test('mix-up: a held code is not exchanged without "Exchange anyway", and is with it', async () => {
 		const held = handleCallback(
+			step,
 			pending({ issuer: BASE }),
 			callbackUrl('code=abc&state=st-1&iss=https%3A%2F%2Fevil.test'),
 			new Headers()
 		).session;
-		const refused = await exchangeCode(sender, held);
+		const refused = await exchangeCode(step, held);
 		expect(refused).toMatchObject({
 			ok: false,
 			status: 409,
@@ -1012,7 +1034,7 @@ describe('trust at the callback', () => {
 		});
 		expect(service.received).toEqual([]);
 		service.answer(tokenAnswer('at-anyway', 'rt-anyway'));
-		const r = await exchangeCode(sender, held, undefined, { anyway: true });
+		const r = await exchangeCode(step, held, { anyway: true });
 		expect(service.received).toHaveLength(1);
 		expect(form(service.received[0]!.body).code).toBe('abc');
 		expect(r.ok).toBe(true);
@@ -1037,7 +1059,7 @@ describe('echo: a token response that echoes the client secret', () => {
 				nested: { copy: [`x ${SECRET}`] }
 			})
 		);
-		const r = await exchangeCode(sender, withCode());
+		const r = await exchangeCode(step, withCode());
 		if (!r.ok) throw new Error(r.message);
 		expect(r.session.tokens?.extra).toEqual({
 			client_secret: '<redacted>',
@@ -1051,7 +1073,7 @@ describe('echo: a token response that echoes the client secret', () => {
 		const access = `at-${SECRET}`;
 		const refresh = `rt-${SECRET}`;
 		service.answer(tokenAnswer(access, refresh));
-		const r = await exchangeCode(sender, withCode());
+		const r = await exchangeCode(step, withCode());
 		if (!r.ok) throw new Error(r.message);
 		expect(r.session.tokens).toMatchObject({
 			access_token: 'at-<redacted>',
@@ -1060,11 +1082,11 @@ describe('echo: a token response that echoes the client secret', () => {
 		expect(r.session.token_values).toEqual({ access_token: access, refresh_token: refresh });
 
 		service.answer(json(200, { userId: '1' }));
-		await callApi(sender, r.session, 'userinfo');
+		await callApi(step, r.session, 'userinfo');
 		expect(stepHeadersOf(service.received[1]!)).toEqual([['Authorization', `Bearer ${access}`]]);
 
 		service.answer(tokenAnswer(`at2-${SECRET}`));
-		const rf = await refreshTokens(sender, r.session);
+		const rf = await refreshTokens(step, r.session);
 		if (!rf.ok) throw new Error(rf.message);
 		expect(form(service.received[2]!.body).refresh_token).toBe(refresh);
 		// No new refresh token: the old one is kept, really and as shown, and it did not rotate.
@@ -1088,7 +1110,7 @@ test('echo: a numeric secret echoed as a JSON number leaves the redacted respons
 		body: `{"access_token":"at-n","token_type":"Bearer","expires_in":${secret},"echo":"${secret}"}`
 	});
 	const r = await exchangeCode(
-		sender,
+		step,
 		session({
 			client_secret: secret,
 			code: { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' }

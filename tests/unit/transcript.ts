@@ -7,6 +7,9 @@ import { diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
 import { exchangeBody, refreshBody } from '$lib/oauth/token-endpoint';
 import { present as serverPresent } from '$lib/server/flow';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
+import { testApp } from './test-app';
+import { stepOf } from './flow-modules';
+import type { StepContext } from '$lib/server/flow-context';
 
 export const ORIGIN = 'http://127.0.0.1:5173';
 export const BASE = `${ORIGIN}/sandbox`;
@@ -76,9 +79,12 @@ const usage = (z1: number, z2: number): HeaderList => [
 	['X-Reader-Limits-Reset-After', '583']
 ];
 
+/** What the flow hands present(): an app of the tests' own, on ORIGIN, made on first use. */
+let step: StepContext | undefined;
+
 /** What leaves the server: its own present(), for a session that holds the secret. */
 const present = (ex: Exchange, ctx: DiagnoseContext = {}): Exchange =>
-	serverPresent(ex, { v: 1, client_secret: SECRET }, ctx);
+	serverPresent((step ??= stepOf(testApp(1), ORIGIN)), ex, { v: 1, client_secret: SECRET }, ctx);
 
 export function transcript(): Exchange[] {
 	const redirect = `${ORIGIN}/callback`;

@@ -129,9 +129,9 @@ async function discover(
  * filled by the page; nothing of the setup is saved.
  */
 export async function fillFromMetadata(
+	{ app, client, signal }: StepContext,
 	session: Session,
-	{ base_url, issuer, current }: MetadataLookup,
-	{ app, client, signal }: StepContext
+	{ base_url, issuer, current }: MetadataLookup
 ): Promise<StepResult> {
 	const { discovery, exchanges } = await discover(app.sender, issuer || base_url, current, {
 		signal,

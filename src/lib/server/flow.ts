@@ -1,6 +1,8 @@
 /**
- * The flow's server-side steps. Each takes the session, does its one thing (through the one sender),
- * and returns the new session and the exchanges to show. Route files only parse input and call these.
+ * The flow's server-side steps. Each takes the step's context (the app, the playground's origin,
+ * the visitor and the abort signal, handed down by the flow: flow-context.ts) and the session, does
+ * its one thing (through the app's one sender), and returns the new session and the exchanges to
+ * show, or a named refusal (refusals.ts). Route files only parse input and call the flow's verbs.
  */
 import { randomUUID } from 'node:crypto';
 import { consentUrl, makeState } from '$lib/oauth/consent';
@@ -14,11 +16,10 @@ import { withStrictVerdict } from '$lib/oauth/strict-client';
 import { handleCallback } from './redirect-back';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 import { realTokens, receiveTokens } from './tokens';
-import type { Sender } from './send';
 import { rememberState, type Session } from './session';
 import { clientAuth } from './client-auth';
 import { codeChallenge, newVerifier } from './pkce';
-import { playgroundInfo } from './playground-info';
+import type { StepContext } from './flow-context';
 import { registeredRedirect } from './registered-redirect';
 import { CLIENT_AUTH_METHOD, INVALID_CLIENT, PUBLIC_CLIENT_REFUSED } from '$lib/oauth/findings';
 import { clientAuthFindings } from '$lib/oauth/pkce-auth';
@@ -55,10 +56,20 @@ export type StepResult =
 			answer?: Record<string, unknown>;
 	  });
 
-/** Redact, then diagnose: what leaves the server. */
-export function present(ex: Exchange, session: Session, ctx: DiagnoseContext = {}): Exchange {
+/**
+ * Redact, then diagnose: what leaves the server. The diagnosis knows the playground itself: its own
+ * origin and whether its sandbox is on, since a base URL on that origin outside `/sandbox` reaches
+ * the playground, not a service (oauth/wrong-endpoint.ts).
+ */
+export function present(
+	c: StepContext,
+	ex: Exchange,
+	session: Session,
+	ctx: DiagnoseContext = {}
+): Exchange {
 	const clean = outward(ex, session);
-	const findings = diagnose(clean, { playground: playgroundInfo(), ...ctx });
+	const playground = { origin: c.origin, sandbox: c.app.presets.sandboxEnabled };
+	const findings = diagnose(clean, { playground, ...ctx });
 	const setup = session.setup;
 	// The metadata's methods count only for the token endpoint it was fetched for.
 	const metadata = session.metadata_for;
@@ -151,13 +162,8 @@ function needSetup(session: Session) {
  * authorizing anything, and reports what the service says about client_id, redirect_uri and scope.
  * The pending state is not used up.
  */
-export async function checkRegistration(
-	{ sendAll }: Sender,
-	session: Session,
-	signal?: AbortSignal,
-	origin?: string,
-	client?: string
-): Promise<StepResult> {
+export async function checkRegistration(c: StepContext, session: Session): Promise<StepResult> {
+	const { app, origin, signal, client } = c;
 	const setup = session.setup;
 	if (!setup) return refuse(NO_SETUP);
 	const url =
@@ -168,7 +174,7 @@ export async function checkRegistration(
 			scope: setup.scope,
 			state: makeState()
 		});
-	const attempts = await sendAll({
+	const attempts = await app.sender.sendAll({
 		step: 'check',
 		method: 'GET',
 		url,
@@ -181,17 +187,17 @@ export async function checkRegistration(
 		ok: true,
 		session,
 		exchanges: attempts.map((raw) =>
-			present(raw, session, {
+			present(c, raw, session, {
 				redirectUri: setup.redirect_uri,
 				clientId: setup.client_id,
-				...(origin ? registeredRedirect(setup, origin) : {})
+				...registeredRedirect(app.presets, setup, origin)
 			})
 		)
 	};
 }
 
 /** Paste-back mode: the URL (or only its query) that the application's own redirect URI received. */
-export function pasteBack(session: Session, pasted: string, now = Date.now()): StepResult {
+export function pasteBack(c: StepContext, session: Session, pasted: string): StepResult {
 	if (!session.setup) return refuse(NO_SETUP);
 	const text = pasted.trim();
 	let url: URL;
@@ -219,7 +225,7 @@ export function pasteBack(session: Session, pasted: string, now = Date.now()): S
 		!url.searchParams.has('state')
 	)
 		return refuse(PASTE_HOLDS_NOTHING);
-	const { session: next, exchange, ignored } = handleCallback(session, url, new Headers(), now);
+	const { session: next, exchange, ignored } = handleCallback(c, session, url, new Headers());
 	const pastedExchange: Exchange = {
 		...exchange,
 		response: undefined,
@@ -238,11 +244,11 @@ export function pasteBack(session: Session, pasted: string, now = Date.now()): S
  * answer. A code the issuer check held back is exchanged only with `anyway` ("Exchange anyway").
  */
 export async function exchangeCode(
-	{ send, clock }: Sender,
+	c: StepContext,
 	session: Session,
-	signal?: AbortSignal,
 	{ anyway = false }: { anyway?: boolean } = {}
 ): Promise<StepResult> {
+	const { send, clock } = c.app.sender;
 	const need = needSetup(session);
 	if (!need.ok) return need;
 	if (!session.code) return refuse(NO_CODE);
@@ -263,11 +269,11 @@ export async function exchangeCode(
 		note: session.code.held
 			? 'The code exchange, from the playground server: "Exchange anyway", after the issuer check (RFC 9207) held the code back.'
 			: 'The code exchange, from the playground server.',
-		signal,
+		signal: c.signal,
 		allowInvalidTls: setup.allow_invalid_tls
 	});
 	const shown = await withStrictVerdict(
-		present(raw, session, { requestedScope: code.scope }),
+		present(c, raw, session, { requestedScope: code.scope }),
 		setup,
 		{
 			verifier: code.code_verifier,
@@ -292,11 +298,11 @@ export async function exchangeCode(
 
 /** Step 5: the refresh (the service's API docs §4.3). */
 export async function refreshTokens(
-	{ send, clock }: Sender,
+	c: StepContext,
 	session: Session,
-	note = 'The refresh, from the playground server.',
-	signal?: AbortSignal
+	note = 'The refresh, from the playground server.'
 ): Promise<StepResult> {
+	const { send, clock } = c.app.sender;
 	const need = needSetup(session);
 	if (!need.ok) return need;
 	const tokens = realTokens(session);
@@ -309,11 +315,11 @@ export async function refreshTokens(
 		headers: tokenHeaders(headers),
 		body: refreshBody({ ...body, refresh_token: tokens.refresh_token }),
 		note,
-		signal,
+		signal: c.signal,
 		allowInvalidTls: setup.allow_invalid_tls
 	});
 	const shown = await withStrictVerdict(
-		present(raw, session, { requestedScope: tokens.requested_scope }),
+		present(c, raw, session, { requestedScope: tokens.requested_scope }),
 		setup
 	);
 	return {
@@ -350,13 +356,12 @@ export function withToken(
  * is refreshed as its own shown exchange (the service's API docs §5 step 6).
  */
 export async function callApi(
-	sender: Sender,
+	c: StepContext,
 	session: Session,
 	step: 'userinfo' | 'api',
-	call?: ApiCall,
-	signal?: AbortSignal,
-	client?: string
+	call?: ApiCall
 ): Promise<StepResult> {
+	const { sender } = c.app;
 	if (!session.setup) return refuse(NO_SETUP);
 	if (!session.tokens) return refuse(NO_ACCESS_TOKEN);
 	const exchanges: Exchange[] = [];
@@ -368,10 +373,9 @@ export async function callApi(
 			(session.client_secret || session.setup.token_endpoint_auth_method === 'none')
 		) {
 			const r = await refreshTokens(
-				sender,
+				c,
 				session,
-				`The access token had expired, so the playground refreshed it before the call (${API_DOCS} §5 step 6).`,
-				signal
+				`The access token had expired, so the playground refreshed it before the call (${API_DOCS} §5 step 6).`
 			);
 			if (!r.ok) return r;
 			exchanges.push(...r.exchanges);
@@ -408,13 +412,13 @@ export async function callApi(
 			step === 'userinfo'
 				? `The user-info read (${API_DOCS} §4.4).`
 				: `${method} ${new URL(url).pathname}`,
-		signal,
+		signal: c.signal,
 		allowInvalidTls: current.setup!.allow_invalid_tls,
-		client
+		client: c.client
 	});
 	exchanges.push(
 		...attempts.map((raw) =>
-			present(raw, current, {
+			present(c, raw, current, {
 				tokenExpiresAt: current.tokens!.expires_at,
 				requestedScope: current.tokens!.requested_scope
 			})

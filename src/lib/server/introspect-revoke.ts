@@ -19,7 +19,7 @@ import type { Exchange } from '$lib/exchange/types';
 import { REVOCATION_PROVEN } from '$lib/oauth/findings';
 import { clientAuth } from './client-auth';
 import { present, refreshTokens, withToken, type StepResult } from './flow';
-import type { Sender } from './send';
+import type { StepContext } from './flow-context';
 import type { Session } from './session';
 import { realTokens } from './tokens';
 import { NO_REFRESH_TOKEN, NO_TOKENS, refuse, type Refused } from './refusals';
@@ -39,12 +39,10 @@ function tokenOf(session: Session, which: WhichToken): { ok: true; token: string
 }
 
 async function adminRequest(
-	{ send }: Sender,
+	{ app, signal, client }: StepContext,
 	session: Session,
 	step: 'introspect' | 'revoke',
-	which: WhichToken,
-	signal?: AbortSignal,
-	client?: string
+	which: WhichToken
 ): Promise<{ ok: true; raw: Exchange } | Refused> {
 	const token = tokenOf(session, which);
 	if (!token.ok) return token;
@@ -53,7 +51,7 @@ async function adminRequest(
 		step === 'introspect' ? 'introspection_endpoint' : 'revocation_endpoint'
 	);
 	if (!auth.ok) return auth;
-	const raw = await send({
+	const raw = await app.sender.send({
 		step,
 		method: 'POST',
 		url: auth.url,
@@ -72,15 +70,13 @@ async function adminRequest(
 
 /** Step 7: asks the server whether the token is active, and what it holds. */
 export async function introspect(
-	sender: Sender,
+	c: StepContext,
 	session: Session,
-	which: WhichToken,
-	signal?: AbortSignal,
-	client?: string
+	which: WhichToken
 ): Promise<StepResult> {
-	const r = await adminRequest(sender, session, 'introspect', which, signal, client);
+	const r = await adminRequest(c, session, 'introspect', which);
 	if (!r.ok) return r;
-	const shown = present(r.raw, session);
+	const shown = present(c, r.raw, session);
 	return {
 		ok: true,
 		session,
@@ -99,16 +95,14 @@ export async function introspect(
  * finding on the revocation comes from that proof.
  */
 export async function revoke(
-	sender: Sender,
+	c: StepContext,
 	session: Session,
-	which: WhichToken,
-	signal?: AbortSignal,
-	client?: string
+	which: WhichToken
 ): Promise<StepResult> {
-	const r = await adminRequest(sender, session, 'revoke', which, signal, client);
+	const r = await adminRequest(c, session, 'revoke', which);
 	if (!r.ok) return r;
 	const shown = await withStrictVerdict(
-		withFindings(present(r.raw, session), judgeRevocation(r.raw)),
+		withFindings(present(c, r.raw, session), judgeRevocation(r.raw)),
 		session.setup
 	);
 	if (r.raw.response?.status !== 200) return { ok: true, session, exchanges: [shown] };
@@ -117,23 +111,22 @@ export async function revoke(
 	if (which === 'access_token') {
 		const t = withToken(endpoints(session.setup!).userinfo, session);
 		if (!t.ok) return { ...t, exchanges: [shown] };
-		const raw = await sender.send({
+		const raw = await c.app.sender.send({
 			step: 'userinfo',
 			method: 'GET',
 			url: t.url,
 			headers: t.headers,
 			note: 'The proof of the revocation: the user-info call with the revoked access token.',
-			signal,
+			signal: c.signal,
 			allowInvalidTls: session.setup!.allow_invalid_tls,
-			client
+			client: c.client
 		});
-		proof = present(raw, session);
+		proof = present(c, raw, session);
 	} else {
 		const refreshed = await refreshTokens(
-			sender,
+			c,
 			session,
-			'The proof of the revocation: the refresh grant with the revoked refresh token.',
-			signal
+			'The proof of the revocation: the refresh grant with the revoked refresh token.'
 		);
 		if (!refreshed.ok) return { ...refreshed, exchanges: [shown, ...(refreshed.exchanges ?? [])] };
 		next = refreshed.session;

@@ -19,7 +19,7 @@ import { raise } from '$lib/oauth/catalogue/raise';
 import * as signedJwt from '$lib/oauth/catalogue/signed-jwt';
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { present, type StepResult } from './flow';
-import type { Sender } from './send';
+import type { StepContext } from './flow-context';
 import type { Session } from './session';
 import { realTokens } from './tokens';
 import {
@@ -57,15 +57,12 @@ function tokenToCheck(
 }
 
 export async function checkJwt(
-	sender: Sender,
+	c: StepContext,
 	session: Session,
 	kind: JwtKind,
-	pasted: string,
-	signal?: AbortSignal,
-	now: () => number = sender.clock,
-	client?: string
+	pasted: string
 ): Promise<StepResult> {
-	const { send } = sender;
+	const { send, clock: now } = c.app.sender;
 	const setup = session.setup;
 	if (!setup) return refuse(NO_SETUP);
 	const jwksUri = endpoints(setup).jwks;
@@ -77,11 +74,11 @@ export async function checkJwt(
 		method: 'GET',
 		url: jwksUri,
 		note: 'The issuer’s public keys (JWKS, RFC 7517 §5), fetched to check a JWT’s signature. The request carries no credentials.',
-		signal,
+		signal: c.signal,
 		allowInvalidTls: setup.allow_invalid_tls,
-		client
+		client: c.client
 	});
-	const shown = present(raw, session);
+	const shown = present(c, raw, session);
 	const findings: Finding[] = [];
 	let verdict: Awaited<ReturnType<typeof verifySignature>> | undefined;
 	if (raw.response && raw.response.status === 200) {

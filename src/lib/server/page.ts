@@ -1,11 +1,13 @@
 /**
  * What the playground page may see of a flow (never the client secret): its page data (`view`) and
- * a docs link's setup (`prefillFrom`). The verbs that change a flow are sealed-flow.ts's.
+ * a docs link's setup (`prefillFrom`), each for the app serving the page (its presets and sandbox,
+ * handed in by the page's `load`). The verbs that change a flow are sealed-flow.ts's.
  */
 import { CONSENT_PARAM_HELP } from '$lib/oauth/consent';
 import { endpoints, setupWith, type Setup } from '$lib/oauth/setup';
 import { consentExchange } from './flow';
-import { requestPlayground } from './playground';
+import type { Playground } from './playground';
+import type { Presets } from './presets';
 import { hasPrefill, parsePrefill, prefillLink, type Prefill } from '$lib/oauth/prefill';
 import type { Session } from './session';
 import { FLOW_PARAM } from '$lib/oauth/flow-id';
@@ -20,9 +22,9 @@ import { apiSuggestions } from './api-examples';
 import { canReplay } from './replay';
 import { registeredRedirectHint, refusalAhead } from './registered-redirect';
 
-function defaultSetup(origin: string): Setup {
+function defaultSetup(presets: Presets, origin: string): Setup {
 	return setupWith({
-		base_url: requestPlayground().presets.sandboxEnabled ? `${origin}/sandbox` : '',
+		base_url: presets.sandboxEnabled ? `${origin}/sandbox` : '',
 		redirect_uri: `${origin}/callback`
 	});
 }
@@ -33,8 +35,9 @@ function defaultSetup(origin: string): Setup {
  * and whether the link changes a preset's client id or URLs, so that its secret is not used.
  */
 export function prefillFrom(
+	app: Playground,
 	url: URL,
-	base: Setup = defaultSetup(url.origin)
+	base: Setup = defaultSetup(app.presets, url.origin)
 ):
 	| (Prefill & {
 			presetLabel?: string;
@@ -50,7 +53,7 @@ export function prefillFrom(
 	const p = parsePrefill(params);
 	const hostsFor = (values: Partial<Setup>) => secretHosts({ ...base, ...values });
 	if (!p.preset) return { ...p, secretHosts: hostsFor(p.values) };
-	const preset = requestPlayground().presets.find(url.origin, p.preset);
+	const preset = app.presets.find(url.origin, p.preset);
 	if (!preset)
 		return {
 			...p,
@@ -72,13 +75,12 @@ export function prefillFrom(
 	};
 }
 
-export function view(session: Session, origin: string) {
-	const app = requestPlayground();
+export function view(app: Playground, session: Session, origin: string) {
 	const setup = session.setup ?? null;
 	// What came from the service or the wire goes out redacted (the setup is the user's own).
 	const shown = <T>(v: T) => outward(v, session);
 	const consent = consentExchange(session);
-	const defaults = defaultSetup(origin);
+	const defaults = defaultSetup(app.presets, origin);
 	return {
 		origin,
 		callbackUrl: `${origin}/callback`,
@@ -89,7 +91,7 @@ export function view(session: Session, origin: string) {
 		flowHosts: setup ? flowHosts(setup, new URL(origin).host) : null,
 		guardMode: app.config.policy.mode,
 		endpoints: setup ? endpoints(setup) : null,
-		...secretView(session, origin),
+		...secretView(app.presets, session, origin),
 		pending: session.pending
 			? {
 					consent_url: session.pending.consent_url,
@@ -127,9 +129,9 @@ export function view(session: Session, origin: string) {
 		/** The setup's consent page is the built-in sandbox's (wording may name its buttons). */
 		sandboxTarget: app.presets.isSandboxTarget(setup, origin),
 		/** The sandbox's own registration, to prefill an empty "Redirect URI as registered". */
-		registeredHint: registeredRedirectHint(setup, origin),
+		registeredHint: registeredRedirectHint(app.presets, setup, origin),
 		/** The pending consent's redirect_uri will be refused: the near miss, named before consent. */
-		redirectRefusal: refusalAhead(setup, session.pending?.redirect_uri, origin),
+		redirectRefusal: refusalAhead(app.presets, setup, session.pending?.redirect_uri, origin),
 		apiSuggestions: apiSuggestions(app, setup ?? defaults, origin),
 		notice: session.notice ?? null,
 		/** The current setup's id: a step counts only the exchanges that carry it (ui/step-status.ts). */

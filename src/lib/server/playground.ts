@@ -2,7 +2,6 @@
  * The playground's services, as the composition root (src/lib/app.server.ts) builds them once per
  * app: the functions of `server/` take what they need of this object, never a module variable.
  */
-import { getRequestEvent } from '$app/server';
 import type { Base } from '$lib/base.server';
 import { createLimits, type Limits } from './abuse';
 import {
@@ -49,9 +48,4 @@ export function playgroundOn(base: Base, offer: SandboxOffer = {}): Playground {
 		}),
 		apiExamples: offer.apiExamples ?? []
 	};
-}
-
-/** The app serving the request being handled (`locals.app`, hooks.server.ts); throws outside a request. */
-export function requestPlayground(): Playground {
-	return getRequestEvent().locals.app;
 }

@@ -14,7 +14,7 @@ import { withStrictVerdict } from '$lib/oauth/strict-client';
 import { clientAuth } from './client-auth';
 import { present, type StepResult } from './flow';
 import { codeChallenge } from './pkce';
-import type { Sender } from './send';
+import type { StepContext } from './flow-context';
 import type { Session } from './session';
 import { NO_CONSENT_TO_PUSH, NO_SETUP, PAR_NOT_ON, refuse } from './refusals';
 
@@ -37,14 +37,8 @@ export function pendingParams(session: Session): [string, string][] | undefined 
 	});
 }
 
-export async function pushConsent(
-	sender: Sender,
-	session: Session,
-	signal?: AbortSignal,
-	now: () => number = sender.clock,
-	client?: string
-): Promise<StepResult> {
-	const { send } = sender;
+export async function pushConsent(c: StepContext, session: Session): Promise<StepResult> {
+	const { send, clock: now } = c.app.sender;
 	const setup = session.setup;
 	if (!setup) return refuse(NO_SETUP);
 	if (!setup.use_par) return refuse(PAR_NOT_ON);
@@ -59,11 +53,11 @@ export async function pushConsent(
 		headers: [['Content-Type', FORM_CONTENT_TYPE], ...auth.headers],
 		body: pushedBody(params, auth.body),
 		note: 'The pushed authorization request (RFC 9126 §2.1), from the playground server: the consent parameters and the client’s authentication.',
-		signal,
+		signal: c.signal,
 		allowInvalidTls: setup.allow_invalid_tls,
-		client
+		client: c.client
 	});
-	const shown = present(raw, session);
+	const shown = present(c, raw, session);
 	const verdict = judgePush(raw);
 	const exchange = await withStrictVerdict(
 		verdict.finding ? { ...shown, findings: [...shown.findings, verdict.finding] } : shown,

@@ -27,7 +27,7 @@ import { REDIRECT_URI_MISMATCH } from '$lib/oauth/findings';
 import { pkceCallbackFindings } from '$lib/oauth/pkce-auth';
 import type { Exchange, Finding, HeaderList } from '$lib/exchange/types';
 import { ignoreCallback, issuerOnCallback } from './callback-trust';
-import { requestPlayground } from './playground';
+import type { StepContext } from './flow-context';
 import { redirectMismatchFix, redirectRetry } from './registered-redirect';
 import { rememberState, type Session } from './session';
 
@@ -46,6 +46,9 @@ const clip = (s: string, n: number) =>
 	s.length > n ? `${s.slice(0, n)}… (${s.length - n} more characters)` : s;
 const clipOptional = (s: string | undefined, n: number) =>
 	s === undefined ? undefined : clip(s, n);
+
+/** What the redirect back needs of the request it arrived in. */
+type Here = Pick<StepContext, 'app' | 'origin'>;
 
 /** What arrived. */
 interface Arrived {
@@ -82,7 +85,8 @@ interface Judged {
 }
 
 /** Step two: what it means for the flow, and what the findings say. */
-function judgeCallback(session: Session, { url, tooLong }: Arrived): Judged {
+function judgeCallback(here: Here, session: Session, { url, tooLong }: Arrived): Judged {
+	const { presets } = here.app;
 	const saved = session.pending?.state;
 	const verdict: CallbackVerdict = tooLong
 		? {
@@ -113,7 +117,7 @@ function judgeCallback(session: Session, { url, tooLong }: Arrived): Judged {
 	);
 	if (verdict.kind === 'error') {
 		findings[0]!.fix = explainAuthorizationError(verdict.error, {
-			sandbox: requestPlayground().presets.isSandboxTarget(session.setup, url.origin)
+			sandbox: presets.isSandboxTarget(session.setup, url.origin)
 		});
 		// invalid_scope for a scope with write: the scope to try again with (oauth/consent.ts).
 		const scope = scopeRetry(verdict.error, session.pending?.scope ?? session.setup?.scope);
@@ -121,8 +125,9 @@ function judgeCallback(session: Session, { url, tooLong }: Arrived): Judged {
 	}
 	// A service that sends redirect_uri_mismatch back: name the near miss (redirect-uri.ts).
 	if (verdict.kind === 'error' && verdict.error === REDIRECT_URI_MISMATCH && session.pending) {
-		findings[0]!.fix = redirectMismatchFix(session.setup, session.pending.redirect_uri, url.origin);
-		const retry = redirectRetry(session.setup, session.pending.redirect_uri, url.origin);
+		const sent = session.pending.redirect_uri;
+		findings[0]!.fix = redirectMismatchFix(presets, session.setup, sent, here.origin);
+		const retry = redirectRetry(presets, session.setup, sent, here.origin);
 		if (retry) findings[0]!.suggest = { field: 'redirect_uri', value: retry };
 	}
 	const issFinding = iss && issuerFinding(iss);
@@ -238,14 +243,19 @@ function recordCallback(
 	return { session: next, exchange, ignored: false };
 }
 
-/** The redirect back, read, judged and recorded (see the top of this file). */
+/**
+ * The redirect back, read, judged and recorded (see the top of this file), in the request `here`:
+ * the app (its presets know the sandbox's registrations) and the playground's own origin. `now` is
+ * the app's clock unless given.
+ */
 export function handleCallback(
+	here: Here,
 	session: Session,
 	url: URL,
 	headers: Headers,
-	now = Date.now(),
+	now = here.app.clock(),
 	location = '/'
 ): { session: Session; exchange: Exchange; ignored: boolean } {
 	const arrived = readCallback(url, headers);
-	return recordCallback(session, arrived, judgeCallback(session, arrived), now, location);
+	return recordCallback(session, arrived, judgeCallback(here, session, arrived), now, location);
 }

@@ -1,10 +1,9 @@
 /**
  * What a refused redirect URI is compared with (oauth/redirect-uri.ts): the built-in sandbox's own
  * registration of the client when the sandbox is the target (the truth, read through the app's
- * presets, presets.ts),
- * else the setup's "Redirect URI as registered", when one was entered.
+ * presets, presets.ts, which the caller hands in), else the setup's "Redirect URI as registered",
+ * when one was entered. `origin` is always the playground's own, as the browser reached it.
  */
-import { getRequestEvent } from '$app/server';
 import { endpoints, type Setup } from '$lib/oauth/setup';
 import {
 	explainRedirectMismatch,
@@ -13,11 +12,7 @@ import {
 	redirectUriFix,
 	type RedirectUriOptions
 } from '$lib/oauth/redirect-uri';
-import { requestPlayground } from './playground';
-
-/** The built-in sandbox's registered redirect URIs for the setup's client, when it is the target. */
-const sandboxRedirectUris = (setup: Setup | null | undefined, origin: string) =>
-	requestPlayground().presets.sandboxRedirectUris(setup, origin);
+import type { Presets } from './presets';
 
 export interface RegisteredRedirect {
 	registeredRedirectUri?: string | readonly string[];
@@ -25,11 +20,12 @@ export interface RegisteredRedirect {
 }
 
 export function registeredRedirect(
+	presets: Presets,
 	setup: Setup | null | undefined,
 	origin: string
 ): RegisteredRedirect {
 	const callbackUrl = `${origin}/callback`;
-	const sandbox = sandboxRedirectUris(setup, origin);
+	const sandbox = presets.sandboxRedirectUris(setup, origin);
 	if (sandbox)
 		return {
 			registeredRedirectUri: sandbox,
@@ -42,42 +38,29 @@ export function registeredRedirect(
 	};
 }
 
-/** The playground's own origin: the request's, else `fallback` (outside a request). */
-function playgroundOrigin(fallback: string): string {
-	try {
-		return getRequestEvent().url.origin;
-	} catch {
-		return fallback;
-	}
-}
-
 /**
  * The fix of a refused redirect URI `sent` with this setup: the near miss named, or the usual
- * suspects. `origin` is the address the answer came to, which for a pasted-back one is the
- * application's, so the playground's own origin is the request's.
+ * suspects. `origin` is the playground's own (for a pasted-back answer, not the address it came
+ * to, which is the application's).
  */
 export function redirectMismatchFix(
+	presets: Presets,
 	setup: Setup | null | undefined,
 	sent: string,
 	origin: string
 ): string {
-	const { registeredRedirectUri, redirectUriOptions } = registeredRedirect(
-		setup,
-		playgroundOrigin(origin)
-	);
+	const { registeredRedirectUri, redirectUriOptions } = registeredRedirect(presets, setup, origin);
 	return redirectUriFix(sent, registeredRedirectUri, redirectUriOptions);
 }
 
 /** The registered URI to try again with after that refusal (`retryRedirect`), when there is one. */
 export function redirectRetry(
+	presets: Presets,
 	setup: Setup | null | undefined,
 	sent: string,
 	origin: string
 ): string | undefined {
-	const { registeredRedirectUri, redirectUriOptions } = registeredRedirect(
-		setup,
-		playgroundOrigin(origin)
-	);
+	const { registeredRedirectUri, redirectUriOptions } = registeredRedirect(presets, setup, origin);
 	return retryRedirect(sent, registeredRedirectUri, redirectUriOptions.callbackUrl);
 }
 
@@ -86,11 +69,12 @@ export function redirectRetry(
  * the sandbox's registered URI nearest to the one the setup sends. Null otherwise.
  */
 export function registeredRedirectHint(
+	presets: Presets,
 	setup: Setup | null | undefined,
 	origin: string
 ): string | null {
 	if (!setup || setup.registered_redirect_uri) return null;
-	const sandbox = sandboxRedirectUris(setup, origin);
+	const sandbox = presets.sandboxRedirectUris(setup, origin);
 	return (sandbox && nearestRegistered(setup.redirect_uri, sandbox)) ?? null;
 }
 
@@ -124,13 +108,14 @@ export interface RefusalAhead {
  * the same way: the service will most likely refuse it. Null when nothing is known to differ.
  */
 export function refusalAhead(
+	presets: Presets,
 	setup: Setup | null | undefined,
 	sent: string | undefined,
 	origin: string
 ): RefusalAhead | null {
 	if (!sent) return null;
 	const callbackUrl = `${origin}/callback`;
-	const list = sandboxRedirectUris(setup, origin);
+	const list = presets.sandboxRedirectUris(setup, origin);
 	const ahead = (sandbox: boolean, fix: string, registered: string | readonly string[]) => {
 		const retry = retryRedirect(sent, registered, callbackUrl);
 		return { sandbox, fix, ...(retry ? { retry } : {}) };

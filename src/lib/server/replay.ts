@@ -14,7 +14,7 @@ import * as found from '$lib/oauth/catalogue/code-replay';
 import { raise } from '$lib/oauth/catalogue/raise';
 import { jsonObject } from '$lib/exchange/text';
 import { callApi, exchangeCode, prepareConsent, type StepResult } from './flow';
-import type { Sender } from './send';
+import type { StepContext } from './flow-context';
 import type { Session } from './session';
 import { NOTHING_TO_REPLAY, refuse } from './refusals';
 
@@ -78,20 +78,18 @@ function revocationFindings(ex: Exchange): Finding[] {
 
 /**
  * The replay, in a fork of `session` (flow `from`): the code sent again, then the check of
- * revocation. Returns the fork's session and the two exchanges; nothing is written here. `client`:
- * the visitor's address, by which the sender's pool counts the check's connection (host-slots.ts).
+ * revocation. Returns the fork's session and the two exchanges; nothing is written here. The check
+ * is counted by the visitor's address (`c.client`) in the sender's pool, as every pooled call is.
  */
 export async function replayCode(
-	sender: Sender,
+	c: StepContext,
 	session: Session,
-	from: string,
-	signal?: AbortSignal,
-	client?: string
+	from: string
 ): Promise<StepResult & { fork?: Session }> {
 	if (!canReplay(session)) return refuse(NOTHING_TO_REPLAY);
-	const fork = replayFork(session, from, sender.clock());
+	const fork = replayFork(session, from, c.app.clock());
 	const { held: _held, setup_id: _setup, ...code } = session.spent!;
-	const replayed = await exchangeCode(sender, { ...fork, code }, signal);
+	const replayed = await exchangeCode(c, { ...fork, code });
 	if (!replayed.ok) return replayed;
 	const replay = replayed.exchanges.map((ex) => ({
 		...ex,
@@ -100,7 +98,7 @@ export async function replayCode(
 		findings: replayFindings(ex)
 	}));
 	// The token the original exchange gave (the fork's copy), whatever the replay gave.
-	const checked = await callApi(sender, fork, 'userinfo', undefined, signal, client);
+	const checked = await callApi(c, fork, 'userinfo');
 	const check = checked.ok
 		? checked.exchanges
 				.filter((ex) => ex.step === 'userinfo')

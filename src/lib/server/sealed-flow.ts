@@ -35,7 +35,6 @@ import { introspect, revoke } from './introspect-revoke';
 import { canReplay, replayCode, replayFork } from './replay';
 import { forkIn } from './fork';
 import { handleCallback } from './redirect-back';
-import { requestPlayground } from './playground';
 import { presetSession, secretAfterSave } from './secret';
 import { tokensAfterSave } from './tokens';
 import { keepRegisteredRedirect } from './registered-redirect';
@@ -162,64 +161,53 @@ export class SealedFlow {
 
 	/** Step 1's "Check the registration": the consent page asked, without a browser. */
 	check() {
-		const c = this.context;
-		return this.step((s) => checkRegistration(c.app.sender, s, c.signal, c.origin, c.client));
+		return this.step((s) => checkRegistration(this.context, s));
 	}
 
 	/** Push the pending consent request (RFC 9126); the consent link then carries its request_uri. */
 	push() {
-		const c = this.context;
-		return this.step((s) => pushConsent(c.app.sender, s, c.signal, undefined, c.client));
+		return this.step((s) => pushConsent(this.context, s));
 	}
 
 	/** "Fill from metadata": the document looked up; nothing of the setup is saved. */
 	discover(lookup: MetadataLookup) {
-		return this.step((s) => fillFromMetadata(s, lookup, this.context));
+		return this.step((s) => fillFromMetadata(this.context, s, lookup));
 	}
 
 	/** Paste-back mode: the address the user's application landed on, read as the callback. */
 	pasteBack(pasted: string) {
-		return this.step((s) => pasteBack(s, pasted, this.#now()));
+		return this.step((s) => pasteBack(this.context, s, pasted));
 	}
 
 	exchange({ anyway }: { anyway: boolean }) {
-		const c = this.context;
-		return this.step((s) => exchangeCode(c.app.sender, s, c.signal, { anyway }));
+		return this.step((s) => exchangeCode(this.context, s, { anyway }));
 	}
 
 	refresh({ auto }: { auto: boolean }) {
-		const c = this.context;
-		return this.step((s) =>
-			refreshTokens(c.app.sender, s, auto ? AUTOMATIC_REFRESH : undefined, c.signal)
-		);
+		return this.step((s) => refreshTokens(this.context, s, auto ? AUTOMATIC_REFRESH : undefined));
 	}
 
 	userInfo() {
-		const c = this.context;
-		return this.step((s) => callApi(c.app.sender, s, 'userinfo', undefined, c.signal, c.client));
+		return this.step((s) => callApi(this.context, s, 'userinfo'));
 	}
 
 	callApi(call: ApiCall) {
-		const c = this.context;
-		return this.step((s) => callApi(c.app.sender, s, 'api', call, c.signal, c.client));
+		return this.step((s) => callApi(this.context, s, 'api', call));
 	}
 
 	/** A JWT's signature against the setup's JWKS URL: one of the flow's tokens, or a pasted one. */
 	checkJwt({ which, token }: { which: JwtKind; token: string }) {
-		const c = this.context;
-		return this.step((s) => checkJwt(c.app.sender, s, which, token, c.signal, undefined, c.client));
+		return this.step((s) => checkJwt(this.context, s, which, token));
 	}
 
 	/** Introspection of the access or the refresh token (RFC 7662). */
 	introspect(which: WhichToken) {
-		const c = this.context;
-		return this.step((s) => introspect(c.app.sender, s, which, c.signal, c.client));
+		return this.step((s) => introspect(this.context, s, which));
 	}
 
 	/** Revocation of the access or the refresh token (RFC 7009), then its proof. */
 	revoke(which: WhichToken) {
-		const c = this.context;
-		return this.step((s) => revoke(c.app.sender, s, which, c.signal, c.client));
+		return this.step((s) => revoke(this.context, s, which));
 	}
 
 	/**
@@ -238,7 +226,7 @@ export class SealedFlow {
 				const copy = replayFork(s, this.id!, this.#now());
 				if (!(await forkFits(copy, c.source))) return refuse(FORK_TOO_LARGE);
 			}
-			const r = await replayCode(c.app.sender, s, this.id!, c.signal, c.client);
+			const r = await replayCode(c, s, this.id!);
 			if (!r.ok || !r.fork) return r;
 			const fork = this.#make(r.fork).id!;
 			return {
@@ -283,7 +271,8 @@ export class SealedFlow {
 
 	/** The redirect back to /callback, read, judged and recorded (redirect-back.ts). */
 	receiveCallback(url: URL, headers: Headers, now: number, location: string): void {
-		this.#set(handleCallback(this.#session, url, headers, now, location).session, true);
+		const next = handleCallback(this.context, this.#session, url, headers, now, location);
+		this.#set(next.session, true);
 	}
 
 	/** The callback's recorded exchange, handed to the page once (redacted). */
@@ -307,7 +296,7 @@ export class SealedFlow {
 
 	/** The setup form: validate, keep the secret apart, prepare a fresh consent request. */
 	async saveSetup(form: FormData) {
-		const { origin } = this.context;
+		const { app, origin } = this.context;
 		const session = this.#session;
 		const values = setupFromForm(form);
 		const secretRaw = form.get('client_secret');
@@ -330,9 +319,10 @@ export class SealedFlow {
 		const presetName = form.get('preset');
 		const preset =
 			typeof presetName === 'string' && presetName
-				? requestPlayground().presets.find(origin, presetName)
+				? app.presets.find(origin, presetName)
 				: undefined;
 		const kept = secretAfterSave(
+			app.presets,
 			session,
 			parsed.data,
 			secret.data,
@@ -370,11 +360,9 @@ export class SealedFlow {
 
 	/** A named setup (presets.ts), with its secret, in place of this flow's. */
 	applyPreset(form: FormData) {
-		const { origin } = this.context;
+		const { app, origin } = this.context;
 		const parsed = presetSchema.safeParse({ preset: form.get('preset') });
-		const preset = parsed.success
-			? requestPlayground().presets.find(origin, parsed.data.preset)
-			: undefined;
+		const preset = parsed.success ? app.presets.find(origin, parsed.data.preset) : undefined;
 		if (!preset) return refuse(UNKNOWN_PRESET);
 		const session = this.#session;
 		const next: Session = {

@@ -15,8 +15,7 @@ import {
 	secretMismatchMessage
 } from '$lib/oauth/secret-binding';
 import { API_DOCS } from '$lib/oauth/docs';
-import type { Preset } from './presets';
-import { requestPlayground } from './playground';
+import type { Preset, Presets } from './presets';
 import type { Session } from './session';
 
 type SecretFields = Pick<Session, 'client_secret' | 'secret_for' | 'preset' | 'secret_note'>;
@@ -50,8 +49,10 @@ export function presetSession(preset: Preset, origin: string): { setup: Setup } 
  * bound to this setup. Otherwise a preset named by the form brings its server-held secret only when
  * this setup has the preset's own client id and URLs, and the secret already held is kept only while
  * its binding matches. Anything else drops it, and the note says why, naming what changed.
+ * `presets` are the app's: the session's preset is looked up there.
  */
 export function secretAfterSave(
+	presets: Presets,
 	session: Session,
 	setup: Setup,
 	typed: string,
@@ -60,6 +61,7 @@ export function secretAfterSave(
 	keepFor?: string[]
 ): AllSecretFields {
 	const { client_secret, secret_for, preset, secret_note } = decide(
+		presets,
 		session,
 		setup,
 		typed,
@@ -77,6 +79,7 @@ function sameList(keepFor: string[] | undefined, setup: Setup): boolean {
 }
 
 function decide(
+	presets: Presets,
 	session: Session,
 	setup: Setup,
 	typed: string,
@@ -85,9 +88,7 @@ function decide(
 	keepFor?: string[]
 ): SecretFields {
 	const changesFrom = (p: Preset) => bindingChanges(bindSecret(presetSetup(p, origin)), setup);
-	const held = session.preset
-		? requestPlayground().presets.find(origin, session.preset)
-		: undefined;
+	const held = session.preset ? presets.find(origin, session.preset) : undefined;
 	const samePreset = [formPreset, held].find((p) => p && !changesFrom(p).length);
 	if (typed)
 		return { client_secret: typed, secret_for: bindSecret(setup), preset: samePreset?.name };
@@ -145,17 +146,16 @@ export function usableSecret(
 
 /**
  * What the page may know of the secret: whether it is set and whose it is (never a character of
- * it, nor its length), why it is not set, and the preset this setup still is.
+ * it, nor its length), why it is not set, and the preset this setup still is (among the app's
+ * `presets`).
  */
-export function secretView(session: Session, origin: string) {
+export function secretView(presets: Presets, session: Session, origin: string) {
 	const usable = usableSecret(session);
-	const preset = session.preset
-		? requestPlayground().presets.find(origin, session.preset)
-		: undefined;
-	const presets = !!preset?.client_secret && preset.client_secret === session.client_secret;
+	const preset = session.preset ? presets.find(origin, session.preset) : undefined;
+	const presetsSecret = !!preset?.client_secret && preset.client_secret === session.client_secret;
 	return {
 		secret: usable.ok
-			? presets
+			? presetsSecret
 				? "set: the preset's, kept on the server"
 				: 'set, kept on the server'
 			: null,
