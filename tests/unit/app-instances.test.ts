@@ -5,23 +5,14 @@
  * One app is local with its sandbox on; the other is hosted, with its sandbox off.
  */
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { setupWith } from '$lib/oauth/setup';
 import type { App } from '$lib/app.server';
 import { apiSuggestions } from '$lib/server/api-examples';
 import { testApp } from './test-app';
 import { listen } from '../helpers/listen';
 
-const { URL_, served } = vi.hoisted(() => ({
-	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
-	/** The app serving the request the page's helpers run in; each test says which. */
-	served: {} as { app?: App }
-}));
-vi.mock('$app/server', async () => ({
-	getRequestEvent: (await import('./flow-modules')).flowRequest(URL_, served)
-}));
-
-const ORIGIN = URL_.origin;
+const ORIGIN = 'http://127.0.0.1:5173';
 const preset = (name: string) => ({ name, base_url: `https://${name}.test`, client_id: name });
 
 /** Local mode, sandbox on, one preset of its own. */

@@ -5,24 +5,16 @@
  * refusal, leaves the word out and the page reloads. A verb changes the flow in memory; the wrapper
  * seals it, and only when it changed.
  */
-import { beforeAll, describe, expect, test, vi } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Session } from '$lib/server/session';
-import type { App } from '$lib/app.server';
 import { testApp, testClock } from './test-app';
 import { FakeCookies } from './fake-cookies';
 import type { StepResult } from '$lib/server/flow';
 import { SANDBOX_FLOW, actionEvent, flowModules, sourceAt } from './flow-modules';
 
-const { URL_, served } = vi.hoisted(() => ({
-	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
-	/** The app serving the requests: its session key is the test's own. */
-	served: {} as { app?: App }
-}));
-
-vi.mock('$app/server', async () => ({
-	getRequestEvent: (await import('./flow-modules')).flowRequest(URL_, served)
-}));
-served.app = testApp(9);
+const URL_ = new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA');
+/** The app serving the requests: its session key is the test's own (one test serves them with another). */
+let app = testApp(9);
 
 const modules = flowModules();
 beforeAll(() => modules);
@@ -30,14 +22,13 @@ beforeAll(() => modules);
 const flow = SANDBOX_FLOW;
 
 /** The flow of URL_ in the jar, as the serving app reads it. */
-const read = async (jar: FakeCookies) =>
-	(await modules).readSession(jar, sourceAt(served.app!, URL_));
+const read = async (jar: FakeCookies) => (await modules).readSession(jar, sourceAt(app, URL_));
 
 async function withSession(session: Session | undefined) {
 	const m = await modules;
 	const jar = new FakeCookies();
-	if (session) await m.save(jar, URL_, session, served.app!);
-	const event = actionEvent(jar, URL_, served.app!);
+	if (session) await m.save(jar, URL_, session, app);
+	const event = actionEvent(jar, URL_, app);
 	const { stepAction } = await import('$lib/server/flow-action');
 	/** Runs `step` as a step's form action, on the flow in the jar. */
 	const runStep = (step: (s: Session) => Promise<StepResult>) =>
@@ -67,7 +58,7 @@ describe('a step: unchanged', () => {
 
 	test('a step after Start over drops the undo slot: that is a change', async () => {
 		const { m, jar, runStep } = await withSession(flow);
-		await m.actions.reset!(actionEvent(jar, URL_, served.app!) as never);
+		await m.actions.reset!(actionEvent(jar, URL_, app) as never);
 		const r = await runStep(async (s) => ({ ok: true, session: s, exchanges: [] }));
 		expect(r).toEqual({ exchanges: [] });
 	});
@@ -135,7 +126,7 @@ describe('stepAction', () => {
 		const request = post('n=7');
 		const action = stepAction(input, async (f, value) => {
 			const c = f.context;
-			seen.push(value, c.origin, c.signal === request.signal, c.app === served.app, c.client);
+			seen.push(value, c.origin, c.signal === request.signal, c.app === app, c.client);
 			seen.push(c.source.flow);
 			return { ok: true, session: f.session, exchanges: [] };
 		});
@@ -240,8 +231,8 @@ describe('flowAction and the flow object', () => {
 		expect(r.flow).toMatch(/^[A-Za-z0-9_-]{16}$/);
 		expect(r.flow).not.toBe('AAAAAAAAAAAAAAAA');
 		const copy = await m.readSession(jar, {
-			keys: served.app!.keys,
-			clock: served.app!.clock,
+			keys: app.keys,
+			clock: app.clock,
 			header: '',
 			https: false,
 			flow: r.flow
@@ -257,16 +248,16 @@ describe("the flow object's time is the app's clock", () => {
 	test('Undo is too late once the app clock is past the 30 seconds, whatever the machine clock says', async () => {
 		const T = Date.UTC(2040, 0, 1);
 		const clock = testClock(T);
-		const was = served.app;
-		served.app = testApp(9, {}, clock);
+		const was = app;
+		app = testApp(9, {}, clock);
 		try {
 			const { m, jar } = await withSession(flow);
-			const post = () => actionEvent(jar, URL_, served.app!) as never;
+			const post = () => actionEvent(jar, URL_, app) as never;
 			expect(await m.actions.reset!(post())).toEqual({ reset: true, undoMs: 30_000 });
 			clock.set(T + 30_001);
 			expect(await m.actions.undo!(post())).toMatchObject({ status: 410 });
 		} finally {
-			served.app = was;
+			app = was;
 		}
 	});
 });

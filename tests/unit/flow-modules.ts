@@ -16,15 +16,6 @@ export const SANDBOX_FLOW: Session = {
 };
 
 /**
- * The request event the modules see through `$app/server`: one flow's request to `url`, served by
- * `served.app` (the caller sets it, e.g. to `testApp(fill)`, before the first action). The caller
- * mocks `$app/server` with it, so that the actions run inside that request.
- */
-export function flowRequest(url: URL, served: { app?: App }) {
-	return () => ({ request: new Request(url), url, locals: { app: served.app! } });
-}
-
-/**
  * What a step of `app` is handed by the flow of a request to `origin`: no visitor address, and no
  * signal (never aborted).
  */

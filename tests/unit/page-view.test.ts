@@ -3,22 +3,14 @@
  * through redaction: the token panel's set (also one sealed before redaction covered it), the
  * callback record and the consent request's Exchange.
  */
-import { expect, test, vi } from 'vitest';
+import { expect, test } from 'vitest';
 import { setupWith } from '$lib/oauth/setup';
 import type { Session } from '$lib/server/session';
-import type { App } from '$lib/app.server';
 import { testApp } from './test-app';
 import { copiesIn } from '../helpers/copies';
 
-const { URL_, served } = vi.hoisted(() => ({
-	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
-	/** The app serving the page (its presets and sandbox switch are in the page data). */
-	served: {} as { app?: App }
-}));
-vi.mock('$app/server', async () => ({
-	getRequestEvent: (await import('./flow-modules')).flowRequest(URL_, served)
-}));
-served.app = testApp(6);
+/** The app serving the page (its presets and sandbox switch are in the page data). */
+const app = testApp(6);
 
 const { view } = await import('$lib/server/page');
 
@@ -55,7 +47,7 @@ test('echo: page data from a session holding the echoed secret shows <redacted> 
 			extra: { client_secret: SECRET, [SECRET]: btoa('app:x') }
 		}
 	};
-	const data = view(served.app!, session, 'http://127.0.0.1:5173');
+	const data = view(app, session, 'http://127.0.0.1:5173');
 	expect(data.tokens?.extra).toEqual({ client_secret: '<redacted>', '<redacted>': btoa('app:x') });
 	expect(data.callback?.params).toEqual([['echo', '<redacted>']]);
 	expect(data.pending?.exchange?.request.url).toBe(

@@ -5,8 +5,7 @@
  * consent link into client_id + request_uri. The pushes go through the app's real sender to a
  * scripted loopback service (tests/helpers/scripted-service.ts), which records them as they arrived.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { App } from '$lib/app.server';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { testApp } from './test-app';
 import { stepOf } from './flow-modules';
 import type { Exchange } from '$lib/exchange/types';
@@ -26,22 +25,15 @@ import {
 	type SeenRequest
 } from '../helpers/scripted-service';
 
-const { URL_, served } = vi.hoisted(() => ({
-	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
-	/** The app serving the callback (its presets say whether the sandbox is the target). */
-	served: {} as { app?: App }
-}));
-vi.mock('$app/server', async () => ({
-	getRequestEvent: (await import('./flow-modules')).flowRequest(URL_, served)
-}));
-served.app = testApp(8);
+/** The app serving the steps (its presets say whether the sandbox is the target). */
+const app = testApp(8);
 
 /**
  * What the flow hands its steps (flow-context.ts): the app, with its own sender, and the
  * playground's origin. The app is in local mode (no HOST, no allowed hosts), so its guard lets it
  * reach the loopback service.
  */
-const step = stepOf(served.app);
+const step = stepOf(app);
 /** The same, for an app whose clock stands at 1,000,000 ms. */
 const clocked = stepOf(testApp(8, {}, () => 1_000_000));
 

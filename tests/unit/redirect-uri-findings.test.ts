@@ -4,7 +4,7 @@
  * also what paste-back runs). The sandbox's own registration, when it is the target, is what is
  * compared (the app's presets learn it from the composition root).
  */
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import type { Exchange } from '$lib/exchange/types';
 import { diagnose } from '$lib/oauth/diagnose';
 import { setupWith } from '$lib/oauth/setup';
@@ -24,20 +24,13 @@ import {
 } from '$lib/server/registered-redirect';
 import type { Session } from '$lib/server/session';
 
-const { URL_, served } = vi.hoisted(() => ({
-	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
-	/** The app serving the request: its presets hold the sandbox's registrations. */
-	served: {} as { app?: App }
-}));
-vi.mock('$app/server', async () => ({
-	getRequestEvent: (await import('./flow-modules')).flowRequest(URL_, served)
-}));
 const app = testApp(4);
-served.app = app;
+/** The app serving the requests: its presets hold the sandbox's registrations. */
+let serving: App = app;
 
 /** Serves the requests with an app whose sandbox has these redirect-URI registrations. */
 function serveWithRegistrations(lookup: SandboxRegistrations): void {
-	served.app = {
+	serving = {
 		...app,
 		presets: createPresets({ config: app.config, sandboxRegistrations: lookup })
 	};
@@ -114,7 +107,7 @@ describe('the redirect back with error=redirect_uri_mismatch names it too', () =
 
 	test('with the setup’s registered value', () => {
 		const { exchange } = handleCallback(
-			stepOf(served.app!),
+			stepOf(serving),
 			pending(`${ORIGIN}/Callback`),
 			new URL(`${ORIGIN}/callback?error=redirect_uri_mismatch&state=st-1`),
 			new Headers()
@@ -131,7 +124,7 @@ describe('the redirect back with error=redirect_uri_mismatch names it too', () =
 
 	test('another error keeps its own explanation', () => {
 		const { exchange } = handleCallback(
-			stepOf(served.app!),
+			stepOf(serving),
 			pending(`${ORIGIN}/Callback`),
 			new URL(`${ORIGIN}/callback?error=invalid_scope&state=st-1`),
 			new Headers()
@@ -152,7 +145,7 @@ describe('the sandbox as the target: its own registration is compared', () => {
 			registered_redirect_uri: registered
 		});
 	afterEach(() => {
-		served.app = app;
+		serving = app;
 	});
 
 	test('a client registered for localhost only, the playground on 127.0.0.1', () => {
@@ -160,7 +153,7 @@ describe('the sandbox as the target: its own registration is compared', () => {
 			id === 'one-host' && origin === ORIGIN ? ['http://localhost:5173/callback'] : undefined
 		);
 		const reg = registeredRedirect(
-			served.app!.presets,
+			serving.presets,
 			sandboxSetup('one-host', 'https://typed.example/cb'),
 			ORIGIN
 		);
@@ -168,16 +161,16 @@ describe('the sandbox as the target: its own registration is compared', () => {
 			registeredRedirectUri: ['http://localhost:5173/callback'],
 			redirectUriOptions: { source: 'sandbox', callbackUrl: `${ORIGIN}/callback` }
 		});
-		expect(registeredRedirectHint(served.app!.presets, sandboxSetup('one-host'), ORIGIN)).toBe(
+		expect(registeredRedirectHint(serving.presets, sandboxSetup('one-host'), ORIGIN)).toBe(
 			'http://localhost:5173/callback'
 		);
 		// A value entered in the setup is not replaced by the hint.
 		expect(
-			registeredRedirectHint(served.app!.presets, sandboxSetup('one-host', `${ORIGIN}/x`), ORIGIN)
+			registeredRedirectHint(serving.presets, sandboxSetup('one-host', `${ORIGIN}/x`), ORIGIN)
 		).toBeNull();
 		// A client the sandbox does not know: the setup's own value.
 		expect(
-			registeredRedirect(served.app!.presets, sandboxSetup('nobody', `${ORIGIN}/x`), ORIGIN)
+			registeredRedirect(serving.presets, sandboxSetup('nobody', `${ORIGIN}/x`), ORIGIN)
 		).toMatchObject({
 			registeredRedirectUri: `${ORIGIN}/x`,
 			redirectUriOptions: { source: 'setup' }
@@ -189,16 +182,16 @@ describe('the sandbox as the target: its own registration is compared', () => {
 			id === 'one-host' ? ['http://localhost:5173/callback'] : undefined
 		);
 		const setup = sandboxSetup('one-host');
-		expect(refusalAhead(served.app!.presets, setup, `${ORIGIN}/callback`, ORIGIN)).toEqual({
+		expect(refusalAhead(serving.presets, setup, `${ORIGIN}/callback`, ORIGIN)).toEqual({
 			sandbox: true,
 			fix: 'The sandbox registered it with localhost instead of 127.0.0.1: `http://localhost:5173/callback`; open the playground at `http://localhost:5173` so that it sends that one, or add `http://127.0.0.1:5173/callback` to the registration.'
 		});
 		expect(
-			refusalAhead(served.app!.presets, setup, 'http://localhost:5173/callback', ORIGIN)
+			refusalAhead(serving.presets, setup, 'http://localhost:5173/callback', ORIGIN)
 		).toBeNull();
-		expect(refusalAhead(served.app!.presets, setup, undefined, ORIGIN)).toBeNull();
+		expect(refusalAhead(serving.presets, setup, undefined, ORIGIN)).toBeNull();
 		expect(
-			refusalAhead(served.app!.presets, sandboxSetup('nobody'), `${ORIGIN}/callback`, ORIGIN)
+			refusalAhead(serving.presets, sandboxSetup('nobody'), `${ORIGIN}/callback`, ORIGIN)
 		).toBeNull();
 	});
 
@@ -208,21 +201,17 @@ describe('the sandbox as the target: its own registration is compared', () => {
 		);
 		// One trailing slash away from this playground's own callback: send that one.
 		expect(
-			refusalAhead(served.app!.presets, sandboxSetup('two'), `${ORIGIN}/callback/`, ORIGIN)?.retry
+			refusalAhead(serving.presets, sandboxSetup('two'), `${ORIGIN}/callback/`, ORIGIN)?.retry
 		).toBe(`${ORIGIN}/callback`);
 		// The nearest registration is another application's: paste-back mode, still offered.
 		expect(
-			refusalAhead(
-				served.app!.presets,
-				sandboxSetup('two'),
-				'https://app.customer.test/cb/',
-				ORIGIN
-			)?.retry
+			refusalAhead(serving.presets, sandboxSetup('two'), 'https://app.customer.test/cb/', ORIGIN)
+				?.retry
 		).toBe('https://app.customer.test/cb');
 		// The playground's callback at localhost: the redirect would land where this flow is not.
 		serveWithRegistrations(() => ['http://localhost:5173/callback']);
 		expect(
-			refusalAhead(served.app!.presets, sandboxSetup('two'), `${ORIGIN}/callback`, ORIGIN)
+			refusalAhead(serving.presets, sandboxSetup('two'), `${ORIGIN}/callback`, ORIGIN)
 		).not.toHaveProperty('retry');
 	});
 
@@ -235,16 +224,16 @@ describe('the sandbox as the target: its own registration is compared', () => {
 				registered_redirect_uri: registered
 			});
 		expect(
-			refusalAhead(served.app!.presets, other(`${ORIGIN}/callback/`), `${ORIGIN}/callback`, ORIGIN)
+			refusalAhead(serving.presets, other(`${ORIGIN}/callback/`), `${ORIGIN}/callback`, ORIGIN)
 		).toEqual({
 			sandbox: false,
 			fix: 'It was registered with a trailing slash: `http://127.0.0.1:5173/callback/`; send exactly that, or add `http://127.0.0.1:5173/callback` to the registration.',
 			retry: `${ORIGIN}/callback/`
 		});
 		expect(
-			refusalAhead(served.app!.presets, other(`${ORIGIN}/callback`), `${ORIGIN}/callback`, ORIGIN)
+			refusalAhead(serving.presets, other(`${ORIGIN}/callback`), `${ORIGIN}/callback`, ORIGIN)
 		).toBeNull();
-		expect(refusalAhead(served.app!.presets, other(''), `${ORIGIN}/callback`, ORIGIN)).toBeNull();
+		expect(refusalAhead(serving.presets, other(''), `${ORIGIN}/callback`, ORIGIN)).toBeNull();
 	});
 
 	test('another service: the setup’s value, or none', () => {
@@ -255,9 +244,9 @@ describe('the sandbox as the target: its own registration is compared', () => {
 		});
 		serveWithRegistrations(() => ['http://localhost:5173/callback']);
 		expect(
-			registeredRedirect(served.app!.presets, other, ORIGIN).registeredRedirectUri
+			registeredRedirect(serving.presets, other, ORIGIN).registeredRedirectUri
 		).toBeUndefined();
-		expect(registeredRedirectHint(served.app!.presets, other, ORIGIN)).toBeNull();
+		expect(registeredRedirectHint(serving.presets, other, ORIGIN)).toBeNull();
 	});
 });
 
@@ -292,7 +281,7 @@ describe('a registered value belongs to the service it was entered for', () => {
 	test("the fix is worked out on the playground's origin given", () => {
 		expect(
 			redirectMismatchFix(
-				served.app!.presets,
+				serving.presets,
 				at('https://r.test', `${CB}/`),
 				CB,
 				'http://127.0.0.1:5173'

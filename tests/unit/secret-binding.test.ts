@@ -3,7 +3,7 @@
  * the URLs that receive it, and any change of them is named; and the session rules on top of it
  * (server/secret.ts): what a save keeps, what a preset brings, when the secret may be sent.
  */
-import { describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { setupWith, type Setup } from '$lib/oauth/setup';
 import {
 	bindingChanges,
@@ -16,18 +16,10 @@ import {
 } from '$lib/oauth/secret-binding';
 import { presetSession, secretAfterSave, secretView, usableSecret } from '$lib/server/secret';
 import type { Session } from '$lib/server/session';
-import type { App } from '$lib/app.server';
 import { testApp } from './test-app';
 
-const { URL_, served } = vi.hoisted(() => ({
-	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
-	/** The app serving the request: its sandbox offers its built-in clients as presets. */
-	served: {} as { app?: App }
-}));
-vi.mock('$app/server', async () => ({
-	getRequestEvent: (await import('./flow-modules')).flowRequest(URL_, served)
-}));
-served.app = testApp(5);
+/** The app serving the request: its sandbox offers its built-in clients as presets. */
+const app = testApp(5);
 
 const ORIGIN = 'http://127.0.0.1:5173';
 const setup = (over: Partial<Setup> = {}): Setup =>
@@ -147,7 +139,7 @@ describe('the session: what a save keeps', () => {
 		const s = fromPreset();
 		expect(s.secret_for).toEqual(bindSecret(s.setup!));
 		expect(usableSecret(s)).toEqual({ ok: true, secret: 'sandbox-rw-secret' });
-		expect(secretView(served.app!.presets, s, ORIGIN)).toEqual({
+		expect(secretView(app.presets, s, ORIGIN)).toEqual({
 			secret: "set: the preset's, kept on the server",
 			secretNote: null,
 			preset: 'Sandbox (read write)'
@@ -156,7 +148,7 @@ describe('the session: what a save keeps', () => {
 	test('same client and URLs, empty secret field: kept, still the preset', () => {
 		const s = fromPreset();
 		const out = secretAfterSave(
-			served.app!.presets,
+			app.presets,
 			s,
 			{ ...s.setup!, scope: 'read' },
 			'',
@@ -169,7 +161,7 @@ describe('the session: what a save keeps', () => {
 	test("another token endpoint: the preset's secret is dropped, the preset detached, and why is said", () => {
 		const s = fromPreset();
 		const next = { ...s.setup!, token_endpoint: 'http://127.0.0.1:9/t' };
-		const out = secretAfterSave(served.app!.presets, s, next, '', undefined, ORIGIN);
+		const out = secretAfterSave(app.presets, s, next, '', undefined, ORIGIN);
 		expect(out.client_secret).toBeUndefined();
 		expect(out.secret_for).toBeUndefined();
 		expect(out.preset).toBeUndefined();
@@ -178,11 +170,11 @@ describe('the session: what a save keeps', () => {
 	test("a docs link's preset brings its secret only with the preset's own client id and URLs", () => {
 		const p = findSandbox();
 		const own = presetSession(p, ORIGIN).setup;
-		expect(secretAfterSave(served.app!.presets, { v: 1 }, own, '', p, ORIGIN).client_secret).toBe(
+		expect(secretAfterSave(app.presets, { v: 1 }, own, '', p, ORIGIN).client_secret).toBe(
 			'sandbox-rw-secret'
 		);
 		const moved = secretAfterSave(
-			served.app!.presets,
+			app.presets,
 			{ v: 1 },
 			{ ...own, base_url: 'http://127.0.0.1:9' },
 			'',
@@ -194,14 +186,7 @@ describe('the session: what a save keeps', () => {
 	});
 	test('a new secret with a new client is bound to the new one', () => {
 		const next = setup({ client_id: 'mine', base_url: 'https://mine.test' });
-		const out = secretAfterSave(
-			served.app!.presets,
-			fromPreset(),
-			next,
-			'my-secret',
-			undefined,
-			ORIGIN
-		);
+		const out = secretAfterSave(app.presets, fromPreset(), next, 'my-secret', undefined, ORIGIN);
 		expect(out).toMatchObject({ client_secret: 'my-secret', secret_for: bindSecret(next) });
 		expect(out.preset).toBeUndefined();
 		expect(out.secret_note).toBeUndefined();
@@ -209,7 +194,7 @@ describe('the session: what a save keeps', () => {
 	test('a session whose setup moved under its secret shows no secret set, and says why', () => {
 		const s = { ...fromPreset(), setup: { ...fromPreset().setup!, client_id: 'other' } };
 		expect(usableSecret(s)).toMatchObject({ ok: false });
-		expect(secretView(served.app!.presets, s, ORIGIN)).toMatchObject({
+		expect(secretView(app.presets, s, ORIGIN)).toMatchObject({
 			secret: null,
 			secretNote: expect.stringMatching(/client id changed since/)
 		});
@@ -217,6 +202,6 @@ describe('the session: what a save keeps', () => {
 	test('the page learns only that a secret is set: no character, no length', () => {
 		const s: Session = { v: 1, setup: setup(), client_secret: 'abc' };
 		s.secret_for = bindSecret(s.setup!);
-		expect(JSON.stringify(secretView(served.app!.presets, s, ORIGIN))).not.toMatch(/abc|3/);
+		expect(JSON.stringify(secretView(app.presets, s, ORIGIN))).not.toMatch(/abc|3/);
 	});
 });

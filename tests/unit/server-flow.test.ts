@@ -4,8 +4,7 @@
  * answers with the next scripted response. What is checked: the request each step puts on the wire,
  * what it keeps in the session, and that what leaves the server went through present().
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { App } from '$lib/app.server';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { testApp, testClock } from './test-app';
 import { stepOf } from './flow-modules';
 import type { Exchange } from '$lib/exchange/types';
@@ -24,21 +23,14 @@ import {
 	type ScriptedService
 } from '../helpers/scripted-service';
 
-const { URL_, served } = vi.hoisted(() => ({
-	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
-	/** The app serving the request the steps run in (its presets say what the sandbox is). */
-	served: {} as { app?: App }
-}));
-vi.mock('$app/server', async () => ({
-	getRequestEvent: (await import('./flow-modules')).flowRequest(URL_, served)
-}));
-served.app = testApp(3);
+/** The app serving the steps (its presets say what the sandbox is). */
+const app = testApp(3);
 /**
  * What the flow hands its steps (flow-context.ts): the app, with its own sender, and the
  * playground's origin. The app is in local mode (no HOST, no allowed hosts), so its guard lets it
  * reach the loopback service.
  */
-const step = stepOf(served.app);
+const step = stepOf(app);
 
 const {
 	present,

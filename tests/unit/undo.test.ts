@@ -5,23 +5,14 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Session } from '$lib/server/session';
-import type { App } from '$lib/app.server';
 import { testApp } from './test-app';
 import { FakeCookies } from './fake-cookies';
 import { SANDBOX_FLOW, actionEvent, flowModules, sourceAt } from './flow-modules';
 
 const NOW = 1_800_000_000_000;
-const { URL_, served } = vi.hoisted(() => ({
-	URL_: new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA'),
-	/** The app serving the requests: its session key is the test's own. */
-	served: {} as { app?: App }
-}));
-
-// The actions run inside a request of one flow: the session module takes the flow id from it.
-vi.mock('$app/server', async () => ({
-	getRequestEvent: (await import('./flow-modules')).flowRequest(URL_, served)
-}));
-served.app = testApp(7);
+const URL_ = new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA');
+/** The app serving the requests: its session key is the test's own. */
+const app = testApp(7);
 
 /** The modules, loaded once with a session key of the test's own. */
 const modules = flowModules();
@@ -83,17 +74,17 @@ describe('the undo slot', () => {
 });
 
 /** The request's flow, as the serving app reads and writes it. */
-const source = () => sourceAt(served.app!, URL_);
+const source = () => sourceAt(app, URL_);
 /** The flow in `jar`, as the serving app reads it. */
 const read = async (jar: FakeCookies) => (await load()).readSession(jar, source());
 /** Writes a flow into `jar`, as its seal after a verb would. */
 const save = async (jar: FakeCookies, session: Session) =>
-	(await load()).save(jar, URL_, session, served.app!);
+	(await load()).save(jar, URL_, session, app);
 
 /** The page's `reset` or `undo` action, on the flow in `jar`. */
 async function act(name: 'reset' | 'undo', jar: FakeCookies) {
 	const { actions } = await load();
-	return actions[name]!(actionEvent(jar, URL_, served.app!) as never);
+	return actions[name]!(actionEvent(jar, URL_, app) as never);
 }
 
 describe('the reset and undo actions on the cookies', () => {
@@ -125,7 +116,7 @@ describe('the reset and undo actions on the cookies', () => {
 		await save(jar, flow);
 		await act('reset', jar);
 		// A refused step (no setup) changes nothing in the session, yet the slot goes.
-		const refused = await actions.userinfo!(actionEvent(jar, URL_, served.app!) as never);
+		const refused = await actions.userinfo!(actionEvent(jar, URL_, app) as never);
 		expect(refused).toMatchObject({ status: 409, data: { message: 'Save the setup first.' } });
 		expect(await read(jar)).toEqual({ v: 1 });
 		const r = await act('undo', jar);
