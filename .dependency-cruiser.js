@@ -99,6 +99,14 @@ export default {
 			to: { path: '^src/lib/exchange/redact\\.ts$' }
 		},
 		{
+			name: 'app-handed-down',
+			comment:
+				"Nothing in src/lib reads the request being handled ($app/server's getRequestEvent): the wrapper that runs a flow, its load and /callback (server/flow-action.ts flowContext) builds the flow's context from the request event and hands it down with the app (server/flow-context.ts), so nothing has a silent answer outside a request. Routes and hooks have the event.",
+			severity: 'error',
+			from: { path: '^src/lib/' },
+			to: { path: '^\\$app/server$' }
+		},
+		{
 			name: 'lib-imports-no-routes',
 			comment: 'Routes and hooks sit on top: nothing in src/lib imports them.',
 			severity: 'error',

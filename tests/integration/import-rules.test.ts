@@ -1,8 +1,8 @@
 /**
- * The import rule of `npm run check` (scripts/check-imports.js with .dependency-cruiser.js), run on
- * a copy of the project with one back-edge (the protocol importing the sender): it fails with the
- * rule's name, and says how much it saw. That the project as it is passes, `npm run check` shows on
- * every run.
+ * The import rules of `npm run check` (scripts/check-imports.js with .dependency-cruiser.js), run on
+ * a copy of the project with one import that breaks a rule (the protocol importing the sender; a
+ * server module reading the request itself): it fails with the rule's name, and says how much it
+ * saw. That the project as it is passes, `npm run check` shows on every run.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -68,6 +68,27 @@ test(
 			expect(stderr).toContain('1 violation');
 		} finally {
 			writeFileSync(consent, original);
+		}
+	}
+);
+
+test(
+	'a server module that reads the request itself ($app/server) fails: the app is handed down',
+	{ timeout: 60_000 },
+	async () => {
+		const page = join(dir, 'src/lib/server/page.ts');
+		const original = readFileSync(page, 'utf8');
+		writeFileSync(
+			page,
+			`${original}\nimport { getRequestEvent } from '$app/server';\nvoid getRequestEvent;\n`
+		);
+		try {
+			const { code, stderr } = await run('scripts/check-imports.js');
+			expect(code).toBe(1);
+			expect(stderr).toContain('app-handed-down: src/lib/server/page.ts → $app/server');
+			expect(stderr).toContain('1 violation');
+		} finally {
+			writeFileSync(page, original);
 		}
 	}
 );
