@@ -8,8 +8,10 @@
  *
  * The form actions (+page.server.ts) run each verb through one wrapper (flow-action.ts), the page's
  * `load` takes the callback's exchange from its outbox, and /callback (callback-route.ts) records
- * the redirect back with `receiveCallback`. A verb answers, or returns a named refusal
- * (refusals.ts), which the wrapper turns into the action's failure.
+ * the redirect back with `receiveCallback`. Each opens the flow with its context (flow-context.ts:
+ * the request's cookies and URL, the app, the visitor, the abort signal), which the verbs hand to
+ * the steps they run. A verb answers, or returns a named refusal (refusals.ts), which the wrapper
+ * turns into the action's failure.
  */
 import { z } from 'zod';
 import { secretSchema, setupFromForm, setupRuleErrors, setupSchema } from '$lib/oauth/setup';
