@@ -16,19 +16,15 @@ import * as pushed from '$lib/oauth/catalogue/pushed-request';
 import * as resourceCall from '$lib/oauth/catalogue/resource-call';
 import * as verdict from '$lib/oauth/catalogue/library-verdict';
 import * as F from '$lib/oauth/findings';
+import { CATALOGUE, type FindingCode } from '$lib/oauth/catalogue';
 
 const folder = resolve(import.meta.dirname, '../../src/lib/oauth/catalogue');
 
-/** Every export of every catalogue file (raise.ts is the type and the builder), by file and name. */
-async function allExports(): Promise<[string, unknown][]> {
-	const files = readdirSync(folder).filter((f) => f.endsWith('.ts') && f !== 'raise.ts');
-	const found: [string, unknown][] = [];
-	for (const file of files) {
-		const mod = (await import(resolve(folder, file))) as Record<string, unknown>;
-		for (const [name, value] of Object.entries(mod))
-			found.push([`${file.replace(/\.ts$/, '')}.${name}`, value]);
-	}
-	return found;
+/** Every export of every catalogue file, by file and name. */
+function allExports(): [string, unknown][] {
+	return Object.entries(CATALOGUE).flatMap(([file, mod]) =>
+		Object.entries(mod).map(([name, value]): [string, unknown] => [`${file}.${name}`, value])
+	);
 }
 
 const LEVELS = ['error', 'warning', 'info'];
@@ -158,8 +154,15 @@ const SERVICE_CODES = [
 ];
 
 describe('every catalogue entry', () => {
-	test('is complete: a code, a level, a message, and a ref unless it is listed without one', async () => {
-		const all = await allExports();
+	test('is in the catalogue’s index: it names every file of the folder but the builder and itself', () => {
+		const files = readdirSync(folder)
+			.filter((f) => f.endsWith('.ts') && f !== 'raise.ts' && f !== 'index.ts')
+			.map((f) => f.replace(/\.ts$/, ''));
+		expect(Object.keys(CATALOGUE).sort()).toEqual(files.sort());
+	});
+
+	test('is complete: a code, a level, a message, and a ref unless it is listed without one', () => {
+		const all = allExports();
 		expect(all.length).toBeGreaterThan(30);
 		const codes = new Set<unknown>(Object.values(F));
 		for (const [name, value] of all) {
@@ -182,9 +185,21 @@ describe('every catalogue entry', () => {
 		expect(names).toEqual(expect.arrayContaining([...WITHOUT_REF, ...SERVICE_CODES]));
 	});
 
-	test('has a code of its own, except the codes shared on purpose', async () => {
+	test('writes its code once, and the code type holds the codes written and no other string', () => {
+		const written = allExports().flatMap(([, e]) => {
+			const code = (e as Entry<unknown[]>).code;
+			return typeof code === 'string' ? [code] : [];
+		});
+		const known: FindingCode = 'invalid_grant';
+		// @ts-expect-error: no entry has this code, so the type checker refuses it
+		const typo: FindingCode = 'invalid_grnt';
+		expect(written).toContain(known);
+		expect(written).not.toContain(typo);
+	});
+
+	test('has a code of its own, except the codes shared on purpose', () => {
 		const byCode = new Map<string, string[]>();
-		for (const [name, value] of await allExports()) {
+		for (const [name, value] of allExports()) {
 			const code = (value as Entry<unknown[]>).code;
 			if (typeof code === 'string') byCode.set(code, [...(byCode.get(code) ?? []), name]);
 		}

@@ -4,7 +4,6 @@
  * `diagnose.ts` decides which applies.
  */
 import { apiDocs } from '../docs';
-import * as F from '../findings';
 import { entry } from './raise';
 
 /** What the body is, when it is not JSON: an HTML page (often an error or login page), or else. */
@@ -15,8 +14,12 @@ const notJson = (html: boolean, contentType: string | undefined, otherwise: stri
 
 const READ_THE_PAGE = 'Check the endpoint URL; read the HTML body for the service’s own message.';
 
+/**
+ * A back-channel request (the token endpoint, the API) answered with a redirect, which the
+ * playground does not follow.
+ */
 export const REDIRECT = entry({
-	code: F.REDIRECT,
+	code: 'redirect',
 	level: 'error',
 	message: (status: number, location: string | undefined) =>
 		`The service answered with a redirect (${status}) to ${location ?? 'nowhere'}. The playground does not follow redirects on back-channel requests.`,
@@ -25,8 +28,9 @@ export const REDIRECT = entry({
 	ref: undefined
 });
 
+/** The service failed with a 5xx. */
 export const SERVER_ERROR = entry({
-	code: F.SERVER_ERROR,
+	code: 'server-error',
 	level: 'error',
 	message: (status: number) => `The service failed with HTTP ${status}.`,
 	fix: 'This is on the service side. Try again later; if it repeats, report it with this exchange.',
@@ -34,8 +38,9 @@ export const SERVER_ERROR = entry({
 	ref: undefined
 });
 
+/** A body that should be JSON is not. */
 export const NOT_JSON = entry({
-	code: F.NOT_JSON,
+	code: 'not-json',
 	level: 'error',
 	message: (html: boolean, contentType: string | undefined) =>
 		notJson(
@@ -50,7 +55,7 @@ export const NOT_JSON = entry({
 
 /** The body was cut off at the playground's size limit: not valid JSON, through no fault of it. */
 export const NOT_JSON_CUT_OFF = entry({
-	code: F.NOT_JSON,
+	code: 'not-json',
 	level: 'warning',
 	message: (html: boolean, contentType: string | undefined) =>
 		notJson(html, contentType, 'The body is cut off, so it is not valid JSON.'),
@@ -80,7 +85,7 @@ const endpointFix = (where: EndpointFix) =>
  */
 const notThe = (what: string, section: string, tokenEndpoint = false) =>
 	entry({
-		code: F.WRONG_ENDPOINT,
+		code: 'wrong-endpoint',
 		level: 'error',
 		message: (url: string, cameBack: string, itself: boolean, _where: EndpointFix) =>
 			`${url} is probably not ${what} (a wrong base URL or endpoint): it answered ${cameBack}, which is not what that endpoint answers.${itself ? ' That address is this playground itself, not the service: the answer is the playground’s own.' : ''}`,
@@ -91,12 +96,30 @@ const notThe = (what: string, section: string, tokenEndpoint = false) =>
 		ref: apiDocs(section)
 	});
 
+/**
+ * The registration check's consent URL answered what the service's consent page never does: a wrong
+ * base URL or authorization endpoint.
+ */
 export const NOT_THE_CONSENT_PAGE = notThe("the service's consent page", '§4.1');
+
+/**
+ * The code exchange's token endpoint answered what a token endpoint never does: a wrong base URL or
+ * token endpoint.
+ */
 export const NOT_THE_TOKEN_ENDPOINT = notThe("the service's token endpoint", '§4.2', true);
+
+/**
+ * The refresh's token endpoint answered what a token endpoint never does: a wrong base URL or token
+ * endpoint.
+ */
 export const NOT_THE_TOKEN_ENDPOINT_ON_REFRESH = notThe(
 	"the service's token endpoint",
 	'§4.3',
 	true
 );
+
+/** The user-info endpoint answered what it never does: a wrong base URL or user-info endpoint. */
 export const NOT_THE_USERINFO_ENDPOINT = notThe("the service's user-info endpoint", '§4.4');
+
+/** An API call answered with a page the API never sends: a wrong base URL. */
 export const NOT_THE_API = notThe("the service's API", '§4.4');

@@ -7,7 +7,6 @@
  */
 import { AUTHORIZATION_ERRORS, MAX_STATE_BYTES } from '../consent';
 import { apiDocs } from '../docs';
-import * as F from '../findings';
 import { entry } from './raise';
 
 const RFC6749 = (s: string) => `RFC 6749 §${s}`;
@@ -25,8 +24,12 @@ const how = (to: string | undefined) =>
 		? `instead of the consent page it sends the browser to ${to}`
 		: 'it shows an error page instead of the consent page';
 
+/**
+ * The consent URL's answer refuses the redirect_uri with an error code that says so
+ * (redirect_uri_mismatch or another server's own): it is not a registered one.
+ */
 export const REDIRECT_URI_REFUSED = entry({
-	code: F.REDIRECT_URI_MISMATCH,
+	code: 'redirect_uri_mismatch',
 	level: 'error',
 	message: (
 		sent: string | undefined,
@@ -43,8 +46,12 @@ export const REDIRECT_URI_REFUSED = entry({
 	suggest: (...args) => (args[6] ? { field: 'redirect_uri', value: args[6] } : undefined)
 });
 
+/**
+ * The consent URL's error answer names the redirect URI and refuses it in words, with no error code
+ * that says so (redirect-refusal.ts): likely, not certain.
+ */
 export const REDIRECT_URI_LIKELY_REFUSED = entry({
-	code: F.REDIRECT_URI_LIKELY_REFUSED,
+	code: 'redirect-uri-likely-refused',
 	level: 'error',
 	message: (
 		sent: string | undefined,
@@ -61,8 +68,12 @@ export const REDIRECT_URI_LIKELY_REFUSED = entry({
 	suggest: (...args) => (args[6] ? { field: 'redirect_uri', value: args[6] } : undefined)
 });
 
+/**
+ * The consent URL's error answer says the service does not know the client_id (invalid_client,
+ * unauthorized_client, or words about the client).
+ */
 export const UNKNOWN_CLIENT = entry({
-	code: F.UNKNOWN_CLIENT,
+	code: 'unknown-client',
 	level: 'error',
 	message: (clientId: string | undefined, words: string | undefined) =>
 		`The service does not know ${clientOf(clientId)}.${said(words)}`,
@@ -70,24 +81,32 @@ export const UNKNOWN_CLIENT = entry({
 	ref: RFC6749('4.1.2.1')
 });
 
+/**
+ * The consent URL was refused with another error: the finding carries the service's error code, or
+ * consent-error when it gave none.
+ */
 export const CONSENT_REFUSED = entry({
 	code: (_status: number, error: string | undefined, _words: string | undefined) =>
-		error ?? F.CONSENT_ERROR,
+		error ?? 'consent-error',
 	level: 'error',
 	message: (status: number, error: string | undefined, words: string | undefined) =>
 		`The consent URL was refused with HTTP ${status}${error ? ` (${error})` : ''}.${said(words)}`,
 	ref: RFC6749('4.1.2.1')
 });
 
+/** The service failed with a 5xx on the consent URL. */
 export const CONSENT_SERVER_ERROR = entry({
-	code: F.SERVER_ERROR,
+	code: 'server-error',
 	level: 'error',
 	message: (status: number) => `The service failed with HTTP ${status} on the consent URL.`,
 	// The service's own failure, not a rule of the protocol broken.
 	ref: undefined
 });
 
-/** The service sends the browser straight back to the redirect_uri with an error (RFC 6749 §4.1.2.1). */
+/**
+ * The consent URL sends the browser straight back to the redirect_uri with an error: the
+ * registration is accepted, the request refused. The finding carries the service's error code.
+ */
 export const REFUSED_STRAIGHT_BACK = entry({
 	code: (error: string, _description: string | null) => error,
 	level: 'error',
@@ -101,32 +120,42 @@ export const REFUSED_STRAIGHT_BACK = entry({
 // The registration accepted, as each answer shows it: what the service would do next is its own
 // (RFC 6749 leaves the login and consent pages to it), so these rest on no section.
 
+/**
+ * The consent URL redirects straight back to the redirect_uri: client and redirect_uri are
+ * registered.
+ */
 export const ACCEPTED_STRAIGHT_BACK = entry({
-	code: F.REGISTRATION_OK,
+	code: 'registration-ok',
 	level: 'info',
 	message:
 		'The service redirects straight back to the redirect_uri: the registration is accepted (the user may have approved this application before).',
 	ref: undefined
 });
 
+/**
+ * The consent URL redirects elsewhere (typically a login page): client and redirect_uri are
+ * registered.
+ */
 export const ACCEPTED_REDIRECT = entry({
-	code: F.REGISTRATION_OK,
+	code: 'registration-ok',
 	level: 'info',
 	message: (to: string | undefined, clientId: string | undefined) =>
 		`The service redirects to ${to ?? 'another page'} (typically its login page): ${clientOf(clientId)} and the redirect_uri are accepted.`,
 	ref: undefined
 });
 
+/** The consent URL shows a page (consent or login): client and redirect_uri are registered. */
 export const ACCEPTED_PAGE = entry({
-	code: F.REGISTRATION_OK,
+	code: 'registration-ok',
 	level: 'info',
 	message: (clientId: string | undefined) =>
 		`The service would show its consent or login page: ${clientOf(clientId)} and the redirect_uri are accepted.`,
 	ref: undefined
 });
 
+/** The state is over 500 bytes, which the service refuses. */
 export const STATE_TOO_LONG = entry({
-	code: F.STATE_TOO_LONG,
+	code: 'state-too-long',
 	level: 'error',
 	message: `The state is over ${MAX_STATE_BYTES} bytes; the service will refuse it.`,
 	ref: apiDocs('§4.1')

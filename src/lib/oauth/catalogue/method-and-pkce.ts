@@ -6,15 +6,15 @@
  */
 import { AUTH_METHOD_NAME } from '../auth-methods';
 import { STEPS } from '$lib/exchange/step-registry';
-import * as F from '../findings';
 import type { AuthMethod } from '../setup';
 import { entry } from './raise';
 
 const RFC6749 = (s: string) => `RFC 6749 §${s}`;
 const RFC7636 = (s: string) => `RFC 7636 §${s}`;
 
+/** The server does not accept this client as a public client (no authentication). */
 export const PUBLIC_CLIENT_REFUSED = entry({
-	code: F.PUBLIC_CLIENT_REFUSED,
+	code: 'public-client-refused',
 	level: 'error',
 	message:
 		'The server does not accept this client as a public client: it sent no secret (client authentication "none"), and the server wants one.',
@@ -26,11 +26,14 @@ const BASIC_ENCODING =
 	' With HTTP Basic, RFC 6749 §2.3.1 has the client id and the secret form-encoded before base64: a server (or client) that skips that step reads a different secret whenever it holds characters such as ":", "%", "+", a space or non-ASCII letters, a common interop bug.';
 
 /**
- * The method used, the methods the metadata lists when it does not list that one (else undefined),
- * and the method to try.
+ * The server refused the client's authentication, and the method is the likely cause (the metadata
+ * does not list it, or the answer points to it).
+ *
+ * Raised with the method used, the methods the metadata lists when it does not list that one (else
+ * undefined), and the method to try.
  */
 export const CLIENT_AUTH_METHOD = entry({
-	code: F.CLIENT_AUTH_METHOD,
+	code: 'client-auth-method',
 	level: 'error',
 	message: (used: AuthMethod, unlistedIn: readonly string[] | undefined, _other: AuthMethod) =>
 		`The server refused the client's authentication. It was sent as ${AUTH_METHOD_NAME[used]}; ${unlistedIn ? `the server's metadata lists ${unlistedIn.join(', ') || 'no method'} in token_endpoint_auth_methods_supported, not this one, so the method is the likely cause.` : 'a server accepts only the method the client is registered with, and its answer points to the method, so the secret may be right and the method wrong.'}${used === 'client_secret_basic' ? BASIC_ENCODING : ''}`,
@@ -40,8 +43,9 @@ export const CLIENT_AUTH_METHOD = entry({
 	suggest: (_used, _unlistedIn, other) => ({ field: 'token_endpoint_auth_method', value: other })
 });
 
+/** The server requires PKCE, and the consent request and the code exchange had none. */
 export const PKCE_REQUIRED = entry({
-	code: F.PKCE_REQUIRED,
+	code: 'pkce-required',
 	level: 'error',
 	message:
 		'The server expects PKCE for this client, and the consent request and the exchange had none.',
@@ -52,7 +56,7 @@ export const PKCE_REQUIRED = entry({
 
 /** The consent itself refused for want of PKCE. */
 export const PKCE_REQUIRED_AT_CONSENT = entry({
-	code: F.PKCE_REQUIRED,
+	code: 'pkce-required',
 	level: 'error',
 	message: 'The server requires PKCE for this client, and the consent request had none.',
 	fix: 'Turn PKCE on (S256) in the setup’s Advanced settings and open the consent page again.',
@@ -63,26 +67,36 @@ const MISMATCH =
 	'code_verifier sent does not match the code_challenge the code was issued for. That happens with a code from another consent request (another tab, a pasted address, or a consent started before the setup was saved again).';
 const FROM_THIS_FLOW = `Open the consent page from this flow’s step ${STEPS.consent.n} and exchange the code it brings back.`;
 
-/** The server's words name PKCE: the verifier is the cause. */
+/**
+ * The code_verifier does not match the code_challenge the code was issued for: the server's words
+ * name PKCE.
+ */
 export const PKCE_MISMATCH = entry({
-	code: F.PKCE_MISMATCH,
+	code: 'pkce-mismatch',
 	level: 'error',
 	message: `The ${MISMATCH}`,
 	fix: FROM_THIS_FLOW,
 	ref: RFC7636('4.6')
 });
 
-/** A refused code with PKCE on, the server's words silent on it: one cause among others. */
+/**
+ * A refused code with PKCE on, the server's words silent on it: a verifier that does not match is
+ * one cause among others.
+ */
 export const PKCE_MISMATCH_POSSIBLE = entry({
-	code: F.PKCE_MISMATCH,
+	code: 'pkce-mismatch',
 	level: 'info',
 	message: `One possible cause: the ${MISMATCH}`,
 	fix: FROM_THIS_FLOW,
 	ref: RFC7636('4.6')
 });
 
+/**
+ * PKCE plain sends the verifier itself as the challenge: whoever sees the consent URL can use the
+ * code.
+ */
 export const PKCE_PLAIN = entry({
-	code: F.PKCE_PLAIN,
+	code: 'pkce-plain',
 	level: 'warning',
 	message:
 		'PKCE plain: the challenge in the consent URL is the verifier itself, so anyone who saw that URL can exchange the code.',

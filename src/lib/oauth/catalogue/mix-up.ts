@@ -5,7 +5,6 @@
  * endpoint's origin, and none where the metadata promised one.
  */
 import { STEPS } from '$lib/exchange/step-registry';
-import * as F from '../findings';
 import { MIX_UP_EXPLAINED, type ExpectedIssuer } from '../issuer';
 import { entry } from './raise';
 
@@ -17,16 +16,21 @@ type From = ExpectedIssuer['from'];
 const whence = (from: From | undefined) =>
 	from === 'metadata' ? 'the service’s metadata' : 'the setup’s Issuer field';
 
+/** The iss on the redirect is exactly the expected issuer. */
 export const ISSUER_OK = entry({
-	code: F.ISSUER_OK,
+	code: 'issuer-ok',
 	level: 'info',
 	message: (returned: string, from: From) =>
 		`The redirect names the expected issuer "${returned}" (from ${whence(from)}).`,
 	ref
 });
 
+/**
+ * Possible mix-up: the iss on the redirect is not the expected issuer (compared exactly). The code
+ * is held back.
+ */
 export const ISSUER_MISMATCH = entry({
-	code: F.ISSUER_MISMATCH,
+	code: 'issuer-mismatch',
 	level: 'error',
 	message: (returned: string, expected: string, from: From) =>
 		`Possible mix-up attack: the redirect names the issuer "${returned}", but this flow expected "${expected}" (from ${whence(from)}). The two are compared character by character. The code was not exchanged.`,
@@ -34,8 +38,12 @@ export const ISSUER_MISMATCH = entry({
 	ref
 });
 
+/**
+ * Possible mix-up: with no issuer known, the iss on the redirect is not on the authorization
+ * endpoint's origin. The code is held back.
+ */
 export const ISSUER_OFF_ORIGIN = entry({
-	code: F.ISSUER_MISMATCH,
+	code: 'issuer-mismatch',
 	level: 'error',
 	message: (returned: string, authorizationOrigin: string) =>
 		`Possible mix-up attack: the redirect names the issuer "${returned}", which is not on the authorization endpoint's origin (${authorizationOrigin}). No issuer is known to compare it with exactly, so the origins were compared. The code was not exchanged.`,
@@ -43,8 +51,12 @@ export const ISSUER_OFF_ORIGIN = entry({
 	ref
 });
 
+/**
+ * The redirect carries iss, but no issuer is known to compare it with; it is on the authorization
+ * endpoint's origin.
+ */
 export const ISSUER_NOT_CHECKED = entry({
-	code: F.ISSUER_NOT_CHECKED,
+	code: 'issuer-not-checked',
 	level: 'info',
 	message: (returned: string) =>
 		`The redirect names the issuer "${returned}": not checked, no issuer known. It is on the authorization endpoint's origin.`,
@@ -52,8 +64,12 @@ export const ISSUER_NOT_CHECKED = entry({
 	ref
 });
 
+/**
+ * Possible mix-up: the metadata promises iss on the redirect, and this one has none. The code is
+ * held back.
+ */
 export const ISSUER_MISSING = entry({
-	code: F.ISSUER_MISMATCH,
+	code: 'issuer-mismatch',
 	level: 'error',
 	message: (expected: string | undefined) =>
 		`The service's metadata says it sends iss on the redirect, but this one has none, so it may not come from the expected issuer "${expected ?? ''}". The code was not exchanged.`,
@@ -61,8 +77,12 @@ export const ISSUER_MISSING = entry({
 	ref
 });
 
+/**
+ * An issuer is known but the redirect carries no iss (only a server that announces
+ * authorization_response_iss_parameter_supported must send it).
+ */
 export const ISSUER_NOT_SENT = entry({
-	code: F.ISSUER_NOT_SENT,
+	code: 'issuer-not-sent',
 	level: 'info',
 	message: (expected: string) =>
 		`The redirect carries no iss, so the expected issuer "${expected}" could not be compared. Only a server that announces it in its metadata must send it.`,

@@ -3,24 +3,21 @@
  * rests on, written together in the catalogue file of its concern (`token.ts`, `transport.ts`).
  * `diagnose.ts` decides which finding applies and raises its entry with `raise`.
  *
- * The code's constant stays in `findings.ts`, with its `@see`, and an entry names it
- * (`code: F.INVALID_CLIENT`): a code is also a value that is compared, not only shown (the
- * service's own OAuth error, matched against it; the tests and the views pick findings by code),
- * and more than a dozen modules import the codes from there. An entry adds what a code alone
- * does not say, and nothing that `findings.ts` already holds.
+ * The entry is the only place its code is written: `FindingCode` (`catalogue/index.ts`) is the
+ * union of the codes of every entry. An OAuth error that the service names itself (RFC 6749
+ * §4.1.2.1, §5.2) keeps the service's own spelling as its code.
  */
 import type { Finding, Suggestion } from '$lib/exchange/types';
 
 /** A text, or a text made from what the check that raises it found. */
 type Words<A extends readonly unknown[]> = string | ((...args: A) => string);
 
-export interface Entry<A extends readonly unknown[] = []> {
+export interface Entry<A extends readonly unknown[] = [], C extends string = string> {
 	/**
-	 * The finding's code (a constant of `findings.ts`), or, for a finding that carries the
-	 * service's own error code, the function that takes it from what was found (with the same
-	 * parameters as the message's).
+	 * The finding's code; or, for a finding that carries the service's own error code, the function
+	 * that takes it from what was found (with the same parameters as the message's).
 	 */
-	readonly code: Words<A>;
+	readonly code: C | ((...args: A) => string);
 	readonly level: Finding['level'];
 	readonly message: Words<A>;
 	/** What to do about it; a function may answer undefined when the finding has no fix there. */
@@ -35,12 +32,14 @@ export interface Entry<A extends readonly unknown[] = []> {
 }
 
 /**
- * An entry, its arguments' types taken from its message, fix or code function. A call of it has no
- * side effect, which the annotation tells the bundler, so that a bundle leaves out the entries it
- * does not raise.
+ * An entry, its code's type the literal written in it, its arguments' types taken from its
+ * message, fix or code function. A call of it has no side effect, which the annotation tells the
+ * bundler, so that a bundle leaves out the entries it does not raise.
  */
 /* @__NO_SIDE_EFFECTS__ */
-export function entry<A extends readonly unknown[] = []>(e: Entry<A>): Entry<A> {
+export function entry<const C extends string, A extends readonly unknown[] = []>(
+	e: Entry<A, C>
+): Entry<A, C> {
 	return e;
 }
 

@@ -6,21 +6,25 @@
  */
 import { STEPS } from '$lib/exchange/step-registry';
 import { API_DOCS, apiDocs } from '../docs';
-import * as F from '../findings';
 import { entry } from './raise';
 
 const BEARER_ERRORS = 'RFC 6750 §3.1';
 
+/** A 401 on a call made after the access token had expired. */
 export const TOKEN_EXPIRED = entry({
-	code: F.INVALID_TOKEN,
+	code: 'invalid_token',
 	level: 'error',
 	message: 'The access token had expired when this request was sent (401).',
 	fix: `Refresh the token (step ${STEPS.refresh.n}), then call again.`,
 	ref: BEARER_ERRORS
 });
 
+/**
+ * A 401 on a call with an access token that had not expired: invalid, revoked, or sent in the wrong
+ * place.
+ */
 export const TOKEN_REFUSED = entry({
-	code: F.INVALID_TOKEN,
+	code: 'invalid_token',
 	level: 'error',
 	message: (saidInvalidToken: boolean) =>
 		`The service refused the access token (401${saidInvalidToken ? ', invalid_token' : ''}).`,
@@ -28,8 +32,12 @@ export const TOKEN_REFUSED = entry({
 	ref: BEARER_ERRORS
 });
 
+/**
+ * A 403 that names insufficient_scope: the token lacks the scope the call needs (a zone-2 call with
+ * read only).
+ */
 export const INSUFFICIENT_SCOPE = entry({
-	code: F.INSUFFICIENT_SCOPE,
+	code: 'insufficient_scope',
 	level: 'error',
 	message:
 		'This call needs write permission: it is a zone-2 call, and the token was granted "read" only (403).',
@@ -37,8 +45,9 @@ export const INSUFFICIENT_SCOPE = entry({
 	ref: BEARER_ERRORS
 });
 
+/** A 403 from the API: zone 2 needs read write, or the application's credentials were refused. */
 export const FORBIDDEN = entry({
-	code: F.FORBIDDEN,
+	code: 'forbidden',
 	level: 'error',
 	message:
 		'The service refused the call (403). For this service that means the application credentials were rejected, or the call needs "read write" (zone 2).',
@@ -46,8 +55,9 @@ export const FORBIDDEN = entry({
 	ref: apiDocs('§5 step 7')
 });
 
+/** The service answered 429: over its rate limit. */
 export const RATE_LIMITED = entry({
-	code: F.RATE_LIMITED,
+	code: 'rate-limited',
 	level: 'error',
 	message: (resetAfter: string | undefined) =>
 		`The service's rate limit is reached (429).${resetAfter ? ` The limits reset in ${resetAfter} s.` : ''}`,
@@ -56,8 +66,9 @@ export const RATE_LIMITED = entry({
 	ref: 'RFC 6585 §4'
 });
 
+/** The user record has no userId, which clients of this service usually read. */
 export const USERINFO_FIELDS = entry({
-	code: F.USERINFO_FIELDS,
+	code: 'userinfo-fields',
 	level: 'info',
 	message: 'The user record has no userId field, which clients of this service usually read.',
 	// The API docs do not list the user record's fields (§2.4): what clients read, not a rule.
@@ -79,8 +90,9 @@ const WHERE_ITEM_IDS_COME_FROM =
 
 const USE_AN_ITEM_ID = `Use ${ITEM_ID_FORMS}. ${WHERE_ITEM_IDS_COME_FROM}.`;
 
+/** A 400 from the API over item ids that are not of an item id's form (edit-tag's i). */
 export const ITEM_ID_MALFORMED = entry({
-	code: F.BAD_ITEM_ID,
+	code: 'bad-item-id',
 	level: 'error',
 	message: (shown: string[]) =>
 		`The service refused the call (400): ${shown.join(', ')} ${shown.length > 1 ? 'are not item ids' : 'is not an item id'}.`,
@@ -88,16 +100,18 @@ export const ITEM_ID_MALFORMED = entry({
 	ref: ITEM_ID_CONVENTIONS
 });
 
+/** A 400 from the API over a call that needs an item id and sent none. */
 export const ITEM_ID_MISSING = entry({
-	code: F.BAD_ITEM_ID,
+	code: 'bad-item-id',
 	level: 'error',
 	message: 'The service refused the call (400): it needs at least one item id, i=….',
 	fix: USE_AN_ITEM_ID,
 	ref: ITEM_ID_CONVENTIONS
 });
 
+/** A 400 from the API over a well-formed item id the service does not know. */
 export const ITEM_ID_UNKNOWN = entry({
-	code: F.BAD_ITEM_ID,
+	code: 'bad-item-id',
 	level: 'error',
 	message: (said: string) =>
 		`The service refused the call (400): the item id is well-formed, but the service does not know it (it said ${said}).`,

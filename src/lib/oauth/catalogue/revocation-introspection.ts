@@ -2,7 +2,6 @@
  * What the revocation (RFC 7009) and introspection (RFC 7662) answers say, and what the proof of a
  * revocation, the revoked token used again, shows. `token-admin.ts` decides which applies.
  */
-import * as F from '../findings';
 import { entry } from './raise';
 
 const RFC7009 = (s: string) => `RFC 7009 §${s}`;
@@ -12,8 +11,12 @@ const RFC7662 = (s: string) => `RFC 7662 §${s}`;
 const retryAfter = (after: string | undefined) =>
 	after ? `; it asks to try again after ${after}${/^\d+$/.test(after) ? ' seconds' : ''}` : '';
 
+/**
+ * The server asks to try the revocation or the introspection again later (503, with Retry-After
+ * when it says when).
+ */
 export const REVOCATION_RETRY = entry({
-	code: F.REVOCATION_RETRY,
+	code: 'revocation-retry',
 	level: 'warning',
 	message: (what: string, after: string | undefined) =>
 		`The server is unavailable for ${what} now (503)${retryAfter(after)}.`,
@@ -21,8 +24,12 @@ export const REVOCATION_RETRY = entry({
 	ref: RFC7009('2.2.1')
 });
 
+/**
+ * The server does not revoke (or introspect) this kind of token (unsupported_token_type), e.g. a
+ * JWT access token that it cannot take back before it expires.
+ */
 export const REVOCATION_UNSUPPORTED = entry({
-	code: F.REVOCATION_UNSUPPORTED,
+	code: 'revocation-unsupported',
 	level: 'warning',
 	message: (what: string) =>
 		`The server does not support ${what} for this kind of token (unsupported_token_type). Structured (JWT) access tokens often cannot be taken back: they stay valid until they expire.`,
@@ -30,40 +37,48 @@ export const REVOCATION_UNSUPPORTED = entry({
 	ref: RFC7009('2.2.1')
 });
 
+/** The introspection answer is not what RFC 7662 asks for: JSON with a boolean active. */
 export const INTROSPECTION_MALFORMED = entry({
-	code: F.INTROSPECTION_MALFORMED,
+	code: 'introspection-malformed',
 	level: 'error',
 	message:
 		'The introspection answer is not JSON with a boolean "active" member, which RFC 7662 §2.2 requires.',
 	ref: RFC7662('2.2')
 });
 
+/** The token is active: the introspection answer says so, with what it holds. */
 export const INTROSPECTION_ACTIVE = entry({
-	code: F.INTROSPECTION_ACTIVE,
+	code: 'introspection-active',
 	level: 'info',
 	message: (name: string, details: readonly string[]) =>
 		`The ${name} is active${details.length ? `: ${details.join(', ')}` : ''}.`,
 	ref: RFC7662('2.2')
 });
 
+/** The token is not active: expired, revoked, unknown, or not this client's to ask about. */
 export const INTROSPECTION_INACTIVE = entry({
-	code: F.INTROSPECTION_INACTIVE,
+	code: 'introspection-inactive',
 	level: 'info',
 	message: (name: string) =>
 		`The ${name} is not active: it expired, was revoked, is unknown to this server, or this client may not ask about it. The server does not say which (RFC 7662 §2.2).`,
 	ref: RFC7662('2.2')
 });
 
+/**
+ * The server answered the revocation with 200: that alone proves nothing, since a server answers
+ * 200 for a token it does not know too. The proof request tells.
+ */
 export const REVOCATION_ACCEPTED = entry({
-	code: F.REVOCATION_ACCEPTED,
+	code: 'revocation-accepted',
 	level: 'info',
 	message:
 		'The server answered 200. That alone proves nothing: a server answers 200 for a token it does not know, too (RFC 7009 §2.2). The request below shows whether the token still works.',
 	ref: RFC7009('2.2')
 });
 
+/** The revoked token still works: the proof request succeeded after a 200 from revocation. */
 export const REVOCATION_NOT_EFFECTIVE = entry({
-	code: F.REVOCATION_NOT_EFFECTIVE,
+	code: 'revocation-not-effective',
 	level: 'error',
 	message: (name: string, use: string, status: number) =>
 		`The revoked ${name} still works: ${use} with it succeeded (${status}) after the server answered 200 to the revocation.`,
@@ -71,8 +86,9 @@ export const REVOCATION_NOT_EFFECTIVE = entry({
 	ref: RFC7009('2.2')
 });
 
+/** The revoked token no longer works: the proof request was refused. */
 export const REVOCATION_PROVEN = entry({
-	code: F.REVOCATION_PROVEN,
+	code: 'revocation-proven',
 	level: 'info',
 	message: (name: string, use: string, status: number, error: string) =>
 		`The ${name} no longer works: ${use} with it was refused (${status}${error ? `, ${error}` : ''}).`,

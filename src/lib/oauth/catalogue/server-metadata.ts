@@ -3,30 +3,37 @@
  * well-known URL as well): a document the form was filled from, a document refused, one naming
  * another issuer, or none. `server/discovery.ts` decides which applies.
  */
-import * as F from '../findings';
 import { entry } from './raise';
 
 const RFC8414 = (s: string) => `RFC 8414 §${s}`;
 
+/** The metadata document was found and read; the form was filled from it. */
 export const METADATA_FOUND = entry({
-	code: F.METADATA_FOUND,
+	code: 'metadata-found',
 	level: 'info',
 	message: (issuer: string) =>
 		`Metadata found for ${issuer}: the form was filled from it. Save the setup to use it.`,
 	ref: RFC8414('3.2')
 });
 
-/** The URL of the document, and why it was refused. */
+/**
+ * The metadata document is not valid metadata (not a JSON object, or a member of the wrong type):
+ * nothing of it is used.
+ */
 export const METADATA_INVALID = entry({
-	code: F.METADATA_INVALID,
+	code: 'metadata-invalid',
 	level: 'error',
 	message: (url: string, why: string) =>
 		`The metadata document at ${url} was refused: ${why}. Nothing of it was used.`,
 	ref: RFC8414('3.2')
 });
 
+/**
+ * The document's issuer is not exactly the issuer it was fetched for: it is refused, and nothing of
+ * it is used.
+ */
 export const METADATA_ISSUER_MISMATCH = entry({
-	code: F.METADATA_ISSUER_MISMATCH,
+	code: 'metadata-issuer-mismatch',
 	level: 'error',
 	message: (named: string, expected: string) =>
 		`The document's issuer is "${named}", not "${expected}", the issuer it was fetched for. RFC 8414 §3.3 says such a document must not be used (an attacker's metadata would otherwise redirect the secret), so nothing was filled.`,
@@ -34,8 +41,12 @@ export const METADATA_ISSUER_MISMATCH = entry({
 	ref: RFC8414('3.3')
 });
 
+/**
+ * Neither well-known URL gave a metadata document: the server publishes none, so the documented
+ * endpoints stay.
+ */
 export const METADATA_NONE = entry({
-	code: F.METADATA_NONE,
+	code: 'metadata-none',
 	level: 'info',
 	message: (issuer: string) =>
 		`No metadata at either well-known URL of ${issuer}: this server publishes none (the feed-reader service’s API docs describe none), so the documented endpoints stay.`,

@@ -9,7 +9,6 @@
 import type { StaleWhy } from '../callback';
 import { STEPS } from '$lib/exchange/step-registry';
 import { apiDocs } from '../docs';
-import * as F from '../findings';
 import { entry } from './raise';
 
 const CSRF = 'RFC 6749 §10.12';
@@ -19,8 +18,12 @@ const ERROR_RESPONSE = 'RFC 6749 §4.1.2.1';
 const sentBack = (error: string | undefined, description: string | undefined) =>
 	`The service sent back error "${error}"${description ? `: "${description}"` : ''}.`;
 
+/**
+ * The returned state is not the saved one (or is missing): the redirect is ignored and the code not
+ * used.
+ */
 export const STATE_MISMATCH = entry({
-	code: F.STATE_MISMATCH,
+	code: 'state-mismatch',
 	level: 'error',
 	message: (description: string | undefined) =>
 		`${description ?? 'The returned state does not match the saved one.'} The response may be forged (CSRF), so the playground ignored it and the code was not used.`,
@@ -28,8 +31,9 @@ export const STATE_MISMATCH = entry({
 	ref: `${apiDocs('§5 step 3')}; ${CSRF}`
 });
 
+/** A redirect arrived with no consent request pending (the state is single-use). */
 export const NO_PENDING_STATE = entry({
-	code: F.NO_PENDING_STATE,
+	code: 'no-pending-state',
 	level: 'error',
 	message:
 		'A redirect arrived, but the playground was not waiting for one: its state was used already or the session was reset.',
@@ -37,14 +41,18 @@ export const NO_PENDING_STATE = entry({
 	ref: CSRF
 });
 
+/** The redirect back is malformed (repeated or missing parameters). */
 export const MALFORMED_CALLBACK = entry({
-	code: F.MALFORMED_CALLBACK,
+	code: 'malformed-callback',
 	level: 'error',
 	message: (description: string | undefined) => description ?? 'The redirect is malformed.',
 	ref: 'RFC 6749 §4.1.2'
 });
 
-/** The user said no on the consent page: a warning, since nothing is wrong with the client. */
+/**
+ * access_denied on the redirect: the user said no on the consent page, a warning since nothing is
+ * wrong with the client.
+ */
 export const ACCESS_DENIED = entry({
 	code: (error: string, _description: string | undefined) => error,
 	level: 'warning',
@@ -52,16 +60,20 @@ export const ACCESS_DENIED = entry({
 	ref: ERROR_RESPONSE
 });
 
+/**
+ * Another error on the redirect back: the finding carries the service's error code, or error when
+ * it gave none.
+ */
 export const AUTHORIZATION_ERROR = entry({
-	code: (error: string | undefined, _description: string | undefined) =>
-		error ?? F.AUTHORIZATION_ERROR,
+	code: (error: string | undefined, _description: string | undefined) => error ?? 'error',
 	level: 'error',
 	message: sentBack,
 	ref: ERROR_RESPONSE
 });
 
+/** The returned state matches the saved one. */
 export const STATE_OK = entry({
-	code: F.STATE_OK,
+	code: 'state-ok',
 	level: 'info',
 	message: 'The returned state matches the saved one.',
 	ref: apiDocs('§5 step 3')
@@ -75,20 +87,22 @@ const STALE: Record<StaleWhy, string> = {
 		'This address answers a consent request this flow has since replaced (it was restarted, or its setup saved again), so nothing of it was exchanged, and the flow’s code and tokens stay as they were: start again from the consent step.'
 };
 
-/** A redirect for a consent this flow has since replaced, or whose code came back already: ignored. */
+/**
+ * A redirect for a consent this flow has since replaced, or whose code came back already: ignored.
+ */
 export const STALE_CALLBACK = entry({
-	code: F.CALLBACK_IGNORED,
+	code: 'callback-ignored',
 	level: 'warning',
 	message: (why: StaleWhy) => STALE[why],
 	ref: CSRF
 });
 
 /**
- * A redirect whose state matches no consent request of this browser: it may be forged. The
- * callback's own page says it too (server/callback-route.ts).
+ * A redirect whose state matches no consent request of this browser, which may be forged: ignored.
+ * The callback's own page says it too (server/callback-route.ts).
  */
 export const UNSOLICITED_CALLBACK = entry({
-	code: F.CALLBACK_IGNORED,
+	code: 'callback-ignored',
 	level: 'error',
 	message:
 		'This redirect was unsolicited: its state matches no consent request of this browser, pending or recent. It may be forged (cross-site request forgery, RFC 6749 §10.12). No flow changed, and nothing of it was kept.',
@@ -97,7 +111,7 @@ export const UNSOLICITED_CALLBACK = entry({
 
 /** In an imported recording: a redirect whose state matches no consent request in the file. */
 export const STATE_NOT_IN_RECORDING = entry({
-	code: F.STATE_MISMATCH,
+	code: 'state-mismatch',
 	level: 'warning',
 	message:
 		'Its state matches no consent request in this file: it answers a consent the recording does not hold (made before it, or in another tab), or it was not made by the application at all (RFC 6749 §10.12).',

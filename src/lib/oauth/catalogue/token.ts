@@ -8,7 +8,6 @@
  * the service complained about or one the request lacked). `tests/unit/catalogue.test.ts` names them.
  */
 import { API_DOCS, apiDocs } from '../docs';
-import * as F from '../findings';
 import { entry } from './raise';
 
 const RFC6749 = (s: string) => `RFC 6749 §${s}`;
@@ -20,8 +19,12 @@ const said = (desc: string | undefined) => (desc ? ` The service said: "${desc}"
 
 // The token endpoint's OAuth errors (RFC 6749 §5.2), each with the service's error_description.
 
+/**
+ * invalid_client: the service did not accept the client's authentication (its id, its secret, or
+ * the way it was sent).
+ */
 export const INVALID_CLIENT = entry({
-	code: F.INVALID_CLIENT,
+	code: 'invalid_client',
 	level: 'error',
 	message: (desc: string | undefined) =>
 		`The service did not accept the client credentials.${said(desc)}`,
@@ -29,25 +32,33 @@ export const INVALID_CLIENT = entry({
 	ref: RFC6749('5.2')
 });
 
+/** invalid_grant on a refresh: the refresh token is invalid, expired, used already or revoked. */
 export const REFRESH_TOKEN_REFUSED = entry({
-	code: F.INVALID_GRANT,
+	code: 'invalid_grant',
 	level: 'error',
 	message: (desc: string | undefined) => `The refresh token was refused.${said(desc)}`,
 	fix: 'It may have been used already (refresh tokens rotate: each refresh returns a new one), revoked, or expired. Run the flow again from the consent step.',
 	ref: RFC6749('6')
 });
 
+/**
+ * invalid_grant on the code exchange: the code is invalid, expired or used already, or the
+ * redirect_uri is not the one sent at consent.
+ */
 export const CODE_REFUSED = entry({
-	code: F.INVALID_GRANT,
+	code: 'invalid_grant',
 	level: 'error',
 	message: (desc: string | undefined) => `The authorization code was refused.${said(desc)}`,
 	fix: 'Likely causes: the code was already used (codes are single-use), it expired (exchange it at once), or the redirect_uri differs from the one sent at consent. Start the flow again.',
 	ref: RFC6749('4.1.3')
 });
 
-/** In a recording: the code of an earlier exchange sent again (imported.ts). */
+/**
+ * In an imported recording: a code that an earlier exchange of the file sent, sent again and
+ * refused (said in place of invalid_grant).
+ */
 export const CODE_REUSED = entry({
-	code: F.CODE_REUSED,
+	code: 'code-reused',
 	level: 'error',
 	message: (earlier: number, desc: string | undefined) =>
 		`This code was already sent to the token endpoint in exchange #${earlier} of this file, and a code can be exchanged only once, so the service refused it.${said(desc)}`,
@@ -55,8 +66,12 @@ export const CODE_REUSED = entry({
 	ref: RFC6749('4.1.2')
 });
 
+/**
+ * In an imported recording: the service gave tokens for a code an earlier exchange of the file had
+ * exchanged already, which it MUST NOT do.
+ */
 export const CODE_REUSE_ACCEPTED = entry({
-	code: F.CODE_REUSE_ACCEPTED,
+	code: 'code-reuse-accepted',
 	level: 'warning',
 	message: (earlier: number) =>
 		`This code was already exchanged in exchange #${earlier} of this file, and the service gave tokens for it again. RFC 6749 §4.1.2 says a code MUST NOT be used more than once, and the service should refuse it.`,
@@ -64,16 +79,18 @@ export const CODE_REUSE_ACCEPTED = entry({
 	ref: RFC6749('4.1.2')
 });
 
+/** invalid_scope: the requested scope is invalid or beyond the registration. */
 export const INVALID_SCOPE = entry({
-	code: F.INVALID_SCOPE,
+	code: 'invalid_scope',
 	level: 'error',
 	message: (desc: string | undefined) => `The requested scope was refused.${said(desc)}`,
 	fix: 'A read-only registration cannot ask for write: ask for "read" only, or leave the scope empty for the registration’s default.',
 	ref: RFC6749('5.2')
 });
 
+/** unsupported_grant_type: the token endpoint does not support the grant_type sent. */
 export const UNSUPPORTED_GRANT_TYPE = entry({
-	code: F.UNSUPPORTED_GRANT_TYPE,
+	code: 'unsupported_grant_type',
 	level: 'error',
 	message: (desc: string | undefined) =>
 		`The token endpoint does not support this grant_type.${said(desc)}`,
@@ -81,32 +98,40 @@ export const UNSUPPORTED_GRANT_TYPE = entry({
 	ref: RFC6749('5.2')
 });
 
+/** unauthorized_client: the client may not use this grant. */
 export const UNAUTHORIZED_CLIENT = entry({
-	code: F.UNAUTHORIZED_CLIENT,
+	code: 'unauthorized_client',
 	level: 'error',
 	message: (desc: string | undefined) => `This client may not use this grant.${said(desc)}`,
 	fix: 'Check the registration.',
 	ref: RFC6749('5.2')
 });
 
-/** invalid_request whose error_description names the Content-Type. */
+/**
+ * invalid_request whose error_description names the Content-Type: the token request lacked the form
+ * Content-Type.
+ */
 export const CONTENT_TYPE_REFUSED = entry({
-	code: F.CONTENT_TYPE,
+	code: 'content-type',
 	level: 'error',
 	message: (desc: string | undefined) => `The token request was malformed.${said(desc)}`,
 	fix: `Send Content-Type: application/x-www-form-urlencoded on token requests (${API_DOCS} §4.2).`,
 	ref: RFC6749('5.2')
 });
 
+/** invalid_request: a parameter of the token request is missing, repeated or malformed. */
 export const INVALID_REQUEST = entry({
-	code: F.INVALID_REQUEST,
+	code: 'invalid_request',
 	level: 'error',
 	message: (desc: string | undefined) => `The token request was malformed.${said(desc)}`,
 	fix: `A required parameter is missing or repeated (${API_DOCS} §4.2 lists them).`,
 	ref: RFC6749('5.2')
 });
 
-/** An error the playground has no words of its own for: the finding carries the service's code. */
+/**
+ * An OAuth error the playground has no words of its own for: the finding carries the service's code
+ * and its error_description.
+ */
 export const OTHER_ERROR = entry({
 	code: (error: string, _desc: string | undefined) => error,
 	level: 'error',
@@ -115,9 +140,11 @@ export const OTHER_ERROR = entry({
 	ref: RFC6749('5.2')
 });
 
-/** An error status whose body is no JSON object. */
+/**
+ * An error status from the token endpoint whose body is not the JSON error object of RFC 6749 §5.2.
+ */
 export const NO_ERROR_OBJECT = entry({
-	code: F.NO_ERROR_OBJECT,
+	code: 'no-error-object',
 	level: 'error',
 	message: (status: number) => `HTTP ${status} without an RFC 6749 §5.2 JSON error object.`,
 	ref: RFC6749('5.2')
@@ -127,7 +154,7 @@ export const NO_ERROR_OBJECT = entry({
 
 /** The token request went out without the form Content-Type (or with another one). */
 export const CONTENT_TYPE_NOT_SENT = entry({
-	code: F.CONTENT_TYPE,
+	code: 'content-type',
 	level: 'error',
 	message: (sent: string | undefined) =>
 		`The token request was sent ${sent ? `with Content-Type ${sent}` : 'without a Content-Type'}.`,
@@ -135,8 +162,9 @@ export const CONTENT_TYPE_NOT_SENT = entry({
 	ref: apiDocs('§4.2')
 });
 
+/** A token response without Cache-Control: no-store. */
 export const CACHE_CONTROL = entry({
-	code: F.CACHE_CONTROL,
+	code: 'cache-control',
 	level: 'info',
 	message: 'The token response lacks Cache-Control: no-store, which RFC 6749 §5.1 requires.',
 	ref: RFC6749('5.1')
@@ -144,99 +172,112 @@ export const CACHE_CONTROL = entry({
 
 // The token response's fields (RFC 6749 §5.1; the service's API docs §2.3).
 
+/** The token response has no access_token string. */
 export const MISSING_ACCESS_TOKEN = entry({
-	code: F.MISSING_ACCESS_TOKEN,
+	code: 'missing-access_token',
 	level: 'error',
 	message: 'The token response has no access_token string.',
 	ref: RESPONSE
 });
 
+/** The token response has no token_type. */
 export const MISSING_TOKEN_TYPE = entry({
-	code: F.MISSING_TOKEN_TYPE,
+	code: 'missing-token_type',
 	level: 'error',
 	message: 'The token response has no token_type.',
 	ref: RESPONSE
 });
 
+/** The token_type is not Bearer, in any letter case. */
 export const TOKEN_TYPE = entry({
-	code: F.TOKEN_TYPE,
+	code: 'token_type',
 	level: 'warning',
 	message: (tokenType: string) => `token_type is "${tokenType}", not Bearer.`,
 	ref: RESPONSE
 });
 
+/** The token_type is Bearer in another letter case. */
 export const TOKEN_TYPE_CASE = entry({
-	code: F.TOKEN_TYPE_CASE,
+	code: 'token_type-case',
 	level: 'info',
 	message: (tokenType: string) =>
 		`token_type is "${tokenType}"; ${API_DOCS} show "Bearer". The value is case-insensitive (RFC 6749 §5.1).`,
 	ref: RESPONSE
 });
 
+/** The token response has no expires_in, so the expiry is not known. */
 export const MISSING_EXPIRES_IN = entry({
-	code: F.MISSING_EXPIRES_IN,
+	code: 'missing-expires_in',
 	level: 'warning',
 	message:
 		'The token response has no expires_in, so the playground cannot tell when the token expires.',
 	ref: RESPONSE
 });
 
+/** expires_in is not an integer number of seconds. */
 export const EXPIRES_IN_TYPE = entry({
-	code: F.EXPIRES_IN_TYPE,
+	code: 'expires_in-type',
 	level: 'warning',
 	message: (expiresIn: unknown) =>
 		`expires_in should be an integer number of seconds; it is ${JSON.stringify(expiresIn)}.`,
 	ref: RESPONSE
 });
 
+/** expires_in is zero or negative: the token is expired when it arrives. */
 export const EXPIRES_IN_NOT_POSITIVE = entry({
-	code: F.EXPIRES_IN_RANGE,
+	code: 'expires_in-range',
 	level: 'error',
 	message: (expiresIn: number) =>
 		`expires_in is ${expiresIn}: the token is expired the moment it arrives.`,
 	ref: RESPONSE
 });
 
+/** expires_in is over a year: implausibly long for an access token. */
 export const EXPIRES_IN_TOO_LONG = entry({
-	code: F.EXPIRES_IN_RANGE,
+	code: 'expires_in-range',
 	level: 'warning',
 	message: (expiresIn: number) =>
 		`expires_in is ${expiresIn} s, over a year: implausibly long for an access token.`,
 	ref: RESPONSE
 });
 
+/** The refresh answered without a new refresh token; the old one stays. */
 export const REFRESH_TOKEN_KEPT = entry({
-	code: F.REFRESH_TOKEN_KEPT,
+	code: 'refresh_token-kept',
 	level: 'info',
 	message:
 		'The refresh response has no refresh_token; the playground keeps the old one (RFC 6749 §6).',
 	ref: RFC6749('6')
 });
 
+/** The code exchange answered without a refresh token. */
 export const MISSING_REFRESH_TOKEN = entry({
-	code: F.MISSING_REFRESH_TOKEN,
+	code: 'missing-refresh_token',
 	level: 'warning',
 	message: 'The token response has no refresh_token, so the token cannot be refreshed.',
 	ref: RESPONSE
 });
 
+/** refresh_token is not a string. */
 export const REFRESH_TOKEN_TYPE = entry({
-	code: F.REFRESH_TOKEN_TYPE,
+	code: 'refresh_token-type',
 	level: 'error',
 	message: 'refresh_token is not a string.',
 	ref: RESPONSE
 });
 
+/** The token response has no scope: the requested one was granted. */
 export const MISSING_SCOPE = entry({
-	code: F.MISSING_SCOPE,
+	code: 'missing-scope',
 	level: 'info',
 	message:
 		'The token response has no scope; per RFC 6749 §5.1 that means the requested scope was granted.',
 	ref: RESPONSE
 });
 
+/** scope is not a string. */
 export const SCOPE_TYPE = entry({
-	code: F.SCOPE_TYPE,
+	code: 'scope-type',
 	level: 'warning',
 	message: 'scope should be a space-separated string.',
 	ref: RESPONSE
@@ -244,7 +285,7 @@ export const SCOPE_TYPE = entry({
 
 /** The granted scope is not the requested one; the fix only when write was asked for and lost. */
 export const SCOPE_DIFFERS = entry({
-	code: F.SCOPE_DIFFERS,
+	code: 'scope-differs',
 	level: 'warning',
 	message: (granted: string, requested: string, _writeLost: boolean) =>
 		`Granted scope "${granted}" differs from the requested "${requested}".`,
@@ -257,7 +298,7 @@ export const SCOPE_DIFFERS = entry({
 
 /** Fields the service's API docs do not list, which the playground shows and keeps. */
 export const EXTRA_FIELDS = entry({
-	code: F.EXTRA_FIELDS,
+	code: 'extra-fields',
 	level: 'info',
 	message: (fields: readonly string[]) =>
 		`Fields beyond those of ${API_DOCS} §2.3: ${fields.join(', ')}. They are shown and kept.`,

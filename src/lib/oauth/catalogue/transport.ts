@@ -7,54 +7,59 @@
  * on RFC 6749), and a wait for one of the playground's own connections. A GET the playground ended
  * to make room for another visitor rests on RFC 9110's safe methods: it may be sent again.
  */
-import * as F from '../findings';
 import { entry } from './raise';
 
 /** The sender's message, as it is. */
 const asSent = (message: string) => message;
 
+/** The outbound policy refused the address; the request never left. */
 export const BLOCKED = entry({
-	code: F.BLOCKED,
+	code: 'blocked',
 	level: 'error',
 	message: (m: string) => `The playground refused to send this request: ${m}`,
 	fix: 'Use a public http(s) address of the service, or run the playground locally to reach a server on your own machine.',
 	ref: undefined
 });
 
+/** Nothing listens at the address. */
 export const CONNECTION_REFUSED = entry({
-	code: F.CONNECTION_REFUSED,
+	code: 'connection-refused',
 	level: 'error',
 	message: asSent,
 	fix: 'Check the base URL and port, and that the service is running.',
 	ref: undefined
 });
 
+/** The host name does not resolve. */
 export const DNS_FAILURE = entry({
-	code: F.DNS_FAILURE,
+	code: 'dns-failure',
 	level: 'error',
 	message: asSent,
 	fix: 'Check the spelling of the host name in the base URL.',
 	ref: undefined
 });
 
+/** The service did not answer in time. */
 export const TIMEOUT = entry({
-	code: F.TIMEOUT,
+	code: 'timeout',
 	level: 'error',
 	message: asSent,
 	fix: 'The service is slow or unreachable. Try again, or check the base URL.',
 	ref: undefined
 });
 
+/** The TLS handshake or the certificate check failed. */
 export const TLS_FAILURE = entry({
-	code: F.TLS_FAILURE,
+	code: 'tls-failure',
 	level: 'error',
 	message: asSent,
 	fix: 'The certificate is not trusted (self-signed, expired, or for another name). Fix the certificate. For a test server of your own, run the playground locally and tick "Accept invalid TLS certificates" in the setup\'s Advanced settings; the hosted playground always checks certificates.',
 	ref: undefined
 });
 
+/** An https:// URL on a port that answers in plain HTTP: the handshake got no TLS back. */
 export const PLAIN_HTTP_PORT = entry({
-	code: F.PLAIN_HTTP_PORT,
+	code: 'plain-http-port',
 	level: 'error',
 	message: asSent,
 	fix: 'Use http:// for this port in the base URL and the endpoints, or the port where the service speaks https. No certificate setting can help: no TLS answered.',
@@ -68,7 +73,7 @@ export const PLAIN_HTTP_PORT = entry({
  * port does when it reads a plain request.
  */
 export const TLS_PORT_HINT = entry({
-	code: F.TLS_PORT_HINT,
+	code: 'tls-port-hint',
 	level: 'warning',
 	message: (said: string | undefined) =>
 		said
@@ -78,31 +83,35 @@ export const TLS_PORT_HINT = entry({
 	ref: undefined
 });
 
+/** The response body was cut at the size cap. */
 export const RESPONSE_TOO_LARGE = entry({
-	code: F.RESPONSE_TOO_LARGE,
+	code: 'response-too-large',
 	level: 'warning',
 	message: asSent,
 	fix: 'A token or user-info response should be small; check that the URL points at the right endpoint.',
 	ref: undefined
 });
 
+/** The connection closed before a full response. */
 export const CONNECTION_RESET = entry({
-	code: F.CONNECTION_RESET,
+	code: 'connection-reset',
 	level: 'error',
 	message: asSent,
 	ref: undefined
 });
 
+/** Every one of the playground's connections to the host was in use by other visitors' requests. */
 export const POOL_BUSY = entry({
-	code: F.POOL_BUSY,
+	code: 'pool-busy',
 	level: 'warning',
 	message: asSent,
 	fix: 'This is the playground being busy, not the service. Try the step again in a moment.',
 	ref: undefined
 });
 
+/** The user cancelled the step. */
 export const CANCELLED = entry({
-	code: F.CANCELLED,
+	code: 'cancelled',
 	level: 'info',
 	message: 'You cancelled this request before it finished.',
 	ref: undefined
@@ -110,7 +119,7 @@ export const CANCELLED = entry({
 
 /** Any other failure, and the fallback for a kind this file does not know. */
 export const NETWORK_ERROR = entry({
-	code: F.NETWORK_ERROR,
+	code: 'network-error',
 	level: 'error',
 	message: asSent,
 	ref: undefined
@@ -118,7 +127,7 @@ export const NETWORK_ERROR = entry({
 
 /** A code exchange whose connection closed before any answer (`reset`, and no response). */
 export const CODE_MAYBE_SPENT = entry({
-	code: F.CODE_MAYBE_SPENT,
+	code: 'code-maybe-spent',
 	level: 'warning',
 	message:
 		'The connection closed before any answer, so the code may or may not have been spent: the service may have received and used it, or never seen it.',
@@ -132,7 +141,7 @@ export const CODE_MAYBE_SPENT = entry({
  * host, as an address has one write at a time there (server/host-slots.ts).
  */
 export const POOL_WAIT = entry({
-	code: F.POOL_WAIT,
+	code: 'pool-wait',
 	level: 'info',
 	message: (waitedMs: number, host: string, write = false) =>
 		`This step waited ${Math.round(waitedMs)} ms for one of the playground's connections to ${host} (${
@@ -149,7 +158,7 @@ export const POOL_WAIT = entry({
  * sender's words say so, with the time and the host). It may be sent again: a GET changes nothing.
  */
 export const POOL_ENDED = entry({
-	code: F.POOL_ENDED,
+	code: 'pool-ended',
 	level: 'warning',
 	message: asSent,
 	fix: 'Send it again. This is the playground being busy with this service, not the service: many visitors were calling it through the playground at once. Run the playground locally to have its connections to yourself.',
