@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { raise, type Entry } from '$lib/oauth/catalogue/raise';
+import { explaining, raise, type Entry } from '$lib/oauth/catalogue/raise';
 import * as token from '$lib/oauth/catalogue/token';
 import * as transport from '$lib/oauth/catalogue/transport';
 import * as replay from '$lib/oauth/catalogue/code-replay';
@@ -207,6 +207,52 @@ describe('every catalogue entry', () => {
 			[...byCode].filter(([, names]) => names.length > 1).map(([c, n]) => [c, n.sort()])
 		);
 		expect(shared).toEqual(SHARED_CODES);
+	});
+});
+
+describe('the entries that explain an OAuth error (oauthError)', () => {
+	test('a file explains an error once for each grant: one entry for all grants, or one per grant', () => {
+		for (const [file, mod] of Object.entries(CATALOGUE)) {
+			const seen = new Map<string, (string | undefined)[]>();
+			for (const e of Object.values(mod) as Entry<unknown[]>[]) {
+				if (!e.oauthError) continue;
+				expect(e.code, `${file}: an entry that explains an error has it as its code`).toEqual(
+					expect.any(String)
+				);
+				const code = e.code as string;
+				seen.set(code, [...(seen.get(code) ?? []), e.grantType]);
+			}
+			for (const [code, grants] of seen) {
+				expect(new Set(grants).size, `${file}: ${code}`).toBe(grants.length);
+				if (grants.length > 1) expect(grants, `${file}: ${code}`).not.toContain(undefined);
+			}
+		}
+	});
+
+	test('the token endpoint’s are the errors of RFC 6749 §5.2, so a body naming one is an OAuth answer', () => {
+		const explained = Object.values(token).flatMap((e: Entry<never>) =>
+			e.oauthError ? [e.code] : []
+		);
+		expect([...new Set(explained)].sort()).toEqual([
+			'invalid_client',
+			'invalid_grant',
+			'invalid_request',
+			'invalid_scope',
+			'unauthorized_client',
+			'unsupported_grant_type'
+		]);
+	});
+
+	test('an error is found by its name and the grant that got it; a name it does not explain finds nothing', () => {
+		expect(explaining(token, 'invalid_client')).toBe(token.INVALID_CLIENT);
+		expect(explaining(token, 'invalid_grant', 'refresh_token')).toBe(token.REFRESH_TOKEN_REFUSED);
+		expect(explaining(token, 'invalid_grant', 'authorization_code')).toBe(token.CODE_REFUSED);
+		expect(explaining(token, 'invalid_grant')).toBeDefined();
+		// A code that is no OAuth error, an error without words of its own, a name of Object.prototype.
+		expect(explaining(token, 'content-type')).toBeUndefined();
+		expect(explaining(token, 'invalid_dpop_proof')).toBeUndefined();
+		expect(explaining(token, 'toString')).toBeUndefined();
+		expect(explaining(token, '__proto__')).toBeUndefined();
 	});
 });
 

@@ -9,8 +9,7 @@ import type { Exchange, FailureKind, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
 import { jsonObject } from '$lib/exchange/text';
 import { MAX_STATE_BYTES } from './consent';
-import * as F from './findings';
-import { raise, type Entry } from './catalogue/raise';
+import { explaining, raise, type Entry } from './catalogue/raise';
 import * as answer from './catalogue/answer';
 import * as consentUrl from './catalogue/consent-url';
 import * as resourceCall from './catalogue/resource-call';
@@ -61,27 +60,16 @@ const failureFindings: Record<FailureKind, Entry<[message: string]>> = {
 	network: transport.NETWORK_ERROR
 };
 
-/** The token endpoint's OAuth error (RFC 6749 §5.2), by its code and the step that got it. */
+/**
+ * The token endpoint's OAuth error (RFC 6749 §5.2): the entry of the token catalogue that explains
+ * it, for the grant that got it; an invalid_request whose description names the Content-Type is
+ * about that header; an error the catalogue has no words for keeps the service's own.
+ */
 function tokenErrorFinding(ex: Exchange, err: string, desc: string | undefined): Finding {
-	switch (err) {
-		case F.INVALID_CLIENT:
-			return raise(token.INVALID_CLIENT, desc);
-		case F.INVALID_GRANT:
-			return raise(ex.step === 'refresh' ? token.REFRESH_TOKEN_REFUSED : token.CODE_REFUSED, desc);
-		case F.INVALID_SCOPE:
-			return raise(token.INVALID_SCOPE, desc);
-		case F.UNSUPPORTED_GRANT_TYPE:
-			return raise(token.UNSUPPORTED_GRANT_TYPE, desc);
-		case F.UNAUTHORIZED_CLIENT:
-			return raise(token.UNAUTHORIZED_CLIENT, desc);
-		case F.INVALID_REQUEST:
-			return raise(
-				/content-type/i.test(desc ?? '') ? token.CONTENT_TYPE_REFUSED : token.INVALID_REQUEST,
-				desc
-			);
-		default:
-			return raise(token.OTHER_ERROR, err, desc);
-	}
+	if (err === 'invalid_request' && /content-type/i.test(desc ?? ''))
+		return raise(token.CONTENT_TYPE_REFUSED, desc);
+	const e = explaining(token, err, ex.step === 'refresh' ? 'refresh_token' : 'authorization_code');
+	return e ? raise(e, desc) : raise(token.OTHER_ERROR, err, desc);
 }
 
 function tokenResponseFindings(

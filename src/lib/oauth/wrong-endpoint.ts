@@ -10,9 +10,10 @@ import type { Exchange, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
 import { jsonObject } from '$lib/exchange/text';
 import { pageText } from './page-text';
-import { raise, type Entry } from './catalogue/raise';
+import { explaining, raise, type Entry } from './catalogue/raise';
 import * as A from './catalogue/answer';
 import type { EndpointFix } from './catalogue/answer';
+import * as token from './catalogue/token';
 
 /** The documented paths below the base URL (the service's API docs §4.1, §4.2, §4.3, §4.4). */
 const DOCUMENTED_PATHS = {
@@ -21,16 +22,6 @@ const DOCUMENTED_PATHS = {
 	userinfo: '/reader/api/0/user-info',
 	api: '/reader/api/0/'
 } as const;
-
-/** The token errors of RFC 6749 §5.2: a body naming one of these is an OAuth answer. */
-const OAUTH_TOKEN_ERRORS = new Set([
-	'invalid_request',
-	'invalid_client',
-	'invalid_grant',
-	'unauthorized_client',
-	'unsupported_grant_type',
-	'invalid_scope'
-]);
 
 export interface PlaygroundInfo {
 	/** The playground's own origin: a base URL on it, outside `/sandbox`, reaches the playground. */
@@ -76,7 +67,8 @@ export function isNotOAuthAnswer(ex: Exchange): boolean {
 		case 'refresh':
 			if (status < 300) return !body;
 			if (redirect) return true;
-			if (status === 404 || status === 405) return !error || !OAUTH_TOKEN_ERRORS.has(error);
+			// A body naming a token error the catalogue explains (RFC 6749 §5.2) is an OAuth answer.
+			if (status === 404 || status === 405) return !error || !explaining(token, error);
 			// A 401 with an empty body and an authentication challenge is the endpoint refusing the
 			// client (without the JSON object RFC 6749 §5.2 asks for), not another page.
 			if (status === 401 && !res.body.trim() && headerValue(res.headers, 'WWW-Authenticate'))

@@ -5,12 +5,17 @@
  *
  * The entry is the only place its code is written: `FindingCode` (`catalogue/index.ts`) is the
  * union of the codes of every entry. An OAuth error that the service names itself (RFC 6749
- * §4.1.2.1, §5.2) keeps the service's own spelling as its code.
+ * §4.1.2.1, §5.2) keeps the service's own spelling as its code, and the entry that explains it
+ * says so (`oauthError`): a check that reads the service's error finds the entry by it
+ * (`explaining`), and keeps no list of errors of its own.
  */
 import type { Finding, Suggestion } from '$lib/exchange/types';
 
 /** A text, or a text made from what the check that raises it found. */
 type Words<A extends readonly unknown[]> = string | ((...args: A) => string);
+
+/** The token endpoint's grants (RFC 6749 §4.1.3, §6), by their grant_type. */
+export type GrantType = 'authorization_code' | 'refresh_token';
 
 export interface Entry<A extends readonly unknown[] = [], C extends string = string> {
 	/**
@@ -18,6 +23,13 @@ export interface Entry<A extends readonly unknown[] = [], C extends string = str
 	 * that takes it from what was found (with the same parameters as the message's).
 	 */
 	readonly code: C | ((...args: A) => string);
+	/**
+	 * The code is an OAuth error the service answers with (its `error`), and this entry explains
+	 * it: a check finds the entry by the error it read (`explaining`).
+	 */
+	readonly oauthError?: true;
+	/** The grant this entry explains its OAuth error for, when it explains it for one only. */
+	readonly grantType?: GrantType;
 	readonly level: Finding['level'];
 	readonly message: Words<A>;
 	/** What to do about it; a function may answer undefined when the finding has no fix there. */
@@ -31,11 +43,20 @@ export interface Entry<A extends readonly unknown[] = [], C extends string = str
 	readonly suggest?: (...args: A) => Suggestion | undefined;
 }
 
+/** An entry that explains the OAuth error its code is (`explaining` finds it). */
+type Explains = { readonly oauthError: true };
+
 /**
  * An entry, its code's type the literal written in it, its arguments' types taken from its
  * message, fix or code function. A call of it has no side effect, which the annotation tells the
  * bundler, so that a bundle leaves out the entries it does not raise.
  */
+export function entry<const C extends string, A extends readonly unknown[] = []>(
+	e: Entry<A, C> & Explains
+): Entry<A, C> & Explains;
+export function entry<const C extends string, A extends readonly unknown[] = []>(
+	e: Entry<A, C>
+): Entry<A, C>;
 /* @__NO_SIDE_EFFECTS__ */
 export function entry<const C extends string, A extends readonly unknown[] = []>(
 	e: Entry<A, C>
@@ -62,4 +83,27 @@ export function raise<A extends readonly unknown[]>(e: Entry<A>, ...args: A): Fi
 		...(e.ref === undefined ? {} : { ref: e.ref }),
 		...(suggest ? { suggest } : {})
 	};
+}
+
+/**
+ * The entry of `entries` (the exports of one catalogue file) that explains the OAuth error
+ * `error`: its code is that error, and it says so (`oauthError`). Given the grant that got the
+ * error, an entry for another grant only is passed over; without one, any entry of the error
+ * answers. Undefined when the file has no words of its own for the error (a name of
+ * Object.prototype too: the codes are compared, never looked up as keys).
+ */
+export function explaining<M extends object>(
+	entries: M,
+	error: string,
+	grantType?: GrantType
+): Extract<M[keyof M], Explains> | undefined {
+	const explains = (e: unknown): e is Extract<M[keyof M], Explains> => {
+		const x = e as Partial<Entry<never>>;
+		return (
+			x.oauthError === true &&
+			x.code === error &&
+			(!grantType || !x.grantType || x.grantType === grantType)
+		);
+	};
+	return Object.values(entries).find(explains);
 }

@@ -17,7 +17,8 @@ const RESPONSE = apiDocs('§2.3');
 /** The service's error_description, quoted after the message's own words, or nothing. */
 const said = (desc: string | undefined) => (desc ? ` The service said: "${desc}".` : '');
 
-// The token endpoint's OAuth errors (RFC 6749 §5.2), each with the service's error_description.
+// The token endpoint's OAuth errors (RFC 6749 §5.2), each with the service's error_description. An
+// entry whose code is the error explains it (`oauthError`): diagnose.ts finds it by the error.
 
 /**
  * invalid_client: the service did not accept the client's authentication (its id, its secret, or
@@ -25,6 +26,7 @@ const said = (desc: string | undefined) => (desc ? ` The service said: "${desc}"
  */
 export const INVALID_CLIENT = entry({
 	code: 'invalid_client',
+	oauthError: true,
 	level: 'error',
 	message: (desc: string | undefined) =>
 		`The service did not accept the client credentials.${said(desc)}`,
@@ -35,6 +37,8 @@ export const INVALID_CLIENT = entry({
 /** invalid_grant on a refresh: the refresh token is invalid, expired, used already or revoked. */
 export const REFRESH_TOKEN_REFUSED = entry({
 	code: 'invalid_grant',
+	oauthError: true,
+	grantType: 'refresh_token',
 	level: 'error',
 	message: (desc: string | undefined) => `The refresh token was refused.${said(desc)}`,
 	fix: 'It may have been used already (refresh tokens rotate: each refresh returns a new one), revoked, or expired. Run the flow again from the consent step.',
@@ -47,6 +51,8 @@ export const REFRESH_TOKEN_REFUSED = entry({
  */
 export const CODE_REFUSED = entry({
 	code: 'invalid_grant',
+	oauthError: true,
+	grantType: 'authorization_code',
 	level: 'error',
 	message: (desc: string | undefined) => `The authorization code was refused.${said(desc)}`,
 	fix: 'Likely causes: the code was already used (codes are single-use), it expired (exchange it at once), or the redirect_uri differs from the one sent at consent. Start the flow again.',
@@ -82,6 +88,7 @@ export const CODE_REUSE_ACCEPTED = entry({
 /** invalid_scope: the requested scope is invalid or beyond the registration. */
 export const INVALID_SCOPE = entry({
 	code: 'invalid_scope',
+	oauthError: true,
 	level: 'error',
 	message: (desc: string | undefined) => `The requested scope was refused.${said(desc)}`,
 	fix: 'A read-only registration cannot ask for write: ask for "read" only, or leave the scope empty for the registration’s default.',
@@ -91,6 +98,7 @@ export const INVALID_SCOPE = entry({
 /** unsupported_grant_type: the token endpoint does not support the grant_type sent. */
 export const UNSUPPORTED_GRANT_TYPE = entry({
 	code: 'unsupported_grant_type',
+	oauthError: true,
 	level: 'error',
 	message: (desc: string | undefined) =>
 		`The token endpoint does not support this grant_type.${said(desc)}`,
@@ -101,6 +109,7 @@ export const UNSUPPORTED_GRANT_TYPE = entry({
 /** unauthorized_client: the client may not use this grant. */
 export const UNAUTHORIZED_CLIENT = entry({
 	code: 'unauthorized_client',
+	oauthError: true,
 	level: 'error',
 	message: (desc: string | undefined) => `This client may not use this grant.${said(desc)}`,
 	fix: 'Check the registration.',
@@ -122,6 +131,7 @@ export const CONTENT_TYPE_REFUSED = entry({
 /** invalid_request: a parameter of the token request is missing, repeated or malformed. */
 export const INVALID_REQUEST = entry({
 	code: 'invalid_request',
+	oauthError: true,
 	level: 'error',
 	message: (desc: string | undefined) => `The token request was malformed.${said(desc)}`,
 	fix: `A required parameter is missing or repeated (${API_DOCS} §4.2 lists them).`,
