@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import {
-	AUTHORIZATION_ERRORS,
 	MAX_STATE_BYTES,
 	checkCallback,
 	consentUrl,
@@ -9,6 +8,14 @@ import {
 	sameString,
 	stateBytes
 } from '$lib/oauth/consent';
+import { raise } from '$lib/oauth/catalogue/raise';
+import * as authorizationError from '$lib/oauth/catalogue/authorization-error';
+
+/** The authorization errors the catalogue has words for, and the meaning of each (its fix). */
+const MEANINGS = Object.values(authorizationError)
+	.filter((e): e is Extract<typeof e, { oauthError: true }> => e.oauthError === true)
+	.map((e) => raise(e, undefined))
+	.map((f) => [f.code, f.fix] as const);
 
 describe('state', () => {
 	test('its size is counted in UTF-8 bytes', () => {
@@ -102,8 +109,8 @@ describe('checkCallback', () => {
 });
 
 describe('authorization errors', () => {
-	test('the table covers the errors of RFC 6749 §4.1.2.1, and invalid_request_uri (RFC 9126 §4)', () => {
-		expect(Object.keys(AUTHORIZATION_ERRORS).sort()).toEqual([
+	test('the catalogue covers the errors of RFC 6749 §4.1.2.1, and invalid_request_uri (RFC 9126 §4)', () => {
+		expect(MEANINGS.map(([code]) => code).sort()).toEqual([
 			'access_denied',
 			'invalid_request',
 			'invalid_request_uri',
@@ -115,11 +122,10 @@ describe('authorization errors', () => {
 		]);
 	});
 	test('a known error is explained by its meaning; an unknown one, even a name on Object.prototype, by a general text', () => {
-		for (const [code, { meaning }] of Object.entries(AUTHORIZATION_ERRORS))
-			expect(explainAuthorizationError(code)).toBe(meaning);
+		for (const [code, meaning] of MEANINGS) expect(explainAuthorizationError(code)).toBe(meaning);
 		const general = explainAuthorizationError('made_up');
 		expect(general).toEqual(expect.any(String));
-		expect(Object.values(AUTHORIZATION_ERRORS).map((e) => e.meaning)).not.toContain(general);
+		expect(MEANINGS.map(([, meaning]) => meaning)).not.toContain(general);
 		expect(explainAuthorizationError('toString')).toBe(general);
 		expect(explainAuthorizationError('__proto__')).toBe(general);
 	});
@@ -132,8 +138,8 @@ test('a repeated error is malformed even when a code comes with it', () => {
 });
 
 test('every authorization error has a meaning, and each consent parameter its help', async () => {
-	for (const [code, e] of Object.entries(AUTHORIZATION_ERRORS))
-		expect(e.meaning, code).toEqual(expect.stringMatching(/\S/));
+	for (const [code, meaning] of MEANINGS)
+		expect(meaning, code).toEqual(expect.stringMatching(/\S/));
 	const { CONSENT_PARAM_HELP } = await import('$lib/oauth/consent');
 	expect(Object.keys(CONSENT_PARAM_HELP)).toEqual([
 		'client_id',

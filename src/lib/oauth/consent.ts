@@ -3,8 +3,9 @@
  * (the service's API docs §5 step 3, RFC 6749 §10.12).
  * Pure functions: no I/O.
  */
-import { STEPS } from '$lib/exchange/step-registry';
 import { API_DOCS } from './docs';
+import { explaining, raise } from './catalogue/raise';
+import * as authorizationError from './catalogue/authorization-error';
 // Kept here, not in setup.ts: the page imports this module, and setup.ts would bring zod into the
 // browser bundle (zod probes for eval on load, which the page's CSP reports as a violation).
 export const MAX_STATE_BYTES = 500; // the service's API docs §4.1, §8
@@ -138,56 +139,8 @@ export function checkCallback(
 }
 
 /**
- * The authorization errors of RFC 6749 §4.1.2.1, in plain words, in one table:
- * - `meaning`: what the error says when it comes back on the redirect to the callback (the user was
- *   asked, or the service refused on the consent page);
- * - `fix`: what to change when the consent URL, checked without a user, is refused straight away.
- * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1
- */
-export const AUTHORIZATION_ERRORS: Readonly<
-	Record<string, { meaning: string; fix?: string; sandbox?: string }>
-> = {
-	access_denied: {
-		meaning:
-			'The user, or the provider, declined consent: nothing was granted, and nothing is wrong with the setup. To try again, start the consent step again (Try again, then Open the consent page) and grant access this time.',
-		sandbox:
-			'The user declined consent on the sandbox’s consent page (Deny): nothing was granted, and nothing is wrong with the setup. To try again, start the consent step again (Try again, then Open the consent page) and choose Authorize.',
-		fix: 'The service refused without asking the user. Check that the application is allowed to use this flow.'
-	},
-	invalid_scope: {
-		meaning:
-			'The service refused the requested scope. A registration set to "Read only" cannot ask for write: ask for "read" only, or leave the scope empty to get the registration’s default. A word the service does not know ("read" and "write" are its scopes) is refused too.',
-		fix: 'A registration set to "Read only" cannot ask for write: ask for "read" only, or leave the scope empty to get the registration’s default. "read" and "write" are the service’s scopes.'
-	},
-	invalid_request: {
-		meaning:
-			'The consent request was malformed: a parameter is missing, repeated or invalid (for example a state over 500 bytes). The error description says which.',
-		fix: 'A parameter is missing, repeated or malformed (for example a state over 500 bytes).'
-	},
-	unauthorized_client: {
-		meaning:
-			'This client is not allowed to use the authorization-code flow. Check the registration.',
-		fix: 'This client may not use the authorization-code flow. Check the registration.'
-	},
-	unsupported_response_type: {
-		meaning: 'The service does not support this response_type. The flow needs response_type=code.',
-		fix: 'The flow needs response_type=code.'
-	},
-	server_error: {
-		meaning: 'The service hit an unexpected error while handling the consent. Try again later.'
-	},
-	temporarily_unavailable: {
-		meaning: 'The service is overloaded or down for maintenance. Try again later.'
-	},
-	// RFC 9126 §4 and RFC 9101 §6.2: a pushed request's handle the server no longer knows.
-	invalid_request_uri: {
-		meaning: `The request_uri of the pushed request (RFC 9126) is expired or was already used: it lives a short time (the countdown in step ${STEPS.consent.n} shows it) and can be used once. Push the request again, then open the new link right away.`,
-		fix: 'The request_uri is expired or was already used (RFC 9126 §4): push the request again.'
-	}
-};
-
-/**
- * Plain words for an authorization error that came back on the redirect (RFC 6749 §4.1.2.1). They
+ * Plain words for an authorization error that came back on the redirect (RFC 6749 §4.1.2.1): the
+ * fix of its entry in `catalogue/authorization-error.ts`, or of the entry for any other error. They
  * name the sandbox's own buttons only when `target.sandbox` says the consent page was the built-in
  * sandbox's; any other provider's page has its own.
  */
@@ -195,10 +148,11 @@ export function explainAuthorizationError(
 	error: string,
 	target: { sandbox?: boolean } = {}
 ): string {
-	if (!Object.hasOwn(AUTHORIZATION_ERRORS, error))
-		return 'The service returned an error code that RFC 6749 §4.1.2.1 does not define. Its description may say more.';
-	const entry = AUTHORIZATION_ERRORS[error]!;
-	return (target.sandbox && entry.sandbox) || entry.meaning;
+	const explained = explaining(Object.values(authorizationError), error);
+	const finding = explained
+		? raise(explained, undefined, target.sandbox)
+		: raise(authorizationError.OTHER_ERROR, error, undefined);
+	return finding.fix!;
 }
 
 /**

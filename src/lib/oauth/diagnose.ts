@@ -11,6 +11,7 @@ import { jsonObject } from '$lib/exchange/text';
 import { MAX_STATE_BYTES } from './consent';
 import { explaining, raise, type Entry } from './catalogue/raise';
 import * as answer from './catalogue/answer';
+import * as authorizationError from './catalogue/authorization-error';
 import * as consentUrl from './catalogue/consent-url';
 import * as resourceCall from './catalogue/resource-call';
 import * as stateCheck from './catalogue/state-check';
@@ -68,7 +69,11 @@ const failureFindings: Record<FailureKind, Entry<[message: string]>> = {
 function tokenErrorFinding(ex: Exchange, err: string, desc: string | undefined): Finding {
 	if (err === 'invalid_request' && /content-type/i.test(desc ?? ''))
 		return raise(token.CONTENT_TYPE_REFUSED, desc);
-	const e = explaining(token, err, ex.step === 'refresh' ? 'refresh_token' : 'authorization_code');
+	const e = explaining(
+		Object.values(token),
+		err,
+		ex.step === 'refresh' ? 'refresh_token' : 'authorization_code'
+	);
 	return e ? raise(e, desc) : raise(token.OTHER_ERROR, err, desc);
 }
 
@@ -236,14 +241,16 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 			URL.canParse(ctx.redirectUri) &&
 			target.origin + target.pathname ===
 				new URL(ctx.redirectUri).origin + new URL(ctx.redirectUri).pathname;
-		if (back && target.searchParams.has('error'))
+		if (back && target.searchParams.has('error')) {
+			const error = target.searchParams.get('error')!;
+			const description = target.searchParams.get('error_description');
+			const explained = explaining(Object.values(consentUrl), error);
 			return [
-				raise(
-					consentUrl.REFUSED_STRAIGHT_BACK,
-					target.searchParams.get('error')!,
-					target.searchParams.get('error_description')
-				)
+				explained
+					? raise(explained, description)
+					: raise(consentUrl.REFUSED_STRAIGHT_BACK, error, description)
 			];
+		}
 		// Straight back or elsewhere, the registration is accepted.
 		return [
 			back
@@ -372,12 +379,16 @@ export function diagnoseCallback(verdict: string, error?: string, description?: 
 			return [raise(stateCheck.NO_PENDING_STATE)];
 		case 'malformed':
 			return [raise(stateCheck.MALFORMED_CALLBACK, description)];
-		case 'error':
+		case 'error': {
+			// The entry of the error sent back, or the one of any other error.
+			const explained =
+				error === undefined ? undefined : explaining(Object.values(authorizationError), error);
 			return [
-				error === 'access_denied'
-					? raise(stateCheck.ACCESS_DENIED, error, description)
-					: raise(stateCheck.AUTHORIZATION_ERROR, error, description)
+				explained
+					? raise(explained, description)
+					: raise(authorizationError.OTHER_ERROR, error, description)
 			];
+		}
 		default:
 			return [raise(stateCheck.STATE_OK)];
 	}

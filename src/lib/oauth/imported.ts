@@ -7,7 +7,6 @@
 import { fromHar, type ImportOptions, type ImportResult } from '$lib/exchange/har/import';
 import { parseJson, queryFields, splitUrl } from '$lib/exchange/text';
 import type { Exchange, Finding } from '$lib/exchange/types';
-import { explainAuthorizationError } from './consent';
 import { diagnose, diagnoseCallback, type DiagnoseContext } from './diagnose';
 import { INVALID_GRANT } from './findings';
 import * as token from './catalogue/token';
@@ -21,9 +20,7 @@ function callbackFindings(ex: Exchange): Finding[] {
 	const params = new URLSearchParams(splitUrl(ex.request.url).query);
 	const error = params.get('error');
 	if (error === null) return [];
-	const findings = diagnoseCallback('error', error, params.get('error_description') ?? undefined);
-	findings[0]!.fix = explainAuthorizationError(error);
-	return findings;
+	return diagnoseCallback('error', error, params.get('error_description') ?? undefined);
 }
 
 /**

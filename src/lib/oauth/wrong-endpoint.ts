@@ -68,7 +68,8 @@ export function isNotOAuthAnswer(ex: Exchange): boolean {
 			if (status < 300) return !body;
 			if (redirect) return true;
 			// A body naming a token error the catalogue explains (RFC 6749 §5.2) is an OAuth answer.
-			if (status === 404 || status === 405) return !error || !explaining(token, error);
+			if (status === 404 || status === 405)
+				return !error || !explaining(Object.values(token), error);
 			// A 401 with an empty body and an authentication challenge is the endpoint refusing the
 			// client (without the JSON object RFC 6749 §5.2 asks for), not another page.
 			if (status === 401 && !res.body.trim() && headerValue(res.headers, 'WWW-Authenticate'))

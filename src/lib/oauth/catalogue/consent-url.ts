@@ -5,7 +5,7 @@
  * server failure, the request refused at once by a redirect back with an error, or the registration
  * accepted; and a state too long to send. `diagnose.ts` decides which applies.
  */
-import { AUTHORIZATION_ERRORS, MAX_STATE_BYTES } from '../consent';
+import { MAX_STATE_BYTES } from '../consent';
 import { apiDocs } from '../docs';
 import { entry } from './raise';
 
@@ -103,17 +103,73 @@ export const CONSENT_SERVER_ERROR = entry({
 	ref: undefined
 });
 
+/** The browser sent straight back with an error, as the messages say it. */
+const straightBack = (error: string, description: string | null) =>
+	`The service sends the browser straight back with error "${error}"${description ? `: "${description}"` : ''}. The client and redirect_uri are registered, but the request is refused.`;
+
 /**
- * The consent URL sends the browser straight back to the redirect_uri with an error: the
+ * The consent URL refused at once with an error the playground has a fix for: the entry of that
+ * error, its fix what to change in the request, since no user was asked.
+ */
+const refusedAtOnce = /* @__NO_SIDE_EFFECTS__ */ <const C extends string>(
+	error: C,
+	fix: string,
+	ref = RFC6749('4.1.2.1')
+) =>
+	entry<C, [description: string | null]>({
+		code: error,
+		oauthError: true,
+		level: 'error',
+		message: (description) => straightBack(error, description),
+		fix,
+		ref
+	});
+
+/** access_denied at once: the service refused without asking the user. */
+export const ACCESS_DENIED_AT_ONCE = refusedAtOnce(
+	'access_denied',
+	'The service refused without asking the user. Check that the application is allowed to use this flow.'
+);
+
+/** invalid_scope at once: the requested scope is refused before any user is asked. */
+export const INVALID_SCOPE_AT_ONCE = refusedAtOnce(
+	'invalid_scope',
+	'A registration set to "Read only" cannot ask for write: ask for "read" only, or leave the scope empty to get the registration’s default. "read" and "write" are the service’s scopes.'
+);
+
+/** invalid_request at once: a parameter of the consent URL is missing, repeated or malformed. */
+export const INVALID_REQUEST_AT_ONCE = refusedAtOnce(
+	'invalid_request',
+	'A parameter is missing, repeated or malformed (for example a state over 500 bytes).'
+);
+
+/** unauthorized_client at once: the client may not use the authorization-code flow. */
+export const UNAUTHORIZED_CLIENT_AT_ONCE = refusedAtOnce(
+	'unauthorized_client',
+	'This client may not use the authorization-code flow. Check the registration.'
+);
+
+/** unsupported_response_type at once: the service does not take response_type=code. */
+export const UNSUPPORTED_RESPONSE_TYPE_AT_ONCE = refusedAtOnce(
+	'unsupported_response_type',
+	'The flow needs response_type=code.'
+);
+
+/** invalid_request_uri at once: the pushed request's request_uri is expired or used already. */
+export const INVALID_REQUEST_URI_AT_ONCE = refusedAtOnce(
+	'invalid_request_uri',
+	'The request_uri is expired or was already used (RFC 9126 §4): push the request again.',
+	'RFC 9126 §4'
+);
+
+/**
+ * The consent URL sends the browser straight back to the redirect_uri with another error: the
  * registration is accepted, the request refused. The finding carries the service's error code.
  */
 export const REFUSED_STRAIGHT_BACK = entry({
 	code: (error: string, _description: string | null) => error,
 	level: 'error',
-	message: (error: string, description: string | null) =>
-		`The service sends the browser straight back with error "${error}"${description ? `: "${description}"` : ''}. The client and redirect_uri are registered, but the request is refused.`,
-	fix: (error: string) =>
-		Object.hasOwn(AUTHORIZATION_ERRORS, error) ? AUTHORIZATION_ERRORS[error]!.fix : undefined,
+	message: straightBack,
 	ref: RFC6749('4.1.2.1')
 });
 

@@ -10,6 +10,7 @@ import * as consentUrl from './consent-url';
 import * as pushedRequest from './pushed-request';
 import * as methodAndPkce from './method-and-pkce';
 import * as stateCheck from './state-check';
+import * as authorizationError from './authorization-error';
 import * as mixUp from './mix-up';
 import * as token from './token';
 import * as codeReplay from './code-replay';
@@ -28,6 +29,7 @@ export const CATALOGUE = {
 	'pushed-request': pushedRequest,
 	'method-and-pkce': methodAndPkce,
 	'state-check': stateCheck,
+	'authorization-error': authorizationError,
 	'mix-up': mixUp,
 	token,
 	'code-replay': codeReplay,

@@ -86,18 +86,18 @@ export function raise<A extends readonly unknown[]>(e: Entry<A>, ...args: A): Fi
 }
 
 /**
- * The entry of `entries` (the exports of one catalogue file) that explains the OAuth error
- * `error`: its code is that error, and it says so (`oauthError`). Given the grant that got the
- * error, an entry for another grant only is passed over; without one, any entry of the error
- * answers. Undefined when the file has no words of its own for the error (a name of
- * Object.prototype too: the codes are compared, never looked up as keys).
+ * The entry among `entries` (the exports of one catalogue file: `Object.values(token)`) that
+ * explains the OAuth error `error`: its code is that error, and it says so (`oauthError`). Given
+ * the grant that got the error, an entry for another grant only is passed over; without one, any
+ * entry of the error answers. Undefined when the file has no words of its own for the error (a
+ * name of Object.prototype too: the codes are compared, never looked up as keys).
  */
-export function explaining<M extends object>(
-	entries: M,
+export function explaining<E>(
+	entries: readonly E[],
 	error: string,
 	grantType?: GrantType
-): Extract<M[keyof M], Explains> | undefined {
-	const explains = (e: unknown): e is Extract<M[keyof M], Explains> => {
+): Extract<E, Explains> | undefined {
+	const explains = (e: E): e is Extract<E, Explains> => {
 		const x = e as Partial<Entry<never>>;
 		return (
 			x.oauthError === true &&
@@ -105,5 +105,5 @@ export function explaining<M extends object>(
 			(!grantType || !x.grantType || x.grantType === grantType)
 		);
 	};
-	return Object.values(entries).find(explains);
+	return entries.find(explains);
 }

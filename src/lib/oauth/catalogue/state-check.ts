@@ -1,8 +1,8 @@
 /**
  * What the redirect back from the consent page says (RFC 6749 §4.1.2, §10.12, and the service's
  * API docs §5 step 3): the state matches, or does not, or nothing was waiting for it; the redirect
- * is malformed; the service sent back an error, which a refusal by the user is; the redirect was
- * ignored, stale or unsolicited; an imported recording's redirect answers no consent it holds.
+ * is malformed; the redirect was ignored, stale or unsolicited; an imported recording's redirect
+ * answers no consent it holds. An error sent back in place of a code is `authorization-error.ts`'s.
  * `diagnoseCallback` in `diagnose.ts` raises them by the callback's verdict, `callback.ts` the
  * ignored ones, `imported.ts` the recording's.
  */
@@ -12,11 +12,6 @@ import { apiDocs } from '../docs';
 import { entry } from './raise';
 
 const CSRF = 'RFC 6749 §10.12';
-const ERROR_RESPONSE = 'RFC 6749 §4.1.2.1';
-
-/** The service's error and its description, as the message quotes them. */
-const sentBack = (error: string | undefined, description: string | undefined) =>
-	`The service sent back error "${error}"${description ? `: "${description}"` : ''}.`;
 
 /**
  * The returned state is not the saved one (or is missing): the redirect is ignored and the code not
@@ -47,28 +42,6 @@ export const MALFORMED_CALLBACK = entry({
 	level: 'error',
 	message: (description: string | undefined) => description ?? 'The redirect is malformed.',
 	ref: 'RFC 6749 §4.1.2'
-});
-
-/**
- * access_denied on the redirect: the user said no on the consent page, a warning since nothing is
- * wrong with the client.
- */
-export const ACCESS_DENIED = entry({
-	code: (error: string, _description: string | undefined) => error,
-	level: 'warning',
-	message: sentBack,
-	ref: ERROR_RESPONSE
-});
-
-/**
- * Another error on the redirect back: the finding carries the service's error code, or error when
- * it gave none.
- */
-export const AUTHORIZATION_ERROR = entry({
-	code: (error: string | undefined, _description: string | undefined) => error ?? 'error',
-	level: 'error',
-	message: sentBack,
-	ref: ERROR_RESPONSE
 });
 
 /** The returned state matches the saved one. */
