@@ -282,6 +282,23 @@ describe('the entries that explain an OAuth error (oauthError)', () => {
 	});
 });
 
+describe('the entries that are their step’s verdict', () => {
+	test('the introspection’s and the revocation’s outcomes, all but a revocation’s bare 200', () => {
+		const verdicts = allExports().flatMap(([name, e]) =>
+			(e as Entry<unknown[]>).verdict ? [[name, (e as Entry<unknown[]>).code]] : []
+		);
+		expect(verdicts).toEqual([
+			['revocation-introspection.REVOCATION_RETRY', 'revocation-retry'],
+			['revocation-introspection.REVOCATION_UNSUPPORTED', 'revocation-unsupported'],
+			['revocation-introspection.INTROSPECTION_MALFORMED', 'introspection-malformed'],
+			['revocation-introspection.INTROSPECTION_ACTIVE', 'introspection-active'],
+			['revocation-introspection.INTROSPECTION_INACTIVE', 'introspection-inactive'],
+			['revocation-introspection.REVOCATION_NOT_EFFECTIVE', 'revocation-not-effective'],
+			['revocation-introspection.REVOCATION_PROVEN', 'revocation-proven']
+		]);
+	});
+});
+
 describe('a replay’s entries (server/replay.ts)', () => {
 	test('the refusal names the status and the service’s error when it gave one', () => {
 		expect(raise(replay.CODE_REPLAY_REFUSED, 400, 'invalid_grant')).toEqual({

@@ -30,6 +30,11 @@ export interface Entry<A extends readonly unknown[] = [], C extends string = str
 	readonly oauthError?: true;
 	/** The grant this entry explains its OAuth error for, when it explains it for one only. */
 	readonly grantType?: GrantType;
+	/**
+	 * The finding says how its step turned out: the step's card shows its message in one line at
+	 * its top (the introspection's and the revocation's, TokenAdminStep.svelte).
+	 */
+	readonly verdict?: true;
 	readonly level: Finding['level'];
 	readonly message: Words<A>;
 	/** What to do about it; a function may answer undefined when the finding has no fix there. */

@@ -1,6 +1,7 @@
 /**
  * What the revocation (RFC 7009) and introspection (RFC 7662) answers say, and what the proof of a
- * revocation, the revoked token used again, shows. `token-admin.ts` decides which applies.
+ * revocation, the revoked token used again, shows. `token-admin.ts` decides which applies. Each but
+ * the revocation's bare 200 (which proves nothing until the proof) is its step's verdict.
  */
 import { entry } from './raise';
 
@@ -17,6 +18,7 @@ const retryAfter = (after: string | undefined) =>
  */
 export const REVOCATION_RETRY = entry({
 	code: 'revocation-retry',
+	verdict: true,
 	level: 'warning',
 	message: (what: string, after: string | undefined) =>
 		`The server is unavailable for ${what} now (503)${retryAfter(after)}.`,
@@ -30,6 +32,7 @@ export const REVOCATION_RETRY = entry({
  */
 export const REVOCATION_UNSUPPORTED = entry({
 	code: 'revocation-unsupported',
+	verdict: true,
 	level: 'warning',
 	message: (what: string) =>
 		`The server does not support ${what} for this kind of token (unsupported_token_type). Structured (JWT) access tokens often cannot be taken back: they stay valid until they expire.`,
@@ -40,6 +43,7 @@ export const REVOCATION_UNSUPPORTED = entry({
 /** The introspection answer is not what RFC 7662 asks for: JSON with a boolean active. */
 export const INTROSPECTION_MALFORMED = entry({
 	code: 'introspection-malformed',
+	verdict: true,
 	level: 'error',
 	message:
 		'The introspection answer is not JSON with a boolean "active" member, which RFC 7662 §2.2 requires.',
@@ -49,6 +53,7 @@ export const INTROSPECTION_MALFORMED = entry({
 /** The token is active: the introspection answer says so, with what it holds. */
 export const INTROSPECTION_ACTIVE = entry({
 	code: 'introspection-active',
+	verdict: true,
 	level: 'info',
 	message: (name: string, details: readonly string[]) =>
 		`The ${name} is active${details.length ? `: ${details.join(', ')}` : ''}.`,
@@ -58,6 +63,7 @@ export const INTROSPECTION_ACTIVE = entry({
 /** The token is not active: expired, revoked, unknown, or not this client's to ask about. */
 export const INTROSPECTION_INACTIVE = entry({
 	code: 'introspection-inactive',
+	verdict: true,
 	level: 'info',
 	message: (name: string) =>
 		`The ${name} is not active: it expired, was revoked, is unknown to this server, or this client may not ask about it. The server does not say which (RFC 7662 §2.2).`,
@@ -79,6 +85,7 @@ export const REVOCATION_ACCEPTED = entry({
 /** The revoked token still works: the proof request succeeded after a 200 from revocation. */
 export const REVOCATION_NOT_EFFECTIVE = entry({
 	code: 'revocation-not-effective',
+	verdict: true,
 	level: 'error',
 	message: (name: string, use: string, status: number) =>
 		`The revoked ${name} still works: ${use} with it succeeded (${status}) after the server answered 200 to the revocation.`,
@@ -89,6 +96,7 @@ export const REVOCATION_NOT_EFFECTIVE = entry({
 /** The revoked token no longer works: the proof request was refused. */
 export const REVOCATION_PROVEN = entry({
 	code: 'revocation-proven',
+	verdict: true,
 	level: 'info',
 	message: (name: string, use: string, status: number, error: string) =>
 		`The ${name} no longer works: ${use} with it was refused (${status}${error ? `, ${error}` : ''}).`,
