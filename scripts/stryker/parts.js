@@ -39,7 +39,7 @@ const named = (dir, names) => (file) => names.some((n) => file === `${dir}${n}.t
 const PARTS = [
 	(/** @type {string} */ f) => f.startsWith('src/lib/exchange/'),
 	named(OAUTH, ['setup-fields']),
-	named(OAUTH, ['findings', 'docs', 'redirect-uri']),
+	named(OAUTH, ['docs', 'redirect-uri']),
 	named(CATALOGUE, ['token', 'signed-jwt', 'consent-url', 'transport', 'revocation-introspection']),
 	(/** @type {string} */ f) => f.startsWith(CATALOGUE),
 	named(OAUTH, ['diagnose', 'wrong-endpoint', 'redirect-refusal', 'api-request']),

@@ -15,7 +15,6 @@ import * as methodAndPkce from '$lib/oauth/catalogue/method-and-pkce';
 import * as pushed from '$lib/oauth/catalogue/pushed-request';
 import * as resourceCall from '$lib/oauth/catalogue/resource-call';
 import * as verdict from '$lib/oauth/catalogue/library-verdict';
-import * as F from '$lib/oauth/findings';
 import { CATALOGUE, type FindingCode } from '$lib/oauth/catalogue';
 
 const folder = resolve(import.meta.dirname, '../../src/lib/oauth/catalogue');
@@ -72,17 +71,17 @@ const WITHOUT_REF = new Set([
 const SHARED_CODES = {
 	// An OAuth error explained where it comes: the token endpoint's answer, the redirect back, or
 	// the consent URL refused at once (the registration check).
-	[F.INVALID_REQUEST]: [
+	invalid_request: [
 		'authorization-error.INVALID_REQUEST',
 		'consent-url.INVALID_REQUEST_AT_ONCE',
 		'token.INVALID_REQUEST'
 	],
-	[F.INVALID_SCOPE]: [
+	invalid_scope: [
 		'authorization-error.INVALID_SCOPE',
 		'consent-url.INVALID_SCOPE_AT_ONCE',
 		'token.INVALID_SCOPE'
 	],
-	[F.UNAUTHORIZED_CLIENT]: [
+	unauthorized_client: [
 		'authorization-error.UNAUTHORIZED_CLIENT',
 		'consent-url.UNAUTHORIZED_CLIENT_AT_ONCE',
 		'token.UNAUTHORIZED_CLIENT'
@@ -92,61 +91,61 @@ const SHARED_CODES = {
 		'authorization-error.UNSUPPORTED_RESPONSE_TYPE',
 		'consent-url.UNSUPPORTED_RESPONSE_TYPE_AT_ONCE'
 	],
-	[F.INVALID_REQUEST_URI]: [
+	invalid_request_uri: [
 		'authorization-error.INVALID_REQUEST_URI',
 		'consent-url.INVALID_REQUEST_URI_AT_ONCE'
 	],
 	// invalid_grant for a code or for a refresh token.
-	[F.INVALID_GRANT]: ['token.CODE_REFUSED', 'token.REFRESH_TOKEN_REFUSED'],
-	[F.CONTENT_TYPE]: ['token.CONTENT_TYPE_NOT_SENT', 'token.CONTENT_TYPE_REFUSED'],
-	[F.EXPIRES_IN_RANGE]: ['token.EXPIRES_IN_NOT_POSITIVE', 'token.EXPIRES_IN_TOO_LONG'],
+	invalid_grant: ['token.CODE_REFUSED', 'token.REFRESH_TOKEN_REFUSED'],
+	'content-type': ['token.CONTENT_TYPE_NOT_SENT', 'token.CONTENT_TYPE_REFUSED'],
+	'expires_in-range': ['token.EXPIRES_IN_NOT_POSITIVE', 'token.EXPIRES_IN_TOO_LONG'],
 	// Tokens for a code already exchanged: read in a recording, or seen on a replay.
-	[F.CODE_REUSE_ACCEPTED]: ['code-replay.CODE_REPLAY_ACCEPTED', 'token.CODE_REUSE_ACCEPTED'],
+	'code-reuse-accepted': ['code-replay.CODE_REPLAY_ACCEPTED', 'token.CODE_REUSE_ACCEPTED'],
 	// The code held back: another issuer, one off the authorization endpoint's origin, or none.
-	[F.ISSUER_MISMATCH]: [
+	'issuer-mismatch': [
 		'mix-up.ISSUER_MISMATCH',
 		'mix-up.ISSUER_MISSING',
 		'mix-up.ISSUER_OFF_ORIGIN'
 	],
 	// A JWT's typ, said as a warning or as information by the field the token is in.
 	// A refused token: expired when it was sent, or refused for another reason.
-	[F.INVALID_TOKEN]: ['resource-call.TOKEN_EXPIRED', 'resource-call.TOKEN_REFUSED'],
+	invalid_token: ['resource-call.TOKEN_EXPIRED', 'resource-call.TOKEN_REFUSED'],
 	// A body that is not JSON, or that was cut off at the size limit.
-	[F.NOT_JSON]: ['answer.NOT_JSON', 'answer.NOT_JSON_CUT_OFF'],
+	'not-json': ['answer.NOT_JSON', 'answer.NOT_JSON_CUT_OFF'],
 	// A server failure, on any step or on the consent URL.
-	[F.SERVER_ERROR]: ['answer.SERVER_ERROR', 'consent-url.CONSENT_SERVER_ERROR'],
+	'server-error': ['answer.SERVER_ERROR', 'consent-url.CONSENT_SERVER_ERROR'],
 	// The registration accepted: straight back, a redirect elsewhere, or a page.
-	[F.REGISTRATION_OK]: [
+	'registration-ok': [
 		'consent-url.ACCEPTED_PAGE',
 		'consent-url.ACCEPTED_REDIRECT',
 		'consent-url.ACCEPTED_STRAIGHT_BACK'
 	],
 	// PKCE wanted: at the exchange, or at the consent.
-	[F.PKCE_REQUIRED]: ['method-and-pkce.PKCE_REQUIRED', 'method-and-pkce.PKCE_REQUIRED_AT_CONSENT'],
+	'pkce-required': ['method-and-pkce.PKCE_REQUIRED', 'method-and-pkce.PKCE_REQUIRED_AT_CONSENT'],
 	// A verifier that does not match: the cause for certain, or one possible cause.
-	[F.PKCE_MISMATCH]: ['method-and-pkce.PKCE_MISMATCH', 'method-and-pkce.PKCE_MISMATCH_POSSIBLE'],
+	'pkce-mismatch': ['method-and-pkce.PKCE_MISMATCH', 'method-and-pkce.PKCE_MISMATCH_POSSIBLE'],
 	// A redirect ignored: stale (a warning) or unsolicited (an error).
-	[F.CALLBACK_IGNORED]: ['state-check.STALE_CALLBACK', 'state-check.UNSOLICITED_CALLBACK'],
+	'callback-ignored': ['state-check.STALE_CALLBACK', 'state-check.UNSOLICITED_CALLBACK'],
 	// The state not the saved one: live, or in an imported recording.
-	[F.STATE_MISMATCH]: ['state-check.STATE_MISMATCH', 'state-check.STATE_NOT_IN_RECORDING'],
+	'state-mismatch': ['state-check.STATE_MISMATCH', 'state-check.STATE_NOT_IN_RECORDING'],
 	// Pushed: its expires_in a number, or a string.
-	[F.PAR_PUSHED]: ['pushed-request.PUSHED', 'pushed-request.PUSHED_EXPIRY_AS_TEXT'],
+	'par-pushed': ['pushed-request.PUSHED', 'pushed-request.PUSHED_EXPIRY_AS_TEXT'],
 	// The pushed request refused, or an answer that is not one.
-	[F.PAR_REFUSED]: ['pushed-request.NOT_AN_ANSWER', 'pushed-request.REFUSED'],
+	'par-refused': ['pushed-request.NOT_AN_ANSWER', 'pushed-request.REFUSED'],
 	// The key set: refused by the signature check, not one at all, or not served.
-	[F.JWKS_INVALID]: [
+	'jwks-invalid': [
 		'signed-jwt.JWKS_INVALID',
 		'signed-jwt.KEY_SET_NOT_SERVED',
 		'signed-jwt.NOT_A_KEY_SET'
 	],
 	// An item id refused: not of an item id's form, none sent, or not known to the service.
-	[F.BAD_ITEM_ID]: [
+	'bad-item-id': [
 		'resource-call.ITEM_ID_MALFORMED',
 		'resource-call.ITEM_ID_MISSING',
 		'resource-call.ITEM_ID_UNKNOWN'
 	],
 	// A strict client library's objection, one entry per function of it that judges.
-	[F.STRICT_CLIENT_REJECTS]: [
+	'strict-client-rejects': [
 		'library-verdict.CODE_ANSWER_REJECTED',
 		'library-verdict.INTROSPECTION_ANSWER_REJECTED',
 		'library-verdict.PKCE_CHALLENGE_DIFFERS',
@@ -156,14 +155,14 @@ const SHARED_CODES = {
 		'library-verdict.REVOCATION_ANSWER_REJECTED'
 	],
 	// An answer its endpoint never sends, one entry per endpoint and its API docs section.
-	[F.WRONG_ENDPOINT]: [
+	'wrong-endpoint': [
 		'answer.NOT_THE_API',
 		'answer.NOT_THE_CONSENT_PAGE',
 		'answer.NOT_THE_TOKEN_ENDPOINT',
 		'answer.NOT_THE_TOKEN_ENDPOINT_ON_REFRESH',
 		'answer.NOT_THE_USERINFO_ENDPOINT'
 	],
-	[F.JWT_TYP]: [
+	'jwt-typ': [
 		'signed-jwt.ACCESS_TOKEN_TYP',
 		'signed-jwt.AT_JWT_IN_ANOTHER_FIELD',
 		'signed-jwt.AT_JWT_PASTED',
@@ -303,7 +302,7 @@ describe('a replay’s entries (server/replay.ts)', () => {
 	test('the refusal names the status and the service’s error when it gave one', () => {
 		expect(raise(replay.CODE_REPLAY_REFUSED, 400, 'invalid_grant')).toEqual({
 			level: 'info',
-			code: F.CODE_REPLAY_REFUSED,
+			code: 'code-replay-refused',
 			message:
 				'The service refused the code the second time (HTTP 400, invalid_grant), as RFC 6749 §4.1.2 requires: a code is used once.',
 			ref: 'RFC 6749 §4.1.2'
@@ -412,14 +411,14 @@ describe('entries that hold more than their words', () => {
 		const at = 'https://as.test/.well-known/oauth-authorization-server';
 		expect(raise(metadata.METADATA_FOUND, 'https://as.test')).toStrictEqual({
 			level: 'info',
-			code: F.METADATA_FOUND,
+			code: 'metadata-found',
 			message:
 				'Metadata found for https://as.test: the form was filled from it. Save the setup to use it.',
 			ref: 'RFC 8414 §3.2'
 		});
 		expect(raise(metadata.METADATA_INVALID, at, 'it is not JSON')).toStrictEqual({
 			level: 'error',
-			code: F.METADATA_INVALID,
+			code: 'metadata-invalid',
 			message: `The metadata document at ${at} was refused: it is not JSON. Nothing of it was used.`,
 			ref: 'RFC 8414 §3.2'
 		});
@@ -427,7 +426,7 @@ describe('entries that hold more than their words', () => {
 			raise(metadata.METADATA_ISSUER_MISMATCH, 'https://evil.test', 'https://as.test')
 		).toStrictEqual({
 			level: 'error',
-			code: F.METADATA_ISSUER_MISMATCH,
+			code: 'metadata-issuer-mismatch',
 			message:
 				'The document\'s issuer is "https://evil.test", not "https://as.test", the issuer it was fetched for. RFC 8414 §3.3 says such a document must not be used (an attacker\'s metadata would otherwise redirect the secret), so nothing was filled.',
 			fix: 'If the server’s issuer is the value the document names, enter it in Issuer (Advanced settings) and fill again.',
@@ -435,7 +434,7 @@ describe('entries that hold more than their words', () => {
 		});
 		expect(raise(metadata.METADATA_NONE, 'https://as.test')).toStrictEqual({
 			level: 'info',
-			code: F.METADATA_NONE,
+			code: 'metadata-none',
 			message:
 				'No metadata at either well-known URL of https://as.test: this server publishes none (the feed-reader service’s API docs describe none), so the documented endpoints stay.',
 			ref: 'RFC 8414 §3'
@@ -445,7 +444,7 @@ describe('entries that hold more than their words', () => {
 	test('a body that is not JSON: an HTML page, a text, a cut-off body', () => {
 		const html = {
 			level: 'error',
-			code: F.NOT_JSON,
+			code: 'not-json',
 			message:
 				'JSON was expected, but the service answered with HTML (text/html). This is often an error or login page, or the wrong URL.',
 			fix: 'Check the endpoint URL; read the HTML body for the service’s own message.'
@@ -457,12 +456,12 @@ describe('entries that hold more than their words', () => {
 		});
 		expect(raise(answer.NOT_JSON, false, undefined)).toStrictEqual({
 			level: 'error',
-			code: F.NOT_JSON,
+			code: 'not-json',
 			message: 'JSON was expected, but the body is not valid JSON (no Content-Type).'
 		});
 		expect(raise(answer.NOT_JSON_CUT_OFF, false, 'application/json')).toStrictEqual({
 			level: 'warning',
-			code: F.NOT_JSON,
+			code: 'not-json',
 			message: 'The body is cut off, so it is not valid JSON.'
 		});
 	});
@@ -470,7 +469,7 @@ describe('entries that hold more than their words', () => {
 	test('a token expired, a PKCE mismatch certain or possible, a pushed request’s expiry as text', () => {
 		expect(raise(resourceCall.TOKEN_EXPIRED)).toStrictEqual({
 			level: 'error',
-			code: F.INVALID_TOKEN,
+			code: 'invalid_token',
 			message: 'The access token had expired when this request was sent (401).',
 			fix: 'Refresh the token (step 5), then call again.',
 			ref: 'RFC 6750 §3.1'
@@ -487,7 +486,7 @@ describe('entries that hold more than their words', () => {
 		});
 		expect(raise(pushed.PUSHED_EXPIRY_AS_TEXT, 60)).toStrictEqual({
 			level: 'warning',
-			code: F.PAR_PUSHED,
+			code: 'par-pushed',
 			message:
 				'The server accepted the pushed request: its request_uri is valid for 60 s and can be used once. The consent link now carries only client_id and request_uri. Its expires_in came as a string, not the JSON number RFC 9126 §2.2 defines.',
 			ref: 'RFC 9126 §2.2'
@@ -517,7 +516,7 @@ describe('a strict client library’s entries (strict-client.ts)', () => {
 	test('the PKCE pair cites calculatePKCECodeChallenge, with no fix', () => {
 		expect(raise(verdict.PKCE_CHALLENGE_DIFFERS)).toMatchObject({
 			level: 'info',
-			code: F.STRICT_CLIENT_REJECTS,
+			code: 'strict-client-rejects',
 			ref: `${DOCS}/calculatePKCECodeChallenge.md`
 		});
 		expect(raise(verdict.PKCE_CHALLENGE_DIFFERS).fix).toBeUndefined();

@@ -9,7 +9,6 @@ import { describe, expect, test } from 'vitest';
 import type { Exchange } from '$lib/exchange/types';
 import { explainAuthorizationError } from '$lib/oauth/consent';
 import { diagnose, diagnoseCallback } from '$lib/oauth/diagnose';
-import * as F from '$lib/oauth/findings';
 import { diagnoseImported, importHar } from '$lib/oauth/imported';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -150,12 +149,12 @@ describe('diagnoseImported: the scope the consent URL asked for', () => {
 
 	test('a grant narrower than the consent asked for is found, as in the live flow', () => {
 		const list = [consent('read write'), exchange()];
-		expect(codes(list)).toContain(F.SCOPE_DIFFERS);
+		expect(codes(list)).toContain('scope-differs');
 		expect(last(list)).toEqual(diagnose(list[1]!, { requestedScope: 'read write' }));
 	});
 
 	test('without a consent in the file, no scope was asked for', () => {
-		expect(codes([exchange()])).not.toContain(F.SCOPE_DIFFERS);
+		expect(codes([exchange()])).not.toContain('scope-differs');
 	});
 
 	test('only the consent URL sets it: a scope parameter on another request does not', () => {
@@ -163,12 +162,12 @@ describe('diagnoseImported: the scope the consent URL asked for', () => {
 			status: 200,
 			body: '{}'
 		});
-		expect(codes([other, exchange()])).not.toContain(F.SCOPE_DIFFERS);
+		expect(codes([other, exchange()])).not.toContain('scope-differs');
 	});
 
 	test('a later consent replaces the earlier one', () => {
 		expect(codes([consent('read write'), consent('read'), exchange()])).not.toContain(
-			F.SCOPE_DIFFERS
+			'scope-differs'
 		);
 	});
 });
@@ -268,9 +267,9 @@ describe('a code sent twice in one recording', () => {
 			exchangeOf('code-1', 200, ok),
 			exchangeOf('code-1', 400, refused)
 		]);
-		expect(out[1]!.findings.map((f) => f.code)).not.toContain(F.CODE_REUSED);
+		expect(out[1]!.findings.map((f) => f.code)).not.toContain('code-reused');
 		const errors = out[2]!.findings.filter((f) => f.level === 'error');
-		expect(errors.map((f) => f.code)).toEqual([F.CODE_REUSED]);
+		expect(errors.map((f) => f.code)).toEqual(['code-reused']);
 		expect(errors[0]!.message).toContain('already sent to the token endpoint in exchange #2');
 		expect(errors[0]!.message).toContain('"The authorization code was already used"');
 	});
@@ -278,7 +277,7 @@ describe('a code sent twice in one recording', () => {
 	test('the second given tokens again: a warning that the service should refuse it', () => {
 		const out = diagnoseImported([exchangeOf('code-2', 200, ok), exchangeOf('code-2', 200, ok)]);
 		expect(out[1]!.findings).toContainEqual(
-			expect.objectContaining({ level: 'warning', code: F.CODE_REUSE_ACCEPTED })
+			expect.objectContaining({ level: 'warning', code: 'code-reuse-accepted' })
 		);
 	});
 
@@ -286,19 +285,19 @@ describe('a code sent twice in one recording', () => {
 		const again = exchangeOf('code-3', 400, refused);
 		again.request = { ...again.request, headers: [] };
 		const out = diagnoseImported([exchangeOf('code-3', 200, ok), again]);
-		expect(out[1]!.findings.map((f) => f.code)).toEqual([F.CONTENT_TYPE, F.CODE_REUSED]);
+		expect(out[1]!.findings.map((f) => f.code)).toEqual(['content-type', 'code-reused']);
 	});
 
 	test('another refusal of the same code, or a description that is no text, is not reworded', () => {
 		const client = '{"error":"invalid_client","error_description":"nope"}';
 		const other = diagnoseImported([exchangeOf('c4', 200, ok), exchangeOf('c4', 401, client)]);
-		expect(other[1]!.findings.map((f) => f.code)).toEqual([F.INVALID_CLIENT]);
+		expect(other[1]!.findings.map((f) => f.code)).toEqual(['invalid_client']);
 		const numeric = diagnoseImported([
 			exchangeOf('c5', 200, ok),
 			exchangeOf('c5', 400, '{"error":"invalid_grant","error_description":42}')
 		]);
 		const [reused] = numeric[1]!.findings;
-		expect(reused).toMatchObject({ code: F.CODE_REUSED });
+		expect(reused).toMatchObject({ code: 'code-reused' });
 		expect(reused!.message).not.toContain('42');
 		expect(reused!.message).not.toContain('said');
 	});
@@ -310,7 +309,7 @@ describe('a code sent twice in one recording', () => {
 		unanswered.failure = { kind: 'refused', message: 'connection refused' };
 		const out = diagnoseImported([exchangeOf('c6', 200, ok), redirected, unanswered]);
 		for (const e of out.slice(1))
-			expect(e.findings.map((f) => f.code)).not.toContain(F.CODE_REUSE_ACCEPTED);
+			expect(e.findings.map((f) => f.code)).not.toContain('code-reuse-accepted');
 	});
 
 	test('a refresh that carries a code parameter is no code sent again', () => {
@@ -321,16 +320,16 @@ describe('a code sent twice in one recording', () => {
 			body: 'grant_type=refresh_token&refresh_token=r&code=c7'
 		};
 		const out = diagnoseImported([exchangeOf('c7', 200, ok), refresh]);
-		expect(out[1]!.findings.map((f) => f.code)).not.toContain(F.CODE_REUSE_ACCEPTED);
+		expect(out[1]!.findings.map((f) => f.code)).not.toContain('code-reuse-accepted');
 	});
 
 	test('two codes, or codes shortened by an export, are not compared', () => {
 		const two = diagnoseImported([exchangeOf('a', 200, ok), exchangeOf('b', 400, refused)]);
-		expect(two[1]!.findings.map((f) => f.code)).toEqual([F.INVALID_GRANT]);
+		expect(two[1]!.findings.map((f) => f.code)).toEqual(['invalid_grant']);
 		const short = diagnoseImported([
 			exchangeOf('eyJh…wxyz', 200, ok),
 			exchangeOf('eyJh…wxyz', 400, refused)
 		]);
-		expect(short[1]!.findings.map((f) => f.code)).toEqual([F.INVALID_GRANT]);
+		expect(short[1]!.findings.map((f) => f.code)).toEqual(['invalid_grant']);
 	});
 });

@@ -15,7 +15,6 @@ import { bindSecret } from '$lib/oauth/secret-binding';
 import { basicCredentials } from '$lib/oauth/auth-methods';
 import { consentParams, explainAuthorizationError } from '$lib/oauth/consent';
 import { judgePush, pushedBody, pushedConsentUrl } from '$lib/oauth/par';
-import * as F from '$lib/oauth/findings';
 import * as oauth from 'oauth4webapi';
 import {
 	startScriptedService,
@@ -173,7 +172,7 @@ describe('the answer', () => {
 			state: s.pending!.state,
 			code_verifier: s.pending!.code_verifier
 		});
-		expect(r.exchanges[0]!.findings.map((f) => f.code)).toContain(F.PAR_PUSHED);
+		expect(r.exchanges[0]!.findings.map((f) => f.code)).toContain('par-pushed');
 	});
 
 	test.each([
@@ -192,7 +191,7 @@ describe('the answer', () => {
 		const r = await pushConsent(step, s);
 		if (!r.ok) throw new Error(r.message);
 		expect(r.session).toBe(s);
-		expect(r.exchanges[0]!.findings.map((f) => f.code)).toContain(F.PAR_REFUSED);
+		expect(r.exchanges[0]!.findings.map((f) => f.code)).toContain('par-refused');
 	});
 
 	test('judgePush: a refusal quotes the server’s description when it gave one as text', () => {
@@ -276,7 +275,7 @@ describe('an expired or used request_uri', () => {
 			`http://127.0.0.1:5173/callback?error=invalid_request_uri&state=${s.pending!.state}`
 		);
 		const { exchange } = handleCallback(step, s, url, new Headers());
-		const f = exchange.findings.find((x) => x.code === F.INVALID_REQUEST_URI)!;
+		const f = exchange.findings.find((x) => x.code === 'invalid_request_uri')!;
 		expect(f.fix).toContain('Push the request again');
 		expect(explainAuthorizationError('invalid_request_uri')).toContain(
 			'expired or was already used'
@@ -342,7 +341,7 @@ function pushed(status: number, body: unknown): Exchange {
 function problems(status: number, body: unknown): string[] {
 	const v = judgePush(pushed(status, body));
 	if (v.ok || !v.finding) throw new Error('expected a refusal with a finding');
-	expect(v.finding).toMatchObject({ level: 'error', code: F.PAR_REFUSED, ref: 'RFC 9126 §2.2' });
+	expect(v.finding).toMatchObject({ level: 'error', code: 'par-refused', ref: 'RFC 9126 §2.2' });
 	const list = v.finding.message.slice(v.finding.message.indexOf(':') + 1).replace(/\.$/, '');
 	return list.split(';').map((p) => p.trim());
 }
@@ -369,13 +368,13 @@ describe('judgePush: the finding it gives', () => {
 	test('a numeric expires_in is info, with RFC 9126 §2.2 as the reference', () => {
 		const v = judgePush(pushed(201, { request_uri: 'urn:x', expires_in: 90 }));
 		expect(v).toMatchObject({ ok: true, request_uri: 'urn:x', expires_in: 90 });
-		expect(v.finding).toMatchObject({ level: 'info', code: F.PAR_PUSHED, ref: 'RFC 9126 §2.2' });
+		expect(v.finding).toMatchObject({ level: 'info', code: 'par-pushed', ref: 'RFC 9126 §2.2' });
 	});
 
 	test('an expires_in sent as a numeric string is accepted, as a warning', () => {
 		const v = judgePush(pushed(201, { request_uri: 'urn:x', expires_in: '90' }));
 		expect(v).toMatchObject({ ok: true, expires_in: 90 });
-		expect(v.finding).toMatchObject({ level: 'warning', code: F.PAR_PUSHED });
+		expect(v.finding).toMatchObject({ level: 'warning', code: 'par-pushed' });
 	});
 
 	test.each([[[60]], [null], [true], [{}]])('an expires_in of %j is not seconds', (expires) => {
@@ -389,7 +388,7 @@ describe('judgePush: the finding it gives', () => {
 	])('%i %j: an OAuth error, referenced to RFC 9126 §2.3', (status, body) => {
 		const v = judgePush(pushed(status, body));
 		expect(v.ok).toBe(false);
-		expect(v.finding).toMatchObject({ level: 'error', code: F.PAR_REFUSED, ref: 'RFC 9126 §2.3' });
+		expect(v.finding).toMatchObject({ level: 'error', code: 'par-refused', ref: 'RFC 9126 §2.3' });
 		expect(v.finding!.message).toContain(body.error);
 	});
 

@@ -9,8 +9,7 @@
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { sameString } from './consent';
-import * as F from './findings';
-import { raise } from './catalogue/raise';
+import { hasCode, raise } from './catalogue/raise';
 import * as stateCheck from './catalogue/state-check';
 
 /** True when the redirect carries exactly one state and it is the saved one. */
@@ -65,12 +64,12 @@ export function ignoredFinding(kind: IgnoredKind, why: StaleWhy = 'replaced'): F
 
 /** Whether an Exchange is the record of an ignored redirect. */
 export function isIgnoredCallback(ex: Exchange): boolean {
-	return ex.step === 'callback' && ex.findings.some((f) => f.code === F.CALLBACK_IGNORED);
+	return ex.step === 'callback' && ex.findings.some((f) => hasCode(f, 'callback-ignored'));
 }
 
 /** Which kind of ignored redirect an Exchange records. */
 export function ignoredKind(ex: Exchange): IgnoredKind {
-	return ex.findings.some((f) => f.code === F.CALLBACK_IGNORED && f.level === 'warning')
+	return ex.findings.some((f) => hasCode(f, 'callback-ignored') && f.level === 'warning')
 		? 'stale'
 		: 'unsolicited';
 }

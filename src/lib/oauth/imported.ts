@@ -8,9 +8,8 @@ import { fromHar, type ImportOptions, type ImportResult } from '$lib/exchange/ha
 import { parseJson, queryFields, splitUrl } from '$lib/exchange/text';
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { diagnose, diagnoseCallback, type DiagnoseContext } from './diagnose';
-import { INVALID_GRANT } from './findings';
 import * as token from './catalogue/token';
-import { raise } from './catalogue/raise';
+import { hasCode, raise } from './catalogue/raise';
 import * as stateCheck from './catalogue/state-check';
 
 /** The callback keeps the findings its file carried; without them, its error (if any) can be read. */
@@ -51,7 +50,7 @@ function reusedCode(findings: Finding[], ex: Exchange, earlier: number): Finding
 	const status = ex.response?.status ?? 0;
 	if (status >= 200 && status < 300)
 		return [...findings, raise(token.CODE_REUSE_ACCEPTED, earlier)];
-	const refused = findings.find((f) => f.code === INVALID_GRANT);
+	const refused = findings.find((f) => hasCode(f, 'invalid_grant'));
 	if (!refused) return findings;
 	const body = parseJson(ex.response?.body ?? '') as Record<string, unknown> | undefined;
 	const desc = typeof body?.error_description === 'string' ? body.error_description : undefined;

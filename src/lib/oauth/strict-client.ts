@@ -22,19 +22,19 @@
  */
 import * as oauth from 'oauth4webapi';
 import type { Exchange, Finding } from '$lib/exchange/types';
-import * as F from './findings';
 import type { Setup } from './setup';
-import { raise, type Entry } from './catalogue/raise';
+import { hasCode, raise, type Entry } from './catalogue/raise';
+import type { FindingCode } from './catalogue';
 import * as V from './catalogue/library-verdict';
 
 /** Our own findings that already say the answer is no OAuth answer at all. */
-const NOT_OAUTH = new Set([
-	F.WRONG_ENDPOINT,
-	F.REDIRECT,
-	F.SERVER_ERROR,
-	F.NO_ERROR_OBJECT,
-	F.NOT_JSON
-]);
+const NOT_OAUTH: readonly FindingCode[] = [
+	'wrong-endpoint',
+	'redirect',
+	'server-error',
+	'no-error-object',
+	'not-json'
+];
 
 const nullBody = (status: number) => status === 204 || status === 205 || status === 304;
 
@@ -127,7 +127,8 @@ export async function strictVerdict(
 ): Promise<Finding | undefined> {
 	const judge = JUDGES[ex.step];
 	if (!judge || !ex.response || ex.response.truncated) return undefined;
-	if (ex.findings.some((f) => f.level === 'error' && NOT_OAUTH.has(f.code))) return undefined;
+	if (ex.findings.some((f) => f.level === 'error' && NOT_OAUTH.some((c) => hasCode(f, c))))
+		return undefined;
 	const tokens = ex.step === 'exchange' || ex.step === 'refresh';
 	const res = responseOf(ex, tokens ? withoutIdToken(ex.response.body) : ex.response.body);
 	if (!res) return undefined;

@@ -7,7 +7,7 @@
  * - for a redirect whose state matched, the `iss` check of RFC 9207 (oauth/issuer.ts).
  */
 import type { Exchange } from '$lib/exchange/types';
-import { MALFORMED_CALLBACK } from '$lib/oauth/findings';
+import { hasCode } from '$lib/oauth/catalogue/raise';
 import {
 	ignoredFinding,
 	isIgnoredCallback,
@@ -75,7 +75,7 @@ export function ignoreCallback(
 		// Only what is certain: a state-mismatch finding would guess at a forgery the kind already names.
 		findings: [
 			ignoredFinding(kind, why),
-			...exchange.findings.filter((f) => f.code === MALFORMED_CALLBACK)
+			...exchange.findings.filter((f) => hasCode(f, 'malformed-callback'))
 		],
 		note:
 			kind === 'stale'

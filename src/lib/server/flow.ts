@@ -21,7 +21,7 @@ import { clientAuth } from './client-auth';
 import { codeChallenge, newVerifier } from './pkce';
 import type { StepContext } from './flow-context';
 import { registeredRedirect } from './registered-redirect';
-import { CLIENT_AUTH_METHOD, INVALID_CLIENT, PUBLIC_CLIENT_REFUSED } from '$lib/oauth/findings';
+import { hasCode } from '$lib/oauth/catalogue/raise';
 import { clientAuthFindings } from '$lib/oauth/pkce-auth';
 import { apiUrl, type ApiCall } from '$lib/oauth/api-request';
 import { tokenMayGo } from '$lib/oauth/token-binding';
@@ -87,9 +87,9 @@ export function present(
 	// One finding per failure: where the method is the cause, it says so instead of "check the
 	// client id and secret", whose fix it already ends with.
 	const replaces = client.some(
-		(f) => f.code === CLIENT_AUTH_METHOD || f.code === PUBLIC_CLIENT_REFUSED
+		(f) => hasCode(f, 'client-auth-method') || hasCode(f, 'public-client-refused')
 	);
-	const kept = replaces ? findings.filter((f) => f.code !== INVALID_CLIENT) : findings;
+	const kept = replaces ? findings.filter((f) => !hasCode(f, 'invalid_client')) : findings;
 	return { ...clean, findings: [...clean.findings, ...kept, ...client] };
 }
 

@@ -16,7 +16,7 @@ import {
 } from '$lib/oauth/token-admin';
 import { withStrictVerdict } from '$lib/oauth/strict-client';
 import type { Exchange } from '$lib/exchange/types';
-import { REVOCATION_PROVEN } from '$lib/oauth/findings';
+import { hasCode } from '$lib/oauth/catalogue/raise';
 import { clientAuth } from './client-auth';
 import { present, refreshTokens, withToken, type StepResult } from './flow';
 import type { StepContext } from './flow-context';
@@ -134,7 +134,7 @@ export async function revoke(
 	}
 	const verdict = judgeProof(proof, which);
 	// Proven: the token panel says so, until new tokens replace this set.
-	if (verdict?.code === REVOCATION_PROVEN && next.tokens)
+	if (verdict && hasCode(verdict, 'revocation-proven') && next.tokens)
 		next = {
 			...next,
 			tokens: {

@@ -23,7 +23,6 @@ import { routeCallback } from '$lib/oauth/callback';
 import { expectedIssuer, issuerStops } from '$lib/oauth/issuer';
 import { issuerFinding } from '$lib/oauth/issuer-finding';
 import { redirectVerdict } from '$lib/oauth/strict-client';
-import { REDIRECT_URI_MISMATCH } from '$lib/oauth/findings';
 import { pkceCallbackFindings } from '$lib/oauth/pkce-auth';
 import type { Exchange, Finding, HeaderList } from '$lib/exchange/types';
 import { ignoreCallback, issuerOnCallback } from './callback-trust';
@@ -124,7 +123,7 @@ function judgeCallback(here: Here, session: Session, { url, tooLong }: Arrived):
 		if (scope !== undefined) findings[0]!.suggest = { field: 'scope', value: scope };
 	}
 	// A service that sends redirect_uri_mismatch back: name the near miss (redirect-uri.ts).
-	if (verdict.kind === 'error' && verdict.error === REDIRECT_URI_MISMATCH && session.pending) {
+	if (verdict.kind === 'error' && verdict.error === 'redirect_uri_mismatch' && session.pending) {
 		const sent = session.pending.redirect_uri;
 		findings[0]!.fix = redirectMismatchFix(presets, session.setup, sent, here.origin);
 		const retry = redirectRetry(presets, session.setup, sent, here.origin);

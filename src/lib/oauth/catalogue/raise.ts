@@ -4,12 +4,14 @@
  * `diagnose.ts` decides which finding applies and raises its entry with `raise`.
  *
  * The entry is the only place its code is written: `FindingCode` (`catalogue/index.ts`) is the
- * union of the codes of every entry. An OAuth error that the service names itself (RFC 6749
- * §4.1.2.1, §5.2) keeps the service's own spelling as its code, and the entry that explains it
- * says so (`oauthError`): a check that reads the service's error finds the entry by it
- * (`explaining`), and keeps no list of errors of its own.
+ * union of the codes of every entry, and a module that looks for a finding names its code as a
+ * string of that type (`hasCode(f, 'invalid_grant')`). An OAuth error that the service names
+ * itself (RFC 6749 §4.1.2.1, §5.2) keeps the service's own spelling as its code, and the entry
+ * that explains it says so (`oauthError`): a check that reads the service's error finds the entry
+ * by it (`explaining`), and keeps no list of errors of its own.
  */
 import type { Finding, Suggestion } from '$lib/exchange/types';
+import type { FindingCode } from './index';
 
 /** A text, or a text made from what the check that raises it found. */
 type Words<A extends readonly unknown[]> = string | ((...args: A) => string);
@@ -111,4 +113,13 @@ export function explaining<E>(
 		);
 	};
 	return entries.find(explains);
+}
+
+/**
+ * Whether a finding has this code. The code is one the catalogue defines (`FindingCode`), so that a
+ * module that looks for a finding names it as its entry writes it, and a code no entry has fails the
+ * type check.
+ */
+export function hasCode(f: Pick<Finding, 'code'>, code: FindingCode): boolean {
+	return f.code === code;
 }
