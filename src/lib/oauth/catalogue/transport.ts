@@ -125,7 +125,10 @@ export const NETWORK_ERROR = entry({
 	ref: undefined
 });
 
-/** A code exchange whose connection closed before any answer (`reset`, and no response). */
+/**
+ * A code exchange whose connection closed before any answer (`reset`, and no response): the code
+ * may or may not have been spent.
+ */
 export const CODE_MAYBE_SPENT = entry({
 	code: 'code-maybe-spent',
 	level: 'warning',
