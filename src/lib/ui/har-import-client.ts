@@ -3,8 +3,11 @@
  * (har-import.worker.ts), started for it and ended after it, so the page keeps drawing and
  * answering while a large file is redacted, and no import's secrets outlive it. Where the browser
  * cannot start the worker (no module workers), the import runs on this thread, as it did before.
+ * The worker sends the exchanges in parts, each taken in a task of its own, and they are put
+ * together here when the rest of the result comes.
  */
 import type { ImportResult } from '$lib/exchange/har/import';
+import type { Exchange } from '$lib/exchange/types';
 import type { ImportAnswer, ImportRequest } from './har-import.worker';
 
 export interface RunningImport {
@@ -32,6 +35,7 @@ export function importFile(
 			return;
 		}
 		let answered = false;
+		const parts: Exchange[][] = [];
 		const end = (value: ImportResult | undefined) => {
 			worker.terminate();
 			resolve(value);
@@ -39,8 +43,11 @@ export function importFile(
 		cancel = () => end(undefined);
 		worker.addEventListener('message', (e: MessageEvent<ImportAnswer>) => {
 			answered = true;
-			if ('progress' in e.data) onProgress(...e.data.progress);
-			else end(e.data.result);
+			const answer = e.data;
+			if ('progress' in answer) onProgress(...answer.progress);
+			else if ('exchanges' in answer) parts.push(answer.exchanges);
+			else if (answer.result.ok) end({ ...answer.result, exchanges: parts.flat() });
+			else end(answer.result);
 		});
 		worker.addEventListener('error', () => {
 			worker.terminate();
