@@ -316,7 +316,10 @@ test('download the HAR and the Markdown report, import the HAR again: same excha
 	q.on('request', (r) => requests.push(r.url()));
 	await q.getByTestId('import-har').setInputFiles(harPath);
 	await q.getByTestId('imported-banner').waitFor();
-	const again = await q.locator('.transcript details.exchange').evaluateAll((els) =>
+	// The exchanges are drawn a few per task after the banner.
+	const imported = q.locator('.transcript details.exchange');
+	await expect.poll(() => imported.count()).toBe(live.length);
+	const again = await imported.evaluateAll((els) =>
 		els.map((e) => ({
 			step: e.getAttribute('data-step'),
 			findings: [...e.querySelectorAll('[data-code]')].map((f) => f.getAttribute('data-code'))

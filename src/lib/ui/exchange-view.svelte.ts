@@ -13,8 +13,8 @@ export const exchangeView = {
 	get current(): typeof ExchangeViewComponent | undefined {
 		return loaded;
 	},
-	/** Starts loading it (once). */
-	load(): void {
-		loading ??= import('./ExchangeView.svelte').then((m) => (loaded = m.default));
+	/** Starts loading it (once); resolves once it is loaded. */
+	load(): Promise<unknown> {
+		return (loading ??= import('./ExchangeView.svelte').then((m) => (loaded = m.default)));
 	}
 };
