@@ -8,14 +8,14 @@ import { defineConfig } from 'vitest/config';
 // faster than forks). The integration files mostly wait on the servers they start: one more worker
 // than the cores. The e2e files run one per core, each with its own server and browser: with
 // Chromium's headless build two files side by side took 197 s for the suite against about 240 s
-// one by one (docs/testing.md). Under that load a page may take longer than expect.poll's default
+// one by one (docs/history.md). Under that load a page may take longer than expect.poll's default
 // second to get where a test waits for it, so their polls wait up to 5 s (they end as soon as the
 // condition holds).
 const cores = availableParallelism();
 
 // The files of every suite share their workers' module cache (`isolate: false`): importing the
 // app's modules (or playwright-core) afresh for each file was most of the unit suite's time and a
-// tenth of the others' (docs/testing.md). A file that replaces a module (`vi.mock`) or a global
+// tenth of the others' (docs/history.md). A file that replaces a module (`vi.mock`) or a global
 // (`vi.stubGlobal`) would leak it into the files after it, so those run in a project of their own,
 // isolated as before. Each integration and e2e file still starts and stops its own servers and
 // browser: only the modules are shared.

@@ -2,7 +2,7 @@
 // browser is Debian's chromium-headless-shell (CHROMIUM_PATH, else /usr/bin/chromium-headless-shell):
 // the same Chromium build as the `chromium` package, its Blink and its network stack, without the
 // desktop browser's shell around them, which is what playwright itself runs for headless tests. The
-// e2e suite took 262 s with it against 355 s with the full browser (docs/testing.md). A missing
+// e2e suite took 262 s with it against 355 s with the full browser (docs/history.md). A missing
 // browser is an error, never a skip.
 import { existsSync } from 'node:fs';
 
