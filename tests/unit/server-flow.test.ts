@@ -32,8 +32,8 @@ const app = testApp(3);
  */
 const step = stepOf(app);
 
+const { present } = await import('$lib/server/send-step');
 const {
-	present,
 	prepareConsent,
 	consentExchange,
 	pasteBack,

@@ -5,7 +5,7 @@
  */
 import { diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
 import { exchangeBody, refreshBody } from '$lib/oauth/token-endpoint';
-import { present as serverPresent } from '$lib/server/flow';
+import { present as serverPresent } from '$lib/server/send-step';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 import { testApp } from './test-app';
 import { stepOf } from './flow-modules';

@@ -22,7 +22,7 @@ import { responseOf } from '$lib/oauth/strict-client';
 import { metadataOrigins, vouchFor } from '$lib/oauth/token-binding';
 import type { StepResult } from './flow';
 import { moveSecretQuestion } from './secret';
-import type { Sender } from './send';
+import { sendStep } from './send-step';
 import type { Session } from './session';
 import type { MetadataLookup } from './step-forms';
 import type { StepContext } from './flow-context';
@@ -45,81 +45,112 @@ function isDocument(ex: Exchange): boolean {
 	return /json/i.test(headerValue(res.headers, 'content-type') ?? '');
 }
 
-async function discover(
-	{ sendAll }: Sender,
+/** What one document's answer says: found or refused, with its finding; none yet, or none at all. */
+interface DocumentVerdict {
+	discovery?: Discovery;
+	findings: Finding[];
+}
+
+/**
+ * The answer at a well-known URL, judged. Not a document: nothing yet, or, at the `last` URL, none
+ * at all. A document: refused (not JSON, not a metadata object, another issuer, or refused by
+ * oauth4webapi) or found.
+ */
+async function judgeDocument(
+	ex: Exchange,
+	url: string,
 	identifier: string,
 	current: { token_endpoint_auth_method: AuthMethod; pkce: PkceMethod },
-	opts: { signal?: AbortSignal; allowInvalidTls?: boolean; client?: string } = {}
-): Promise<{ discovery: Discovery; exchanges: Exchange[] }> {
-	const exchanges: Exchange[] = [];
-	const finish = (discovery: Discovery, finding: Finding) => {
-		const last = exchanges.at(-1)!;
-		exchanges[exchanges.length - 1] = { ...last, findings: [...last.findings, finding] };
-		return { discovery, exchanges };
-	};
-	for (const [i, url] of wellKnownUrls(identifier).entries()) {
-		// A GET on a kept-alive connection the server had closed is sent again: both attempts shown.
-		const attempts = await sendAll({
-			step: 'discovery',
-			method: 'GET',
-			url,
-			note:
-				i === 0
-					? 'The authorization server’s metadata, at RFC 8414’s well-known URL.'
-					: 'The metadata at OpenID Connect Discovery’s well-known URL.',
-			signal: opts.signal,
-			allowInvalidTls: opts.allowInvalidTls,
-			client: opts.client
-		});
-		exchanges.push(...attempts);
-		const ex = attempts.at(-1)!;
-		if (!isDocument(ex)) continue;
-		const invalid = (why: string): Finding => raise(said.METADATA_INVALID, url, why);
-		let json: unknown;
-		try {
-			json = JSON.parse(ex.response!.body);
-		} catch {
-			return finish({ outcome: 'refused' }, invalid('it is not JSON'));
-		}
-		const doc = metadataSchema.safeParse(json);
-		if (!doc.success) {
-			const issue = doc.error.issues[0];
-			return finish(
-				{ outcome: 'refused' },
-				invalid(
-					issue?.path.length
-						? `its member ${issue.path.join('.')} ${issue.message}`
-						: 'it is not a JSON object with an issuer'
-				)
-			);
-		}
-		if (!sameIssuer(doc.data.issuer, identifier))
-			return finish(
-				{ outcome: 'refused' },
-				raise(said.METADATA_ISSUER_MISMATCH, doc.data.issuer, identifier)
-			);
-		// The library's own checks, on the same bytes: status, Content-Type, a JSON object, the issuer.
-		try {
-			const res = responseOf(ex);
-			if (res) await oauth.processDiscoveryResponse(new URL(identifier), res);
-		} catch (e) {
-			return finish(
-				{ outcome: 'refused' },
-				invalid(e instanceof Error ? e.message : 'oauth4webapi refused it')
-			);
-		}
+	last: boolean
+): Promise<DocumentVerdict> {
+	const finish = (discovery: Discovery, finding: Finding) => ({ discovery, findings: [finding] });
+	if (!isDocument(ex))
+		return last
+			? finish({ outcome: 'none' }, raise(said.METADATA_NONE, identifier))
+			: { findings: [] };
+	const invalid = (why: string): Finding => raise(said.METADATA_INVALID, url, why);
+	let json: unknown;
+	try {
+		json = JSON.parse(ex.response!.body);
+	} catch {
+		return finish({ outcome: 'refused' }, invalid('it is not JSON'));
+	}
+	const doc = metadataSchema.safeParse(json);
+	if (!doc.success) {
+		const issue = doc.error.issues[0];
 		return finish(
-			{
-				outcome: 'found',
-				values: toSetupValues(doc.data, current),
-				scopes: doc.data.scopes_supported ?? [],
-				authMethods: doc.data.token_endpoint_auth_methods_supported ?? ['client_secret_basic'],
-				issParam: doc.data.authorization_response_iss_parameter_supported === true
-			},
-			raise(said.METADATA_FOUND, identifier)
+			{ outcome: 'refused' },
+			invalid(
+				issue?.path.length
+					? `its member ${issue.path.join('.')} ${issue.message}`
+					: 'it is not a JSON object with an issuer'
+			)
 		);
 	}
-	return finish({ outcome: 'none' }, raise(said.METADATA_NONE, identifier));
+	if (!sameIssuer(doc.data.issuer, identifier))
+		return finish(
+			{ outcome: 'refused' },
+			raise(said.METADATA_ISSUER_MISMATCH, doc.data.issuer, identifier)
+		);
+	// The library's own checks, on the same bytes: status, Content-Type, a JSON object, the issuer.
+	try {
+		const res = responseOf(ex);
+		if (res) await oauth.processDiscoveryResponse(new URL(identifier), res);
+	} catch (e) {
+		return finish(
+			{ outcome: 'refused' },
+			invalid(e instanceof Error ? e.message : 'oauth4webapi refused it')
+		);
+	}
+	return finish(
+		{
+			outcome: 'found',
+			values: toSetupValues(doc.data, current),
+			scopes: doc.data.scopes_supported ?? [],
+			authMethods: doc.data.token_endpoint_auth_methods_supported ?? ['client_secret_basic'],
+			issParam: doc.data.authorization_response_iss_parameter_supported === true
+		},
+		raise(said.METADATA_FOUND, identifier)
+	);
+}
+
+/**
+ * The well-known URLs in turn, each through the step's one send: the next is tried only when there
+ * is no document at this one. The finding that says what was found goes on the last exchange.
+ */
+async function discover(
+	c: StepContext,
+	session: Session,
+	identifier: string,
+	current: { token_endpoint_auth_method: AuthMethod; pkce: PkceMethod }
+): Promise<{ discovery: Discovery; exchanges: Exchange[] }> {
+	const exchanges: Exchange[] = [];
+	const urls = wellKnownUrls(identifier);
+	for (const [i, url] of urls.entries()) {
+		const last = i === urls.length - 1;
+		// A GET on a kept-alive connection the server had closed is sent again: both attempts shown.
+		const sent = await sendStep(
+			c,
+			session,
+			{
+				step: 'discovery',
+				method: 'GET',
+				url,
+				note:
+					i === 0
+						? 'The authorization server’s metadata, at RFC 8414’s well-known URL.'
+						: 'The metadata at OpenID Connect Discovery’s well-known URL.'
+			},
+			{
+				retry: true,
+				diagnosis: false,
+				judge: (answer) => judgeDocument(answer, url, identifier, current, last)
+			}
+		);
+		exchanges.push(...sent.exchanges);
+		if (sent.judged?.discovery) return { discovery: sent.judged.discovery, exchanges };
+	}
+	return { discovery: { outcome: 'none' }, exchanges };
 }
 
 /**
@@ -129,15 +160,11 @@ async function discover(
  * filled by the page; nothing of the setup is saved.
  */
 export async function fillFromMetadata(
-	{ app, client, signal }: StepContext,
+	c: StepContext,
 	session: Session,
 	{ base_url, issuer, current }: MetadataLookup
 ): Promise<StepResult> {
-	const { discovery, exchanges } = await discover(app.sender, issuer || base_url, current, {
-		signal,
-		allowInvalidTls: session.setup?.allow_invalid_tls,
-		client
-	});
+	const { discovery, exchanges } = await discover(c, session, issuer || base_url, current);
 	if (discovery.outcome !== 'found')
 		return {
 			ok: true,

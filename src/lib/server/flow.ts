@@ -1,18 +1,16 @@
 /**
  * The flow's server-side steps. Each takes the step's context (the app, the playground's origin,
  * the visitor and the abort signal, handed down by the flow: flow-context.ts) and the session, does
- * its one thing (through the app's one sender), and returns the new session and the exchanges to
- * show, or a named refusal (refusals.ts). Route files only parse input and call the flow's verbs.
+ * its one thing (a request to the service goes through `sendStep`, send-step.ts), and returns the
+ * new session and the exchanges to show, or a named refusal (refusals.ts). Route files only parse
+ * input and call the flow's verbs.
  */
 import { randomUUID } from 'node:crypto';
 import { consentUrl, makeState } from '$lib/oauth/consent';
-import { diagnose, type DiagnoseContext } from '$lib/oauth/diagnose';
 import { endpoints } from '$lib/oauth/setup';
 import { exchangeBody, FORM_CONTENT_TYPE, refreshBody } from '$lib/oauth/token-endpoint';
 import { isExpired } from '$lib/oauth/token-set';
-import { outward } from './way-out';
 import { API_DOCS } from '$lib/oauth/docs';
-import { withStrictVerdict } from '$lib/oauth/strict-client';
 import { handleCallback } from './redirect-back';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 import { realTokens, receiveTokens } from './tokens';
@@ -21,8 +19,7 @@ import { clientAuth } from './client-auth';
 import { codeChallenge, newVerifier } from './pkce';
 import type { StepContext } from './flow-context';
 import { registeredRedirect } from './registered-redirect';
-import { hasCode } from '$lib/oauth/catalogue/raise';
-import { clientAuthFindings } from '$lib/oauth/pkce-auth';
+import { sendStep } from './send-step';
 import { apiUrl, type ApiCall } from '$lib/oauth/api-request';
 import { tokenMayGo } from '$lib/oauth/token-binding';
 import {
@@ -55,43 +52,6 @@ export type StepResult =
 			/** More for the page than the message (the fork a second replay is refused for). */
 			answer?: Record<string, unknown>;
 	  });
-
-/**
- * Redact, then diagnose: what leaves the server. The diagnosis knows the playground itself: its own
- * origin and whether its sandbox is on, since a base URL on that origin outside `/sandbox` reaches
- * the playground, not a service (oauth/wrong-endpoint.ts).
- */
-export function present(
-	c: StepContext,
-	ex: Exchange,
-	session: Session,
-	ctx: DiagnoseContext = {}
-): Exchange {
-	const clean = outward(ex, session);
-	const playground = { origin: c.origin, sandbox: c.app.presets.sandboxEnabled };
-	const findings = diagnose(clean, { playground, ...ctx });
-	const setup = session.setup;
-	// The metadata's methods count only for the token endpoint it was fetched for.
-	const metadata = session.metadata_for;
-	const supported =
-		setup && metadata?.auth_methods && metadata.token_endpoint === endpoints(setup).token
-			? metadata.auth_methods
-			: undefined;
-	const client = setup
-		? clientAuthFindings(clean, {
-				method: setup.token_endpoint_auth_method,
-				pkce: setup.pkce,
-				supported
-			})
-		: [];
-	// One finding per failure: where the method is the cause, it says so instead of "check the
-	// client id and secret", whose fix it already ends with.
-	const replaces = client.some(
-		(f) => hasCode(f, 'client-auth-method') || hasCode(f, 'public-client-refused')
-	);
-	const kept = replaces ? findings.filter((f) => !hasCode(f, 'invalid_client')) : findings;
-	return { ...clean, findings: [...clean.findings, ...kept, ...client] };
-}
 
 /** A new consent request: fresh state (or the custom one), saved in the session. */
 export function prepareConsent(session: Session, now = Date.now()): Session {
@@ -163,7 +123,6 @@ function needSetup(session: Session) {
  * The pending state is not used up.
  */
 export async function checkRegistration(c: StepContext, session: Session): Promise<StepResult> {
-	const { app, origin, signal, client } = c;
 	const setup = session.setup;
 	if (!setup) return refuse(NO_SETUP);
 	const url =
@@ -174,26 +133,26 @@ export async function checkRegistration(c: StepContext, session: Session): Promi
 			scope: setup.scope,
 			state: makeState()
 		});
-	const attempts = await app.sender.sendAll({
-		step: 'check',
-		method: 'GET',
-		url,
-		accept: 'text/html,application/json;q=0.9',
-		note: 'Registration check: the consent URL, fetched by the playground server without following redirects. Nothing is authorized.',
-		signal,
-		client
-	});
-	return {
-		ok: true,
+	const { exchanges } = await sendStep(
+		c,
 		session,
-		exchanges: attempts.map((raw) =>
-			present(c, raw, session, {
+		{
+			step: 'check',
+			method: 'GET',
+			url,
+			accept: 'text/html,application/json;q=0.9',
+			note: 'Registration check: the consent URL, fetched by the playground server without following redirects. Nothing is authorized.'
+		},
+		{
+			retry: true,
+			diagnosis: {
 				redirectUri: setup.redirect_uri,
 				clientId: setup.client_id,
-				...registeredRedirect(app.presets, setup, origin)
-			})
-		)
-	};
+				...registeredRedirect(c.app.presets, setup, c.origin)
+			}
+		}
+	);
+	return { ok: true, session, exchanges };
 }
 
 /** Paste-back mode: the URL (or only its query) that the application's own redirect URI received. */
@@ -248,36 +207,33 @@ export async function exchangeCode(
 	session: Session,
 	{ anyway = false }: { anyway?: boolean } = {}
 ): Promise<StepResult> {
-	const { send, clock } = c.app.sender;
 	const need = needSetup(session);
 	if (!need.ok) return need;
 	if (!session.code) return refuse(NO_CODE);
 	if (session.code.held && !anyway) return refuse(CODE_HELD);
-	const { setup, url, headers, body } = need;
+	const { url, headers, body } = need;
 	const code = session.code;
-	const raw = await send({
-		step: 'exchange',
-		method: 'POST',
-		url,
-		headers: tokenHeaders(headers),
-		body: exchangeBody({
-			code: code.value,
-			redirect_uri: code.redirect_uri,
-			...body,
-			code_verifier: code.code_verifier
-		}),
-		note: session.code.held
-			? 'The code exchange, from the playground server: "Exchange anyway", after the issuer check (RFC 9207) held the code back.'
-			: 'The code exchange, from the playground server.',
-		signal: c.signal,
-		allowInvalidTls: setup.allow_invalid_tls
-	});
-	const shown = await withStrictVerdict(
-		present(c, raw, session, { requestedScope: code.scope }),
-		setup,
+	const { raw, shown } = await sendStep(
+		c,
+		session,
 		{
-			verifier: code.code_verifier,
-			challenge: code.code_challenge
+			step: 'exchange',
+			method: 'POST',
+			url,
+			headers: tokenHeaders(headers),
+			body: exchangeBody({
+				code: code.value,
+				redirect_uri: code.redirect_uri,
+				...body,
+				code_verifier: code.code_verifier
+			}),
+			note: session.code.held
+				? 'The code exchange, from the playground server: "Exchange anyway", after the issuer check (RFC 9207) held the code back.'
+				: 'The code exchange, from the playground server.'
+		},
+		{
+			diagnosis: { requestedScope: code.scope },
+			pkce: { verifier: code.code_verifier, challenge: code.code_challenge }
 		}
 	);
 	// The connection closed before any answer: the code may not be spent, so it stays, and
@@ -291,7 +247,7 @@ export async function exchangeCode(
 		next.callback = { ...next.callback, exchanged_anyway: true };
 	return {
 		ok: true,
-		session: receiveTokens(next, raw, shown, code.scope, clock()) ?? next,
+		session: receiveTokens(next, raw, shown, code.scope, c.app.sender.clock()) ?? next,
 		exchanges: [shown]
 	};
 }
@@ -302,29 +258,29 @@ export async function refreshTokens(
 	session: Session,
 	note = 'The refresh, from the playground server.'
 ): Promise<StepResult> {
-	const { send, clock } = c.app.sender;
 	const need = needSetup(session);
 	if (!need.ok) return need;
 	const tokens = realTokens(session);
 	if (!tokens?.refresh_token) return refuse(tokens ? NOTHING_TO_REFRESH_WITH : NO_TOKENS);
-	const { setup, url, headers, body } = need;
-	const raw = await send({
-		step: 'refresh',
-		method: 'POST',
-		url,
-		headers: tokenHeaders(headers),
-		body: refreshBody({ ...body, refresh_token: tokens.refresh_token }),
-		note,
-		signal: c.signal,
-		allowInvalidTls: setup.allow_invalid_tls
-	});
-	const shown = await withStrictVerdict(
-		present(c, raw, session, { requestedScope: tokens.requested_scope }),
-		setup
+	const { url, headers, body } = need;
+	const { raw, shown } = await sendStep(
+		c,
+		session,
+		{
+			step: 'refresh',
+			method: 'POST',
+			url,
+			headers: tokenHeaders(headers),
+			body: refreshBody({ ...body, refresh_token: tokens.refresh_token }),
+			note
+		},
+		{ diagnosis: { requestedScope: tokens.requested_scope } }
 	);
 	return {
 		ok: true,
-		session: receiveTokens(session, raw, shown, tokens.requested_scope, clock(), true) ?? session,
+		session:
+			receiveTokens(session, raw, shown, tokens.requested_scope, c.app.sender.clock(), true) ??
+			session,
 		exchanges: [shown]
 	};
 }
@@ -398,31 +354,32 @@ export async function callApi(
 	if (!t.ok) return { ...t, session: current, exchanges };
 	const api = step === 'api' && call ? call : undefined;
 	const method = api?.method ?? 'GET';
-	const attempts = await sender.sendAll({
-		step,
-		method,
-		url: t.url,
-		headers: [
-			...t.headers,
-			...(api?.contentType ? ([['Content-Type', api.contentType]] as HeaderList) : []),
-			...(api?.headers ?? [])
-		],
-		body: api?.body ?? '',
-		note:
-			step === 'userinfo'
-				? `The user-info read (${API_DOCS} §4.4).`
-				: `${method} ${new URL(url).pathname}`,
-		signal: c.signal,
-		allowInvalidTls: current.setup!.allow_invalid_tls,
-		client: c.client
-	});
-	exchanges.push(
-		...attempts.map((raw) =>
-			present(c, raw, current, {
+	const sent = await sendStep(
+		c,
+		current,
+		{
+			step,
+			method,
+			url: t.url,
+			headers: [
+				...t.headers,
+				...(api?.contentType ? ([['Content-Type', api.contentType]] as HeaderList) : []),
+				...(api?.headers ?? [])
+			],
+			body: api?.body ?? '',
+			note:
+				step === 'userinfo'
+					? `The user-info read (${API_DOCS} §4.4).`
+					: `${method} ${new URL(url).pathname}`
+		},
+		{
+			retry: true,
+			diagnosis: {
 				tokenExpiresAt: current.tokens!.expires_at,
 				requestedScope: current.tokens!.requested_scope
-			})
-		)
+			}
+		}
 	);
+	exchanges.push(...sent.exchanges);
 	return { ok: true, session: current, exchanges };
 }

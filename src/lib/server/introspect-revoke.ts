@@ -1,6 +1,7 @@
 /**
  * Steps 7 and 8: introspection (RFC 7662) and revocation (RFC 7009) of the flow's access or refresh
- * token, each through the one sender, with the client's authentication attached by client-auth.ts.
+ * token, each sent by `sendStep` (send-step.ts), with the client's authentication attached by
+ * client-auth.ts.
  * A revocation is followed by a proof: the revoked token used again, so that the page says what the
  * server did, not what it answered.
  */
@@ -14,11 +15,11 @@ import {
 	tokenAdminBody,
 	type WhichToken
 } from '$lib/oauth/token-admin';
-import { withStrictVerdict } from '$lib/oauth/strict-client';
 import type { Exchange } from '$lib/exchange/types';
 import { hasCode } from '$lib/oauth/catalogue/raise';
 import { clientAuth } from './client-auth';
-import { present, refreshTokens, withToken, type StepResult } from './flow';
+import { refreshTokens, withToken, type StepResult } from './flow';
+import { sendStep, type Judged, type Sent } from './send-step';
 import type { StepContext } from './flow-context';
 import type { Session } from './session';
 import { realTokens } from './tokens';
@@ -38,12 +39,14 @@ function tokenOf(session: Session, which: WhichToken): { ok: true; token: string
 	return { ok: true, token };
 }
 
-async function adminRequest(
-	{ app, signal, client }: StepContext,
+/** The request to the introspection or the revocation endpoint, with what the step judges of its answer. */
+async function adminRequest<J extends Judged>(
+	c: StepContext,
 	session: Session,
 	step: 'introspect' | 'revoke',
-	which: WhichToken
-): Promise<{ ok: true; raw: Exchange } | Refused> {
+	which: WhichToken,
+	judge: (answer: Exchange) => J
+): Promise<({ ok: true } & Sent<J>) | Refused> {
 	const token = tokenOf(session, which);
 	if (!token.ok) return token;
 	const auth = clientAuth(
@@ -51,21 +54,23 @@ async function adminRequest(
 		step === 'introspect' ? 'introspection_endpoint' : 'revocation_endpoint'
 	);
 	if (!auth.ok) return auth;
-	const raw = await app.sender.send({
-		step,
-		method: 'POST',
-		url: auth.url,
-		headers: [['Content-Type', FORM_CONTENT_TYPE], ...auth.headers],
-		body: tokenAdminBody(token.token, which, auth.body),
-		note:
-			step === 'introspect'
-				? `Introspection of the ${TOKEN_NAME[which]} (RFC 7662 §2.1), from the playground server.`
-				: `Revocation of the ${TOKEN_NAME[which]} (RFC 7009 §2.1), from the playground server.`,
-		signal,
-		allowInvalidTls: auth.setup.allow_invalid_tls,
-		client
-	});
-	return { ok: true, raw };
+	const sent = await sendStep(
+		c,
+		session,
+		{
+			step,
+			method: 'POST',
+			url: auth.url,
+			headers: [['Content-Type', FORM_CONTENT_TYPE], ...auth.headers],
+			body: tokenAdminBody(token.token, which, auth.body),
+			note:
+				step === 'introspect'
+					? `Introspection of the ${TOKEN_NAME[which]} (RFC 7662 §2.1), from the playground server.`
+					: `Revocation of the ${TOKEN_NAME[which]} (RFC 7009 §2.1), from the playground server.`
+		},
+		{ judge }
+	);
+	return { ok: true, ...sent };
 }
 
 /** Step 7: asks the server whether the token is active, and what it holds. */
@@ -74,19 +79,11 @@ export async function introspect(
 	session: Session,
 	which: WhichToken
 ): Promise<StepResult> {
-	const r = await adminRequest(c, session, 'introspect', which);
+	const r = await adminRequest(c, session, 'introspect', which, (answer) =>
+		judgeIntrospection(answer, which)
+	);
 	if (!r.ok) return r;
-	const shown = present(c, r.raw, session);
-	return {
-		ok: true,
-		session,
-		exchanges: [
-			await withStrictVerdict(
-				withFindings(shown, judgeIntrospection(r.raw, which).findings),
-				session.setup
-			)
-		]
-	};
+	return { ok: true, session, exchanges: [r.shown] };
 }
 
 /**
@@ -99,29 +96,25 @@ export async function revoke(
 	session: Session,
 	which: WhichToken
 ): Promise<StepResult> {
-	const r = await adminRequest(c, session, 'revoke', which);
+	const r = await adminRequest(c, session, 'revoke', which, (answer) => ({
+		findings: judgeRevocation(answer)
+	}));
 	if (!r.ok) return r;
-	const shown = await withStrictVerdict(
-		withFindings(present(c, r.raw, session), judgeRevocation(r.raw)),
-		session.setup
-	);
+	const shown = r.shown;
 	if (r.raw.response?.status !== 200) return { ok: true, session, exchanges: [shown] };
 	let next = session;
 	let proof: Exchange;
 	if (which === 'access_token') {
 		const t = withToken(endpoints(session.setup!).userinfo, session);
 		if (!t.ok) return { ...t, exchanges: [shown] };
-		const raw = await c.app.sender.send({
+		const sent = await sendStep(c, session, {
 			step: 'userinfo',
 			method: 'GET',
 			url: t.url,
 			headers: t.headers,
-			note: 'The proof of the revocation: the user-info call with the revoked access token.',
-			signal: c.signal,
-			allowInvalidTls: session.setup!.allow_invalid_tls,
-			client: c.client
+			note: 'The proof of the revocation: the user-info call with the revoked access token.'
 		});
-		proof = present(c, raw, session);
+		proof = sent.shown;
 	} else {
 		const refreshed = await refreshTokens(
 			c,

@@ -1,7 +1,7 @@
 /**
- * "Check the signature": the issuer's keys are fetched from the setup's JWKS URL through the one
- * sender (step `jwks`, a plain GET that carries no credentials), then the token's signature is
- * checked with them (oauth/jwt-signature.ts: asymmetric algorithms only), and `iss`, `exp` and
+ * "Check the signature": the issuer's keys are fetched from the setup's JWKS URL by `sendStep`
+ * (send-step.ts; step `jwks`, a plain GET that carries no credentials), then the token's signature
+ * is checked with them (oauth/jwt-signature.ts: asymmetric algorithms only), and `iss`, `exp` and
  * `typ` are reported apart. Nothing is stored in the session: the keys are fetched each time.
  */
 import { endpoints } from '$lib/oauth/setup';
@@ -18,7 +18,8 @@ import {
 import { raise } from '$lib/oauth/catalogue/raise';
 import * as signedJwt from '$lib/oauth/catalogue/signed-jwt';
 import type { Exchange, Finding } from '$lib/exchange/types';
-import { present, type StepResult } from './flow';
+import type { StepResult } from './flow';
+import { sendStep } from './send-step';
 import type { StepContext } from './flow-context';
 import type { Session } from './session';
 import { realTokens } from './tokens';
@@ -33,6 +34,9 @@ import {
 } from './refusals';
 
 export type JwtKind = ClaimContext['kind'];
+
+/** What the signature check found. */
+type Signature = Awaited<ReturnType<typeof verifySignature>>;
 
 /** The token a check is about: one of the flow's, or a pasted one. */
 function tokenToCheck(
@@ -56,49 +60,64 @@ function tokenToCheck(
 	return { ok: true, token, shown: shown ?? token };
 }
 
+/**
+ * What the keys say of the token: its signature checked with them (an answer that is no key set
+ * says so), and its claims, when the signature verifies.
+ */
+async function judgeKeys(
+	answer: Exchange,
+	token: string,
+	jwksUri: string,
+	claims: Omit<ClaimContext, 'now'>,
+	now: () => number
+): Promise<{ findings: Finding[]; verdict?: Signature }> {
+	const findings: Finding[] = [];
+	let verdict: Signature | undefined;
+	if (answer.response && answer.response.status === 200) {
+		const jwks = parseJwks(answer.response.body);
+		if (jwks.ok) verdict = await verifySignature(token, jwks.jwks);
+		else findings.push(raise(signedJwt.NOT_A_KEY_SET, jwksUri));
+	} else if (answer.response)
+		findings.push(raise(signedJwt.KEY_SET_NOT_SERVED, jwksUri, answer.response.status));
+	if (verdict) findings.push(signatureFinding(verdict, jwksUri));
+	// The claims of a token whose signature does not verify are anyone's words: not reported.
+	if (verdict?.valid) findings.push(...claimFindings(token, { ...claims, now: now() }));
+	return { findings, verdict };
+}
+
 export async function checkJwt(
 	c: StepContext,
 	session: Session,
-	kind: JwtKind,
-	pasted: string
+	{ which: kind, token: pasted }: { which: JwtKind; token: string }
 ): Promise<StepResult> {
-	const { send, clock: now } = c.app.sender;
+	const now = c.app.sender.clock;
 	const setup = session.setup;
 	if (!setup) return refuse(NO_SETUP);
 	const jwksUri = endpoints(setup).jwks;
 	if (!jwksUri) return refuse(NO_JWKS_URI);
 	const picked = tokenToCheck(session, kind, pasted);
 	if (!picked.ok) return picked;
-	const raw = await send({
-		step: 'jwks',
-		method: 'GET',
-		url: jwksUri,
-		note: 'The issuer’s public keys (JWKS, RFC 7517 §5), fetched to check a JWT’s signature. The request carries no credentials.',
-		signal: c.signal,
-		allowInvalidTls: setup.allow_invalid_tls,
-		client: c.client
-	});
-	const shown = present(c, raw, session);
-	const findings: Finding[] = [];
-	let verdict: Awaited<ReturnType<typeof verifySignature>> | undefined;
-	if (raw.response && raw.response.status === 200) {
-		const jwks = parseJwks(raw.response.body);
-		if (jwks.ok) verdict = await verifySignature(picked.token, jwks.jwks);
-		else findings.push(raise(signedJwt.NOT_A_KEY_SET, jwksUri));
-	} else if (raw.response)
-		findings.push(raise(signedJwt.KEY_SET_NOT_SERVED, jwksUri, raw.response.status));
-	if (verdict) findings.push(signatureFinding(verdict, jwksUri));
-	// The claims of a token whose signature does not verify are anyone's words: not reported.
-	if (verdict?.valid) {
-		findings.push(
-			...claimFindings(picked.token, {
-				issuer: expectedIssuer(setup.issuer)?.issuer ?? '',
-				kind,
-				now: now()
-			})
-		);
-	}
-	const exchange: Exchange = { ...shown, findings: [...shown.findings, ...findings] };
+	const { shown: exchange, judged } = await sendStep(
+		c,
+		session,
+		{
+			step: 'jwks',
+			method: 'GET',
+			url: jwksUri,
+			note: 'The issuer’s public keys (JWKS, RFC 7517 §5), fetched to check a JWT’s signature. The request carries no credentials.'
+		},
+		{
+			judge: (answer) =>
+				judgeKeys(
+					answer,
+					picked.token,
+					jwksUri,
+					{ issuer: expectedIssuer(setup.issuer)?.issuer ?? '', kind },
+					now
+				)
+		}
+	);
+	const verdict = judged!.verdict;
 	return {
 		ok: true,
 		session,

@@ -10,9 +10,9 @@ import { consentParams } from '$lib/oauth/consent';
 import { endpoints } from '$lib/oauth/setup';
 import { FORM_CONTENT_TYPE } from '$lib/oauth/token-endpoint';
 import { judgePush, pushedBody, pushedConsentUrl } from '$lib/oauth/par';
-import { withStrictVerdict } from '$lib/oauth/strict-client';
 import { clientAuth } from './client-auth';
-import { present, type StepResult } from './flow';
+import type { StepResult } from './flow';
+import { sendStep } from './send-step';
 import { codeChallenge } from './pkce';
 import type { StepContext } from './flow-context';
 import type { Session } from './session';
@@ -38,7 +38,6 @@ export function pendingParams(session: Session): [string, string][] | undefined 
 }
 
 export async function pushConsent(c: StepContext, session: Session): Promise<StepResult> {
-	const { send, clock: now } = c.app.sender;
 	const setup = session.setup;
 	if (!setup) return refuse(NO_SETUP);
 	if (!setup.use_par) return refuse(PAR_NOT_ON);
@@ -46,23 +45,25 @@ export async function pushConsent(c: StepContext, session: Session): Promise<Ste
 	if (!params) return refuse(NO_CONSENT_TO_PUSH);
 	const auth = clientAuth(session, 'pushed_authorization_request_endpoint');
 	if (!auth.ok) return auth;
-	const raw = await send({
-		step: 'par',
-		method: 'POST',
-		url: auth.url,
-		headers: [['Content-Type', FORM_CONTENT_TYPE], ...auth.headers],
-		body: pushedBody(params, auth.body),
-		note: 'The pushed authorization request (RFC 9126 §2.1), from the playground server: the consent parameters and the client’s authentication.',
-		signal: c.signal,
-		allowInvalidTls: setup.allow_invalid_tls,
-		client: c.client
-	});
-	const shown = present(c, raw, session);
-	const verdict = judgePush(raw);
-	const exchange = await withStrictVerdict(
-		verdict.finding ? { ...shown, findings: [...shown.findings, verdict.finding] } : shown,
-		setup
+	const { shown: exchange, judged } = await sendStep(
+		c,
+		session,
+		{
+			step: 'par',
+			method: 'POST',
+			url: auth.url,
+			headers: [['Content-Type', FORM_CONTENT_TYPE], ...auth.headers],
+			body: pushedBody(params, auth.body),
+			note: 'The pushed authorization request (RFC 9126 §2.1), from the playground server: the consent parameters and the client’s authentication.'
+		},
+		{
+			judge: (answer) => {
+				const verdict = judgePush(answer);
+				return { verdict, findings: verdict.finding ? [verdict.finding] : [] };
+			}
+		}
 	);
+	const verdict = judged!.verdict;
 	if (!verdict.ok || !session.pending) return { ok: true, session, exchanges: [exchange] };
 	return {
 		ok: true,
@@ -76,7 +77,7 @@ export async function pushConsent(c: StepContext, session: Session): Promise<Ste
 					verdict.request_uri
 				),
 				request_uri: verdict.request_uri,
-				request_uri_expires_at: now() + verdict.expires_in * 1000
+				request_uri_expires_at: c.app.sender.clock() + verdict.expires_in * 1000
 			}
 		},
 		exchanges: [exchange]

@@ -198,8 +198,8 @@ export class SealedFlow {
 	}
 
 	/** A JWT's signature against the setup's JWKS URL: one of the flow's tokens, or a pasted one. */
-	checkJwt({ which, token }: { which: JwtKind; token: string }) {
-		return this.step((s) => checkJwt(this.context, s, which, token));
+	checkJwt(jwt: { which: JwtKind; token: string }) {
+		return this.step((s) => checkJwt(this.context, s, jwt));
 	}
 
 	/** Introspection of the access or the refresh token (RFC 7662). */
