@@ -171,6 +171,15 @@ describe('with the switch, in local mode', () => {
 		expect(exchange.failure).toBeUndefined();
 		expect(exchange.response?.status).toBe(200);
 	});
+
+	test("the registration check too: the consent URL is fetched past the certificate, and the service's answer judged", async () => {
+		const { c } = await exchangeAt(fakes.selfSigned.url, true);
+		await c.action('restart');
+		const check = first(await c.action('check'));
+		expect(check.step).toBe('check');
+		expect(check.failure).toBeUndefined();
+		expect(check.response?.status).toBe(404);
+	});
 });
 
 describe('in hosted mode', () => {
