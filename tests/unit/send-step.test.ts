@@ -27,7 +27,7 @@ import {
 	type ScriptedService
 } from '../helpers/scripted-service';
 
-const { prepareConsent, checkRegistration, exchangeCode, refreshTokens, callApi } =
+const { prepareConsent, checkRegistration, exchangeCode, refreshTokens, callApi, pasteBack } =
 	await import('$lib/server/flow');
 const { pushConsent } = await import('$lib/server/push-consent');
 const { checkJwt } = await import('$lib/server/jwt-check');
@@ -243,6 +243,13 @@ describe('what a step returns is fit for the page: the secret redacted, findings
 		});
 		const found = r.ok ? r.exchanges.at(-1)!.findings : [];
 		expect(found.map((f) => f.code)).toContain('metadata-issuer-mismatch');
+		expect(leaks(r.exchanges)).toEqual([]);
+	});
+
+	test('an address pasted back with the secret in it', () => {
+		const s = prepareConsent(session());
+		const r = pasteBack(c, s, `?code=x&state=${s.pending!.state}&echo=${SECRET}`);
+		expect(r.ok && r.exchanges).toHaveLength(1);
 		expect(leaks(r.exchanges)).toEqual([]);
 	});
 });

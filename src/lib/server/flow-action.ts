@@ -11,8 +11,8 @@
  *
  * A step that calls the service runs through `stepAction`, the same with three more things: the
  * abuse limit and the in-flight cap (abuse.ts), a 409 for a flow dropped to make room, and its answer
- * made of the step's exchanges and what else it has for the page, which leaves through `outward`
- * (way-out.ts).
+ * made of the step's exchanges, which the step made fit for the page (send-step.ts), and what else
+ * it has for the page, which leaves through `outward` (way-out.ts).
  */
 import { error, fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import { flowParam } from '$lib/oauth/flow-id';
@@ -89,7 +89,7 @@ export function flowAction<T>(
 
 /**
  * A step that calls the service: the new flow is sealed, the exchanges go to the tab's transcript,
- * and what else the step has for the page (`answer`) goes with them, all through `outward`. A step
+ * and what else the step has for the page (`answer`) goes with them, through `outward`. A step
  * that left the flow as it was says so (`unchanged`): the page keeps its data (flow.svelte.ts).
  */
 export function stepAction<T>(
@@ -112,7 +112,9 @@ export function stepAction<T>(
 		if (!held.ok) return held.failure;
 		const result = held.value;
 		await flow.seal();
-		const exchanges = stampSetup(outward(result.exchanges ?? [], before, result.session), before);
+		// The exchanges are fit for the page as the step returns them (send-step.ts); what else it has
+		// for the page leaves through `outward`.
+		const exchanges = stampSetup(result.exchanges ?? [], before);
 		const answer = result.answer && outward(result.answer, before, result.session);
 		if (!result.ok) return fail(result.status, { message: result.message, exchanges, ...answer });
 		// Nothing the page data is made of changed (the flow, read without a notice, is as it was).

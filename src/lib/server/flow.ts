@@ -20,6 +20,7 @@ import { codeChallenge, newVerifier } from './pkce';
 import type { StepContext } from './flow-context';
 import { registeredRedirect } from './registered-redirect';
 import { sendStep } from './send-step';
+import { outward } from './way-out';
 import { apiUrl, type ApiCall } from '$lib/oauth/api-request';
 import { tokenMayGo } from '$lib/oauth/token-binding';
 import {
@@ -185,11 +186,15 @@ export function pasteBack(c: StepContext, session: Session, pasted: string): Ste
 	)
 		return refuse(PASTE_HOLDS_NOTHING);
 	const { session: next, exchange, ignored } = handleCallback(c, session, url, new Headers());
-	const pastedExchange: Exchange = {
-		...exchange,
-		response: undefined,
-		note: `Pasted back by hand (paste-back mode): the address your application's redirect URI received${fromFragment ? ' (the parameters were in the #fragment, which the authorization-code flow does not use)' : ''}.`
-	};
+	// The address is the user's paste: it is redacted here, as a sent step's exchange is by sendStep.
+	const pastedExchange: Exchange = outward(
+		{
+			...exchange,
+			response: undefined,
+			note: `Pasted back by hand (paste-back mode): the address your application's redirect URI received${fromFragment ? ' (the parameters were in the #fragment, which the authorization-code flow does not use)' : ''}.`
+		},
+		session
+	);
 	// Shown at once, so the outbox keeps only what it held before; an ignored paste changes nothing.
 	return {
 		ok: true,

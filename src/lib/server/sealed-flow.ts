@@ -235,7 +235,7 @@ export class SealedFlow {
 				ok: true,
 				session: r.session,
 				exchanges: [],
-				answer: { fork, forkExchanges: stampSetup(outward(r.exchanges, s, r.session), s) }
+				answer: { fork, forkExchanges: stampSetup(r.exchanges, s) }
 			};
 		});
 	}
