@@ -4,6 +4,7 @@
  * the bytes it received.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { getEventListeners } from 'node:events';
 import net from 'node:net';
 import {
 	USER_AGENT,
@@ -338,6 +339,23 @@ describe('a round trip against a raw loopback server', () => {
 			`${new URL(base).host} closed the connection in the middle of the body.`
 		);
 		expect(ex.response).toMatchObject({ status: 200, body: '{"partial":', truncated: true });
+	});
+
+	test('a request leaves no listener on the visitor’s abort signal once it is done', async () => {
+		// One request's signal serves every send of a step (a retry, the refresh before a call), and a
+		// hosted server answers many: a listener per send that stays would pile up on it.
+		const visitor = new AbortController();
+		const sender = createSender(LOCAL);
+		for (let i = 0; i < 3; i++) {
+			const ex = await sender.send({
+				step: 'api',
+				method: 'GET',
+				url: `${base}/x`,
+				signal: visitor.signal
+			});
+			expect(ex.response?.status).toBe(201);
+		}
+		expect(getEventListeners(visitor.signal, 'abort')).toEqual([]);
 	});
 
 	test('a request the guard refuses is never sent', async () => {

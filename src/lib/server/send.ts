@@ -562,9 +562,13 @@ function read(
 		let answered = false;
 		let readBefore = 0;
 		let connectTimer: ReturnType<typeof setTimeout> | undefined;
+		// Takes back the listeners on the visitor's and the pool's signals once the request is over:
+		// the visitor's outlives it (a retry, the refresh before a call send on the same one).
+		const listening = new AbortController();
 		const finish = (outcome: Outcome, stale = false) => {
 			if (done) return;
 			done = true;
+			listening.abort();
 			clearTimeout(totalTimer);
 			clearTimeout(connectTimer);
 			timing.total = round(performance.now() - t0);
@@ -594,12 +598,13 @@ function read(
 			Math.max(0, lim.totalTimeoutMs - (performance.now() - t0))
 		);
 		signal?.addEventListener('abort', () => fail({ kind: 'cancelled', message: 'Cancelled.' }), {
-			once: true
+			once: true,
+			signal: listening.signal
 		});
 		end?.addEventListener(
 			'abort',
 			() => fail(ended(performance.now() - t0, url), partial ? received(partial, true) : undefined),
-			{ once: true }
+			{ once: true, signal: listening.signal }
 		);
 
 		req.on('socket', (socket: Socket) => {
