@@ -145,12 +145,18 @@ export function providerSizedTokens(): Partial<Configuration> {
 	};
 }
 
+/** The provider's client registrations, and what its configuration changes. */
+export interface OidcOptions {
+	clients: ClientMetadata[];
+	configuration?: Partial<Configuration>;
+}
+
 /**
  * Starts the provider on a free loopback port. `configuration` is merged over `baseConfiguration()`
  * at the top level (give a whole `features` object to change one feature).
  */
 export async function startOidcProvider(
-	options: { clients: ClientMetadata[]; configuration?: Partial<Configuration> } = { clients: [] }
+	options: OidcOptions = { clients: [] }
 ): Promise<OidcServer> {
 	let handle: (req: http.IncomingMessage, res: http.ServerResponse) => void = (_req, res) => {
 		res.writeHead(503).end();
