@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { offLoopbackRefused, openPlayground, throughProvider, watch } from '../helpers/e2e';
+import { OFF_LOOPBACK, openPlayground, throughProvider, watch } from '../helpers/e2e';
 import {
 	adminEndpoints,
 	MATRIX,
@@ -53,8 +53,7 @@ afterEach(async () => {
 });
 
 async function newPage(width: number): Promise<Page> {
-	context = await browser.newContext({ viewport: { width, height: 900 } });
-	await offLoopbackRefused(context);
+	context = await browser.newContext({ viewport: { width, height: 900 }, ...OFF_LOOPBACK });
 	return watch(await context.newPage(), { problems, bodies, urls });
 }
 

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { offLoopbackRefused, openPlayground, throughProvider, watch } from '../helpers/e2e';
+import { OFF_LOOPBACK, openPlayground, throughProvider, watch } from '../helpers/e2e';
 import {
 	OIDC_CLIENT_ID,
 	OIDC_CLIENT_SECRET,
@@ -45,8 +45,7 @@ afterEach(async () => {
 });
 
 async function newPage(width: number): Promise<Page> {
-	context = await browser.newContext({ viewport: { width, height: 900 } });
-	await offLoopbackRefused(context);
+	context = await browser.newContext({ viewport: { width, height: 900 }, ...OFF_LOOPBACK });
 	return watch(await context.newPage(), { problems, bodies, urls });
 }
 

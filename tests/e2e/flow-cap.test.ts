@@ -12,7 +12,7 @@ import { launch, shot } from '../helpers/browser';
 import {
 	fillOidcSetup,
 	flowOf,
-	offLoopbackRefused,
+	OFF_LOOPBACK,
 	openPlayground,
 	throughProvider,
 	watch
@@ -46,8 +46,10 @@ afterAll(async () => {
 });
 
 test('tabs with 1.8 KB tokens: a new flow drops the oldest, which says so, never a 400 or 431', async () => {
-	const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-	await offLoopbackRefused(context);
+	const context = await browser.newContext({
+		viewport: { width: 1280, height: 800 },
+		...OFF_LOOPBACK
+	});
 	const problems: string[] = [];
 	const refused: string[] = [];
 	context.on('response', (r) => {

@@ -16,7 +16,7 @@ import { axeAt } from '../helpers/axe';
 import {
 	fillOidcSetup,
 	flowOf,
-	offLoopbackRefused,
+	OFF_LOOPBACK,
 	openPlayground,
 	throughProvider
 } from '../helpers/e2e';
@@ -224,8 +224,7 @@ test('"Replay this code" with a service on another host: the fork this tab made 
 }) => {
 	const oidc = await startOidcProvider({ clients: [oidcClient([`${srv.url}/callback`])] });
 	try {
-		const p = await newPage({ width: 1280, height: 800 });
-		await offLoopbackRefused(p.context());
+		const p = await newPage({ width: 1280, height: 800 }, OFF_LOOPBACK);
 		await openPlayground(p, srv.url);
 		await fillOidcSetup(p, oidc, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET);
 		await p.getByRole('link', { name: 'Open the consent page' }).click();

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { flowUrl, offLoopbackRefused, openPlayground, watch } from '../helpers/e2e';
+import { flowUrl, OFF_LOOPBACK, openPlayground, watch } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 import {
 	OIDC_CLIENT_ID,
@@ -44,8 +44,7 @@ afterAll(async () => {
 });
 
 async function newPage(size: { width: number; height: number }): Promise<Page> {
-	context = await browser.newContext({ viewport: size });
-	await offLoopbackRefused(context);
+	context = await browser.newContext({ viewport: size, ...OFF_LOOPBACK });
 	const page = await context.newPage();
 	return watch(page, { problems, bodies, urls });
 }

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { launch, shot } from '../helpers/browser';
-import { flowUrl, offLoopbackRefused, openPlayground, watch } from '../helpers/e2e';
+import { flowUrl, OFF_LOOPBACK, openPlayground, watch } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 import {
 	baseConfiguration,
@@ -71,8 +71,7 @@ afterEach(async () => {
 });
 
 async function newPage(size: { width: number; height: number }): Promise<Page> {
-	context = await browser.newContext({ viewport: size });
-	await offLoopbackRefused(context);
+	context = await browser.newContext({ viewport: size, ...OFF_LOOPBACK });
 	return watch(await context.newPage(), { problems });
 }
 

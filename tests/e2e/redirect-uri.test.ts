@@ -7,7 +7,7 @@
  */
 import { expect } from 'vitest';
 import { shot } from '../helpers/browser';
-import { fillOidcSetup, offLoopbackRefused, openPlayground } from '../helpers/e2e';
+import { fillOidcSetup, OFF_LOOPBACK, openPlayground } from '../helpers/e2e';
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, oidcClient, startOidcProvider } from '../helpers/oidc';
 import { axeProblems } from '../helpers/axe';
 import { e2eTest } from '../helpers/fixtures';
@@ -31,8 +31,7 @@ test('a client registered for localhost only: the check names the difference, an
 	problems
 }) => {
 	const port = srv.port;
-	const p = await newPage({ width: 390, height: 844 });
-	await offLoopbackRefused(p.context());
+	const p = await newPage({ width: 390, height: 844 }, OFF_LOOPBACK);
 	await openPlayground(p, srv.url);
 	await p.getByLabel('Base URL of the service').fill(`${srv.url}/sandbox`);
 	await p.getByLabel('Client id').fill('localhost-only');
@@ -80,8 +79,7 @@ test('oidc-provider, registered one trailing slash away: warned after Save, then
 }) => {
 	const oidc = await startOidcProvider({ clients: [oidcClient([`${srv.url}/callback/`])] });
 	try {
-		const p = await newPage();
-		await offLoopbackRefused(p.context());
+		const p = await newPage(undefined, OFF_LOOPBACK);
 		await openPlayground(p, srv.url);
 		await p.getByLabel('Redirect URI as registered').fill(`${srv.url}/callback/`);
 		await fillOidcSetup(p, oidc, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, 'openid');

@@ -12,7 +12,7 @@ import {
 	choosePreset,
 	decide,
 	flowUrl,
-	offLoopbackRefused,
+	OFF_LOOPBACK,
 	openPlayground,
 	signIn,
 	watch
@@ -49,8 +49,10 @@ afterAll(async () => {
 async function newPage(
 	opts: { width?: number; clock?: boolean; offline?: boolean } = {}
 ): Promise<Page> {
-	context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 800 } });
-	await offLoopbackRefused(context);
+	context = await browser.newContext({
+		viewport: { width: opts.width ?? 1280, height: 800 },
+		...OFF_LOOPBACK
+	});
 	const page = await context.newPage();
 	// The page's clock is installed before anything loads; time flows until a test moves it.
 	if (opts.clock) await page.clock.install();

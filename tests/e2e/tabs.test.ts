@@ -16,7 +16,7 @@ import {
 	fillOidcSetup,
 	flowOf,
 	flowUrl,
-	offLoopbackRefused,
+	OFF_LOOPBACK,
 	openPlayground,
 	throughProvider,
 	watch
@@ -62,8 +62,7 @@ afterAll(async () => {
 
 /** One browser: a context whose pages are its tabs (one cookie jar), kept off the network. */
 async function newBrowser(): Promise<BrowserContext> {
-	context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-	await offLoopbackRefused(context);
+	context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...OFF_LOOPBACK });
 	return context;
 }
 

@@ -145,6 +145,9 @@ export function providerSizedTokens(): Partial<Configuration> {
 	};
 }
 
+/** The web font the provider's pages import (`lib/views/layout.js`, `lib/helpers/defaults.js`). */
+const FONT_IMPORT = /@import url\(https:\/\/fonts\.googleapis\.com\/[^)]*\);?/g;
+
 /** The provider's client registrations, and what its configuration changes. */
 export interface OidcOptions {
 	clients: ClientMetadata[];
@@ -168,6 +171,14 @@ export async function startOidcProvider(
 		...baseConfiguration(),
 		...options.configuration,
 		clients: options.clients
+	});
+	// The provider's own pages @import a web font from fonts.googleapis.com: a browser on them would
+	// leave this machine, or log the refused request as an error. The import goes; the rest of each
+	// page's style stays.
+	provider.use(async (ctx, next) => {
+		await next();
+		if (typeof ctx.body === 'string' && ctx.response.is('html'))
+			ctx.body = ctx.body.replace(FONT_IMPORT, '');
 	});
 	const callback = provider.callback();
 	// Mounted on the prefix as the provider's docs show for connect ("Mounting oidc-provider"): the
