@@ -7,58 +7,43 @@
  * Then, for each client, the wrong choice in the setup and the finding that names the right one.
  * Screenshots at 1280 px, and at 390 px for the public client.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
-import { OFF_LOOPBACK, openPlayground, throughProvider, watch } from '../helpers/e2e';
+import { describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { TestServer } from '../helpers/server';
+import { shot } from '../helpers/browser';
+import { OFF_LOOPBACK, openPlayground, throughProvider } from '../helpers/e2e';
 import {
 	adminEndpoints,
 	MATRIX,
 	OIDC_SCOPE,
-	startStandardServer,
+	standardServer,
 	type MatrixClient,
 	type OidcServer
 } from '../helpers/oidc';
+import { e2eTest, type Recorded } from '../helpers/fixtures';
 
-let srv: TestServer;
-let oidc: OidcServer;
-let browser: Browser;
-let context: BrowserContext;
-const problems: string[] = [];
-const bodies: { url: string; text: string }[] = [];
-const urls: string[] = [];
-
-beforeAll(async () => {
-	const port = await freePort();
-	oidc = await startStandardServer([`http://127.0.0.1:${port}/callback`]);
-	srv = await startServer({}, port);
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-	await oidc?.stop();
-});
-afterEach(async () => {
-	await context?.close();
-	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
+const test = e2eTest(
+	{},
+	{ record: true, oidc: (origin) => standardServer([`${origin}/callback`]) }
+	// eslint-disable-next-line no-empty-pattern
+).extend('traffic', async ({}, { onCleanup }) => {
+	const traffic: Recorded = { bodies: [], urls: [] };
 	// No secret of any registration reached the page, in a body or an address.
-	const seen =
-		bodies
-			.splice(0)
-			.map((b) => b.text)
-			.join('\n') + urls.splice(0).join('\n');
-	for (const c of MATRIX) if (c.secret) expect(seen).not.toContain(c.secret);
+	onCleanup(() => {
+		const seen = traffic.bodies.map((b) => b.text).join('\n') + traffic.urls.join('\n');
+		for (const c of MATRIX) if (c.secret) expect(seen).not.toContain(c.secret);
+	});
+	return traffic;
 });
-
-async function newPage(width: number): Promise<Page> {
-	context = await browser.newContext({ viewport: { width, height: 900 }, ...OFF_LOOPBACK });
-	return watch(await context.newPage(), { problems, bodies, urls });
-}
 
 /** The fields a developer types before asking for the metadata. */
-async function typeClient(p: Page, id: string, secret: string): Promise<void> {
+async function typeClient(
+	p: Page,
+	srv: TestServer,
+	oidc: OidcServer,
+	id: string,
+	secret: string
+): Promise<void> {
 	await openPlayground(p, srv.url);
 	await p.getByLabel('Base URL of the service').fill(oidc.issuer);
 	await p.getByLabel('Client id').fill(id);
@@ -67,7 +52,7 @@ async function typeClient(p: Page, id: string, secret: string): Promise<void> {
 }
 
 /** Signs in on the provider's pages and waits for the exchange's answer. */
-async function consentAndExchange(p: Page, status: string): Promise<string> {
+async function consentAndExchange(p: Page, srv: TestServer, status: string): Promise<string> {
 	await p.getByRole('link', { name: 'Open the consent page' }).click();
 	await throughProvider(p, srv.url);
 	const answer = p.locator('#exchange [data-result-of="exchange"]');
@@ -78,9 +63,13 @@ async function consentAndExchange(p: Page, status: string): Promise<string> {
 describe.each(MATRIX.map((c, i) => [c.id, c, i === 2 ? 390 : 1280] as const))(
 	'%s',
 	(_name, client: MatrixClient, width: number) => {
-		test(`at ${width} px: metadata, PAR, PKCE, the ID token's signature, introspection and revocation`, async () => {
-			const p = await newPage(width);
-			await typeClient(p, client.id, client.secret);
+		test(`at ${width} px: metadata, PAR, PKCE, the ID token's signature, introspection and revocation`, async ({
+			srv,
+			oidc,
+			newPage
+		}) => {
+			const p = await newPage({ width, height: 900 }, OFF_LOOPBACK);
+			await typeClient(p, srv, oidc, client.id, client.secret);
 			await p.getByRole('button', { name: 'Fill from metadata' }).click();
 			await expect
 				.poll(() => p.getByTestId('metadata-outcome').textContent())
@@ -112,7 +101,7 @@ describe.each(MATRIX.map((c, i) => [c.id, c, i === 2 ? 390 : 1280] as const))(
 			const pushed = (await p.locator('#consent').textContent()) ?? '';
 			expect(pushed).toContain('code_challenge_method=S256');
 
-			const exchange = await consentAndExchange(p, '200 OK');
+			const exchange = await consentAndExchange(p, srv, '200 OK');
 			expect(exchange).toContain('code_verifier=');
 			if (client.method === 'client_secret_basic') {
 				expect(exchange).toContain('Authorization: Basic <redacted>');
@@ -167,7 +156,13 @@ describe.each(MATRIX.map((c, i) => [c.id, c, i === 2 ? 390 : 1280] as const))(
 );
 
 describe('the wrong choice, and the finding that names the right one', () => {
-	async function saveWith(p: Page, client: MatrixClient, method: string, pkce: string) {
+	async function saveWith(
+		p: Page,
+		oidc: OidcServer,
+		client: MatrixClient,
+		method: string,
+		pkce: string
+	) {
 		await p.getByText('Advanced settings').click();
 		await p.getByLabel('Authorization endpoint').fill(oidc.endpoints.authorization);
 		await p.getByLabel('Token endpoint').fill(oidc.endpoints.token);
@@ -180,11 +175,15 @@ describe('the wrong choice, and the finding that names the right one', () => {
 			.toContain(`client_id=${client.id}`);
 	}
 
-	test(`${MATRIX[0].id} with PKCE off: the consent is refused, and the finding says to turn PKCE on`, async () => {
-		const p = await newPage(1280);
+	test(`${MATRIX[0].id} with PKCE off: the consent is refused, and the finding says to turn PKCE on`, async ({
+		srv,
+		oidc,
+		newPage
+	}) => {
+		const p = await newPage({ width: 1280, height: 900 }, OFF_LOOPBACK);
 		const client = MATRIX[0];
-		await typeClient(p, client.id, client.secret);
-		await saveWith(p, client, client.method, 'off');
+		await typeClient(p, srv, oidc, client.id, client.secret);
+		await saveWith(p, oidc, client, client.method, 'off');
 		await p.getByRole('link', { name: 'Open the consent page' }).click();
 		const callback = p.locator('#callback');
 		await expect.poll(() => callback.textContent()).toContain('invalid_request');
@@ -194,10 +193,14 @@ describe('the wrong choice, and the finding that names the right one', () => {
 		await shot(p, 'matrix-wrong-pkce-off');
 	});
 
-	test(`${MATRIX[1].id} sent as public: the exchange is refused, and the finding names the secret methods`, async () => {
-		const p = await newPage(1280);
+	test(`${MATRIX[1].id} sent as public: the exchange is refused, and the finding names the secret methods`, async ({
+		srv,
+		oidc,
+		newPage
+	}) => {
+		const p = await newPage({ width: 1280, height: 900 }, OFF_LOOPBACK);
 		const client = MATRIX[1];
-		await typeClient(p, client.id, '');
+		await typeClient(p, srv, oidc, client.id, '');
 		// A secret outside printable ASCII is not a client secret by RFC 6749 (oidc-provider refuses
 		// such a registration): the form says so while it is typed, and forgets it when it is fixed.
 		const secret = p.getByLabel('Client secret');
@@ -207,18 +210,22 @@ describe('the wrong choice, and the finding that names the right one', () => {
 		expect(await secret.getAttribute('aria-describedby')).toContain('client_secret-chars');
 		await secret.fill('');
 		expect(await chars.count()).toBe(0);
-		await saveWith(p, client, 'none', 'S256');
-		const text = await consentAndExchange(p, '401');
+		await saveWith(p, oidc, client, 'none', 'S256');
+		const text = await consentAndExchange(p, srv, '401');
 		expect(text).toContain('does not accept this client as a public client');
 		expect(text).toContain('client_secret_post or client_secret_basic');
 	});
 
-	test(`${MATRIX[2].id} sent with a secret: the exchange is refused, and its one finding names a public registration`, async () => {
-		const p = await newPage(1280);
+	test(`${MATRIX[2].id} sent with a secret: the exchange is refused, and its one finding names a public registration`, async ({
+		srv,
+		oidc,
+		newPage
+	}) => {
+		const p = await newPage({ width: 1280, height: 900 }, OFF_LOOPBACK);
 		const client = MATRIX[2];
-		await typeClient(p, client.id, 'not-a-registered-secret');
-		await saveWith(p, client, 'client_secret_post', 'S256');
-		const text = await consentAndExchange(p, '401');
+		await typeClient(p, srv, oidc, client.id, 'not-a-registered-secret');
+		await saveWith(p, oidc, client, 'client_secret_post', 'S256');
+		const text = await consentAndExchange(p, srv, '401');
 		// oidc-provider says only "client authentication failed", and its metadata lists the
 		// secret methods (for other clients): nothing points to the method, so the one finding is
 		// the refused client, whose fix ends with the registration's method.

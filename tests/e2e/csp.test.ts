@@ -4,109 +4,93 @@
  * SANDBOX_CLIENTS on another port) must be reached with no CSP violation, while the playground's own
  * pages allow forms to themselves only.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import http from 'node:http';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch } from '../helpers/browser';
-import { watch } from '../helpers/e2e';
+import type { TestServer } from '../helpers/server';
+import { e2eTest } from '../helpers/fixtures';
 import { listen } from '../helpers/listen';
 
-let srv: TestServer;
-let app: http.Server;
-let appOrigin: string;
 /** The requests the other app received, as path and query. */
 const appGot: string[] = [];
-let browser: Browser;
-let context: BrowserContext | undefined;
-const problems: string[] = [];
-
-beforeAll(async () => {
-	app = http.createServer((req, res) => {
-		appGot.push(req.url ?? '');
-		res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-		res.end('<!doctype html><title>Other app</title><p>Back at the app.</p>');
-	});
-	appOrigin = (await listen(app)).url;
-	const port = await freePort();
-	srv = await startServer(
-		{
-			PLAYGROUND_LOG: 'off',
-			SANDBOX_CLIENTS: JSON.stringify([
-				{
-					client_id: 'other-port-app',
-					client_secret: 'other-port-app-secret',
-					name: 'Other port app',
-					redirect_uris: [`${appOrigin}/cb`],
-					default_scope: 'read'
-				}
-			])
-		},
-		port
-	);
-	browser = await launch();
+const app = http.createServer((req, res) => {
+	appGot.push(req.url ?? '');
+	res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+	res.end('<!doctype html><title>Other app</title><p>Back at the app.</p>');
 });
-
+const { url: appOrigin } = await listen(app);
 afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-	app?.closeAllConnections();
-	await new Promise<void>((ok) => (app ? app.close(() => ok()) : ok()));
+	app.closeAllConnections();
+	await new Promise<void>((ok) => app.close(() => ok()));
 });
 
-afterEach(async () => {
-	await context?.close();
-	context = undefined;
-	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
+const test = e2eTest({
+	PLAYGROUND_LOG: 'off',
+	SANDBOX_CLIENTS: JSON.stringify([
+		{
+			client_id: 'other-port-app',
+			client_secret: 'other-port-app-secret',
+			name: 'Other port app',
+			redirect_uris: [`${appOrigin}/cb`],
+			default_scope: 'read'
+		}
+	])
 });
 
-async function newPage(): Promise<Page> {
-	context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-	return watch(await context.newPage(), { problems });
-}
-
-function consentUrl(client_id: string, redirect_uri: string, state: string): string {
+function consentUrl(
+	srv: TestServer,
+	client_id: string,
+	redirect_uri: string,
+	state: string
+): string {
 	const q = new URLSearchParams({ client_id, redirect_uri, response_type: 'code', state });
 	return `${srv.url}/sandbox/oauth2/auth?${q}`;
 }
 
 describe('form-action on the consent page', () => {
-	test('Authorize and Deny to the loopback twin (localhost for 127.0.0.1) arrive with no CSP violation', async () => {
+	test('Authorize and Deny to the loopback twin (localhost for 127.0.0.1) arrive with no CSP violation', async ({
+		srv,
+		newPage
+	}) => {
 		const twin = `http://localhost:${srv.port}/sandbox/landing`;
 		for (const [button, expected] of [
 			['Authorize', 'code='],
 			['Deny', 'error=access_denied']
 		] as const) {
 			const p = await newPage();
-			await p.goto(consentUrl('sandbox-rw', twin, `twin-${button}`));
+			await p.goto(consentUrl(srv, 'sandbox-rw', twin, `twin-${button}`));
 			await p.getByRole('button', { name: button }).click();
 			await p.waitForURL((u) => u.href.startsWith(`${twin}?`));
 			expect(p.url()).toContain(expected);
 			expect(p.url()).toContain(`state=twin-${button}`);
-			await context?.close();
-			context = undefined;
+			await p.context().close();
 		}
 	});
 
-	test('Authorize and Deny to a SANDBOX_CLIENTS app on another port arrive with no CSP violation', async () => {
+	test('Authorize and Deny to a SANDBOX_CLIENTS app on another port arrive with no CSP violation', async ({
+		srv,
+		newPage
+	}) => {
 		for (const [button, expected] of [
 			['Authorize', 'code='],
 			['Deny', 'error=access_denied']
 		] as const) {
 			const p = await newPage();
-			await p.goto(consentUrl('other-port-app', `${appOrigin}/cb`, `app-${button}`));
+			await p.goto(consentUrl(srv, 'other-port-app', `${appOrigin}/cb`, `app-${button}`));
 			await p.getByRole('button', { name: button }).click();
 			await p.waitForURL((u) => u.href.startsWith(`${appOrigin}/cb?`));
 			await p.getByText('Back at the app.').waitFor();
 			const back = appGot.filter((u) => u.startsWith('/cb?')).at(-1);
 			expect(back).toContain(expected);
 			expect(back).toContain(`state=app-${button}`);
-			await context?.close();
-			context = undefined;
+			await p.context().close();
 		}
 	});
 
-	test("form hijack: a form injected into the playground's page cannot post to another origin", async () => {
+	test("form hijack: a form injected into the playground's page cannot post to another origin", async ({
+		srv,
+		newPage,
+		problems
+	}) => {
 		const p = await newPage();
 		await p.goto(srv.url + '/');
 		await p.locator('main[data-ready="true"]').waitFor();

@@ -4,98 +4,73 @@
  * "Keep it" keeps the secret for the new hosts, and the flow then completes. A document that names
  * another issuer is refused, and the form keeps what was typed. Screenshots at 1280 and 390 px.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { expect } from 'vitest';
 import http from 'node:http';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
-import { OFF_LOOPBACK, openPlayground, throughProvider, watch } from '../helpers/e2e';
-import {
-	OIDC_CLIENT_ID,
-	OIDC_CLIENT_SECRET,
-	OIDC_SCOPE,
-	oidcClient,
-	startOidcProvider,
-	type OidcServer
-} from '../helpers/oidc';
+import { shot } from '../helpers/browser';
+import { OFF_LOOPBACK, openPlayground, throughProvider } from '../helpers/e2e';
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_SCOPE } from '../helpers/oidc';
 import { listen } from '../helpers/listen';
+import { e2eTest } from '../helpers/fixtures';
 
-let srv: TestServer;
-let oidc: OidcServer;
-let browser: Browser;
-let context: BrowserContext;
-const problems: string[] = [];
-const bodies: { url: string; text: string }[] = [];
-const urls: string[] = [];
+const test = e2eTest({}, { record: true });
 
-beforeAll(async () => {
-	const port = await freePort();
-	oidc = await startOidcProvider({ clients: [oidcClient([`http://127.0.0.1:${port}/callback`])] });
-	srv = await startServer({}, port);
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-	await oidc?.stop();
-});
-afterEach(async () => {
-	await context?.close();
-	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
-});
+test.for([1280, 390])(
+	'at %i px: fill, the secret question, keep, and the flow',
+	async (width, { srv, oidc, newPage, traffic }) => {
+		const p = await newPage({ width, height: 900 }, OFF_LOOPBACK);
+		await openPlayground(p, srv.url);
+		// First saved with the documented endpoints under the issuer, and the secret.
+		await p.getByLabel('Base URL of the service').fill(oidc.issuer);
+		await p.getByLabel('Client id').fill(OIDC_CLIENT_ID);
+		await p.getByLabel('Client secret').fill(OIDC_CLIENT_SECRET);
+		await p.getByLabel('Scope', { exact: true }).fill(OIDC_SCOPE);
+		await p.getByRole('button', { name: 'Save setup' }).click();
+		await expect
+			.poll(() => p.getByTestId('secret-hint').textContent())
+			.toContain('A secret is set');
 
-async function newPage(width: number): Promise<Page> {
-	context = await browser.newContext({ viewport: { width, height: 900 }, ...OFF_LOOPBACK });
-	return watch(await context.newPage(), { problems, bodies, urls });
-}
+		await p.getByTestId('setup-summary').click();
+		await p.getByRole('button', { name: 'Fill from metadata' }).click();
+		await expect
+			.poll(() => p.getByTestId('metadata-outcome').textContent())
+			.toContain('Metadata found');
+		const token = p.getByLabel('Token endpoint');
+		expect(await token.inputValue()).toBe(oidc.endpoints.token);
+		expect(await token.getAttribute('data-from-metadata')).toBe('true');
+		expect(await p.getByLabel('PKCE').inputValue()).toBe('S256');
+		expect(await p.getByLabel('Issuer').inputValue()).toBe(oidc.issuer);
+		// An edited field loses its mark; the others keep theirs.
+		const userinfo = p.getByLabel('User-info endpoint');
+		await userinfo.fill(oidc.endpoints.userinfo);
+		expect(await userinfo.getAttribute('data-from-metadata')).toBeNull();
+		expect(await token.getAttribute('data-from-metadata')).toBe('true');
 
-test.each([1280, 390])('at %i px: fill, the secret question, keep, and the flow', async (width) => {
-	const p = await newPage(width);
-	await openPlayground(p, srv.url);
-	// First saved with the documented endpoints under the issuer, and the secret.
-	await p.getByLabel('Base URL of the service').fill(oidc.issuer);
-	await p.getByLabel('Client id').fill(OIDC_CLIENT_ID);
-	await p.getByLabel('Client secret').fill(OIDC_CLIENT_SECRET);
-	await p.getByLabel('Scope', { exact: true }).fill(OIDC_SCOPE);
-	await p.getByRole('button', { name: 'Save setup' }).click();
-	await expect.poll(() => p.getByTestId('secret-hint').textContent()).toContain('A secret is set');
+		const question = p.getByRole('group', { name: 'The secret and the new hosts' });
+		await question.waitFor();
+		expect(await question.textContent()).toContain(new URL(oidc.issuer).host);
+		await question.getByRole('button', { name: 'Keep it for these hosts' }).click();
+		await shot(p, `discovery-${width}`);
+		await p.getByRole('button', { name: 'Save setup' }).click();
+		await expect
+			.poll(() => p.getByTestId('consent-url').textContent())
+			.toContain(oidc.endpoints.authorization);
+		expect(await p.getByTestId('secret-hint').textContent()).toContain('A secret is set');
+		expect(await p.getByTestId('consent-url').textContent()).toContain(
+			'code_challenge_method=S256'
+		);
 
-	await p.getByTestId('setup-summary').click();
-	await p.getByRole('button', { name: 'Fill from metadata' }).click();
-	await expect
-		.poll(() => p.getByTestId('metadata-outcome').textContent())
-		.toContain('Metadata found');
-	const token = p.getByLabel('Token endpoint');
-	expect(await token.inputValue()).toBe(oidc.endpoints.token);
-	expect(await token.getAttribute('data-from-metadata')).toBe('true');
-	expect(await p.getByLabel('PKCE').inputValue()).toBe('S256');
-	expect(await p.getByLabel('Issuer').inputValue()).toBe(oidc.issuer);
-	// An edited field loses its mark; the others keep theirs.
-	const userinfo = p.getByLabel('User-info endpoint');
-	await userinfo.fill(oidc.endpoints.userinfo);
-	expect(await userinfo.getAttribute('data-from-metadata')).toBeNull();
-	expect(await token.getAttribute('data-from-metadata')).toBe('true');
+		await p.getByRole('link', { name: 'Open the consent page' }).click();
+		await throughProvider(p, srv.url);
+		await p.getByTestId('access-token').waitFor();
+		const page = traffic.bodies.map((b) => b.text).join('\n') + traffic.urls.join('\n');
+		expect(page).not.toContain(OIDC_CLIENT_SECRET);
+	}
+);
 
-	const question = p.getByRole('group', { name: 'The secret and the new hosts' });
-	await question.waitFor();
-	expect(await question.textContent()).toContain(new URL(oidc.issuer).host);
-	await question.getByRole('button', { name: 'Keep it for these hosts' }).click();
-	await shot(p, `discovery-${width}`);
-	await p.getByRole('button', { name: 'Save setup' }).click();
-	await expect
-		.poll(() => p.getByTestId('consent-url').textContent())
-		.toContain(oidc.endpoints.authorization);
-	expect(await p.getByTestId('secret-hint').textContent()).toContain('A secret is set');
-	expect(await p.getByTestId('consent-url').textContent()).toContain('code_challenge_method=S256');
-
-	await p.getByRole('link', { name: 'Open the consent page' }).click();
-	await throughProvider(p, srv.url);
-	await p.getByTestId('access-token').waitFor();
-	const page = bodies.map((b) => b.text).join('\n') + urls.join('\n');
-	expect(page).not.toContain(OIDC_CLIENT_SECRET);
-});
-
-test('a document whose issuer is another is refused: the page says why, and nothing typed is changed', async () => {
+test('a document whose issuer is another is refused: the page says why, and nothing typed is changed', async ({
+	srv,
+	newPage
+}) => {
 	const seen: string[] = [];
 	const fake = http.createServer((req, res) => {
 		seen.push(req.url ?? '');
@@ -109,7 +84,7 @@ test('a document whose issuer is another is refused: the page says why, and noth
 	const fakeAt = await listen(fake);
 	try {
 		const base = `${fakeAt.url}/as`;
-		const p = await newPage(1280);
+		const p = await newPage({ width: 1280, height: 900 }, OFF_LOOPBACK);
 		await openPlayground(p, srv.url);
 		await p.getByLabel('Base URL of the service').fill(base);
 		await p.getByLabel('Client id').fill(OIDC_CLIENT_ID);

@@ -5,52 +5,43 @@
  * playground is a 400 or a 431 on the way, its cookies stay under 12,000 bytes, and the dropped
  * tab says so on its next load.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { shot } from '../helpers/browser';
 import {
 	fillOidcSetup,
 	flowOf,
 	OFF_LOOPBACK,
 	openPlayground,
-	throughProvider,
-	watch
+	throughProvider
 } from '../helpers/e2e';
 import {
 	OIDC_CLIENT_ID,
 	OIDC_CLIENT_SECRET,
 	oidcClient,
-	providerSizedTokens,
-	startOidcProvider,
-	type OidcServer
+	providerSizedTokens
 } from '../helpers/oidc';
+import { e2eTest } from '../helpers/fixtures';
 
-let srv: TestServer;
-let oidc: OidcServer;
-let browser: Browser;
+const test = e2eTest(
+	{ PLAYGROUND_LOG: 'off' },
+	{
+		oidc: (origin) => ({
+			clients: [oidcClient([`${origin}/callback`])],
+			configuration: providerSizedTokens()
+		})
+	}
+);
 
-beforeAll(async () => {
-	const port = await freePort();
-	oidc = await startOidcProvider({
-		clients: [oidcClient([`http://127.0.0.1:${port}/callback`])],
-		configuration: providerSizedTokens()
-	});
-	srv = await startServer({ PLAYGROUND_LOG: 'off' }, port);
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-	await oidc?.stop();
-});
-
-test('tabs with 1.8 KB tokens: a new flow drops the oldest, which says so, never a 400 or 431', async () => {
-	const context = await browser.newContext({
-		viewport: { width: 1280, height: 800 },
-		...OFF_LOOPBACK
-	});
-	const problems: string[] = [];
+test('tabs with 1.8 KB tokens: a new flow drops the oldest, which says so, never a 400 or 431', async ({
+	srv,
+	oidc,
+	newPage,
+	newTab,
+	problems
+}) => {
+	const first = await newPage(undefined, OFF_LOOPBACK);
+	const context = first.context();
 	const refused: string[] = [];
 	context.on('response', (r) => {
 		if (r.url().startsWith(srv.url) && [400, 431].includes(r.status()))
@@ -64,7 +55,7 @@ test('tabs with 1.8 KB tokens: a new flow drops the oldest, which says so, never
 
 	const tabs: { page: Page; flow: string; token: string }[] = [];
 	for (let i = 0; i < 8 && (tabs.length === 0 || (await has(tabs[0]!.flow))); i++) {
-		const page = await watch(await context.newPage(), { problems });
+		const page = i === 0 ? first : await newTab(first);
 		await openPlayground(page, srv.url);
 		await fillOidcSetup(page, oidc, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET);
 		const flow = flowOf(page);
@@ -93,5 +84,4 @@ test('tabs with 1.8 KB tokens: a new flow drops the oldest, which says so, never
 	await shot(oldest, 'flow-cap-dropped');
 	expect(refused, 'no 400 or 431 from the playground').toEqual([]);
 	expect(problems).toEqual([]);
-	await context.close();
 });

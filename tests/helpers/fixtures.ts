@@ -36,6 +36,9 @@ export type NewPage = (
 /** Opens another watched page (a tab) in the browser context of `page` (one cookie jar). */
 export type NewTab = (page: Page) => Promise<Page>;
 
+/** What a page asked for and got: the URLs and the bodies (`watch`). */
+export type Recorded = Pick<Traffic, 'bodies' | 'urls'>;
+
 /** What a file's e2e test may have besides its server. */
 export interface E2eOptions {
 	/**
@@ -116,7 +119,7 @@ export function e2eTest(env: ServerEnv = {}, options: E2eOptions = {}) {
 				return problems;
 			})
 			// eslint-disable-next-line no-empty-pattern
-			.extend('traffic', async ({}): Promise<Pick<Traffic, 'bodies' | 'urls'>> => ({
+			.extend('traffic', async ({}): Promise<Recorded> => ({
 				bodies: [],
 				urls: []
 			}))

@@ -246,15 +246,15 @@ export function adminEndpoints(oidc: OidcServer): {
 }
 
 /**
- * oidc-provider with everything its metadata can advertise that the playground uses: revocation
+ * The options of oidc-provider with everything its metadata can advertise that the playground uses: revocation
  * (RFC 7009), introspection (RFC 7662) and pushed authorization requests (RFC 9126) besides
  * discovery and the JWKS, PKCE required of every client, and the three `MATRIX` clients (the
  * confidential ones also allowed the refresh grant). The ID token it issues is the JWT whose
  * signature the playground checks against `jwks_uri`.
  */
-export async function startStandardServer(redirectUris: string[]): Promise<OidcServer> {
+export function standardServer(redirectUris: string[]): OidcOptions {
 	const base = baseConfiguration();
-	return startOidcProvider({
+	return {
 		clients: MATRIX.map((c) =>
 			oidcClient(redirectUris, {
 				client_id: c.id,
@@ -272,7 +272,7 @@ export async function startStandardServer(redirectUris: string[]): Promise<OidcS
 				pushedAuthorizationRequests: { enabled: true }
 			} as unknown as typeof base.features
 		}
-	});
+	};
 }
 
 function formAction(html: string): string {
