@@ -3,90 +3,56 @@
  * Every response the browser receives, every URL it requests, and the server's log are scanned for
  * the client secret. Screenshots of each step go to test-output/screenshots/.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
-import {
-	choosePreset,
-	decide,
-	flowOf,
-	flowUrl,
-	openPlayground,
-	signIn,
-	watch
-} from '../helpers/e2e';
+import { describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { shot } from '../helpers/browser';
+import { choosePreset, decide, flowOf, flowUrl, openPlayground, signIn } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
+import { e2eTest, type Recorded } from '../helpers/fixtures';
 
 const SECRET = 'e2e-Secret-9f3K-x7Qa';
 /** A client whose access tokens live 2 s, so a test sees one expire without waiting long. */
 const SHORT_SECRET = 'e2e-Short-4kQ2-p8Zm';
-let srv: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-const problems: string[] = [];
-const bodies: { url: string; text: string }[] = [];
-const urls: string[] = [];
 
-beforeAll(async () => {
-	const port = await freePort();
-	const origin = `http://127.0.0.1:${port}`;
-	srv = await startServer(
-		{
-			SANDBOX_CLIENTS: JSON.stringify([
-				{
-					client_id: 'e2e-app',
-					client_secret: SECRET,
-					name: 'E2E app',
-					redirect_uris: [`${origin}/callback`],
-					default_scope: 'read write'
-				},
-				{
-					client_id: 'e2e-short',
-					client_secret: SHORT_SECRET,
-					name: 'E2E short-lived',
-					redirect_uris: [`${origin}/callback`],
-					default_scope: 'read write',
-					access_ttl: 2
-				}
-			])
-		},
-		port
-	);
-	browser = await launch();
-});
-
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-});
-
-async function newPage(size = { width: 1280, height: 800 }): Promise<Page> {
-	context = await browser.newContext({ viewport: size });
-	page = await context.newPage();
-	return watch(page, { problems, bodies, urls });
-}
-
-// Every test's traffic is scanned for the client secrets as it ends: in no response the browser got,
-// no URL it asked for, and no server log line.
-afterEach(async () => {
-	await context?.close();
-	const seen = problems.splice(0);
-	const got = bodies.splice(0);
-	const asked = urls.splice(0);
-	expect(seen, 'no console errors, page errors or CSP violations').toEqual([]);
-	for (const secret of [SECRET, SHORT_SECRET]) {
-		const leaks = got.filter(
-			(b) => b.text.includes(secret) || b.text.includes(encodeURIComponent(secret))
-		);
-		expect(leaks.map((l) => l.url)).toEqual([]);
-		expect(srv.logs()).not.toContain(secret);
-	}
-	expect(
-		asked.filter((u) => [SECRET, SHORT_SECRET, 'client_secret'].some((x) => u.includes(x)))
-	).toEqual([]);
-	expect(srv.logs()).not.toMatch(/code=|access_token|refresh_token|eyJ/);
+const test = e2eTest(
+	(origin) => ({
+		SANDBOX_CLIENTS: JSON.stringify([
+			{
+				client_id: 'e2e-app',
+				client_secret: SECRET,
+				name: 'E2E app',
+				redirect_uris: [`${origin}/callback`],
+				default_scope: 'read write'
+			},
+			{
+				client_id: 'e2e-short',
+				client_secret: SHORT_SECRET,
+				name: 'E2E short-lived',
+				redirect_uris: [`${origin}/callback`],
+				default_scope: 'read write',
+				access_ttl: 2
+			}
+		])
+	}),
+	{ record: true }
+	// Every test's traffic is scanned for the client secrets as it ends: in no response the browser
+	// got, no URL it asked for, and no server log line.
+).extend('traffic', async ({ srv }, { onCleanup }) => {
+	const traffic: Recorded = { bodies: [], urls: [] };
+	onCleanup(() => {
+		for (const secret of [SECRET, SHORT_SECRET]) {
+			const leaks = traffic.bodies.filter(
+				(b) => b.text.includes(secret) || b.text.includes(encodeURIComponent(secret))
+			);
+			expect(leaks.map((l) => l.url)).toEqual([]);
+			expect(srv.logs()).not.toContain(secret);
+		}
+		expect(
+			traffic.urls.filter((u) => [SECRET, SHORT_SECRET, 'client_secret'].some((x) => u.includes(x)))
+		).toEqual([]);
+		expect(srv.logs()).not.toMatch(/code=|access_token|refresh_token|eyJ/);
+	});
+	return traffic;
 });
 
 async function stepState(p: Page, id: string) {
@@ -94,7 +60,11 @@ async function stepState(p: Page, id: string) {
 }
 
 describe('the whole flow', () => {
-	test('setup, consent, Authorize, callback, exchange, user-info, refresh, user-info', async () => {
+	test('setup, consent, Authorize, callback, exchange, user-info, refresh, user-info', async ({
+		srv,
+		newPage,
+		traffic
+	}) => {
 		const p = await newPage();
 		await openPlayground(p, srv.url);
 		await shot(p, '01-start');
@@ -184,10 +154,13 @@ describe('the whole flow', () => {
 		expect(await p.getByTestId('access-token').count()).toBe(0);
 		expect(await p.getByTestId('secret-hint').textContent()).not.toContain('A secret is set');
 		// The scan after each test has the whole flow's traffic to look through.
-		expect(bodies.length).toBeGreaterThan(20);
+		expect(traffic.bodies.length).toBeGreaterThan(20);
 	});
 
-	test('a zone-2 call with the read-only client gets its 403, explained', async () => {
+	test('a zone-2 call with the read-only client gets its 403, explained', async ({
+		srv,
+		newPage
+	}) => {
 		const p = await newPage();
 		await signIn(p, srv.url, 'Sandbox (read only)');
 		await p.getByLabel('Method').selectOption('POST');
@@ -202,7 +175,11 @@ describe('the whole flow', () => {
 });
 
 describe('failures a user meets', () => {
-	test('forged callback: a tampered state on the redirect gets a neutral page, and the same consent request still completes', async () => {
+	test('forged callback: a tampered state on the redirect gets a neutral page, and the same consent request still completes', async ({
+		srv,
+		newPage,
+		problems
+	}) => {
 		const p = await newPage();
 		await choosePreset(p, srv.url, 'Sandbox (read write)');
 		const flow = flowOf(p);
@@ -242,7 +219,10 @@ describe('failures a user meets', () => {
 		await p.getByTestId('access-token').waitFor();
 	});
 
-	test('a consent authorized after the setup was saved again is stale: said in plain words, not called forged', async () => {
+	test('a consent authorized after the setup was saved again is stale: said in plain words, not called forged', async ({
+		srv,
+		newPage
+	}) => {
 		const p = await newPage();
 		await choosePreset(p, srv.url, 'Sandbox (read write)');
 		const flow = flowOf(p);
@@ -279,7 +259,7 @@ describe('failures a user meets', () => {
 		await p.getByTestId('access-token').waitFor();
 	});
 
-	test('Deny on the consent page shows access_denied', async () => {
+	test('Deny on the consent page shows access_denied', async ({ srv, newPage }) => {
 		const p = await newPage();
 		await choosePreset(p, srv.url, 'Sandbox (read write)');
 		await decide(p, 'Deny');
@@ -291,7 +271,10 @@ describe('failures a user meets', () => {
 		await shot(p, '10-access-denied');
 	});
 
-	test('invalid_scope from a read-only registration: "Try again with scope read" asks for read, and the flow completes', async () => {
+	test('invalid_scope from a read-only registration: "Try again with scope read" asks for read, and the flow completes', async ({
+		srv,
+		newPage
+	}) => {
 		const p = await newPage();
 		await choosePreset(p, srv.url, 'Sandbox (read only)');
 		// A preset folds the setup away; the user opens it to change the scope.
@@ -316,7 +299,10 @@ describe('failures a user meets', () => {
 		await p.getByTestId('access-token').waitFor();
 	});
 
-	test('a redirect URI one slash away from the registration: warned after Save, "Try again with" the registered one sends it, and the flow completes', async () => {
+	test('a redirect URI one slash away from the registration: warned after Save, "Try again with" the registered one sends it, and the flow completes', async ({
+		srv,
+		newPage
+	}) => {
 		const p = await newPage({ width: 390, height: 844 });
 		await choosePreset(p, srv.url, 'Sandbox (read write)');
 		await p.getByTestId('setup-summary').click();
@@ -339,7 +325,10 @@ describe('failures a user meets', () => {
 		await p.getByTestId('access-token').waitFor();
 	});
 
-	test('"Replay this code": asked first (Cancel by default), then run in a fork; the original flow is as it was, and names its fork', async () => {
+	test('"Replay this code": asked first (Cancel by default), then run in a fork; the original flow is as it was, and names its fork', async ({
+		srv,
+		newPage
+	}) => {
 		const p = await newPage({ width: 390, height: 844 });
 		await signIn(p, srv.url, 'Sandbox (read write)');
 		const original = p.url();
@@ -404,7 +393,10 @@ describe('failures a user meets', () => {
 		expect(await p.getByTestId('replay-fork').count()).toBe(0);
 	});
 
-	test('"Get a code for the script": the code comes back shown for the script, and is not exchanged here', async () => {
+	test('"Get a code for the script": the code comes back shown for the script, and is not exchanged here', async ({
+		srv,
+		newPage
+	}) => {
 		const p = await newPage({ width: 390, height: 844 });
 		await choosePreset(p, srv.url, 'Sandbox (read write)');
 		await p.getByTestId('code-for-script').click();
@@ -427,7 +419,10 @@ describe('failures a user meets', () => {
 		await shot(p, '12f-code-for-script-390', { screen: true });
 	});
 
-	test('an expired token (short-lifetime client) is refreshed before user-info', async () => {
+	test('an expired token (short-lifetime client) is refreshed before user-info', async ({
+		srv,
+		newPage
+	}) => {
 		const p = await newPage();
 		await openPlayground(p, srv.url);
 		await p.getByLabel('Client id').fill('e2e-short');
@@ -474,7 +469,10 @@ describe('failures a user meets', () => {
 		await shot(p, '12-refreshed-before-userinfo');
 	});
 
-	test('quiet cards: the headers that matter first, the rest under "All headers"; an explanation seen before folds, an error never does', async () => {
+	test('quiet cards: the headers that matter first, the rest under "All headers"; an explanation seen before folds, an error never does', async ({
+		srv,
+		newPage
+	}) => {
 		const p = await newPage();
 		await signIn(p, srv.url, 'Sandbox (read only)');
 		await p.getByRole('button', { name: 'Read the user info' }).click();
@@ -528,7 +526,7 @@ describe('failures a user meets', () => {
 		).toBe(0);
 	});
 
-	test('the page works at phone width', async () => {
+	test('the page works at phone width', async ({ srv, newPage }) => {
 		const p = await newPage({ width: 390, height: 844 });
 		await signIn(p, srv.url, 'Sandbox (read write)');
 		await shot(p, '13-phone');

@@ -5,58 +5,23 @@
  * exchanged. Every response the browser receives, every URL it requests and the server's log are
  * scanned for the client secret. Screenshots at 1280 and 390 px go to test-output/screenshots/.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
-import { flowUrl, OFF_LOOPBACK, openPlayground, watch } from '../helpers/e2e';
+import { describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { TestServer } from '../helpers/server';
+import { shot } from '../helpers/browser';
+import { flowUrl, OFF_LOOPBACK, openPlayground } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
-import {
-	OIDC_CLIENT_ID,
-	OIDC_CLIENT_SECRET,
-	OIDC_SCOPE,
-	oidcClient,
-	startOidcProvider,
-	type OidcServer
-} from '../helpers/oidc';
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_SCOPE, type OidcServer } from '../helpers/oidc';
+import { e2eTest, type Recorded } from '../helpers/fixtures';
 
-let srv: TestServer;
-let oidc: OidcServer;
-let browser: Browser;
-let context: BrowserContext;
-const problems: string[] = [];
-const bodies: { url: string; text: string }[] = [];
-const urls: string[] = [];
+/** Every page's traffic over the whole run, for the scan at its end. */
+const traffic: Recorded = { bodies: [], urls: [] };
 
-beforeAll(async () => {
-	const port = await freePort();
-	oidc = await startOidcProvider({
-		clients: [oidcClient([`http://127.0.0.1:${port}/callback`])]
-	});
-	srv = await startServer({}, port);
-	browser = await launch();
-});
-
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-	await oidc?.stop();
-});
-
-async function newPage(size: { width: number; height: number }): Promise<Page> {
-	context = await browser.newContext({ viewport: size, ...OFF_LOOPBACK });
-	const page = await context.newPage();
-	return watch(page, { problems, bodies, urls });
-}
-
-afterEach(async () => {
-	await context?.close();
-	const seen = problems.splice(0);
-	expect(seen, 'no console errors, page errors or CSP violations').toEqual([]);
-});
+// eslint-disable-next-line no-empty-pattern
+const test = e2eTest({}, { record: true }).extend('traffic', async ({}) => traffic);
 
 /** Fills the setup as a developer would for this server: base URL = issuer, endpoints in Advanced settings. */
-async function fillSetup(p: Page, issuer = ''): Promise<void> {
+async function fillSetup(p: Page, oidc: OidcServer, issuer = ''): Promise<void> {
 	await p.getByLabel('Base URL of the service').fill(oidc.issuer);
 	await p.getByLabel('Client id').fill(OIDC_CLIENT_ID);
 	await p.getByLabel('Client secret').fill(OIDC_CLIENT_SECRET);
@@ -72,7 +37,12 @@ async function fillSetup(p: Page, issuer = ''): Promise<void> {
 }
 
 /** From the consent step: the provider's sign-in page, then its consent page, then back. */
-async function signInAndConsent(p: Page, shots?: string): Promise<void> {
+async function signInAndConsent(
+	p: Page,
+	srv: TestServer,
+	oidc: OidcServer,
+	shots?: string
+): Promise<void> {
 	await p.getByRole('link', { name: 'Open the consent page' }).click();
 	await p.waitForURL(
 		(u) => u.origin === oidc.origin && u.pathname.startsWith('/oidc/interaction/')
@@ -99,16 +69,20 @@ async function exchanged(p: Page): Promise<void> {
 }
 
 describe('against oidc-provider', () => {
-	test('setup with its endpoints, sign-in and consent on its pages, exchange, user-info, refresh', async () => {
-		const p = await newPage({ width: 1280, height: 800 });
+	test('setup with its endpoints, sign-in and consent on its pages, exchange, user-info, refresh', async ({
+		srv,
+		oidc,
+		newPage
+	}) => {
+		const p = await newPage({ width: 1280, height: 800 }, OFF_LOOPBACK);
 		await openPlayground(p, srv.url);
-		await fillSetup(p, oidc.issuer);
+		await fillSetup(p, oidc, oidc.issuer);
 		const consentUrl = await p.getByTestId('consent-url').textContent();
 		expect(consentUrl?.startsWith(oidc.endpoints.authorization + '?')).toBe(true);
 		expect(consentUrl).toContain('scope=openid+read+write');
 		await shot(p, 'oidc-01-setup');
 
-		await signInAndConsent(p, 'oidc-02');
+		await signInAndConsent(p, srv, oidc, 'oidc-02');
 		// Exchanged automatically on return.
 		await exchanged(p);
 		expect(p.url()).toMatch(flowUrl(srv.url));
@@ -145,11 +119,11 @@ describe('against oidc-provider', () => {
 		await shot(p, 'oidc-04-userinfo-refresh');
 	});
 
-	test('the same flow at phone width', async () => {
-		const p = await newPage({ width: 390, height: 844 });
+	test('the same flow at phone width', async ({ srv, oidc, newPage }) => {
+		const p = await newPage({ width: 390, height: 844 }, OFF_LOOPBACK);
 		await openPlayground(p, srv.url);
-		await fillSetup(p);
-		await signInAndConsent(p, 'oidc-05-phone');
+		await fillSetup(p, oidc);
+		await signInAndConsent(p, srv, oidc, 'oidc-05-phone');
 		await exchanged(p);
 		// No issuer in the setup: iss is on the authorization endpoint's origin, shown, not checked.
 		expect(await p.getByTestId('issuer-verdict').textContent()).toBe(
@@ -172,12 +146,16 @@ describe('mix-up (RFC 9207) against oidc-provider', () => {
 		{ width: 1280, height: 800, name: 'wide' },
 		{ width: 390, height: 844, name: 'phone' }
 	])
-		test(`mix-up, ${size.name}: a wrong issuer stops the automatic exchange with the warning, and "Exchange anyway" from the keyboard exchanges the code`, async () => {
-			const p = await newPage(size);
+		test(`mix-up, ${size.name}: a wrong issuer stops the automatic exchange with the warning, and "Exchange anyway" from the keyboard exchanges the code`, async ({
+			srv,
+			oidc,
+			newPage
+		}) => {
+			const p = await newPage(size, OFF_LOOPBACK);
 			await openPlayground(p, srv.url);
 			const wrong = `${oidc.origin}/another-server`;
-			await fillSetup(p, wrong);
-			await signInAndConsent(p);
+			await fillSetup(p, oidc, wrong);
+			await signInAndConsent(p, srv, oidc);
 			await p.locator('main[data-ready="true"]').waitFor();
 			const alert = p.getByTestId('issuer-alert');
 			await alert.waitFor();
@@ -227,7 +205,11 @@ describe('mix-up (RFC 9207) against oidc-provider', () => {
 });
 
 describe('secret hygiene over the whole run', () => {
-	test('the client secret is in no response the browser got, no URL, and no server log line', () => {
+	test('the client secret is in no response the browser got, no URL, and no server log line', ({
+		srv,
+		oidc
+	}) => {
+		const { bodies, urls } = traffic;
 		expect(bodies.filter((b) => b.url.startsWith(oidc.origin)).length).toBeGreaterThan(3);
 		const leaks = bodies.filter(
 			(b) =>

@@ -5,77 +5,51 @@
  * then "Check another JWT" with a middle character of the signature changed shows it invalid.
  * Screenshots at 1280 and 390 px.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
-import { flowUrl, OFF_LOOPBACK, openPlayground, watch } from '../helpers/e2e';
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { shot } from '../helpers/browser';
+import { flowUrl, OFF_LOOPBACK, openPlayground } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
-import {
-	baseConfiguration,
-	startOidcProvider,
-	TOKEN_RESOURCE,
-	type OidcServer
-} from '../helpers/oidc';
+import { baseConfiguration, TOKEN_RESOURCE, type OidcServer } from '../helpers/oidc';
+import { e2eTest } from '../helpers/fixtures';
 
-let srv: TestServer;
-let oidc: OidcServer;
-let browser: Browser;
-let context: BrowserContext;
-const problems: string[] = [];
 const SECRET = 'jwt-Secret-1';
 
-beforeAll(async () => {
-	const port = await freePort();
-	oidc = await startOidcProvider({
-		clients: [
-			{
-				client_id: 'oidc-jwt',
-				client_secret: SECRET,
-				redirect_uris: [`http://127.0.0.1:${port}/callback`],
-				grant_types: ['authorization_code', 'refresh_token'],
-				token_endpoint_auth_method: 'client_secret_post'
-			}
-		],
-		configuration: {
-			features: {
-				...baseConfiguration().features,
-				pushedAuthorizationRequests: { enabled: true },
-				resourceIndicators: {
-					enabled: true,
-					defaultResource: () => TOKEN_RESOURCE,
-					useGrantedResource: () => true,
-					getResourceServerInfo: () => ({
-						scope: 'read write',
-						audience: TOKEN_RESOURCE,
-						accessTokenFormat: 'jwt',
-						jwt: { sign: { alg: 'RS256' } }
-					})
+const test = e2eTest(
+	{},
+	{
+		oidc: (origin) => ({
+			clients: [
+				{
+					client_id: 'oidc-jwt',
+					client_secret: SECRET,
+					redirect_uris: [`${origin}/callback`],
+					grant_types: ['authorization_code', 'refresh_token'],
+					token_endpoint_auth_method: 'client_secret_post'
+				}
+			],
+			configuration: {
+				features: {
+					...baseConfiguration().features,
+					pushedAuthorizationRequests: { enabled: true },
+					resourceIndicators: {
+						enabled: true,
+						defaultResource: () => TOKEN_RESOURCE,
+						useGrantedResource: () => true,
+						getResourceServerInfo: () => ({
+							scope: 'read write',
+							audience: TOKEN_RESOURCE,
+							accessTokenFormat: 'jwt',
+							jwt: { sign: { alg: 'RS256' } }
+						})
+					}
 				}
 			}
-		}
-	});
-	srv = await startServer({}, port);
-	browser = await launch();
-});
+		})
+	}
+);
 
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-	await oidc?.stop();
-});
-
-afterEach(async () => {
-	await context?.close();
-	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
-});
-
-async function newPage(size: { width: number; height: number }): Promise<Page> {
-	context = await browser.newContext({ viewport: size, ...OFF_LOOPBACK });
-	return watch(await context.newPage(), { problems });
-}
-
-async function fillSetup(p: Page): Promise<void> {
+async function fillSetup(p: Page, oidc: OidcServer): Promise<void> {
 	await p.getByLabel('Base URL of the service').fill(oidc.issuer);
 	await p.getByLabel('Client id').fill('oidc-jwt');
 	await p.getByLabel('Client secret').fill(SECRET);
@@ -96,10 +70,14 @@ for (const size of [
 	{ width: 1280, height: 800, name: 'wide' },
 	{ width: 390, height: 844, name: 'phone' }
 ])
-	test(`PAR completes the flow, then the JWT signature is valid and a tampered paste invalid (${size.name})`, async () => {
-		const p = await newPage(size);
+	test(`PAR completes the flow, then the JWT signature is valid and a tampered paste invalid (${size.name})`, async ({
+		srv,
+		oidc,
+		newPage
+	}) => {
+		const p = await newPage(size, OFF_LOOPBACK);
 		await openPlayground(p, srv.url);
-		await fillSetup(p);
+		await fillSetup(p, oidc);
 		await p.getByTestId('par-not-pushed').waitFor();
 		await p.getByRole('button', { name: 'Push the request (PAR)' }).click();
 		await expect.poll(() => p.getByTestId('consent-url').textContent()).toContain('request_uri=');
@@ -167,12 +145,16 @@ for (const size of [
 		expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
 	});
 
-test('the request_uri countdown runs on the page clock: expired, it says to push again, and pushing again gives a new link', async () => {
-	const p = await newPage({ width: 1280, height: 800 });
+test('the request_uri countdown runs on the page clock: expired, it says to push again, and pushing again gives a new link', async ({
+	srv,
+	oidc,
+	newPage
+}) => {
+	const p = await newPage({ width: 1280, height: 800 }, OFF_LOOPBACK);
 	// The page's clock only: the browser's time is moved, the provider's is not.
 	await p.clock.install();
 	await openPlayground(p, srv.url);
-	await fillSetup(p);
+	await fillSetup(p, oidc);
 	const note = p.getByTestId('par-not-pushed');
 	await note.waitFor();
 	expect(await note.textContent()).toContain('require_pushed_authorization_requests');
