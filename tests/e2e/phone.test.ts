@@ -7,18 +7,15 @@
  * while the focus moves down the page. Screenshots of every state go to
  * test-output/screenshots/phone-*.png and desktop-*.png.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, SCREENSHOTS, shot } from '../helpers/browser';
-import { flowUrl, openPlayground, unhighlighted, watch } from '../helpers/e2e';
+import { describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { SCREENSHOTS, shot } from '../helpers/browser';
+import { flowUrl, openPlayground, unhighlighted } from '../helpers/e2e';
 import { overflowProblems, smallTargets } from '../helpers/layout';
 import { axeProblems, PASSES } from '../helpers/axe';
+import { e2eTest, type NewPage } from '../helpers/fixtures';
 
-let srv: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-const problems: string[] = [];
+const test = e2eTest();
 
 /** A redirect URI long enough to run off a phone's screen, and registered nowhere. */
 const LONG_PATH =
@@ -30,29 +27,9 @@ const SIZES = {
 } as const;
 type Size = keyof typeof SIZES;
 
-beforeAll(async () => {
-	const port = await freePort();
-	srv = await startServer({}, port);
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-});
-afterEach(async () => {
-	await context?.close();
-	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
-});
-
-async function newPage(size: Size): Promise<Page> {
+function open(newPage: NewPage, size: Size): Promise<Page> {
 	const { width, height, isMobile, hasTouch } = SIZES[size];
-	context = await browser.newContext({
-		viewport: { width, height },
-		isMobile,
-		hasTouch,
-		colorScheme: 'light'
-	});
-	return watch(await context.newPage(), { problems });
+	return newPage({ width, height }, { isMobile, hasTouch, colorScheme: 'light' });
 }
 
 /**
@@ -94,106 +71,113 @@ async function openSetup(p: Page): Promise<void> {
 
 describe('every step and state fits the screen', () => {
 	for (const size of ['phone', 'desktop'] as const)
-		test(`the sandbox flow, at ${SIZES[size].width} px`, { timeout: 180_000 }, async () => {
-			const p = await newPage(size);
-			const check = (name: string) => checkLayout(p, size, name);
+		test(
+			`the sandbox flow, at ${SIZES[size].width} px`,
+			{ timeout: 180_000 },
+			async ({ srv, newPage }) => {
+				const p = await open(newPage, size);
+				const check = (name: string) => checkLayout(p, size, name);
 
-			await openPlayground(p, srv.url);
-			await check('01-fresh-setup');
-			await p.getByText('Advanced settings').click();
-			await check('02-setup-advanced');
+				await openPlayground(p, srv.url);
+				await check('01-fresh-setup');
+				await p.getByText('Advanced settings').click();
+				await check('02-setup-advanced');
 
-			await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
-			await p.getByTestId('consent-url').waitFor();
-			await check('03-consent-shown');
+				await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
+				await p.getByTestId('consent-url').waitFor();
+				await check('03-consent-shown');
 
-			// The registration check with a redirect URI the sandbox does not know: the mismatch.
-			await openSetup(p);
-			await p.getByLabel('Redirect URI to register').fill(srv.url + LONG_PATH);
-			await p.getByRole('button', { name: 'Save setup' }).click();
-			await expect
-				.poll(() => p.getByTestId('consent-url').textContent())
-				.toContain('averylongsegment');
-			await p.getByRole('button', { name: 'Check the consent URL' }).click();
-			const mismatch = p.locator('#consent [data-code="redirect_uri_mismatch"]');
-			await mismatch.waitFor();
-			await openExchanges(p, '#consent');
-			await check('04-redirect-uri-mismatch');
+				// The registration check with a redirect URI the sandbox does not know: the mismatch.
+				await openSetup(p);
+				await p.getByLabel('Redirect URI to register').fill(srv.url + LONG_PATH);
+				await p.getByRole('button', { name: 'Save setup' }).click();
+				await expect
+					.poll(() => p.getByTestId('consent-url').textContent())
+					.toContain('averylongsegment');
+				await p.getByRole('button', { name: 'Check the consent URL' }).click();
+				const mismatch = p.locator('#consent [data-code="redirect_uri_mismatch"]');
+				await mismatch.waitFor();
+				await openExchanges(p, '#consent');
+				await check('04-redirect-uri-mismatch');
 
-			// Back to the registered redirect URI; the sandbox's own consent page.
-			await openSetup(p);
-			await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
-			await expect
-				.poll(() => p.getByTestId('consent-url').textContent())
-				.not.toContain('averylongsegment');
-			await p.getByRole('link', { name: 'Open the consent page' }).click();
-			await p.waitForURL(/\/sandbox\/oauth2\/auth/);
-			await check('05-sandbox-consent-page');
-			await p.getByRole('button', { name: 'Authorize' }).click();
-			await p.waitForURL(flowUrl(srv.url));
-			await p.getByTestId('access-token').waitFor();
-			await openExchanges(p, '.flow');
-			await check('06-callback-exchange-tokens');
+				// Back to the registered redirect URI; the sandbox's own consent page.
+				await openSetup(p);
+				await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
+				await expect
+					.poll(() => p.getByTestId('consent-url').textContent())
+					.not.toContain('averylongsegment');
+				await p.getByRole('link', { name: 'Open the consent page' }).click();
+				await p.waitForURL(/\/sandbox\/oauth2\/auth/);
+				await check('05-sandbox-consent-page');
+				await p.getByRole('button', { name: 'Authorize' }).click();
+				await p.waitForURL(flowUrl(srv.url));
+				await p.getByTestId('access-token').waitFor();
+				await openExchanges(p, '.flow');
+				await check('06-callback-exchange-tokens');
 
-			const jwt = p.locator('[data-jwt="access_token"] summary');
-			if (await jwt.count()) await jwt.click();
-			await check('07-jwt-open');
+				const jwt = p.locator('[data-jwt="access_token"] summary');
+				if (await jwt.count()) await jwt.click();
+				await check('07-jwt-open');
 
-			await p.getByRole('button', { name: 'Read the user info' }).click();
-			await expect
-				.poll(() => p.locator('#userinfo details.exchange').textContent())
-				.toContain('"userId"');
-			await check('08-user-info');
+				await p.getByRole('button', { name: 'Read the user info' }).click();
+				await expect
+					.poll(() => p.locator('#userinfo details.exchange').textContent())
+					.toContain('"userId"');
+				await check('08-user-info');
 
-			await p.getByRole('button', { name: 'Refresh the access token' }).click();
-			await expect.poll(() => p.getByTestId('rotation').textContent()).toContain('rotated');
-			await openExchanges(p, '#refresh');
-			await check('09-refresh');
+				await p.getByRole('button', { name: 'Refresh the access token' }).click();
+				await expect.poll(() => p.getByTestId('rotation').textContent()).toContain('rotated');
+				await openExchanges(p, '#refresh');
+				await check('09-refresh');
 
-			await p.getByLabel(/Path below/).fill('stream/items/ids');
-			await p.locator('#api-query').fill('s=user/-/state/com.google/reading-list&n=20');
-			await p.getByRole('button', { name: 'Send' }).click();
-			await expect
-				.poll(() => p.locator('#api details.exchange').first().textContent())
-				.toContain('200');
-			await check('10-api-result');
+				await p.getByLabel(/Path below/).fill('stream/items/ids');
+				await p.locator('#api-query').fill('s=user/-/state/com.google/reading-list&n=20');
+				await p.getByRole('button', { name: 'Send' }).click();
+				await expect
+					.poll(() => p.locator('#api details.exchange').first().textContent())
+					.toContain('200');
+				await check('10-api-result');
 
-			// An error finding: a write with the read-only client.
-			await p.getByLabel('Method').selectOption('POST');
-			await p.getByLabel(/Path below/).fill('edit-tag');
-			await p.getByLabel('Form body').fill('i=item-1&a=user/-/state/com.google/starred');
-			await p.getByRole('button', { name: 'Send' }).click();
-			await p.locator('#api [data-code="insufficient_scope"]').waitFor();
-			await check('11-error-finding');
+				// An error finding: a write with the read-only client.
+				await p.getByLabel('Method').selectOption('POST');
+				await p.getByLabel(/Path below/).fill('edit-tag');
+				await p.getByLabel('Form body').fill('i=item-1&a=user/-/state/com.google/starred');
+				await p.getByRole('button', { name: 'Send' }).click();
+				await p.locator('#api [data-code="insufficient_scope"]').waitFor();
+				await check('11-error-finding');
 
-			// The transcript with every exchange open, and its export tools.
-			await openExchanges(p, '.transcript');
-			await p.locator('#transcript-title').scrollIntoViewIfNeeded();
-			await check('12-transcript-open');
-			await p.getByRole('checkbox', { name: 'include tokens' }).check();
-			await p.getByRole('group', { name: 'Export and import' }).scrollIntoViewIfNeeded();
-			await check('13-export-tools');
-			// Every disclosure open at once: the setup, paste-back mode, decoded JWTs, every exchange.
-			await p
-				.locator('details')
-				.evaluateAll((els) => els.forEach((e) => ((e as HTMLDetailsElement).open = true)));
-			// Every code block highlighted, so that axe measures the highlighter's colours.
-			await expect.poll(() => unhighlighted(p), { timeout: 10_000 }).toBe(0);
-			await check('13b-every-disclosure-open');
+				// The transcript with every exchange open, and its export tools.
+				await openExchanges(p, '.transcript');
+				await p.locator('#transcript-title').scrollIntoViewIfNeeded();
+				await check('12-transcript-open');
+				await p.getByRole('checkbox', { name: 'include tokens' }).check();
+				await p.getByRole('group', { name: 'Export and import' }).scrollIntoViewIfNeeded();
+				await check('13-export-tools');
+				// Every disclosure open at once: the setup, paste-back mode, decoded JWTs, every exchange.
+				await p
+					.locator('details')
+					.evaluateAll((els) => els.forEach((e) => ((e as HTMLDetailsElement).open = true)));
+				// Every code block highlighted, so that axe measures the highlighter's colours.
+				await expect.poll(() => unhighlighted(p), { timeout: 10_000 }).toBe(0);
+				await check('13b-every-disclosure-open');
 
-			await p.getByRole('button', { name: 'Start over' }).click();
-			await p.getByRole('dialog').waitFor();
-			await check('14-start-over-dialog');
-			await p.keyboard.press('Escape');
-			await p.getByRole('button', { name: 'Shortcuts' }).click();
-			await p.getByRole('dialog').waitFor();
-			await check('15-shortcuts-dialog');
-			await p.keyboard.press('Escape');
-		});
+				await p.getByRole('button', { name: 'Start over' }).click();
+				await p.getByRole('dialog').waitFor();
+				await check('14-start-over-dialog');
+				await p.keyboard.press('Escape');
+				await p.getByRole('button', { name: 'Shortcuts' }).click();
+				await p.getByRole('dialog').waitFor();
+				await check('15-shortcuts-dialog');
+				await p.keyboard.press('Escape');
+			}
+		);
 
-	test('the other pages: /api-docs, /link, the sandbox pages, at 390 and 1280 px', async () => {
+	test('the other pages: /api-docs, /link, the sandbox pages, at 390 and 1280 px', async ({
+		srv,
+		newPage
+	}) => {
 		for (const size of ['phone', 'desktop'] as const) {
-			const p = await newPage(size);
+			const p = await open(newPage, size);
 			const check = (name: string) => checkLayout(p, size, name);
 			await p.goto(srv.url + '/api-docs');
 			await check('20-api-docs');
@@ -206,7 +190,7 @@ describe('every step and state fits the screen', () => {
 			await check('22-sandbox');
 			await p.goto(srv.url + `/sandbox/landing?code=${'c'.repeat(200)}&state=${'s'.repeat(120)}`);
 			await check('23-sandbox-landing');
-			await context.close();
+			await p.context().close();
 		}
 	});
 });
@@ -243,8 +227,11 @@ async function bannerInReach(p: Page, name: string): Promise<string> {
 }
 
 describe('a docs link on a phone', () => {
-	test('the docs-link banner stays in reach as the focus moves down, and covers nothing', async () => {
-		const p = await newPage('phone');
+	test('the docs-link banner stays in reach as the focus moves down, and covers nothing', async ({
+		srv,
+		newPage
+	}) => {
+		const p = await open(newPage, 'phone');
 		await p.goto(
 			`${srv.url}/?base_url=${encodeURIComponent(`${srv.url}/sandbox`)}&client_id=sandbox-rw&scope=read%20write`
 		);

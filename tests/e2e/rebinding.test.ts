@@ -6,64 +6,11 @@
  * that names the setting.
  */
 import http from 'node:http';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers/server';
+import { expect } from 'vitest';
 import { listen } from '../helpers/listen';
 import { launch, shot } from '../helpers/browser';
 import { watch, type Traffic } from '../helpers/e2e';
-
-let browser: Browser;
-let srv: TestServer;
-let priv: http.Server;
-let rebinder: http.Server;
-let rebinderPort: number;
-const reached: string[] = [];
-
-beforeAll(async () => {
-	priv = http.createServer((req, res) => {
-		reached.push(`${req.method} ${req.url}`);
-		res.end('{"private":"data"}');
-	});
-	let privateUrl = '';
-	[browser, srv, { url: privateUrl }] = await Promise.all([
-		launch({ hostResolverRules: 'MAP rebind.test 127.0.0.1' }),
-		startServer({ PLAYGROUND_LOG: 'off' }),
-		listen(priv)
-	]);
-	// The rebinding itself, on one port: the attacker's server answers the first request (its page);
-	// after the name has rebound, every later request under the same origin reaches the playground,
-	// with the Host header the browser sent.
-	rebinder = http.createServer((req, res) => {
-		if (req.url === '/attack') {
-			res.setHeader('content-type', 'text/html');
-			return res.end(ATTACK(privateUrl));
-		}
-		const upstream = http.request(
-			{
-				host: '127.0.0.1',
-				port: srv.port,
-				path: req.url,
-				method: req.method,
-				headers: req.headers
-			},
-			(answer) => {
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(res);
-			}
-		);
-		upstream.on('error', () => res.destroy());
-		req.pipe(upstream);
-	});
-	rebinderPort = (await listen(rebinder)).port;
-});
-
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-	priv?.close();
-	rebinder?.close();
-});
+import { e2eTest } from '../helpers/fixtures';
 
 /** The attacker's page: it saves a setup pointing at a private URL, then asks for the check. */
 const ATTACK = (privateUrl: string) => `<!doctype html><html><body><pre id="out"></pre><script>
@@ -86,8 +33,60 @@ const ATTACK = (privateUrl: string) => `<!doctype html><html><body><pre id="out"
 })();
 </script></body></html>`;
 
-test('rebinding: a page under another host name cannot drive the local server', async () => {
-	const context = await browser.newContext();
+const test = e2eTest({ PLAYGROUND_LOG: 'off' })
+	// A Chromium of the file's own, which resolves rebind.test to this machine.
+	// eslint-disable-next-line no-empty-pattern
+	.extend('mapped', { scope: 'file' }, async ({}, { onCleanup }) => {
+		const browser = await launch({ hostResolverRules: 'MAP rebind.test 127.0.0.1' });
+		onCleanup(() => browser.close());
+		return browser;
+	})
+	// A private service, and the attacker's server: the first request (its page) it answers itself;
+	// after the name has rebound, every later request under the same origin reaches the
+	// playground, with the Host header the browser sent.
+	.extend('rebinding', { scope: 'file' }, async ({ srv }, { onCleanup }) => {
+		const reached: string[] = [];
+		const priv = http.createServer((req, res) => {
+			reached.push(`${req.method} ${req.url}`);
+			res.end('{"private":"data"}');
+		});
+		const { url: privateUrl } = await listen(priv);
+		const rebinder = http.createServer((req, res) => {
+			if (req.url === '/attack') {
+				res.setHeader('content-type', 'text/html');
+				return res.end(ATTACK(privateUrl));
+			}
+			const upstream = http.request(
+				{
+					host: '127.0.0.1',
+					port: srv.port,
+					path: req.url,
+					method: req.method,
+					headers: req.headers
+				},
+				(answer) => {
+					res.writeHead(answer.statusCode ?? 502, answer.headers);
+					answer.pipe(res);
+				}
+			);
+			upstream.on('error', () => res.destroy());
+			req.pipe(upstream);
+		});
+		const { port } = await listen(rebinder);
+		onCleanup(() => {
+			priv.close();
+			rebinder.close();
+		});
+		return { reached, port };
+	});
+
+test('rebinding: a page under another host name cannot drive the local server', async ({
+	srv,
+	mapped,
+	rebinding
+}) => {
+	const { reached, port: rebinderPort } = rebinding;
+	const context = await mapped.newContext();
 	const traffic: Traffic = { problems: [], bodies: [], urls: [] };
 	const page = await watch(await context.newPage(), traffic);
 	const attacker = `http://rebind.test:${rebinderPort}`;

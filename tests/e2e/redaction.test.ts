@@ -4,43 +4,29 @@
  * shows `<redacted>` for the echoed `client_secret` extra field, and no response the browser
  * receives holds the secret in any of those encodings.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
-import { openPlayground, watch, type Traffic, flowUrl } from '../helpers/e2e';
-import { startEchoServer, type EchoServer } from '../helpers/echo';
+import { expect } from 'vitest';
+import { shot } from '../helpers/browser';
+import { openPlayground, flowUrl } from '../helpers/e2e';
+import { startEchoServer } from '../helpers/echo';
 import { copiesIn } from '../helpers/copies';
+import { e2eTest } from '../helpers/fixtures';
 
 const SECRET = 'Ech"o\\ sécret+%/ünï€-42';
 
-let srv: TestServer;
-let echo: EchoServer;
-let browser: Browser;
-let context: BrowserContext;
-const traffic: Traffic = { problems: [], bodies: [], urls: [] };
+const test = e2eTest({}, { record: true })
+	// eslint-disable-next-line no-empty-pattern
+	.extend('echo', { scope: 'file' }, async ({}, { onCleanup }) => {
+		const echo = await startEchoServer();
+		onCleanup(() => echo.close());
+		return echo;
+	});
 
-beforeAll(async () => {
-	echo = await startEchoServer();
-	srv = await startServer();
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-	await echo?.close();
-});
-afterEach(async () => {
-	await context?.close();
-	expect(traffic.problems.splice(0), 'no console errors or page errors').toEqual([]);
-});
-
-async function newPage(): Promise<Page> {
-	context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-	return watch(await context.newPage(), traffic);
-}
-
-test('echo: the token panel shows <redacted> for a client_secret the token endpoint echoes as an extra field', async () => {
+test('echo: the token panel shows <redacted> for a client_secret the token endpoint echoes as an extra field', async ({
+	srv,
+	echo,
+	newPage,
+	traffic
+}) => {
 	const p = await newPage();
 	await openPlayground(p, srv.url);
 	await p.getByLabel('Base URL of the service').fill(echo.url);

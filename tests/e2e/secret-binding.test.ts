@@ -6,43 +6,28 @@
  * yes the save drops them, says why, and offers Undo; a fill from another host's metadata asks too.
  * Screenshots at 1280 and 390 px go to test-output/screenshots/.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
-import { choosePreset, openPlayground, signIn, watch } from '../helpers/e2e';
+import { describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { shot } from '../helpers/browser';
+import { choosePreset, openPlayground, signIn } from '../helpers/e2e';
 import { withRecordingServer } from '../helpers/recording-server';
 import { carried, withMetadataHost } from '../helpers/metadata-host';
+import { e2eTest, type Recorded } from '../helpers/fixtures';
 
 const PRESET_SECRET = 'sandbox-rw-secret';
-let srv: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-const problems: string[] = [];
-const bodies: { url: string; text: string }[] = [];
-const urls: string[] = [];
 
-beforeAll(async () => {
-	srv = await startServer();
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-});
-
-async function newPage(width: number, height = 900): Promise<Page> {
-	context = await browser.newContext({ viewport: { width, height } });
-	return watch(await context.newPage(), { problems, bodies, urls });
-}
-
-afterEach(async () => {
-	await context?.close();
-	expect(problems.splice(0), 'no console errors or page errors').toEqual([]);
-	const leaks = bodies.splice(0).filter((b) => b.text.includes(PRESET_SECRET));
-	expect(leaks.map((l) => l.url)).toEqual([]);
-	expect(urls.splice(0).filter((u) => u.includes(PRESET_SECRET))).toEqual([]);
-});
+const test = e2eTest({}, { record: true })
+	// The preset's secret is in no body and no address of any test's pages.
+	// eslint-disable-next-line no-empty-pattern
+	.extend('traffic', async ({}, { onCleanup }) => {
+		const traffic: Recorded = { bodies: [], urls: [] };
+		onCleanup(() => {
+			const leaks = traffic.bodies.filter((b) => b.text.includes(PRESET_SECRET));
+			expect(leaks.map((l) => l.url)).toEqual([]);
+			expect(traffic.urls.filter((u) => u.includes(PRESET_SECRET))).toEqual([]);
+		});
+		return traffic;
+	});
 
 /** What the page shows of the secret: the hint, and the clause about it in the setup's summary line. */
 async function shownOfSecret(p: Page): Promise<string> {
@@ -55,13 +40,13 @@ async function shownOfSecret(p: Page): Promise<string> {
 }
 
 describe('secret follows client', () => {
-	test.each([
+	test.for([
 		[1280, 'client id', 'Client id', 'another-app'],
 		[390, 'token endpoint', 'Token endpoint', 'http://127.0.0.1:9/oauth2/token']
-	])(
+	] as const)(
 		'at %i px: changing the %s clears the secret, the form says why, and shows no character or length of it',
-		async (width, what, label, value) => {
-			const p = await newPage(width);
+		async ([width, what, label, value], { srv, newPage }) => {
+			const p = await newPage({ width, height: 900 });
 			await choosePreset(p, srv.url, 'Sandbox (read write)');
 			await p.getByTestId('setup-summary').click();
 			await expect
@@ -90,8 +75,11 @@ describe('secret follows client', () => {
 		}
 	);
 
-	test('a secret typed with a field that needs fixing stays in its field, not on the server', async () => {
-		const p = await newPage(1280);
+	test('a secret typed with a field that needs fixing stays in its field, not on the server', async ({
+		srv,
+		newPage
+	}) => {
+		const p = await newPage({ width: 1280, height: 900 });
 		await openPlayground(p, srv.url);
 		await p.getByLabel('Client id').fill('typed-app');
 		await p.getByLabel('Client secret').fill('typed-e2e-secret-Qq12');
@@ -102,8 +90,11 @@ describe('secret follows client', () => {
 		expect(await p.getByTestId('secret-hint').innerText()).not.toContain('A secret is set');
 	});
 
-	test('a docs link names the host its token endpoint sends the secret to', async () => {
-		const p = await newPage(390);
+	test('a docs link names the host its token endpoint sends the secret to', async ({
+		srv,
+		newPage
+	}) => {
+		const p = await newPage({ width: 390, height: 900 });
 		const token = 'http://127.0.0.1:9/oauth2/token';
 		await p.goto(
 			`${srv.url}/?base_url=${encodeURIComponent(`${srv.url}/sandbox`)}&client_id=docs-app&token_endpoint=${encodeURIComponent(token)}`
@@ -118,13 +109,13 @@ describe('secret follows client', () => {
 });
 
 describe('tokens follow their API', () => {
-	test.each([
+	test.for([
 		[1280, 800, 'no'],
 		[390, 844, 'yes']
 	] as const)(
 		'at %ix%i px: moving the user-info endpoint asks first; answered %s',
-		async (width, height, answer) => {
-			const p = await newPage(width, height);
+		async ([width, height, answer], { srv, newPage }) => {
+			const p = await newPage({ width, height });
 			await signIn(p, srv.url, 'Sandbox (read write)');
 			await withRecordingServer(async (origin, seen) => {
 				await p.getByTestId('setup-summary').click();
@@ -166,8 +157,11 @@ describe('tokens follow their API', () => {
 		}
 	);
 
-	test("token theft by another host's metadata that claims the sandbox's token endpoint: the form asks before Save, and without a yes no token reaches that host", async () => {
-		const p = await newPage(1280, 800);
+	test("token theft by another host's metadata that claims the sandbox's token endpoint: the form asks before Save, and without a yes no token reaches that host", async ({
+		srv,
+		newPage
+	}) => {
+		const p = await newPage({ width: 1280, height: 800 });
 		await signIn(p, srv.url, 'Sandbox (read write)');
 		const token = await p.getByTestId('access-token').innerText();
 		await withMetadataHost(
