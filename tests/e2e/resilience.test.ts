@@ -6,47 +6,42 @@
  * proxy serve one flow between them. (Without REDIS_URL each process has a store, and a generation,
  * of its own, and refuses the tickets and codes of another: see tests/integration/sandbox-expiry.)
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import http from 'node:http';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { freePort, sessionKey, startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
-import { choosePreset, watch, flowUrl } from '../helpers/e2e';
-import { startRedis, type TestRedis } from '../helpers/redis';
+import { shot } from '../helpers/browser';
+import { choosePreset, flowUrl } from '../helpers/e2e';
+import { startRedis } from '../helpers/redis';
 import { listen } from '../helpers/listen';
+import { e2eTest } from '../helpers/fixtures';
 
-let browser: Browser;
-let context: BrowserContext | undefined;
-const servers: TestServer[] = [];
-const problems: string[] = [];
-let redis: TestRedis;
-
-beforeAll(async () => {
-	[browser, redis] = await Promise.all([launch(), startRedis()]);
-});
-
-afterAll(async () => {
-	await browser?.close();
-	await redis?.remove();
-});
-
-afterEach(async () => {
-	await context?.close();
-	context = undefined;
-	for (const s of servers.splice(0)) await s.stop();
-	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
-});
-
-async function start(env: Record<string, string>, port?: number): Promise<TestServer> {
-	const s = await startServer({ PLAYGROUND_LOG: 'off', REDIS_URL: redis.url, ...env }, port);
-	servers.push(s);
-	return s;
-}
-
-async function newPage(): Promise<Page> {
-	context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-	return watch(await context.newPage(), { problems });
-}
+const test = e2eTest()
+	// eslint-disable-next-line no-empty-pattern
+	.extend('redis', { scope: 'file' }, async ({}, { onCleanup }) => {
+		const redis = await startRedis();
+		onCleanup(() => redis.remove());
+		return redis;
+	})
+	// Starts a server on the file's store (and on `port`, if given); each is stopped when its test ends.
+	.extend('servers', async ({ redis }, { onCleanup }) => {
+		const started: TestServer[] = [];
+		onCleanup(async () => {
+			for (const s of started.splice(0)) await s.stop();
+		});
+		return {
+			start: async (env: Record<string, string>, port?: number) => {
+				const s = await startServer({ PLAYGROUND_LOG: 'off', REDIS_URL: redis.url, ...env }, port);
+				started.push(s);
+				return s;
+			},
+			/** Stops a server the test started, before the test ends. */
+			stop: async (s: TestServer) => {
+				await s.stop();
+				started.splice(started.indexOf(s), 1);
+			}
+		};
+	});
 
 const transcriptSteps = (p: Page) =>
 	p
@@ -54,10 +49,13 @@ const transcriptSteps = (p: Page) =>
 		.evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
 
 describe('no state in the server', () => {
-	test('a restart between the consent page and Authorize loses nothing', async () => {
+	test('a restart between the consent page and Authorize loses nothing', async ({
+		servers,
+		newPage
+	}) => {
 		const port = await freePort();
 		const key = sessionKey('resilience-restart-key');
-		const first = await start({ PLAYGROUND_SESSION_KEY: key }, port);
+		const first = await servers.start({ PLAYGROUND_SESSION_KEY: key }, port);
 		const p = await newPage();
 		await choosePreset(p, first.url, 'Sandbox (read write)');
 		const savedState = new URL(
@@ -68,10 +66,9 @@ describe('no state in the server', () => {
 		await shot(p, 'resilience-01-consent-before-restart');
 
 		// The server goes away and a new process comes up on the same port with the same key.
-		await first.stop();
-		servers.splice(servers.indexOf(first), 1);
+		await servers.stop(first);
 		expect(first.proc.exitCode).not.toBeNull();
-		const second = await start({ PLAYGROUND_SESSION_KEY: key }, port);
+		const second = await servers.start({ PLAYGROUND_SESSION_KEY: key }, port);
 		expect(second.proc.pid).not.toBe(first.proc.pid);
 
 		await p.getByRole('button', { name: 'Authorize' }).click();
@@ -90,10 +87,13 @@ describe('no state in the server', () => {
 		await shot(p, 'resilience-02-after-restart');
 	});
 
-	test('two instances with one key behind a round-robin proxy serve a whole flow', async () => {
+	test('two instances with one key behind a round-robin proxy serve a whole flow', async ({
+		servers,
+		newPage
+	}) => {
 		const key = sessionKey('resilience-two-instances-key');
-		const a = await start({ PLAYGROUND_SESSION_KEY: key });
-		const b = await start({ PLAYGROUND_SESSION_KEY: key });
+		const a = await servers.start({ PLAYGROUND_SESSION_KEY: key });
+		const b = await servers.start({ PLAYGROUND_SESSION_KEY: key });
 		const targets = [a.port, b.port];
 		const served = new Map<number, number>(targets.map((t) => [t, 0]));
 		let next = 0;

@@ -4,66 +4,35 @@
  * them, a step the user started moves the focus to its result, the automatic exchange lands on the
  * verdict (or announces it when the user has moved the focus), and a denial is worded for the provider it came from (the sandbox, oidc-provider).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
+import { describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { shot } from '../helpers/browser';
 import {
 	choosePreset,
 	decide,
 	flowUrl,
 	OFF_LOOPBACK,
 	openPlayground,
-	signIn,
-	watch
+	signIn
 } from '../helpers/e2e';
 import { axeAt, axeProblems } from '../helpers/axe';
-import {
-	OIDC_CLIENT_ID,
-	OIDC_CLIENT_SECRET,
-	OIDC_SCOPE,
-	oidcClient,
-	startOidcProvider,
-	type OidcServer
-} from '../helpers/oidc';
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_SCOPE } from '../helpers/oidc';
+import { e2eTest, type NewPage } from '../helpers/fixtures';
 
-let srv: TestServer;
-let oidc: OidcServer;
-let browser: Browser;
-let context: BrowserContext;
-const problems: string[] = [];
 const PRESET = 'Sandbox (read write)';
 
-beforeAll(async () => {
-	const port = await freePort();
-	oidc = await startOidcProvider({ clients: [oidcClient([`http://127.0.0.1:${port}/callback`])] });
-	srv = await startServer({}, port);
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-	await oidc?.stop();
-});
+const test = e2eTest();
 
-async function newPage(
-	opts: { width?: number; clock?: boolean; offline?: boolean } = {}
+/** A page off loopback, 1280 × 800 unless said, with the page's clock if asked for. */
+async function open(
+	newPage: NewPage,
+	opts: { width?: number; clock?: boolean } = {}
 ): Promise<Page> {
-	context = await browser.newContext({
-		viewport: { width: opts.width ?? 1280, height: 800 },
-		...OFF_LOOPBACK
-	});
-	const page = await context.newPage();
+	const page = await newPage({ width: opts.width ?? 1280, height: 800 }, OFF_LOOPBACK);
 	// The page's clock is installed before anything loads; time flows until a test moves it.
 	if (opts.clock) await page.clock.install();
-	return watch(page, { problems });
+	return page;
 }
-
-afterEach(async () => {
-	await context?.close();
-	const seen = problems.splice(0);
-	expect(seen, 'no console errors, page errors or CSP violations').toEqual([]);
-});
 
 /** What has the focus: a button by its text, else its data-result-of / data-error-of marker, id, or tag. */
 const focused = (p: Page) =>
@@ -85,8 +54,11 @@ const transcriptIds = (p: Page) =>
 		.evaluateAll((els) => els.map((e) => e.getAttribute('data-exchange-id')));
 
 describe('Start over', () => {
-	test('asks first, clears the flow, and Undo brings the flow and the transcript back', async () => {
-		const p = await newPage();
+	test('asks first, clears the flow, and Undo brings the flow and the transcript back', async ({
+		srv,
+		newPage
+	}) => {
+		const p = await open(newPage);
 		await signIn(p, srv.url, PRESET);
 		await p.getByRole('button', { name: 'Read the user info' }).click();
 		await p.locator('#userinfo details.exchange').waitFor();
@@ -136,8 +108,11 @@ describe('Start over', () => {
 		expect(await p.locator('#userinfo details.exchange').first().textContent()).toContain('200 OK');
 	});
 
-	test('the Undo offer ends after 30 seconds (the page’s clock) and at the next action', async () => {
-		const p = await newPage({ clock: true });
+	test('the Undo offer ends after 30 seconds (the page’s clock) and at the next action', async ({
+		srv,
+		newPage
+	}) => {
+		const p = await open(newPage, { clock: true });
 		await signIn(p, srv.url, PRESET);
 		const startOver = p.locator('header').getByRole('button', { name: 'Start over' });
 		const confirm = () => p.getByRole('dialog').getByRole('button', { name: 'Start over' });
@@ -162,9 +137,12 @@ describe('Start over', () => {
 		expect(await notice.count()).toBe(0);
 	});
 
-	test('screens: the confirmation and the Undo notice at 1280 and 390 px', async () => {
+	test('screens: the confirmation and the Undo notice at 1280 and 390 px', async ({
+		srv,
+		newPage
+	}) => {
 		for (const width of [1280, 390]) {
-			const p = await newPage({ width });
+			const p = await open(newPage, { width });
 			await choosePreset(p, srv.url, PRESET);
 			await p.locator('header').getByRole('button', { name: 'Start over' }).click();
 			await p.getByRole('dialog').waitFor();
@@ -173,14 +151,17 @@ describe('Start over', () => {
 			await p.getByTestId('undo-notice').waitFor();
 			await shot(p, `undo-notice-${width}`, { screen: true });
 			expect(await axeProblems(p)).toEqual([]);
-			await context.close();
+			await p.context().close();
 		}
 	});
 });
 
 describe('errors and results in view, focus only for what the user started', () => {
-	test('a paste-back error stays in view, with the focus on it and the text kept', async () => {
-		const p = await newPage();
+	test('a paste-back error stays in view, with the focus on it and the text kept', async ({
+		srv,
+		newPage
+	}) => {
+		const p = await open(newPage);
 		await choosePreset(p, srv.url, PRESET);
 		await p.getByText('Paste-back mode').click();
 		const pasted = p.getByLabel('The full address your application landed on', { exact: false });
@@ -198,8 +179,8 @@ describe('errors and results in view, focus only for what the user started', () 
 		await shot(p, 'undo-pasteback-error');
 	});
 
-	test('after "Read the user info" the focus lands on its result', async () => {
-		const p = await newPage();
+	test('after "Read the user info" the focus lands on its result', async ({ srv, newPage }) => {
+		const p = await open(newPage);
 		await signIn(p, srv.url, PRESET);
 		await p.getByRole('button', { name: 'Read the user info' }).click();
 		await expect.poll(() => focused(p)).toBe('result:userinfo');
@@ -208,8 +189,11 @@ describe('errors and results in view, focus only for what the user started', () 
 	});
 
 	for (const width of [1280, 390])
-		test(`the exchange on return lands on the verdict, in the first screen, at ${width} px`, async () => {
-			const p = await newPage({ width });
+		test(`the exchange on return lands on the verdict, in the first screen, at ${width} px`, async ({
+			srv,
+			newPage
+		}) => {
+			const p = await open(newPage, { width });
 			await choosePreset(p, srv.url, PRESET);
 			await decide(p);
 			await p.waitForURL(flowUrl(srv.url));
@@ -240,8 +224,11 @@ describe('errors and results in view, focus only for what the user started', () 
 			await expect.poll(() => p.evaluate(() => location.hash)).toBe('#tokens');
 		});
 
-	test('with a wrong secret, the failed exchange is the verdict, in the first screen with the focus', async () => {
-		const p = await newPage({ width: 390 });
+	test('with a wrong secret, the failed exchange is the verdict, in the first screen with the focus', async ({
+		srv,
+		newPage
+	}) => {
+		const p = await open(newPage, { width: 390 });
 		await openPlayground(p, srv.url);
 		await p.getByLabel('Client id').fill('sandbox-rw');
 		await p.getByLabel('Client secret').fill('not-the-secret');
@@ -272,8 +259,11 @@ describe('errors and results in view, focus only for what the user started', () 
 		await shot(p, 'verdict-failed-390', { screen: true });
 	});
 
-	test('focus theft: when the user moved the focus before the exchange ended, it stays, and the verdict is announced', async () => {
-		const p = await newPage();
+	test('focus theft: when the user moved the focus before the exchange ended, it stays, and the verdict is announced', async ({
+		srv,
+		newPage
+	}) => {
+		const p = await open(newPage);
 		await choosePreset(p, srv.url, PRESET);
 		// The exchange on return is held until the focus has moved.
 		let held: () => void = () => {};
@@ -297,8 +287,11 @@ describe('errors and results in view, focus only for what the user started', () 
 		expect(await focused(p)).toBe('button:Shortcuts');
 	});
 
-	test('focus theft: the auto-refresh is announced and leaves the focus on the switch', async () => {
-		const p = await newPage({ clock: true });
+	test('focus theft: the auto-refresh is announced and leaves the focus on the switch', async ({
+		srv,
+		newPage
+	}) => {
+		const p = await open(newPage, { clock: true });
 		await signIn(p, srv.url, 'Sandbox (5-second token)');
 		// The page's time stands still from here, so only the fast-forward below fires the refresh
 		// (a refreshed 5-second token would otherwise be due again at once on the moved clock).
@@ -317,8 +310,11 @@ describe('errors and results in view, focus only for what the user started', () 
 });
 
 describe('a denial, worded for its provider', () => {
-	test('against the sandbox: declined, start the consent step again, and choose Authorize', async () => {
-		const p = await newPage();
+	test('against the sandbox: declined, start the consent step again, and choose Authorize', async ({
+		srv,
+		newPage
+	}) => {
+		const p = await open(newPage);
 		await choosePreset(p, srv.url, PRESET);
 		await decide(p, 'Deny');
 		await p.waitForURL(flowUrl(srv.url));
@@ -331,8 +327,12 @@ describe('a denial, worded for its provider', () => {
 		expect(text).toContain('choose Authorize');
 	});
 
-	test('against oidc-provider: declined, start the consent step again, and no sandbox buttons', async () => {
-		const p = await newPage();
+	test('against oidc-provider: declined, start the consent step again, and no sandbox buttons', async ({
+		srv,
+		oidc,
+		newPage
+	}) => {
+		const p = await open(newPage);
 		await openPlayground(p, srv.url);
 		await p.getByLabel('Base URL of the service').fill(oidc.issuer);
 		await p.getByLabel('Client id').fill(OIDC_CLIENT_ID);

@@ -7,14 +7,15 @@
  * The failures come from a small service on a loopback port whose answers the test switches:
  * each base path (`/a`, `/b`) is a service of its own, so two base URLs are two setups.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import http from 'node:http';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
-import { choosePreset, decide, flowUrl, openPlayground, signIn, watch } from '../helpers/e2e';
+import type { Page } from 'playwright-core';
+import type { TestServer } from '../helpers/server';
+import { shot } from '../helpers/browser';
+import { choosePreset, decide, flowUrl, openPlayground, signIn } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 import { listen } from '../helpers/listen';
+import { e2eTest, type NewPage } from '../helpers/fixtures';
 
 /** axe-core's violations and items to review, in words: the new states read and contrast too. */
 const axe = async (p: Page) =>
@@ -87,34 +88,21 @@ async function startSwitchable(): Promise<Switchable> {
 	};
 }
 
-let srv: TestServer;
-let service: Switchable;
-let browser: Browser;
-let context: BrowserContext | undefined;
-const problems: string[] = [];
+// A 500 from the service reaches the page as an action result, never as a failed load: the
+// fixture's check of the console holds for every test.
+const test = e2eTest({ PLAYGROUND_LOG: 'off' })
+	// eslint-disable-next-line no-empty-pattern
+	.extend('service', { scope: 'file' }, async ({}, { onCleanup }) => {
+		const service = await startSwitchable();
+		onCleanup(() => service.close());
+		return service;
+	});
 
-beforeAll(async () => {
-	srv = await startServer({ PLAYGROUND_LOG: 'off' });
-	service = await startSwitchable();
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await service?.close();
-	await srv?.stop();
-});
-afterEach(async () => {
-	await context?.close();
-	context = undefined;
-	// A 500 from the service reaches the page as an action result, never as a failed load.
-	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
-});
-
-async function newPage(width = 1280, fakeClock = false): Promise<Page> {
-	context = await browser.newContext({ viewport: { width, height: 900 } });
+async function open(newPage: NewPage, width = 1280, fakeClock = false): Promise<Page> {
+	const p = await newPage({ width, height: 900 });
 	// The page's clock is a fake one the test moves; it is installed before the page loads.
-	if (fakeClock) await context.clock.install();
-	return watch(await context.newPage(), { problems });
+	if (fakeClock) await p.clock.install();
+	return p;
 }
 
 /** Unfolds the setup (it folds into one line once saved). */
@@ -125,7 +113,7 @@ async function openSetup(p: Page): Promise<void> {
 }
 
 /** Saves a setup for the switchable service under `base`; the consent URL is then on the page. */
-async function setUp(p: Page, base: string): Promise<void> {
+async function setUp(p: Page, service: Switchable, base: string): Promise<void> {
 	await openSetup(p);
 	await p.getByLabel('Base URL of the service').fill(`${service.url}/${base}`);
 	await p.getByLabel('Client id').fill(`app-${base}`);
@@ -135,7 +123,7 @@ async function setUp(p: Page, base: string): Promise<void> {
 }
 
 /** Consent (the service redirects straight back with a code), then the automatic exchange starts. */
-async function consent(p: Page): Promise<void> {
+async function consent(p: Page, srv: TestServer): Promise<void> {
 	await p.getByRole('link', { name: 'Open the consent page' }).click();
 	await p.waitForURL(flowUrl(srv.url));
 	await p.locator('main[data-ready="true"]').waitFor();
@@ -144,12 +132,16 @@ async function consent(p: Page): Promise<void> {
 const state = (p: Page, id: string) => p.locator(`#${id} .step-state`).textContent();
 
 describe('a step that fails after succeeding', () => {
-	test('step 3 over a 500: failed, not done, and the earlier result is kept, marked as earlier', async () => {
-		const p = await newPage();
+	test('step 3 over a 500: failed, not done, and the earlier result is kept, marked as earlier', async ({
+		srv,
+		service,
+		newPage
+	}) => {
+		const p = await open(newPage);
 		service.token.x = 'ok';
 		await openPlayground(p, srv.url);
-		await setUp(p, 'x');
-		await consent(p);
+		await setUp(p, service, 'x');
+		await consent(p, srv);
 		await p.getByTestId('access-token').waitFor();
 		await expect.poll(() => state(p, 'exchange')).toBe('done');
 
@@ -157,7 +149,7 @@ describe('a step that fails after succeeding', () => {
 		service.token.x = 'fail';
 		await p.getByRole('button', { name: 'Prepare a new one' }).click();
 		await p.getByTestId('consent-url').waitFor();
-		await consent(p);
+		await consent(p, srv);
 		await expect.poll(() => state(p, 'exchange')).toBe('failed');
 		expect(await p.locator('#exchange').getAttribute('class')).toContain('step-failed');
 		const cards = p.locator('#exchange > .step-result > details.exchange');
@@ -171,13 +163,17 @@ describe('a step that fails after succeeding', () => {
 		await shot(p.locator('#exchange'), 'status-01-failed-earlier');
 	});
 
-	test('user-info over a time-out or a 500 after a 200: failed, the 200 kept as earlier', async () => {
-		const p = await newPage();
+	test('user-info over a time-out or a 500 after a 200: failed, the 200 kept as earlier', async ({
+		srv,
+		service,
+		newPage
+	}) => {
+		const p = await open(newPage);
 		service.token.y = 'ok';
 		service.userinfo.y = 'ok';
 		await openPlayground(p, srv.url);
-		await setUp(p, 'y');
-		await consent(p);
+		await setUp(p, service, 'y');
+		await consent(p, srv);
 		await p.getByTestId('access-token').waitFor();
 		await p.getByRole('button', { name: 'Read the user info' }).click();
 		await expect.poll(() => state(p, 'userinfo')).toBe('done');
@@ -195,20 +191,24 @@ describe('a step that fails after succeeding', () => {
 	});
 });
 
-test('Cancel mid-request shows "cancelled" and no other setup’s result', async () => {
-	const p = await newPage(1280, true);
+test('Cancel mid-request shows "cancelled" and no other setup’s result', async ({
+	srv,
+	service,
+	newPage
+}) => {
+	const p = await open(newPage, 1280, true);
 	// Setup B: its code exchange gets a 500.
 	service.token.b = 'fail';
 	await openPlayground(p, srv.url);
-	await setUp(p, 'b');
-	await consent(p);
+	await setUp(p, service, 'b');
+	await consent(p, srv);
 	await expect.poll(() => state(p, 'exchange')).toBe('failed');
 	expect(await p.locator('#exchange details.exchange > summary').textContent()).toContain('500');
 
 	// Setup A, another service: its code exchange hangs, and the user cancels it.
 	service.token.a = 'hang';
-	await setUp(p, 'a');
-	await consent(p);
+	await setUp(p, service, 'a');
+	await consent(p, srv);
 	await p.getByTestId('busy').waitFor();
 	await p.clock.fastForward(2_500); // past the 2 s after which a step counts as slow
 	await p.getByRole('button', { name: 'Cancel' }).click();
@@ -224,8 +224,8 @@ test('Cancel mid-request shows "cancelled" and no other setup’s result', async
 	await shot(p.locator('#exchange'), 'status-02-cancelled');
 });
 
-test('an expiring token flips to expired on screen without a reload', async () => {
-	const p = await newPage(1280, true);
+test('an expiring token flips to expired on screen without a reload', async ({ srv, newPage }) => {
+	const p = await open(newPage, 1280, true);
 	await signIn(p, srv.url, 'Sandbox (5-second token)');
 	const tokens = p.locator('#tokens');
 	expect(await p.getByTestId('countdown').textContent()).toMatch(/left/);
@@ -242,8 +242,8 @@ test('an expiring token flips to expired on screen without a reload', async () =
 
 describe('the diagram uses the same statuses', () => {
 	for (const width of [1280, 390])
-		test(`a denial and a refusal are marked as such, at ${width} px`, async () => {
-			const p = await newPage(width);
+		test(`a denial and a refusal are marked as such, at ${width} px`, async ({ srv, newPage }) => {
+			const p = await open(newPage, width);
 			// Refused: a registration check for a client the sandbox does not know (400).
 			await choosePreset(p, srv.url, 'Sandbox (read write)');
 			await openSetup(p);
