@@ -5,10 +5,9 @@
  * with their own tokens and no warning. A duplicated tab forks a flow of its own; a bare `/` goes back
  * to the tab's flow. Every response and URL is scanned for the client secrets.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
+import { describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { shot } from '../helpers/browser';
 import { axeAt } from '../helpers/axe';
 import {
 	choosePreset,
@@ -18,68 +17,42 @@ import {
 	flowUrl,
 	OFF_LOOPBACK,
 	openPlayground,
-	throughProvider,
-	watch
+	throughProvider
 } from '../helpers/e2e';
-import {
-	OIDC_CLIENT_ID,
-	OIDC_CLIENT_SECRET,
-	oidcClient,
-	startOidcProvider,
-	type OidcServer
-} from '../helpers/oidc';
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, oidcClient } from '../helpers/oidc';
+import { e2eTest, type Recorded } from '../helpers/fixtures';
 
 /** A second registration at the provider, for the second tab. */
 const SECOND_ID = 'playground-app-2';
 const SECOND_SECRET = 'oidc-Second-8Hq3-zT5w';
 
-let srv: TestServer;
-let oidc: OidcServer;
-let browser: Browser;
-let context: BrowserContext;
-const problems: string[] = [];
-const bodies: { url: string; text: string }[] = [];
-const urls: string[] = [];
-
-beforeAll(async () => {
-	const port = await freePort();
-	const redirect = [`http://127.0.0.1:${port}/callback`];
-	oidc = await startOidcProvider({
-		clients: [
-			oidcClient(redirect),
-			oidcClient(redirect, { client_id: SECOND_ID, client_secret: SECOND_SECRET })
-		]
-	});
-	srv = await startServer({}, port);
-	browser = await launch();
-});
-
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-	await oidc?.stop();
-});
-
-/** One browser: a context whose pages are its tabs (one cookie jar), kept off the network. */
-async function newBrowser(): Promise<BrowserContext> {
-	context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...OFF_LOOPBACK });
-	return context;
-}
-
-async function newTab(ctx: BrowserContext): Promise<Page> {
-	return watch(await ctx.newPage(), { problems, bodies, urls });
-}
-
-afterEach(async () => {
-	await context?.close();
-	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
-	const got = bodies.splice(0);
-	const asked = urls.splice(0);
-	for (const secret of [OIDC_CLIENT_SECRET, SECOND_SECRET]) {
-		expect(got.filter((b) => b.text.includes(secret)).map((b) => b.url)).toEqual([]);
-		expect(asked.filter((u) => u.includes(secret))).toEqual([]);
-		expect(srv.logs()).not.toContain(secret);
+// One browser is a context whose pages are its tabs (one cookie jar), kept off the network: the
+// first tab from newPage, the others from newTab. Each test's traffic and the server's log are
+// scanned for the client secrets as it ends.
+const test = e2eTest(
+	{},
+	{
+		record: true,
+		oidc: (origin) => {
+			const redirect = [`${origin}/callback`];
+			return {
+				clients: [
+					oidcClient(redirect),
+					oidcClient(redirect, { client_id: SECOND_ID, client_secret: SECOND_SECRET })
+				]
+			};
+		}
 	}
+).extend('traffic', async ({ srv }, { onCleanup }) => {
+	const traffic: Recorded = { bodies: [], urls: [] };
+	onCleanup(() => {
+		for (const secret of [OIDC_CLIENT_SECRET, SECOND_SECRET]) {
+			expect(traffic.bodies.filter((b) => b.text.includes(secret)).map((b) => b.url)).toEqual([]);
+			expect(traffic.urls.filter((u) => u.includes(secret))).toEqual([]);
+			expect(srv.logs()).not.toContain(secret);
+		}
+	});
+	return traffic;
 });
 
 /** The tab shows its tokens, and nothing about an ignored, stopped or mixed-up redirect. */
@@ -95,10 +68,9 @@ async function ownTokensNoWarning(p: Page, clientId: string): Promise<string> {
 }
 
 describe('Start over is one tab’s', () => {
-	test('Start over in A leaves B untouched; Undo restores A', async () => {
-		const ctx = await newBrowser();
-		const a = await newTab(ctx);
-		const b = await newTab(ctx);
+	test('Start over in A leaves B untouched; Undo restores A', async ({ srv, newPage, newTab }) => {
+		const a = await newPage(undefined, OFF_LOOPBACK);
+		const b = await newTab(a);
 		const signIn = async (p: Page, preset: string, client: string) => {
 			await choosePreset(p, srv.url, preset);
 			await p.getByRole('link', { name: 'Open the consent page' }).click();
@@ -129,10 +101,13 @@ describe('Start over is one tab’s', () => {
 });
 
 describe('two tabs, two clients, interleaved', () => {
-	test('against the sandbox: consent opened in A, setup changed in B, authorized in A, then in B', async () => {
-		const ctx = await newBrowser();
-		const a = await newTab(ctx);
-		const b = await newTab(ctx);
+	test('against the sandbox: consent opened in A, setup changed in B, authorized in A, then in B', async ({
+		srv,
+		newPage,
+		newTab
+	}) => {
+		const a = await newPage(undefined, OFF_LOOPBACK);
+		const b = await newTab(a);
 		await choosePreset(a, srv.url, 'Sandbox (read write)');
 		await choosePreset(b, srv.url, 'Sandbox (read write)');
 		const flowA = flowOf(a);
@@ -163,10 +138,14 @@ describe('two tabs, two clients, interleaved', () => {
 		expect(await b.getByTestId('access-token').textContent()).toBe(tokenB);
 	});
 
-	test('against oidc-provider: two registrations, interleaved the same way', async () => {
-		const ctx = await newBrowser();
-		const a = await newTab(ctx);
-		const b = await newTab(ctx);
+	test('against oidc-provider: two registrations, interleaved the same way', async ({
+		srv,
+		oidc,
+		newPage,
+		newTab
+	}) => {
+		const a = await newPage(undefined, OFF_LOOPBACK);
+		const b = await newTab(a);
 		await openPlayground(a, srv.url);
 		await fillOidcSetup(a, oidc, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET);
 		await openPlayground(b, srv.url);
@@ -193,15 +172,18 @@ describe('two tabs, two clients, interleaved', () => {
 });
 
 describe('a tab and its flow id', () => {
-	test('a duplicated tab forks: it moves to a copy of the flow under a new id, and says so', async () => {
-		const ctx = await newBrowser();
-		const a = await newTab(ctx);
+	test('a duplicated tab forks: it moves to a copy of the flow under a new id, and says so', async ({
+		srv,
+		newPage,
+		newTab
+	}) => {
+		const a = await newPage(undefined, OFF_LOOPBACK);
 		await choosePreset(a, srv.url, 'Sandbox (read write)');
 		const flowA = flowOf(a);
 		const consentA = await a.getByTestId('consent-url').textContent();
 		// Duplicating a tab copies its address and its sessionStorage.
 		const storage = await a.evaluate(() => JSON.stringify({ ...sessionStorage }));
-		const b = await newTab(ctx);
+		const b = await newTab(a);
 		await b.addInitScript((copied: string) => {
 			if (sessionStorage.length) return;
 			for (const [k, v] of Object.entries(JSON.parse(copied) as Record<string, string>))
@@ -233,25 +215,31 @@ describe('a tab and its flow id', () => {
 		}
 	});
 
-	test('a bare / goes back to the flow this tab remembers; a new tab gets a new flow', async () => {
-		const ctx = await newBrowser();
-		const a = await newTab(ctx);
+	test('a bare / goes back to the flow this tab remembers; a new tab gets a new flow', async ({
+		srv,
+		newPage,
+		newTab
+	}) => {
+		const a = await newPage(undefined, OFF_LOOPBACK);
 		await choosePreset(a, srv.url, 'Sandbox (read write)');
 		const flowA = flowOf(a);
 		const consentA = await a.getByTestId('consent-url').textContent();
 		await a.goto(srv.url + '/');
 		await a.waitForURL(`${srv.url}/?flow=${flowA}`);
 		await expect.poll(() => a.getByTestId('consent-url').textContent()).toBe(consentA);
-		const b = await newTab(ctx);
+		const b = await newTab(a);
 		await openPlayground(b, srv.url);
 		await expect.poll(() => b.url()).toMatch(flowUrl(srv.url));
 		expect(flowOf(b)).not.toBe(flowA);
 		expect(await b.getByTestId('consent-url').count()).toBe(0);
 	});
 
-	test('a flow opened where its transcript is not: the page says its requests are in the tab that made them', async () => {
-		const ctx = await newBrowser();
-		const a = await newTab(ctx);
+	test('a flow opened where its transcript is not: the page says its requests are in the tab that made them', async ({
+		srv,
+		newPage,
+		newTab
+	}) => {
+		const a = await newPage(undefined, OFF_LOOPBACK);
 		await choosePreset(a, srv.url, 'Sandbox (read write)');
 		await decide(a);
 		await a.waitForURL(flowUrl(srv.url));
@@ -260,7 +248,7 @@ describe('a tab and its flow id', () => {
 		// The tab that ran the flow, and with it its transcript, is gone; the flow is opened anew.
 		expect(await a.getByTestId('elsewhere').count()).toBe(0);
 		await a.close();
-		const b = await newTab(ctx);
+		const b = await newTab(a);
 		await b.goto(url);
 		await b.locator('main[data-ready="true"]').waitFor();
 		expect(b.url()).toBe(url);

@@ -3,65 +3,43 @@
  * revoked, the proof shows it no longer works, and introspection then says inactive. Screenshots
  * at 1280 and 390 px.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
-import { OFF_LOOPBACK, openPlayground, throughProvider, watch } from '../helpers/e2e';
+import { expect } from 'vitest';
+import { shot } from '../helpers/browser';
+import { OFF_LOOPBACK, openPlayground, throughProvider } from '../helpers/e2e';
 import {
 	baseConfiguration,
 	OIDC_CLIENT_ID,
 	OIDC_CLIENT_SECRET,
 	OIDC_SCOPE,
-	oidcClient,
-	startOidcProvider,
-	type OidcServer
+	oidcClient
 } from '../helpers/oidc';
+import { e2eTest } from '../helpers/fixtures';
 
-let srv: TestServer;
-let oidc: OidcServer;
-let browser: Browser;
-let context: BrowserContext;
-const problems: string[] = [];
-const bodies: { url: string; text: string }[] = [];
-const urls: string[] = [];
-
-beforeAll(async () => {
-	const port = await freePort();
-	const base = baseConfiguration();
-	oidc = await startOidcProvider({
-		clients: [oidcClient([`http://127.0.0.1:${port}/callback`])],
-		configuration: {
-			// @types/oidc-provider types `introspection` as a feature that can only be disabled.
-			features: {
-				...base.features,
-				revocation: { enabled: true },
-				introspection: { enabled: true }
-			} as unknown as typeof base.features
+const test = e2eTest(
+	{},
+	{
+		record: true,
+		oidc: (origin) => {
+			const base = baseConfiguration();
+			return {
+				clients: [oidcClient([`${origin}/callback`])],
+				configuration: {
+					// @types/oidc-provider types `introspection` as a feature that can only be disabled.
+					features: {
+						...base.features,
+						revocation: { enabled: true },
+						introspection: { enabled: true }
+					} as unknown as typeof base.features
+				}
+			};
 		}
-	});
-	srv = await startServer({}, port);
-	browser = await launch();
-});
-afterAll(async () => {
-	await browser?.close();
-	await srv?.stop();
-	await oidc?.stop();
-});
-afterEach(async () => {
-	await context?.close();
-	expect(problems.splice(0), 'no console errors, page errors or CSP violations').toEqual([]);
-});
+	}
+);
 
-async function newPage(width: number): Promise<Page> {
-	context = await browser.newContext({ viewport: { width, height: 900 }, ...OFF_LOOPBACK });
-	return watch(await context.newPage(), { problems, bodies, urls });
-}
-
-test.each([1280, 390])(
+test.for([1280, 390])(
 	'at %i px: introspect, revoke with its proof, introspect again',
-	async (width) => {
-		const p = await newPage(width);
+	async (width, { srv, oidc, newPage, traffic }) => {
+		const p = await newPage({ width, height: 900 }, OFF_LOOPBACK);
 		await openPlayground(p, srv.url);
 		await p.getByLabel('Base URL of the service').fill(oidc.issuer);
 		await p.getByLabel('Client id').fill(OIDC_CLIENT_ID);
@@ -103,7 +81,7 @@ test.each([1280, 390])(
 		await revoke.scrollIntoViewIfNeeded();
 		await shot(p, `token-admin-${width}`);
 
-		const page = bodies.map((b) => b.text).join('\n') + urls.join('\n');
+		const page = traffic.bodies.map((b) => b.text).join('\n') + traffic.urls.join('\n');
 		expect(page).not.toContain(OIDC_CLIENT_SECRET);
 	}
 );

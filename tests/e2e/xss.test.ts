@@ -12,13 +12,13 @@
  * a payload in an attribute or a script body. All must stay empty, while each payload must be
  * visible on the page as text: rendered inert, not dropped.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import http from 'node:http';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers/server';
-import { launch, shot } from '../helpers/browser';
-import { watch, flowUrl } from '../helpers/e2e';
+import type { Page } from 'playwright-core';
+import { shot } from '../helpers/browser';
+import { flowUrl } from '../helpers/e2e';
 import { listen } from '../helpers/listen';
+import { e2eTest } from '../helpers/fixtures';
 
 const P = [
 	'<script>alert(window.__xss=1)</script>',
@@ -68,15 +68,8 @@ const HEADER_NAMES = [
 const ESCAPED_IN_JSON = '<img src=x onerror=alert(window.__xss=45)>';
 
 const SECRET = 'xss-test-secret-Qz81';
-let srv: TestServer;
-let fake: http.Server;
-let fakeUrl: string;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
 /** The parameters the next consent redirect carries back (besides state). */
 let nextRedirect: [string, string][] = [];
-const problems: string[] = [];
 
 function payloadHeaders(res: http.ServerResponse) {
 	HEADER_SAFE.forEach((p, i) => res.setHeader(`X-P${i}`, p));
@@ -101,7 +94,7 @@ function send(
 
 /** Just enough of the seed, misbehaving in every string it controls. */
 function handle(req: http.IncomingMessage, res: http.ServerResponse, body: string) {
-	const u = new URL(req.url!, fakeUrl);
+	const u = new URL(req.url!, 'http://127.0.0.1');
 	if (u.pathname === '/oauth2/auth') {
 		const back = new URL(u.searchParams.get('redirect_uri')!);
 		for (const [k, v] of nextRedirect) back.searchParams.append(k, v);
@@ -232,73 +225,70 @@ const INIT = `
 	}).observe(document, { childList: true, subtree: true, attributes: true });
 `;
 
-beforeAll(async () => {
-	fake = http.createServer((req, res) => {
-		let body = '';
-		req.on('data', (d) => (body += d));
-		req.on('end', () => handle(req, res, body));
+const test = e2eTest()
+	// The misbehaving service, on a loopback port of its own.
+	// eslint-disable-next-line no-empty-pattern
+	.extend('fake', { scope: 'file' }, async ({}, { onCleanup }) => {
+		const fake = http.createServer((req, res) => {
+			let body = '';
+			req.on('data', (d) => (body += d));
+			req.on('end', () => handle(req, res, body));
+		});
+		const { url } = await listen(fake);
+		onCleanup(async () => {
+			fake.closeAllConnections();
+			await new Promise<void>((ok) => fake.close(() => ok()));
+		});
+		return url;
 	});
-	fakeUrl = (await listen(fake)).url;
-	srv = await startServer();
-	browser = await launch();
-	context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-	await context.addInitScript(INIT);
-	page = await context.newPage();
-	page.on('dialog', async (d) => {
-		problems.push(`dialog: ${d.message()}`);
-		await d.dismiss();
-	});
-	await watch(page, { problems });
-});
 
-afterAll(async () => {
-	await context?.close();
-	await browser?.close();
-	await srv?.stop();
-	fake?.closeAllConnections();
-	await new Promise<void>((ok) => (fake ? fake.close(() => ok()) : ok()));
-});
+/** What the test asks of the page: that nothing ran, and the text of a part of it. */
+function inPage(page: Page, problems: string[]) {
+	/** Nothing ran and nothing was injected, in the document now showing. */
+	async function assertInert(where: string) {
+		// Let whatever a payload could set off happen first: every image has loaded or failed (its load
+		// or error event is due), then two frames are drawn (autofocus, queued toggle and error events).
+		await expect
+			.poll(() => page.evaluate(() => [...document.images].every((i) => i.complete)))
+			.toBe(true);
+		await page.evaluate(
+			() =>
+				new Promise<void>((done) =>
+					requestAnimationFrame(() => requestAnimationFrame(() => done()))
+				)
+		);
+		const state = await page.evaluate(() => {
+			const w = window as unknown as {
+				__xss?: unknown;
+				__found?: string[];
+				__csp?: string[];
+				__bad?: (el: Element) => boolean;
+			};
+			const sweep = w.__bad
+				? [...document.querySelectorAll('*')]
+						.filter((el) => w.__bad!(el))
+						.map((el) => el.outerHTML.slice(0, 200))
+				: ['init script missing'];
+			return {
+				xss: w.__xss ?? null,
+				found: w.__found ?? ['init script missing'],
+				csp: w.__csp ?? [],
+				sweep
+			};
+		});
+		expect(state, where).toEqual({ xss: null, found: [], csp: [], sweep: [] });
+		expect(problems, where).toEqual([]);
+	}
 
-/** Nothing ran and nothing was injected, in the document now showing. */
-async function assertInert(where: string) {
-	// Let whatever a payload could set off happen first: every image has loaded or failed (its load
-	// or error event is due), then two frames are drawn (autofocus, queued toggle and error events).
-	await expect
-		.poll(() => page.evaluate(() => [...document.images].every((i) => i.complete)))
-		.toBe(true);
-	await page.evaluate(
-		() =>
-			new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())))
-	);
-	const state = await page.evaluate(() => {
-		const w = window as unknown as {
-			__xss?: unknown;
-			__found?: string[];
-			__csp?: string[];
-			__bad?: (el: Element) => boolean;
-		};
-		const sweep = w.__bad
-			? [...document.querySelectorAll('*')]
-					.filter((el) => w.__bad!(el))
-					.map((el) => el.outerHTML.slice(0, 200))
-			: ['init script missing'];
-		return {
-			xss: w.__xss ?? null,
-			found: w.__found ?? ['init script missing'],
-			csp: w.__csp ?? [],
-			sweep
-		};
-	});
-	expect(state, where).toEqual({ xss: null, found: [], csp: [], sweep: [] });
-	expect(problems, where).toEqual([]);
+	/** The text of a part of the page (closed <details> included). */
+	const text = (selector: string) =>
+		page
+			.locator(selector)
+			.first()
+			.evaluate((el) => el.textContent ?? '');
+	return { assertInert, text };
 }
 
-/** The text of a part of the page (closed <details> included). */
-const text = (selector: string) =>
-	page
-		.locator(selector)
-		.first()
-		.evaluate((el) => el.textContent ?? '');
 const asJson = (s: string) => JSON.stringify(s).slice(1, -1);
 
 function expectShown(haystack: string, needles: string[], where: string) {
@@ -307,7 +297,19 @@ function expectShown(haystack: string, needles: string[], where: string) {
 }
 
 describe('provider-controlled strings stay text', () => {
-	test(`${P.length} payloads through consent, callback, exchange, user-info, refresh and API`, async () => {
+	test(`${P.length} payloads through consent, callback, exchange, user-info, refresh and API`, async ({
+		srv,
+		fake: fakeUrl,
+		newPage,
+		problems
+	}) => {
+		const page = await newPage({ width: 1280, height: 900 });
+		await page.addInitScript(INIT);
+		page.on('dialog', async (d) => {
+			problems.push(`dialog: ${d.message()}`);
+			await d.dismiss();
+		});
+		const { assertInert, text } = inPage(page, problems);
 		await page.goto(srv.url + '/');
 		await page.locator('main[data-ready="true"]').waitFor();
 		await page.getByLabel('Base URL of the service').fill(fakeUrl);
