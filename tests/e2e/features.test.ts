@@ -5,7 +5,7 @@
  */
 import { describe, expect } from 'vitest';
 import { shot } from '../helpers/browser';
-import { choosePreset, decide, openPlayground, signIn, watch, flowUrl } from '../helpers/e2e';
+import { choosePreset, decide, openPlayground, signIn, flowUrl } from '../helpers/e2e';
 import { listen } from '../helpers/listen';
 import { e2eTest, type NewPage } from '../helpers/fixtures';
 
@@ -268,7 +268,7 @@ test('the sequence diagram has one arrow per exchange, and an arrow opens its ex
 test('download the HAR and the Markdown report, import the HAR again: same exchanges and findings, no secret', async ({
 	srv,
 	newPage,
-	problems
+	newTab
 }) => {
 	const p = await open(newPage);
 	await signIn(p, srv.url, 'Sandbox (read only)');
@@ -309,7 +309,7 @@ test('download the HAR and the Markdown report, import the HAR again: same excha
 	expect(report).not.toContain(token!);
 
 	// A fresh tab imports it: nothing goes over the network.
-	const q = await watch(await p.context().newPage(), { problems });
+	const q = await newTab(p);
 	await q.goto(srv.url + '/');
 	await q.locator('main[data-ready="true"]').waitFor();
 	const requests: string[] = [];
