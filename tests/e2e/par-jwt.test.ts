@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { shot } from '../helpers/browser';
 import { flowUrl, OFF_LOOPBACK, openPlayground } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
-import { baseConfiguration, TOKEN_RESOURCE, type OidcServer } from '../helpers/oidc';
+import { baseConfiguration, jwtAccessTokens, type OidcServer } from '../helpers/oidc';
 import { e2eTest } from '../helpers/fixtures';
 
 const SECRET = 'jwt-Secret-1';
@@ -32,17 +32,7 @@ const test = e2eTest(
 				features: {
 					...baseConfiguration().features,
 					pushedAuthorizationRequests: { enabled: true },
-					resourceIndicators: {
-						enabled: true,
-						defaultResource: () => TOKEN_RESOURCE,
-						useGrantedResource: () => true,
-						getResourceServerInfo: () => ({
-							scope: 'read write',
-							audience: TOKEN_RESOURCE,
-							accessTokenFormat: 'jwt',
-							jwt: { sign: { alg: 'RS256' } }
-						})
-					}
+					resourceIndicators: jwtAccessTokens()
 				}
 			}
 		})

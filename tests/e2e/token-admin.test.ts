@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { shot } from '../helpers/browser';
 import { OFF_LOOPBACK, openPlayground, throughProvider } from '../helpers/e2e';
 import {
-	baseConfiguration,
+	adminFeatures,
 	OIDC_CLIENT_ID,
 	OIDC_CLIENT_SECRET,
 	OIDC_SCOPE,
@@ -19,20 +19,10 @@ const test = e2eTest(
 	{},
 	{
 		record: true,
-		oidc: (origin) => {
-			const base = baseConfiguration();
-			return {
-				clients: [oidcClient([`${origin}/callback`])],
-				configuration: {
-					// @types/oidc-provider types `introspection` as a feature that can only be disabled.
-					features: {
-						...base.features,
-						revocation: { enabled: true },
-						introspection: { enabled: true }
-					} as unknown as typeof base.features
-				}
-			};
-		}
+		oidc: (origin) => ({
+			clients: [oidcClient([`${origin}/callback`])],
+			configuration: { features: adminFeatures() }
+		})
 	}
 );
 

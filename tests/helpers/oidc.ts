@@ -115,6 +115,38 @@ export function baseConfiguration(): Configuration {
 
 /** The API provider-sized access tokens are for (RFC 8707): the provider issues them as JWTs. */
 export const TOKEN_RESOURCE = 'urn:feed-reader:api';
+type Features = NonNullable<Configuration['features']>;
+
+/**
+ * Access tokens as JWTs for `TOKEN_RESOURCE` (RFC 8707), signed RS256 with the provider's key: for
+ * every client, or for those `forClient` names.
+ */
+export function jwtAccessTokens(
+	forClient: (clientId: string | undefined) => boolean = () => true
+): Features['resourceIndicators'] {
+	return {
+		enabled: true,
+		defaultResource: (_ctx, client) => (forClient(client?.clientId) ? TOKEN_RESOURCE : undefined),
+		useGrantedResource: () => true,
+		getResourceServerInfo: () => ({
+			scope: 'read write',
+			audience: TOKEN_RESOURCE,
+			accessTokenFormat: 'jwt',
+			jwt: { sign: { alg: 'RS256' } }
+		})
+	};
+}
+
+/** The base configuration's features with revocation (RFC 7009) and introspection (RFC 7662) on. */
+export function adminFeatures(): Features {
+	// @types/oidc-provider types `introspection` as a feature that can only be disabled.
+	return {
+		...baseConfiguration().features,
+		revocation: { enabled: true },
+		introspection: { enabled: true }
+	} as unknown as Features;
+}
+
 /** Group ids in every access token, as an enterprise provider puts them there: about 1.8 KB in all. */
 const GROUPS = Array.from(
 	{ length: 22 },
@@ -129,17 +161,7 @@ export function providerSizedTokens(): Partial<Configuration> {
 			userinfo: { enabled: true },
 			revocation: { enabled: false },
 			introspection: { enabled: false },
-			resourceIndicators: {
-				enabled: true,
-				defaultResource: () => TOKEN_RESOURCE,
-				useGrantedResource: () => true,
-				getResourceServerInfo: () => ({
-					scope: 'read write',
-					audience: TOKEN_RESOURCE,
-					accessTokenFormat: 'jwt',
-					jwt: { sign: { alg: 'RS256' } }
-				})
-			}
+			resourceIndicators: jwtAccessTokens()
 		},
 		extraTokenClaims: () => ({ groups: GROUPS })
 	};
@@ -253,7 +275,6 @@ export function adminEndpoints(oidc: OidcServer): {
  * signature the playground checks against `jwks_uri`.
  */
 export function standardServer(redirectUris: string[]): OidcOptions {
-	const base = baseConfiguration();
 	return {
 		clients: MATRIX.map((c) =>
 			oidcClient(redirectUris, {
@@ -264,13 +285,7 @@ export function standardServer(redirectUris: string[]): OidcOptions {
 		),
 		configuration: {
 			pkce: { required: () => true },
-			// @types/oidc-provider types `introspection` as a feature that can only be disabled.
-			features: {
-				...base.features,
-				revocation: { enabled: true },
-				introspection: { enabled: true },
-				pushedAuthorizationRequests: { enabled: true }
-			} as unknown as typeof base.features
+			features: { ...adminFeatures(), pushedAuthorizationRequests: { enabled: true } }
 		}
 	};
 }

@@ -14,9 +14,9 @@ import { freePort, startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom, decide, unescapeHtml } from '../helpers/client';
 import {
 	baseConfiguration,
+	jwtAccessTokens,
 	signInAndConsent,
 	startOidcProvider,
-	TOKEN_RESOURCE,
 	type OidcServer
 } from '../helpers/oidc';
 import type { Exchange } from '../../src/lib/exchange/types';
@@ -60,18 +60,7 @@ beforeAll(async () => {
 			features: {
 				...features,
 				pushedAuthorizationRequests: { enabled: true },
-				resourceIndicators: {
-					enabled: true,
-					defaultResource: (_ctx, client) =>
-						client?.clientId === 'oidc-jwt' ? TOKEN_RESOURCE : undefined,
-					useGrantedResource: () => true,
-					getResourceServerInfo: () => ({
-						scope: 'read write',
-						audience: TOKEN_RESOURCE,
-						accessTokenFormat: 'jwt',
-						jwt: { sign: { alg: 'RS256' } }
-					})
-				}
+				resourceIndicators: jwtAccessTokens((id) => id === 'oidc-jwt')
 			}
 		}
 	});

@@ -10,7 +10,7 @@ import http from 'node:http';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom } from '../helpers/client';
 import {
-	baseConfiguration,
+	adminFeatures,
 	OIDC_CLIENT_ID,
 	OIDC_CLIENT_SECRET,
 	OIDC_SCOPE,
@@ -27,17 +27,9 @@ let oidc: OidcServer;
 
 beforeAll(async () => {
 	const port = await freePort();
-	const base = baseConfiguration();
 	oidc = await startOidcProvider({
 		clients: [oidcClient([`http://127.0.0.1:${port}/callback`])],
-		configuration: {
-			// @types/oidc-provider types `introspection` as a feature that can only be disabled.
-			features: {
-				...base.features,
-				revocation: { enabled: true },
-				introspection: { enabled: true }
-			} as unknown as typeof base.features
-		}
+		configuration: { features: adminFeatures() }
 	});
 	srv = await startServer({}, port);
 });
