@@ -16,24 +16,21 @@ const test = e2eTest(
 	{},
 	{
 		record: true,
-		oidc: (origin) => {
-			const redirect = [`${origin}/callback`];
-			return {
-				clients: [
-					oidcClient(redirect, {
-						client_id: 'oidc-basic',
-						client_secret: BASIC_SECRET,
-						token_endpoint_auth_method: 'client_secret_basic'
-					}),
-					oidcClient(redirect, {
-						client_id: 'oidc-public',
-						client_secret: undefined,
-						token_endpoint_auth_method: 'none'
-					})
-				],
-				configuration: { pkce: { required: () => true } }
-			};
-		}
+		oidc: (redirect) => ({
+			clients: [
+				oidcClient(redirect, {
+					client_id: 'oidc-basic',
+					client_secret: BASIC_SECRET,
+					token_endpoint_auth_method: 'client_secret_basic'
+				}),
+				oidcClient(redirect, {
+					client_id: 'oidc-public',
+					client_secret: undefined,
+					token_endpoint_auth_method: 'none'
+				})
+			],
+			configuration: { pkce: { required: () => true } }
+		})
 	}
 );
 

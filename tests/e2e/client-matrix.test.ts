@@ -24,7 +24,7 @@ import { e2eTest, type Recorded } from '../helpers/fixtures';
 
 const test = e2eTest(
 	{},
-	{ record: true, oidc: (origin) => standardServer([`${origin}/callback`]) }
+	{ record: true, oidc: standardServer }
 	// eslint-disable-next-line no-empty-pattern
 ).extend('traffic', async ({}, { onCleanup }) => {
 	const traffic: Recorded = { bodies: [], urls: [] };

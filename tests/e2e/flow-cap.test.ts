@@ -26,8 +26,8 @@ import { e2eTest } from '../helpers/fixtures';
 const test = e2eTest(
 	{ PLAYGROUND_LOG: 'off' },
 	{
-		oidc: (origin) => ({
-			clients: [oidcClient([`${origin}/callback`])],
+		oidc: (redirect) => ({
+			clients: [oidcClient(redirect)],
 			configuration: providerSizedTokens()
 		})
 	}

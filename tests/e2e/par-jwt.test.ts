@@ -18,12 +18,12 @@ const SECRET = 'jwt-Secret-1';
 const test = e2eTest(
 	{},
 	{
-		oidc: (origin) => ({
+		oidc: (redirect) => ({
 			clients: [
 				{
 					client_id: 'oidc-jwt',
 					client_secret: SECRET,
-					redirect_uris: [`${origin}/callback`],
+					redirect_uris: redirect,
 					grant_types: ['authorization_code', 'refresh_token'],
 					token_endpoint_auth_method: 'client_secret_post'
 				}

@@ -33,15 +33,12 @@ const test = e2eTest(
 	{},
 	{
 		record: true,
-		oidc: (origin) => {
-			const redirect = [`${origin}/callback`];
-			return {
-				clients: [
-					oidcClient(redirect),
-					oidcClient(redirect, { client_id: SECOND_ID, client_secret: SECOND_SECRET })
-				]
-			};
-		}
+		oidc: (redirect) => ({
+			clients: [
+				oidcClient(redirect),
+				oidcClient(redirect, { client_id: SECOND_ID, client_secret: SECOND_SECRET })
+			]
+		})
 	}
 ).extend('traffic', async ({ srv }, { onCleanup }) => {
 	const traffic: Recorded = { bodies: [], urls: [] };

@@ -19,8 +19,8 @@ const test = e2eTest(
 	{},
 	{
 		record: true,
-		oidc: (origin) => ({
-			clients: [oidcClient([`${origin}/callback`])],
+		oidc: (redirect) => ({
+			clients: [oidcClient(redirect)],
 			configuration: { features: adminFeatures() }
 		})
 	}

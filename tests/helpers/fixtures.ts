@@ -42,10 +42,10 @@ export type Recorded = Pick<Traffic, 'bodies' | 'urls'>;
 /** What a file's e2e test may have besides its server. */
 export interface E2eOptions {
 	/**
-	 * The `oidc` fixture's provider, given the server's origin. Without it: the one client
-	 * (`OIDC_CLIENT_ID`) whose redirect URI is the server's `/callback`.
+	 * The `oidc` fixture's provider, given the redirect URIs of the file's server (its `/callback`).
+	 * Without it: the one client, `OIDC_CLIENT_ID`, registered with them.
 	 */
-	oidc?: (origin: string) => OidcOptions;
+	oidc?: (redirectUris: string[]) => OidcOptions;
 	/**
 	 * Every page of the file records each URL it asks for and each body it gets in the test's
 	 * `traffic`, for the tests' scans for secrets.
@@ -96,8 +96,9 @@ export function e2eTest(env: ServerEnv = {}, options: E2eOptions = {}) {
 			})
 			.extend('oidc', { scope: 'file' }, async ({ srv }, { onCleanup }): Promise<OidcServer> => {
 				const { oidcClient, startOidcProvider } = await import('./oidc');
+				const redirectUris = [`${srv.url}/callback`];
 				const oidc = await startOidcProvider(
-					options.oidc?.(srv.url) ?? { clients: [oidcClient([`${srv.url}/callback`])] }
+					options.oidc?.(redirectUris) ?? { clients: [oidcClient(redirectUris)] }
 				);
 				onCleanup(() => oidc.stop());
 				return oidc;
