@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 // vitest's default is one worker fewer than the cores: one on a 2-core machine, so every suite ran
 // a file at a time. The unit files are CPU-bound: one worker per core, in threads (they start
 // faster than forks). The integration files mostly wait on the servers they start: one more worker
-// than the cores. The e2e files run one per core, each with its own server and browser: with
+// than the cores. The e2e files run one per core, each with its own server: with
 // Chromium's headless build two files side by side took 197 s for the suite against about 240 s
 // one by one (docs/history.md). Under that load a page may take longer than expect.poll's default
 // second to get where a test waits for it, so their polls wait up to 5 s (they end as soon as the
@@ -17,8 +17,9 @@ const cores = availableParallelism();
 // app's modules (or playwright-core) afresh for each file was most of the unit suite's time and a
 // tenth of the others' (docs/history.md). A file that replaces a module (`vi.mock`) or a global
 // (`vi.stubGlobal`) would leak it into the files after it, so those run in a project of their own,
-// isolated as before. Each integration and e2e file still starts and stops its own servers and
-// browser: only the modules are shared.
+// isolated as before. Each integration and e2e file still starts and stops its own servers; the
+// e2e files a worker runs share its Chromium (tests/helpers/fixtures.ts), each test's pages in
+// browser contexts of their own.
 const UNIT = 'tests/unit/';
 const replacesSomething = /\bvi\.(mock|doMock|stubGlobal|stubEnv)\(/;
 const replacers = (dir: string) =>
