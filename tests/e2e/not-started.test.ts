@@ -20,7 +20,7 @@ import {
 	openPlayground,
 	throughProvider
 } from '../helpers/e2e';
-import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, oidcClient, startOidcProvider } from '../helpers/oidc';
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET } from '../helpers/oidc';
 import { listen } from '../helpers/listen';
 import { Client, newFlowId } from '../helpers/client';
 
@@ -220,29 +220,25 @@ test("a flow sealed by another app with the built-in sandbox's setup: every host
 
 test('"Replay this code" with a service on another host: the fork this tab made opens without the banner, and so does the original', async ({
 	srv,
+	oidc,
 	newPage
 }) => {
-	const oidc = await startOidcProvider({ clients: [oidcClient([`${srv.url}/callback`])] });
-	try {
-		const p = await newPage({ width: 1280, height: 800 }, OFF_LOOPBACK);
-		await openPlayground(p, srv.url);
-		await fillOidcSetup(p, oidc, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET);
-		await p.getByRole('link', { name: 'Open the consent page' }).click();
-		await throughProvider(p, srv.url);
-		await p.getByTestId('access-token').waitFor();
-		expect(await banner(p).count()).toBe(0);
-		const original = flowOf(p);
-		await p.getByTestId('replay-code').click();
-		await p.getByTestId('replay-dialog').getByRole('button', { name: 'Replay in a fork' }).click();
-		await p.getByTestId('replay-fork').waitFor();
-		expect(flowOf(p)).not.toBe(original);
-		await p.locator('main[data-ready="true"]').waitFor();
-		expect(await banner(p).count()).toBe(0);
-		await p.goBack();
-		await p.waitForURL(`${srv.url}/?flow=${original}`);
-		await p.locator('main[data-ready="true"]').waitFor();
-		expect(await banner(p).count()).toBe(0);
-	} finally {
-		await oidc.stop();
-	}
+	const p = await newPage({ width: 1280, height: 800 }, OFF_LOOPBACK);
+	await openPlayground(p, srv.url);
+	await fillOidcSetup(p, oidc, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET);
+	await p.getByRole('link', { name: 'Open the consent page' }).click();
+	await throughProvider(p, srv.url);
+	await p.getByTestId('access-token').waitFor();
+	expect(await banner(p).count()).toBe(0);
+	const original = flowOf(p);
+	await p.getByTestId('replay-code').click();
+	await p.getByTestId('replay-dialog').getByRole('button', { name: 'Replay in a fork' }).click();
+	await p.getByTestId('replay-fork').waitFor();
+	expect(flowOf(p)).not.toBe(original);
+	await p.locator('main[data-ready="true"]').waitFor();
+	expect(await banner(p).count()).toBe(0);
+	await p.goBack();
+	await p.waitForURL(`${srv.url}/?flow=${original}`);
+	await p.locator('main[data-ready="true"]').waitFor();
+	expect(await banner(p).count()).toBe(0);
 });

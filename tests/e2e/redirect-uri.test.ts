@@ -8,22 +8,26 @@
 import { expect } from 'vitest';
 import { shot } from '../helpers/browser';
 import { fillOidcSetup, OFF_LOOPBACK, openPlayground } from '../helpers/e2e';
-import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, oidcClient, startOidcProvider } from '../helpers/oidc';
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, oidcClient } from '../helpers/oidc';
 import { axeProblems } from '../helpers/axe';
 import { e2eTest } from '../helpers/fixtures';
 
 const path = `/sandbox/landing/${'a-rather-long-path-segment/'.repeat(16)}end`;
 
-const test = e2eTest((origin) => ({
-	SANDBOX_CLIENTS: JSON.stringify([
-		{
-			client_id: 'localhost-only',
-			client_secret: 'localhost-only-secret',
-			redirect_uris: [`http://localhost:${new URL(origin).port}${path}`],
-			default_scope: 'read'
-		}
-	])
-}));
+const test = e2eTest(
+	(origin) => ({
+		SANDBOX_CLIENTS: JSON.stringify([
+			{
+				client_id: 'localhost-only',
+				client_secret: 'localhost-only-secret',
+				redirect_uris: [`http://localhost:${new URL(origin).port}${path}`],
+				default_scope: 'read'
+			}
+		])
+	}),
+	// The provider's client is registered one trailing slash away from the playground's callback.
+	{ oidc: (redirectUris) => ({ clients: [oidcClient(redirectUris.map((u) => u + '/'))] }) }
+);
 
 test('a client registered for localhost only: the check names the difference, and the long URIs wrap at 390 px', async ({
 	srv,
@@ -74,36 +78,32 @@ test('a client registered for localhost only: the check names the difference, an
 
 test('oidc-provider, registered one trailing slash away: warned after Save, then named from its error page', async ({
 	srv,
+	oidc,
 	newPage,
 	problems
 }) => {
-	const oidc = await startOidcProvider({ clients: [oidcClient([`${srv.url}/callback/`])] });
-	try {
-		const p = await newPage(undefined, OFF_LOOPBACK);
-		await openPlayground(p, srv.url);
-		await p.getByLabel('Redirect URI as registered').fill(`${srv.url}/callback/`);
-		await fillOidcSetup(p, oidc, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, 'openid');
-		const warning = p.getByTestId('redirect-refusal');
-		expect(await warning.innerText()).toContain(
-			'differs from “Redirect URI as registered”: the service will most likely show an error page'
-		);
-		expect(await warning.locator('code').allInnerTexts()).toEqual([
-			`${srv.url}/callback/`,
-			`${srv.url}/callback`
-		]);
-		await p.getByRole('button', { name: 'Check the consent URL' }).click();
-		const finding = p.locator('#consent li.finding[data-code="redirect_uri_mismatch"]');
-		await finding.waitFor();
-		expect(await finding.innerText()).toContain('with the error invalid_redirect_uri');
-		expect(await finding.locator('.fix').innerText()).toBe(
-			`It was registered with a trailing slash: ${srv.url}/callback/; send exactly that, or add ${srv.url}/callback to the registration.`
-		);
-		expect(await p.locator('#consent li.finding-error').count()).toBe(1);
-		await finding.scrollIntoViewIfNeeded();
-		await shot(p, '63-redirect-uri-oidc-provider-1280', { screen: true });
-		expect(await axeProblems(p), 'axe: the warning and the finding').toEqual([]);
-		expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
-	} finally {
-		await oidc.stop();
-	}
+	const p = await newPage(undefined, OFF_LOOPBACK);
+	await openPlayground(p, srv.url);
+	await p.getByLabel('Redirect URI as registered').fill(`${srv.url}/callback/`);
+	await fillOidcSetup(p, oidc, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, 'openid');
+	const warning = p.getByTestId('redirect-refusal');
+	expect(await warning.innerText()).toContain(
+		'differs from “Redirect URI as registered”: the service will most likely show an error page'
+	);
+	expect(await warning.locator('code').allInnerTexts()).toEqual([
+		`${srv.url}/callback/`,
+		`${srv.url}/callback`
+	]);
+	await p.getByRole('button', { name: 'Check the consent URL' }).click();
+	const finding = p.locator('#consent li.finding[data-code="redirect_uri_mismatch"]');
+	await finding.waitFor();
+	expect(await finding.innerText()).toContain('with the error invalid_redirect_uri');
+	expect(await finding.locator('.fix').innerText()).toBe(
+		`It was registered with a trailing slash: ${srv.url}/callback/; send exactly that, or add ${srv.url}/callback to the registration.`
+	);
+	expect(await p.locator('#consent li.finding-error').count()).toBe(1);
+	await finding.scrollIntoViewIfNeeded();
+	await shot(p, '63-redirect-uri-oidc-provider-1280', { screen: true });
+	expect(await axeProblems(p), 'axe: the warning and the finding').toEqual([]);
+	expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
 });
