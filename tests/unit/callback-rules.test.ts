@@ -3,34 +3,44 @@
  * single state is the pending one. The others are recorded once, as ignored.
  */
 import { describe, expect, test } from 'vitest';
-import { ignoredFinding, ignoredKind, isIgnoredCallback, stateMatches } from '$lib/oauth/callback';
+import { ignoredFinding, ignoredKind, isIgnoredCallback, routeCallback } from '$lib/oauth/callback';
 import type { Exchange, Step } from '$lib/exchange/types';
 
 const SAVED = 'q8Jx2mZ0VbYtN4kP7sLwR1cF9hD3gA6eU5iO0nMzXyQ';
 const q = (s: string) => new URLSearchParams(s);
 
-describe('stateMatches', () => {
+/**
+ * Whether a redirect back is the one flow's, by its state: `routeCallback` of a flow whose saved
+ * state is `saved` (none pending when undefined) finds it, or finds no flow.
+ */
+const matches = (query: string, saved: string | undefined) =>
+	routeCallback(q(query), [{ id: 'f', pending: saved }]).kind === 'pending';
+
+describe("the state a redirect back carries, against the one flow's saved state", () => {
 	test('the one state, exactly the saved one, matches', () => {
-		expect(stateMatches(q(`code=c&state=${SAVED}`), SAVED)).toBe(true);
+		expect(routeCallback(q(`code=c&state=${SAVED}`), [{ id: 'f', pending: SAVED }])).toEqual({
+			kind: 'pending',
+			id: 'f'
+		});
 	});
 
 	test('forged callback: a state that is not the saved one does not match', () => {
-		expect(stateMatches(q('code=c&state=x'), SAVED)).toBe(false);
-		expect(stateMatches(q(`state=${SAVED}x`), SAVED)).toBe(false);
-		expect(stateMatches(q(`state=${SAVED.slice(0, -1)}`), SAVED)).toBe(false);
-		expect(stateMatches(q(''), SAVED)).toBe(false);
+		expect(matches('code=c&state=x', SAVED)).toBe(false);
+		expect(matches(`state=${SAVED}x`, SAVED)).toBe(false);
+		expect(matches(`state=${SAVED.slice(0, -1)}`, SAVED)).toBe(false);
+		expect(matches('', SAVED)).toBe(false);
 	});
 
 	test('repeated state: two states never match, even when one or both are the saved one', () => {
-		expect(stateMatches(q(`state=${SAVED}&state=${SAVED}`), SAVED)).toBe(false);
-		expect(stateMatches(q(`state=x&state=${SAVED}`), SAVED)).toBe(false);
-		expect(stateMatches(q(`state=${SAVED}&state=x`), SAVED)).toBe(false);
+		expect(matches(`state=${SAVED}&state=${SAVED}`, SAVED)).toBe(false);
+		expect(matches(`state=x&state=${SAVED}`, SAVED)).toBe(false);
+		expect(matches(`state=${SAVED}&state=x`, SAVED)).toBe(false);
 	});
 
 	test('stray redirect: with no consent request pending, nothing matches, not even an empty state', () => {
-		expect(stateMatches(q(`state=${SAVED}`), undefined)).toBe(false);
-		expect(stateMatches(q('state='), undefined)).toBe(false);
-		expect(stateMatches(q('state=undefined'), undefined)).toBe(false);
+		expect(matches(`state=${SAVED}`, undefined)).toBe(false);
+		expect(matches('state=', undefined)).toBe(false);
+		expect(matches('state=undefined', undefined)).toBe(false);
 	});
 });
 

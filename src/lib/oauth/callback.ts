@@ -12,13 +12,6 @@ import { sameString } from './consent';
 import { hasCode, raise } from './catalogue/raise';
 import * as stateCheck from './catalogue/state-check';
 
-/** True when the redirect carries exactly one state and it is the saved one. */
-export function stateMatches(params: URLSearchParams, savedState: string | undefined): boolean {
-	if (savedState === undefined) return false;
-	const returned = params.getAll('state');
-	return returned.length === 1 && sameString(returned[0]!, savedState);
-}
-
 /** What a flow offers the callback: its pending state and the states it used or replaced lately. */
 export interface FlowStates {
 	id: string;
