@@ -15,7 +15,7 @@ import {
 	shouldAutoExchange,
 	type FlowFacts
 } from '$lib/ui/flow.svelte';
-import { stepStates } from '$lib/ui/step-status';
+import { stepViews } from '$lib/ui/step-status';
 import { transcript } from '$lib/ui/transcript.svelte';
 
 const facts: FlowFacts = {
@@ -250,10 +250,13 @@ describe('the automatic exchange and the step states after the issuer check', ()
 			exchanges: [],
 			busy: null
 		};
-		expect(stepStates(base)).toMatchObject({ callback: 'done', exchange: 'current' });
-		expect(stepStates({ ...base, issuerStop: true, codeHeld: true })).toMatchObject({
-			callback: 'failed',
-			exchange: 'todo'
+		expect(stepViews(base)).toMatchObject({
+			callback: { state: 'done' },
+			exchange: { state: 'current' }
+		});
+		expect(stepViews({ ...base, issuerStop: true, codeHeld: true })).toMatchObject({
+			callback: { state: 'failed' },
+			exchange: { state: 'todo' }
 		});
 	});
 	test('the page data’s issuer verdict reaches the step states', () => {

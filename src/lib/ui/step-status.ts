@@ -167,11 +167,3 @@ export function stepViews(f: FlowFacts): Record<StepName, StepView> {
 		revoke: exchangeStepView(f, 'revoke', 'todo')
 	};
 }
-
-export function stepStates(f: FlowFacts): Record<StepName, StepState> {
-	const views = stepViews(f);
-	return Object.fromEntries(Object.entries(views).map(([k, v]) => [k, v.state])) as Record<
-		StepName,
-		StepState
-	>;
-}
