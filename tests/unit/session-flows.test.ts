@@ -79,8 +79,7 @@ describe('the request decides the flow', () => {
 	});
 
 	test('a request that names no flow: nothing is read, written or deleted', async () => {
-		const { readSession, readAllFlows, someFlowDropped, dropLegacy, writeSession, clearSession } =
-			await load();
+		const { readSession, readAllFlows, someFlowDropped, dropLegacy, writeSession } = await load();
 		const sealed = sealPayload({ v: 1, client_secret: 'not yours', iat: NOW_S });
 		const jar = new FakeCookies({ pg_flow_undefined: sealed, pg_session: 'old' });
 		const none = at('http://play.example/');
@@ -91,7 +90,6 @@ describe('the request decides the flow', () => {
 		).toEqual({ v: 1 });
 		expect(await readAllFlows(jar, none)).toEqual([]);
 		dropLegacy(jar, none);
-		clearSession(jar, none.https, none.flow);
 		await expect(
 			writeSession(jar, { v: 1, client_secret: 'x' }, false, none)
 		).rejects.toMatchObject({ status: 400 });
@@ -104,17 +102,18 @@ describe('the request decides the flow', () => {
 		);
 	});
 
-	test("clearSession deletes the request's flow, under its scheme: the __Host- names under https, the plain ones under http", async () => {
-		const { clearSession } = await load();
-		const secure = at(`https://play.example/?flow=${FLOW}`);
+	test("a flow dropped is deleted under the request's scheme: the __Host- names under https, the plain ones under http", async () => {
+		const { dropFlow } = await load();
+		const both = `${C}=plain; __Host-${C}=a; __Host-${C}.1=b`;
+		const secure = at(`https://play.example/?flow=${FLOW}`, both);
 		const jar = new FakeCookies({ [C]: 'plain', [`__Host-${C}`]: 'a', [`__Host-${C}.1`]: 'b' });
-		clearSession(jar, secure.https, secure.flow);
+		dropFlow(jar, FLOW, secure);
 		expect(jar.deletes).toEqual([
 			{ name: `__Host-${C}`, opts: { path: '/', secure: true } },
 			{ name: `__Host-${C}.1`, opts: { path: '/', secure: true } }
 		]);
 		const plain = new FakeCookies({ [C]: 'plain', [`__Host-${C}`]: 'a' });
-		clearSession(plain, false, FLOW);
+		dropFlow(plain, FLOW, at(`http://play.example/?flow=${FLOW}`, both));
 		expect(plain.deletes).toEqual([{ name: C, opts: { path: '/', secure: false } }]);
 	});
 });
@@ -140,14 +139,19 @@ describe('reading one flow', () => {
 		expect(await readSession(jarOf(pairs), src(pairs))).toEqual({ v: 1 });
 	});
 
-	test('a flow cleared earlier in the same request reads empty, without a notice', async () => {
-		const { readSession, clearSession } = await load();
+	test('a flow dropped earlier in the same request is not read from the Cookie header: it reads as closed', async () => {
+		const { readSession, dropFlow } = await load();
 		const pairs: [string, string][] = [
 			[C, sealPayload({ v: 1, client_secret: 'gone', iat: NOW_S })]
 		];
 		const jar = jarOf(pairs);
-		clearSession(jar, false, FLOW);
-		expect(await readSession(jar, src(pairs))).toEqual({ v: 1 });
+		dropFlow(jar, FLOW, src(pairs));
+		const read = await readSession(jar, src(pairs));
+		expect(read).toEqual({
+			v: 1,
+			dropped: true,
+			notice: expect.stringMatching(/^This flow was a fork, closed/)
+		});
 	});
 
 	test('a seal with only iat (seconds) is compared with a newer one in milliseconds', async () => {

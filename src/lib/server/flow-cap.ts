@@ -12,7 +12,10 @@
  */
 import { FLOW_ID_RE } from '$lib/oauth/flow-id';
 
-/** All the playground's cookies together, as the browser sends them (names, values, separators). */
+/**
+ * All the playground's cookies together, as the browser sends them (names, values, separators):
+ * under Node's 16 KB of request headers, with room left for the rest of the request.
+ */
 export const MAX_COOKIE_BYTES = 12_000;
 /** Kept for the theme cookie and the list of dropped flows, which are counted in the cap. */
 export const RESERVED_BYTES = 200;

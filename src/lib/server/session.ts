@@ -53,13 +53,6 @@ export const DROPPED_COOKIE = 'pg_dropped';
  */
 export const CHUNK = 3500;
 export const MAX_CHUNKS = 8;
-/**
- * The most all the playground's cookies may take together (every flow's chunks and names, the theme
- * and the dropped list). Browsers send every cookie back on every request, and Node refuses request
- * headers over 16 KB (431), which would lock the browser out of the playground until its cookies were
- * cleared; 12,000 bytes leaves room for the rest of the request. See flow-cap.ts.
- */
-export const MAX_SEALED_BYTES = MAX_COOKIE_BYTES;
 /** A session older than this is dropped: a day of trying things is plenty. */
 const MAX_AGE_S = 24 * 3600;
 /** The most flows one request opens (the callback opens them all). */
@@ -593,14 +586,6 @@ function noteDropped(
 export function dropFlow(cookies: Cookies, id: string, source: CookieSource): void {
 	deleteFlow(cookies, id, source.https, source.header);
 	noteDropped(cookies, source, source.https, [{ id, fit: 0, closed: true }]);
-}
-
-/** Deletes one flow's cookies, under the request's scheme (`https`). */
-export function clearSession(cookies: Cookies, https: boolean, flow: string | undefined): void {
-	if (!flow) return;
-	for (let i = 0; i < MAX_CHUNKS; i++)
-		if (cookies.get(chunkName(flow, i, https)) !== undefined)
-			cookies.delete(chunkName(flow, i, https), deleteOpts(https));
 }
 
 /** The list of recent states after `state` was used or replaced: newest first, at most RECENT_STATES. */
