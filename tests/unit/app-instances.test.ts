@@ -88,7 +88,6 @@ describe('two apps, two configurations', () => {
 			base = (await listen(server)).url;
 		});
 		afterAll(async () => {
-			local.sender.agent('http:').destroy();
 			server.closeAllConnections();
 			await new Promise<void>((ok) => server.close(() => ok()));
 		});

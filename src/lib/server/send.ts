@@ -241,8 +241,6 @@ export interface Sender {
 	 * connection closed.
 	 */
 	sendAll(input: SendInput): Promise<Exchange[]>;
-	/** The pooled agent for a protocol (for tests that look at its sockets). */
-	agent(protocol: string, insecure?: boolean): http.Agent;
 }
 
 /**
@@ -256,8 +254,7 @@ export function createSender(outbound: Outbound, clock: Clock = Date.now): Sende
 		clock,
 		send: async (input) =>
 			(await attempt(input, outbound, pools, needsFreshConnection(input))).exchange,
-		sendAll: (input) => sendAll(input, outbound, pools),
-		agent: (protocol, insecure = false) => poolFor(pools, outbound.policy, protocol, insecure).agent
+		sendAll: (input) => sendAll(input, outbound, pools)
 	};
 }
 
