@@ -1,6 +1,5 @@
 // The unit tests alone, for StrykerJS (`npm run mutate`): its vitest runner loads every project of
 // the config it is given, and vitest refuses to run projects with different `maxWorkers` side by side.
-// Each test starts with the memo caches forgotten (tests/unit/fresh-memos.ts says why).
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vitest/config';
 
@@ -8,7 +7,6 @@ export default defineConfig({
 	plugins: [sveltekit()],
 	test: {
 		include: ['**/*.test.ts'],
-		environment: 'node',
-		setupFiles: ['tests/unit/fresh-memos.ts']
+		environment: 'node'
 	}
 });

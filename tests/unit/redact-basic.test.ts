@@ -4,7 +4,8 @@
  * how each place is noted.
  */
 import { describe, expect, test } from 'vitest';
-import { REDACTED, redactExchange, redactText, scrubSecrets } from '$lib/exchange/redact';
+import { REDACTED, scrubSecrets } from '$lib/exchange/redact';
+import { redactExchange, redactText } from '../helpers/redact';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 
 function exchange(headers: HeaderList, echo: string): Exchange {

@@ -2,14 +2,13 @@
 // texts too short to hold a copy are not searched: neither may let a copy through.
 import { describe, expect, test } from 'vitest';
 import {
-	MATCHER_CACHE_CHARS,
 	MAX_SECRET_LENGTH,
 	REDACTED,
 	SecretTooLong,
-	matcherCache,
-	redactExchange,
-	redactText
+	createRedactor,
+	createRedactors
 } from '$lib/exchange/redact';
+import { redactExchange, redactText } from '../helpers/redact';
 import type { Exchange } from '$lib/exchange/types';
 import { hex, htmlRefs, jsonTwice, percentTwice } from '../helpers/copies';
 
@@ -116,7 +115,7 @@ describe('the longest secret searched for', () => {
 	test('a secret of the setup limit made of the characters with the most forms is found in every form, re-encoded ones included', () => {
 		for (const ch of ['😀', '"', '&']) {
 			const value = ch.repeat(MAX_SECRET_LENGTH / ch.length);
-			const secrets = [{ name: 'client_secret', value }];
+			const redactor = createRedactor([{ name: 'client_secret', value }]);
 			for (const copy of [
 				value,
 				hex(value, 'mixed'),
@@ -124,48 +123,30 @@ describe('the longest secret searched for', () => {
 				percentTwice(value),
 				jsonTwice(value)
 			])
-				expect(redactText(`<${copy}>`, secrets)).toBe(`<${REDACTED}>`);
+				expect(redactor.text(`<${copy}>`)).toBe(`<${REDACTED}>`);
 		}
 	});
 });
 
-describe('the matchers kept', () => {
+describe('an app’s redactors, which keep the matchers of the secrets used lately', () => {
 	test('one secret under two names is noted under each', () => {
+		const redactors = createRedactors();
 		const value = 'one-value-two-names';
-		const first = redactExchange(exchange(value), [{ name: 'client_secret', value }]);
-		const second = redactExchange(exchange(value), [{ name: 'other_secret', value }]);
+		const first = redactors.of([{ name: 'client_secret', value }]).exchange(exchange(value));
+		const second = redactors.of([{ name: 'other_secret', value }]).exchange(exchange(value));
 		expect(first.redactions?.map((r) => r.what)).toEqual(['client_secret']);
 		expect(second.redactions?.map((r) => r.what)).toEqual(['other_secret']);
 	});
 
-	test('the least recently used go first; the total stays bounded; a secret dropped is found again', () => {
+	test('a secret is found again after many others, the longest ones, were used since (its matcher dropped and built again)', () => {
+		const redactors = createRedactors();
 		// The longest secrets, with the largest patterns (over 150,000 characters): a few fit.
 		const big = (tail: string) => ({ name: 'client_secret', value: `${'😀'.repeat(511)}${tail}` });
-		const a = big('a');
-		const b = big('b');
-		redactText('x', [a]);
-		redactText('x', [b]);
-		redactText('x', [a]); // a is now the more recent of the two
-		let i = 0;
-		while (matcherCache.has(b) && i < 20) {
-			redactText('x', [big(String(i++))]);
-			expect(matcherCache.chars()).toBeLessThanOrEqual(MATCHER_CACHE_CHARS);
-		}
-		expect(matcherCache.has(b)).toBe(false);
-		expect(matcherCache.has(a)).toBe(true);
-		expect(matcherCache.chars()).toBeGreaterThan(MATCHER_CACHE_CHARS / 2);
-		expect(redactText(`key=${b.value}&`, [b])).toBe(`key=${REDACTED}&`);
-		expect(matcherCache.has(b)).toBe(true);
-	});
-
-	test('forgetting the matchers forgets them all, and a secret is found again after', () => {
-		const s = { name: 'client_secret', value: 'forget-me-not-secret' };
-		redactText('x', [s]);
-		expect(matcherCache.has(s)).toBe(true);
-		matcherCache.clear();
-		expect(matcherCache.has(s)).toBe(false);
-		expect(matcherCache.chars()).toBe(0);
-		expect(redactText(`a ${s.value} b`, [s])).toBe(`a ${REDACTED} b`);
-		expect(matcherCache.chars()).toBeGreaterThan(0);
+		const [a, b] = [big('a'), big('b')];
+		expect(redactors.of([a]).text(`key=${a.value}&`)).toBe(`key=${REDACTED}&`);
+		expect(redactors.of([b]).text(`key=${b.value}&`)).toBe(`key=${REDACTED}&`);
+		for (let i = 0; i < 8; i++) redactors.of([big(String(i))]).text('x');
+		expect(redactors.of([b, a]).text(`${a.value} ${b.value}`)).toBe(`${REDACTED} ${REDACTED}`);
+		expect(redactors.of([a]).text(`key=${b.value}&`)).toBe(`key=${b.value}&`);
 	});
 });

@@ -5,13 +5,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import {
-	REDACTED,
-	prepareForExport,
-	redactExchange,
-	redactText,
-	redactValue
-} from '$lib/exchange/redact';
+import { REDACTED, createRedactor, createRedactors, prepareForExport } from '$lib/exchange/redact';
+import { redactExchange, redactText } from '../helpers/redact';
 import { toMarkdown } from '$lib/exchange/markdown';
 import { toHar } from '$lib/exchange/har/export';
 import { toCurlScript } from '$lib/exchange/curl';
@@ -209,14 +204,21 @@ describe('echo: a service that echoes the client secret in any encoding', () => 
 				fc.string({ unit: letter, minLength: 1, maxLength: 9 }),
 				(secret, prefix, suffix, id) => {
 					const raw = exchanges(secret, echoes(secret, prefix, suffix, id));
-					const secrets = [{ name: 'client_secret', value: secret }];
-					const shown = raw.map((ex) => redactExchange(ex, secrets));
+					const redactor = createRedactor([{ name: 'client_secret', value: secret }]);
+					const shown = raw.map((ex) => redactor.exchange(ex));
 					const session = { v: 1 as const, client_secret: secret };
-					const tokens = receiveTokens(session, raw[0]!, shown[0]!, 'read', 0)?.tokens;
+					const tokens = receiveTokens(
+						createRedactors(),
+						session,
+						raw[0]!,
+						shown[0]!,
+						'read',
+						0
+					)?.tokens;
 					expect(tokens?.extra).toHaveProperty('client_secret', REDACTED);
 					expectNoCopy(secret, {
 						'the redacted Exchange': shown,
-						'the token panel': redactValue(tokens, secrets),
+						'the token panel': redactor.value(tokens),
 						Markdown: toMarkdown(shown),
 						HAR: toHar(shown),
 						curl: toCurlScript(shown)
@@ -224,7 +226,7 @@ describe('echo: a service that echoes the client secret in any encoding', () => 
 					// The true sent size stays, the real length is noted, and a second pass changes nothing.
 					expect(shown[0]!.request.headers[2]).toEqual(raw[0]!.request.headers[2]);
 					expect(shown[0]!.redactions?.[0]?.length).toBe(utf8(secret).length);
-					expect(shown.map((ex) => redactExchange(ex, secrets))).toEqual(shown);
+					expect(shown.map((ex) => redactor.exchange(ex))).toEqual(shown);
 				}
 			),
 			{ seed: 20261123, numRuns: 200 }
@@ -286,9 +288,9 @@ describe('echo: a service that echoes the client secret in any encoding', () => 
 				fc.array(fc.nat(), { minLength: 1, maxLength: 8 }),
 				fc.nat(),
 				(secret, before, after, picks, which) => {
-					const secrets = [{ name: 'client_secret', value: secret }];
+					const redactor = createRedactor([{ name: 'client_secret', value: secret }]);
 					fc.pre(copiesIn(secret, `${before}${after}`).length === 0);
-					expect(redactText(`${before}${after}`, secrets)).toBe(`${before}${after}`);
+					expect(redactor.text(`${before}${after}`)).toBe(`${before}${after}`);
 					const forms = [
 						...reencoded(secret).filter(([name]) => !/references without ;$/.test(name)),
 						['HTML decimal references without ;', htmlBare(secret, 'decimal', after)],
@@ -296,7 +298,7 @@ describe('echo: a service that echoes the client secret in any encoding', () => 
 						['HTML and percent twice, mixed', mixed(secret, picks, after)]
 					];
 					const [name, copy] = forms[which % forms.length]!;
-					const out = redactText(`${before}${copy}${after}`, secrets);
+					const out = redactor.text(`${before}${copy}${after}`);
 					expect(copiesIn(secret, out), `${name} of ${JSON.stringify(secret)}`).toEqual([]);
 					expect(out).toContain(REDACTED);
 				}
@@ -315,6 +317,7 @@ describe('echo: a service that echoes the client secret in any encoding', () => 
 		});
 		const secrets = [{ name: 'client_secret', value: secret }];
 		const next = receiveTokens(
+			createRedactors(),
 			{ v: 1, client_secret: secret },
 			ex!,
 			redactExchange(ex!, secrets),

@@ -1,11 +1,12 @@
 /**
  * A service that echoes the client secret re-encoded: as hexadecimal of its UTF-8 bytes, as HTML
  * character references, percent-encoded twice, or as JSON inside a JSON string. Each is redacted,
- * by the server (redactText, redactExchange) and by the exports, which find the secret by its field.
+ * by a redactor, as the server's (its text and exchange) and by the exports, which find the secret by its field.
  * The encodings are computed in tests/helpers/copies.ts, independently of redact.ts.
  */
 import { beforeEach, describe, expect, test } from 'vitest';
-import { REDACTED, redactExchange, redactText } from '$lib/exchange/redact';
+import { REDACTED, createRedactor } from '$lib/exchange/redact';
+import { redactText } from '../helpers/redact';
 import { toMarkdown } from '$lib/exchange/markdown';
 import { toHar } from '$lib/exchange/har/export';
 import { toCurlScript } from '$lib/exchange/curl';
@@ -31,17 +32,20 @@ const BASE = `Ech"o\\ <sé'cret>&+%/ü\n€😀-42`;
 // A new secret in each test, so that its patterns are built, and counted as its coverage, in it.
 let SECRET = BASE;
 let secrets = [{ name: 'client_secret', value: SECRET }];
+/** A redactor of SECRET, the test's own. */
+let redactor = createRedactor(secrets);
 let n = 0;
 beforeEach(() => {
 	SECRET = `${BASE}-${++n}`;
 	secrets = [{ name: 'client_secret', value: SECRET }];
+	redactor = createRedactor(secrets);
 });
 
 /** The text with the copy between neighbours that are no delimiters, then the copy alone. */
 function expectRedacted(copy: string) {
-	expect(redactText(`id=${copy}&x=1`, secrets)).toBe(`id=${REDACTED}&x=1`);
-	expect(redactText(copy, secrets)).toBe(REDACTED);
-	expect(redactText(`zz${copy}zz`, secrets)).toBe(`zz${REDACTED}zz`);
+	expect(redactor.text(`id=${copy}&x=1`)).toBe(`id=${REDACTED}&x=1`);
+	expect(redactor.text(copy)).toBe(REDACTED);
+	expect(redactor.text(`zz${copy}zz`)).toBe(`zz${REDACTED}zz`);
 }
 
 /** A token exchange whose response body and a response header echo `echoed`, as a service could. */
@@ -80,7 +84,7 @@ function echoing(echoed: string): Exchange {
 /** Neither the server's redaction nor any export (which finds the secret by its field) shows a copy. */
 function expectNowhere(echoed: string) {
 	const raw = echoing(echoed);
-	const shown = redactExchange(raw, secrets);
+	const shown = redactor.exchange(raw);
 	expect(shown.response!.body).toBe(`{"error":"invalid_client","echo":"${REDACTED}"}`);
 	const views = {
 		'the redacted Exchange': JSON.stringify(shown),
@@ -99,7 +103,7 @@ describe('attack: a service echoes the secret re-encoded', () => {
 		for (const letters of ['lower', 'upper', 'mixed'] as const) {
 			expectRedacted(hex(SECRET, letters));
 			// Inside a longer hex text, as a digest or a dump of bytes would hold it.
-			expect(redactText(`00ff${hex(SECRET, letters)}ff00`, secrets)).toBe(`00ff${REDACTED}ff00`);
+			expect(redactor.text(`00ff${hex(SECRET, letters)}ff00`)).toBe(`00ff${REDACTED}ff00`);
 			expectNowhere(hex(SECRET, letters));
 		}
 	});

@@ -2,14 +2,12 @@ import { describe, expect, test } from 'vitest';
 import {
 	REDACTED,
 	prepareForExport,
-	redactExchange,
-	redactText,
 	redactTokens,
-	redactValue,
 	scrubSecrets,
 	shortenToken,
 	TOO_DEEP
 } from '$lib/exchange/redact';
+import { redactExchange, redactText, redactValue } from '../helpers/redact';
 import type { Exchange } from '$lib/exchange/types';
 import { copiesIn } from '../helpers/copies';
 

@@ -14,7 +14,7 @@ import { setupWith, type Setup } from '$lib/oauth/setup';
 import { bindSecret } from '$lib/oauth/secret-binding';
 import { bindTokens } from '$lib/oauth/token-binding';
 import { diagnose } from '$lib/oauth/diagnose';
-import { redactExchange } from '$lib/exchange/redact';
+import { redactExchange } from '../helpers/redact';
 import {
 	startScriptedService,
 	stepHeadersOf,

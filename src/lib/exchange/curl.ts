@@ -44,7 +44,14 @@ import {
 	splitPair,
 	splitUrl
 } from './text';
-import { REDACTED, collectTokens, redactTokens, scrubSecrets } from './redact';
+import {
+	REDACTED,
+	collectTokens,
+	createRedactors,
+	redactTokens,
+	scrubSecrets,
+	type Redactors
+} from './redact';
 import { RUN_SPENDING, SPENDS, SPEND_WHY, requestFields, spends } from './spending';
 import type { Spend } from './spending';
 import { statusLine, type Exchange } from './types';
@@ -302,8 +309,13 @@ interface Built {
 	givesRefresh: boolean;
 }
 
-function build(original: Exchange, includeTokens: boolean, tokens: string[]): Built {
-	const clean = scrubSecrets(original);
+function build(
+	original: Exchange,
+	includeTokens: boolean,
+	tokens: string[],
+	redactors: Redactors
+): Built {
+	const clean = scrubSecrets(original, redactors);
 	const shown = includeTokens ? clean : redactTokens(clean, tokens);
 	const ex = includeTokens ? markTokens(clean) : redactTokens(markTokens(clean), tokens);
 	const env = new Set<CurlEnv>();
@@ -449,8 +461,9 @@ function defaults(env: Set<CurlEnv>, exchanges: Exchange[], answers: boolean): s
 /** One exchange as a curl command, with a comment naming it and the variables it reads. */
 export function toCurl(ex: Exchange, opts: CurlOptions = {}): string {
 	const includeTokens = !!opts.includeTokens;
-	const clean = scrubSecrets(ex);
-	const built = build(ex, includeTokens, includeTokens ? [] : collectTokens([clean]));
+	const redactors = createRedactors();
+	const clean = scrubSecrets(ex, redactors);
+	const built = build(ex, includeTokens, includeTokens ? [] : collectTokens([clean]), redactors);
 	const vars = sorted(built.env);
 	const out = [comment(label(built.shown)), ...built.notes];
 	if (vars.length)
@@ -510,9 +523,10 @@ export function toCurlScript(
 	opts: CurlOptions & { generatedAt?: Date } = {}
 ): string {
 	const includeTokens = !!opts.includeTokens;
-	const clean = exchanges.map(scrubSecrets);
+	const redactors = createRedactors();
+	const clean = exchanges.map((ex) => scrubSecrets(ex, redactors));
 	const tokens = includeTokens ? [] : collectTokens(clean);
-	const built = exchanges.map((ex) => build(ex, includeTokens, tokens));
+	const built = exchanges.map((ex) => build(ex, includeTokens, tokens, redactors));
 	const env = new Set<CurlEnv>(built.flatMap((b) => [...b.env]));
 	const spendingSteps = built.flatMap((b, i) => (b.spend ? [i + 1] : []));
 	const need = needs(built);

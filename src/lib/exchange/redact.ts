@@ -1,9 +1,10 @@
 /**
  * Redaction, in one place: pure functions that take the client secret out of everything that leaves
- * the server. The server runs `redactExchange` (and `redactValue` on the page data: the token panel,
- * the callback record, notices) with the secret it knows; the exports run `prepareForExport`, which
- * scrubs any client secret again (found by its field name, since its value is not known there) and
- * shortens tokens unless asked not to. A secret becomes `<redacted>`; the length of what was really
+ * the server. The server redacts with the secret it knows, through its app's redactors
+ * (`createRedactors`: the exchanges, and the page data: the token panel, the callback record,
+ * notices); a HAR import through a redactor of its own (`createRedactor`); the exports run
+ * `prepareForExport`, which scrubs any client secret again (found by its field name, since its
+ * value is not known there) and shortens tokens unless asked not to. A secret becomes `<redacted>`; the length of what was really
  * sent is noted, and Content-Length keeps its true sent value (docs/security.md, "What the browser may see").
  *
  * A secret is found in exactly these encodings:
@@ -33,6 +34,7 @@
  * defeats this; the secret's binding to its client and URLs is the guarantee, not this module.
  */
 import type { Exchange, HeaderList, Redaction } from './types';
+import { createLru } from './lru';
 import {
 	decodeBase64Utf8,
 	formDecode,
@@ -396,59 +398,6 @@ function redactWith(text: string, m: Matcher): { text: string; hit: boolean } {
 	return { text: r.text, hit: hit || r.hit };
 }
 
-/**
- * The matchers of recently used secrets, newest last: building one costs more than searching an
- * exchange with it, and every step redacts with the same secret. Bounded by the total size of
- * their patterns, least recently used dropped first: the longest secret's two (MAX_SECRET_LENGTH)
- * come to under 240,000 characters, so at least four of any size fit.
- * A secret is kept here only in the server's memory, as it is while its request runs.
- */
-const recent = new Map<string, Matcher>();
-let recentSize = 0;
-export const MATCHER_CACHE_CHARS = 1_000_000;
-
-/** The size a matcher's patterns count for: both, as if the larger one were built. */
-const patternSize = (m: Matcher) => m.pattern.source.length + m.againSource.length;
-
-function cachedMatcher(secret: Secret): Matcher {
-	const key = `${secret.name}\0${secret.value}`;
-	const hit = recent.get(key);
-	if (hit) {
-		recent.delete(key);
-		recent.set(key, hit);
-		return hit;
-	}
-	const m = matcher(secret);
-	recent.set(key, m);
-	recentSize += patternSize(m);
-	for (const [k, old] of recent) {
-		// Stryker disable next-line EqualityOperator: patterns that come to exactly the bound are kept or not; either is within it
-		if (recentSize <= MATCHER_CACHE_CHARS) break;
-		recent.delete(k);
-		recentSize -= patternSize(old);
-	}
-	return m;
-}
-
-/**
- * For tests: whether a secret's matcher is kept, the total size of the kept patterns, and
- * forgetting them all (mutation testing does before each test, so that each test builds the
- * matchers it uses with the code under test).
- */
-export const matcherCache = {
-	has: (secret: Secret) => recent.has(`${secret.name}\0${secret.value}`),
-	chars: () => recentSize,
-	clear: () => {
-		recent.clear();
-		recentSize = 0;
-	}
-};
-
-/** The secrets ready to be found; empty values are dropped. */
-function compile(secrets: Secret[]): Matcher[] {
-	return secrets.filter((s) => s.value.length > 0).map(cachedMatcher);
-}
-
 /** One text with every secret redacted, and the names of those found in it. */
 function redactAll(text: string, ms: Matcher[]): { text: string; hits: Matcher[] } {
 	const hits: Matcher[] = [];
@@ -459,11 +408,6 @@ function redactAll(text: string, ms: Matcher[]): { text: string; hits: Matcher[]
 		out = r.text;
 	}
 	return { text: out, hits };
-}
-
-/** A text with every secret, in every listed encoding, replaced by `<redacted>`. */
-export function redactText(text: string, secrets: Secret[]): string {
-	return redactAll(text, compile(secrets)).text;
 }
 
 /** Deeper than this, plain data is not shown at all (a token response nested this deep is noise). */
@@ -483,39 +427,66 @@ function walk(value: unknown, ms: Matcher[], depth: number): unknown {
 }
 
 /**
- * Any plain data (the token set, the callback record, a notice) with every string and every key
- * redacted: what the page data carries besides the Exchanges.
+ * A redactor of one set of secrets: every exchange, text or value it is given comes back with
+ * every copy of each of them, in every listed encoding, replaced by `<redacted>`.
  */
-export function redactValue<T>(value: T, secrets: Secret[]): T {
-	const ms = compile(secrets);
-	return ms.length ? (walk(value, ms, 0) as T) : value;
+export interface Redactor {
+	/** The exchange with the secrets replaced everywhere, and each place one was found noted. */
+	exchange(ex: Exchange): Exchange;
+	/** The text with the secrets replaced. */
+	text(text: string): string;
+	/**
+	 * Any plain data (the token set, the callback record, a notice) with every string and every key
+	 * redacted: what the page data carries besides the Exchanges.
+	 */
+	value<T>(value: T): T;
 }
 
-/** Replaces every secret everywhere in the exchange, and notes each place it was found. */
-export function redactExchange(ex: Exchange, secrets: Secret[]): Exchange {
-	return redactExchangeWith(ex, compile(secrets));
+function redactorOf(ms: Matcher[]): Redactor {
+	return {
+		exchange: (ex) => redactExchangeWith(ex, ms),
+		text: (text) => (ms.length ? redactAll(text, ms).text : text),
+		value: (value) => (ms.length ? (walk(value, ms, 0) as typeof value) : value)
+	};
+}
+
+/** The secrets worth searching for: an empty value is none. */
+const valued = (secrets: Secret[]) => secrets.filter((s) => s.value.length > 0);
+
+/**
+ * A redactor of these secrets whose matchers are built now and belong to it alone, so they go when
+ * it goes: a HAR import's, which redacts every entry of one file with every secret the file holds.
+ * Throws SecretTooLong for a secret too long.
+ */
+export function createRedactor(secrets: Secret[]): Redactor {
+	return redactorOf(valued(secrets).map(matcher));
 }
 
 /**
- * A redactor of its own for one set of secrets, as a HAR import needs: the matchers of all of them
- * are built once, when it is made, and belong to it alone (the memo of recent secrets above is
- * neither read nor filled), so they go when it goes. Every exchange and text it is given is
- * redacted with every one of the secrets.
+ * Redactors that share the matchers of the secrets used lately: building a secret's matcher costs
+ * more than searching an exchange with it, and every step redacts with the same secret. They are
+ * kept bounded by the total size of their patterns, least recently used dropped first: the longest
+ * secret's two (MAX_SECRET_LENGTH) come to under 240,000 characters, so at least four of any size
+ * fit. Whoever redacts makes them and they go with it: the server's app has its own (made by the
+ * composition root), where a secret is kept only in the server's memory, as it is while its
+ * request runs; an export makes one for the exchanges it scrubs.
  */
-export interface Redactor {
-	/** As `redactExchange`, with this redactor's secrets. */
-	exchange(ex: Exchange): Exchange;
-	/** As `redactText`, with this redactor's secrets. */
-	text(text: string): string;
+export interface Redactors {
+	/** A redactor of these secrets, with the kept matchers of those used lately. Throws SecretTooLong. */
+	of(secrets: Secret[]): Redactor;
 }
 
-/** A redactor of these secrets (empty values are dropped); throws SecretTooLong for one too long. */
-export function createRedactor(secrets: Secret[]): Redactor {
-	const ms = secrets.filter((s) => s.value.length > 0).map(matcher);
-	return {
-		exchange: (ex) => redactExchangeWith(ex, ms),
-		text: (text) => (ms.length ? redactAll(text, ms).text : text)
-	};
+/** The most pattern characters the kept matchers of one `createRedactors()` hold. */
+const MATCHER_CACHE_CHARS = 1_000_000;
+
+/** The size a matcher's patterns count for: both, as if the larger one were built. */
+const patternSize = (m: Matcher) => m.pattern.source.length + m.againSource.length;
+
+export function createRedactors(): Redactors {
+	const kept = createLru<string, Matcher>(MATCHER_CACHE_CHARS, patternSize);
+	const cached = (secret: Secret) =>
+		kept.get(`${secret.name}\0${secret.value}`, () => matcher(secret));
+	return { of: (secrets) => redactorOf(valued(secrets).map(cached)) };
 }
 
 function redactExchangeWith(ex: Exchange, ms: Matcher[]): Exchange {
@@ -653,12 +624,13 @@ export function clientSecretsIn(ex: Exchange): string[] {
  * Redacts any client secret left in an exchange (`clientSecretsIn`), for the exports: each is
  * redacted wherever it appears, in every encoding, as the server does with the secret it knows. A
  * value already `<redacted>` is left alone, so running it on a redacted exchange changes nothing.
+ * An export of several exchanges hands every call the same `redactors`, made for it, so that a
+ * secret found in several of them has its matcher built once.
  */
-export function scrubSecrets(ex: Exchange): Exchange {
-	return redactExchange(
-		ex,
-		clientSecretsIn(ex).map((value) => ({ name: SECRET_FIELD, value }))
-	);
+export function scrubSecrets(ex: Exchange, redactors: Redactors = createRedactors()): Exchange {
+	return redactors
+		.of(clientSecretsIn(ex).map((value) => ({ name: SECRET_FIELD, value })))
+		.exchange(ex);
 }
 
 const TOKEN_FIELDS = new Set(['access_token', 'refresh_token', 'id_token']);
@@ -712,7 +684,8 @@ export function collectTokens(exchanges: Exchange[]): string[] {
 
 /** What every export starts from: secrets scrubbed again, and tokens and codes shortened unless `includeTokens`. */
 export function prepareForExport(exchanges: Exchange[], includeTokens = false): Exchange[] {
-	const clean = exchanges.map(scrubSecrets);
+	const redactors = createRedactors();
+	const clean = exchanges.map((ex) => scrubSecrets(ex, redactors));
 	if (includeTokens) return clean;
 	const tokens = collectTokens(clean);
 	return clean.map((ex) => redactTokens(ex, tokens));

@@ -99,7 +99,7 @@ export function stepAction<T>(
 	return async (event: Event) => {
 		const read = await readInput(event, input);
 		if (!read.ok) return read.failure;
-		const { limits } = event.locals.app;
+		const { limits, redactors } = event.locals.app;
 		const limited = await overLimit(limits, event);
 		if (limited) return limited;
 		const flow = await SealedFlow.open(flowContext(event));
@@ -115,7 +115,7 @@ export function stepAction<T>(
 		// The exchanges are fit for the page as the step returns them (send-step.ts); what else it has
 		// for the page leaves through `outward`.
 		const exchanges = stampSetup(result.exchanges ?? [], before);
-		const answer = result.answer && outward(result.answer, before, result.session);
+		const answer = result.answer && outward(redactors, result.answer, before, result.session);
 		if (!result.ok) return fail(result.status, { message: result.message, exchanges, ...answer });
 		// Nothing the page data is made of changed (the flow, read without a notice, is as it was).
 		return flow.changed || before.notice

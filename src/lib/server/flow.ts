@@ -188,6 +188,7 @@ export function pasteBack(c: StepContext, session: Session, pasted: string): Ste
 	const { session: next, exchange, ignored } = handleCallback(c, session, url, new Headers());
 	// The address is the user's paste: it is redacted here, as a sent step's exchange is by sendStep.
 	const pastedExchange: Exchange = outward(
+		c.app.redactors,
 		{
 			...exchange,
 			response: undefined,
@@ -252,7 +253,8 @@ export async function exchangeCode(
 		next.callback = { ...next.callback, exchanged_anyway: true };
 	return {
 		ok: true,
-		session: receiveTokens(next, raw, shown, code.scope, c.app.sender.clock()) ?? next,
+		session:
+			receiveTokens(c.app.redactors, next, raw, shown, code.scope, c.app.sender.clock()) ?? next,
 		exchanges: [shown]
 	};
 }
@@ -284,8 +286,15 @@ export async function refreshTokens(
 	return {
 		ok: true,
 		session:
-			receiveTokens(session, raw, shown, tokens.requested_scope, c.app.sender.clock(), true) ??
-			session,
+			receiveTokens(
+				c.app.redactors,
+				session,
+				raw,
+				shown,
+				tokens.requested_scope,
+				c.app.sender.clock(),
+				true
+			) ?? session,
 		exchanges: [shown]
 	};
 }

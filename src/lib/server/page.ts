@@ -78,7 +78,7 @@ export function prefillFrom(
 export function view(app: Playground, session: Session, origin: string) {
 	const setup = session.setup ?? null;
 	// What came from the service or the wire goes out redacted (the setup is the user's own).
-	const shown = <T>(v: T) => outward(v, session);
+	const shown = <T>(v: T) => outward(app.redactors, v, session);
 	const consent = consentExchange(session);
 	const defaults = defaultSetup(app.presets, origin);
 	return {
@@ -107,7 +107,7 @@ export function view(app: Playground, session: Session, origin: string) {
 								'A parameter that was already on the authorization endpoint.'
 						})
 					),
-					exchange: consent && stampSetup([outward(consent, session)], session)[0]
+					exchange: consent && stampSetup([outward(app.redactors, consent, session)], session)[0]
 				}
 			: null,
 		callback: shown(session.callback ?? null),

@@ -12,6 +12,7 @@ import {
 } from './presets';
 import type { ApiExample } from './api-examples';
 import { createSender, outboundFrom, type Sender } from './send';
+import { createRedactors, type Redactors } from './way-out';
 
 export interface Playground extends Base {
 	/** The abuse limit, the in-flight cap and who a request comes from (abuse.ts). */
@@ -22,6 +23,11 @@ export interface Playground extends Base {
 	readonly presets: Presets;
 	/** The built-in sandbox's working API calls, for the API step to offer (api-examples.ts). */
 	readonly apiExamples: readonly ApiExample[];
+	/**
+	 * What redacts the client secret on the way out (way-out.ts `outward`): it keeps the matchers
+	 * of the secrets used lately, for this app alone, and goes with it.
+	 */
+	readonly redactors: Redactors;
 }
 
 /**
@@ -46,6 +52,7 @@ export function playgroundOn(base: Base, offer: SandboxOffer = {}): Playground {
 			sandboxClients: offer.clients,
 			sandboxRegistrations: offer.registrations
 		}),
-		apiExamples: offer.apiExamples ?? []
+		apiExamples: offer.apiExamples ?? [],
+		redactors: createRedactors()
 	};
 }

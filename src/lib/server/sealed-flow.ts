@@ -282,7 +282,7 @@ export class SealedFlow {
 		const s = this.#session;
 		if (!s.outbox?.length) return [];
 		this.#set({ ...s, outbox: undefined });
-		return stampSetup(outward(s.outbox, s), s);
+		return stampSetup(outward(this.context.app.redactors, s.outbox, s), s);
 	}
 
 	/**

@@ -30,7 +30,7 @@ export function present(
 	session: Session,
 	ctx: DiagnoseContext = {}
 ): Exchange {
-	const clean = outward(ex, session);
+	const clean = outward(c.app.redactors, ex, session);
 	const playground = { origin: c.origin, sandbox: c.app.presets.sandboxEnabled };
 	const findings = diagnose(clean, { playground, ...ctx });
 	const setup = session.setup;
@@ -122,8 +122,10 @@ export async function sendStep<J extends Judged = Judged>(
 	const exchanges = await Promise.all(
 		attempts.map((ex) => {
 			const shown =
-				how.diagnosis === false ? outward(ex, session) : present(c, ex, session, how.diagnosis);
-			const own = ex === raw && judged ? outward(judged.findings, session) : [];
+				how.diagnosis === false
+					? outward(c.app.redactors, ex, session)
+					: present(c, ex, session, how.diagnosis);
+			const own = ex === raw && judged ? outward(c.app.redactors, judged.findings, session) : [];
 			return withStrictVerdict(
 				{ ...shown, findings: [...shown.findings, ...own] },
 				session.setup,

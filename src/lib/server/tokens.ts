@@ -3,7 +3,7 @@
  * secret echoed in any field (extra fields included) reaches it only as `<redacted>`; the server
  * keeps the real access and refresh token for its own requests when redaction changed them.
  */
-import { outward } from './way-out';
+import { outward, type Redactors } from './way-out';
 import type { Exchange } from '$lib/exchange/types';
 import type { TokenSet } from '$lib/oauth/token-set';
 import { tokensFromExchange } from '$lib/oauth/token-endpoint';
@@ -28,9 +28,11 @@ export function realTokens(session: Session): TokenSet | undefined {
  * The session after a token response: `tokens` from `shown` (the Exchange after present()), `token_values`
  * from the real one when they differ, and `tokens_for`, the origins they are issued for
  * (oauth/token-binding.ts): the setup's, or, after a refresh, the ones the grant was already bound to.
- * Undefined when the response carries no tokens.
+ * Undefined when the response carries no tokens. `redactors` are the app's, for a set that redaction
+ * left unreadable.
  */
 export function receiveTokens(
+	redactors: Redactors,
 	session: Session,
 	raw: Exchange,
 	shown: Exchange,
@@ -48,7 +50,7 @@ export function receiveTokens(
 	// From the redacted response; when redaction left it unreadable, the real set redacted field by field.
 	const page =
 		tokensFromExchange(shown, requestedScope, now, refresh ? session.tokens : undefined) ??
-		outward(real, session);
+		outward(redactors, real, session);
 	// Whether the refresh token rotated is a fact about the real tokens.
 	if (real.refresh) page.refresh = real.refresh;
 	const differs =

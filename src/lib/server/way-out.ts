@@ -3,12 +3,16 @@
  * `outward`: the page data's exchanges, callback and tokens, every step's exchanges and answer (a
  * JWT check's verdict, the metadata a fill found), and the callback's outbox. It redacts the client
  * secrets of the sessions the value was made with (the one before a step and the one after it), and
- * `secretsOf` is the one place that says which secrets those are. The setup the user typed is
- * theirs and goes out as it is.
+ * `secretsOf` is the one place that says which secrets those are. It redacts with the app's
+ * redactors (`createRedactors`, made by the composition root: playground.ts), which keep the
+ * matchers of the secrets used lately and go with the app. The setup the user typed is theirs and
+ * goes out as it is.
  */
-import { redactExchange, redactValue, type Secret } from '$lib/exchange/redact';
+import { createRedactors, type Redactors, type Secret } from '$lib/exchange/redact';
 import type { Exchange } from '$lib/exchange/types';
 import type { Session } from './session';
+
+export { createRedactors, type Redactors };
 
 /** The secrets of these sessions, for redaction. */
 export function secretsOf(...sessions: (Session | undefined)[]): Secret[] {
@@ -27,14 +31,18 @@ function isExchange(value: unknown): value is Exchange {
 }
 
 /**
- * `value` as it may leave: the secrets of `sessions` replaced everywhere in it. An exchange, or a
- * list of them, also notes where each secret was found (`Exchange.redactions`), so that its view
- * can say so.
+ * `value` as it may leave: the secrets of `sessions` replaced everywhere in it, by the app's
+ * `redactors`. An exchange, or a list of them, also notes where each secret was found
+ * (`Exchange.redactions`), so that its view can say so.
  */
-export function outward<T>(value: T, ...sessions: (Session | undefined)[]): T {
-	const secrets = secretsOf(...sessions);
-	if (isExchange(value)) return redactExchange(value, secrets) as T;
+export function outward<T>(
+	redactors: Redactors,
+	value: T,
+	...sessions: (Session | undefined)[]
+): T {
+	const redactor = redactors.of(secretsOf(...sessions));
+	if (isExchange(value)) return redactor.exchange(value) as T;
 	if (Array.isArray(value) && value.every(isExchange))
-		return value.map((ex) => redactExchange(ex, secrets)) as T;
-	return redactValue(value, secrets);
+		return value.map((ex) => redactor.exchange(ex)) as T;
+	return redactor.value(value);
 }
