@@ -12,6 +12,7 @@ export type Lang = 'http' | 'json';
 type Token = { content: string; style?: string };
 export type Line = Token[];
 
+// eslint-disable-next-line no-restricted-syntax -- the highlighter's loader: shiki loaded once per worker or tab, on first use, and the same for every block
 let loading: Promise<HighlighterCore> | undefined;
 
 function highlighter(): Promise<HighlighterCore> {
