@@ -2,10 +2,12 @@
  * The direction of imports, checked by `npm run check` (scripts/check-imports.js runs
  * dependency-cruiser with these rules):
  *
- *   exchange  <-  oauth  <-  server  <-  routes and hooks
- *   (the record     (the protocol,  (the playground's      (the app: mounts the playground
- *    and its views)  pure)           server side)            and the sandbox)
+ *   steps  <-  exchange  <-  oauth  <-  server  <-  routes and hooks
+ *   (the step   (the record     (the protocol,  (the playground's      (the app: mounts the playground
+ *    specs)      and its views)  pure)           server side)            and the sandbox)
  *
+ *   steps     the step specs and their registry: plain data every layer asks, the browser's
+ *             first load included, so they import nothing of ours or of a package but types
  *   sandbox   the built-in service stands apart: it imports only its own modules and the shared
  *             base, nothing of exchange/oauth/server/ui (it needs none of them)
  *   shared    src/lib/{config,env,keys}.server.*: the one configuration (parseConfig of the
@@ -16,6 +18,7 @@
  * Paths are relative to the project root. Type-only imports count in .ts files; in .svelte files
  * dependency-cruiser sees what the Svelte compiler leaves, so there only value imports count.
  */
+const STEPS = '^src/lib/steps/';
 const EXCHANGE = '^src/lib/exchange/';
 const OAUTH = '^src/lib/oauth/';
 const SERVER = '^src/lib/server/';
@@ -34,6 +37,14 @@ const SERVER_ONLY = [SERVER, SANDBOX, KEYS, '\\.server\\.[jt]s$'];
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
 	forbidden: [
+		{
+			name: 'step-specs-import-only-types',
+			comment:
+				'src/lib/steps holds the step specs and their registry: data that every layer asks (specOf), the page in the browser too, whose first load carries all of them. Besides each other they import only types: no code of ours, no package, no node: module.',
+			severity: 'error',
+			from: { path: STEPS },
+			to: { pathNot: STEPS, dependencyTypesNot: ['type-only'] }
+		},
 		{
 			name: 'exchange-imports-nothing-above-it',
 			comment:

@@ -28,7 +28,7 @@ import {
 	responseHead
 } from '$lib/exchange/raw';
 import { exchangeNumbers, headerValue, statusLine, type Exchange } from '$lib/exchange/types';
-import { STEPS, type Step } from '$lib/exchange/step-registry';
+import { STEPS, type Step } from '$lib/steps/registry';
 import { rateLimits } from '$lib/exchange/rate-limit-headers';
 
 describe('utf8Length', () => {

@@ -6,7 +6,7 @@ import type { ActionName } from '$lib/exchange/step-registry';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { ActionResult } from '@sveltejs/kit';
 import type { Exchange } from '$lib/exchange/types';
-import { STEPS } from '$lib/exchange/step-registry';
+import { STEPS } from '$lib/steps/registry';
 import {
 	CANCELLED,
 	Flow,

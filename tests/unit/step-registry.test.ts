@@ -1,14 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
-import {
-	ACTIONS,
-	busyText,
-	doneText,
-	EXCHANGE_STEPS,
-	STEP_NAMES,
-	STEPS
-} from '$lib/exchange/step-registry';
+import { ACTIONS, busyText, doneText } from '$lib/exchange/step-registry';
+import { EXCHANGE_STEPS, harStep, specOf, STEP_NAMES, STEPS } from '$lib/steps/registry';
 import { STEP_NUMBER } from '$lib/ui/sequence';
 import { entrySchema } from '$lib/exchange/har/schema';
 
@@ -79,5 +73,40 @@ describe('the step registry', () => {
 			});
 		for (const step of STEP_NAMES) expect(entry(step)._step).toBe(step);
 		expect(entry('nonsense')._step).toBeUndefined();
+	});
+});
+
+describe('the step specs', () => {
+	test('each step is one spec, in the file named for it', () => {
+		const specs = import.meta.glob<{ id: string }>('../../src/lib/steps/*-step.ts', {
+			eager: true,
+			import: 'spec'
+		});
+		const files = Object.keys(specs).map((f) => f.replace(/^.*\//, ''));
+		expect(files.map((f) => f.slice(0, -'-step.ts'.length)).sort()).toEqual([...STEP_NAMES].sort());
+		for (const [path, spec] of Object.entries(specs)) {
+			expect(path.endsWith(`/${spec.id}-step.ts`), path).toBe(true);
+			expect(specOf(spec.id as (typeof STEP_NAMES)[number]), path).toBe(spec);
+		}
+	});
+
+	test('a HAR path two steps recognise is the step whose rule ranks first', () => {
+		const ranks = STEP_NAMES.flatMap((s) => specOf(s).har?.rank ?? []);
+		expect(new Set(ranks).size).toBe(ranks.length);
+		const of = (path: string, body = '') =>
+			harStep({ path, form: () => [...new URLSearchParams(body)] });
+		// The metadata's /.well-known/ before revocation, introspection and the API.
+		expect(of('/.well-known/revoke')).toBe('discovery');
+		expect(of('/.well-known/x/reader/api/0/user-info')).toBe('discovery');
+		// Revocation and introspection before the API's paths.
+		expect(of('/reader/api/0/revoke')).toBe('revoke');
+		expect(of('/reader/api/0/token/introspect')).toBe('introspect');
+		// The refresh before the code exchange, which takes any other token request.
+		expect(of('/oauth2/token', 'grant_type=refresh_token')).toBe('refresh');
+		expect(of('/oauth2/token', 'grant_type=client_credentials')).toBe('exchange');
+		// The consent page and the callback before the paths that contain them.
+		expect(of('/.well-known/oauth2/auth')).toBe('consent');
+		expect(of('/reader/api/0/callback')).toBe('callback');
+		expect(of('/reader/api/0/user-info')).toBe('userinfo');
 	});
 });

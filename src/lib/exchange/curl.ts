@@ -55,7 +55,7 @@ import {
 import { RUN_SPENDING, SPENDS, SPEND_WHY, requestFields, spends } from './spending';
 import type { Spend } from './spending';
 import { statusLine, type Exchange } from './types';
-import { STEPS } from './step-registry';
+import { STEPS } from '$lib/steps/registry';
 
 export interface CurlOptions {
 	/** Write tokens and codes in full. Default: variables, other copies shortened. */

@@ -13,7 +13,7 @@ import { verdictOf } from './verdict';
 import { prepareForExport } from './redact';
 import { prettyJson, requestHead, responseHead } from './raw';
 import { statusLine, type Exchange, type Finding } from './types';
-import { STEPS } from './step-registry';
+import { STEPS } from '$lib/steps/registry';
 
 /** The setup fields worth showing; any field whose name mentions a secret or password is left out. */
 export interface MarkdownSetup {

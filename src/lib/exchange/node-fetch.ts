@@ -18,7 +18,7 @@ import { REDACTED, collectTokens, redactTokens, scrubSecrets } from './redact';
 import { RUN_SPENDING, SPENDS, SPEND_WHY, requestFields, spends } from './spending';
 import { bearerToken, formDecode, isFormBody, placeholder, splitPair, splitUrl } from './text';
 import { statusLine, type Exchange } from './types';
-import { STEPS } from './step-registry';
+import { STEPS } from '$lib/steps/registry';
 
 export interface NodeFetchOptions {
 	/** Write tokens and codes in full (as the variables' defaults). Default: shortened. */

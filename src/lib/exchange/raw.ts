@@ -1,5 +1,5 @@
 /** The raw HTTP text of an Exchange, as it went on the wire (CRLFs shown as line breaks). */
-import { STEPS } from './step-registry';
+import { STEPS } from '$lib/steps/registry';
 import {
 	statusLine,
 	type Exchange,

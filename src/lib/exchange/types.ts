@@ -3,7 +3,7 @@
  * It is the only record that the views, the diagnostics and the exports read.
  */
 
-import type { Step } from './step-registry';
+import type { Step } from '$lib/steps/registry';
 
 export type { Step };
 

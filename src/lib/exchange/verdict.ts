@@ -4,7 +4,7 @@
  * shows it at the top, in the document's title and to screen readers; the Markdown report opens
  * with it. One function, so the page and the exports never say two different things.
  */
-import { STEPS } from './step-registry';
+import { STEPS } from '$lib/steps/registry';
 import { jsonObject } from './text';
 import type { Exchange } from './types';
 

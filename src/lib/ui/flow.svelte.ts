@@ -13,13 +13,8 @@ import { createContext, tick } from 'svelte';
 import type { ActionResult, SubmitFunction } from '@sveltejs/kit';
 import { exchangeNumbers, type Exchange } from '$lib/exchange/types';
 import type { LeftOut } from '$lib/exchange/har/import';
-import {
-	busyText,
-	doneText,
-	EXCHANGE_STEPS,
-	type ActionName,
-	type ExchangeStep
-} from '$lib/exchange/step-registry';
+import { busyText, doneText, type ActionName } from '$lib/exchange/step-registry';
+import { EXCHANGE_STEPS, type ExchangeStep } from '$lib/steps/registry';
 import type { FieldErrors } from '$lib/oauth/setup';
 import { issuerStops, type IssuerVerdict } from '$lib/oauth/issuer';
 import { verdictOf } from '$lib/exchange/verdict';

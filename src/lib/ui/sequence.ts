@@ -3,7 +3,7 @@
  * its labels, its status, and where everything goes for a given width.
  */
 import { exchangeNumbers, headerValue, statusLine, type Exchange } from '$lib/exchange/types';
-import { STEP_NAMES, STEPS, type Step } from '$lib/exchange/step-registry';
+import { STEP_NAMES, STEPS, type Step } from '$lib/steps/registry';
 import { exchangeStatus, ofSetup, type ExchangeStatus } from './step-status';
 
 export type Lane = 'browser' | 'playground' | 'service';

@@ -1,6 +1,7 @@
 /**
- * One validated HAR entry (schema.ts) as an Exchange: which OAuth step it is, if any (the token and
- * consent endpoints, the callback, `/reader/api/0/`, or this playground's own `_step`), its headers
+ * One validated HAR entry (schema.ts) as an Exchange: which OAuth step it is, if any (this
+ * playground's own `_step`, or the path each step's spec recognises: the token and consent
+ * endpoints, the callback, `/reader/api/0/`, revocation, introspection, metadata), its headers
  * without HTTP/2 pseudo-headers and without cookie values, its body (base64 decoded), its failure
  * (this playground's `_failure`, or Chromium's `_error`) and its timings (`ssl` taken out of
  * `connect`). The findings are not worked out here: the callback keeps those the file carries (its
@@ -16,6 +17,7 @@ import type {
 	Step,
 	Timing
 } from '../types';
+import { harStep, specOf } from '$lib/steps/registry';
 import type { HarInEntry } from './schema';
 import { validDate } from './format';
 
@@ -25,22 +27,6 @@ export const NOT_IMPORTED = '<not imported>';
 function pathOf(url: string): string | undefined {
 	if (!URL.canParse(url)) return undefined;
 	return new URL(url).pathname.replace(/\/+$/, '');
-}
-
-/** The step of an entry from its path; undefined when it is not an OAuth request. */
-function stepFromPath(path: string, body: string): Step | undefined {
-	if (path.endsWith('/oauth2/auth')) return 'consent';
-	if (path.endsWith('/oauth2/token'))
-		return formFields(body).some(([n, v]) => n === 'grant_type' && v === 'refresh_token')
-			? 'refresh'
-			: 'exchange';
-	if (path.endsWith('/callback')) return 'callback';
-	if (path.includes('/.well-known/')) return 'discovery';
-	if (/\/(revoke|revocation)\/?$/i.test(path)) return 'revoke';
-	if (/\/(introspect|introspection)\/?$/i.test(path)) return 'introspect';
-	if (path.includes('/reader/api/0/'))
-		return path.endsWith('/reader/api/0/user-info') ? 'userinfo' : 'api';
-	return undefined;
 }
 
 function httpVersionIn(v: string): string {
@@ -112,10 +98,16 @@ function entryBody(e: HarInEntry): string {
 		: '';
 }
 
-/** The step of an entry: its own `_step`, else the one its URL names; undefined when it is not an OAuth request. */
+/**
+ * The step of an entry: its own `_step`, else the one its path (and form body) is recognised as by
+ * the step specs' rules; undefined when it is not an OAuth request.
+ */
 export function entryStep(e: HarInEntry): Step | undefined {
+	if (e._step !== undefined) return e._step;
 	const path = pathOf(e.request.url);
-	return e._step ?? (path === undefined ? undefined : stepFromPath(path, entryBody(e)));
+	if (path === undefined) return undefined;
+	let form: [string, string][] | undefined;
+	return harStep({ path, form: () => (form ??= formFields(entryBody(e))) });
 }
 
 /** The entry as an Exchange of the given step and id. */
@@ -148,7 +140,8 @@ export function toExchange(e: HarInEntry, step: Step, id: string): Exchange {
 			body
 		},
 		timing: importTiming(e, !!response),
-		findings: (step === 'callback' && e._findings) || []
+		// What came back to the redirect URI keeps its state check: the file's own findings.
+		findings: (specOf(step).travels === 'redirect-back' && e._findings) || []
 	};
 	if (response) ex.response = response;
 	if (failure) ex.failure = failure;

@@ -6,7 +6,7 @@
  */
 import { z } from '$lib/zod';
 import { FAILURE_KINDS } from '../types';
-import { STEP_NAMES } from '../step-registry';
+import { STEP_NAMES } from '$lib/steps/registry';
 
 /** An array whose malformed items are dropped, instead of failing the whole entry. */
 // Stryker disable next-line BlockStatement: returning nothing makes the module throw as it loads; the test files that import it fail to load, which the vitest runner counts as no test run

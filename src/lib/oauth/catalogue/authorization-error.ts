@@ -6,7 +6,7 @@
  * (`explaining`); `explainAuthorizationError` (consent.ts) gives the fix alone, which the callback
  * step shows, in the sandbox's own words where it has them and the consent page was the sandbox's.
  */
-import { STEPS } from '$lib/exchange/step-registry';
+import { STEPS } from '$lib/steps/registry';
 import { entry } from './raise';
 
 const ERROR_RESPONSE = 'RFC 6749 §4.1.2.1';

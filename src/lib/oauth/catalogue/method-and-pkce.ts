@@ -5,7 +5,7 @@
  * wording never depends on the secret's characters.
  */
 import { AUTH_METHOD_NAME } from '../auth-methods';
-import { STEPS } from '$lib/exchange/step-registry';
+import { STEPS } from '$lib/steps/registry';
 import type { AuthMethod } from '../setup';
 import { entry } from './raise';
 

@@ -4,7 +4,7 @@
  * held back, under one code (`issuer_mismatch`): another issuer, an issuer off the authorization
  * endpoint's origin, and none where the metadata promised one.
  */
-import { STEPS } from '$lib/exchange/step-registry';
+import { STEPS } from '$lib/steps/registry';
 import { MIX_UP_EXPLAINED, type ExpectedIssuer } from '../issuer';
 import { entry } from './raise';
 

@@ -12,12 +12,10 @@
  */
 import type { Finding, Suggestion } from '$lib/exchange/types';
 import type { FindingCode } from './index';
+import type { GrantType } from '$lib/steps/spec';
 
 /** A text, or a text made from what the check that raises it found. */
 type Words<A extends readonly unknown[]> = string | ((...args: A) => string);
-
-/** The token endpoint's grants (RFC 6749 §4.1.3, §6), by their grant_type. */
-export type GrantType = 'authorization_code' | 'refresh_token';
 
 export interface Entry<A extends readonly unknown[] = [], C extends string = string> {
 	/**

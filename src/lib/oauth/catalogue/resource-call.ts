@@ -4,7 +4,7 @@
  * credentials refused, the rate limit reached, a user record without its usual field.
  * `diagnose.ts` decides which applies.
  */
-import { STEPS } from '$lib/exchange/step-registry';
+import { STEPS } from '$lib/steps/registry';
 import { API_DOCS, apiDocs } from '../docs';
 import { entry } from './raise';
 

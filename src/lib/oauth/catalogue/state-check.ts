@@ -7,7 +7,7 @@
  * ignored ones, `imported.ts` the recording's.
  */
 import type { StaleWhy } from '../callback';
-import { STEPS } from '$lib/exchange/step-registry';
+import { STEPS } from '$lib/steps/registry';
 import { apiDocs } from '../docs';
 import { entry } from './raise';
 

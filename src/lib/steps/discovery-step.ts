@@ -1,0 +1,13 @@
+/**
+ * The metadata fetch: the playground server reads the authorization server's metadata (RFC 8414)
+ * to fill in the setup. It belongs to the setup: no card of its own.
+ */
+import type { StepSpec } from './spec';
+
+export const spec = {
+	id: 'discovery',
+	title: 'Metadata',
+	name: 'metadata',
+	travels: 'server',
+	har: { rank: 5, matches: ({ path }) => path.includes('/.well-known/') }
+} as const satisfies StepSpec;

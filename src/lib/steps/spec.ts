@@ -1,0 +1,100 @@
+/**
+ * What a step of the flow is, written once in its spec (`<id>-step.ts` beside this file): its card,
+ * its names, and what the rest of the playground would otherwise decide by comparing its name. The
+ * registry (registry.ts) gathers the specs; every other module asks `specOf(ex.step)` a question
+ * of behaviour (`spends === 'code'`, `grantType`, `travels`), never which step it is.
+ *
+ * A spec is plain data and small pure functions: the page's first load carries every spec, so a
+ * spec imports nothing of ours but types (the import check holds it, `.dependency-cruiser.js`).
+ * What a step's answer means is worked out from these facts where the words are: diagnose.ts and
+ * wrong-endpoint.ts read the endpoint, the grant and how the request travels; strict-client.ts
+ * runs the judge the spec names.
+ */
+import type { Endpoints } from '$lib/oauth/endpoints';
+
+/**
+ * How a request travels, and so how the diagram draws it and what an export does with it:
+ * - `navigation`: the browser opens it, and no answer is recorded (the consent page);
+ * - `redirect-back`: the service sent the browser back with it to the playground's redirect URI (the callback);
+ * - `server`: the playground server sends it to the service, and records the answer.
+ */
+type Travels = 'navigation' | 'redirect-back' | 'server';
+
+/** The token endpoint's grants (RFC 6749 §4.1.3, §6), by their grant_type. */
+export type GrantType = 'authorization_code' | 'refresh_token';
+
+/**
+ * What sending the request again uses up: the code (single-use, RFC 6749 §4.1.2), the refresh
+ * token (it may rotate, §6), or a token's validity (a revocation, RFC 7009).
+ */
+type Spend = 'code' | 'refresh' | 'revoke';
+
+/**
+ * The oauth4webapi function that judges the step's answer as a strict client would
+ * (strict-client.ts), where the library has one.
+ */
+type StrictJudge =
+	| 'processAuthorizationCodeResponse'
+	| 'processRefreshTokenResponse'
+	| 'processPushedAuthorizationResponse'
+	| 'processRevocationResponse'
+	| 'processIntrospectionResponse';
+
+/** A HAR entry's request, as its step is recognised from it (har/entry.ts). */
+export interface HarRequest {
+	/** The URL's path, without the slashes at its end. */
+	path: string;
+	/** The fields of its form body, read when a rule asks for them. */
+	form(): readonly (readonly [name: string, value: string])[];
+}
+
+export interface StepSpec {
+	/**
+	 * The step's name in an Exchange (`step`), a HAR's `_step`, the card's id and, where the step
+	 * has a form, its action.
+	 */
+	readonly id: string;
+	/** The card's number; none for a request with no card of its own. */
+	readonly n?: number;
+	/** Names an exchange in the views and the exports ("Code exchange"). */
+	readonly title: string;
+	/** The step card's heading; none without a card. */
+	readonly heading?: string;
+	/** The name inside a sentence and in the diagram ("code exchange"). */
+	readonly name: string;
+	/** The step's status comes from its exchanges (ui/step-status.ts), not from the flow's state. */
+	readonly fromExchanges?: true;
+	/** How its request travels: the diagram's lanes, and whether an export sends it or shows it. */
+	readonly travels: Travels;
+	/**
+	 * The endpoint its URL is meant for (oauth/endpoints.ts): which answers it can give, and which
+	 * base URL was probably meant when it gives another (wrong-endpoint.ts).
+	 */
+	readonly endpoint?: keyof Endpoints;
+	/** A token request's grant: the errors explained for it, and what its answer must hold. */
+	readonly grantType?: GrantType;
+	/** It sends the access token as its credential (RFC 6750): a call of a protected resource. */
+	readonly sendsAccessToken?: true;
+	/** What it uses up when sent again: an export runs it only when asked to (exchange/spending.ts). */
+	readonly spends?: Spend;
+	/**
+	 * It goes on a connection of its own, never on a kept-alive one the server may be closing, and
+	 * it is never sent twice (server/send.ts).
+	 */
+	readonly freshConnection?: true;
+	/** The strict client library's judge of its answer (oauth/strict-client.ts). */
+	readonly strictJudge?: StrictJudge;
+	/**
+	 * The shape of its verdict: `tokens`, the flow's one line on a token answer
+	 * (exchange/verdict.ts). The other steps' verdicts come later.
+	 */
+	readonly verdict?: 'tokens';
+	/**
+	 * How a HAR entry without `_step` is recognised as this step (har/entry.ts): the rules are tried
+	 * by `rank`, lowest first, and the first that matches names the step.
+	 */
+	readonly har?: {
+		readonly rank: number;
+		readonly matches: (request: HarRequest) => boolean;
+	};
+}
