@@ -53,9 +53,9 @@ import {
 	type Redactors
 } from './redact';
 import { RUN_SPENDING, SPENDS, SPEND_WHY, requestFields, spends } from './spending';
-import type { Spend } from './spending';
+import type { Spend, Travels } from '$lib/steps/spec';
 import { statusLine, type Exchange } from './types';
-import { STEPS } from '$lib/steps/registry';
+import { specOf, STEPS } from '$lib/steps/registry';
 
 export interface CurlOptions {
 	/** Write tokens and codes in full. Default: variables, other copies shortened. */
@@ -309,6 +309,14 @@ interface Built {
 	givesRefresh: boolean;
 }
 
+/** Why a request the playground server did not send is shown, not sent: by how it travelled. */
+const SHOWN_ONLY: Record<Exclude<Travels, 'server'>, string> = {
+	navigation:
+		'Open this URL in a browser: the service shows its consent page to a person, so this is not a curl call.',
+	'redirect-back':
+		'The service sent the browser back to the playground at this URL. Without the playground’s session cookie a repeat does nothing, so it is shown for the record.'
+};
+
 function build(
 	original: Exchange,
 	includeTokens: boolean,
@@ -325,14 +333,9 @@ function build(
 	const givesRefresh = typeof body?.refresh_token === 'string';
 	if (ex.note) notes.push(comment(ex.note));
 
-	if (ex.step === 'consent' || ex.step === 'callback') {
-		notes.push(
-			comment(
-				ex.step === 'consent'
-					? 'Open this URL in a browser: the service shows its consent page to a person, so this is not a curl call.'
-					: 'The service sent the browser back to the playground at this URL. Without the playground’s session cookie a repeat does nothing, so it is shown for the record.'
-			)
-		);
+	const { travels } = specOf(ex.step);
+	if (travels !== 'server') {
+		notes.push(comment(SHOWN_ONLY[travels]));
 		// Shown, not sent: a code in it stays shortened (or in full with includeTokens), never $CODE.
 		const w = word(shown.request.url);
 		envIn(w, env);
@@ -634,7 +637,7 @@ export function toCurlScript(
 			return lines.join('\n');
 		}
 		// A body need not end with a line break: `echo` keeps the next step's output on its own line.
-		const printOnly = b.shown.step === 'consent' || b.shown.step === 'callback';
+		const printOnly = specOf(b.shown.step).travels !== 'server';
 		if (!b.spend) return [...lines, b.command, ...(printOnly ? [] : ['echo'])].join('\n');
 		const what = `step ${n} (${STEPS[b.shown.step].title.toLowerCase()})`;
 		const takes = b.spend === 'code' || b.spend === 'refresh';

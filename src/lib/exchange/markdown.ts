@@ -13,7 +13,7 @@ import { verdictOf } from './verdict';
 import { prepareForExport } from './redact';
 import { prettyJson, requestHead, responseHead } from './raw';
 import { statusLine, type Exchange, type Finding } from './types';
-import { STEPS } from '$lib/steps/registry';
+import { specOf, STEPS } from '$lib/steps/registry';
 
 /** The setup fields worth showing; any field whose name mentions a secret or password is left out. */
 export interface MarkdownSetup {
@@ -99,7 +99,7 @@ function title(ex: Exchange): string {
 function statusOf(ex: Exchange): string {
 	if (ex.response) return statusLine(ex.response);
 	if (ex.failure) return `failed (${ex.failure.kind})`;
-	return ex.step === 'consent' ? 'opened in the browser' : 'no response';
+	return specOf(ex.step).travels === 'navigation' ? 'opened in the browser' : 'no response';
 }
 
 function firstProblem(findings: Finding[]): Finding | undefined {
@@ -189,7 +189,7 @@ function section(ex: Exchange, n: number, level = '##'): string[] {
 		);
 		if (ex.response.truncated)
 			out.push('The body was cut at the size cap; only its start is shown.', '');
-	} else if (ex.step === 'consent')
+	} else if (specOf(ex.step).travels === 'navigation')
 		out.push(
 			'No response here: the browser opened this URL and the service showed its consent page.',
 			''
@@ -226,10 +226,10 @@ export function toMarkdown(exchanges: Exchange[], opts: MarkdownOptions = {}): s
 	// Each exchange keeps its number in the summary (its place in the list, as exchangeNumbers
 	// counts on the page); the metadata documents come last.
 	const numbered = shown.map((ex, i) => ({ ex, n: i + 1 }));
-	for (const { ex, n } of numbered.filter(({ ex }) => ex.step !== 'discovery'))
-		out.push(...section(ex, n));
+	const ofSetup = ({ ex }: { ex: Exchange }) => specOf(ex.step).belongsTo === 'setup';
+	for (const { ex, n } of numbered.filter((x) => !ofSetup(x))) out.push(...section(ex, n));
 	if (opts.setup) out.push(...setupTable(opts.setup));
-	const metadata = numbered.filter(({ ex }) => ex.step === 'discovery');
+	const metadata = numbered.filter(ofSetup);
 	if (metadata.length) {
 		out.push('## Metadata', '');
 		for (const { ex, n } of metadata) out.push(...section(ex, n, '###'));

@@ -18,7 +18,8 @@ import { REDACTED, collectTokens, redactTokens, scrubSecrets } from './redact';
 import { RUN_SPENDING, SPENDS, SPEND_WHY, requestFields, spends } from './spending';
 import { bearerToken, formDecode, isFormBody, placeholder, splitPair, splitUrl } from './text';
 import { statusLine, type Exchange } from './types';
-import { STEPS } from '$lib/steps/registry';
+import { specOf, STEPS } from '$lib/steps/registry';
+import type { Travels } from '$lib/steps/spec';
 
 export interface NodeFetchOptions {
 	/** Write tokens and codes in full (as the variables' defaults). Default: shortened. */
@@ -127,6 +128,14 @@ function title(ex: Exchange): string {
 	return `${STEPS[ex.step].title}: ${ex.request.method} ${ex.request.url} → ${status}`;
 }
 
+/** Why a request the playground server did not send is shown, not sent: by how it travelled. */
+const SHOWN_ONLY: Record<Exclude<Travels, 'server'>, string> = {
+	navigation:
+		'Open this URL in a browser: the service shows its consent page to a person, so this is not a fetch call.',
+	'redirect-back':
+		'The service sent the browser back to the playground at this URL; it is shown for the record.'
+};
+
 /** One exchange as a Node ≥ 18 ES module that sends it again with fetch. */
 export function toNodeFetch(original: Exchange, opts: NodeFetchOptions = {}): string {
 	const includeTokens = !!opts.includeTokens;
@@ -136,15 +145,9 @@ export function toNodeFetch(original: Exchange, opts: NodeFetchOptions = {}): st
 	const head = [comment(title(ex))];
 	if (ex.note) head.push(comment(ex.note));
 
-	if (ex.step === 'consent' || ex.step === 'callback') {
-		head.push(
-			comment(
-				ex.step === 'consent'
-					? 'Open this URL in a browser: the service shows its consent page to a person, so this is not a fetch call.'
-					: 'The service sent the browser back to the playground at this URL; it is shown for the record.'
-			),
-			`console.log(${lit(ex.request.url)});`
-		);
+	const { travels } = specOf(ex.step);
+	if (travels !== 'server') {
+		head.push(comment(SHOWN_ONLY[travels]), `console.log(${lit(ex.request.url)});`);
 		return head.join('\n') + '\n';
 	}
 

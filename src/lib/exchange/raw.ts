@@ -1,5 +1,5 @@
 /** The raw HTTP text of an Exchange, as it went on the wire (CRLFs shown as line breaks). */
-import { STEPS } from '$lib/steps/registry';
+import { specOf, STEPS } from '$lib/steps/registry';
 import {
 	statusLine,
 	type Exchange,
@@ -48,7 +48,7 @@ const TOKEN_ANSWER_HEADERS = /^(cache-control|pragma)$/i;
  * "All headers" (ui/ExchangeView.svelte). The exports always carry every header.
  */
 export function keyHeaders(headers: HeaderList, step: Step): HeaderList {
-	const token = step === 'exchange' || step === 'refresh';
+	const token = specOf(step).endpoint === 'token';
 	return headers.filter(
 		([name]) => KEY_HEADERS.test(name) || (token && TOKEN_ANSWER_HEADERS.test(name))
 	);

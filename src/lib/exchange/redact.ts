@@ -33,6 +33,7 @@
  * A service that transforms the secret otherwise (reversed, split, hashed, encoded three times)
  * defeats this; the secret's binding to its client and URLs is the guarantee, not this module.
  */
+import { specOf } from '$lib/steps/registry';
 import type { Exchange, HeaderList, Redaction } from './types';
 import { createLru } from './lru';
 import {
@@ -674,7 +675,7 @@ export function collectTokens(exchanges: Exchange[]): string[] {
 			if (always || fields.some(([n]) => n === 'state'))
 				for (const [n, v] of fields) if (n === 'code') add(v);
 		};
-		codes(query, ex.step === 'callback');
+		codes(query, specOf(ex.step).travels === 'redirect-back');
 		if (ex.response)
 			for (const [n, v] of ex.response.headers)
 				if (n.toLowerCase() === 'location') codes(queryFields(v), true);

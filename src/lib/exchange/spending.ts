@@ -6,10 +6,10 @@
  * refresh token rotates: the service treats a replay as reuse and revokes the tokens issued from it
  * (RFC 6749 §4.1.2 and §10.4), so an export runs these only when asked to (`RUN_SPENDING_STEPS=1`).
  */
+import { specOf } from '$lib/steps/registry';
+import type { Spend } from '$lib/steps/spec';
 import { formFields, isFormBody, parseJson, queryFields, splitUrl } from './text';
 import type { Exchange } from './types';
-
-export type Spend = 'code' | 'refresh' | 'revoke';
 
 /** What a spending step uses up, for the sentence "Skipped: it …". */
 export const SPENDS: Record<Spend, string> = {
@@ -38,13 +38,18 @@ export function requestFields(req: Exchange['request']): Map<string, string> {
 	return out;
 }
 
-/** What sending this request again would spend, if anything. */
+/**
+ * What sending this request again would spend, if anything: by the grant it sends, or a
+ * revocation's by its step's spec or its URL. A request the playground server did not send (the
+ * consent page the browser opened, the redirect back) is shown by the exports, never sent.
+ */
 export function spends(ex: Exchange): Spend | undefined {
-	if (ex.step === 'consent' || ex.step === 'callback') return undefined;
+	const spec = specOf(ex.step);
+	if (spec.travels !== 'server') return undefined;
 	const grant = requestFields(ex.request).get('grant_type');
 	if (grant === 'authorization_code') return 'code';
 	if (grant === 'refresh_token') return 'refresh';
-	if (ex.step === 'revoke' || /\/(revoke|revocation)\/?$/i.test(splitUrl(ex.request.url).base))
+	if (spec.spends === 'revoke' || /\/(revoke|revocation)\/?$/i.test(splitUrl(ex.request.url).base))
 		return 'revoke';
 	return undefined;
 }

@@ -4,7 +4,7 @@
  * shows it at the top, in the document's title and to screen readers; the Markdown report opens
  * with it. One function, so the page and the exports never say two different things.
  */
-import { STEPS } from '$lib/steps/registry';
+import { specOf, STEPS } from '$lib/steps/registry';
 import { jsonObject } from './text';
 import type { Exchange } from './types';
 
@@ -15,9 +15,6 @@ export interface Verdict {
 	/** The id of what it names on the page: the tokens, or the failed step's card. */
 	target: string;
 }
-
-/** The steps whose answer gives (or refuses) the tokens. */
-const TOKEN_STEPS: readonly Exchange['step'][] = ['exchange', 'refresh'];
 
 /** "45 s", "59 min", "2 h 5 min", "3 days": a duration in whole units, rounded down. */
 export function durationText(ms: number): string {
@@ -56,7 +53,8 @@ function why(ex: Exchange): string {
  */
 export function verdictOf(exchanges: readonly Exchange[], now: number): Verdict | undefined {
 	// A replay sent on purpose (server/replay.ts) is no attempt of the flow's own.
-	const ex = exchanges.findLast((e) => TOKEN_STEPS.includes(e.step) && !e.replay);
+	// The steps whose verdict is on a token answer: it gives (or refuses) the tokens.
+	const ex = exchanges.findLast((e) => specOf(e.step).verdict === 'tokens' && !e.replay);
 	if (!ex) return undefined;
 	const step = STEPS[ex.step];
 	const res = ex.response;
@@ -70,7 +68,7 @@ export function verdictOf(exchanges: readonly Exchange[], now: number): Verdict 
 	// A replay's check of revocation after it (server/replay.ts): the tokens no longer work.
 	const revoked = exchanges
 		.slice(exchanges.indexOf(ex) + 1)
-		.some((e) => e.replay && e.step === 'userinfo' && e.response?.status === 401);
+		.some((e) => e.replay && specOf(e.step).endpoint === 'userinfo' && e.response?.status === 401);
 	if (revoked)
 		return {
 			ok: false,

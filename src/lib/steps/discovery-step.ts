@@ -8,6 +8,7 @@ export const spec = {
 	id: 'discovery',
 	title: 'Metadata',
 	name: 'metadata',
+	belongsTo: 'setup',
 	travels: 'server',
 	har: { rank: 5, matches: ({ path }) => path.includes('/.well-known/') }
 } as const satisfies StepSpec;

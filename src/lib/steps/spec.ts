@@ -18,7 +18,7 @@ import type { Endpoints } from '$lib/oauth/endpoints';
  * - `redirect-back`: the service sent the browser back with it to the playground's redirect URI (the callback);
  * - `server`: the playground server sends it to the service, and records the answer.
  */
-type Travels = 'navigation' | 'redirect-back' | 'server';
+export type Travels = 'navigation' | 'redirect-back' | 'server';
 
 /** The token endpoint's grants (RFC 6749 §4.1.3, §6), by their grant_type. */
 export type GrantType = 'authorization_code' | 'refresh_token';
@@ -27,7 +27,7 @@ export type GrantType = 'authorization_code' | 'refresh_token';
  * What sending the request again uses up: the code (single-use, RFC 6749 §4.1.2), the refresh
  * token (it may rotate, §6), or a token's validity (a revocation, RFC 7009).
  */
-type Spend = 'code' | 'refresh' | 'revoke';
+export type Spend = 'code' | 'refresh' | 'revoke';
 
 /**
  * The oauth4webapi function that judges the step's answer as a strict client would
@@ -64,6 +64,11 @@ export interface StepSpec {
 	readonly name: string;
 	/** The step's status comes from its exchanges (ui/step-status.ts), not from the flow's state. */
 	readonly fromExchanges?: true;
+	/**
+	 * It belongs to the setup, not to the flow's steps: the setup shows its exchange (the metadata
+	 * fill), and the Markdown report puts it after the flow's, with the setup.
+	 */
+	readonly belongsTo?: 'setup';
 	/** How its request travels: the diagram's lanes, and whether an export sends it or shows it. */
 	readonly travels: Travels;
 	/**
