@@ -48,7 +48,7 @@ const TOKEN_ANSWER_HEADERS = /^(cache-control|pragma)$/i;
  * "All headers" (ui/ExchangeView.svelte). The exports always carry every header.
  */
 export function keyHeaders(headers: HeaderList, step: Step): HeaderList {
-	const token = specOf(step).endpoint === 'token';
+	const token = specOf(step).grantType !== undefined;
 	return headers.filter(
 		([name]) => KEY_HEADERS.test(name) || (token && TOKEN_ANSWER_HEADERS.test(name))
 	);

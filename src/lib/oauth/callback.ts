@@ -8,6 +8,7 @@
  * Pure functions: no I/O.
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
+import { specOf } from '$lib/steps/registry';
 import { sameString } from './consent';
 import { hasCode, raise } from './catalogue/raise';
 import * as stateCheck from './catalogue/state-check';
@@ -57,7 +58,10 @@ export function ignoredFinding(kind: IgnoredKind, why: StaleWhy = 'replaced'): F
 
 /** Whether an Exchange is the record of an ignored redirect. */
 export function isIgnoredCallback(ex: Exchange): boolean {
-	return ex.step === 'callback' && ex.findings.some((f) => hasCode(f, 'callback-ignored'));
+	return (
+		specOf(ex.step).travels === 'redirect-back' &&
+		ex.findings.some((f) => hasCode(f, 'callback-ignored'))
+	);
 }
 
 /** Which kind of ignored redirect an Exchange records. */

@@ -6,6 +6,8 @@
  * consent URL's and the redirect back's).
  */
 import type { Exchange, FailureKind, Finding } from '$lib/exchange/types';
+import { specOf } from '$lib/steps/registry';
+import type { GrantType } from '$lib/steps/spec';
 import { headerValue } from '$lib/exchange/types';
 import { jsonObject } from '$lib/exchange/text';
 import { MAX_STATE_BYTES } from './consent';
@@ -66,19 +68,15 @@ const failureFindings: Record<FailureKind, Entry<[message: string]>> = {
  * it, for the grant that got it; an invalid_request whose description names the Content-Type is
  * about that header; an error the catalogue has no words for keeps the service's own.
  */
-function tokenErrorFinding(ex: Exchange, err: string, desc: string | undefined): Finding {
+function tokenErrorFinding(grant: GrantType, err: string, desc: string | undefined): Finding {
 	if (err === 'invalid_request' && /content-type/i.test(desc ?? ''))
 		return raise(token.CONTENT_TYPE_REFUSED, desc);
-	const e = explaining(
-		Object.values(token),
-		err,
-		ex.step === 'refresh' ? 'refresh_token' : 'authorization_code'
-	);
+	const e = explaining(Object.values(token), err, grant);
 	return e ? raise(e, desc) : raise(token.OTHER_ERROR, err, desc);
 }
 
 function tokenResponseFindings(
-	ex: Exchange,
+	grant: GrantType,
 	body: Record<string, unknown>,
 	ctx: DiagnoseContext
 ): Finding[] {
@@ -95,7 +93,10 @@ function tokenResponseFindings(
 	else if (body.expires_in > 366 * 24 * 3600)
 		out.push(raise(token.EXPIRES_IN_TOO_LONG, body.expires_in));
 	if (body.refresh_token === undefined)
-		out.push(raise(ex.step === 'refresh' ? token.REFRESH_TOKEN_KEPT : token.MISSING_REFRESH_TOKEN));
+		// A refresh that sends no new refresh token keeps the old one (RFC 6749 §6).
+		out.push(
+			raise(grant === 'refresh_token' ? token.REFRESH_TOKEN_KEPT : token.MISSING_REFRESH_TOKEN)
+		);
 	else if (typeof body.refresh_token !== 'string') out.push(raise(token.REFRESH_TOKEN_TYPE));
 	if (body.scope === undefined) out.push(raise(token.MISSING_SCOPE));
 	else if (typeof body.scope !== 'string') out.push(raise(token.SCOPE_TYPE));
@@ -153,7 +154,8 @@ function jsonExpected(ex: Exchange): Finding[] {
 	if (jsonObject(res.body) !== undefined) return [];
 	if (/^\s*\[/.test(res.body)) return [];
 	const isHtml = /html/i.test(ct ?? '') || /^\s*</.test(res.body);
-	if (ex.step === 'api' && res.body.trim() === 'OK') return [];
+	// The API answers a write with a plain OK (the service's API docs §4.4).
+	if (specOf(ex.step).endpoint === 'api' && res.body.trim() === 'OK') return [];
 	return [raise(res.truncated ? answer.NOT_JSON_CUT_OFF : answer.NOT_JSON, isHtml, ct)];
 }
 
@@ -307,13 +309,21 @@ function queuedFinding(ex: Exchange): Finding[] {
  * code and spent it (codes are single-use, RFC 6749 §4.1.2), or never seen it.
  */
 function codeMaybeSpent(ex: Exchange): Finding[] {
-	if (ex.step !== 'exchange' || ex.failure?.kind !== 'reset' || ex.response) return [];
+	if (specOf(ex.step).spends !== 'code' || ex.failure?.kind !== 'reset' || ex.response) return [];
 	return [raise(transport.CODE_MAYBE_SPENT)];
 }
 
+/**
+ * The findings on the answer, by what the step's spec says of its request (steps/): the consent
+ * URL the browser opens has no answer recorded, only the URL to judge; the authorization endpoint
+ * answers the registration check with a redirect (RFC 6749 §4.1.2), and the redirect back's own
+ * answer is the playground's 303, so neither is a stray redirect; a token request's answer is judged
+ * for its grant, and a call with the access token by what a protected resource sends.
+ */
 function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	const out: Finding[] = [];
-	if (ex.step === 'consent') {
+	const spec = specOf(ex.step);
+	if (spec.travels === 'navigation') {
 		const u = URL.canParse(ex.request.url) ? new URL(ex.request.url) : undefined;
 		// Stryker disable next-line StringLiteral: any short text in place of the empty state is under the cap as well
 		const state = u?.searchParams.get('state') ?? '';
@@ -325,13 +335,16 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	if (!res) return out;
 	// An answer that is not OAuth names the URL as probably wrong, in place of the generic findings.
 	const wrong = wrongEndpointFinding(ex, ctx.playground);
-	if (res.status >= 300 && res.status < 400 && ex.step !== 'callback' && ex.step !== 'check') {
+	const redirects = spec.travels === 'redirect-back' || spec.endpoint === 'authorization';
+	if (res.status >= 300 && res.status < 400 && !redirects) {
 		out.push(wrong ?? raise(answer.REDIRECT, res.status, headerValue(res.headers, 'Location')));
 		return out;
 	}
 	if (res.status >= 500) out.push(raise(answer.SERVER_ERROR, res.status));
-	if (ex.step === 'check') return [...out, ...(wrong ? [wrong] : checkFindings(ex, ctx))];
-	if (ex.step === 'exchange' || ex.step === 'refresh') {
+	if (spec.endpoint === 'authorization')
+		return [...out, ...(wrong ? [wrong] : checkFindings(ex, ctx))];
+	const grant = spec.grantType;
+	if (grant) {
 		const ct = headerValue(ex.request.headers, 'Content-Type');
 		if (ex.request.method === 'POST' && (!ct || !/^application\/x-www-form-urlencoded\b/i.test(ct)))
 			out.push(raise(token.CONTENT_TYPE_NOT_SENT, ct));
@@ -340,14 +353,14 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		else if (body && typeof body.error === 'string')
 			out.push(
 				tokenErrorFinding(
-					ex,
+					grant,
 					body.error,
 					typeof body.error_description === 'string' ? body.error_description : undefined
 				)
 			);
 		// A 2xx (a recorded response is final, never 1xx; a 3xx returned above).
 		else if (Math.floor(res.status / 100) === 2 && body)
-			out.push(...tokenResponseFindings(ex, body, ctx));
+			out.push(...tokenResponseFindings(grant, body, ctx));
 		else if (res.status >= 400 && res.status < 500 && !body)
 			out.push(raise(token.NO_ERROR_OBJECT, res.status));
 		const cc = headerValue(res.headers, 'Cache-Control');
@@ -356,12 +369,12 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		if (!wrong) out.push(...jsonExpected(ex));
 		return out;
 	}
-	if (ex.step === 'userinfo' || ex.step === 'api') {
+	if (spec.sendsAccessToken) {
 		out.push(...apiFindings(ex, ctx));
 		out.push(...(wrong ? [wrong] : jsonExpected(ex)));
 		const item = badItemIdFinding(ex);
 		if (item) out.push(item);
-		if (ex.step === 'userinfo' && res.status === 200) {
+		if (spec.endpoint === 'userinfo' && res.status === 200) {
 			const body = jsonObject(res.body);
 			if (body && !('userId' in body)) out.push(raise(resourceCall.USERINFO_FIELDS));
 		}

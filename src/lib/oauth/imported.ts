@@ -7,6 +7,7 @@
 import { fromHar, type ImportOptions, type ImportResult } from '$lib/exchange/har/import';
 import { parseJson, queryFields, splitUrl } from '$lib/exchange/text';
 import type { Exchange, Finding } from '$lib/exchange/types';
+import { specOf } from '$lib/steps/registry';
 import { diagnose, diagnoseCallback, type DiagnoseContext } from './diagnose';
 import * as token from './catalogue/token';
 import { hasCode, raise } from './catalogue/raise';
@@ -35,9 +36,12 @@ function unknownState(ex: Exchange, states: ReadonlySet<string>): Finding[] {
 	return [raise(stateCheck.STATE_NOT_IN_RECORDING)];
 }
 
-/** The authorization code a token request sends, unless shortened by an export (it holds "…"). */
+/**
+ * The authorization code a token request sends (the step that spends one), unless shortened by an
+ * export (it holds "…").
+ */
 function codeSent(ex: Exchange): string | undefined {
-	if (ex.step !== 'exchange') return undefined;
+	if (specOf(ex.step).spends !== 'code') return undefined;
 	const code = new URLSearchParams(ex.request.body).get('code');
 	return code && !code.includes('…') ? code : undefined;
 }
@@ -61,23 +65,23 @@ function reusedCode(findings: Finding[], ex: Exchange, earlier: number): Finding
 export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 	let requestedScope: string | undefined;
 	let tokenExpiresAt: number | undefined;
+	// The consent requests: the URLs the browser opened, with the state and the scope they sent.
+	const consent = (ex: Exchange) => specOf(ex.step).travels === 'navigation';
 	const states = new Set(
 		exchanges.flatMap((ex) =>
-			ex.step === 'consent'
-				? queryFields(ex.request.url).flatMap(([n, v]) => (n === 'state' ? [v] : []))
-				: []
+			consent(ex) ? queryFields(ex.request.url).flatMap(([n, v]) => (n === 'state' ? [v] : [])) : []
 		)
 	);
 	/** Each code sent to the token endpoint, and the first exchange (#n) that sent it. */
 	const sent = new Map<string, number>();
 	return exchanges.map((ex, i) => {
-		if (ex.step === 'consent') {
+		if (consent(ex)) {
 			const scope = queryFields(ex.request.url).find(([n]) => n === 'scope');
 			if (scope) requestedScope = scope[1];
 		}
 		const ctx: DiagnoseContext = { requestedScope, tokenExpiresAt };
 		let findings =
-			ex.step === 'callback'
+			specOf(ex.step).travels === 'redirect-back'
 				? [...callbackFindings(ex), ...unknownState(ex, states)]
 				: diagnose(ex, ctx);
 		const code = codeSent(ex);
@@ -87,12 +91,7 @@ export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 			else findings = reusedCode(findings, ex, earlier);
 		}
 		const res = ex.response;
-		if (
-			(ex.step === 'exchange' || ex.step === 'refresh') &&
-			res &&
-			res.status >= 200 &&
-			res.status < 300
-		) {
+		if (specOf(ex.step).grantType !== undefined && res && res.status >= 200 && res.status < 300) {
 			const body = parseJson(res.body) as Record<string, unknown> | undefined;
 			// A number, string or array has no access_token field: only an object passes.
 			if (typeof body?.access_token === 'string') {

@@ -7,6 +7,7 @@
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
+import { specOf } from '$lib/steps/registry';
 import { raise } from './catalogue/raise';
 import { ITEM_ID_MALFORMED, ITEM_ID_MISSING, ITEM_ID_UNKNOWN } from './catalogue/resource-call';
 
@@ -44,7 +45,7 @@ const short = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}â€
 /** The finding for a 400 from the API that is about an item id, or undefined. */
 export function badItemIdFinding(ex: Exchange): Finding | undefined {
 	const res = ex.response;
-	if (ex.step !== 'api' || !res || res.status !== 400) return undefined;
+	if (specOf(ex.step).endpoint !== 'api' || !res || res.status !== 400) return undefined;
 	const editTag =
 		URL.canParse(ex.request.url) && /\/edit-tag\/?$/.test(new URL(ex.request.url).pathname);
 	const text = said(res.body);

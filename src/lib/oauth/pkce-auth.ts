@@ -4,6 +4,7 @@
  * is missing or does not match. Pure. The words are the catalogue's (`catalogue/method-and-pkce.ts`).
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
+import { specOf } from '$lib/steps/registry';
 import type { AuthMethod, PkceMethod } from './setup';
 import { AUTH_METHOD_NAME } from './auth-methods';
 import { raise } from './catalogue/raise';
@@ -65,7 +66,8 @@ function methodLikely(ex: Exchange, ctx: ClientContext, description: string): bo
 
 /** Findings for a token-endpoint answer (code exchange or refresh), from the method and PKCE used. */
 export function clientAuthFindings(ex: Exchange, ctx: ClientContext): Finding[] {
-	if (ex.step !== 'exchange' && ex.step !== 'refresh') return [];
+	const { grantType } = specOf(ex.step);
+	if (grantType === undefined) return [];
 	const err = oauthError(ex);
 	if (!err) return [];
 	if (err.error === 'invalid_client') {
@@ -82,7 +84,7 @@ export function clientAuthFindings(ex: Exchange, ctx: ClientContext): Finding[] 
 			raise(said.CLIENT_AUTH_METHOD, ctx.method, unlisted ? ctx.supported : undefined, other)
 		];
 	}
-	if (err.error === 'invalid_grant' && ex.step === 'exchange') {
+	if (err.error === 'invalid_grant' && grantType === 'authorization_code') {
 		if (ctx.pkce === 'off' && mentionsPkce(err.description)) return [raise(said.PKCE_REQUIRED)];
 		if (ctx.pkce !== 'off')
 			return [

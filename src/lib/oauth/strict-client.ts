@@ -22,6 +22,8 @@
  */
 import * as oauth from 'oauth4webapi';
 import type { Exchange, Finding } from '$lib/exchange/types';
+import { specOf } from '$lib/steps/registry';
+import type { StrictJudge } from '$lib/steps/spec';
 import type { Setup } from './setup';
 import { hasCode, raise, type Entry } from './catalogue/raise';
 import type { FindingCode } from './catalogue';
@@ -95,24 +97,34 @@ function objection(e: unknown): string | undefined {
 	return undefined;
 }
 
-/** The library's judge for each step's answer, and the entry its objection is said by. */
-const JUDGES: Partial<
-	Record<
-		Exchange['step'],
-		[
-			(as: oauth.AuthorizationServer, client: oauth.Client, res: Response) => Promise<unknown>,
-			Entry<[string]>
-		]
-	>
+/**
+ * Each judge a step's spec can name (its `strictJudge`): the library's function, and the entry its
+ * objection is said by.
+ */
+const JUDGES: Record<
+	StrictJudge,
+	[
+		(as: oauth.AuthorizationServer, client: oauth.Client, res: Response) => Promise<unknown>,
+		Entry<[string]>
+	]
 > = {
-	exchange: [oauth.processAuthorizationCodeResponse, V.CODE_ANSWER_REJECTED],
-	refresh: [oauth.processRefreshTokenResponse, V.REFRESH_ANSWER_REJECTED],
-	par: [oauth.processPushedAuthorizationResponse, V.PUSHED_ANSWER_REJECTED],
-	revoke: [
+	processAuthorizationCodeResponse: [
+		oauth.processAuthorizationCodeResponse,
+		V.CODE_ANSWER_REJECTED
+	],
+	processRefreshTokenResponse: [oauth.processRefreshTokenResponse, V.REFRESH_ANSWER_REJECTED],
+	processPushedAuthorizationResponse: [
+		oauth.processPushedAuthorizationResponse,
+		V.PUSHED_ANSWER_REJECTED
+	],
+	processRevocationResponse: [
 		(_as, _client, res) => oauth.processRevocationResponse(res),
 		V.REVOCATION_ANSWER_REJECTED
 	],
-	introspect: [oauth.processIntrospectionResponse, V.INTROSPECTION_ANSWER_REJECTED]
+	processIntrospectionResponse: [
+		oauth.processIntrospectionResponse,
+		V.INTROSPECTION_ANSWER_REJECTED
+	]
 };
 
 /**
@@ -125,11 +137,12 @@ export async function strictVerdict(
 	ex: Exchange,
 	setup: Pick<Setup, 'issuer' | 'client_id'> | undefined
 ): Promise<Finding | undefined> {
-	const judge = JUDGES[ex.step];
+	const spec = specOf(ex.step);
+	const judge = spec.strictJudge && JUDGES[spec.strictJudge];
 	if (!judge || !ex.response || ex.response.truncated) return undefined;
 	if (ex.findings.some((f) => f.level === 'error' && NOT_OAUTH.some((c) => hasCode(f, c))))
 		return undefined;
-	const tokens = ex.step === 'exchange' || ex.step === 'refresh';
+	const tokens = spec.grantType !== undefined;
 	const res = responseOf(ex, tokens ? withoutIdToken(ex.response.body) : ex.response.body);
 	if (!res) return undefined;
 	const origin = URL.canParse(ex.request.url) ? new URL(ex.request.url).origin : 'about:blank';

@@ -8,6 +8,7 @@
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { headerValue } from '$lib/exchange/types';
+import { specOf, type Step } from '$lib/steps/registry';
 import { jsonObject } from '$lib/exchange/text';
 import { pageText } from './page-text';
 import { explaining, raise, type Entry } from './catalogue/raise';
@@ -23,14 +24,26 @@ const DOCUMENTED_PATHS = {
 	api: '/reader/api/0/'
 } as const;
 
+/** An endpoint the service's API docs document below the base URL. */
+type Documented = keyof typeof DOCUMENTED_PATHS;
+
+/**
+ * The documented endpoint a step's request was sent to by the playground server, from its spec
+ * (steps/); undefined for any other step. The consent page the browser opens has no answer here.
+ */
+function documentedEndpoint(step: Step): Documented | undefined {
+	const { travels, endpoint } = specOf(step);
+	return travels === 'server' && endpoint !== undefined && Object.hasOwn(DOCUMENTED_PATHS, endpoint)
+		? (endpoint as Documented)
+		: undefined;
+}
+
 export interface PlaygroundInfo {
 	/** The playground's own origin: a base URL on it, outside `/sandbox`, reaches the playground. */
 	origin: string;
 	/** Whether the built-in sandbox is on (its base URL is `<origin>/sandbox`). */
 	sandbox: boolean;
 }
-
-type Step = 'exchange' | 'refresh' | 'userinfo' | 'api' | 'check';
 
 function isHtml(ex: Exchange): boolean {
 	const res = ex.response!;
@@ -51,10 +64,44 @@ function namesClient(html: string): boolean {
 	);
 }
 
+/** What an endpoint never answers, when its answer is not cut off, not a 5xx and not a 1xx. */
+interface Answer {
+	ex: Exchange;
+	status: number;
+	redirect: boolean;
+	/** The body as a JSON object, when it is one. */
+	body: Record<string, unknown> | undefined;
+	/** Its `error`, when it is a string. */
+	error: string | undefined;
+}
+
+/** For each documented endpoint, whether an answer is one that endpoint never sends. */
+const NOT_ITS_ANSWER: Record<Documented, (a: Answer) => boolean> = {
+	token: ({ ex, status, redirect, body, error }) => {
+		if (status < 300) return !body;
+		if (redirect) return true;
+		// A body naming a token error the catalogue explains (RFC 6749 §5.2) is an OAuth answer.
+		if (status === 404 || status === 405) return !error || !explaining(Object.values(token), error);
+		// A 401 with an empty body and an authentication challenge is the endpoint refusing the
+		// client (without the JSON object RFC 6749 §5.2 asks for), not another page.
+		const res = ex.response!;
+		if (status === 401 && !res.body.trim() && headerValue(res.headers, 'WWW-Authenticate'))
+			return false;
+		return error === undefined;
+	},
+	userinfo: ({ ex, status, redirect }) =>
+		redirect || status === 404 || status === 405 || isHtml(ex),
+	// The API answers an unknown path with its own JSON 404; a page of HTML is someone else's.
+	api: ({ ex, status }) => isHtml(ex) && (status < 300 || status === 404 || status === 405),
+	// A page that names the client refuses it (Dex: 404, "Invalid client_id."): the endpoint is right.
+	authorization: ({ ex, status, error }) =>
+		(status === 404 || status === 405) && error === undefined && !namesClient(ex.response!.body)
+};
+
 export function isNotOAuthAnswer(ex: Exchange): boolean {
 	const res = ex.response;
 	if (!res || ex.failure || res.truncated) return false;
-	const step = ex.step as Step;
+	const endpoint = documentedEndpoint(ex.step);
 	const { status } = res;
 	if (status >= 500 || status < 200) return false;
 	const redirect = status >= 300 && status < 400;
@@ -62,54 +109,23 @@ export function isNotOAuthAnswer(ex: Exchange): boolean {
 	const error = typeof body?.error === 'string' ? body.error : undefined;
 	// A JSON object that does not parse is a broken answer of its own ("not JSON"), not another page.
 	if (!body && !redirect && /^\s*\{/.test(res.body)) return false;
-	switch (step) {
-		case 'exchange':
-		case 'refresh':
-			if (status < 300) return !body;
-			if (redirect) return true;
-			// A body naming a token error the catalogue explains (RFC 6749 §5.2) is an OAuth answer.
-			if (status === 404 || status === 405)
-				return !error || !explaining(Object.values(token), error);
-			// A 401 with an empty body and an authentication challenge is the endpoint refusing the
-			// client (without the JSON object RFC 6749 §5.2 asks for), not another page.
-			if (status === 401 && !res.body.trim() && headerValue(res.headers, 'WWW-Authenticate'))
-				return false;
-			return error === undefined;
-		case 'userinfo':
-			return redirect || status === 404 || status === 405 || isHtml(ex);
-		case 'api':
-			// The API answers an unknown path with its own JSON 404; a page of HTML is someone else's.
-			return isHtml(ex) && (status < 300 || status === 404 || status === 405);
-		case 'check':
-			// A page that names the client refuses it (Dex: 404, "Invalid client_id."): the endpoint is right.
-			return (status === 404 || status === 405) && error === undefined && !namesClient(res.body);
-		default:
-			return false;
-	}
+	return endpoint !== undefined && NOT_ITS_ANSWER[endpoint]({ ex, status, redirect, body, error });
 }
 
-/** The suffix of the documented endpoint a step calls, below the base URL. */
-function suffixOf(step: Step, url: URL): string {
-	switch (step) {
-		case 'exchange':
-		case 'refresh':
-			return DOCUMENTED_PATHS.token;
-		case 'userinfo':
-			return DOCUMENTED_PATHS.userinfo;
-		case 'check':
-			return DOCUMENTED_PATHS.authorization;
-		case 'api': {
-			// From the API's documented path on; the whole path when it has none.
-			return url.pathname.slice(Math.max(url.pathname.indexOf(DOCUMENTED_PATHS.api), 0));
-		}
-	}
+/** The suffix of the documented endpoint, below the base URL. */
+function suffixOf(endpoint: Documented, url: URL): string {
+	// An API call: from the API's documented path on; the whole path when it has none.
+	if (endpoint === 'api')
+		return url.pathname.slice(Math.max(url.pathname.indexOf(DOCUMENTED_PATHS.api), 0));
+	return DOCUMENTED_PATHS[endpoint];
 }
 
 /** The base URL a request URL was built from, when it ends with the step's documented path. */
 export function calledBase(step: Step, requestUrl: string): string | undefined {
-	if (!URL.canParse(requestUrl)) return undefined;
+	const endpoint = documentedEndpoint(step);
+	if (endpoint === undefined || !URL.canParse(requestUrl)) return undefined;
 	const url = new URL(requestUrl);
-	const suffix = suffixOf(step, url);
+	const suffix = suffixOf(endpoint, url);
 	if (!url.pathname.endsWith(suffix)) return undefined;
 	return (url.origin + url.pathname.slice(0, url.pathname.length - suffix.length)).replace(
 		/\/+$/,
@@ -141,7 +157,7 @@ function stripEndpointPaths(base: string): string {
  * endpoint's path that was typed into it.
  */
 export function meantBase(ex: Exchange, playground?: PlaygroundInfo): string | undefined {
-	const step = ex.step as Step;
+	const { step } = ex;
 	const res = ex.response;
 	const base = calledBase(step, ex.request.url);
 	if (!URL.canParse(ex.request.url)) return undefined;
@@ -213,11 +229,13 @@ export function whatCameBack(ex: Exchange): string {
 	return `${head}${type}: "${oneLine(res.body)}"`;
 }
 
-/** The entry for each step's endpoint: what it was meant to be, and where the API docs say so. */
-const NOT_THE: Record<Step, Entry<[string, string, boolean, EndpointFix]>> = {
-	check: A.NOT_THE_CONSENT_PAGE,
-	exchange: A.NOT_THE_TOKEN_ENDPOINT,
-	refresh: A.NOT_THE_TOKEN_ENDPOINT_ON_REFRESH,
+/**
+ * The entry for each endpoint: what it was meant to be, and where the API docs say so. The token
+ * endpoint has two: the refresh's is documented in a section of its own (§4.3).
+ */
+const NOT_THE: Record<Documented, Entry<[string, string, boolean, EndpointFix]>> = {
+	authorization: A.NOT_THE_CONSENT_PAGE,
+	token: A.NOT_THE_TOKEN_ENDPOINT,
 	userinfo: A.NOT_THE_USERINFO_ENDPOINT,
 	api: A.NOT_THE_API
 };
@@ -230,8 +248,8 @@ export function wrongEndpointFinding(
 	ex: Exchange,
 	playground?: PlaygroundInfo
 ): Finding | undefined {
-	if (!isNotOAuthAnswer(ex)) return undefined;
-	const step = ex.step as Step;
+	const endpoint = documentedEndpoint(ex.step);
+	if (endpoint === undefined || !isNotOAuthAnswer(ex)) return undefined;
 	const url = ex.request.url;
 	const own =
 		playground !== undefined &&
@@ -239,15 +257,20 @@ export function wrongEndpointFinding(
 		new URL(url).origin === playground.origin &&
 		!(playground.sandbox && /^\/sandbox(\/|$)/.test(new URL(url).pathname));
 	const meant = meantBase(ex, playground);
-	const base = calledBase(step, url);
+	const base = calledBase(ex.step, url);
 	const where: EndpointFix = meant
 		? { meant, endpoints: documentedEndpoints(meant) }
 		: base !== undefined
 			? { called: base, endpoints: documentedEndpoints(base) }
-			: {
-					path: DOCUMENTED_PATHS[
-						step === 'check' ? 'authorization' : step === 'userinfo' ? 'userinfo' : 'token'
-					]
-				};
-	return raise(NOT_THE[step], url, whatCameBack(ex), own, where);
+			: // A custom endpoint, or a URL that does not parse: the documented path below the base URL.
+				// An API call gets here only when its URL does not parse; it names the token endpoint's.
+				{ path: DOCUMENTED_PATHS[endpoint === 'api' ? 'token' : endpoint] };
+	const refresh = endpoint === 'token' && specOf(ex.step).grantType === 'refresh_token';
+	return raise(
+		refresh ? A.NOT_THE_TOKEN_ENDPOINT_ON_REFRESH : NOT_THE[endpoint],
+		url,
+		whatCameBack(ex),
+		own,
+		where
+	);
 }

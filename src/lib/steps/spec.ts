@@ -33,7 +33,7 @@ export type Spend = 'code' | 'refresh' | 'revoke';
  * The oauth4webapi function that judges the step's answer as a strict client would
  * (strict-client.ts), where the library has one.
  */
-type StrictJudge =
+export type StrictJudge =
 	| 'processAuthorizationCodeResponse'
 	| 'processRefreshTokenResponse'
 	| 'processPushedAuthorizationResponse'
