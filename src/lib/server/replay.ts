@@ -10,6 +10,7 @@
  * the replay is for.
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
+import { specOf } from '$lib/steps/registry';
 import * as found from '$lib/oauth/catalogue/code-replay';
 import { raise } from '$lib/oauth/catalogue/raise';
 import { jsonObject } from '$lib/exchange/text';
@@ -101,7 +102,7 @@ export async function replayCode(
 	const checked = await callApi(c, fork, 'userinfo');
 	const check = checked.ok
 		? checked.exchanges
-				.filter((ex) => ex.step === 'userinfo')
+				.filter((ex) => specOf(ex.step).endpoint === 'userinfo')
 				.map((ex) => ({
 					...ex,
 					replay: true as const,

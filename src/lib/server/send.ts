@@ -15,6 +15,7 @@ import type { Exchange, Failure, FailureKind, HeaderList, Step, Timing } from '$
 import { checkUrl, guardedLookup, type GuardPolicy } from './guard';
 import { clientKey } from '$lib/fixed-window.server';
 import { HostSlots, type Slot } from './host-slots';
+import { specOf } from '$lib/steps/registry';
 import type { Config, Limits } from '$lib/config.server.js';
 
 export const USER_AGENT =
@@ -117,10 +118,10 @@ function slotsFor(pool: Pool, host: string): HostSlots {
 /**
  * A request that spends something (the code exchange spends the code, a refresh may rotate the
  * refresh token) goes on a connection of its own, never on a kept-alive one the server may be
- * closing: it costs a handshake, and it is never sent twice.
+ * closing: it costs a handshake, and it is never sent twice. Its step's spec says so.
  */
 function needsFreshConnection(input: Pick<SendInput, 'step'>): boolean {
-	return input.step === 'exchange' || input.step === 'refresh';
+	return specOf(input.step).freshConnection === true;
 }
 
 /**
