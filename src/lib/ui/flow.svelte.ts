@@ -14,7 +14,7 @@ import type { ActionResult, SubmitFunction } from '@sveltejs/kit';
 import { exchangeNumbers, type Exchange } from '$lib/exchange/types';
 import type { LeftOut } from '$lib/exchange/har/import';
 import { busyText, doneText, type ActionName } from '$lib/exchange/step-registry';
-import { EXCHANGE_STEPS, type ExchangeStep } from '$lib/steps/registry';
+import { EXCHANGE_STEPS, specOf, STEP_NAMES, type ExchangeStep } from '$lib/steps/registry';
 import type { FieldErrors } from '$lib/oauth/setup';
 import { issuerStops, type IssuerVerdict } from '$lib/oauth/issuer';
 import { verdictOf } from '$lib/exchange/verdict';
@@ -25,6 +25,9 @@ import { transcript } from './transcript.svelte';
 import { focusOutcome } from './focus';
 import { UndoOffer } from './undo.svelte';
 import type { Vouch } from '$lib/oauth/token-binding';
+
+/** The steps whose verdict is the flow's, on a token answer (the code exchange, the refresh). */
+const TOKEN_VERDICTS = STEP_NAMES.filter((s) => specOf(s).verdict === 'tokens');
 
 /** After this long a step counts as slow, and the progress line offers Cancel. */
 export const SLOW_AFTER_MS = 2000;
@@ -145,13 +148,12 @@ export class Flow {
 	 */
 	readonly verdict = $derived.by(() => {
 		const setupId = this.#facts().setupId;
-		const newest = [
-			latestOf(transcript.items, 'exchange', setupId),
-			latestOf(transcript.items, 'refresh', setupId)
-		];
+		const newest = TOKEN_VERDICTS.map((step) => latestOf(transcript.items, step, setupId));
 		return verdictOf(
 			// With a replay's check of revocation (server/replay.ts), which may say they were revoked.
-			transcript.items.filter((e) => newest.includes(e) || (e.replay && e.step === 'userinfo')),
+			transcript.items.filter(
+				(e) => newest.includes(e) || (e.replay && specOf(e.step).endpoint === 'userinfo')
+			),
 			this.clock.now
 		);
 	});

@@ -3,7 +3,8 @@
  * its labels, its status, and where everything goes for a given width.
  */
 import { exchangeNumbers, headerValue, statusLine, type Exchange } from '$lib/exchange/types';
-import { STEP_NAMES, STEPS, type Step } from '$lib/steps/registry';
+import { specOf, STEP_NAMES, STEPS, type Step } from '$lib/steps/registry';
+import type { Travels } from '$lib/steps/spec';
 import { exchangeStatus, ofSetup, type ExchangeStatus } from './step-status';
 
 export type Lane = 'browser' | 'playground' | 'service';
@@ -34,20 +35,26 @@ const STATUS_MARK: Record<StatusKind, string> = {
 };
 
 /**
- * Which lanes an arrow joins. The consent is the browser opening the service's page; the callback
- * is the service's redirect landing on the playground's /callback, so it is drawn from the browser
- * to the playground server; every other step is the playground server calling the service.
+ * The lanes an arrow joins, by how its request travels (the step's spec): a navigation is the
+ * browser opening the service's page (the consent); the redirect back is the service's redirect
+ * landing on the playground's /callback, so it is drawn from the browser to the playground server;
+ * every other request is the playground server calling the service.
  */
+const LANES_OF: Record<Travels, { from: Lane; to: Lane }> = {
+	navigation: { from: 'browser', to: 'service' },
+	'redirect-back': { from: 'browser', to: 'playground' },
+	server: { from: 'playground', to: 'service' }
+};
+
+/** Which lanes an arrow of the step joins. */
 export function lanesOf(step: Step): { from: Lane; to: Lane } {
-	switch (step) {
-		case 'consent':
-			return { from: 'browser', to: 'service' };
-		case 'callback':
-			return { from: 'browser', to: 'playground' };
-		default:
-			return { from: 'playground', to: 'service' };
-	}
+	return { ...LANES_OF[specOf(step).travels] };
 }
+
+/** The step's request is what came back to the redirect URI (the callback). */
+const isRedirectBack = (ex: Exchange) => specOf(ex.step).travels === 'redirect-back';
+/** The step's request is the browser opening the service's page, with no answer recorded (the consent). */
+const isNavigation = (ex: Exchange) => specOf(ex.step).travels === 'navigation';
 
 /** A URL's query parameter, or undefined when the URL does not parse. */
 function param(url: string, name: string, base?: string): string | undefined {
@@ -62,7 +69,7 @@ function param(url: string, name: string, base?: string): string | undefined {
  * not its status code.
  */
 function redirectError(ex: Exchange): string | undefined {
-	if (ex.step === 'callback') return param(ex.request.url, 'error');
+	if (isRedirectBack(ex)) return param(ex.request.url, 'error');
 	const res = ex.response;
 	if (!res || res.status < 300 || res.status >= 400) return undefined;
 	const location = headerValue(res.headers, 'Location');
@@ -71,7 +78,7 @@ function redirectError(ex: Exchange): string | undefined {
 
 /** A callback that brought a code and was taken: the success it is, whatever its 303 says. */
 const bringsCode = (ex: Exchange) =>
-	ex.step === 'callback' && !!param(ex.request.url, 'code') && exchangeStatus(ex) === 'redirect';
+	isRedirectBack(ex) && !!param(ex.request.url, 'code') && exchangeStatus(ex) === 'redirect';
 
 /**
  * The arrow's status: the step cards' (step-status.ts `exchangeStatus`), except that a callback
@@ -89,7 +96,7 @@ export function statusCode(ex: Exchange): string {
 	if ((kind === 'denied' || kind === 'failed') && error) return error;
 	if (bringsCode(ex)) return 'code';
 	if (ex.response) return String(ex.response.status);
-	return ex.step === 'consent' ? 'navigates' : 'no answer';
+	return isNavigation(ex) ? 'navigates' : 'no answer';
 }
 
 /**
@@ -103,7 +110,7 @@ function statusPhrase(ex: Exchange): string {
 	if ((kind === 'denied' || kind === 'failed') && error) return error;
 	if (bringsCode(ex)) return 'code received';
 	if (ex.response) return statusLine(ex.response);
-	return ex.step === 'consent' ? 'the browser navigates' : 'no answer';
+	return isNavigation(ex) ? 'the browser navigates' : 'no answer';
 }
 
 function pathname(url: string): string {

@@ -8,7 +8,7 @@
  * An exchange of another setup is never a step's result.
  */
 import type { Exchange } from '$lib/exchange/types';
-import type { ExchangeStep } from '$lib/steps/registry';
+import { specOf, type ExchangeStep } from '$lib/steps/registry';
 
 export type StepState = 'todo' | 'current' | 'done' | 'failed' | 'cancelled' | 'denied' | 'busy';
 
@@ -61,9 +61,12 @@ export interface StepView {
 	interrupted?: boolean;
 }
 
-/** The callback brought `error=access_denied`: the user (or the provider) declined consent. */
+/**
+ * The redirect back (the callback) brought `error=access_denied`: the user (or the provider)
+ * declined consent.
+ */
 function isDenial(ex: Exchange): boolean {
-	if (ex.step !== 'callback') return false;
+	if (specOf(ex.step).travels !== 'redirect-back') return false;
 	try {
 		return new URL(ex.request.url).searchParams.get('error') === 'access_denied';
 	} catch {

@@ -11,6 +11,7 @@
  * action's reload brings a newly needed part with the data that needs it.
  */
 import type { Exchange } from '$lib/exchange/types';
+import { specOf } from '$lib/steps/registry';
 import type FlowStepsComponent from './FlowSteps.svelte';
 import type * as Prefill from '$lib/ui/prefill-parts';
 
@@ -30,7 +31,7 @@ export function needsFlowSteps(d: PartsFacts, transcript: readonly Exchange[] = 
 		!!d.callback ||
 		(Array.isArray(d.outbox) && d.outbox.length > 0) ||
 		// The metadata fill belongs to the setup; any other exchange has a step card.
-		transcript.some((ex) => ex.step !== 'discovery')
+		transcript.some((ex) => specOf(ex.step).belongsTo !== 'setup')
 	);
 }
 
