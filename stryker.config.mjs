@@ -12,6 +12,7 @@ export default {
 	mutate: [
 		'src/lib/oauth/**/*.ts',
 		'src/lib/exchange/**/*.ts',
+		'src/lib/steps/**/*.ts',
 		'src/lib/server/guard.ts',
 		'src/lib/server/csrf.ts',
 		'src/lib/server/session.ts',

@@ -31,6 +31,7 @@ export function mutatedFiles(globs = /** @type {string[]} */ (config.mutate)) {
 }
 
 const OAUTH = 'src/lib/oauth/';
+const STEPS = 'src/lib/steps/';
 const CATALOGUE = `${OAUTH}catalogue/`;
 /** @param {string} dir @param {string[]} names @returns {(file: string) => boolean} */
 const named = (dir, names) => (file) => names.some((n) => file === `${dir}${n}.ts`);
@@ -42,7 +43,10 @@ const PARTS = [
 	named(OAUTH, ['docs', 'redirect-uri']),
 	named(CATALOGUE, ['token', 'signed-jwt', 'consent-url', 'transport', 'revocation-introspection']),
 	(/** @type {string} */ f) => f.startsWith(CATALOGUE),
-	named(OAUTH, ['diagnose', 'wrong-endpoint', 'redirect-refusal', 'api-request']),
+	// The step specs with the diagnosis that reads them: the same tests cover both.
+	(/** @type {string} */ f) =>
+		f.startsWith(STEPS) ||
+		named(OAUTH, ['diagnose', 'wrong-endpoint', 'redirect-refusal', 'api-request'])(f),
 	(/** @type {string} */ f) => f.startsWith(OAUTH),
 	() => true
 ];
