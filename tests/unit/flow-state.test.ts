@@ -259,6 +259,32 @@ describe('the automatic exchange and the step states after the issuer check', ()
 			exchange: { state: 'todo' }
 		});
 	});
+	test('the steps’ states come in the page’s order, but for the refresh before the user-info call: a refresh under way is the current step while the user-info call is next', () => {
+		const signedIn = {
+			setupDone: true,
+			pending: false,
+			callbackVerdict: 'code',
+			hasCode: false,
+			hasTokens: true,
+			exchanges: [],
+			busy: 'refresh'
+		};
+		const states = stepStates(signedIn);
+		expect(Object.keys(states)).toEqual([
+			'setup',
+			'consent',
+			'callback',
+			'exchange',
+			'refresh',
+			'userinfo',
+			'api',
+			'introspect',
+			'revoke'
+		]);
+		expect(states).toMatchObject({ refresh: 'busy', userinfo: 'current', api: 'todo' });
+		const first = Object.entries(states).find(([, st]) => st === 'current' || st === 'busy');
+		expect(first?.[0]).toBe('refresh');
+	});
 	test('the page data’s issuer verdict reaches the step states', () => {
 		const held = new Flow(
 			() => ({

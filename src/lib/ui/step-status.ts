@@ -8,7 +8,7 @@
  * An exchange of another setup is never a step's result.
  */
 import type { Exchange } from '$lib/exchange/types';
-import { specOf, type ExchangeStep } from '$lib/steps/registry';
+import { EXCHANGE_STEPS, specOf, type ExchangeStep } from '$lib/steps/registry';
 
 export type StepState = 'todo' | 'current' | 'done' | 'failed' | 'cancelled' | 'denied' | 'busy';
 
@@ -155,7 +155,7 @@ export function stepViews(f: FlowFacts): Record<StepName, StepView> {
 	if (exchange.state === 'todo' && !exchange.latest && f.hasTokens && !f.hasCode)
 		exchange.state = 'done';
 	const userinfo = exchangeStepView(f, 'userinfo', f.hasTokens ? 'current' : 'todo');
-	return {
+	const views: Partial<Record<StepName, StepView>> = {
 		setup: s('setup', f.setupDone ? 'done' : 'current'),
 		consent: s('consent', cb ? 'done' : f.setupDone && f.pending ? 'current' : 'todo'),
 		callback: s(
@@ -163,10 +163,11 @@ export function stepViews(f: FlowFacts): Record<StepName, StepView> {
 			f.issuerStop ? 'failed' : cb === 'code' ? 'done' : denied ? 'denied' : cb ? 'failed' : 'todo'
 		),
 		exchange,
+		// Before the user-info call: the first step that is current or busy is the page's current one.
 		refresh: exchangeStepView(f, 'refresh', 'todo'),
-		userinfo,
-		api: exchangeStepView(f, 'api', 'todo'),
-		introspect: exchangeStepView(f, 'introspect', 'todo'),
-		revoke: exchangeStepView(f, 'revoke', 'todo')
+		userinfo
 	};
+	// Every other step whose status comes from its exchanges (its spec says so): the plain rule.
+	for (const step of EXCHANGE_STEPS) views[step] ??= exchangeStepView(f, step, 'todo');
+	return views as Record<StepName, StepView>;
 }
