@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { consentUrl, makeState } from '$lib/oauth/consent';
 import { endpoints } from '$lib/oauth/setup';
+import { specOf } from '$lib/steps/registry';
 import { exchangeBody, FORM_CONTENT_TYPE, refreshBody } from '$lib/oauth/token-endpoint';
 import { isExpired } from '$lib/oauth/token-set';
 import { API_DOCS } from '$lib/oauth/docs';
@@ -356,17 +357,18 @@ export async function callApi(
 		}
 	}
 	const ep = endpoints(current.setup!);
+	// The call of the API's card goes where its path says; the user-info read, to its endpoint.
+	const api = specOf(step).endpoint === 'api' ? call : undefined;
 	let url: string;
-	if (step === 'userinfo' || !call) url = ep.userinfo;
+	if (!api) url = ep.userinfo;
 	else {
 		// The token goes only to the API's origin (api-request.ts), checked before anything is sent.
-		const u = apiUrl(call, ep.api);
+		const u = apiUrl(api, ep.api);
 		if (!u.ok) return refuse(apiCallRefused(u.message));
 		url = u.value;
 	}
 	const t = withToken(url, current);
 	if (!t.ok) return { ...t, session: current, exchanges };
-	const api = step === 'api' && call ? call : undefined;
 	const method = api?.method ?? 'GET';
 	const sent = await sendStep(
 		c,
@@ -382,7 +384,7 @@ export async function callApi(
 			],
 			body: api?.body ?? '',
 			note:
-				step === 'userinfo'
+				specOf(step).endpoint === 'userinfo'
 					? `The user-info read (${API_DOCS} §4.4).`
 					: `${method} ${new URL(url).pathname}`
 		},

@@ -39,20 +39,36 @@ function tokenOf(session: Session, which: WhichToken): { ok: true; token: string
 	return { ok: true, token };
 }
 
+/** One of the two endpoints that act on a token: its step, its endpoint's metadata name, its note. */
+interface AdminEndpoint {
+	step: 'introspect' | 'revoke';
+	endpoint: 'introspection_endpoint' | 'revocation_endpoint';
+	note: (token: string) => string;
+}
+
+const INTROSPECTION: AdminEndpoint = {
+	step: 'introspect',
+	endpoint: 'introspection_endpoint',
+	note: (token) => `Introspection of the ${token} (RFC 7662 §2.1), from the playground server.`
+};
+
+const REVOCATION: AdminEndpoint = {
+	step: 'revoke',
+	endpoint: 'revocation_endpoint',
+	note: (token) => `Revocation of the ${token} (RFC 7009 §2.1), from the playground server.`
+};
+
 /** The request to the introspection or the revocation endpoint, with what the step judges of its answer. */
 async function adminRequest<J extends Judged>(
 	c: StepContext,
 	session: Session,
-	step: 'introspect' | 'revoke',
+	{ step, endpoint, note }: AdminEndpoint,
 	which: WhichToken,
 	judge: (answer: Exchange) => J
 ): Promise<({ ok: true } & Sent<J>) | Refused> {
 	const token = tokenOf(session, which);
 	if (!token.ok) return token;
-	const auth = clientAuth(
-		session,
-		step === 'introspect' ? 'introspection_endpoint' : 'revocation_endpoint'
-	);
+	const auth = clientAuth(session, endpoint);
 	if (!auth.ok) return auth;
 	const sent = await sendStep(
 		c,
@@ -63,10 +79,7 @@ async function adminRequest<J extends Judged>(
 			url: auth.url,
 			headers: [['Content-Type', FORM_CONTENT_TYPE], ...auth.headers],
 			body: tokenAdminBody(token.token, which, auth.body),
-			note:
-				step === 'introspect'
-					? `Introspection of the ${TOKEN_NAME[which]} (RFC 7662 §2.1), from the playground server.`
-					: `Revocation of the ${TOKEN_NAME[which]} (RFC 7009 §2.1), from the playground server.`
+			note: note(TOKEN_NAME[which])
 		},
 		{ judge }
 	);
@@ -79,7 +92,7 @@ export async function introspect(
 	session: Session,
 	which: WhichToken
 ): Promise<StepResult> {
-	const r = await adminRequest(c, session, 'introspect', which, (answer) =>
+	const r = await adminRequest(c, session, INTROSPECTION, which, (answer) =>
 		judgeIntrospection(answer, which)
 	);
 	if (!r.ok) return r;
@@ -96,7 +109,7 @@ export async function revoke(
 	session: Session,
 	which: WhichToken
 ): Promise<StepResult> {
-	const r = await adminRequest(c, session, 'revoke', which, (answer) => ({
+	const r = await adminRequest(c, session, REVOCATION, which, (answer) => ({
 		findings: judgeRevocation(answer)
 	}));
 	if (!r.ok) return r;
