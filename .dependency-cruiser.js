@@ -104,15 +104,15 @@ export default {
 		{
 			name: 'one-way-out',
 			comment:
-				'What the server hands the page is redacted in one place, server/way-out.ts (outward, and secretsOf, the one list of secrets): no other server module, route or hook calls the redaction itself.',
+				'What the server hands the page is redacted in one place, server/flow/way-out.ts (outward, and secretsOf, the one list of secrets): no other server module, route or hook calls the redaction itself.',
 			severity: 'error',
-			from: { path: [SERVER, ...APP], pathNot: '^src/lib/server/way-out\\.ts$' },
+			from: { path: [SERVER, ...APP], pathNot: '^src/lib/server/flow/way-out\\.ts$' },
 			to: { path: '^src/lib/exchange/redact\\.ts$' }
 		},
 		{
 			name: 'app-handed-down',
 			comment:
-				"Nothing in src/lib reads the request being handled ($app/server's getRequestEvent): the wrapper that runs a flow, its load and /callback (server/flow-action.ts flowContext) builds the flow's context from the request event and hands it down with the app (server/flow-context.ts), so nothing has a silent answer outside a request. Routes and hooks have the event.",
+				"Nothing in src/lib reads the request being handled ($app/server's getRequestEvent): the wrapper that runs a flow, its load and /callback (server/flow/action.ts flowContext) builds the flow's context from the request event and hands it down with the app (server/flow/context.ts), so nothing has a silent answer outside a request. Routes and hooks have the event.",
 			severity: 'error',
 			from: { path: '^src/lib/' },
 			to: { path: '^\\$app/server$' }

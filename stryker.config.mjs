@@ -13,10 +13,10 @@ export default {
 		'src/lib/oauth/**/*.ts',
 		'src/lib/exchange/**/*.ts',
 		'src/lib/steps/**/*.ts',
-		'src/lib/server/guard.ts',
-		'src/lib/server/csrf.ts',
-		'src/lib/server/session.ts',
-		'src/lib/server/jwe.ts'
+		'src/lib/server/outbound/guard.ts',
+		'src/lib/server/session/csrf.ts',
+		'src/lib/server/session/session.ts',
+		'src/lib/server/session/jwe.ts'
 	],
 	coverageAnalysis: 'perTest',
 	incremental: true,

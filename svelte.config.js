@@ -28,7 +28,7 @@ const config = {
 	kit: {
 		adapter: adapter({ out: 'build', precompress: true }),
 		...(name ? { version: { name } } : {}),
-		// The origin check of form posts is done in hooks.server.ts (src/lib/server/csrf.ts), so that
+		// The origin check of form posts is done in hooks.server.ts (src/lib/server/session/csrf.ts), so that
 		// the sandbox's token endpoint and API, which servers call without an Origin, stay reachable.
 		csrf: { trustedOrigins: ['*'] },
 		csp: {

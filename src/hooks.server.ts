@@ -14,10 +14,10 @@ import {
 import { env } from '$env/dynamic/private';
 import { parseConfig } from '$lib/config.server.js';
 import { createPlayground, type App } from '$lib/app.server';
-import { crossSiteForm } from '$lib/server/csrf';
+import { crossSiteForm } from '$lib/server/session/csrf';
 import { refuseUnservedHost } from '$lib/server/hosts';
 import { secureHeaders } from '$lib/server/headers';
-import { cookieName } from '$lib/server/session';
+import { cookieName } from '$lib/server/session/session';
 import { peerAddress } from '$lib/proxy.server';
 import { readStoreSettings, storeVerdict } from '$lib/sandbox/store-check.server';
 

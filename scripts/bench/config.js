@@ -62,7 +62,7 @@ export const SERVER_ENV = {
 	SANDBOX_CODE_TTL: '3600'
 };
 
-// The headers the playground's sender writes (src/lib/server/send.ts), so the direct requests are the same requests.
+// The headers the playground's sender writes (src/lib/server/outbound/send.ts), so the direct requests are the same requests.
 export const USER_AGENT =
 	'feed-reader-oauth-playground/0.1 (+https://www.rfc-editor.org/rfc/rfc6749)';
 export const FORM = 'application/x-www-form-urlencoded';

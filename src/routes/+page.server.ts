@@ -1,8 +1,8 @@
-import { dropLegacy, emptySession } from '$lib/server/session';
+import { dropLegacy, emptySession } from '$lib/server/session/session';
 import { flowParam, newFlowId } from '$lib/oauth/flow-id';
-import { prefillFrom, view } from '$lib/server/page';
-import { SealedFlow } from '$lib/server/sealed-flow';
-import { flowAction, flowContext, stepAction } from '$lib/server/flow-action';
+import { prefillFrom, view } from '$lib/server/flow/page';
+import { SealedFlow } from '$lib/server/flow/sealed-flow';
+import { flowAction, flowContext, stepAction } from '$lib/server/flow/action';
 import {
 	adminToken,
 	apiCallInput,
@@ -14,7 +14,7 @@ import {
 	refreshChoice,
 	replayConfirmed,
 	wholeForm
-} from '$lib/server/step-forms';
+} from '$lib/server/flow/step-forms';
 import type { Actions, PageServerLoad } from './$types';
 
 /** The page of one flow, `/?flow=<id>`; without a (well-formed) id, a new flow's. */
@@ -39,7 +39,7 @@ export const load: PageServerLoad = async (event) => {
 	await flow.seal();
 	return {
 		...view(locals.app, session, url.origin),
-		/** This flow's fork (server/fork.ts): one at a time. */
+		/** This flow's fork (server/flow/fork.ts): one at a time. */
 		fork: (await flow.liveFork()) ?? null,
 		flow: param.id,
 		outbox,
@@ -51,7 +51,7 @@ export const load: PageServerLoad = async (event) => {
  * Every action of the step registry (ACTIONS), and no other (tests/unit/step-registry.test.ts). Each
  * is one line: what it reads from its form (step-forms.ts) and the flow's verb that runs it
  * (sealed-flow.ts), through `flowAction`, or `stepAction` for a step that calls the service
- * (flow-action.ts).
+ * (flow/action.ts).
  */
 export const actions: Actions = {
 	setup: flowAction(wholeForm, (flow, form) => flow.saveSetup(form)),
@@ -71,7 +71,7 @@ export const actions: Actions = {
 	jwt: stepAction(jwtInput, (flow, jwt) => flow.checkJwt(jwt)),
 	introspect: stepAction(adminToken, (flow, which) => flow.introspect(which)),
 	revoke: stepAction(adminToken, (flow, which) => flow.revoke(which)),
-	/** "Replay this code", confirmed: in a fork of this flow (server/replay.ts). */
+	/** "Replay this code", confirmed: in a fork of this flow (server/steps/replay.ts). */
 	replay: stepAction(replayConfirmed, (flow) => flow.replay()),
 	/** "Close that fork", confirmed: drops this flow's fork, so that it may replay again. */
 	closefork: flowAction(forkToClose, (flow, fork) => flow.closeFork(fork)),

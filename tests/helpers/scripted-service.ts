@@ -1,6 +1,6 @@
 /**
  * A loopback HTTP service that answers from a script, for tests that hand the flow's steps the
- * app's real sender (server/send.ts) and check what reached the wire. Each request is recorded
+ * app's real sender (server/outbound/send.ts) and check what reached the wire. Each request is recorded
  * exactly as it arrived (method, path and query, raw headers in order, body) and answered with the
  * next scripted answer, in the order they were queued. A request that finds none queued is answered
  * `500 No Scripted Answer` and listed in `unscripted`, so that the test that sent it can fail saying

@@ -53,7 +53,10 @@ test(
 	async () => {
 		const consent = join(dir, 'src/lib/oauth/consent.ts');
 		const original = readFileSync(consent, 'utf8');
-		writeFileSync(consent, `${original}\nimport { send } from '$lib/server/send';\nvoid send;\n`);
+		writeFileSync(
+			consent,
+			`${original}\nimport { send } from '$lib/server/outbound/send';\nvoid send;\n`
+		);
 		try {
 			const { code, stdout, stderr } = await run('scripts/check-imports.js');
 			expect(code).toBe(1);
@@ -63,7 +66,7 @@ test(
 			expect(Number(counts![1])).toBeGreaterThan(50);
 			expect(Number(counts![2])).toBeGreaterThan(100);
 			expect(stderr).toContain(
-				'oauth-imports-nothing-above-it: src/lib/oauth/consent.ts → src/lib/server/send.ts'
+				'oauth-imports-nothing-above-it: src/lib/oauth/consent.ts → src/lib/server/outbound/send.ts'
 			);
 			expect(stderr).toContain('1 violation');
 		} finally {
@@ -76,7 +79,7 @@ test(
 	'a server module that reads the request itself ($app/server) fails: the app is handed down',
 	{ timeout: 60_000 },
 	async () => {
-		const page = join(dir, 'src/lib/server/page.ts');
+		const page = join(dir, 'src/lib/server/flow/page.ts');
 		const original = readFileSync(page, 'utf8');
 		writeFileSync(
 			page,
@@ -85,7 +88,7 @@ test(
 		try {
 			const { code, stderr } = await run('scripts/check-imports.js');
 			expect(code).toBe(1);
-			expect(stderr).toContain('app-handed-down: src/lib/server/page.ts → $app/server');
+			expect(stderr).toContain('app-handed-down: src/lib/server/flow/page.ts → $app/server');
 			expect(stderr).toContain('1 violation');
 		} finally {
 			writeFileSync(page, original);

@@ -11,7 +11,7 @@ import http from 'node:http';
 import diagnostics from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import type { Socket } from 'node:net';
-import { createSender, IDLE_TIMEOUT_MS, outboundFrom } from '$lib/server/send';
+import { createSender, IDLE_TIMEOUT_MS, outboundFrom } from '$lib/server/outbound/send';
 import { parseConfig } from '$lib/config.server.js';
 import { listen } from '../helpers/listen';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import net from 'node:net';
 import type http from 'node:http';
 import diagnostics from 'node:diagnostics_channel';
-import { createSender, outboundFrom, type SendInput } from '$lib/server/send';
+import { createSender, outboundFrom, type SendInput } from '$lib/server/outbound/send';
 import { parseConfig } from '$lib/config.server.js';
 import { diagnose } from '$lib/oauth/diagnose';
 import { listen } from '../helpers/listen';

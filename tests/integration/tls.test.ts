@@ -12,8 +12,8 @@ import { makeCerts, type Pair, type TestCerts } from '../helpers/certs';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom } from '../helpers/client';
 import type { Exchange } from '../../src/lib/exchange/types';
-import type { GuardPolicy } from '../../src/lib/server/guard';
-import type { SendInput } from '../../src/lib/server/send';
+import type { GuardPolicy } from '../../src/lib/server/outbound/guard';
+import type { SendInput } from '../../src/lib/server/outbound/send';
 import { parseConfig } from '../../src/lib/config.server.js';
 import { listen } from '../helpers/listen';
 
@@ -207,8 +207,8 @@ describe('in hosted mode', () => {
 	 */
 	async function senderWith(mode: 'local' | 'hosted') {
 		vi.resetModules();
-		vi.doMock('$lib/server/guard', async (importOriginal) => {
-			const real = await importOriginal<typeof import('../../src/lib/server/guard')>();
+		vi.doMock('$lib/server/outbound/guard', async (importOriginal) => {
+			const real = await importOriginal<typeof import('../../src/lib/server/outbound/guard')>();
 			const open: GuardPolicy = { mode: 'local', allowedHosts: [] };
 			return {
 				...real,
@@ -217,7 +217,7 @@ describe('in hosted mode', () => {
 			};
 		});
 		try {
-			const { createSender, outboundFrom } = await import('$lib/server/send');
+			const { createSender, outboundFrom } = await import('$lib/server/outbound/send');
 			const outbound = outboundFrom(parseConfig({}));
 			const policy: GuardPolicy = { mode, allowedHosts: ['127.0.0.1'] };
 			const sender = createSender({ ...outbound, policy });

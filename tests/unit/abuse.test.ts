@@ -7,7 +7,7 @@ import {
 	inSlot,
 	limitMessage,
 	type Limits
-} from '$lib/server/abuse';
+} from '$lib/server/outbound/abuse';
 import { parseConfig } from '$lib/config.server.js';
 
 describe('the abuse counter', () => {
@@ -117,7 +117,7 @@ describe('overLimit: the form actions’ gate', () => {
 			PLAYGROUND_RATE_WINDOW: windowS
 		});
 		limits = createLimits({ config, redis: undefined });
-		const { overLimit } = await import('$lib/server/abuse');
+		const { overLimit } = await import('$lib/server/outbound/abuse');
 		return async (address: string) => {
 			const headers: Record<string, string> = {};
 			const result = await overLimit(limits, {
@@ -156,7 +156,7 @@ describe('overLimit: the form actions’ gate', () => {
 
 	it("answers 400 with the reason when the proxy's address header is missing (adapter-node throws)", async () => {
 		await gate('2', '60');
-		const { overLimit } = await import('$lib/server/abuse');
+		const { overLimit } = await import('$lib/server/outbound/abuse');
 		const result = await overLimit(limits, {
 			getClientAddress: () => {
 				throw new Error('Address header was specified with ADDRESS_HEADER=x but is absent');

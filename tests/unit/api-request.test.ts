@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { apiUrl, parseApiCall, parseHeaders, reservedHeader } from '$lib/oauth/api-request';
-import { prepare } from '$lib/server/send';
+import { prepare } from '$lib/server/outbound/send';
 
 const API = 'https://reader.test/reader/api/0/';
 const call = (over: Partial<Parameters<typeof parseApiCall>[0]> = {}) =>

@@ -8,7 +8,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { setupWith } from '$lib/oauth/setup';
 import type { App } from '$lib/app.server';
-import { apiSuggestions } from '$lib/server/api-examples';
+import { apiSuggestions } from '$lib/server/flow/api-examples';
 import { testApp } from './test-app';
 import { listen } from '../helpers/listen';
 
@@ -48,7 +48,7 @@ describe('two apps, two configurations', () => {
 	});
 
 	test('the page of each shows its own presets and sandbox switch', async () => {
-		const { view } = await import('$lib/server/page');
+		const { view } = await import('$lib/server/flow/page');
 		const a = view(local, { v: 1 }, ORIGIN);
 		const b = view(hosted, { v: 1 }, ORIGIN);
 		expect(a.presets.map((p) => p.name)).toContain('alpha');

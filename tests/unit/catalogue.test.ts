@@ -298,7 +298,7 @@ describe('the entries that are their step’s verdict', () => {
 	});
 });
 
-describe('a replay’s entries (server/replay.ts)', () => {
+describe('a replay’s entries (server/steps/replay.ts)', () => {
 	test('the refusal names the status and the service’s error when it gave one', () => {
 		expect(raise(replay.CODE_REPLAY_REFUSED, 400, 'invalid_grant')).toEqual({
 			level: 'info',
@@ -407,7 +407,7 @@ describe('an entry raised', () => {
 
 // As the modules that raise them wrote them before they moved into the catalogue.
 describe('entries that hold more than their words', () => {
-	test('discovery: found, refused, another issuer, none (server/discovery.ts)', () => {
+	test('discovery: found, refused, another issuer, none (server/steps/discovery.ts)', () => {
 		const at = 'https://as.test/.well-known/oauth-authorization-server';
 		expect(raise(metadata.METADATA_FOUND, 'https://as.test')).toStrictEqual({
 			level: 'info',

@@ -1,12 +1,12 @@
 /**
  * Where the client secret goes, for each way a client authenticates (RFC 6749 §2.3.1), and PKCE's
- * verifier (RFC 7636): the one place that attaches the secret (server/client-auth.ts), the bodies it
+ * verifier (RFC 7636): the one place that attaches the secret (server/flow/client-auth.ts), the bodies it
  * goes into, the endpoints that are part of its binding, and the consent request's challenge. The
  * token requests go through an app's real sender to a scripted loopback service
  * (tests/helpers/scripted-service.ts), which records them as they arrived.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { Session } from '$lib/server/session';
+import type { Session } from '$lib/server/session/session';
 import { parseConfig } from '$lib/config.server.js';
 import { createBase } from '$lib/base.server';
 import { setupRuleErrors, setupWith, type Setup } from '$lib/oauth/setup';
@@ -14,8 +14,8 @@ import { bindingChanges, bindSecret, secretDestinations } from '$lib/oauth/secre
 import { basicCredentials } from '$lib/oauth/auth-methods';
 import { exchangeBody, refreshBody } from '$lib/oauth/token-endpoint';
 import { consentParams } from '$lib/oauth/consent';
-import { codeChallenge, newVerifier } from '$lib/server/pkce';
-import { clientAuth } from '$lib/server/client-auth';
+import { codeChallenge, newVerifier } from '$lib/server/flow/pkce';
+import { clientAuth } from '$lib/server/flow/client-auth';
 import { testApp } from './test-app';
 import { stepOf } from './flow-modules';
 import {
@@ -27,7 +27,7 @@ import {
 } from '../helpers/scripted-service';
 
 /**
- * What the flow hands its steps (flow-context.ts): an app, with its own sender, and the
+ * What the flow hands its steps (flow/context.ts): an app, with its own sender, and the
  * playground's origin. The app is in local mode (no HOST, no allowed hosts), so its guard lets it
  * reach the loopback service.
  */
@@ -45,8 +45,9 @@ afterEach(() => {
 	expect(service.queued(), 'every scripted answer was used').toBe(0);
 });
 
-const { exchangeCode, prepareConsent, refreshTokens } = await import('$lib/server/flow');
-const { handleCallback } = await import('$lib/server/redirect-back');
+const { exchangeCode, prepareConsent, refreshTokens } =
+	await import('$lib/server/steps/flow-steps');
+const { handleCallback } = await import('$lib/server/steps/redirect-back');
 
 const SECRET = 'a:b%c+d e/é😀';
 
@@ -349,8 +350,8 @@ describe('the sealed setup', () => {
 		const ring = createBase(
 			parseConfig({ PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'k').toString('base64url') })
 		);
-		const { seal, open } = await import('$lib/server/session');
-		const { openJwe } = await import('$lib/server/jwe');
+		const { seal, open } = await import('$lib/server/session/session');
+		const { openJwe } = await import('$lib/server/session/jwe');
 		const full = setup({ pkce: 'S256' });
 		const sealed = await seal({ v: 1, setup: full }, 'unitTestFlow-004', ring);
 		const plain = new TextDecoder().decode(

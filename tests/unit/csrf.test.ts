@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { crossSiteForm } from '$lib/server/csrf';
+import { crossSiteForm } from '$lib/server/session/csrf';
 
 const u = (p: string) => new URL(`http://127.0.0.1:5173${p}`);
 const h = (o: Record<string, string>) => new Headers(o);

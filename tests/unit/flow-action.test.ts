@@ -1,15 +1,15 @@
 /**
- * The one way a form action runs (flow-action.ts) on the flow object (sealed-flow.ts). A step's
+ * The one way a form action runs (flow/action.ts) on the flow object (sealed-flow.ts). A step's
  * answer says when it left the session as it was (`unchanged`), so that the page keeps its data
  * instead of loading it again; any change, an undo slot dropped, a session read with a notice, or a
  * refusal, leaves the word out and the page reloads. A verb changes the flow in memory; the wrapper
  * seals it, and only when it changed.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { Session } from '$lib/server/session';
+import type { Session } from '$lib/server/session/session';
 import { testApp, testClock } from './test-app';
 import { FakeCookies } from './fake-cookies';
-import type { StepResult } from '$lib/server/flow';
+import type { StepResult } from '$lib/server/steps/flow-steps';
 import { SANDBOX_FLOW, actionEvent, flowModules, sourceAt } from './flow-modules';
 
 const URL_ = new URL('http://127.0.0.1:5173/?flow=AAAAAAAAAAAAAAAA');
@@ -29,7 +29,7 @@ async function withSession(session: Session | undefined) {
 	const jar = new FakeCookies();
 	if (session) await m.save(jar, URL_, session, app);
 	const event = actionEvent(jar, URL_, app);
-	const { stepAction } = await import('$lib/server/flow-action');
+	const { stepAction } = await import('$lib/server/flow/action');
 	/** Runs `step` as a step's form action, on the flow in the jar. */
 	const runStep = (step: (s: Session) => Promise<StepResult>) =>
 		stepAction(null, (f) => f.step(step))(event);
@@ -121,7 +121,7 @@ describe('stepAction', () => {
 
 	test("the form read and checked, then the verb with its input, on the flow opened with the request's context", async () => {
 		const { event } = await withSession(flow);
-		const { stepAction } = await import('$lib/server/flow-action');
+		const { stepAction } = await import('$lib/server/flow/action');
 		const seen: unknown[] = [];
 		const request = post('n=7');
 		const action = stepAction(input, async (f, value) => {
@@ -144,7 +144,7 @@ describe('stepAction', () => {
 
 	test('a form that does not pass: 400 with the reason, and the field when there is one; the verb does not run', async () => {
 		const { event } = await withSession(flow);
-		const { stepAction } = await import('$lib/server/flow-action');
+		const { stepAction } = await import('$lib/server/flow/action');
 		let ran = false;
 		const action = stepAction(input, async (f) => {
 			ran = true;
@@ -170,7 +170,7 @@ describe('stepAction', () => {
 
 	test('a step that reads no form: its body is not read', async () => {
 		const { event } = await withSession(flow);
-		const { stepAction } = await import('$lib/server/flow-action');
+		const { stepAction } = await import('$lib/server/flow/action');
 		const request = post('n=1', 'multipart/form-data; boundary=nothing');
 		const r = await stepAction(null, async (f, value) => ({
 			ok: true,
@@ -186,7 +186,7 @@ describe('stepAction', () => {
 describe('flowAction and the flow object', () => {
 	test("a verb's answer comes back as it is, after the flow it changed is sealed", async () => {
 		const { jar, event } = await withSession(flow);
-		const { flowAction } = await import('$lib/server/flow-action');
+		const { flowAction } = await import('$lib/server/flow/action');
 		const r = await flowAction(null, async (f) => {
 			await f.step(async (s) => ({ ok: true, session: { ...s, token_note: 'x' }, exchanges: [] }));
 			// Changed in memory only: the cookie still holds the flow as it was.
@@ -199,7 +199,7 @@ describe('flowAction and the flow object', () => {
 
 	test('a flow no verb changed is not sealed again', async () => {
 		const { jar, event } = await withSession(flow);
-		const { flowAction } = await import('$lib/server/flow-action');
+		const { flowAction } = await import('$lib/server/flow/action');
 		const before = jar.sets.length;
 		const r = await flowAction(null, (f) => ({ changed: f.changed }))(event);
 		expect(r).toEqual({ changed: false });
@@ -208,7 +208,7 @@ describe('flowAction and the flow object', () => {
 
 	test('a request that names no flow: 400 with the reason, before the form is read', async () => {
 		const { event } = await withSession(flow);
-		const { flowAction } = await import('$lib/server/flow-action');
+		const { flowAction } = await import('$lib/server/flow/action');
 		const url = new URL('http://127.0.0.1:5173/');
 		const request = new Request(url, { method: 'POST', body: 'a=1' });
 		let ran = false;

@@ -1,7 +1,7 @@
 import { setupWith } from '$lib/oauth/setup';
-import { cookieSource, type CookieSource, type Session } from '$lib/server/session';
+import { cookieSource, type CookieSource, type Session } from '$lib/server/session/session';
 import type { App } from '$lib/app.server';
-import type { StepContext } from '$lib/server/flow-context';
+import type { StepContext } from '$lib/server/flow/context';
 import type { Cookies } from '@sveltejs/kit';
 
 /** A flow with the sandbox's read-write client saved, and its secret. */
@@ -30,10 +30,10 @@ export function sourceAt(app: App, url: URL): CookieSource {
 
 /** The session, undo and page modules, the flow object, the page's actions, and `save`. */
 export async function flowModules() {
-	const session = await import('$lib/server/session');
-	const undo = await import('$lib/server/undo');
-	const page = await import('$lib/server/page');
-	const { SealedFlow } = await import('$lib/server/sealed-flow');
+	const session = await import('$lib/server/session/session');
+	const undo = await import('$lib/server/flow/start-over');
+	const page = await import('$lib/server/flow/page');
+	const { SealedFlow } = await import('$lib/server/flow/sealed-flow');
 	const { actions } = await import('../../src/routes/+page.server');
 	/** Writes a flow into the jar, as its seal after a verb of `app` would. */
 	const save = (jar: Cookies, url: URL, s: Session, app: App) =>

@@ -21,9 +21,9 @@ import {
 	RESERVED_BYTES,
 	updateDropped,
 	closedNotice
-} from '$lib/server/flow-cap';
+} from '$lib/server/session/flow-cap';
 import { tabTarget } from '$lib/ui/tab-flow';
-import { forkIn } from '$lib/server/fork';
+import { forkIn } from '$lib/server/flow/fork';
 
 const ID = 'AbCdEfGhIjKl-_09';
 const q = (s: string) => new URLSearchParams(s);
@@ -145,7 +145,7 @@ describe('which flow a redirect finds', () => {
 
 describe('the recent states of a flow', () => {
 	test('newest first, no duplicates, at most four', async () => {
-		const { rememberState, RECENT_STATES } = await import('$lib/server/session');
+		const { rememberState, RECENT_STATES } = await import('$lib/server/session/session');
 		expect(RECENT_STATES).toBe(4);
 		expect(rememberState(undefined, undefined)).toEqual([]);
 		expect(rememberState(['a'], undefined)).toEqual(['a']);

@@ -7,7 +7,7 @@ import {
 	guardedLookup,
 	type GuardPolicy,
 	type GuardResult
-} from '../../src/lib/server/guard';
+} from '../../src/lib/server/outbound/guard';
 import { parseConfig } from '../../src/lib/config.server.js';
 import { listen as listenOnLoopback } from '../helpers/listen';
 

@@ -1,10 +1,10 @@
 /**
- * How a host's connections are shared among visitors' addresses (server/host-slots.ts): the choice
+ * How a host's connections are shared among visitors' addresses (server/outbound/host-slots.ts): the choice
  * of the call to end for a newcomer, and the slots that hand its connection over. Small limits
  * stand for the sender's 64; nothing here touches the network or a clock.
  */
 import { describe, expect, test } from 'vitest';
-import { HostSlots, toEnd, type Call, type Slot } from '$lib/server/host-slots';
+import { HostSlots, toEnd, type Call, type Slot } from '$lib/server/outbound/host-slots';
 
 describe('the call ended for a newcomer', () => {
 	const heldIn = (calls: Call[]) => (client: string) =>

@@ -1,6 +1,6 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { openJwe, sealJwe } from '$lib/server/jwe';
+import { openJwe, sealJwe } from '$lib/server/session/jwe';
 
 const key = new Uint8Array(32).map((_, i) => 255 - i);
 const payload = new TextEncoder().encode('{"v":1}');

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { CompactEncrypt, compactDecrypt } from 'jose';
-import { openJwe, sealJwe } from '$lib/server/jwe';
+import { openJwe, sealJwe } from '$lib/server/session/jwe';
 
 const key = new Uint8Array(32).map((_, i) => i * 7);
 const other = new Uint8Array(32).fill(1);

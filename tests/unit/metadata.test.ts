@@ -11,11 +11,11 @@ import {
 	toSetupValues,
 	wellKnownUrls
 } from '$lib/oauth/metadata';
-import { secretAfterSave } from '$lib/server/secret';
+import { secretAfterSave } from '$lib/server/flow/secret';
 import { testApp } from './test-app';
 import { setupWith, type Setup } from '$lib/oauth/setup';
 import { bindSecret, secretDestinations } from '$lib/oauth/secret-binding';
-import type { Session } from '$lib/server/session';
+import type { Session } from '$lib/server/session/session';
 
 describe('where the metadata is', () => {
 	test.each([

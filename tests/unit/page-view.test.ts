@@ -5,14 +5,14 @@
  */
 import { expect, test } from 'vitest';
 import { setupWith } from '$lib/oauth/setup';
-import type { Session } from '$lib/server/session';
+import type { Session } from '$lib/server/session/session';
 import { testApp } from './test-app';
 import { copiesIn } from '../helpers/copies';
 
 /** The app serving the page (its presets and sandbox switch are in the page data). */
 const app = testApp(6);
 
-const { view } = await import('$lib/server/page');
+const { view } = await import('$lib/server/flow/page');
 
 const SECRET = 'page-Secret+é 42';
 

@@ -1,5 +1,5 @@
 /**
- * Pushed authorization requests (server/push-consent.ts, oauth/par.ts): the pushed body is the consent
+ * Pushed authorization requests (server/steps/push-consent.ts, oauth/par.ts): the pushed body is the consent
  * request's own parameters (PKCE's challenge included) plus the client's authentication from
  * client-auth.ts, the answer is judged as RFC 9126 §2.2 defines it, and only a good answer turns the
  * consent link into client_id + request_uri. The pushes go through the app's real sender to a
@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { testApp } from './test-app';
 import { stepOf } from './flow-modules';
 import type { Exchange } from '$lib/exchange/types';
-import type { Session } from '$lib/server/session';
+import type { Session } from '$lib/server/session/session';
 import { setupWith, type Setup } from '$lib/oauth/setup';
 import { bindSecret } from '$lib/oauth/secret-binding';
 import { basicCredentials } from '$lib/oauth/auth-methods';
@@ -28,7 +28,7 @@ import {
 const app = testApp(8);
 
 /**
- * What the flow hands its steps (flow-context.ts): the app, with its own sender, and the
+ * What the flow hands its steps (flow/context.ts): the app, with its own sender, and the
  * playground's origin. The app is in local mode (no HOST, no allowed hosts), so its guard lets it
  * reach the loopback service.
  */
@@ -50,8 +50,8 @@ afterEach(() => {
 	expect(service.queued(), 'every scripted answer was used').toBe(0);
 });
 
-const { prepareConsent } = await import('$lib/server/flow');
-const { pushConsent, pendingParams } = await import('$lib/server/push-consent');
+const { prepareConsent } = await import('$lib/server/steps/flow-steps');
+const { pushConsent, pendingParams } = await import('$lib/server/steps/push-consent');
 
 const SECRET = 'b:a%s+i c/=~?';
 
@@ -269,7 +269,7 @@ describe('refusals before anything is sent', () => {
 
 describe('an expired or used request_uri', () => {
 	test('a redirect back with invalid_request_uri and the flow’s state is explained: push again', async () => {
-		const { handleCallback } = await import('$lib/server/redirect-back');
+		const { handleCallback } = await import('$lib/server/steps/redirect-back');
 		const s = flowSession();
 		const url = new URL(
 			`http://127.0.0.1:5173/callback?error=invalid_request_uri&state=${s.pending!.state}`

@@ -10,7 +10,7 @@ import { prepareForExport } from '$lib/exchange/redact';
 import { toCurl } from '$lib/exchange/curl';
 import { toNodeFetch } from '$lib/exchange/node-fetch';
 import { ClientSecretBasic, calculatePKCECodeChallenge } from 'oauth4webapi';
-import { codeChallenge } from '$lib/server/pkce';
+import { codeChallenge } from '$lib/server/flow/pkce';
 
 function tokenEx(step: 'exchange' | 'refresh', status: number, body: string, req = ''): Exchange {
 	return {

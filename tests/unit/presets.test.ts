@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { presetsFrom } from '$lib/server/presets';
+import { presetsFrom } from '$lib/server/flow/presets';
 import { parseConfig, variables } from '$lib/config.server.js';
 import { SETUP_DEFAULTS } from '$lib/oauth/setup';
 import {

@@ -11,7 +11,7 @@ import { toMarkdown } from '$lib/exchange/markdown';
 import { toHar } from '$lib/exchange/har/export';
 import { toCurlScript } from '$lib/exchange/curl';
 import type { Exchange } from '$lib/exchange/types';
-import { receiveTokens } from '$lib/server/tokens';
+import { receiveTokens } from '$lib/server/flow/tokens';
 
 import {
 	b64,

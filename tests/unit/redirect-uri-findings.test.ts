@@ -9,9 +9,9 @@ import type { Exchange } from '$lib/exchange/types';
 import { diagnose } from '$lib/oauth/diagnose';
 import { setupWith } from '$lib/oauth/setup';
 import { retryRedirect } from '$lib/oauth/redirect-uri';
-import { prepareConsent } from '$lib/server/flow';
-import { handleCallback } from '$lib/server/redirect-back';
-import { createPresets, type SandboxRegistrations } from '$lib/server/presets';
+import { prepareConsent } from '$lib/server/steps/flow-steps';
+import { handleCallback } from '$lib/server/steps/redirect-back';
+import { createPresets, type SandboxRegistrations } from '$lib/server/flow/presets';
 import type { App } from '$lib/app.server';
 import { testApp } from './test-app';
 import { stepOf } from './flow-modules';
@@ -21,8 +21,8 @@ import {
 	registeredRedirect,
 	registeredRedirectHint,
 	refusalAhead
-} from '$lib/server/registered-redirect';
-import type { Session } from '$lib/server/session';
+} from '$lib/server/steps/registered-redirect';
+import type { Session } from '$lib/server/session/session';
 
 const app = testApp(4);
 /** The app serving the requests: its presets hold the sandbox's registrations. */

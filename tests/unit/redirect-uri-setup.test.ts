@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { setupFromForm, setupSchema } from '$lib/oauth/setup';
 import { parsePrefill, prefillLink } from '$lib/oauth/prefill';
-import { presetsFrom } from '$lib/server/presets';
+import { presetsFrom } from '$lib/server/flow/presets';
 import { toMarkdown } from '$lib/exchange/markdown';
 
 const base = {

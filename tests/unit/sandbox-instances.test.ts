@@ -8,7 +8,7 @@ import {
 } from '$lib/sandbox/authorize.server';
 import { readerApi } from '$lib/sandbox/api.server';
 import type { Sandbox } from '$lib/sandbox/sandbox.server';
-import { tokenEndpoint } from '$lib/sandbox/token.server';
+import { tokenEndpoint } from '$lib/sandbox/token-route.server';
 import { keyOf, testClock, testSandbox } from './test-app';
 
 const ORIGIN = 'http://127.0.0.1:5173';

@@ -8,7 +8,7 @@ import {
 	tokenError,
 	tokenMethodNotAllowed,
 	type TokenErrorCode
-} from '$lib/sandbox/token.server';
+} from '$lib/sandbox/token-route.server';
 import { testClock, testSandbox } from './test-app';
 
 const ODD_ID = 'odd:client';

@@ -1,7 +1,7 @@
 /**
  * A client secret belongs to one client (oauth/secret-binding.ts): it is bound to the client id and
  * the URLs that receive it, and any change of them is named; and the session rules on top of it
- * (server/secret.ts): what a save keeps, what a preset brings, when the secret may be sent.
+ * (server/flow/secret.ts): what a save keeps, what a preset brings, when the secret may be sent.
  */
 import { describe, expect, test } from 'vitest';
 import { setupWith, type Setup } from '$lib/oauth/setup';
@@ -14,8 +14,8 @@ import {
 	secretDestinations,
 	secretHosts
 } from '$lib/oauth/secret-binding';
-import { presetSession, secretAfterSave, secretView, usableSecret } from '$lib/server/secret';
-import type { Session } from '$lib/server/session';
+import { presetSession, secretAfterSave, secretView, usableSecret } from '$lib/server/flow/secret';
+import type { Session } from '$lib/server/session/session';
 import { testApp } from './test-app';
 
 /** The app serving the request: its sandbox offers its built-in clients as presets. */

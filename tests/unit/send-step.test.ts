@@ -1,10 +1,10 @@
 /**
- * One send per step (server/send-step.ts). Every step that calls the service hands the app's one
+ * One send per step (server/steps/send-step.ts). Every step that calls the service hands the app's one
  * sender the same three things of its context and setup: the visitor's address, by which the
  * sender's pool shares a host's connections (host-slots.ts), the request's abort signal, and the
  * setup's TLS choice. And what a step returns is fit for the page as it is: no copy of the client
  * secret in its exchanges, the step's own findings included, since the wrapper that runs it
- * (flow-action.ts) does not redact them again.
+ * (flow/action.ts) does not redact them again.
  *
  * The steps run with the app's real sender, which talks to a scripted loopback service
  * (tests/helpers/scripted-service.ts); the sender the steps are handed notes what each step asked
@@ -13,9 +13,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { testApp } from './test-app';
 import type { Exchange } from '$lib/exchange/types';
-import type { Session } from '$lib/server/session';
-import type { SendInput, Sender } from '$lib/server/send';
-import type { StepContext } from '$lib/server/flow-context';
+import type { Session } from '$lib/server/session/session';
+import type { SendInput, Sender } from '$lib/server/outbound/send';
+import type { StepContext } from '$lib/server/flow/context';
 import { setupWith } from '$lib/oauth/setup';
 import { bindSecret } from '$lib/oauth/secret-binding';
 import { bindTokens } from '$lib/oauth/token-binding';
@@ -28,12 +28,12 @@ import {
 } from '../helpers/scripted-service';
 
 const { prepareConsent, checkRegistration, exchangeCode, refreshTokens, callApi, pasteBack } =
-	await import('$lib/server/flow');
-const { pushConsent } = await import('$lib/server/push-consent');
-const { checkJwt } = await import('$lib/server/jwt-check');
-const { introspect, revoke } = await import('$lib/server/introspect-revoke');
-const { fillFromMetadata } = await import('$lib/server/discovery');
-const { replayCode } = await import('$lib/server/replay');
+	await import('$lib/server/steps/flow-steps');
+const { pushConsent } = await import('$lib/server/steps/push-consent');
+const { checkJwt } = await import('$lib/server/steps/jwt-check');
+const { introspect, revoke } = await import('$lib/server/steps/introspect-revoke');
+const { fillFromMetadata } = await import('$lib/server/steps/discovery');
+const { replayCode } = await import('$lib/server/steps/replay');
 
 const app = testApp(12);
 /** The visitor the request came from (a documentation address, RFC 5737). */
@@ -74,7 +74,7 @@ const noting: Sender = {
 };
 /** The request's abort signal (each test's request has its own). */
 let signal: AbortSignal;
-/** The step's context, as the flow of a request from VISITOR hands it down (flow-context.ts). */
+/** The step's context, as the flow of a request from VISITOR hands it down (flow/context.ts). */
 let c: StepContext;
 beforeEach(() => {
 	signal = new AbortController().signal;

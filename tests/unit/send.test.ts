@@ -19,7 +19,7 @@ import {
 	resolveAndGuard,
 	type Outbound,
 	type SendInput
-} from '$lib/server/send';
+} from '$lib/server/outbound/send';
 import { parseConfig } from '$lib/config.server.js';
 import { listen } from '../helpers/listen';
 

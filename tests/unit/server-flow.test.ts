@@ -1,5 +1,5 @@
 /**
- * The flow's server-side steps (flow.ts), run with the app's real sender against a scripted
+ * The flow's server-side steps (flow-steps.ts), run with the app's real sender against a scripted
  * loopback service (tests/helpers/scripted-service.ts) that records each request as it arrived and
  * answers with the next scripted response. What is checked: the request each step puts on the wire,
  * what it keeps in the session, and that what leaves the server went through present().
@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { testApp, testClock } from './test-app';
 import { stepOf } from './flow-modules';
 import type { Exchange } from '$lib/exchange/types';
-import type { Session } from '$lib/server/session';
+import type { Session } from '$lib/server/session/session';
 import type { TokenSet } from '$lib/oauth/token-set';
 import { setupWith, type Setup } from '$lib/oauth/setup';
 import { bindSecret } from '$lib/oauth/secret-binding';
@@ -26,13 +26,13 @@ import {
 /** The app serving the steps (its presets say what the sandbox is). */
 const app = testApp(3);
 /**
- * What the flow hands its steps (flow-context.ts): the app, with its own sender, and the
+ * What the flow hands its steps (flow/context.ts): the app, with its own sender, and the
  * playground's origin. The app is in local mode (no HOST, no allowed hosts), so its guard lets it
  * reach the loopback service.
  */
 const step = stepOf(app);
 
-const { present } = await import('$lib/server/send-step');
+const { present } = await import('$lib/server/steps/send-step');
 const {
 	prepareConsent,
 	consentExchange,
@@ -41,10 +41,10 @@ const {
 	refreshTokens,
 	callApi,
 	checkRegistration
-} = await import('$lib/server/flow');
-const { REFRESH_FIRST_FAILED } = await import('$lib/server/refusals');
-const { handleCallback, MAX_CALLBACK_QUERY } = await import('$lib/server/redirect-back');
-const { pushConsent } = await import('$lib/server/push-consent');
+} = await import('$lib/server/steps/flow-steps');
+const { REFRESH_FIRST_FAILED } = await import('$lib/server/flow/refusals');
+const { handleCallback, MAX_CALLBACK_QUERY } = await import('$lib/server/steps/redirect-back');
+const { pushConsent } = await import('$lib/server/steps/push-consent');
 
 /** The service the setup points at: its origin is the base URL, known once it listens. */
 let service: ScriptedService;

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { sealJwe } from '$lib/server/jwe';
+import { sealJwe } from '$lib/server/session/jwe';
 import { FakeCookies } from './fake-cookies';
 import { sessionKeys } from '$lib/keys.server';
-import type { Keyring, Session } from '$lib/server/session';
+import type { Keyring, Session } from '$lib/server/session/session';
 
 const KEY = Buffer.alloc(32, 9);
 const OTHER_KEY = Buffer.alloc(32, 4);
@@ -17,7 +17,7 @@ let ring: Keyring;
  * seal payloads themselves; the clock is the faked Date.
  */
 async function load(keys = KEY.toString('base64url')) {
-	const m = await import('$lib/server/session');
+	const m = await import('$lib/server/session/session');
 	ring = { keys: sessionKeys(keys.split(',')), clock: () => Date.now() };
 	const own = ring;
 	return {
@@ -163,7 +163,7 @@ describe('writing the session cookies', () => {
 
 	test('a flow whose cookies take exactly the flow budget is kept; a longer one is refused with 400 and nothing is written', async () => {
 		const { seal, writeSession, readSession } = await load();
-		const { FLOW_BUDGET, cookieBytes } = await import('$lib/server/flow-cap');
+		const { FLOW_BUDGET, cookieBytes } = await import('$lib/server/session/flow-cap');
 		/** What a flow's cookies add to the Cookie header: each chunk's name, value and separators. */
 		const bytesOf = async (n: number) => {
 			const sealed = await seal({ v: 1, client_secret: 'q'.repeat(n) }, FLOW);
@@ -189,7 +189,7 @@ describe('writing the session cookies', () => {
 
 	test('the budget is met before a flow would need more chunks than the reader knows', async () => {
 		const { CHUNK, MAX_CHUNKS } = await load();
-		const { FLOW_BUDGET } = await import('$lib/server/flow-cap');
+		const { FLOW_BUDGET } = await import('$lib/server/session/flow-cap');
 		// The cap is the only check made when writing: the chunks' values alone, with no names,
 		// would pass the budget before a ninth chunk is cut.
 		expect(CHUNK * MAX_CHUNKS).toBeGreaterThan(FLOW_BUDGET);

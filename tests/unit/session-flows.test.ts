@@ -6,8 +6,8 @@
  * and Cookie header, with the app's keys and clock); the clock is faked.
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { sealJwe } from '$lib/server/jwe';
-import { cookieSource } from '$lib/server/session';
+import { sealJwe } from '$lib/server/session/jwe';
+import { cookieSource } from '$lib/server/session/session';
 import { FakeCookies } from './fake-cookies';
 import { testApp } from './test-app';
 
@@ -23,7 +23,7 @@ const at = (url: string, cookie?: string) =>
 /** The app whose keys the requests carry: the session key is KEY. */
 const APP = testApp(9);
 
-const load = () => import('$lib/server/session');
+const load = () => import('$lib/server/session/session');
 
 /** A payload sealed as the server seals a flow's: bound to `flow` (FLOW unless said). */
 const sealPayload = (payload: object, flow = FLOW) =>

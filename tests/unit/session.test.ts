@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { parseConfig } from '$lib/config.server.js';
 import { parseKey } from '$lib/keys.server';
 import { createBase } from '$lib/base.server';
-import type { Session } from '$lib/server/session';
+import type { Session } from '$lib/server/session/session';
 
 /** 32-byte keys named by labels: `keys('new,old')` is two keys, comma-separated. */
 const keys = (labels: string) =>
@@ -13,7 +13,7 @@ const keys = (labels: string) =>
 
 /** Seal and open with the keys of an app configured with these labels' keys. */
 async function freshModules(labels: string) {
-	const m = await import('$lib/server/session');
+	const m = await import('$lib/server/session/session');
 	const ring = { ...createBase(parseConfig({ PLAYGROUND_SESSION_KEY: keys(labels) })) };
 	return {
 		seal: (session: Session, flow: string) => m.seal(session, flow, ring),

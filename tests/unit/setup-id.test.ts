@@ -1,8 +1,8 @@
-/** Which setup an exchange belongs to (server/setup-id.ts): the id the server stamps on exchanges. */
+/** Which setup an exchange belongs to (server/flow/setup-id.ts): the id the server stamps on exchanges. */
 import { expect, test } from 'vitest';
 import { setupWith } from '$lib/oauth/setup';
 import type { Exchange } from '$lib/exchange/types';
-import { nextSetupId, stampSetup } from '$lib/server/setup-id';
+import { nextSetupId, stampSetup } from '$lib/server/flow/setup-id';
 
 const setup = setupWith({
 	base_url: 'https://reader.test',

@@ -11,7 +11,7 @@ import {
 	metadataLookup,
 	pastedAddress,
 	refreshChoice
-} from '$lib/server/step-forms';
+} from '$lib/server/flow/step-forms';
 
 const form = (fields: Record<string, string> = {}) => {
 	const f = new FormData();

@@ -81,8 +81,8 @@ describe('a step told by its name', () => {
 			'src/lib/oauth/lint-probe.ts',
 			'src/lib/ui/lint-probe.svelte.ts',
 			'src/lib/server/lint-probe.ts',
-			'src/lib/server/flow.ts',
-			'src/lib/server/introspect-revoke.ts',
+			'src/lib/server/steps/flow-steps.ts',
+			'src/lib/server/steps/introspect-revoke.ts',
 			'src/lib/sandbox/lint-probe.server.ts',
 			'src/routes/lint-probe/+page.ts'
 		])
@@ -97,7 +97,7 @@ describe('a step told by its name', () => {
 
 	test('leaves the server’s rule against module state in force beside it', async () => {
 		const code = `let count = 0;\nexport const next = () => ++count;\n`;
-		for (const file of ['src/lib/server/lint-probe.ts', 'src/lib/server/flow.ts'])
+		for (const file of ['src/lib/server/lint-probe.ts', 'src/lib/server/steps/flow-steps.ts'])
 			expect(await refusals(code, file), file).toEqual([
 				expect.stringMatching(/^No module state in src\/lib/)
 			]);

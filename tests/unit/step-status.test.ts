@@ -112,7 +112,7 @@ describe('a step that fails after succeeding', () => {
 	});
 });
 
-describe('a replay in a fork (server/replay.ts)', () => {
+describe('a replay in a fork (server/steps/replay.ts)', () => {
 	test('the replayed exchange and its check of revocation are no step’s result', () => {
 		const good = ex('exchange', 'setup-A');
 		const seen = ex('userinfo', 'setup-A');

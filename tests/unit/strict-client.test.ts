@@ -8,8 +8,8 @@ import { calculatePKCECodeChallenge } from 'oauth4webapi';
 import type { Exchange, Finding, Step } from '$lib/exchange/types';
 import { pkceVerdict, redirectVerdict, strictVerdict } from '$lib/oauth/strict-client';
 import { newId, signCode } from '$lib/sandbox/signing.server';
-import { tokenEndpoint } from '$lib/sandbox/token.server';
-import { newVerifier } from '$lib/server/pkce';
+import { tokenEndpoint } from '$lib/sandbox/token-route.server';
+import { newVerifier } from '$lib/server/flow/pkce';
 import { testSandbox } from './test-app';
 
 /** The built-in sandbox whose real answers are judged, with a session key of this file's own. */

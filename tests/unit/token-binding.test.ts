@@ -1,7 +1,7 @@
 /**
  * Tokens bound to their API (oauth/token-binding.ts): the origins recorded at issue, what a save
  * may move without a question, what a yes confirms, what the issuer's verified metadata vouches
- * for, and the check before the access token is sent. Then the save rule itself (server/tokens.ts).
+ * for, and the check before the access token is sent. Then the save rule itself (server/flow/tokens.ts).
  */
 import { describe, expect, test } from 'vitest';
 import {
@@ -19,8 +19,8 @@ import {
 	vouchFor
 } from '$lib/oauth/token-binding';
 import { setupWith, type Setup } from '$lib/oauth/setup';
-import { tokensAfterSave } from '$lib/server/tokens';
-import type { Session } from '$lib/server/session';
+import { tokensAfterSave } from '$lib/server/flow/tokens';
+import type { Session } from '$lib/server/session/session';
 import type { TokenSet } from '$lib/oauth/token-set';
 
 const BASE = 'https://reader.test';

@@ -5,11 +5,11 @@
  */
 import { diagnoseCallback, type DiagnoseContext } from '$lib/oauth/diagnose';
 import { exchangeBody, refreshBody } from '$lib/oauth/token-endpoint';
-import { present as serverPresent } from '$lib/server/send-step';
+import { present as serverPresent } from '$lib/server/steps/send-step';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
 import { testApp } from './test-app';
 import { stepOf } from './flow-modules';
-import type { StepContext } from '$lib/server/flow-context';
+import type { StepContext } from '$lib/server/flow/context';
 
 export const ORIGIN = 'http://127.0.0.1:5173';
 export const BASE = `${ORIGIN}/sandbox`;

@@ -1,10 +1,10 @@
 /**
- * Start over with Undo (server/undo.ts): the old flow is kept sealed inside the fresh one for 30
+ * Start over with Undo (server/flow/start-over.ts): the old flow is kept sealed inside the fresh one for 30
  * seconds, Undo puts it back, any other action drops it, and after the 30 seconds Undo is refused
  * with a reason. The clock is faked: no test waits.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { Session } from '$lib/server/session';
+import type { Session } from '$lib/server/session/session';
 import { testApp } from './test-app';
 import { FakeCookies } from './fake-cookies';
 import { SANDBOX_FLOW, actionEvent, flowModules, sourceAt } from './flow-modules';
@@ -40,7 +40,7 @@ afterEach(() => {
 
 describe('the undo slot', () => {
 	test('Start over keeps the old flow for 30 seconds, never an older undo or a notice', async () => {
-		const { startOver } = await import('$lib/server/undo');
+		const { startOver } = await import('$lib/server/flow/start-over');
 		const first = startOver({ ...flow, notice: 'x' });
 		expect(first).toEqual({ v: 1, undo: { session: flow, until: NOW + 30_000 } });
 		// Start over twice: the second keeps the fresh flow, not a slot inside a slot.
@@ -49,14 +49,14 @@ describe('the undo slot', () => {
 	});
 
 	test('Undo restores within 30 seconds, to the millisecond', async () => {
-		const { startOver, undoStartOver } = await import('$lib/server/undo');
+		const { startOver, undoStartOver } = await import('$lib/server/flow/start-over');
 		const fresh = startOver(flow);
 		vi.advanceTimersByTime(30_000);
 		expect(undoStartOver(fresh)).toEqual({ ok: true, session: flow });
 	});
 
 	test('too late: Undo one millisecond after the 30 seconds is refused, saying why', async () => {
-		const { startOver, undoStartOver, undoExpired } = await import('$lib/server/undo');
+		const { startOver, undoStartOver, undoExpired } = await import('$lib/server/flow/start-over');
 		const fresh = startOver(flow);
 		vi.advanceTimersByTime(30_001);
 		expect(undoExpired(fresh)).toBe(true);
@@ -66,7 +66,7 @@ describe('the undo slot', () => {
 	});
 
 	test('too late: Undo without a slot (another action came between) is refused, saying why', async () => {
-		const { undoStartOver } = await import('$lib/server/undo');
+		const { undoStartOver } = await import('$lib/server/flow/start-over');
 		const r = undoStartOver(flow);
 		expect(r.ok).toBe(false);
 		if (!r.ok) expect(r.message).toMatch(/^Too late to undo: another action came after Start over/);
@@ -126,7 +126,7 @@ describe('the reset and undo actions on the cookies', () => {
 
 	test('a flow too large to keep with its undo slot is still cleared, without Undo', async () => {
 		const { writeSession } = await load();
-		const { startOver } = await import('$lib/server/undo');
+		const { startOver } = await import('$lib/server/flow/start-over');
 		// The largest secret that still fits once: with the slot's bookkeeping it no longer fits.
 		const fits = async (session: Session) => {
 			try {

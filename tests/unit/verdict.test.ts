@@ -146,7 +146,7 @@ describe('the verdict on the flow', () => {
 	});
 });
 
-describe('a replay in a fork (server/replay.ts)', () => {
+describe('a replay in a fork (server/steps/replay.ts)', () => {
 	const ok = answer('exchange', 200, tokens);
 	const replay: Exchange = { ...answer('exchange', 400, { error: 'invalid_grant' }), replay: true };
 	const check = (status: number): Exchange => ({

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '$lib/exchange/types';
-import type { Session } from '$lib/server/session';
-import { createRedactors, outward as outwardWith, secretsOf } from '$lib/server/way-out';
+import type { Session } from '$lib/server/session/session';
+import { createRedactors, outward as outwardWith, secretsOf } from '$lib/server/flow/way-out';
 import { copiesIn } from '../helpers/copies';
 
 const before = 'Old-Secret+/=1';

@@ -44,7 +44,7 @@ export const FAILURE_KINDS = [
 	'blocked',
 	'reset',
 	'busy',
-	// A GET the pool ended to give its connection to another visitor (server/host-slots.ts).
+	// A GET the pool ended to give its connection to another visitor (server/outbound/host-slots.ts).
 	'ended',
 	'cancelled',
 	'network'

@@ -52,7 +52,7 @@ function why(ex: Exchange): string {
  * before the first one.
  */
 export function verdictOf(exchanges: readonly Exchange[], now: number): Verdict | undefined {
-	// A replay sent on purpose (server/replay.ts) is no attempt of the flow's own.
+	// A replay sent on purpose (server/steps/replay.ts) is no attempt of the flow's own.
 	// The steps whose verdict is on a token answer: it gives (or refuses) the tokens.
 	const ex = exchanges.findLast((e) => specOf(e.step).verdict === 'tokens' && !e.replay);
 	if (!ex) return undefined;
@@ -65,7 +65,7 @@ export function verdictOf(exchanges: readonly Exchange[], now: number): Verdict 
 			text: `✕ Step ${step.n}, ${step.name}, failed: ${why(ex)}`,
 			target: ex.step
 		};
-	// A replay's check of revocation after it (server/replay.ts): the tokens no longer work.
+	// A replay's check of revocation after it (server/steps/replay.ts): the tokens no longer work.
 	const revoked = exchanges
 		.slice(exchanges.indexOf(ex) + 1)
 		.some((e) => e.replay && specOf(e.step).endpoint === 'userinfo' && e.response?.status === 401);

@@ -2,7 +2,7 @@
  * Client authentication where the client secret is sent (RFC 6749 §2.3.1): in the form body
  * (`client_secret_post`, the service's API docs §4.2), as HTTP Basic (`client_secret_basic`), or not
  * at all for a public client (`none`, RFC 7591 §2). Pure: the server decides whether the secret may
- * go (server/client-auth.ts).
+ * go (server/flow/client-auth.ts).
  */
 import type { AuthMethod } from './setup';
 

@@ -1,6 +1,6 @@
 /**
  * A JWT's signature checked against the issuer's published keys (a JWKS, RFC 7517 §5), and what
- * the check means in plain words. No I/O: the keys are fetched elsewhere (server/jwt-check.ts)
+ * the check means in plain words. No I/O: the keys are fetched elsewhere (server/steps/jwt-check.ts)
  * through the one sender, then handed here.
  *
  * Only asymmetric algorithms are allowed: a key set is public, so a symmetric algorithm (HS*) would

@@ -1,7 +1,7 @@
 /**
  * The authorization server's metadata (RFC 8414, OpenID Connect Discovery 1.0): where to find it,
  * what a document must hold, and the setup values it gives. Pure: the server fetches it
- * (server/discovery.ts).
+ * (server/steps/discovery.ts).
  */
 import { z } from '$lib/zod';
 import type { AuthMethod, PkceMethod, Setup } from './setup';

@@ -1,7 +1,7 @@
 /**
  * THE table of setup fields: each field of the playground's setup, once, with everything the rest of
  * the playground needs to know of it. The schema, the defaults, the form reader (setup.ts), the
- * parameters a docs link may carry (prefill.ts), the preset entries (server/presets.ts), the form's
+ * parameters a docs link may carry (prefill.ts), the preset entries (server/flow/presets.ts), the form's
  * groups and uniform fields (ui/SetupForm.svelte), the endpoints (endpoints.ts), the metadata a
  * discovery fills in (metadata.ts), and the URLs that receive the client secret or the access token
  * (secret-binding.ts, token-binding.ts) are all derived from it. A new field is one entry here plus

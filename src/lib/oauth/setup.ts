@@ -35,7 +35,7 @@ const setupShape = Object.fromEntries(
 export const setupSchema = z.object(setupShape);
 
 /**
- * A preset entry's fields (PLAYGROUND_PRESETS, server/presets.ts): one that must be entered must be
+ * A preset entry's fields (PLAYGROUND_PRESETS, server/flow/presets.ts): one that must be entered must be
  * there, one with a default may be left out (it takes the default), and one without either (the
  * redirect URI) may be left out for the page to fill in.
  */

@@ -203,7 +203,7 @@ export function redirectVerdict(
 /**
  * PKCE (RFC 7636 §4.6): whether the verifier a code exchange sends is the one whose S256 challenge
  * the consent request carried, by the library's `calculatePKCECodeChallenge`. Our own challenge is
- * made synchronously (server/pkce.ts), so the library checks it here, where a step awaits anyway.
+ * made synchronously (server/flow/pkce.ts), so the library checks it here, where a step awaits anyway.
  */
 export async function pkceVerdict(
 	verifier: string | undefined,

@@ -1,7 +1,7 @@
 /**
  * Revocation (RFC 7009) and introspection (RFC 7662): the request bodies, and what their answers
- * mean. Pure: the server sends the requests (server/introspect-revoke.ts) and attaches the client's
- * authentication (server/client-auth.ts).
+ * mean. Pure: the server sends the requests (server/steps/introspect-revoke.ts) and attaches the client's
+ * authentication (server/flow/client-auth.ts).
  * The bodies are written here, not by oauth4webapi, for the reason token-endpoint.ts gives (the
  * library orders the fields its own way, appends `;charset=UTF-8` and refuses an empty secret); it
  * judges the answers instead (strict-client.ts).

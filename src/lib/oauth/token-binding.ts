@@ -153,7 +153,7 @@ export function vouchFor(
 /**
  * The origins a save may send the tokens to without a question, for a setup that names `issuer`:
  * the vouch's, while the setup still names the issuer it speaks for; none otherwise. The server's
- * save (server/tokens.ts) and the form's question (ui/setup/TokenQuestion.svelte) both ask this.
+ * save (server/flow/tokens.ts) and the form's question (ui/setup/TokenQuestion.svelte) both ask this.
  */
 export function vouchedOrigins(vouch: Vouch | null | undefined, issuer: string): string[] {
 	return vouch && issuer === vouch.issuer ? vouch.origins : [];

@@ -7,7 +7,7 @@
  * - Every answer carries the X-Reader-* rate-limit headers; over a limit the answer is 429.
  * - Writes answer `200 OK` in plain text, as Google Reader did; every error is JSON.
  */
-import type { SandboxClient } from './config.server';
+import type { SandboxClient } from './sandbox-config.server';
 import { findClient, limitsFor } from './clients.server';
 import {
 	DEMO_USER,

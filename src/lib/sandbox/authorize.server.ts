@@ -8,7 +8,7 @@
  * - The decision form carries a signed, short-lived ticket; the decision reads nothing else. A
  *   ticket of another store generation (a store that has forgotten its decisions) is refused.
  */
-import type { SandboxClient, SandboxConfig, SandboxScope } from './config.server';
+import type { SandboxClient, SandboxConfig, SandboxScope } from './sandbox-config.server';
 import { findClient, redirectUriMatches } from './clients.server';
 import { DEMO_USER } from './demo.server';
 import { parseScope, permissionWords } from './scope.server';

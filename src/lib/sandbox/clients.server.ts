@@ -10,7 +10,7 @@ import {
 	type SandboxClient,
 	type SandboxConfig,
 	type SandboxScope
-} from './config.server';
+} from './sandbox-config.server';
 
 /** The paths the built-in clients may redirect to, on the sandbox's own origin(s). */
 const BUILTIN_REDIRECT_PATHS = ['/callback', '/sandbox/landing'] as const;

@@ -2,7 +2,7 @@
  * What the /sandbox page tells a visitor: base URL, endpoints, clients, lifetimes and limits.
  * Secrets are shown for the built-in clients only (they are public); SANDBOX_CLIENTS secrets never are.
  */
-import type { SandboxScope } from './config.server';
+import type { SandboxScope } from './sandbox-config.server';
 import { builtinClients, findClient, registeredRedirectUris } from './clients.server';
 import { endpointList } from './api.server';
 import { DEMO_USER } from './demo.server';

@@ -11,7 +11,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Base, Clock } from '$lib/base.server';
 import type { Config } from '$lib/config.server.js';
 import { derivedKey } from '$lib/keys.server';
-import type { SandboxConfig } from './config.server';
+import type { SandboxConfig } from './sandbox-config.server';
 import { grantWindow } from './authorize.server';
 import { GrantStore } from './grants.server';
 import { MemoryStore, type SandboxStore } from './store.server';

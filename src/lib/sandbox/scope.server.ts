@@ -2,7 +2,7 @@
  * Scopes of the service's API docs (§4.1, §5 step 7): `read`, or `read write`. Empty means the registration's default;
  * a "Read only" registration cannot get write. RFC 6749 §3.3: space-delimited, order does not matter.
  */
-import type { SandboxScope } from './config.server';
+import type { SandboxScope } from './sandbox-config.server';
 
 export type ScopeResult =
 	{ ok: true; scope: SandboxScope } | { ok: false; error: 'invalid_scope'; description: string };

@@ -3,16 +3,16 @@
  * app: the functions of `server/` take what they need of this object, never a module variable.
  */
 import type { Base } from '$lib/base.server';
-import { createLimits, type Limits } from './abuse';
+import { createLimits, type Limits } from './outbound/abuse';
 import {
 	createPresets,
 	type Presets,
 	type SandboxClientInfo,
 	type SandboxRegistrations
-} from './presets';
-import type { ApiExample } from './api-examples';
-import { createSender, outboundFrom, type Sender } from './send';
-import { createRedactors, type Redactors } from './way-out';
+} from './flow/presets';
+import type { ApiExample } from './flow/api-examples';
+import { createSender, outboundFrom, type Sender } from './outbound/send';
+import { createRedactors, type Redactors } from './flow/way-out';
 
 export interface Playground extends Base {
 	/** The abuse limit, the in-flight cap and who a request comes from (abuse.ts). */

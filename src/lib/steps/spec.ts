@@ -84,7 +84,7 @@ export interface StepSpec {
 	readonly spends?: Spend;
 	/**
 	 * It goes on a connection of its own, never on a kept-alive one the server may be closing, and
-	 * it is never sent twice (server/send.ts).
+	 * it is never sent twice (server/outbound/send.ts).
 	 */
 	readonly freshConnection?: true;
 	/** The strict client library's judge of its answer (oauth/strict-client.ts). */

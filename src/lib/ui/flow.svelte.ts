@@ -150,7 +150,7 @@ export class Flow {
 		const setupId = this.#facts().setupId;
 		const newest = TOKEN_VERDICTS.map((step) => latestOf(transcript.items, step, setupId));
 		return verdictOf(
-			// With a replay's check of revocation (server/replay.ts), which may say they were revoked.
+			// With a replay's check of revocation (server/steps/replay.ts), which may say they were revoked.
 			transcript.items.filter(
 				(e) => newest.includes(e) || (e.replay && specOf(e.step).endpoint === 'userinfo')
 			),

@@ -106,7 +106,7 @@ function latestIndex(
 ): number {
 	for (let i = exchanges.length - 1; i >= 0; i--) {
 		const ex = exchanges[i]!;
-		// A replay (server/replay.ts) is a check sent on purpose, not the step's own attempt.
+		// A replay (server/steps/replay.ts) is a check sent on purpose, not the step's own attempt.
 		if (ex.step === step && !ex.replay && ofSetup(ex, setupId)) return i;
 	}
 	return -1;

@@ -1,6 +1,6 @@
 /**
  * Start over's Undo in the tab: what Start over cleared here (the transcript, the errors) is kept
- * in memory while the server keeps the old flow (server/undo.ts), and handed back by Undo. The offer
+ * in memory while the server keeps the old flow (server/flow/start-over.ts), and handed back by Undo. The offer
  * ends after the time the server gave, or at the next action (Flow drops it).
  */
 import { tick } from 'svelte';

@@ -1,6 +1,6 @@
 import { redirect } from '@sveltejs/kit';
-import { answerCallback } from '$lib/server/callback-route';
-import { flowContext } from '$lib/server/flow-action';
+import { answerCallback } from '$lib/server/steps/callback-route';
+import { flowContext } from '$lib/server/flow/action';
 import type { RequestHandler } from './$types';
 
 /** The redirect target: the flow whose state came back goes on, then back to its page (which drops the code from the address bar). */

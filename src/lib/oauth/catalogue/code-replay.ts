@@ -1,7 +1,7 @@
 /**
- * What "Replay this code" (server/replay.ts) found: how the service answered the code sent a
+ * What "Replay this code" (server/steps/replay.ts) found: how the service answered the code sent a
  * second time, and whether the access token issued from it still works. Information, not failures:
- * the refusal is what the replay is for. `server/replay.ts` decides which applies.
+ * the refusal is what the replay is for. `server/steps/replay.ts` decides which applies.
  */
 import { entry } from './raise';
 

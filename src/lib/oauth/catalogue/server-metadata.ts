@@ -1,7 +1,7 @@
 /**
  * What fetching the authorization server's metadata found (RFC 8414; OpenID Connect Discovery's
  * well-known URL as well): a document the form was filled from, a document refused, one naming
- * another issuer, or none. `server/discovery.ts` decides which applies.
+ * another issuer, or none. `server/steps/discovery.ts` decides which applies.
  */
 import { entry } from './raise';
 

@@ -72,7 +72,7 @@ export const STALE_CALLBACK = entry({
 
 /**
  * A redirect whose state matches no consent request of this browser, which may be forged: ignored.
- * The callback's own page says it too (server/callback-route.ts).
+ * The callback's own page says it too (server/steps/callback-route.ts).
  */
 export const UNSOLICITED_CALLBACK = entry({
 	code: 'callback-ignored',

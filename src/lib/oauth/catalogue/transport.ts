@@ -141,7 +141,7 @@ export const CODE_MAYBE_SPENT = entry({
 /**
  * The step waited for one of the playground's connections to the host: the playground's time. A
  * write (anything but a GET) may also have waited for another write of the same address to that
- * host, as an address has one write at a time there (server/host-slots.ts).
+ * host, as an address has one write at a time there (server/outbound/host-slots.ts).
  */
 export const POOL_WAIT = entry({
 	code: 'pool-wait',

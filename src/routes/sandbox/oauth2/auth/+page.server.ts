@@ -11,7 +11,7 @@ import {
 	type Decision
 } from '$lib/sandbox/authorize.server';
 import { StoreUnavailable } from '$lib/sandbox/store.server';
-import { readForm } from '$lib/server/form';
+import { readForm } from '$lib/server/flow/form';
 import { clientAddress } from '$lib/proxy.server';
 import { sandboxOf } from '$lib/sandbox/sandbox.server';
 import type { Actions, PageServerLoad } from './$types';

@@ -10,9 +10,9 @@ import { randomBytes } from 'node:crypto';
 import type { Exchange } from '$lib/exchange/types';
 import type { Setup } from '$lib/oauth/setup';
 import { bindingChanges, bindSecret } from '$lib/oauth/secret-binding';
-import type { Session } from './session';
+import type { Session } from '../session/session';
 
-declare module './session' {
+declare module '../session/session' {
 	interface Session {
 		/** The setup's id, which every exchange made with it carries. */
 		setup_id?: string;

@@ -10,13 +10,13 @@ import { consentParams } from '$lib/oauth/consent';
 import { endpoints } from '$lib/oauth/setup';
 import { FORM_CONTENT_TYPE } from '$lib/oauth/token-endpoint';
 import { judgePush, pushedBody, pushedConsentUrl } from '$lib/oauth/par';
-import { clientAuth } from './client-auth';
-import type { StepResult } from './flow';
+import { clientAuth } from '../flow/client-auth';
+import type { StepResult } from './flow-steps';
 import { sendStep } from './send-step';
-import { codeChallenge } from './pkce';
-import type { StepContext } from './flow-context';
-import type { Session } from './session';
-import { NO_CONSENT_TO_PUSH, NO_SETUP, PAR_NOT_ON, refuse } from './refusals';
+import { codeChallenge } from '../flow/pkce';
+import type { StepContext } from '../flow/context';
+import type { Session } from '../session/session';
+import { NO_CONSENT_TO_PUSH, NO_SETUP, PAR_NOT_ON, refuse } from '../flow/refusals';
 
 /** The authorization request of the pending consent, as its URL carried it. */
 export function pendingParams(session: Session): [string, string][] | undefined {

@@ -17,12 +17,12 @@
 import { error, fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import { flowParam } from '$lib/oauth/flow-id';
 import { clientAddress } from '$lib/proxy.server';
-import type { StepResult } from './flow';
+import type { StepResult } from '../steps/flow-steps';
 import { readForm } from './form';
-import { inSlot, overLimit } from './abuse';
+import { inSlot, overLimit } from '../outbound/abuse';
 import { SealedFlow } from './sealed-flow';
-import type { FlowContext } from './flow-context';
-import { cookieSource } from './session';
+import type { FlowContext } from './context';
+import { cookieSource } from '../session/session';
 import { stampSetup } from './setup-id';
 import { outward } from './way-out';
 import type { FormInput } from './step-forms';

@@ -20,12 +20,12 @@ import type { AuthMethod, PkceMethod } from '$lib/oauth/setup';
 import { headerValue, type Exchange, type Finding } from '$lib/exchange/types';
 import { responseOf } from '$lib/oauth/strict-client';
 import { metadataOrigins, vouchFor } from '$lib/oauth/token-binding';
-import type { StepResult } from './flow';
-import { moveSecretQuestion } from './secret';
+import type { StepResult } from './flow-steps';
+import { moveSecretQuestion } from '../flow/secret';
 import { sendStep } from './send-step';
-import type { Session } from './session';
-import type { MetadataLookup } from './step-forms';
-import type { StepContext } from './flow-context';
+import type { Session } from '../session/session';
+import type { MetadataLookup } from '../flow/step-forms';
+import type { StepContext } from '../flow/context';
 
 type Discovery =
 	| {

@@ -20,7 +20,7 @@ import {
 	type IssuerMetadata,
 	type IssuerVerdict
 } from '$lib/oauth/issuer';
-import type { Session } from './session';
+import type { Session } from '../session/session';
 
 /** An ignored redirect's address is kept this short: it is shown once, never used. */
 const IGNORED_URL_CHARS = 600;

@@ -17,7 +17,7 @@ import {
 	vouchFor
 } from '$lib/oauth/token-binding';
 import type { Setup } from '$lib/oauth/setup';
-import type { Session } from './session';
+import type { Session } from '../session/session';
 
 /** The token set with the real tokens: what the server sends to the service. */
 export function realTokens(session: Session): TokenSet | undefined {

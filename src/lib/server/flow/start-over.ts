@@ -4,7 +4,7 @@
  * time. Any other action drops it (`withoutUndo`, applied where the flow is sealed, sealed-flow.ts), so Undo is
  * offered until the next action or 30 seconds, whichever comes first.
  */
-import { emptySession, rememberState, type Session } from './session';
+import { emptySession, rememberState, type Session } from '../session/session';
 import { refuse, UNDO_GONE, undoTooLate, type Refused } from './refusals';
 
 /** How long Start over can be undone. */

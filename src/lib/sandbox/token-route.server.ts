@@ -10,7 +10,7 @@
  *   forgotten what was used) is refused with invalid_grant: its use cannot be checked.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { SandboxClient, SandboxScope } from './config.server';
+import type { SandboxClient, SandboxScope } from './sandbox-config.server';
 import { accessTtlFor, authenticateClient } from './clients.server';
 import { DEMO_USER } from './demo.server';
 import {

@@ -14,12 +14,12 @@ import { routeCallback } from '$lib/oauth/callback';
 import { raise } from '$lib/oauth/catalogue/raise';
 import { UNSOLICITED_CALLBACK } from '$lib/oauth/catalogue/state-check';
 import { MAX_CALLBACK_QUERY } from './redirect-back';
-import { readAllFlows, someFlowDropped } from './session';
-import { SealedFlow } from './sealed-flow';
-import type { FlowContext } from './flow-context';
-import { escapeHtml, plainPage } from './plain-page';
+import { readAllFlows, someFlowDropped } from '../session/session';
+import { SealedFlow } from '../flow/sealed-flow';
+import type { FlowContext } from '../flow/context';
+import { escapeHtml, plainPage } from '../plain-page';
 
-/** The redirect back to `url`, in the request `context` (flow-action.ts `flowContext`). */
+/** The redirect back to `url`, in the request `context` (flow/action.ts `flowContext`). */
 export async function answerCallback(
 	context: FlowContext,
 	url: URL,

@@ -14,10 +14,10 @@ import { withStrictVerdict } from '$lib/oauth/strict-client';
 import { hasCode } from '$lib/oauth/catalogue/raise';
 import { clientAuthFindings } from '$lib/oauth/pkce-auth';
 import type { Exchange, Finding } from '$lib/exchange/types';
-import type { StepContext } from './flow-context';
-import type { SendInput } from './send';
-import type { Session } from './session';
-import { outward } from './way-out';
+import type { StepContext } from '../flow/context';
+import type { SendInput } from '../outbound/send';
+import type { Session } from '../session/session';
+import { outward } from '../flow/way-out';
 
 /**
  * Redact, then diagnose: what leaves the server. The diagnosis knows the playground itself: its own

@@ -10,7 +10,7 @@
  */
 import { createRedactors, type Redactors, type Secret } from '$lib/exchange/redact';
 import type { Exchange } from '$lib/exchange/types';
-import type { Session } from './session';
+import type { Session } from '../session/session';
 
 export { createRedactors, type Redactors };
 

@@ -3,7 +3,7 @@
  * the words the page shows. A verb (sealed-flow.ts, and the step functions it runs) returns one
  * with `refuse`, beside anything else the page needs to show it (the exchanges sent before, the
  * fields to fix); it never builds SvelteKit's `fail()` itself. Only the wrapper that runs the
- * verbs (flow-action.ts) turns a refusal into the action's failure.
+ * verbs (flow/action.ts) turns a refusal into the action's failure.
  *
  * A refusal whose words depend on what was found is a function of it. Words that a rule of the
  * protocol writes (a URL the token may not go to, why the secret is not sent) stay with that rule;

@@ -12,7 +12,7 @@ import {
 	redirectUriFix,
 	type RedirectUriOptions
 } from '$lib/oauth/redirect-uri';
-import type { Presets } from './presets';
+import type { Presets } from '../flow/presets';
 
 export interface RegisteredRedirect {
 	registeredRedirectUri?: string | readonly string[];

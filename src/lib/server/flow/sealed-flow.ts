@@ -2,13 +2,13 @@
  * One flow, opened from its sealed cookie (session.ts), the way SvelteKit's sverdle demo keeps its
  * game: a plain object built from the cookie, one method per verb, and `seal()`, which writes it
  * back. A verb changes the flow in memory only. Nothing reaches a cookie before `seal()`, and a flow
- * that no verb changed is not sealed again. A verb drops Start over's undo slot (undo.ts), except
+ * that no verb changed is not sealed again. A verb drops Start over's undo slot (start-over.ts), except
  * those that make one (Start over, a save that dropped the tokens) or keep the flow as it is beside
  * what they add (Undo, the redirect back).
  *
- * The form actions (+page.server.ts) run each verb through one wrapper (flow-action.ts), the page's
+ * The form actions (+page.server.ts) run each verb through one wrapper (flow/action.ts), the page's
  * `load` takes the callback's exchange from its outbox, and /callback (callback-route.ts) records
- * the redirect back with `receiveCallback`. Each opens the flow with its context (flow-context.ts:
+ * the redirect back with `receiveCallback`. Each opens the flow with its context (flow/context.ts:
  * the request's cookies and URL, the app, the visitor, the abort signal), which the verbs hand to
  * the steps they run. A verb answers, or returns a named refusal (refusals.ts), which the wrapper
  * turns into the action's failure.
@@ -29,17 +29,17 @@ import {
 	prepareConsent,
 	refreshTokens,
 	type StepResult
-} from './flow';
-import { fillFromMetadata } from './discovery';
-import { pushConsent } from './push-consent';
-import { checkJwt, type JwtKind } from './jwt-check';
-import { introspect, revoke } from './introspect-revoke';
-import { canReplay, replayCode, replayFork } from './replay';
+} from '../steps/flow-steps';
+import { fillFromMetadata } from '../steps/discovery';
+import { pushConsent } from '../steps/push-consent';
+import { checkJwt, type JwtKind } from '../steps/jwt-check';
+import { introspect, revoke } from '../steps/introspect-revoke';
+import { canReplay, replayCode, replayFork } from '../steps/replay';
 import { forkIn } from './fork';
-import { handleCallback } from './redirect-back';
+import { handleCallback } from '../steps/redirect-back';
 import { presetSession, secretAfterSave } from './secret';
 import { tokensAfterSave } from './tokens';
-import { keepRegisteredRedirect } from './registered-redirect';
+import { keepRegisteredRedirect } from '../steps/registered-redirect';
 import { newSetupId, nextSetupId, stampSetup } from './setup-id';
 import { outward } from './way-out';
 import {
@@ -51,7 +51,7 @@ import {
 	UNDO_MS,
 	withoutUndo,
 	withUndo
-} from './undo';
+} from './start-over';
 import {
 	dropFlow,
 	fitsInCookies,
@@ -60,8 +60,8 @@ import {
 	readSession,
 	writeSession,
 	type Session
-} from './session';
-import type { FlowContext } from './flow-context';
+} from '../session/session';
+import type { FlowContext } from './context';
 import type { MetadataLookup } from './step-forms';
 import {
 	flowDropped,
@@ -436,7 +436,7 @@ export class SealedFlow {
 	}
 
 	/**
-	 * Start over, with Undo (undo.ts). When the old flow is too large to be kept beside the fresh
+	 * Start over, with Undo (start-over.ts). When the old flow is too large to be kept beside the fresh
 	 * one's bookkeeping, the flow is cleared all the same, without Undo, and the answer says so.
 	 */
 	async reset() {

@@ -16,7 +16,7 @@ import {
 } from '$lib/oauth/secret-binding';
 import { API_DOCS } from '$lib/oauth/docs';
 import type { Preset, Presets } from './presets';
-import type { Session } from './session';
+import type { Session } from '../session/session';
 
 type SecretFields = Pick<Session, 'client_secret' | 'secret_for' | 'preset' | 'secret_note'>;
 /** The four, each present (undefined drops one), so that spreading them over a session replaces them all. */

@@ -10,7 +10,7 @@ import { endpoints, type Setup } from '$lib/oauth/setup';
 import { endpointKey } from '$lib/oauth/setup-fields';
 import type { HeaderList } from '$lib/exchange/types';
 import { usableSecret } from './secret';
-import type { Session } from './session';
+import type { Session } from '../session/session';
 import { noEndpoint, NO_SETUP, refuse, secretNotSent, type Refused } from './refusals';
 
 /** The fields a request body carries to authenticate the client, in the order they go. */

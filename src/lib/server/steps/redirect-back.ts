@@ -4,7 +4,7 @@
  * `judgeCallback` decides what it means for the flow (its verdict, whether it carries the flow's
  * pending state, the issuer check of RFC 9207, and the findings), and `recordCallback` writes it
  * down (the callback record, the code kept, the exchange, the next session). `handleCallback` is the
- * three in a row; /callback (callback-route.ts) and paste-back (flow.ts) call it.
+ * three in a row; /callback (callback-route.ts) and paste-back (flow-steps.ts) call it.
  *
  * The state is single-use: a redirect that carries it uses it up, whatever the outcome, and its code
  * is kept (held back when the issuer check fails); the state joins the flow's recent ones. A
@@ -26,9 +26,9 @@ import { redirectVerdict } from '$lib/oauth/strict-client';
 import { pkceCallbackFindings } from '$lib/oauth/pkce-auth';
 import type { Exchange, Finding, HeaderList } from '$lib/exchange/types';
 import { ignoreCallback, issuerOnCallback } from './callback-trust';
-import type { StepContext } from './flow-context';
+import type { StepContext } from '../flow/context';
 import { redirectMismatchFix, redirectRetry } from './registered-redirect';
-import { rememberState, type Session } from './session';
+import { rememberState, type Session } from '../session/session';
 
 /** The request headers a callback's exchange shows (the cookie by name only). */
 const CALLBACK_HEADERS = new Set([

@@ -1,6 +1,6 @@
 /**
  * The flow's server-side steps. Each takes the step's context (the app, the playground's origin,
- * the visitor and the abort signal, handed down by the flow: flow-context.ts) and the session, does
+ * the visitor and the abort signal, handed down by the flow: flow/context.ts) and the session, does
  * its one thing (a request to the service goes through `sendStep`, send-step.ts), and returns the
  * new session and the exchanges to show, or a named refusal (refusals.ts). Route files only parse
  * input and call the flow's verbs.
@@ -14,14 +14,14 @@ import { isExpired } from '$lib/oauth/token-set';
 import { API_DOCS } from '$lib/oauth/docs';
 import { handleCallback } from './redirect-back';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
-import { realTokens, receiveTokens } from './tokens';
-import { rememberState, type Session } from './session';
-import { clientAuth } from './client-auth';
-import { codeChallenge, newVerifier } from './pkce';
-import type { StepContext } from './flow-context';
+import { realTokens, receiveTokens } from '../flow/tokens';
+import { rememberState, type Session } from '../session/session';
+import { clientAuth } from '../flow/client-auth';
+import { codeChallenge, newVerifier } from '../flow/pkce';
+import type { StepContext } from '../flow/context';
 import { registeredRedirect } from './registered-redirect';
 import { sendStep } from './send-step';
-import { outward } from './way-out';
+import { outward } from '../flow/way-out';
 import { apiUrl, type ApiCall } from '$lib/oauth/api-request';
 import { tokenMayGo } from '$lib/oauth/token-binding';
 import {
@@ -38,7 +38,7 @@ import {
 	refuse,
 	tokenNotSent,
 	type Refused
-} from './refusals';
+} from '../flow/refusals';
 
 export type StepResult =
 	| {

@@ -14,10 +14,10 @@ import { specOf } from '$lib/steps/registry';
 import * as found from '$lib/oauth/catalogue/code-replay';
 import { raise } from '$lib/oauth/catalogue/raise';
 import { jsonObject } from '$lib/exchange/text';
-import { callApi, exchangeCode, prepareConsent, type StepResult } from './flow';
-import type { StepContext } from './flow-context';
-import type { Session } from './session';
-import { NOTHING_TO_REPLAY, refuse } from './refusals';
+import { callApi, exchangeCode, prepareConsent, type StepResult } from './flow-steps';
+import type { StepContext } from '../flow/context';
+import type { Session } from '../session/session';
+import { NOTHING_TO_REPLAY, refuse } from '../flow/refusals';
 
 const RFC = 'RFC 6749 §4.1.2';
 

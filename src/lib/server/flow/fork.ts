@@ -16,7 +16,7 @@
  * The copy a duplicated tab makes of its flow (the `fork` action, sealed-flow.ts) is not a fork in
  * this sense: it holds no tokens, records no parent, and is a flow of its own.
  */
-import type { Session } from './session';
+import type { Session } from '../session/session';
 
 /** The fork of the flow `parent` among a browser's flows, if it has one. */
 export function forkIn(

@@ -5,22 +5,22 @@
  */
 import { CONSENT_PARAM_HELP } from '$lib/oauth/consent';
 import { endpoints, setupWith, type Setup } from '$lib/oauth/setup';
-import { consentExchange } from './flow';
-import type { Playground } from './playground';
+import { consentExchange } from '../steps/flow-steps';
+import type { Playground } from '../playground';
 import type { Presets } from './presets';
 import { hasPrefill, parsePrefill, prefillLink, type Prefill } from '$lib/oauth/prefill';
-import type { Session } from './session';
+import type { Session } from '../session/session';
 import { FLOW_PARAM } from '$lib/oauth/flow-id';
 import { presetSetup, secretView } from './secret';
 import { bindingChanges, bindSecret, listChanges, secretHosts } from '$lib/oauth/secret-binding';
 import { vouchFor } from '$lib/oauth/token-binding';
 import { flowHosts } from '$lib/oauth/flow-hosts';
 import { outward } from './way-out';
-import { undoSlot } from './undo';
+import { undoSlot } from './start-over';
 import { stampSetup } from './setup-id';
 import { apiSuggestions } from './api-examples';
-import { canReplay } from './replay';
-import { registeredRedirectHint, refusalAhead } from './registered-redirect';
+import { canReplay } from '../steps/replay';
+import { registeredRedirectHint, refusalAhead } from '../steps/registered-redirect';
 
 function defaultSetup(presets: Presets, origin: string): Setup {
 	return setupWith({

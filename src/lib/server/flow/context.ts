@@ -1,14 +1,14 @@
 /**
  * What a flow is opened with: everything of the request, and of the app serving it, that the flow
- * and its steps need. The wrapper that runs the flow (flow-action.ts: the form actions, the page's
+ * and its steps need. The wrapper that runs the flow (flow/action.ts: the form actions, the page's
  * `load`, /callback) builds it once from the request event and hands it down, so the flow never
  * looks the request up, and there is no flow outside a request: nothing under src/lib reads the
  * request any other way (the import check's `app-handed-down` rule refuses `$app/server` there).
  * A unit test builds one for an app of its own (tests/unit/flow-modules.ts).
  */
 import type { Cookies } from '@sveltejs/kit';
-import type { Playground } from './playground';
-import type { CookieSource } from './session';
+import type { Playground } from '../playground';
+import type { CookieSource } from '../session/session';
 
 /** What a step needs of the request that runs it. */
 export interface StepContext {

@@ -1,14 +1,14 @@
 /**
  * What each step reads from its form, checked: the inputs of the page's steps, in one place. A
  * form that does not pass answers 400 with the reason and, where there is one, the field it is
- * about, before anything is sent (`stepAction`, flow-action.ts).
+ * about, before anything is sent (`stepAction`, flow/action.ts).
  */
 import { z } from 'zod';
 import { parseApiCall, type ApiCall } from '$lib/oauth/api-request';
 import { setupSchema, type AuthMethod, type PkceMethod } from '$lib/oauth/setup';
 import type { WhichToken } from '$lib/oauth/token-admin';
 import { isFlowId } from '$lib/oauth/flow-id';
-import type { JwtKind } from './jwt-check';
+import type { JwtKind } from '../steps/jwt-check';
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string; field?: string };
 

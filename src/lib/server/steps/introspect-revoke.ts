@@ -17,13 +17,13 @@ import {
 } from '$lib/oauth/token-admin';
 import type { Exchange } from '$lib/exchange/types';
 import { hasCode } from '$lib/oauth/catalogue/raise';
-import { clientAuth } from './client-auth';
-import { refreshTokens, withToken, type StepResult } from './flow';
+import { clientAuth } from '../flow/client-auth';
+import { refreshTokens, withToken, type StepResult } from './flow-steps';
 import { sendStep, type Judged, type Sent } from './send-step';
-import type { StepContext } from './flow-context';
-import type { Session } from './session';
-import { realTokens } from './tokens';
-import { NO_REFRESH_TOKEN, NO_TOKENS, refuse, type Refused } from './refusals';
+import type { StepContext } from '../flow/context';
+import type { Session } from '../session/session';
+import { realTokens } from '../flow/tokens';
+import { NO_REFRESH_TOKEN, NO_TOKENS, refuse, type Refused } from '../flow/refusals';
 
 const withFindings = (ex: Exchange, findings: Exchange['findings']): Exchange => ({
 	...ex,

@@ -18,11 +18,11 @@ import {
 import { raise } from '$lib/oauth/catalogue/raise';
 import * as signedJwt from '$lib/oauth/catalogue/signed-jwt';
 import type { Exchange, Finding } from '$lib/exchange/types';
-import type { StepResult } from './flow';
+import type { StepResult } from './flow-steps';
 import { sendStep } from './send-step';
-import type { StepContext } from './flow-context';
-import type { Session } from './session';
-import { realTokens } from './tokens';
+import type { StepContext } from '../flow/context';
+import type { Session } from '../session/session';
+import { realTokens } from '../flow/tokens';
 import {
 	NO_JWKS_URI,
 	NO_JWT_PASTED,
@@ -31,7 +31,7 @@ import {
 	NOT_A_JWT,
 	refuse,
 	type Refused
-} from './refusals';
+} from '../flow/refusals';
 
 export type JwtKind = ClaimContext['kind'];
 
