@@ -64,7 +64,7 @@ console.log(
 
 const repeated = sameNames(filesUnder(root, 'src/lib'));
 for (const [name, paths] of repeated) {
-	console.error(`check-imports: the file name ${name} is in two folders: ${paths.join(', ')}`);
+	console.error(`check-imports: the file stem ${name} is in two folders: ${paths.join(', ')}`);
 }
 if (repeated.size > 0) process.exitCode = 1;
 
@@ -79,7 +79,9 @@ for (const known of exempt) {
 	}
 }
 if (errors.length === 0) {
-	console.log(`check-imports: no file name of src/lib is in two folders`);
+	console.log(
+		`check-imports: no file stem of src/lib is in two folders (a worker beside its module aside)`
+	);
 	console.log(
 		`check-imports: no violations (${exempt.length} exempt import${exempt.length === 1 ? '' : 's'} listed in .dependency-cruiser.js)`
 	);
