@@ -18,7 +18,7 @@ export function sameNames(files) {
 	for (const file of files) {
 		const name = basename(file);
 		if (name.startsWith('+')) continue;
-		const stem = name.split('.')[0];
+		const [stem = name] = name.split('.');
 		const worker = /\.worker\.[jt]s$/.test(name);
 		// A worker beside its module: same folder, same stem.
 		if (worker && (byStem.get(stem) ?? []).some((f) => dirname(f) === dirname(file))) continue;
