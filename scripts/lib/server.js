@@ -80,7 +80,27 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export async function startServer(opts = {}) {
 	if (!existsSync(resolve('build/handler.js')))
 		throw new Error('build/handler.js is missing: run `npm run build` first');
-	const port = opts.port ?? (await freePort());
+	// A free port is free when it is picked, not when the server listens: another file's server may
+	// take it in between. This one then cannot listen and exits, and another port is tried.
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await startOn(opts.port ?? (await freePort()), opts);
+		} catch (e) {
+			const taken = /cannot listen on .*EADDRINUSE/.test(String(/** @type {Error} */ (e).message));
+			if (opts.port !== undefined || !taken || attempt === 3) throw e;
+		}
+	}
+}
+
+/** What serve.js prints once it listens (every worker, with several): the server is this one. */
+const LISTENING = 'OAuth playground: ';
+
+/**
+ * @param {number} port
+ * @param {StartOptions} opts
+ * @returns {Promise<Server>}
+ */
+async function startOn(port, opts) {
 	const readyPath = opts.readyPath ?? '/healthz';
 	const pollMs = opts.pollMs ?? 50;
 	const t0 = performance.now();
@@ -106,7 +126,8 @@ export async function startServer(opts = {}) {
 		if (proc.exitCode !== null)
 			throw new Error(`the server exited early (${proc.exitCode}):\n${out}`);
 		try {
-			if ((await probe(url + readyPath)) === 200) {
+			// Only once this process says it listens: until then an answer on the port is another's.
+			if (out.includes(LISTENING) && (await probe(url + readyPath)) === 200) {
 				readyMs = performance.now() - t0;
 				break;
 			}
