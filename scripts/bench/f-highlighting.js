@@ -63,14 +63,21 @@ async function importOnce(page, file, marker) {
 			document.querySelector('[data-testid="import-har"]')
 		);
 		input.addEventListener('change', (e) => (w.__run.changed = e.timeStamp), { once: true });
-		// The body is the one whose last two blocks hold the marker (the last item's id, in its last
-		// lines): reading those blocks, not the whole body's text, keeps this check to a fraction of a
-		// millisecond per frame (the whole text of every body took up to 40 ms of a frame).
+		// The body is the one whose last lines hold the marker (the last item's id, about 25 lines
+		// from its end): reading its last blocks until they hold 4,000 characters, not the whole
+		// body's text, keeps this check to a fraction of a millisecond per frame (the whole text of
+		// every body took up to 40 ms of a frame). How many lines a block holds is the page's choice.
+		const tail = (/** @type {Element} */ p) => {
+			let text = '';
+			for (let b = p.querySelector('code')?.lastElementChild; b && text.length < 4000;) {
+				text = (b.textContent ?? '') + text;
+				b = b.previousElementSibling;
+			}
+			return text;
+		};
 		const body = () =>
 			[...document.querySelectorAll('pre.code[aria-label^="Response body"]')].find((p) =>
-				[...p.querySelectorAll('code > span:nth-last-child(-n + 2)')].some((b) =>
-					b.textContent?.includes(m)
-				)
+				tail(p).includes(m)
 			);
 		// Checked after every frame: when the body is first there, and when it is no longer busy.
 		const watch = () => {
