@@ -5,7 +5,7 @@
 // file imported in that page.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { launchChromium } from '../lib/browser.js';
 import { harWithAnswer } from '../lib/har.js';
 import { CONFIG, KiB, TARGETS, yes } from './config.js';
@@ -94,7 +94,10 @@ async function importOnce(page, file, marker) {
 	}, marker);
 	const longBefore = await page.evaluate(() => /** @type {any} */ (window).__long.length);
 	await page.getByTestId('import-har').setInputFiles(file);
-	// The imported exchange is opened, as a user does to read it.
+	// The imported exchange is opened, as a user does to read it, once the import says it is shown:
+	// the file is read off the page's thread, and a click before that would land on the exchange of
+	// the import before it (the warm run's), which the new one then replaces.
+	await page.getByText(`Showing 1 exchange from ${basename(file)}`).waitFor();
 	await page.locator('.transcript details.exchange summary').first().click();
 	await page.waitForFunction(() => /** @type {any} */ (window).__run.done > 0, null, {
 		timeout: 30_000
