@@ -1,8 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
-import { ACTIONS, busyText, doneText } from '$lib/exchange/step-registry';
-import { EXCHANGE_STEPS, harStep, specOf, STEP_NAMES, STEPS } from '$lib/steps/registry';
+import { ACTIONS, busyText, doneText, PAGE_ACTIONS } from '$lib/exchange/step-registry';
+import {
+	EXCHANGE_STEPS,
+	harStep,
+	specOf,
+	STEP_ACTIONS,
+	STEP_NAMES,
+	STEPS
+} from '$lib/steps/registry';
 import { STEP_NUMBER } from '$lib/ui/sequence';
 import { entrySchema } from '$lib/exchange/har/schema';
 
@@ -46,6 +53,48 @@ describe('the step registry', () => {
 		);
 		expect(doneText('refresh')).toBe('Step 5: the access token was refreshed.');
 		expect(doneText('userinfo')).toBe('Done.');
+	});
+
+	test('the actions are the step specs’ actions and the page’s own, no name twice', () => {
+		const fromSpecs = STEP_NAMES.flatMap((s) => specOf(s).action?.name ?? []);
+		expect(new Set(fromSpecs).size).toBe(fromSpecs.length);
+		expect(Object.keys(STEP_ACTIONS).sort()).toEqual([...fromSpecs].sort());
+		const own = Object.keys(PAGE_ACTIONS);
+		expect(own.filter((name) => fromSpecs.includes(name))).toEqual([]);
+		expect(Object.keys(ACTIONS).sort()).toEqual([...fromSpecs, ...own].sort());
+		// Action names that are not their step's id.
+		expect(specOf('discovery').action?.name).toBe('discover');
+		expect(specOf('callback').action?.name).toBe('pasteback');
+		expect(specOf('jwks').action?.name).toBe('jwt');
+	});
+
+	test('every action says what it says, whether a step’s or the page’s own', () => {
+		// [busy, done] as the progress line and the live region say them.
+		const said: Record<string, [string, string]> = {
+			setup: ['Saving the setup…', 'Done.'],
+			preset: ['Filling in the sandbox client…', 'Done.'],
+			discover: ['Working…', 'Done.'],
+			restart: ['Preparing a new consent request…', 'Done.'],
+			check: ['Checking the consent URL with the service…', 'Done.'],
+			par: ['Pushing the authorization request…', 'Done.'],
+			pasteback: ['Reading the pasted address…', 'Done.'],
+			exchange: ['Exchanging the code for tokens…', 'Step 3: the code was exchanged for tokens.'],
+			userinfo: ['Reading the user info…', 'Done.'],
+			refresh: ['Refreshing the access token…', 'Step 5: the access token was refreshed.'],
+			api: ['Calling the API…', 'Done.'],
+			jwt: ['Fetching the issuer’s keys and checking the signature…', 'Done.'],
+			introspect: ['Asking the server about the token (introspection)…', 'Done.'],
+			revoke: ['Revoking the token, then trying it once more…', 'Done.'],
+			replay: ['Replaying the code in a fork of this flow…', 'Done.'],
+			closefork: ['Closing the fork…', 'Done.'],
+			forscript: ['Opening the consent page for the script…', 'Done.'],
+			reset: ['Starting over…', 'Started over.'],
+			undo: ['Bringing the flow back…', 'The flow is back as it was before Start over.'],
+			fork: ['Working…', 'Done.']
+		};
+		expect(Object.keys(ACTIONS).sort()).toEqual(Object.keys(said).sort());
+		for (const name of Object.keys(ACTIONS))
+			expect([busyText(name), doneText(name)], name).toEqual(said[name]);
 	});
 
 	test('the cards are numbered 1 to 8 without a gap, in the order of the table', () => {

@@ -1,10 +1,12 @@
 /**
  * The page's form actions, each defined once: what the progress line says while one runs and what
  * the live region says when it is done, and the actions `+page.server.ts` must answer (its
- * `actions` object is checked against `ACTIONS`). The steps themselves are specs, one per step,
- * gathered in `$lib/steps/registry`; how to add a step: docs/architecture.md.
+ * `actions` object is checked against `ACTIONS`). A step's action is in its spec (`action`, in
+ * `$lib/steps/<id>-step.ts`, gathered by `$lib/steps/registry`), and the server runs it from its
+ * table of runs (server/steps/runs.ts); the page's own actions, which are not steps, are listed
+ * here. How to add a step: docs/architecture.md.
  */
-import { STEPS } from '$lib/steps/registry';
+import { STEP_ACTIONS, type ActionSpec, type StepActionName } from '$lib/steps/registry';
 
 interface ActionEntry {
 	/**
@@ -21,30 +23,13 @@ interface ActionEntry {
 }
 
 /**
- * The page's form actions (`?/name`), each answered by the same key in `+page.server.ts`. Done
- * texts carry the card's number, so a screen reader hears the step it sees.
+ * The page's own actions: the setup, a preset, Start over and the rest, which are no step of the
+ * flow (the replay of a code makes a fork of the flow, and the fork runs it).
  */
-export const ACTIONS = {
+export const PAGE_ACTIONS = {
 	setup: { busy: 'Saving the setup…' },
 	preset: { busy: 'Filling in the sandbox client…' },
-	discover: {},
 	restart: { busy: 'Preparing a new consent request…' },
-	check: { busy: 'Checking the consent URL with the service…' },
-	par: { busy: 'Pushing the authorization request…' },
-	pasteback: { busy: 'Reading the pasted address…' },
-	exchange: {
-		busy: 'Exchanging the code for tokens…',
-		done: `Step ${STEPS.exchange.n}: the code was exchanged for tokens.`
-	},
-	userinfo: { busy: 'Reading the user info…' },
-	refresh: {
-		busy: 'Refreshing the access token…',
-		done: `Step ${STEPS.refresh.n}: the access token was refreshed.`
-	},
-	api: { busy: 'Calling the API…' },
-	jwt: { busy: 'Fetching the issuer’s keys and checking the signature…' },
-	introspect: { busy: 'Asking the server about the token (introspection)…' },
-	revoke: { busy: 'Revoking the token, then trying it once more…' },
 	replay: { busy: 'Replaying the code in a fork of this flow…' },
 	closefork: { busy: 'Closing the fork…' },
 	forscript: { busy: 'Opening the consent page for the script…' },
@@ -53,7 +38,27 @@ export const ACTIONS = {
 	fork: {}
 } as const satisfies Record<string, ActionEntry>;
 
-export type ActionName = keyof typeof ACTIONS;
+/** Every action the page posts (`?/name`): the steps' and the page's own. */
+export type ActionName = StepActionName | keyof typeof PAGE_ACTIONS;
+
+/** A step's texts, from its spec: the done text carries the card's number, if it has a card. */
+function stepEntry({ n, action: { busy, done } }: ActionSpec): ActionEntry {
+	return {
+		...(busy === undefined ? {} : { busy }),
+		...(done === undefined ? {} : { done: n === undefined ? done : `Step ${n}: ${done}` })
+	};
+}
+
+/**
+ * The page's form actions (`?/name`), each answered by the same key in `+page.server.ts`: the
+ * steps' actions, from their specs, and the page's own.
+ */
+export const ACTIONS: Readonly<Record<ActionName, ActionEntry>> = {
+	...(Object.fromEntries(
+		Object.entries(STEP_ACTIONS).map(([name, spec]) => [name, stepEntry(spec)])
+	) as Record<StepActionName, ActionEntry>),
+	...PAGE_ACTIONS
+};
 
 /** The progress line's text while `name` runs. */
 export function busyText(name: string): string {

@@ -14,6 +14,7 @@ export const spec = {
 	travels: 'server',
 	endpoint: 'api',
 	sendsAccessToken: true,
+	action: { name: 'api', busy: 'Calling the API…' },
 	// Anything below the API's path that is not the user-info endpoint (rank 8).
 	har: { rank: 9, matches: ({ path }) => path.includes('/reader/api/0/') }
 } as const satisfies StepSpec;

@@ -10,5 +10,6 @@ export const spec = {
 	title: 'Registration check',
 	name: 'registration check',
 	travels: 'server',
-	endpoint: 'authorization'
+	endpoint: 'authorization',
+	action: { name: 'check', busy: 'Checking the consent URL with the service…' }
 } as const satisfies StepSpec;

@@ -10,5 +10,7 @@ export const spec = {
 	name: 'metadata',
 	belongsTo: 'setup',
 	travels: 'server',
+	// "Fill from metadata": its button shows its own progress.
+	action: { name: 'discover' },
 	har: { rank: 5, matches: ({ path }) => path.includes('/.well-known/') }
 } as const satisfies StepSpec;

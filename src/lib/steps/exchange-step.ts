@@ -18,6 +18,11 @@ export const spec = {
 	freshConnection: true,
 	strictJudge: 'processAuthorizationCodeResponse',
 	verdict: 'tokens',
+	action: {
+		name: 'exchange',
+		busy: 'Exchanging the code for tokens…',
+		done: 'the code was exchanged for tokens.'
+	},
 	// Any request to the token endpoint that the refresh (rank 2) did not claim.
 	har: { rank: 3, matches: ({ path }) => path.endsWith('/oauth2/token') }
 } as const satisfies StepSpec;

@@ -15,5 +15,6 @@ export const spec = {
 	travels: 'server',
 	endpoint: 'introspection',
 	strictJudge: 'processIntrospectionResponse',
+	action: { name: 'introspect', busy: 'Asking the server about the token (introspection)…' },
 	har: { rank: 7, matches: ({ path }) => /\/(introspect|introspection)\/?$/i.test(path) }
 } as const satisfies StepSpec;

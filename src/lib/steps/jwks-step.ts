@@ -9,5 +9,7 @@ export const spec = {
 	title: 'Issuer keys (JWKS)',
 	name: 'issuer keys',
 	travels: 'server',
-	endpoint: 'jwks'
+	endpoint: 'jwks',
+	// The signature check of a token, which fetches the keys first.
+	action: { name: 'jwt', busy: 'Fetching the issuer’s keys and checking the signature…' }
 } as const satisfies StepSpec;

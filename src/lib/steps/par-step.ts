@@ -11,5 +11,6 @@ export const spec = {
 	name: 'pushed authorization request',
 	travels: 'server',
 	endpoint: 'par',
-	strictJudge: 'processPushedAuthorizationResponse'
+	strictJudge: 'processPushedAuthorizationResponse',
+	action: { name: 'par', busy: 'Pushing the authorization request…' }
 } as const satisfies StepSpec;

@@ -18,6 +18,11 @@ export const spec = {
 	freshConnection: true,
 	strictJudge: 'processRefreshTokenResponse',
 	verdict: 'tokens',
+	action: {
+		name: 'refresh',
+		busy: 'Refreshing the access token…',
+		done: 'the access token was refreshed.'
+	},
 	har: {
 		rank: 2,
 		matches: ({ path, form }) =>

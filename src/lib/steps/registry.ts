@@ -2,7 +2,8 @@
  * Every step an exchange can belong to, one spec each (`<id>-step.ts`, the interface in spec.ts),
  * and every list of them derived from here: the step names and their type, the cards' numbers and
  * headings, the diagram's names, the exports' titles, the steps a HAR import accepts and how it
- * recognises them, and the steps whose status comes from their exchanges. Any other module asks a
+ * recognises them, the steps whose status comes from their exchanges, and the steps' form actions
+ * (the page's texts for them: exchange/step-registry.ts; the server's runs: server/steps/runs.ts). Any other module asks a
  * step's spec what it does (`specOf(ex.step).spends`); none compares its name. How to add a step:
  * docs/architecture.md.
  *
@@ -12,7 +13,7 @@
  * fetch belong to the setup, the pushed request to the consent step and the key fetch to the
  * tokens, so they have no number and no card of their own.
  */
-import type { HarRequest, StepSpec } from './spec';
+import type { HarRequest, StepAction, StepSpec } from './spec';
 import { spec as consent } from './consent-step';
 import { spec as callback } from './callback-step';
 import { spec as exchange } from './exchange-step';
@@ -59,6 +60,11 @@ export type ExchangeStep = {
 	[K in Step]: SpecOf<K> extends { fromExchanges: true } ? K : never;
 }[Step];
 
+/** The form actions the steps post (`?/name`), by the names their specs give them. */
+export type StepActionName = {
+	[K in Step]: SpecOf<K> extends { action: { name: infer A extends string } } ? A : never;
+}[Step];
+
 /** What a card and a sentence call a step. */
 type Names = Pick<StepSpec, 'n' | 'title' | 'heading' | 'name'>;
 
@@ -82,6 +88,17 @@ export const EXCHANGE_STEPS = SPECS.flatMap((s): ExchangeStep[] =>
 export function specOf(step: Step): StepSpec {
 	return BY_ID[step];
 }
+
+/** A step with a form: its card's number, if it has a card, and its action. */
+export interface ActionSpec {
+	readonly n?: number;
+	readonly action: StepAction;
+}
+
+/** Each step's form action, by its name: the specs that have one, in the order of the table. */
+export const STEP_ACTIONS = Object.fromEntries(
+	SPECS.flatMap((s): [StepActionName, ActionSpec][] => ('action' in s ? [[s.action.name, s]] : []))
+) as Readonly<Record<StepActionName, ActionSpec>>;
 
 /** The rules that recognise a HAR entry's step, in the order they are tried. */
 const HAR_RULES = SPECS.flatMap(

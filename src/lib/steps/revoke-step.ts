@@ -15,5 +15,6 @@ export const spec = {
 	endpoint: 'revocation',
 	spends: 'revoke',
 	strictJudge: 'processRevocationResponse',
+	action: { name: 'revoke', busy: 'Revoking the token, then trying it once more…' },
 	har: { rank: 6, matches: ({ path }) => /\/(revoke|revocation)\/?$/i.test(path) }
 } as const satisfies StepSpec;

@@ -40,6 +40,26 @@ export type StrictJudge =
 	| 'processRevocationResponse'
 	| 'processIntrospectionResponse';
 
+/**
+ * A step's form action: the page posts `?/<name>` (ui/flow.svelte.ts), and the server runs the step
+ * for it (server/steps/runs.ts, one run for each spec's action).
+ */
+export interface StepAction {
+	/** The action's name, the step's id unless it says another (the metadata fill posts `discover`). */
+	readonly name: string;
+	/**
+	 * What the progress line says while its request is under way; none when the step shows its own
+	 * progress (the metadata fill).
+	 */
+	readonly busy?: string;
+	/**
+	 * What the live region says when it is done, after the card's number (`Step 3: …`), so that a
+	 * screen reader hears the step it sees. Only the automatic ones (the exchange on return, the
+	 * refresh before expiry) need it: after any other, focus goes to the result, which says it.
+	 */
+	readonly done?: string;
+}
+
 /** A HAR entry's request, as its step is recognised from it (har/entry.ts). */
 export interface HarRequest {
 	/** The URL's path, without the slashes at its end. */
@@ -49,10 +69,7 @@ export interface HarRequest {
 }
 
 export interface StepSpec {
-	/**
-	 * The step's name in an Exchange (`step`), a HAR's `_step`, the card's id and, where the step
-	 * has a form, its action.
-	 */
+	/** The step's name in an Exchange (`step`), a HAR's `_step` and the card's id. */
 	readonly id: string;
 	/** The card's number; none for a request with no card of its own. */
 	readonly n?: number;
@@ -94,6 +111,8 @@ export interface StepSpec {
 	 * (exchange/verdict.ts). The other steps' verdicts come later.
 	 */
 	readonly verdict?: 'tokens';
+	/** Its form action, where it has a form: the page's progress words, and the run it names. */
+	readonly action?: StepAction;
 	/**
 	 * How a HAR entry without `_step` is recognised as this step (har/entry.ts): the rules are tried
 	 * by `rank`, lowest first, and the first that matches names the step.

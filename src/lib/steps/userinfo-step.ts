@@ -14,5 +14,6 @@ export const spec = {
 	travels: 'server',
 	endpoint: 'userinfo',
 	sendsAccessToken: true,
+	action: { name: 'userinfo', busy: 'Reading the user info…' },
 	har: { rank: 8, matches: ({ path }) => path.endsWith('/reader/api/0/user-info') }
 } as const satisfies StepSpec;
