@@ -2,19 +2,9 @@ import { dropLegacy, emptySession } from '$lib/server/session/session';
 import { flowParam, newFlowId } from '$lib/oauth/flow-id';
 import { prefillFrom, view } from '$lib/server/flow/page';
 import { SealedFlow } from '$lib/server/flow/sealed-flow';
-import { flowAction, flowContext, stepAction } from '$lib/server/flow/action';
-import {
-	adminToken,
-	apiCallInput,
-	exchangeChoice,
-	forkToClose,
-	jwtInput,
-	metadataLookup,
-	pastedAddress,
-	refreshChoice,
-	replayConfirmed,
-	wholeForm
-} from '$lib/server/flow/step-forms';
+import { flowAction, flowContext, stepAction, stepActions } from '$lib/server/flow/action';
+import { forkToClose, replayConfirmed, wholeForm } from '$lib/server/flow/step-forms';
+import { STEP_RUNS } from '$lib/server/steps/runs';
 import type { Actions, PageServerLoad } from './$types';
 
 /** The page of one flow, `/?flow=<id>`; without a (well-formed) id, a new flow's. */
@@ -48,29 +38,18 @@ export const load: PageServerLoad = async (event) => {
 };
 
 /**
- * Every action of the step registry (ACTIONS), and no other (tests/unit/step-registry.test.ts). Each
- * is one line: what it reads from its form (step-forms.ts) and the flow's verb that runs it
- * (sealed-flow.ts), through `flowAction`, or `stepAction` for a step that calls the service
- * (flow/action.ts).
+ * Every action of the step registry (ACTIONS), and no other (tests/unit/step-registry.test.ts): the
+ * steps' actions, each made from its run (server/steps/runs.ts: what it reads from its form and the
+ * step it runs) through `stepAction`, and the page's own, one line each: what it reads from its
+ * form (step-forms.ts) and the flow's verb that runs it (sealed-flow.ts), through `flowAction`, or
+ * `stepAction` for the replay, which calls the service (flow/action.ts).
  */
 export const actions: Actions = {
+	...stepActions(STEP_RUNS),
 	setup: flowAction(wholeForm, (flow, form) => flow.saveSetup(form)),
 	preset: flowAction(wholeForm, (flow, form) => flow.applyPreset(form)),
 	/** "Try again": a new consent request, maybe with another scope or redirect URI. */
 	restart: flowAction(wholeForm, (flow, form) => flow.restart(form)),
-	/** "Fill from metadata": nothing is saved; the page fills the form. */
-	discover: stepAction(metadataLookup, (flow, lookup) => flow.discover(lookup)),
-	check: stepAction(null, (flow) => flow.check()),
-	/** Push the pending consent request (RFC 9126); the consent link then carries its request_uri. */
-	par: stepAction(null, (flow) => flow.push()),
-	pasteback: stepAction(pastedAddress, async (flow, pasted) => flow.pasteBack(pasted)),
-	exchange: stepAction(exchangeChoice, (flow, choice) => flow.exchange(choice)),
-	userinfo: stepAction(null, (flow) => flow.userInfo()),
-	refresh: stepAction(refreshChoice, (flow, choice) => flow.refresh(choice)),
-	api: stepAction(apiCallInput, (flow, call) => flow.callApi(call)),
-	jwt: stepAction(jwtInput, (flow, jwt) => flow.checkJwt(jwt)),
-	introspect: stepAction(adminToken, (flow, which) => flow.introspect(which)),
-	revoke: stepAction(adminToken, (flow, which) => flow.revoke(which)),
 	/** "Replay this code", confirmed: in a fork of this flow (server/steps/replay.ts). */
 	replay: stepAction(replayConfirmed, (flow) => flow.replay()),
 	/** "Close that fork", confirmed: drops this flow's fork, so that it may replay again. */

@@ -1,17 +1,17 @@
 /**
  * What each step reads from its form: the value it passes on, and the 400's reason and field when
- * the form does not pass (step-forms.ts).
+ * the form does not pass (each step's input, beside its run in server/steps/).
  */
 import { describe, expect, test } from 'vitest';
+import { adminToken } from '$lib/server/steps/introspect-revoke';
 import {
-	adminToken,
 	apiCallInput,
 	exchangeChoice,
-	jwtInput,
-	metadataLookup,
 	pastedAddress,
 	refreshChoice
-} from '$lib/server/flow/step-forms';
+} from '$lib/server/steps/flow-steps';
+import { jwtInput } from '$lib/server/steps/jwt-check';
+import { metadataLookup } from '$lib/server/steps/discovery';
 
 const form = (fields: Record<string, string> = {}) => {
 	const f = new FormData();

@@ -1,8 +1,9 @@
 /**
- * The one way a form action of the page runs (+page.server.ts, one line each). `flowAction`: the
- * request must name its flow (`?flow=<id>`, flow-id.ts; 400 with the reason before anything is
- * read), the form is read and checked (step-forms.ts; a form that does not pass answers 400 with
- * the reason and its field), the flow is opened from its cookie (sealed-flow.ts) with everything
+ * The one way a form action of the page runs (+page.server.ts: the steps' actions made from the
+ * table of runs by `stepActions`, the page's own one line each). `flowAction`: the request must
+ * name its flow (`?flow=<id>`, flow-id.ts; 400 with the reason before anything is read), the form
+ * is read and checked (the input a step's run names, or the page's own in step-forms.ts; a form
+ * that does not pass answers 400 with the reason and its field), the flow is opened from its cookie (sealed-flow.ts) with everything
  * it needs of the request (`flowContext`: the cookies, the URL, the app, the visitor, the abort
  * signal; the page's `load` and /callback open theirs the same way), the verb runs, the
  * flow is sealed, and the verb's answer goes back as it is (the page's own verbs answer with nothing
@@ -12,7 +13,8 @@
  * A step that calls the service runs through `stepAction`, the same with three more things: the
  * abuse limit and the in-flight cap (abuse.ts), a 409 for a flow dropped to make room, and its answer
  * made of the step's exchanges, which the step made fit for the page (send-step.ts), and what else
- * it has for the page, which leaves through `outward` (way-out.ts).
+ * it has for the page, which leaves through `outward` (way-out.ts). Each step's action is one of
+ * these (`stepActions`): its run (server/steps/runs.ts) on the flow (`flow.run`).
  */
 import { error, fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import { flowParam } from '$lib/oauth/flow-id';
@@ -26,6 +28,8 @@ import { cookieSource } from '../session/session';
 import { stampSetup } from './setup-id';
 import { outward } from './way-out';
 import type { FormInput } from './step-forms';
+import type { StepRuns } from '../steps/runs';
+import type { StepActionName } from '$lib/steps/registry';
 import { flowDropped, formRefused, isRefused, refuse, type Refused } from './refusals';
 
 type Event = Pick<
@@ -122,4 +126,17 @@ export function stepAction<T>(
 			? { exchanges, ...answer }
 			: { exchanges, ...answer, unchanged: true as const };
 	};
+}
+
+/**
+ * Every step's form action, from the table of runs (server/steps/runs.ts): each through
+ * `stepAction`, with what the step reads from its form, and the flow running its step (`flow.run`).
+ */
+export function stepActions(runs: StepRuns) {
+	return Object.fromEntries(
+		Object.entries(runs).map(([name, step]) => [
+			name,
+			stepAction(step.input, (flow, input) => flow.run(step, input))
+		])
+	) as Record<StepActionName, ReturnType<typeof stepAction>>;
 }

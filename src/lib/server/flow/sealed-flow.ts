@@ -1,7 +1,7 @@
 /**
  * One flow, opened from its sealed cookie (session.ts), the way SvelteKit's sverdle demo keeps its
- * game: a plain object built from the cookie, one method per verb, and `seal()`, which writes it
- * back. A verb changes the flow in memory only. Nothing reaches a cookie before `seal()`, and a flow
+ * game: a plain object built from the cookie, one method per verb of the page's own, `run` for a
+ * step's form action (its run in server/steps/runs.ts), and `seal()`, which writes it back. A verb changes the flow in memory only. Nothing reaches a cookie before `seal()`, and a flow
  * that no verb changed is not sealed again. A verb drops Start over's undo slot (start-over.ts), except
  * those that make one (Start over, a save that dropped the tokens) or keep the flow as it is beside
  * what they add (Undo, the redirect back).
@@ -19,21 +19,8 @@ import { fieldErrors, type FieldErrors, type Setup } from '$lib/oauth/setup';
 import { bindingChanges, bindSecret } from '$lib/oauth/secret-binding';
 import { newFlowId } from '$lib/oauth/flow-id';
 import type { Exchange } from '$lib/exchange/types';
-import type { ApiCall } from '$lib/oauth/api-request';
-import type { WhichToken } from '$lib/oauth/token-admin';
-import {
-	callApi,
-	checkRegistration,
-	exchangeCode,
-	pasteBack,
-	prepareConsent,
-	refreshTokens,
-	type StepResult
-} from '../steps/flow-steps';
-import { fillFromMetadata } from '../steps/discovery';
-import { pushConsent } from '../steps/push-consent';
-import { checkJwt, type JwtKind } from '../steps/jwt-check';
-import { introspect, revoke } from '../steps/introspect-revoke';
+import { prepareConsent, type StepResult } from '../steps/flow-steps';
+import type { StepRun } from '../steps/runs';
 import { canReplay, replayCode, replayFork } from '../steps/replay';
 import { forkIn } from './fork';
 import { handleCallback } from '../steps/redirect-back';
@@ -62,7 +49,6 @@ import {
 	type Session
 } from '../session/session';
 import type { FlowContext } from './context';
-import type { MetadataLookup } from './step-forms';
 import {
 	flowDropped,
 	FORK_HELD,
@@ -77,9 +63,6 @@ import {
 	UNKNOWN_PRESET,
 	VERIFIER_STAYS_HERE
 } from './refusals';
-
-/** The refresh's note when the switch under the tokens sent it. */
-const AUTOMATIC_REFRESH = 'Automatic refresh before expiry (the switch under the tokens).';
 
 const presetSchema = z.object({ preset: z.string().min(1).max(100) });
 
@@ -159,57 +142,13 @@ export class SealedFlow {
 		return result;
 	}
 
-	// The steps that call the service (each through `step`).
-
-	/** Step 1's "Check the registration": the consent page asked, without a browser. */
-	check() {
-		return this.step((s) => checkRegistration(this.context, s));
-	}
-
-	/** Push the pending consent request (RFC 9126); the consent link then carries its request_uri. */
-	push() {
-		return this.step((s) => pushConsent(this.context, s));
-	}
-
-	/** "Fill from metadata": the document looked up; nothing of the setup is saved. */
-	discover(lookup: MetadataLookup) {
-		return this.step((s) => fillFromMetadata(this.context, s, lookup));
-	}
-
-	/** Paste-back mode: the address the user's application landed on, read as the callback. */
-	pasteBack(pasted: string) {
-		return this.step((s) => pasteBack(this.context, s, pasted));
-	}
-
-	exchange({ anyway }: { anyway: boolean }) {
-		return this.step((s) => exchangeCode(this.context, s, { anyway }));
-	}
-
-	refresh({ auto }: { auto: boolean }) {
-		return this.step((s) => refreshTokens(this.context, s, auto ? AUTOMATIC_REFRESH : undefined));
-	}
-
-	userInfo() {
-		return this.step((s) => callApi(this.context, s, 'userinfo'));
-	}
-
-	callApi(call: ApiCall) {
-		return this.step((s) => callApi(this.context, s, 'api', call));
-	}
-
-	/** A JWT's signature against the setup's JWKS URL: one of the flow's tokens, or a pasted one. */
-	checkJwt(jwt: { which: JwtKind; token: string }) {
-		return this.step((s) => checkJwt(this.context, s, jwt));
-	}
-
-	/** Introspection of the access or the refresh token (RFC 7662). */
-	introspect(which: WhichToken) {
-		return this.step((s) => introspect(this.context, s, which));
-	}
-
-	/** Revocation of the access or the refresh token (RFC 7009), then its proof. */
-	revoke(which: WhichToken) {
-		return this.step((s) => revoke(this.context, s, which));
+	/**
+	 * A step's form action (its run in server/steps/runs.ts): the step, on this flow's context and
+	 * session, with what its form held, through `step`. The replay of a code is a verb of its own
+	 * below: it makes a fork of the flow.
+	 */
+	run<T>(step: StepRun<T>, input: T): Promise<StepResult> {
+		return this.step((s) => step.run(this.context, s, input));
 	}
 
 	/**

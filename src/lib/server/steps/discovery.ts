@@ -5,8 +5,10 @@
  * comparison RFC 8414 §3.3 asks for, which is stricter than the library's (it compares URLs after
  * parsing). The next URL is tried only when there is no document; a refused one stops discovery,
  * and nothing of it is used. Nothing is saved here: the form is filled, and the user saves it.
+ * What the fill reads from its form is `metadataLookup`, below.
  */
 import * as oauth from 'oauth4webapi';
+import { z } from 'zod';
 import {
 	metadataSchema,
 	sameIssuer,
@@ -16,7 +18,7 @@ import {
 } from '$lib/oauth/metadata';
 import { raise } from '$lib/oauth/catalogue/raise';
 import * as said from '$lib/oauth/catalogue/server-metadata';
-import type { AuthMethod, PkceMethod } from '$lib/oauth/setup';
+import { setupSchema, type AuthMethod, type PkceMethod } from '$lib/oauth/setup';
 import { headerValue, type Exchange, type Finding } from '$lib/exchange/types';
 import { responseOf } from '$lib/oauth/strict-client';
 import { metadataOrigins, vouchFor } from '$lib/oauth/token-binding';
@@ -24,7 +26,7 @@ import type { StepResult } from './flow-steps';
 import { moveSecretQuestion } from '../flow/secret';
 import { sendStep } from './send-step';
 import type { Session } from '../session/session';
-import type { MetadataLookup } from '../flow/step-forms';
+import { ok, refused, type FormInput } from '../flow/step-forms';
 import type { StepContext } from '../flow/context';
 
 type Discovery =
@@ -152,6 +154,43 @@ async function discover(
 	}
 	return { discovery: { outcome: 'none' }, exchanges };
 }
+
+const discoverSchema = z
+	.object({
+		base_url: z.union([z.literal(''), setupSchema.shape.base_url]),
+		issuer: setupSchema.shape.issuer,
+		token_endpoint_auth_method: setupSchema.shape.token_endpoint_auth_method,
+		pkce: setupSchema.shape.pkce
+	})
+	.refine((d) => d.base_url || d.issuer, {
+		message: 'Enter the base URL (or the issuer) first: metadata is looked up from it',
+		path: ['base_url']
+	});
+
+export interface MetadataLookup {
+	base_url: string;
+	issuer: string;
+	/** The two choices the fill respects. */
+	current: { token_endpoint_auth_method: AuthMethod; pkce: PkceMethod };
+}
+
+/**
+ * "Fill from metadata": only the base URL, the issuer and the two choices the fill respects, never
+ * the secret.
+ */
+export const metadataLookup: FormInput<MetadataLookup> = (form) => {
+	const parsed = discoverSchema.safeParse({
+		base_url: form.get('base_url') ?? '',
+		issuer: form.get('issuer') ?? '',
+		token_endpoint_auth_method: form.get('token_endpoint_auth_method') ?? undefined,
+		pkce: form.get('pkce') ?? undefined
+	});
+	if (parsed.success) {
+		const { base_url, issuer, ...current } = parsed.data;
+		return ok({ base_url, issuer, current });
+	}
+	return refused(parsed.error, String(parsed.error.issues[0]?.path[0] ?? 'base_url'));
+};
 
 /**
  * The "Fill from metadata" step: the document is looked up, and when one is found, the page is told

@@ -2,10 +2,12 @@
  * The flow's server-side steps. Each takes the step's context (the app, the playground's origin,
  * the visitor and the abort signal, handed down by the flow: flow/context.ts) and the session, does
  * its one thing (a request to the service goes through `sendStep`, send-step.ts), and returns the
- * new session and the exchanges to show, or a named refusal (refusals.ts). Route files only parse
- * input and call the flow's verbs.
+ * new session and the exchanges to show, or a named refusal (refusals.ts). What a step with a form
+ * reads from it is written beside it (its `FormInput`), and the table of runs (runs.ts) pairs the
+ * two for its form action.
  */
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { consentUrl, makeState } from '$lib/oauth/consent';
 import { endpoints } from '$lib/oauth/setup';
 import { specOf } from '$lib/steps/registry';
@@ -22,7 +24,8 @@ import type { StepContext } from '../flow/context';
 import { registeredRedirect } from './registered-redirect';
 import { sendStep } from './send-step';
 import { outward } from '../flow/way-out';
-import { apiUrl, type ApiCall } from '$lib/oauth/api-request';
+import { ok, refused, type FormInput } from '../flow/step-forms';
+import { apiUrl, parseApiCall, type ApiCall } from '$lib/oauth/api-request';
 import { tokenMayGo } from '$lib/oauth/token-binding';
 import {
 	apiCallRefused,
@@ -157,6 +160,20 @@ export async function checkRegistration(c: StepContext, session: Session): Promi
 	return { ok: true, session, exchanges };
 }
 
+const pasteSchema = z.object({
+	pasted: z
+		.string()
+		.trim()
+		.min(1, 'Paste the address your application landed on')
+		.max(8192, 'That is too long for a redirect address (at most 8192 characters)')
+});
+
+/** Paste-back mode: the address the user's application landed on. */
+export const pastedAddress: FormInput<string> = (form) => {
+	const parsed = pasteSchema.safeParse({ pasted: form.get('pasted') ?? '' });
+	return parsed.success ? ok(parsed.data.pasted) : refused(parsed.error);
+};
+
 /** Paste-back mode: the URL (or only its query) that the application's own redirect URI received. */
 export function pasteBack(c: StepContext, session: Session, pasted: string): StepResult {
 	if (!session.setup) return refuse(NO_SETUP);
@@ -204,6 +221,10 @@ export function pasteBack(c: StepContext, session: Session, pasted: string): Ste
 		exchanges: [pastedExchange]
 	};
 }
+
+/** The exchange: "Exchange anyway", after the issuer check (`anyway=1`). */
+export const exchangeChoice: FormInput<{ anyway: boolean }> = (form) =>
+	ok({ anyway: form.get('anyway') === '1' });
 
 /**
  * Step 3: the code exchange (the service's API docs §4.2). The code is used once, whatever the
@@ -259,6 +280,10 @@ export async function exchangeCode(
 		exchanges: [shown]
 	};
 }
+
+/** The refresh: sent by the switch under the tokens before the token expires (`auto=1`). */
+export const refreshChoice: FormInput<{ auto: boolean }> = (form) =>
+	ok({ auto: form.get('auto') === '1' });
 
 /** Step 5: the refresh (the service's API docs §4.3). */
 export async function refreshTokens(
@@ -321,6 +346,27 @@ export function withToken(
 	}
 	return { ok: true, url, headers: [['Authorization', `Bearer ${tokens.access_token}`]] };
 }
+
+/** Any API call: method, path, query, headers and body, as the console sends them. */
+export const apiCallInput: FormInput<ApiCall> = (form) => {
+	const text = (k: string) => {
+		const v = form.get(k);
+		return typeof v === 'string' ? v : '';
+	};
+	const method = text('method') || 'GET';
+	// A form without a body kind (an older page, a script) sends a POST's body as a form.
+	const kind = text('body_kind') || (method === 'POST' && text('body') ? 'form' : 'none');
+	const parsed = parseApiCall({
+		method,
+		path: text('path'),
+		query: text('query'),
+		headers: text('headers'),
+		bodyKind: kind,
+		body: text('body'),
+		contentType: text('content_type')
+	});
+	return parsed.ok ? ok(parsed.value) : { ok: false, message: parsed.message, field: parsed.field };
+};
 
 /**
  * Steps 4 and 6: an API call with the access token. The expiry is checked first; an expired token

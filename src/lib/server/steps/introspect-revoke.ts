@@ -3,8 +3,9 @@
  * token, each sent by `sendStep` (send-step.ts), with the client's authentication attached by
  * client-auth.ts.
  * A revocation is followed by a proof: the revoked token used again, so that the page says what the
- * server did, not what it answered.
+ * server did, not what it answered. Both read which token from their form (`adminToken`, below).
  */
+import { z } from 'zod';
 import { endpoints } from '$lib/oauth/setup';
 import { FORM_CONTENT_TYPE } from '$lib/oauth/token-endpoint';
 import {
@@ -23,6 +24,7 @@ import { sendStep, type Judged, type Sent } from './send-step';
 import type { StepContext } from '../flow/context';
 import type { Session } from '../session/session';
 import { realTokens } from '../flow/tokens';
+import { ok, refused, type FormInput } from '../flow/step-forms';
 import { NO_REFRESH_TOKEN, NO_TOKENS, refuse, type Refused } from '../flow/refusals';
 
 const withFindings = (ex: Exchange, findings: Exchange['findings']): Exchange => ({
@@ -85,6 +87,16 @@ async function adminRequest<J extends Judged>(
 	);
 	return { ok: true, ...sent };
 }
+
+const whichSchema = z.enum(['access_token', 'refresh_token'], {
+	error: 'Choose the access token or the refresh token'
+});
+
+/** Introspection and revocation: the access token or the refresh token. */
+export const adminToken: FormInput<WhichToken> = (form) => {
+	const parsed = whichSchema.safeParse(form.get('which'));
+	return parsed.success ? ok(parsed.data) : refused(parsed.error, 'which');
+};
 
 /** Step 7: asks the server whether the token is active, and what it holds. */
 export async function introspect(

@@ -3,7 +3,9 @@
  * (send-step.ts; step `jwks`, a plain GET that carries no credentials), then the token's signature
  * is checked with them (oauth/jwt-signature.ts: asymmetric algorithms only), and `iss`, `exp` and
  * `typ` are reported apart. Nothing is stored in the session: the keys are fetched each time.
+ * What the check reads from its form is `jwtInput`, below.
  */
+import { z } from 'zod';
 import { endpoints } from '$lib/oauth/setup';
 import { decodeJwt } from '$lib/oauth/jwt';
 import { expectedIssuer } from '$lib/oauth/issuer';
@@ -23,6 +25,7 @@ import { sendStep } from './send-step';
 import type { StepContext } from '../flow/context';
 import type { Session } from '../session/session';
 import { realTokens } from '../flow/tokens';
+import { ok, refused, type FormInput } from '../flow/step-forms';
 import {
 	NO_JWKS_URI,
 	NO_JWT_PASTED,
@@ -84,6 +87,22 @@ async function judgeKeys(
 	if (verdict?.valid) findings.push(...claimFindings(token, { ...claims, now: now() }));
 	return { findings, verdict };
 }
+
+const jwtSchema = z.object({
+	which: z.enum(['access_token', 'id_token', 'refresh_token', 'pasted'], {
+		error: 'Choose which token to check'
+	}),
+	token: z.string().max(16_000, 'That is too long for a JWT here (at most 16,000 characters)')
+});
+
+/** The JWT check: one of the flow's tokens, or a pasted one. */
+export const jwtInput: FormInput<{ which: JwtKind; token: string }> = (form) => {
+	const parsed = jwtSchema.safeParse({
+		which: form.get('which'),
+		token: form.get('token') ?? ''
+	});
+	return parsed.success ? ok(parsed.data) : refused(parsed.error, 'token');
+};
 
 export async function checkJwt(
 	c: StepContext,
