@@ -20,7 +20,7 @@ const { revoke: _revoke, ...withoutRevoke } = STEP_RUNS;
 // @ts-expect-error: a spec's action (revoke) without a run.
 const missing: StepRuns = withoutRevoke;
 // @ts-expect-error: a run whose name no spec's action has.
-const extra: StepRuns = { ...STEP_RUNS, tokenexchange: STEP_RUNS.exchange };
+const extra: StepRuns = { ...STEP_RUNS, nosuchaction: STEP_RUNS.exchange };
 // @ts-expect-error: an input the step does not take (a token's name, not the exchange's choice).
 const mismatched = stepRun(adminToken, exchangeCode);
 
@@ -29,7 +29,7 @@ describe('the table of runs', () => {
 		expect(Object.keys(STEP_RUNS).sort()).toEqual(Object.keys(STEP_ACTIONS).sort());
 		// What the type check refuses is what this table would be without its line, or with one more.
 		expect(Object.keys(missing)).not.toContain('revoke');
-		expect(Object.keys(extra)).toContain('tokenexchange');
+		expect(Object.keys(extra)).toContain('nosuchaction');
 		expect(mismatched.input).toBe(adminToken);
 	});
 });
