@@ -35,7 +35,7 @@ export function isRefused(answer: object): answer is Refused {
 
 // The request itself.
 
-/** A form that does not pass its check (step-forms.ts), or a field the verb cannot use. */
+/** A form that does not pass its check (a `FormInput`, step-forms.ts), or a field the verb cannot use. */
 export const formRefused = (message: string, field?: string): Refusal =>
 	field === undefined ? { status: 400, message } : { status: 400, message, field };
 
