@@ -309,12 +309,20 @@ describe('failures a user meets', () => {
 		await p.getByTestId('access-token').waitFor();
 	});
 
-	test('"Replay this code": asked first (Cancel by default), then run in a fork; the original flow is as it was, and names its fork', async ({
+	// One sign-in at phone width for two checks: the page with its tokens does not scroll sideways,
+	// then the replay of its code.
+	test('the page works at phone width; "Replay this code": asked first (Cancel by default), then run in a fork; the original flow is as it was, and names its fork', async ({
 		srv,
 		newPage
 	}) => {
 		const p = await newPage({ width: 390, height: 844 });
 		await signIn(p, srv.url, 'Sandbox (read write)');
+		await shot(p, '13-phone');
+		const overflow = await p.evaluate(
+			() => document.documentElement.scrollWidth - document.documentElement.clientWidth
+		);
+		expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
+
 		const original = p.url();
 		const replays: string[] = [];
 		p.on('request', (r) => {
@@ -515,15 +523,5 @@ describe('failures a user meets', () => {
 		expect(
 			await p.locator('.finding-error[data-folded], .finding-warning[data-folded]').count()
 		).toBe(0);
-	});
-
-	test('the page works at phone width', async ({ srv, newPage }) => {
-		const p = await newPage({ width: 390, height: 844 });
-		await signIn(p, srv.url, 'Sandbox (read write)');
-		await shot(p, '13-phone');
-		const overflow = await p.evaluate(
-			() => document.documentElement.scrollWidth - document.documentElement.clientWidth
-		);
-		expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
 	});
 });
