@@ -53,15 +53,53 @@ const transcriptIds = (p: Page) =>
 		.locator('.transcript details[data-exchange-id]')
 		.evaluateAll((els) => els.map((e) => e.getAttribute('data-exchange-id')));
 
+/**
+ * From the preset to the automatic exchange on return: the focus lands on the verdict, which is in
+ * the first screen, said once, and passes axe (light and dark); Tab and Enter reach the tokens.
+ */
+async function verdictOnReturn(p: Page, base: string, width: number): Promise<void> {
+	await choosePreset(p, base, PRESET);
+	await decide(p);
+	await p.waitForURL(flowUrl(base));
+	await p.getByTestId('access-token').waitFor();
+	await expect.poll(() => focused(p)).toBe('#verdict');
+	const verdict = p.locator('#verdict');
+	// A 60-minute token read in the second it was issued has exactly an hour left: "1 h".
+	expect(await verdict.textContent()).toMatch(
+		/^\s*✓ Tokens received: read write, expires in (59 min|1 h)\s*$/
+	);
+	expect(await p.title()).toMatch(/^✓ Tokens received: read write, expires in (\d+ min|1 h) · /);
+	const box = (await verdict.boundingBox())!;
+	expect(box.y + box.height).toBeLessThanOrEqual(800);
+	// Focused, it is said once: the live region stays quiet.
+	expect((await p.locator('.progress[role="status"]').textContent())?.trim()).toBe('');
+	await shot(p, `verdict-ok-${width}`, { screen: true });
+	// axe on the verdict, light and dark: the colours on the phone (PASSES).
+	const size = width === 390 ? 'phone' : 'desktop';
+	expect(await axeAt(p, size), `axe: the verdict, ${width} px`).toEqual([]);
+	await p.emulateMedia({ colorScheme: 'dark' });
+	await shot(p, `verdict-ok-dark-${width}`, { screen: true });
+	await p.emulateMedia({ colorScheme: 'light' });
+	// The tokens are one activation away.
+	await p.keyboard.press('Tab');
+	await p.keyboard.press('Enter');
+	await expect.poll(() => p.evaluate(() => location.hash)).toBe('#tokens');
+}
+
 describe('Start over', () => {
-	test('asks first, clears the flow, and Undo brings the flow and the transcript back', async ({
+	// One sign-in at 1280 px for three checks: the verdict on return (as at 390 px below), the focus
+	// after "Read the user info", then Start over and Undo.
+	test('the exchange on return lands on the verdict, in the first screen, at 1280 px; after "Read the user info" the focus lands on its result; Start over asks first, clears the flow, and Undo brings the flow and the transcript back', async ({
 		srv,
 		newPage
 	}) => {
 		const p = await open(newPage);
-		await signIn(p, srv.url, PRESET);
+		await verdictOnReturn(p, srv.url, 1280);
 		await p.getByRole('button', { name: 'Read the user info' }).click();
 		await p.locator('#userinfo details.exchange').waitFor();
+		await expect.poll(() => focused(p)).toBe('result:userinfo');
+		const name = await p.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+		expect(name).toMatch(/^Result: #\d+ User-info, 200 OK$/);
 		const before = await transcriptIds(p);
 		expect(before.length).toBeGreaterThanOrEqual(3);
 		const token = await p.getByTestId('access-token').textContent();
@@ -179,50 +217,13 @@ describe('errors and results in view, focus only for what the user started', () 
 		await shot(p, 'undo-pasteback-error');
 	});
 
-	test('after "Read the user info" the focus lands on its result', async ({ srv, newPage }) => {
-		const p = await open(newPage);
-		await signIn(p, srv.url, PRESET);
-		await p.getByRole('button', { name: 'Read the user info' }).click();
-		await expect.poll(() => focused(p)).toBe('result:userinfo');
-		const name = await p.evaluate(() => document.activeElement?.getAttribute('aria-label'));
-		expect(name).toMatch(/^Result: #\d+ User-info, 200 OK$/);
+	test('the exchange on return lands on the verdict, in the first screen, at 390 px', async ({
+		srv,
+		newPage
+	}) => {
+		const p = await open(newPage, { width: 390 });
+		await verdictOnReturn(p, srv.url, 390);
 	});
-
-	for (const width of [1280, 390])
-		test(`the exchange on return lands on the verdict, in the first screen, at ${width} px`, async ({
-			srv,
-			newPage
-		}) => {
-			const p = await open(newPage, { width });
-			await choosePreset(p, srv.url, PRESET);
-			await decide(p);
-			await p.waitForURL(flowUrl(srv.url));
-			await p.getByTestId('access-token').waitFor();
-			await expect.poll(() => focused(p)).toBe('#verdict');
-			const verdict = p.locator('#verdict');
-			// A 60-minute token read in the second it was issued has exactly an hour left: "1 h".
-			expect(await verdict.textContent()).toMatch(
-				/^\s*✓ Tokens received: read write, expires in (59 min|1 h)\s*$/
-			);
-			expect(await p.title()).toMatch(
-				/^✓ Tokens received: read write, expires in (\d+ min|1 h) · /
-			);
-			const box = (await verdict.boundingBox())!;
-			expect(box.y + box.height).toBeLessThanOrEqual(800);
-			// Focused, it is said once: the live region stays quiet.
-			expect((await p.locator('.progress[role="status"]').textContent())?.trim()).toBe('');
-			await shot(p, `verdict-ok-${width}`, { screen: true });
-			// axe on the verdict, light and dark: the colours on the phone (PASSES).
-			const size = width === 390 ? 'phone' : 'desktop';
-			expect(await axeAt(p, size), `axe: the verdict, ${width} px`).toEqual([]);
-			await p.emulateMedia({ colorScheme: 'dark' });
-			await shot(p, `verdict-ok-dark-${width}`, { screen: true });
-			await p.emulateMedia({ colorScheme: 'light' });
-			// The tokens are one activation away.
-			await p.keyboard.press('Tab');
-			await p.keyboard.press('Enter');
-			await expect.poll(() => p.evaluate(() => location.hash)).toBe('#tokens');
-		});
 
 	test('with a wrong secret, the failed exchange is the verdict, in the first screen with the focus', async ({
 		srv,
