@@ -17,13 +17,30 @@ const CLIPBOARD = { permissions: ['clipboard-read', 'clipboard-write'] };
 
 const clipboard = (p: Page) => p.evaluate(() => navigator.clipboard.readText());
 
-test('Copy as curl and Copy as Node fetch: the code, tokens and secret as variables, the spending step guarded', async ({
+// One sign-in for both ways out: the downloaded script first (the flow as the sign-in left it), then
+// the copies of single exchanges.
+test('the curl script as the page downloads it: no code, token or secret; the spending steps guarded; then Copy as curl and Copy as Node fetch: the code, tokens and secret as variables, the spending step guarded', async ({
 	srv,
 	newPage
 }) => {
 	const p = await newPage({ width: 1280, height: 800 }, CLIPBOARD);
 	await signIn(p, srv.url, 'Sandbox (read write)');
 	const token = (await p.getByTestId('access-token').textContent())!.trim();
+	const [download] = await Promise.all([
+		p.waitForEvent('download'),
+		p.getByRole('button', { name: 'curl', exact: true }).click()
+	]);
+	const path = `test-output/${download.suggestedFilename()}`;
+	await download.saveAs(path);
+	const script = readFileSync(path, 'utf8');
+	expect(script).not.toContain(token);
+	expect(script).not.toContain('sandbox-rw-secret');
+	expect(script).toMatch(/^# Step 3 spend something/m);
+	expect(script).toMatch(/^#\s+CODE\s+a fresh authorization code/m);
+	const callback = /^printf '%s\\n' '(http[^']*\/callback\?[^']*)'$/m.exec(script)![1]!;
+	expect(new URL(callback).searchParams.get('code')).toMatch(/^.{4}….{4} <\d+ chars>$/);
+	expect(spawnSync('bash', ['-n'], { input: script }).status).toBe(0);
+
 	const exchange = p.locator('#exchange details.exchange').first();
 	const body = (await exchange.locator('pre[aria-label="Request body"]').textContent())!;
 	const code = /code=([^&\s]+)/.exec(body)![1]!;
@@ -53,27 +70,4 @@ test('Copy as curl and Copy as Node fetch: the code, tokens and secret as variab
 	await expect.poll(() => clipboard(p)).toMatch(/^# User-info: GET /);
 	expect(await clipboard(p)).toContain('"Authorization: Bearer $ACCESS_TOKEN"');
 	await shot(p, '40-copy-as-curl');
-});
-
-test('the curl script as the page downloads it: no code, token or secret; the spending steps guarded', async ({
-	srv,
-	newPage
-}) => {
-	const p = await newPage({ width: 1280, height: 800 }, CLIPBOARD);
-	await signIn(p, srv.url, 'Sandbox (read write)');
-	const token = (await p.getByTestId('access-token').textContent())!.trim();
-	const [download] = await Promise.all([
-		p.waitForEvent('download'),
-		p.getByRole('button', { name: 'curl', exact: true }).click()
-	]);
-	const path = `test-output/${download.suggestedFilename()}`;
-	await download.saveAs(path);
-	const script = readFileSync(path, 'utf8');
-	expect(script).not.toContain(token);
-	expect(script).not.toContain('sandbox-rw-secret');
-	expect(script).toMatch(/^# Step 3 spend something/m);
-	expect(script).toMatch(/^#\s+CODE\s+a fresh authorization code/m);
-	const callback = /^printf '%s\\n' '(http[^']*\/callback\?[^']*)'$/m.exec(script)![1]!;
-	expect(new URL(callback).searchParams.get('code')).toMatch(/^.{4}….{4} <\d+ chars>$/);
-	expect(spawnSync('bash', ['-n'], { input: script }).status).toBe(0);
 });
