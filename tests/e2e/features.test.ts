@@ -198,9 +198,12 @@ test('dark mode follows the system, the toggle is remembered, shortcuts work', a
 // the sandbox's consent page, the tokens, an API call refused with 403 with every code block
 // highlighted, /link).
 
-test('the sequence diagram has one arrow per exchange, and an arrow opens its exchange', async ({
+// One sign-in with the read-only client, a user-info read and a refused POST for both tests: the
+// diagram of those five exchanges, then the HAR and the report of the same flow, imported again.
+test('the sequence diagram has one arrow per exchange, and an arrow opens its exchange; download the HAR and the Markdown report, import the HAR again: same exchanges and findings, no secret', async ({
 	srv,
-	newPage
+	newPage,
+	newTab
 }) => {
 	const p = await open(newPage);
 	await openPlayground(p, srv.url);
@@ -263,19 +266,8 @@ test('the sequence diagram has one arrow per exchange, and an arrow opens its ex
 	expect(await jwt.textContent()).toMatch(/signature was not checked/i);
 	expect(await jwt.textContent()).toContain('"scope": "read"');
 	await shot(p, '25-diagram-and-jwt');
-});
 
-test('download the HAR and the Markdown report, import the HAR again: same exchanges and findings, no secret', async ({
-	srv,
-	newPage,
-	newTab
-}) => {
-	const p = await open(newPage);
-	await signIn(p, srv.url, 'Sandbox (read only)');
-	await p.getByLabel('Method').selectOption('POST');
-	await p.getByLabel(/Path below/).fill('edit-tag');
-	await p.getByRole('button', { name: 'Send' }).click();
-	await p.locator('#api details.exchange').waitFor();
+	// The HAR and the Markdown report of the same flow.
 
 	const live = await p.locator('.transcript details.exchange').evaluateAll((els) =>
 		els.map((e) => ({
