@@ -132,21 +132,37 @@ async function consent(p: Page, srv: TestServer): Promise<void> {
 const state = (p: Page, id: string) => p.locator(`#${id} .step-state`).textContent();
 
 describe('a step that fails after succeeding', () => {
-	test('step 3 over a 500: failed, not done, and the earlier result is kept, marked as earlier', async ({
+	// One setup and one consent for both: the exchange's 200 is step 3's earlier result, the
+	// user-info read after it fails over a 500, then a new consent request's exchange fails.
+	test('user-info over a time-out or a 500 after a 200: failed, the 200 kept as earlier; step 3 over a 500: failed, not done, and the earlier result is kept, marked as earlier', async ({
 		srv,
 		service,
 		newPage
 	}) => {
 		const p = await open(newPage);
-		service.token.x = 'ok';
+		service.token.y = 'ok';
+		service.userinfo.y = 'ok';
 		await openPlayground(p, srv.url);
-		await setUp(p, service, 'x');
+		await setUp(p, service, 'y');
 		await consent(p, srv);
 		await p.getByTestId('access-token').waitFor();
 		await expect.poll(() => state(p, 'exchange')).toBe('done');
+		await p.getByRole('button', { name: 'Read the user info' }).click();
+		await expect.poll(() => state(p, 'userinfo')).toBe('done');
+		service.userinfo.y = 'fail';
+		await p.getByRole('button', { name: 'Read the user info' }).click();
+		await expect.poll(() => state(p, 'userinfo')).toBe('failed');
+		expect(
+			await p.locator('#userinfo > .step-result > details.exchange > summary').textContent()
+		).toContain('500');
+		expect(
+			await p
+				.locator('#userinfo [data-testid="earlier-result"] details.exchange > summary')
+				.textContent()
+		).toContain('200');
 
 		// A new consent request for the same setup; this time the token endpoint answers 500.
-		service.token.x = 'fail';
+		service.token.y = 'fail';
 		await p.getByRole('button', { name: 'Prepare a new one' }).click();
 		await p.getByTestId('consent-url').waitFor();
 		await consent(p, srv);
@@ -161,33 +177,6 @@ describe('a step that fails after succeeding', () => {
 		expect(await axe(p)).toEqual([]);
 		await p.locator('#exchange').scrollIntoViewIfNeeded();
 		await shot(p.locator('#exchange'), 'status-01-failed-earlier');
-	});
-
-	test('user-info over a time-out or a 500 after a 200: failed, the 200 kept as earlier', async ({
-		srv,
-		service,
-		newPage
-	}) => {
-		const p = await open(newPage);
-		service.token.y = 'ok';
-		service.userinfo.y = 'ok';
-		await openPlayground(p, srv.url);
-		await setUp(p, service, 'y');
-		await consent(p, srv);
-		await p.getByTestId('access-token').waitFor();
-		await p.getByRole('button', { name: 'Read the user info' }).click();
-		await expect.poll(() => state(p, 'userinfo')).toBe('done');
-		service.userinfo.y = 'fail';
-		await p.getByRole('button', { name: 'Read the user info' }).click();
-		await expect.poll(() => state(p, 'userinfo')).toBe('failed');
-		expect(
-			await p.locator('#userinfo > .step-result > details.exchange > summary').textContent()
-		).toContain('500');
-		expect(
-			await p
-				.locator('#userinfo [data-testid="earlier-result"] details.exchange > summary')
-				.textContent()
-		).toContain('200');
 	});
 });
 
