@@ -2,7 +2,8 @@
  * In real Chromium: Start over asks first and can be undone (the flow and the tab's transcript come
  * back; the offer ends after 30 s, on the page's faked clock), errors stay in view with the focus on
  * them, a step the user started moves the focus to its result, the automatic exchange lands on the
- * verdict (or announces it when the user has moved the focus), and a denial is worded for the provider it came from (the sandbox, oidc-provider).
+ * verdict (or announces it when the user has moved the focus), and a denial is worded for the
+ * provider it came from (oidc-provider here; the sandbox's wording is checked in flow.test.ts).
  */
 import { describe, expect } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -311,23 +312,7 @@ describe('errors and results in view, focus only for what the user started', () 
 });
 
 describe('a denial, worded for its provider', () => {
-	test('against the sandbox: declined, start the consent step again, and choose Authorize', async ({
-		srv,
-		newPage
-	}) => {
-		const p = await open(newPage);
-		await choosePreset(p, srv.url, PRESET);
-		await decide(p, 'Deny');
-		await p.waitForURL(flowUrl(srv.url));
-		const alert = p.getByTestId('auth-error');
-		await alert.waitFor();
-		const text = (await alert.textContent()) ?? '';
-		expect(text).toContain('access_denied');
-		expect(text).toContain('declined consent');
-		expect(text).toContain('start the consent step again');
-		expect(text).toContain('choose Authorize');
-	});
-
+	// Against the sandbox: flow.test.ts ("Deny on the consent page"), on the denial it makes anyway.
 	test('against oidc-provider: declined, start the consent step again, and no sandbox buttons', async ({
 		srv,
 		oidc,
