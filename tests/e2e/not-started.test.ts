@@ -140,7 +140,9 @@ test("a flow sealed under another app's own id opens with a banner that names it
 	}
 });
 
-test('the flow this tab started shows no banner: saved with hosts elsewhere, reloaded, started over, saved again', async ({
+// One tab's own flow for both: it shows no banner through a reload, a Start over and a second save;
+// then another app seals its flow under the same id, and the reload shows the banner.
+test("the flow this tab started shows no banner: saved with hosts elsewhere, reloaded, started over, saved again; another app's flow sealed under the tab's own id, over the tab's own flow: the reload shows the banner", async ({
 	srv,
 	newPage
 }) => {
@@ -167,22 +169,11 @@ test('the flow this tab started shows no banner: saved with hosts elsewhere, rel
 	await save('own-app-2');
 	await reloaded();
 	expect(await p.getByTestId('consent-url').innerText()).toContain('own-app-2');
-});
 
-test("another app's flow sealed under the tab's own id, over the tab's own flow: the reload shows the banner", async ({
-	srv,
-	newPage
-}) => {
+	// Another app's flow sealed under this tab's id, over the flow saved above.
 	const attacker = await startAttacker(srv.url);
 	try {
-		const p = await newPage({ width: 1280, height: 800 });
-		await openPlayground(p, srv.url);
 		const own = flowOf(p);
-		await p.getByLabel('Base URL of the service').fill('http://127.0.0.1:9');
-		await p.getByLabel('Client id').fill('own-app');
-		await p.getByLabel('Client secret').fill('own-secret-4Kd8');
-		await p.getByRole('button', { name: 'Save setup' }).click();
-		await p.getByTestId('consent-url').waitFor();
 		// The id is in the cookie's name, which every app on the host is sent.
 		await attacker.seal(own, 'setup', attackerSetup(attacker, srv.url));
 		const other = await p.context().newPage();
