@@ -212,7 +212,9 @@ describe('a tab and its flow id', () => {
 		}
 	});
 
-	test('a bare / goes back to the flow this tab remembers; a new tab gets a new flow', async ({
+	// One preset for both: a bare / in the tab that chose it, then the same flow, signed in, opened in
+	// a tab that does not hold its transcript.
+	test('a bare / goes back to the flow this tab remembers; a new tab gets a new flow; a flow opened where its transcript is not: the page says its requests are in the tab that made them', async ({
 		srv,
 		newPage,
 		newTab
@@ -224,20 +226,13 @@ describe('a tab and its flow id', () => {
 		await a.goto(srv.url + '/');
 		await a.waitForURL(`${srv.url}/?flow=${flowA}`);
 		await expect.poll(() => a.getByTestId('consent-url').textContent()).toBe(consentA);
-		const b = await newTab(a);
-		await openPlayground(b, srv.url);
-		await expect.poll(() => b.url()).toMatch(flowUrl(srv.url));
-		expect(flowOf(b)).not.toBe(flowA);
-		expect(await b.getByTestId('consent-url').count()).toBe(0);
-	});
+		const fresh = await newTab(a);
+		await openPlayground(fresh, srv.url);
+		await expect.poll(() => fresh.url()).toMatch(flowUrl(srv.url));
+		expect(flowOf(fresh)).not.toBe(flowA);
+		expect(await fresh.getByTestId('consent-url').count()).toBe(0);
 
-	test('a flow opened where its transcript is not: the page says its requests are in the tab that made them', async ({
-		srv,
-		newPage,
-		newTab
-	}) => {
-		const a = await newPage(undefined, OFF_LOOPBACK);
-		await choosePreset(a, srv.url, 'Sandbox (read write)');
+		// The flow, signed in; then opened in another tab.
 		await decide(a);
 		await a.waitForURL(flowUrl(srv.url));
 		await a.getByTestId('access-token').waitFor();
