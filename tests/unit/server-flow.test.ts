@@ -333,6 +333,18 @@ describe('handleCallback', () => {
 		expect(exchange.request.url).toMatch(/… \(\d+ more characters\)$/);
 	});
 
+	test('a code for the script: the redirect back says it is kept, not exchanged', () => {
+		const forScript = pending();
+		const marked = { ...forScript, pending: { ...forScript.pending!, for_script: true as const } };
+		const url = callbackUrl('code=abc&state=st-1');
+		const kept = handleCallback(step, marked, url, new Headers());
+		expect(kept.exchange.findings.map((f) => f.code)).toContain('code-for-script');
+		expect(kept.session.callback!.for_script).toBe(true);
+		// A consent not asked for the script says nothing of the kind.
+		const plain = handleCallback(step, pending(), url, new Headers());
+		expect(plain.exchange.findings.map((f) => f.code)).not.toContain('code-for-script');
+	});
+
 	test('a query string exactly at the limit is read', () => {
 		const prefix = 'code=abc&state=st-1&pad=';
 		const query = prefix + 'x'.repeat(MAX_CALLBACK_QUERY - 1 - prefix.length);

@@ -64,6 +64,11 @@ export function isIgnoredCallback(ex: Exchange): boolean {
 	);
 }
 
+/** The finding of a code kept for the exported script ("Get a code for the script"). */
+export function codeForScript(): Finding {
+	return raise(stateCheck.CODE_FOR_SCRIPT);
+}
+
 /** Which kind of ignored redirect an Exchange records. */
 export function ignoredKind(ex: Exchange): IgnoredKind {
 	return ex.findings.some((f) => hasCode(f, 'callback-ignored') && f.level === 'warning')

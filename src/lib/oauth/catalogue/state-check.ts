@@ -1,7 +1,8 @@
 /**
  * What the redirect back from the consent page says (RFC 6749 §4.1.2, §10.12, and the service's
  * API docs §5 step 3): the state matches, or does not, or nothing was waiting for it; the redirect
- * is malformed; the redirect was ignored, stale or unsolicited; an imported recording's redirect
+ * is malformed; the redirect was ignored, stale or unsolicited; its code was kept for the exported
+ * script ("Get a code for the script"); an imported recording's redirect
  * answers no consent it holds. An error sent back in place of a code is `authorization-error.ts`'s.
  * `diagnoseCallback` in `diagnose.ts` raises them by the callback's verdict, `callback.ts` the
  * ignored ones, `imported.ts` the recording's.
@@ -80,6 +81,17 @@ export const UNSOLICITED_CALLBACK = entry({
 	message:
 		'This redirect was unsolicited: its state matches no consent request of this browser, pending or recent. It may be forged (cross-site request forgery, RFC 6749 §10.12). No flow changed, and nothing of it was kept.',
 	ref: CSRF
+});
+
+/**
+ * "Get a code for the script": the state matched and the code came back shown, for the exported
+ * script to exchange; the playground does not exchange it (a code is single-use, RFC 6749 §4.1.2).
+ */
+export const CODE_FOR_SCRIPT = entry({
+	code: 'code-for-script',
+	level: 'info',
+	message: `Kept for the script: this code was not exchanged here, and step ${STEPS.exchange.n} does not send it.`,
+	ref: 'RFC 6749 §4.1.2'
 });
 
 /** In an imported recording: a redirect whose state matches no consent request in the file. */

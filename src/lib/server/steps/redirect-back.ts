@@ -19,7 +19,7 @@ import {
 	type CallbackVerdict
 } from '$lib/oauth/consent';
 import { diagnoseCallback } from '$lib/oauth/diagnose';
-import { routeCallback } from '$lib/oauth/callback';
+import { codeForScript, routeCallback } from '$lib/oauth/callback';
 import { expectedIssuer, issuerStops } from '$lib/oauth/issuer';
 import { issuerFinding } from '$lib/oauth/issuer-finding';
 import { redirectVerdict } from '$lib/oauth/strict-client';
@@ -131,6 +131,9 @@ function judgeCallback(here: Here, session: Session, { url, tooLong }: Arrived):
 	}
 	const issFinding = iss && issuerFinding(iss);
 	if (issFinding) findings.push(issFinding);
+	// "Get a code for the script": the code is the script's to spend, and the verdict says so.
+	if (matched && verdict.kind === 'code' && session.pending?.for_script)
+		findings.push(codeForScript());
 	// The second judge, after our routing found the flow (strict-client.ts).
 	const strict =
 		matched && saved !== undefined
