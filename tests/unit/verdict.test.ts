@@ -47,7 +47,7 @@ describe('the verdict on the flow', () => {
 	test('tokens received: the scope granted and the time left, at the time asked', () => {
 		const ex = answer('exchange', 200, tokens);
 		expect(verdictOf([consent, ex], T0 + 60_000)).toEqual({
-			ok: true,
+			tone: 'ok',
 			text: '✓ Tokens received: read write, expires in 59 min',
 			target: 'tokens'
 		});
@@ -71,7 +71,7 @@ describe('the verdict on the flow', () => {
 			}
 		]);
 		expect(verdictOf([consent, ex], T0)).toEqual({
-			ok: false,
+			tone: 'fail',
 			text: '✕ Step 3, code exchange, failed: invalid_client, the service did not accept the client credentials',
 			target: 'exchange'
 		});
@@ -111,7 +111,7 @@ describe('the verdict on the flow', () => {
 			expect(verdictOf([answer('exchange', 200, body)], T0)?.text).toBe(
 				'✕ Step 3, code exchange, failed: HTTP 200'
 			);
-		expect(verdictOf([answer('exchange', 201, tokens)], T0)?.ok).toBe(true);
+		expect(verdictOf([answer('exchange', 201, tokens)], T0)?.tone).toBe('ok');
 	});
 
 	test('the scope granted is shown trimmed', () => {
@@ -163,21 +163,155 @@ describe('a replay in a fork (server/steps/replay.ts)', () => {
 
 	test('a check of revocation that got 401 after the tokens: they were revoked', () => {
 		expect(verdictOf([ok, replay, check(401)], T0)).toEqual({
-			ok: false,
+			tone: 'fail',
 			text: '✕ Tokens revoked: the service revoked them when their code was replayed',
 			target: 'tokens'
 		});
 		// A 401 of the flow's own user-info call is no replay's check.
-		expect(verdictOf([ok, { ...check(401), replay: undefined }], T0)?.ok).toBe(true);
+		expect(verdictOf([ok, { ...check(401), replay: undefined }], T0)?.tone).toBe('ok');
 	});
 
 	test('only a replay’s user-info check after the tokens says they were revoked', () => {
 		const refused401: Exchange = { ...answer('exchange', 401, { error: 'invalid_client' }) };
 		// A replay's 401 that is no user-info call, a check before the newest tokens, a check that
 		// got no answer: none says the newest tokens were revoked.
-		expect(verdictOf([ok, { ...refused401, replay: true }], T0)?.ok).toBe(true);
+		expect(verdictOf([ok, { ...refused401, replay: true }], T0)?.tone).toBe('ok');
 		const newer = { ...ok, id: 'exchange-200-newer' };
-		expect(verdictOf([ok, check(401), newer], T0)?.ok).toBe(true);
-		expect(verdictOf([ok, { ...check(0), response: undefined }], T0)?.ok).toBe(true);
+		expect(verdictOf([ok, check(401), newer], T0)?.tone).toBe('ok');
+		expect(verdictOf([ok, { ...check(0), response: undefined }], T0)?.tone).toBe('ok');
+	});
+});
+
+describe('the verdict on the redirect back (RFC 6749 §4.1.2)', () => {
+	const back = (query: string, findings: Finding[] = []): Exchange => ({
+		...answer('callback', 303, ''),
+		id: `callback-${query}`,
+		request: {
+			method: 'GET',
+			url: `http://127.0.0.1:5173/callback?${query}`,
+			httpVersion: '1.1',
+			headers: [],
+			body: ''
+		},
+		findings
+	});
+	const ok = answer('exchange', 200, tokens);
+
+	test('a refused consent names its step, the error and the service’s description', () => {
+		const refused = back(
+			'error=invalid_scope&error_description=This+application+is+registered+as+%22Read+only%22+and+cannot+request+write.&state=s'
+		);
+		expect(verdictOf([consent, refused], T0)).toEqual({
+			tone: 'fail',
+			text: '✕ Step 2, consent refused: invalid_scope, this application is registered as "Read only" and cannot request write',
+			target: 'callback'
+		});
+		// Without a description, the error alone: the finding only repeats it.
+		expect(verdictOf([back('error=server_error&state=s')], T0)?.text).toBe(
+			'✕ Step 2, consent refused: server_error'
+		);
+	});
+
+	test('a refusal after tokens is the newest attempt: the tokens’ line is not kept', () => {
+		const refused = back('error=invalid_scope&state=s');
+		expect(verdictOf([ok, refused], T0)?.tone).toBe('fail');
+		// And the tokens of a later exchange are the line again.
+		const later = { ...ok, id: 'later' };
+		expect(verdictOf([ok, refused, later], T0)?.tone).toBe('ok');
+	});
+
+	test('a declined consent says whether the tokens held before still work, by their number', () => {
+		const denied = back('error=access_denied&state=s');
+		const numbers = new Map([
+			[ok.id, 3],
+			[denied.id, 5]
+		]);
+		expect(verdictOf([ok, denied], T0 + 60_000, numbers)).toEqual({
+			tone: 'neutral',
+			text: '⊘ Consent declined; the tokens from #3 still work',
+			target: 'callback'
+		});
+		expect(verdictOf([ok, denied], T0 + 3_600_000, numbers)?.text).toBe(
+			'⊘ Consent declined; the access token from #3 has expired'
+		);
+		// No tokens before it, or a refused exchange: nothing is said about tokens.
+		expect(verdictOf([denied], T0)?.text).toBe('⊘ Consent declined');
+		const refusedEx = answer('exchange', 400, { error: 'invalid_grant' });
+		expect(verdictOf([refusedEx, denied], T0)?.text).toBe('⊘ Consent declined');
+	});
+
+	test('a code kept for the script, a code waiting, a callback that failed its checks', () => {
+		const forScript = back('code=abc&state=s', [
+			{ level: 'info', code: 'code-for-script', message: 'Kept for the script.' }
+		]);
+		expect(verdictOf([ok, forScript], T0)).toEqual({
+			tone: 'neutral',
+			text: 'Code ready for the script, not exchanged',
+			target: 'callback'
+		});
+		expect(verdictOf([back('code=abc&state=s')], T0)).toEqual({
+			tone: 'ok',
+			text: '✓ Step 2, code received: exchange it in step 3',
+			target: 'exchange'
+		});
+		const mismatch = back('code=abc&state=other', [
+			{
+				level: 'error',
+				code: 'state-mismatch',
+				message: 'The returned state does not match the saved one. The response may be forged.'
+			}
+		]);
+		expect(verdictOf([mismatch], T0)?.text).toBe(
+			'✕ Step 2, callback, failed: the returned state does not match the saved one'
+		);
+		expect(verdictOf([back('state=s')], T0)?.text).toBe('✕ Step 2, callback, failed');
+	});
+
+	test('an ignored redirect (stale or unsolicited) is no attempt of the flow', () => {
+		const stale = back('code=old&state=old', [
+			{ level: 'warning', code: 'callback-ignored', message: 'Stale.' }
+		]);
+		expect(verdictOf([ok, stale], T0 + 60_000)?.text).toBe(
+			'✓ Tokens received: read write, expires in 59 min'
+		);
+	});
+});
+
+describe('the verdict on the registration check', () => {
+	const checked = (findings: Finding[], status = 302) => ({
+		...answer('check', status, ''),
+		findings
+	});
+
+	test('accepted: what was checked, and what was not', () => {
+		expect(
+			verdictOf([checked([{ level: 'info', code: 'registration-ok', message: 'Accepted.' }])], T0)
+		).toEqual({
+			tone: 'ok',
+			text: '✓ Registration check: client_id and redirect_uri accepted; the secret and the scope are not checked here',
+			target: 'consent'
+		});
+	});
+
+	test('refused: the first error finding; neither: what came back', () => {
+		const refused = checked(
+			[
+				{ level: 'warning', code: 'w', message: 'Not this.' },
+				{
+					level: 'error',
+					code: 'unknown-client',
+					message: 'The service does not know client_id "nope". Check it.'
+				}
+			],
+			400
+		);
+		expect(verdictOf([refused], T0)?.text).toBe(
+			'✕ Registration check: the service does not know client_id "nope"'
+		);
+		expect(verdictOf([checked([], 200)], T0)).toEqual({
+			tone: 'neutral',
+			text: 'Registration check: no verdict (HTTP 200); see step 1',
+			target: 'consent'
+		});
 	});
 });

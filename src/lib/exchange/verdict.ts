@@ -1,18 +1,28 @@
 /**
- * The flow's outcome in one line, from the transcript: whether the newest token request (the code
- * exchange, or a refresh after it) brought tokens, and if not, which step failed and why. The page
- * shows it at the top, in the document's title and to screen readers; the Markdown report opens
- * with it. One function, so the page and the exports never say two different things.
+ * The flow's outcome in one line, from the transcript: what the newest attempt came to, whatever
+ * step it reached. The steps that have a verdict say so in their spec (`verdict`): a token request
+ * (the code exchange, or a refresh after it) brought tokens or which step failed and why; the
+ * redirect back brought a code, or the consent was refused or declined; the registration check
+ * accepted the client or not, and what it did not check. The page shows the line at the top, in
+ * the document's title and to screen readers; the Markdown report opens with it. One function, so
+ * the page and the exports never say two different things.
  */
 import { specOf, STEPS } from '$lib/steps/registry';
 import { jsonObject } from './text';
 import type { Exchange } from './types';
 
+/** Whether `ex` has a finding of `code` (the catalogue's codes: oauth/catalogue/). */
+const hasFinding = (ex: Exchange, code: string) => ex.findings.some((f) => f.code === code);
+
 export interface Verdict {
-	ok: boolean;
+	/**
+	 * `ok`: it worked; `fail`: it failed, and the line says why; `neutral`: nothing failed and
+	 * nothing was granted (a consent declined, a code kept for the script).
+	 */
+	tone: 'ok' | 'fail' | 'neutral';
 	/** "✓ Tokens received: read write, expires in 59 min", "✕ Step 3, code exchange, failed: …". */
 	text: string;
-	/** The id of what it names on the page: the tokens, or the failed step's card. */
+	/** The id of what it names on the page: the tokens, or the step's card. */
 	target: string;
 }
 
@@ -47,31 +57,30 @@ function why(ex: Exchange): string {
 	return finding ? `${code}, ${clause(finding.message)}` : code;
 }
 
-/**
- * The verdict on the newest token request of `exchanges` (at `now`, for the time left), or none
- * before the first one.
- */
-export function verdictOf(exchanges: readonly Exchange[], now: number): Verdict | undefined {
-	// A replay sent on purpose (server/steps/replay.ts) is no attempt of the flow's own.
-	// The steps whose verdict is on a token answer: it gives (or refuses) the tokens.
-	const ex = exchanges.findLast((e) => specOf(e.step).verdict === 'tokens' && !e.replay);
-	if (!ex) return undefined;
+/** The first error finding's first sentence, as a clause; none without an error finding. */
+function firstError(ex: Exchange): string | undefined {
+	const finding = ex.findings.find((f) => f.level === 'error');
+	return finding && clause(finding.message);
+}
+
+/** The verdict on a token answer: the tokens and their time left, or which step failed and why. */
+function tokensVerdict(ex: Exchange, after: readonly Exchange[], now: number): Verdict {
 	const step = STEPS[ex.step];
 	const res = ex.response;
 	const body = res && res.status >= 200 && res.status < 300 ? jsonObject(res.body) : undefined;
 	if (!body || typeof body.access_token !== 'string')
 		return {
-			ok: false,
+			tone: 'fail',
 			text: `✕ Step ${step.n}, ${step.name}, failed: ${why(ex)}`,
 			target: ex.step
 		};
 	// A replay's check of revocation after it (server/steps/replay.ts): the tokens no longer work.
-	const revoked = exchanges
-		.slice(exchanges.indexOf(ex) + 1)
-		.some((e) => e.replay && specOf(e.step).endpoint === 'userinfo' && e.response?.status === 401);
+	const revoked = after.some(
+		(e) => e.replay && specOf(e.step).endpoint === 'userinfo' && e.response?.status === 401
+	);
 	if (revoked)
 		return {
-			ok: false,
+			tone: 'fail',
 			text: '✕ Tokens revoked: the service revoked them when their code was replayed',
 			target: 'tokens'
 		};
@@ -85,5 +94,111 @@ export function verdictOf(exchanges: readonly Exchange[], now: number): Verdict 
 			: left > 0
 				? `, expires in ${durationText(left)}`
 				: ', the access token has expired';
-	return { ok: true, text: `✓ Tokens received${granted}${time}`, target: 'tokens' };
+	return { tone: 'ok', text: `✓ Tokens received${granted}${time}`, target: 'tokens' };
+}
+
+/** The parameters the redirect back carried, read from its recorded address. */
+function returned(ex: Exchange): URLSearchParams {
+	return URL.canParse(ex.request.url)
+		? new URL(ex.request.url).searchParams
+		: new URLSearchParams();
+}
+
+/**
+ * The verdict on the redirect back (RFC 6749 §4.1.2): a consent refused with the service's error
+ * and its description, a consent declined (`access_denied`, and whether the tokens the flow held
+ * before still work), a callback that failed its checks, a code kept for the script, or a code
+ * waiting for its exchange.
+ */
+function consentVerdict(
+	ex: Exchange,
+	before: readonly Exchange[],
+	now: number,
+	numbers: ReadonlyMap<string, number> | undefined
+): Verdict {
+	const step = STEPS[ex.step];
+	const params = returned(ex);
+	const error = params.get('error');
+	if (error === 'access_denied') {
+		const held = before.findLast((e) => specOf(e.step).verdict === 'tokens' && !e.replay);
+		const tokens = held && tokensVerdict(held, [], now);
+		const n = held && numbers?.get(held.id);
+		const from = n ? ` from #${n}` : '';
+		const still =
+			tokens?.tone !== 'ok'
+				? ''
+				: tokens.text.endsWith('has expired')
+					? `; the access token${from} has expired`
+					: `; the tokens${from} still work`;
+		return { tone: 'neutral', text: `⊘ Consent declined${still}`, target: ex.step };
+	}
+	if (error !== null) {
+		const description = params.get('error_description')?.trim();
+		return {
+			tone: 'fail',
+			text: `✕ Step ${step.n}, consent refused: ${error || 'an empty error'}${description ? `, ${clause(description)}` : ''}`,
+			target: ex.step
+		};
+	}
+	const failed = firstError(ex);
+	if (failed || !params.get('code'))
+		return {
+			tone: 'fail',
+			text: `✕ Step ${step.n}, ${step.name}, failed${failed ? `: ${failed}` : ''}`,
+			target: ex.step
+		};
+	if (hasFinding(ex, 'code-for-script'))
+		return { tone: 'neutral', text: 'Code ready for the script, not exchanged', target: ex.step };
+	return {
+		tone: 'ok',
+		text: `✓ Step ${step.n}, code received: exchange it in step ${STEPS.exchange.n}`,
+		target: 'exchange'
+	};
+}
+
+/**
+ * The verdict on the registration check: what it found, and what it did not check (the secret is
+ * sent only in the code exchange; the scope only when a person consents).
+ */
+function registrationVerdict(ex: Exchange): Verdict {
+	const failed = firstError(ex);
+	const target = 'consent';
+	if (failed) return { tone: 'fail', text: `✕ Registration check: ${failed}`, target };
+	if (!hasFinding(ex, 'registration-ok'))
+		return {
+			tone: 'neutral',
+			text: `Registration check: no verdict (${why(ex)}); see step ${STEPS.consent.n}`,
+			target
+		};
+	return {
+		tone: 'ok',
+		text: '✓ Registration check: client_id and redirect_uri accepted; the secret and the scope are not checked here',
+		target
+	};
+}
+
+/**
+ * The verdict on the newest attempt of `exchanges` (at `now`, for the time left; `numbers`, the
+ * transcript's running numbers, to name an earlier exchange), or none before the first one.
+ */
+export function verdictOf(
+	exchanges: readonly Exchange[],
+	now: number,
+	numbers?: ReadonlyMap<string, number>
+): Verdict | undefined {
+	// A replay sent on purpose (server/steps/replay.ts) is no attempt of the flow's own, nor a
+	// redirect back that the flow ignored (a stale or unsolicited one, oauth/callback.ts).
+	const i = exchanges.findLastIndex(
+		(e) => specOf(e.step).verdict && !e.replay && !hasFinding(e, 'callback-ignored')
+	);
+	const ex = exchanges[i];
+	if (!ex) return undefined;
+	switch (specOf(ex.step).verdict) {
+		case 'consent':
+			return consentVerdict(ex, exchanges.slice(0, i), now, numbers);
+		case 'registration':
+			return registrationVerdict(ex);
+		default:
+			return tokensVerdict(ex, exchanges.slice(i + 1), now);
+	}
 }

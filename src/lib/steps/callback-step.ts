@@ -12,6 +12,7 @@ export const spec = {
 	heading: 'Callback and state check',
 	name: 'callback',
 	travels: 'redirect-back',
+	verdict: 'consent',
 	// Paste-back mode: the address the application landed on, pasted by hand, read as the callback.
 	action: { name: 'pasteback', busy: 'Reading the pasted address…' },
 	har: { rank: 4, matches: ({ path }) => path.endsWith('/callback') }

@@ -11,5 +11,6 @@ export const spec = {
 	name: 'registration check',
 	travels: 'server',
 	endpoint: 'authorization',
+	verdict: 'registration',
 	action: { name: 'check', busy: 'Checking the consent URL with the service…' }
 } as const satisfies StepSpec;

@@ -107,10 +107,12 @@ export interface StepSpec {
 	/** The strict client library's judge of its answer (oauth/strict-client.ts). */
 	readonly strictJudge?: StrictJudge;
 	/**
-	 * The shape of its verdict: `tokens`, the flow's one line on a token answer
-	 * (exchange/verdict.ts). The other steps' verdicts come later.
+	 * The shape of its verdict, the flow's one line when it is the newest attempt
+	 * (exchange/verdict.ts): `tokens`, on a token answer; `consent`, on the redirect back (a code, or
+	 * the consent refused or declined); `registration`, on the registration check. A step without
+	 * one never replaces the line.
 	 */
-	readonly verdict?: 'tokens';
+	readonly verdict?: 'tokens' | 'consent' | 'registration';
 	/** Its form action, where it has a form: the page's progress words, and the run it names. */
 	readonly action?: StepAction;
 	/**

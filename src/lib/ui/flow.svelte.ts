@@ -14,20 +14,24 @@ import type { ActionResult, SubmitFunction } from '@sveltejs/kit';
 import { exchangeNumbers, type Exchange } from '$lib/exchange/types';
 import type { LeftOut } from '$lib/exchange/har/import';
 import { busyText, doneText, type ActionName } from '$lib/exchange/step-registry';
-import { EXCHANGE_STEPS, specOf, STEP_NAMES, type ExchangeStep } from '$lib/steps/registry';
+import { EXCHANGE_STEPS, type ExchangeStep } from '$lib/steps/registry';
 import type { FieldErrors } from '$lib/oauth/setup';
 import { issuerStops, type IssuerVerdict } from '$lib/oauth/issuer';
 import { verdictOf } from '$lib/exchange/verdict';
-import { latestOf, stepViews, type Attempt, type StepName, type StepState } from './step-status';
+import {
+	latestOf,
+	ofSetup,
+	stepViews,
+	type Attempt,
+	type StepName,
+	type StepState
+} from './step-status';
 import { Clock } from './clock.svelte';
 import { flowAction } from '$lib/oauth/flow-id';
 import { transcript } from './transcript.svelte';
 import { focusOutcome } from './focus';
 import { UndoOffer } from './undo.svelte';
 import type { Vouch } from '$lib/oauth/token-binding';
-
-/** The steps whose verdict is the flow's, on a token answer (the code exchange, the refresh). */
-const TOKEN_VERDICTS = STEP_NAMES.filter((s) => specOf(s).verdict === 'tokens');
 
 /** After this long a step counts as slow, and the progress line offers Cancel. */
 export const SLOW_AFTER_MS = 2000;
@@ -143,18 +147,16 @@ export class Flow {
 		this.imported ? exchangeNumbers(this.imported.exchanges) : this.numbers
 	);
 	/**
-	 * The flow's outcome in one line (exchange/verdict.ts), from this setup's newest code exchange
-	 * or refresh; the page shows it at the top and in its title.
+	 * The flow's outcome in one line (exchange/verdict.ts), from this setup's newest attempt of a
+	 * step with a verdict (a token request, the redirect back, the registration check); the page
+	 * shows it at the top and in its title.
 	 */
 	readonly verdict = $derived.by(() => {
 		const setupId = this.#facts().setupId;
-		const newest = TOKEN_VERDICTS.map((step) => latestOf(transcript.items, step, setupId));
 		return verdictOf(
-			// With a replay's check of revocation (server/steps/replay.ts), which may say they were revoked.
-			transcript.items.filter(
-				(e) => newest.includes(e) || (e.replay && specOf(e.step).endpoint === 'userinfo')
-			),
-			this.clock.now
+			transcript.items.filter((e) => ofSetup(e, setupId)),
+			this.clock.now,
+			this.numbers
 		);
 	});
 	/** In the step cards only the newest exchange starts open; the rest fold, so the page reads at a glance. */
@@ -285,11 +287,23 @@ export class Flow {
 	}
 
 	/**
-	 * The exchange on return has finished: the verdict is the news. When the focus is still where
-	 * the page load left it (on <body>), it goes to the verdict; when the user has moved it, it stays
-	 * and the live region says the verdict instead. Once, never both.
+	 * Back from the consent page with no exchange to follow (a consent refused or declined, a code
+	 * kept for the script or held): the redirect back's verdict is the news, and lands as the
+	 * exchange on return does (#landOnVerdict). An ignored redirect (stale or unsolicited) changes
+	 * no verdict, and says so in its own alert.
 	 */
-	async #landOnVerdict(outcome: StepOutcome): Promise<void> {
+	async landOnReturn(outbox: readonly Exchange[]): Promise<void> {
+		if (outbox.some((e) => !e.findings.some((f) => f.code === 'callback-ignored')))
+			await this.#landOnVerdict();
+	}
+
+	/**
+	 * The exchange on return has finished, or the redirect back brought no code to exchange: the
+	 * verdict is the news. When the focus is still where the page load left it (on <body>), it goes
+	 * to the verdict; when the user has moved it, it stays and the live region says the verdict
+	 * instead. Once, never both.
+	 */
+	async #landOnVerdict(outcome?: StepOutcome): Promise<void> {
 		await tick();
 		const el = this.verdict && document.getElementById('verdict');
 		if (!el || !this.verdict) {
