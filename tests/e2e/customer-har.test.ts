@@ -89,7 +89,17 @@ test("a customer's browser HAR: the redirect back to its application shows its i
 	await expect.poll(() => entries.count()).toBe(2);
 	const back = entries.nth(1);
 	expect(await back.getAttribute('data-step')).toBe('callback');
-	await back.locator(':scope > summary').click();
+	// The import lands: its verdict at the top with the focus, in the first screen, and its first
+	// failure opened.
+	const verdict = p.locator('#verdict');
+	await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('verdict');
+	expect((await verdict.innerText()).trim()).toBe(
+		'✕ Imported customer.har: 2 exchanges; the first failure is #2 Callback: invalid_scope, this application is registered as "Read only" and cannot request write'
+	);
+	const box = (await verdict.boundingBox())!;
+	expect(box.y + box.height).toBeLessThanOrEqual(844);
+	expect(await back.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+	await shot(p, '65a-customer-har-verdict-390', { screen: true });
 	const finding = back.locator('li.finding[data-code="invalid_scope"]');
 	await finding.waitFor();
 	expect(await finding.innerText()).toContain('registered as "Read only" and cannot request write');

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { durationText, verdictOf } from '$lib/exchange/verdict';
+import { durationText, firstImportFailure, importVerdict, verdictOf } from '$lib/exchange/verdict';
 import type { Exchange, Finding, Step } from '$lib/exchange/types';
 
 const T0 = Date.parse('2026-03-14T10:00:00.000Z');
@@ -313,5 +313,61 @@ describe('the verdict on the registration check', () => {
 			text: 'Registration check: no verdict (HTTP 200); see step 1',
 			target: 'consent'
 		});
+	});
+});
+
+describe('the verdict on an imported recording', () => {
+	const back = (query: string): Exchange => ({
+		...answer('callback', 200, '<html>'),
+		id: 'back',
+		request: {
+			method: 'GET',
+			url: `https://app.customer.test/cb?${query}`,
+			httpVersion: '1.1',
+			headers: [],
+			body: ''
+		},
+		findings: [{ level: 'error', code: 'invalid_scope', message: 'The service sent back error.' }]
+	});
+
+	test('what it shows, and none failed', () => {
+		const ok = answer('exchange', 200, tokens);
+		expect(importVerdict('a.har', [consent, ok])).toEqual({
+			tone: 'ok',
+			text: '✓ Imported a.har: 2 exchanges, none failed',
+			target: 'transcript-title'
+		});
+		expect(importVerdict('b.har', [ok]).text).toBe('✓ Imported b.har: 1 exchange, none failed');
+		expect(firstImportFailure([consent, ok])).toBeUndefined();
+	});
+
+	test('the first failure by its number: a redirect back’s error and description, a token error', () => {
+		const refused = back(
+			'error=invalid_scope&error_description=This+application+is+registered+as+%22Read+only%22.&state=s'
+		);
+		const badSecret = answer('exchange', 401, { error: 'invalid_client' });
+		expect(importVerdict('customer.har', [consent, refused, badSecret])).toEqual({
+			tone: 'fail',
+			text: '✕ Imported customer.har: 3 exchanges; the first failure is #2 Callback: invalid_scope, this application is registered as "Read only"',
+			target: 'transcript-title'
+		});
+		expect(firstImportFailure([consent, refused, badSecret])).toBe(refused);
+		expect(importVerdict('c.har', [consent, badSecret]).text).toBe(
+			'✕ Imported c.har: 2 exchanges; the first failure is #2 Code exchange: invalid_client'
+		);
+		// No answer at all is a failure too; a declined consent (a warning) is not.
+		const cut: Exchange = {
+			...answer('userinfo', 200, ''),
+			response: undefined,
+			failure: { kind: 'timeout', message: 'No answer.' }
+		};
+		expect(importVerdict('d.har', [cut]).text).toBe(
+			'✕ Imported d.har: 1 exchange; the first failure is #1 User-info: timeout'
+		);
+		const declined = {
+			...back('error=access_denied&state=s'),
+			findings: [{ level: 'warning' as const, code: 'access_denied', message: 'Declined.' }]
+		};
+		expect(importVerdict('e.har', [declined]).tone).toBe('ok');
 	});
 });

@@ -202,3 +202,43 @@ export function verdictOf(
 			return tokensVerdict(ex, exchanges.slice(i + 1), now);
 	}
 }
+
+/**
+ * Whether an imported exchange failed: no answer, an HTTP error, or an error finding. A consent
+ * declined is no failure (its finding is a warning).
+ */
+function failedImport(ex: Exchange): boolean {
+	return (
+		!!ex.failure ||
+		(!!ex.response && ex.response.status >= 400) ||
+		ex.findings.some((f) => f.level === 'error')
+	);
+}
+
+/**
+ * The verdict on an imported recording (a HAR): what it shows, and its first failure, by the
+ * number the transcript gives it, with the OAuth error (or the status) and its first error finding.
+ * Its link leads to the imported list, where that exchange is opened.
+ */
+export function importVerdict(name: string, exchanges: readonly Exchange[]): Verdict {
+	const shown = `${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'}`;
+	const target = 'transcript-title';
+	const i = exchanges.findIndex(failedImport);
+	const first = exchanges[i];
+	if (!first) return { tone: 'ok', text: `✓ Imported ${name}: ${shown}, none failed`, target };
+	// A redirect back carries its error in its address (RFC 6749 §4.1.2.1), with the description.
+	const params = specOf(first.step).travels === 'redirect-back' ? returned(first) : undefined;
+	const error = params?.get('error');
+	const description = params?.get('error_description')?.trim();
+	const cause = error ? `${error}${description ? `, ${clause(description)}` : ''}` : why(first);
+	return {
+		tone: 'fail',
+		text: `✕ Imported ${name}: ${shown}; the first failure is #${i + 1} ${STEPS[first.step].title}: ${cause}`,
+		target
+	};
+}
+
+/** The first failing exchange of an imported recording, to open when it is shown. */
+export function firstImportFailure(exchanges: readonly Exchange[]): Exchange | undefined {
+	return exchanges.find(failedImport);
+}

@@ -17,7 +17,7 @@ import { busyText, doneText, type ActionName } from '$lib/exchange/step-registry
 import { EXCHANGE_STEPS, type ExchangeStep } from '$lib/steps/registry';
 import type { FieldErrors } from '$lib/oauth/setup';
 import { issuerStops, type IssuerVerdict } from '$lib/oauth/issuer';
-import { verdictOf } from '$lib/exchange/verdict';
+import { importVerdict, verdictOf } from '$lib/exchange/verdict';
 import {
 	latestOf,
 	ofSetup,
@@ -152,6 +152,8 @@ export class Flow {
 	 * shows it at the top and in its title.
 	 */
 	readonly verdict = $derived.by(() => {
+		// An imported recording is what the page shows: its verdict is the line.
+		if (this.imported) return importVerdict(this.imported.name, this.imported.exchanges);
 		const setupId = this.#facts().setupId;
 		return verdictOf(
 			transcript.items.filter((e) => ofSetup(e, setupId)),
