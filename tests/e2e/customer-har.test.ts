@@ -9,7 +9,7 @@
  * imported without holding the page up, with its progress shown; one with a 17th secret is
  * refused at once; a secret sent in one entry is hidden where another entry echoes it.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -123,6 +123,58 @@ test("a customer's browser HAR: the redirect back to its application shows its i
 	await shot(p, '65-customer-har-390', { screen: true });
 	expect(await axeProblems(p), 'axe: the imported customer HAR').toEqual([]);
 	expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
+});
+
+test("a customer's HAR whose consent request the service refused for its redirect URI: the live check's finding, and the verdict, at 1280 px", async ({
+	srv,
+	newPage
+}) => {
+	// The sandbox's own answer to a consent request with a redirect URI it does not have registered,
+	// as a browser gets it, in place of the recorded consent request's answer.
+	const sent = 'http://app.customer.test:40055/cb';
+	const url = `${srv.url}/sandbox/oauth2/auth?client_id=sandbox-rw&redirect_uri=${encodeURIComponent(sent)}&response_type=code&scope=read&state=customer-state`;
+	const res = await fetch(url, { headers: { accept: 'text/html' }, redirect: 'manual' });
+	const body = await res.text();
+	expect(res.status).toBe(400);
+	const har = JSON.parse(readFileSync('tests/fixtures/customer.har', 'utf8'));
+	const recorded = har.log.entries[3];
+	har.log.entries = [
+		{
+			...recorded,
+			request: {
+				...recorded.request,
+				url,
+				queryString: [...new URL(url).searchParams].map(([name, value]) => ({ name, value }))
+			},
+			response: {
+				...recorded.response,
+				status: res.status,
+				statusText: res.statusText,
+				headers: [...res.headers].map(([name, value]) => ({ name, value })),
+				content: { size: body.length, mimeType: res.headers.get('content-type'), text: body },
+				redirectURL: ''
+			}
+		}
+	];
+	const file = join(dir, 'refused.har');
+	writeFileSync(file, JSON.stringify(har));
+
+	const p = await newPage({ width: 1280, height: 800 });
+	await openPlayground(p, srv.url);
+	await p.getByTestId('import-har').setInputFiles(file);
+	const verdict = p.locator('#verdict');
+	await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('verdict');
+	expect((await verdict.innerText()).trim()).toMatch(
+		new RegExp(
+			`^✕ Imported refused\\.har: 1 exchange; the first failure is #1 Consent redirect: redirect_uri_mismatch, the service does not accept the redirect_uri "${sent.replaceAll('.', '\\.')}" for client_id "sandbox-rw"`
+		)
+	);
+	const consent = p.locator('.transcript details.exchange').first();
+	expect(await consent.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+	const finding = consent.locator('li.finding[data-code="redirect_uri_mismatch"]');
+	await finding.waitFor();
+	expect(await axeProblems(p), 'axe: the refused redirect URI, imported').toEqual([]);
+	await shot(p, '65c-customer-har-redirect-refused-1280', { screen: true });
 });
 
 test('attack: a 5 MB HAR with 16 different 1,024-character client secrets imports with no main-thread task over 200 ms, its progress shown and announced', async ({
@@ -273,7 +325,10 @@ test('attack: a secret sent in entry 1 and echoed in entry 2’s answer is hidde
 	await p.getByTestId('import-har').setInputFiles(path);
 	const entries = p.locator('.transcript details.exchange');
 	await expect.poll(() => entries.count()).toBe(2);
-	for (const n of [0, 1]) await entries.nth(n).locator(':scope > summary').click();
+	// Each opened (the first failure is opened by the import itself).
+	for (const n of [0, 1])
+		if (!(await entries.nth(n).evaluate((d) => (d as HTMLDetailsElement).open)))
+			await entries.nth(n).locator(':scope > summary').click();
 	expect(await entries.nth(0).innerText()).toContain('client_secret=<redacted>');
 	expect(await entries.nth(1).innerText()).toContain('the app sent <redacted>');
 	expect(await p.content()).not.toContain(secret);

@@ -6,7 +6,8 @@
  * wording of the findings.
  */
 import { describe, expect, test } from 'vitest';
-import type { Exchange } from '$lib/exchange/types';
+import type { Exchange, HeaderList } from '$lib/exchange/types';
+import { NEGATIVES, POSITIVES, fill, type RefusalFixture } from '../helpers/redirect-refusals';
 import { explainAuthorizationError } from '$lib/oauth/consent';
 import { diagnose, diagnoseCallback } from '$lib/oauth/diagnose';
 import { diagnoseImported, importHar } from '$lib/oauth/imported';
@@ -331,5 +332,55 @@ describe('a code sent twice in one recording', () => {
 			exchangeOf('eyJh…wxyz', 400, refused)
 		]);
 		expect(short[1]!.findings.map((f) => f.code)).toEqual(['invalid_grant']);
+	});
+});
+
+describe('a consent request whose recorded answer refuses its redirect URI (as the live check says)', () => {
+	const ORIGIN = 'https://auth.example';
+	const SENT = 'https://app.customer.test/cb';
+	const values = { uri: SENT, registered: 'https://app.customer.test/callback', origin: ORIGIN };
+	const URL_SENT = `${ORIGIN}/authorize?client_id=reader-app&response_type=code&redirect_uri=${encodeURIComponent(SENT)}&state=xyz`;
+	/** The consent request the browser recorded, answered as the fixture's server answers it. */
+	function recorded(f: RefusalFixture): Exchange {
+		const headers: HeaderList = [];
+		if (f.contentType) headers.push(['Content-Type', f.contentType]);
+		if (f.location) headers.push(['Location', fill(f.location, values)]);
+		return {
+			...ex('consent', URL_SENT),
+			response: {
+				status: f.status,
+				statusText: '',
+				httpVersion: '1.1',
+				headers,
+				body: f.body ? fill(f.body, values) : '',
+				truncated: false
+			}
+		};
+	}
+	const codes = (e: Exchange) => diagnoseImported([e])[0]!.findings.map((f) => f.code);
+
+	test.each(POSITIVES.map((f) => [f.server, f] as const))('%s: the finding', (_, f) => {
+		const found = diagnoseImported([recorded(f)])[0]!.findings;
+		const code =
+			f.expect!.strength === 'certain' ? 'redirect_uri_mismatch' : 'redirect-uri-likely-refused';
+		expect(found.map((x) => x.code)).toEqual([code]);
+		expect(found[0]!.message).toContain(`"${SENT}"`);
+		expect(found[0]!.message).toContain('client_id "reader-app"');
+	});
+
+	test.each(NEGATIVES.map((f) => [f.server, f] as const))('%s: none', (_, f) => {
+		expect(codes(recorded(f))).not.toContain('redirect_uri_mismatch');
+		expect(codes(recorded(f))).not.toContain('redirect-uri-likely-refused');
+	});
+
+	test('the customer’s recording: its invalid_scope redirect is no redirect-URI refusal', () => {
+		const text = readFileSync(resolve('tests/fixtures/customer.har'), 'utf8');
+		const r = importHar(text);
+		expect(r.ok).toBe(true);
+		if (!r.ok) return;
+		const all = r.exchanges.flatMap((e) => e.findings.map((f) => f.code));
+		expect(all).toContain('invalid_scope');
+		expect(all).not.toContain('redirect_uri_mismatch');
+		expect(all).not.toContain('redirect-uri-likely-refused');
 	});
 });

@@ -2,7 +2,9 @@
  * The diagnostics of an imported HAR: the same rules as the live flow (diagnose.ts), run in
  * transcript order with the context the live flow had: the scope the consent URL asked for, and the
  * expiry of the token in use. The file's own findings are not trusted, except the callback's: its
- * state check can't be redone from a file (the saved state is not in it).
+ * state check can't be redone from a file (the saved state is not in it). A consent request the
+ * browser recorded with its answer gets the live registration check's redirect-URI finding, from
+ * the same signals (redirect-refusal.ts).
  */
 import { fromHar, type ImportOptions, type ImportResult } from '$lib/exchange/har/import';
 import { parseJson, queryFields, splitUrl } from '$lib/exchange/text';
@@ -12,6 +14,9 @@ import { diagnose, diagnoseCallback, type DiagnoseContext } from './diagnose';
 import * as token from './catalogue/token';
 import { hasCode, raise } from './catalogue/raise';
 import * as stateCheck from './catalogue/state-check';
+import * as consentUrl from './catalogue/consent-url';
+import { redirectRefusal } from './redirect-refusal';
+import { redirectUriFix } from './redirect-uri';
 
 /** The callback keeps the findings its file carried; without them, its error (if any) can be read. */
 function callbackFindings(ex: Exchange): Finding[] {
@@ -34,6 +39,48 @@ function unknownState(ex: Exchange, states: ReadonlySet<string>): Finding[] {
 	const state = new URLSearchParams(splitUrl(ex.request.url).query).get('state');
 	if (state === null || states.has(state)) return [];
 	return [raise(stateCheck.STATE_NOT_IN_RECORDING)];
+}
+
+/**
+ * A consent request whose recorded answer refuses its redirect URI, as "Check the consent URL"
+ * says it of the live one: certain when the server's code for it (redirect_uri_mismatch,
+ * invalid_redirect_uri, …) is in a body, a page's visible text or the query of a redirect to any
+ * URI; likely when an error page's (or a redirect to the server's own error page's) words name
+ * the redirect URI and refuse it. A redirect back to the redirect URI with any other error
+ * (invalid_scope, access_denied) is never one: a server does not redirect to a URI it refuses.
+ */
+function redirectUriRefused(ex: Exchange): Finding[] {
+	const res = ex.response;
+	if (!res) return [];
+	const fields = queryFields(ex.request.url);
+	const field = (name: string) => fields.find(([n]) => n === name)?.[1];
+	const sent = field('redirect_uri');
+	const refusal = redirectRefusal(res, ex.request.url, sent);
+	if (!refusal) return [];
+	const fix = redirectUriFix(sent, undefined);
+	return [
+		refusal.strength === 'certain'
+			? raise(
+					consentUrl.REDIRECT_URI_REFUSED,
+					sent,
+					field('client_id'),
+					refusal.code,
+					refusal.to,
+					refusal.words,
+					fix,
+					undefined
+				)
+			: raise(
+					consentUrl.REDIRECT_URI_LIKELY_REFUSED,
+					sent,
+					field('client_id'),
+					res.status,
+					refusal.to,
+					refusal.words,
+					fix,
+					undefined
+				)
+	];
 }
 
 /**
@@ -83,7 +130,9 @@ export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 		let findings =
 			specOf(ex.step).travels === 'redirect-back'
 				? [...callbackFindings(ex), ...unknownState(ex, states)]
-				: diagnose(ex, ctx);
+				: consent(ex)
+					? [...diagnose(ex, ctx), ...redirectUriRefused(ex)]
+					: diagnose(ex, ctx);
 		const code = codeSent(ex);
 		if (code !== undefined) {
 			const earlier = sent.get(code);
