@@ -207,6 +207,26 @@ describe('toMarkdown', () => {
 		expect(md).not.toContain('jwks_uri');
 	});
 
+	test('a failure before the latest attempt is called an earlier one, not what failed', () => {
+		const t = transcript();
+		const exchange = t.find((e) => e.step === 'exchange')!;
+		const refused: Exchange = {
+			...exchange,
+			id: 'refused-first',
+			response: { ...exchange.response!, status: 401, statusText: 'Unauthorized', body: '{}' },
+			findings: [{ level: 'error', code: 'invalid_client', message: 'Bad client.' }]
+		};
+		const at = t.indexOf(exchange);
+		// The code exchange refused first, then sent again and answered with the tokens.
+		const md = toMarkdown([...t.slice(0, at), refused, exchange], { generatedAt });
+		expect(md).not.toContain('## What failed');
+		expect(md).toMatch(
+			new RegExp(
+				`## Earlier failure\n\nBefore the latest attempt \\(#${at + 2}, Code exchange\\), exchange #${at + 1}, Code exchange: .* → 401 Unauthorized\\.`
+			)
+		);
+	});
+
 	test('a URL in prose is an autolink, its # and _ not escaped', () => {
 		const ex: Exchange = {
 			...transcript()[2]!,

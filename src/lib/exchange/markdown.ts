@@ -9,7 +9,7 @@
  * change the report's structure: prose is escaped, and code blocks get a fence longer than any run
  * of backticks inside them.
  */
-import { verdictOf } from './verdict';
+import { latestAttempt, verdictOf } from './verdict';
 import { prepareForExport } from './redact';
 import { prettyJson, requestHead, responseHead } from './raw';
 import { statusLine, type Exchange, type Finding } from './types';
@@ -144,17 +144,21 @@ function withBody(head: string, body: string): string {
 
 /**
  * The newest exchange with an error, right after the verdict: the step, what was sent, what came
- * back, and its first error with the fix, before the pages of exchanges that lead to it.
+ * back, and its first error with the fix, before the pages of exchanges that lead to it; called
+ * an earlier failure when it came before the latest attempt, which the verdict is on.
  */
 function whatFailed(shown: Exchange[]): string[] {
 	const i = shown.findLastIndex((ex) => ex.failure || ex.findings.some((f) => f.level === 'error'));
 	if (i < 0) return [];
 	const ex = shown[i]!;
 	const error = ex.findings.find((f) => f.level === 'error');
+	// A failure before the latest attempt (the verdict's exchange) is an earlier one, not its cause.
+	const latest = latestAttempt(shown);
+	const earlier = i < latest;
 	const out = [
-		'## What failed',
+		earlier ? '## Earlier failure' : '## What failed',
 		'',
-		`Exchange #${i + 1}, ${escape(title(ex))}: ${code(requestLine(ex))} → ${escape(statusOf(ex))}.`,
+		`${earlier ? `Before the latest attempt (#${latest + 1}, ${escape(title(shown[latest]!))}), exchange` : 'Exchange'} #${i + 1}, ${escape(title(ex))}: ${code(requestLine(ex))} → ${escape(statusOf(ex))}.`,
 		''
 	];
 	if (error) out.push(...findingLines(error), '');

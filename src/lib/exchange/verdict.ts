@@ -178,6 +178,18 @@ function registrationVerdict(ex: Exchange): Verdict {
 }
 
 /**
+ * Where the newest attempt of `exchanges` is, the exchange the verdict is on (-1 before the first):
+ * the newest of a step that has a verdict. A replay sent on purpose (server/steps/replay.ts) is no
+ * attempt of the flow's own, nor a redirect back that the flow ignored (a stale or unsolicited one,
+ * oauth/callback.ts).
+ */
+export function latestAttempt(exchanges: readonly Exchange[]): number {
+	return exchanges.findLastIndex(
+		(e) => specOf(e.step).verdict && !e.replay && !hasFinding(e, 'callback-ignored')
+	);
+}
+
+/**
  * The verdict on the newest attempt of `exchanges` (at `now`, for the time left; `numbers`, the
  * transcript's running numbers, to name an earlier exchange), or none before the first one.
  */
@@ -186,11 +198,7 @@ export function verdictOf(
 	now: number,
 	numbers?: ReadonlyMap<string, number>
 ): Verdict | undefined {
-	// A replay sent on purpose (server/steps/replay.ts) is no attempt of the flow's own, nor a
-	// redirect back that the flow ignored (a stale or unsolicited one, oauth/callback.ts).
-	const i = exchanges.findLastIndex(
-		(e) => specOf(e.step).verdict && !e.replay && !hasFinding(e, 'callback-ignored')
-	);
+	const i = latestAttempt(exchanges);
 	const ex = exchanges[i];
 	if (!ex) return undefined;
 	switch (specOf(ex.step).verdict) {
