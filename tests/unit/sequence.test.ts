@@ -319,12 +319,51 @@ describe('arrowLabels', () => {
 			arrowLabels(
 				ex('exchange', { response: undefined, failure: { kind: 'timeout', message: '' } })
 			).status
-		).toBe('✕ timeout');
+		).toBe('✕ timed out');
 		expect(
 			arrowLabels(ex('exchange', { findings: [{ level: 'error', code: 'x', message: 'x' }] }))
 				.status
 		).toBe('✕ 200 OK');
 		expect(arrowLabels(ex('exchange')).status).not.toContain('✕');
+	});
+
+	test('a failure is drawn by its meaning: the OAuth error, a refusal read from a page, the failure in words', () => {
+		const answer = (status: number, body: string) => ({
+			...notFound,
+			status,
+			statusText: { 200: 'OK', 400: 'Bad Request', 401: 'Unauthorized' }[status] ?? '',
+			body
+		});
+		const badSecret = ex('exchange', {
+			response: answer(401, '{"error":"invalid_client","error_description":"Bad secret"}')
+		});
+		expect(arrowLabels(badSecret).status).toBe('✕ invalid_client');
+		expect(statusCode(badSecret)).toBe('invalid_client');
+		expect(arrowAriaLabel(badSecret)).toBe(
+			'Step 3, POST /oauth2/token, invalid_client (code exchange, failed)'
+		);
+		const spent = ex('refresh', { response: answer(400, '{"error":"invalid_grant"}') });
+		expect(arrowLabels(spent).status).toBe('✕ invalid_grant');
+		// An error page: the refusal its finding names; no error at all: the status.
+		const page = ex('check', {
+			response: answer(400, '<html><p>error: invalid_redirect_uri</p></html>'),
+			findings: [{ level: 'error', code: 'redirect_uri_mismatch', message: 'Refused.' }]
+		});
+		expect(arrowLabels(page).status).toBe('✕ redirect_uri_mismatch');
+		const unnamed = ex('check', {
+			response: answer(400, '<html>no</html>'),
+			findings: [{ level: 'error', code: 'unknown-client', message: 'Unknown.' }]
+		});
+		expect(arrowLabels(unnamed).status).toBe('✕ 400 Bad Request');
+		// A success's body is not read for an error.
+		expect(arrowLabels(ex('userinfo', { response: answer(200, '{"error":"x_y"}') })).status).toBe(
+			'✓ 200 OK'
+		);
+		const plain = ex('exchange', {
+			response: undefined,
+			failure: { kind: 'plain-http', message: 'This port speaks plain HTTP.' }
+		});
+		expect(arrowLabels(plain).status).toBe('✕ plain HTTP on this port');
 	});
 
 	test('short of room, the path is cut, then dropped; the number and status stay', () => {
@@ -357,7 +396,7 @@ describe('arrowAriaLabel', () => {
 				ex('refresh', { response: undefined, failure: { kind: 'timeout', message: '' } }),
 				'api'
 			)
-		).toBe('Step 5, POST /oauth2/token, timeout (refresh, failed)');
+		).toBe('Step 5, POST /oauth2/token, timed out (refresh, failed)');
 	});
 	test('when the path is not shown, the name still gives it', () => {
 		expect(arrowAriaLabel(ex('exchange'), undefined, 10)).toBe(

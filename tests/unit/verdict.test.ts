@@ -93,7 +93,9 @@ describe('the verdict on the flow', () => {
 			response: undefined,
 			failure: { kind: 'refused', message: 'Nothing listens there.' }
 		};
-		expect(verdictOf([failed], T0)?.text).toBe('✕ Step 3, code exchange, failed: refused');
+		expect(verdictOf([failed], T0)?.text).toBe(
+			'✕ Step 3, code exchange, failed: connection refused'
+		);
 		expect(verdictOf([answer('exchange', 200, '<html>')], T0)?.text).toBe(
 			'✕ Step 3, code exchange, failed: HTTP 200'
 		);
@@ -362,7 +364,7 @@ describe('the verdict on an imported recording', () => {
 			failure: { kind: 'timeout', message: 'No answer.' }
 		};
 		expect(importVerdict('d.har', [cut]).text).toBe(
-			'✕ Imported d.har: 1 exchange; the first failure is #1 User-info: timeout'
+			'✕ Imported d.har: 1 exchange; the first failure is #1 User-info: timed out'
 		);
 		const declined = {
 			...back('error=access_denied&state=s'),

@@ -52,6 +52,22 @@ export const FAILURE_KINDS = [
 
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
+/** Each failure kind in words, as the page's badges, diagram and verdict say it. */
+export const FAILURE_WORDS: Record<FailureKind, string> = {
+	refused: 'connection refused',
+	timeout: 'timed out',
+	dns: 'host not found',
+	tls: 'TLS failed',
+	'plain-http': 'plain HTTP on this port',
+	'too-large': 'answer too large',
+	blocked: 'address not allowed',
+	reset: 'connection reset',
+	busy: 'too many requests',
+	ended: 'ended for another visitor',
+	cancelled: 'cancelled',
+	network: 'network error'
+};
+
 export interface Failure {
 	kind: FailureKind;
 	message: string;

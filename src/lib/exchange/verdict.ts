@@ -9,7 +9,7 @@
  */
 import { specOf, STEPS } from '$lib/steps/registry';
 import { jsonObject } from './text';
-import type { Exchange } from './types';
+import { FAILURE_WORDS, type Exchange } from './types';
 
 /** Whether `ex` has a finding of `code` (the catalogue's codes: oauth/catalogue/). */
 const hasFinding = (ex: Exchange, code: string) => ex.findings.some((f) => f.code === code);
@@ -52,7 +52,8 @@ function why(ex: Exchange): string {
 	const code =
 		typeof body?.error === 'string'
 			? body.error
-			: (ex.failure?.kind ?? (ex.response ? `HTTP ${ex.response.status}` : 'no answer'));
+			: ((ex.failure && FAILURE_WORDS[ex.failure.kind]) ??
+				(ex.response ? `HTTP ${ex.response.status}` : 'no answer'));
 	const finding = ex.findings.find((f) => f.level === 'error');
 	return finding ? `${code}, ${clause(finding.message)}` : code;
 }

@@ -2,7 +2,14 @@
  * The sequence diagram's layout, as pure functions of the exchanges: which lanes each arrow joins,
  * its labels, its status, and where everything goes for a given width.
  */
-import { exchangeNumbers, headerValue, statusLine, type Exchange } from '$lib/exchange/types';
+import {
+	exchangeNumbers,
+	FAILURE_WORDS,
+	headerValue,
+	statusLine,
+	type Exchange
+} from '$lib/exchange/types';
+import { jsonObject } from '$lib/exchange/text';
 import { specOf, STEP_NAMES, STEPS, type Step } from '$lib/steps/registry';
 import type { Travels } from '$lib/steps/spec';
 import { exchangeStatus, ofSetup, type ExchangeStatus } from './step-status';
@@ -76,6 +83,20 @@ function redirectError(ex: Exchange): string | undefined {
 	return location === undefined ? undefined : param(location, 'error', ex.request.url);
 }
 
+/** An OAuth error code: lower-case words joined by underscores ("invalid_client"). */
+const OAUTH_ERROR = /^[a-z]+(?:_[a-z]+)+$/;
+
+/**
+ * What a failed answer means, by its OAuth error: the `error` of its JSON body ("invalid_client",
+ * "invalid_grant"), else the first error finding that names one (a refused redirect URI read from
+ * an error page, "redirect_uri_mismatch"); none when it names none, and its status says it.
+ */
+function answerError(ex: Exchange): string | undefined {
+	const body = ex.response && jsonObject(ex.response.body);
+	if (typeof body?.error === 'string' && OAUTH_ERROR.test(body.error)) return body.error;
+	return ex.findings.find((f) => f.level === 'error' && OAUTH_ERROR.test(f.code))?.code;
+}
+
 /** A callback that brought a code and was taken: the success it is, whatever its 303 says. */
 const bringsCode = (ex: Exchange) =>
 	isRedirectBack(ex) && !!param(ex.request.url, 'code') && exchangeStatus(ex) === 'redirect';
@@ -88,11 +109,14 @@ export function statusKind(ex: Exchange): StatusKind {
 	return bringsCode(ex) ? 'ok' : exchangeStatus(ex);
 }
 
-/** Short status: "200", "403", "timeout", "navigates", "access_denied", "invalid_scope", "code". */
+/**
+ * Short status: "200", "403", "timeout", "navigates", "access_denied", "invalid_scope",
+ * "invalid_client", "code".
+ */
 export function statusCode(ex: Exchange): string {
 	if (ex.failure) return ex.failure.kind;
 	const kind = statusKind(ex);
-	const error = redirectError(ex);
+	const error = redirectError(ex) ?? (kind === 'failed' ? answerError(ex) : undefined);
 	if ((kind === 'denied' || kind === 'failed') && error) return error;
 	if (bringsCode(ex)) return 'code';
 	if (ex.response) return String(ex.response.status);
@@ -100,13 +124,14 @@ export function statusCode(ex: Exchange): string {
 }
 
 /**
- * Long status: "200 OK", "403 Forbidden", "timeout", "the browser navigates"; a redirect by what it
- * carries: "access_denied", "invalid_scope", "code received".
+ * Long status: "200 OK", "403 Forbidden", "timed out", "the browser navigates"; a failure by what
+ * it means ("invalid_client", "plain HTTP on this port"), a redirect by what it carries:
+ * "access_denied", "invalid_scope", "code received".
  */
 function statusPhrase(ex: Exchange): string {
-	if (ex.failure) return ex.failure.kind;
+	if (ex.failure) return FAILURE_WORDS[ex.failure.kind] ?? ex.failure.kind;
 	const kind = statusKind(ex);
-	const error = redirectError(ex);
+	const error = redirectError(ex) ?? (kind === 'failed' ? answerError(ex) : undefined);
 	if ((kind === 'denied' || kind === 'failed') && error) return error;
 	if (bringsCode(ex)) return 'code received';
 	if (ex.response) return statusLine(ex.response);
