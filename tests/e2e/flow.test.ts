@@ -264,34 +264,6 @@ describe('failures a user meets', () => {
 		await shot(p, '10-access-denied');
 	});
 
-	test('invalid_scope from a read-only registration: "Try again with scope read" asks for read, and the flow completes', async ({
-		srv,
-		newPage
-	}) => {
-		const p = await newPage();
-		await choosePreset(p, srv.url, 'Sandbox (read only)');
-		// A preset folds the setup away; the user opens it to change the scope.
-		await p.getByTestId('setup-summary').click();
-		await p.getByLabel('Scope', { exact: true }).fill('read write');
-		await p.getByRole('button', { name: 'Save setup' }).click();
-		await expect
-			.poll(() => p.getByTestId('consent-url').textContent())
-			.toContain('scope=read+write');
-		await p.getByRole('link', { name: 'Open the consent page' }).click();
-		await p.waitForURL(flowUrl(srv.url));
-		const alert = p.getByTestId('auth-error');
-		await alert.waitFor();
-		expect(await alert.textContent()).toContain('invalid_scope');
-		expect(await alert.textContent()).toContain('ask for "read" only');
-		await alert.getByRole('button', { name: 'Try again with scope read' }).click();
-		await expect.poll(() => p.getByTestId('consent-url').textContent()).toMatch(/scope=read&/);
-		expect(await p.getByLabel('Scope', { exact: true }).inputValue()).toBe('read');
-		await shot(p, '11-try-again-with-scope-read');
-		await decide(p);
-		await p.waitForURL(flowUrl(srv.url));
-		await p.getByTestId('access-token').waitFor();
-	});
-
 	test('a redirect URI one slash away from the registration: warned after Save, "Try again with" the registered one sends it, and the flow completes', async ({
 		srv,
 		newPage

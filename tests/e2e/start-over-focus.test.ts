@@ -248,6 +248,9 @@ describe('errors and results in view, focus only for what the user started', () 
 		const box = (await verdict.boundingBox())!;
 		expect(box.y + box.height).toBeLessThanOrEqual(800);
 		expect(await verdict.getByRole('link').getAttribute('href')).toBe('#exchange');
+		// The diagram draws the failure by its meaning: the OAuth error, not the 401 alone.
+		const arrow = p.locator('[data-arrow][data-step="exchange"]').last();
+		expect(await arrow.textContent()).toContain('✕ invalid_client');
 		// Moving by headings, the step's number and status are in its name.
 		expect(
 			await p.getByRole('heading', { name: 'Step 3: Code exchange, failed', exact: true }).count()

@@ -246,7 +246,8 @@ describe('the diagram uses the same statuses', () => {
 			const check = p.locator('[data-arrow][data-step="check"]');
 			await check.waitFor();
 			expect(await check.getAttribute('data-status')).toBe('failed');
-			expect(await check.textContent()).toMatch(/✕ 400/);
+			// By what it means: the OAuth error of the sandbox's 400, not its status alone.
+			expect(await check.textContent()).toMatch(/✕ invalid_client/);
 			expect(await check.textContent()).not.toContain('✓');
 
 			// Denied: the sandbox client again, declined on the sandbox's consent page.

@@ -3,6 +3,8 @@
  * the top, in the first screen, with the focus when the user had not moved it, at desktop and phone
  * widths: a consent refused (a read-only registration asking for write), a consent declined after
  * tokens, a code for the script, and "Check the consent URL" (what it checked and what it did not).
+ * On the way, the refused scope's card offers "Try again with scope read", which asks for read and
+ * completes the flow.
  * Never a stale line: each outcome replaces the one before it.
  */
 import { expect } from 'vitest';
@@ -75,9 +77,15 @@ for (const [width, height] of [
 		await p.keyboard.press('Enter');
 		await expect.poll(() => p.evaluate(() => location.hash)).toBe('#callback');
 
-		// Try again with the scope the registration allows: tokens, and the line says so.
-		await p.getByRole('button', { name: 'Try again with scope read' }).click();
+		// The card explains it and offers the scope the registration allows.
+		const alert = p.getByTestId('auth-error');
+		expect(await alert.textContent()).toContain('invalid_scope');
+		expect(await alert.textContent()).toContain('ask for "read" only');
+		// Try again with that scope: tokens, and the line says so.
+		await alert.getByRole('button', { name: 'Try again with scope read' }).click();
 		await expect.poll(() => p.getByTestId('consent-url').textContent()).toMatch(/scope=read&/);
+		expect(await p.getByLabel('Scope', { exact: true }).inputValue()).toBe('read');
+		if (width === 1280) await shot(p, '11-try-again-with-scope-read');
 		await p.getByRole('link', { name: 'Open the consent page' }).click();
 		await consentAndBack(p, srv.url, 'Authorize');
 		await p.getByTestId('access-token').waitFor();
