@@ -4,7 +4,9 @@
  * look-alike that answers the consent URL as each real server in tests/helpers/redirect-refusals.ts
  * does (its page, its JSON or its redirect, in its words). Every refusal names the difference from
  * "Redirect URI as registered" and the fix; no answer that merely mentions redirect_uri gets a
- * redirect-URI finding. The page warns of the difference right after Save.
+ * redirect-URI finding. The page warns of the difference right after Save. A server that asks for
+ * a sign-in first (django-oauth-toolkit's login redirect, an express-oauth-server sign-in page) is
+ * said to have judged nothing yet.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
@@ -29,6 +31,22 @@ beforeAll(async () => {
 	// The look-alike answers /authorize as the fixture whose index is the client_id.
 	lookAlike = http.createServer((req, res) => {
 		const u = new URL(req.url!, lookAlikeUrl);
+		// Servers that ask for a sign-in before they judge the request, whatever it holds:
+		// django-oauth-toolkit's LoginRequiredMixin (a redirect to LOGIN_URL with `next=`), and an
+		// express-oauth-server app whose authorize route renders its sign-in form.
+		if (u.pathname === '/o/authorize/') {
+			const next = encodeURIComponent(u.pathname + u.search);
+			res.writeHead(302, { location: `/accounts/login/?next=${next}` }).end();
+			return;
+		}
+		if (u.pathname === '/oauth/authorize') {
+			res
+				.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+				.end(
+					'<!DOCTYPE html><html><head><title>Login</title></head><body><h1>Login</h1><form method="post" action="/login"><input type="text" name="username"><input type="password" name="password"><button>Login</button></form></body></html>'
+				);
+			return;
+		}
 		const f = FIXTURES[Number(u.searchParams.get('client_id'))];
 		if (u.pathname !== '/authorize' || !f) {
 			res.writeHead(404).end();
@@ -131,5 +149,23 @@ describe('look-alikes of other real servers', () => {
 		expect(ex.response).toBeDefined();
 		expect(ex.findings.map((x) => x.code)).not.toContain('redirect_uri_mismatch');
 		expect(ex.findings.map((x) => x.code)).not.toContain('redirect-uri-likely-refused');
+	});
+});
+
+describe('a server that asks for a sign-in before it judges the request', () => {
+	test.each([
+		['django-oauth-toolkit (a redirect to its login URL)', '/o/authorize/'],
+		['an express-oauth-server app (its sign-in page)', '/oauth/authorize']
+	])('%s: not judged yet, never "accepted", for an unknown client', async (_, path) => {
+		const ex = await checkAgainst(
+			new Client(srv.url),
+			new URL(path, lookAlikeUrl).href,
+			'dot-nope'
+		);
+		expect(ex.findings.map((f) => [f.code, f.level])).toEqual([['sign-in-first', 'warning']]);
+		expect(ex.findings[0]!.message).toContain(
+			`Not judged yet: ${new URL(lookAlikeUrl).host} asks the user to sign in first`
+		);
+		expect(JSON.stringify(ex.findings)).not.toContain('accepted');
 	});
 });

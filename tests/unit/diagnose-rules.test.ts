@@ -604,7 +604,7 @@ describe('the registration check', () => {
 			one(302, '', [['Location', location]], c);
 		const ok = [['registration-ok', 'info']];
 		expect(back('https://app.test/cb?code=1')).toEqual(ok);
-		expect(back('https://reader.test/login')).toEqual(ok);
+		expect(back('https://reader.test/interaction/abc')).toEqual(ok);
 		expect(back('https://app.test/other?error=x')).toEqual(ok);
 		expect(back('https://app.test:444/cb?error=x')).toEqual(ok);
 		expect(back('https://app.test/cb?error=x', {})).toEqual(ok);
@@ -618,8 +618,8 @@ describe('the registration check', () => {
 		expect(msg('https://app.test/cb?error=invalid_scope&error_description=no%20write')).toBe(
 			'The service sends the browser straight back with error "invalid_scope": "no write". The client and redirect_uri are registered, but the request is refused.'
 		);
-		expect(msg('https://login.reader.test/signin?next=%2Fauth')).toBe(
-			'The service redirects to https://login.reader.test/signin (typically its login page): client_id "app" and the redirect_uri are accepted.'
+		expect(msg('https://reader.test/interaction/xyz?a=1')).toBe(
+			'The service redirects to https://reader.test/interaction/xyz (typically its login page): client_id "app" and the redirect_uri are accepted.'
 		);
 		const api = diagnose(
 			ex({ step: 'api', method: 'GET', status: 301, headers: [['Location', '/moved']] }),
@@ -631,10 +631,10 @@ describe('the registration check', () => {
 	});
 	test('the redirect-back message differs from the redirect-elsewhere one', () => {
 		const msg = (location: string) => check(302, '', [['Location', location]])[0]!.message;
-		expect(msg('https://app.test/cb?code=1')).not.toBe(msg('https://reader.test/login'));
+		expect(msg('https://app.test/cb?code=1')).not.toBe(msg('https://reader.test/interaction/1'));
 		expect(msg('https://app.test/cb')).toBe(msg('https://app.test/cb?x=1#y'));
 	});
-	test('a 200 is the consent or login page: accepted; other statuses say nothing', () => {
+	test('a 200 that is no sign-in page is the consent page: accepted; other statuses say nothing', () => {
 		expect(one(200, '<html>')).toEqual([['registration-ok', 'info']]);
 		expect(one(204)).toEqual([]);
 		expect(one(299)).toEqual([]);

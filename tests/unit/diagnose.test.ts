@@ -247,12 +247,12 @@ describe('registration check', () => {
 		expect(f).toMatchObject({ code: 'invalid_scope', level: 'error' });
 		expect(f!.fix).toMatch(/Read only/);
 	});
-	test('the consent or login page means the registration is accepted', () => {
+	test('the consent page means the registration is accepted; a sign-in first judges nothing', () => {
 		expect(check(200, '<html>consent</html>', [['Content-Type', 'text/html']])[0]!.code).toBe(
 			'registration-ok'
 		);
-		expect(check(302, '', [['Location', 'https://reader.test/login']])[0]!.message).toMatch(
-			/login page/
+		expect(check(302, '', [['Location', 'https://reader.test/login']])[0]!.code).toBe(
+			'sign-in-first'
 		);
 	});
 });

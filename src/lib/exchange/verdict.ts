@@ -159,12 +159,21 @@ function consentVerdict(
 
 /**
  * The verdict on the registration check: what it found, and what it did not check (the secret is
- * sent only in the code exchange; the scope only when a person consents).
+ * sent only in the code exchange; the scope only when a person consents); a sign-in asked for
+ * first judged nothing.
  */
 function registrationVerdict(ex: Exchange): Verdict {
 	const failed = firstError(ex);
 	const target = 'consent';
 	if (failed) return { tone: 'fail', text: `✕ Registration check: ${failed}`, target };
+	// A sign-in asked for first: nothing was judged, and the line says so (oauth/sign-in-first.ts).
+	const signIn = ex.findings.find((f) => f.code === 'sign-in-first');
+	if (signIn)
+		return {
+			tone: 'neutral',
+			text: `Registration check: ${clause(signIn.message).replace(/ \(.*\)$/, '')}`,
+			target
+		};
 	if (!hasFinding(ex, 'registration-ok'))
 		return {
 			tone: 'neutral',

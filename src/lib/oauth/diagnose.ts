@@ -24,6 +24,7 @@ import { badItemIdFinding } from './item-ids';
 import { redirectUriFix, retryRedirect, type RedirectUriOptions } from './redirect-uri';
 import { pageText } from './page-text';
 import { redirectRefusal } from './redirect-refusal';
+import { signInPage, signInRedirect } from './sign-in-first';
 
 export interface DiagnoseContext {
 	requestedScope?: string;
@@ -253,6 +254,9 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 					: raise(consentUrl.REFUSED_STRAIGHT_BACK, error, description)
 			];
 		}
+		// A sign-in first: nothing is judged yet (sign-in-first.ts).
+		if (!back && signInRedirect(location, ex.request.url))
+			return [raise(consentUrl.SIGN_IN_FIRST, hostOf(ex.request.url))];
 		// Straight back or elsewhere, the registration is accepted.
 		return [
 			back
@@ -264,8 +268,18 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 					)
 		];
 	}
-	if (res.status === 200) return [raise(consentUrl.ACCEPTED_PAGE, ctx.clientId)];
+	if (res.status === 200)
+		return [
+			signInPage(res.body)
+				? raise(consentUrl.SIGN_IN_FIRST, hostOf(ex.request.url))
+				: raise(consentUrl.ACCEPTED_PAGE, ctx.clientId)
+		];
 	return [];
+}
+
+/** The host a URL names, for the words; the URL itself when it names none. */
+function hostOf(url: string): string {
+	return URL.canParse(url) ? new URL(url).host : url;
 }
 
 export function diagnose(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {

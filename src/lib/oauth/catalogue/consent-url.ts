@@ -2,8 +2,9 @@
  * What the consent URL says about the client's registration, fetched by "Check the consent URL"
  * without following redirects (RFC 6749 §4.1.1, §4.1.2.1): its redirect URI refused (for certain,
  * or likely, from any server's words: redirect-refusal.ts), its client unknown, another refusal, a
- * server failure, the request refused at once by a redirect back with an error, or the registration
- * accepted; and a state too long to send. `diagnose.ts` decides which applies.
+ * server failure, the request refused at once by a redirect back with an error, a sign-in asked for
+ * first (nothing judged yet), or the registration accepted; and a state too long to send.
+ * `diagnose.ts` decides which applies.
  */
 import { MAX_STATE_BYTES } from '../consent';
 import { apiDocs } from '../docs';
@@ -200,13 +201,30 @@ export const ACCEPTED_REDIRECT = entry({
 	ref: undefined
 });
 
-/** The consent URL shows a page (consent or login): client and redirect_uri are registered. */
+/**
+ * The consent URL shows a page that is not a sign-in (its consent page): client and redirect_uri
+ * are accepted, as far as the service shows before a person decides.
+ */
 export const ACCEPTED_PAGE = entry({
 	code: 'registration-ok',
 	level: 'info',
 	message: (clientId: string | undefined) =>
-		`The service would show its consent or login page: ${clientOf(clientId)} and the redirect_uri are accepted.`,
+		`The service shows its consent page: ${clientOf(clientId)} and the redirect_uri are accepted, as far as it shows before a person decides.`,
 	ref: undefined
+});
+
+/**
+ * The consent URL asks the user to sign in first (a redirect to a sign-in address, or a sign-in
+ * page): the service has not judged the request, and some servers check the client, the redirect
+ * URI and the scope only after the sign-in (sign-in-first.ts).
+ */
+export const SIGN_IN_FIRST = entry({
+	code: 'sign-in-first',
+	level: 'warning',
+	message: (host: string) =>
+		`Not judged yet: ${host} asks the user to sign in first, so this check cannot tell whether it accepts the client_id, the redirect_uri and the scope (some servers check them before the sign-in, others only after it).`,
+	fix: 'For a real answer: open the consent page and sign in (a refusal then comes back to step 2, or shows on the service’s page); or record the browser’s network log as a HAR and import it here.',
+	ref: RFC6749('4.1.1')
 });
 
 /** The state is over 500 bytes, which the service refuses. */
