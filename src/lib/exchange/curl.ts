@@ -525,6 +525,14 @@ export function toCurlScript(
 	exchanges: Exchange[],
 	opts: CurlOptions & { generatedAt?: Date } = {}
 ): string {
+	return curlScript(exchanges, opts).script;
+}
+
+/** `forCode`: the script of one code, which runs only with its spending step on. */
+function curlScript(
+	exchanges: Exchange[],
+	opts: CurlOptions & { generatedAt?: Date; forCode?: boolean } = {}
+): { script: string; spendingEnv: CurlEnv[] } {
 	const includeTokens = !!opts.includeTokens;
 	const redactors = createRedactors();
 	const clean = exchanges.map((ex) => scrubSecrets(ex, redactors));
@@ -559,7 +567,9 @@ export function toCurlScript(
 	const head = [
 		'#!/usr/bin/env bash',
 		comment(
-			'The feed-reader OAuth playground transcript as curl commands, one per exchange, in order.'
+			opts.forCode
+				? 'One authorization code exchanged with curl, then the reads that followed the code exchange in the playground, each once.'
+				: 'The feed-reader OAuth playground transcript as curl commands, one per exchange, in order.'
 		),
 		...(opts.generatedAt ? [comment(`Generated ${opts.generatedAt.toISOString()}.`)] : []),
 		comment('Each command repeats one recorded request, so it may get another answer.'),
@@ -584,7 +594,7 @@ export function toCurlScript(
 			comment('It reads these variables from the environment:'),
 			...sorted(env).map((v) => comment(`  ${v.padEnd(14)} ${ENV_HELP[v]} (${usedBy(v)})`)),
 			'#',
-			comment(`Run it:            ${run(need.plain, false)}`),
+			...(opts.forCode ? [] : [comment(`Run it:            ${run(need.plain, false)}`)]),
 			...(spendingSteps.length ? [comment(`The whole flow:    ${run(need.spending, true)}`)] : [])
 		);
 
@@ -659,5 +669,57 @@ export function toCurlScript(
 		);
 		return lines.join('\n');
 	});
-	return [...head, ...helpers, ...checks, ...body].join('\n') + '\n';
+	return {
+		script: [...head, ...helpers, ...checks, ...body].join('\n') + '\n',
+		spendingEnv: sorted(need.spending)
+	};
+}
+
+/** A script for one code ("Get a code for the script"), and the variables its command must set. */
+export interface CodeScript {
+	script: string;
+	/** What the script checks for with the spending steps on, in the order they are listed. */
+	env: CurlEnv[];
+	/** The step of the transcript whose token request it repeats, numbered as the transcript is. */
+	from: number;
+}
+
+const READS = new Set(['GET', 'HEAD']);
+
+/**
+ * The script for a code kept for it: the transcript's code exchange (the latest that got tokens,
+ * else the latest) with this code as `$CODE`, then the reads of user-info and the API that came
+ * after it, each once. Never a refresh, a revocation or anything else that spends: the code is
+ * sent once. Undefined when the transcript holds no code exchange to repeat.
+ */
+export function toCodeScript(exchanges: Exchange[]): CodeScript | undefined {
+	const codes = exchanges.flatMap((ex, i) => (spends(ex) === 'code' ? [i] : []));
+	const granted = codes.filter((i) => {
+		const status = exchanges[i]!.response?.status ?? 0;
+		return status >= 200 && status < 300;
+	});
+	const at = granted.at(-1) ?? codes.at(-1);
+	if (at === undefined) return undefined;
+	const seen = new Set<string>();
+	const reads = exchanges.slice(at + 1).filter((ex) => {
+		const key = `${ex.request.method} ${ex.request.url}`;
+		const read =
+			(ex.step === 'userinfo' || ex.step === 'api') &&
+			READS.has(ex.request.method.toUpperCase()) &&
+			!spends(ex) &&
+			!seen.has(key);
+		seen.add(key);
+		return read;
+	});
+	const { script, spendingEnv } = curlScript([exchanges[at]!, ...reads], { forCode: true });
+	return { script, env: spendingEnv, from: at + 1 };
+}
+
+/**
+ * The command that runs a code's script as printed: the spending steps on, the code written in,
+ * the secret (and any other variable) read from the environment, never written in.
+ */
+export function codeScriptCommand(env: CurlEnv[], code: string, file: string): string {
+	const set = env.map((v) => (v === 'CODE' ? `CODE=${shellQuote(code)}` : `${v}="$${v}"`));
+	return [`${RUN_SPENDING}=1`, ...set, 'bash', quote([file])].join(' ');
 }
