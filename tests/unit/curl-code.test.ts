@@ -37,8 +37,8 @@ beforeEach(() => {
 			body: 'token=rrrrrrrrrrrr&client_id=sandbox-rw&client_secret=<redacted>'
 		}
 	};
-	// Two earlier code exchanges ("Prepare a new one", then consent again), each read after, a
-	// refresh, a write, a read that failed, a revocation.
+	// Two earlier code exchanges ("Prepare a new one", then consent again), a user-info read between
+	// them, a refresh, a write, a read that failed, the user-info read again, a revocation.
 	flow = [
 		consent,
 		callback,
@@ -47,10 +47,10 @@ beforeEach(() => {
 		again(consent, 2),
 		again(callback, 2),
 		again(exchange, 2),
-		again(userinfo, 2),
 		refresh,
 		api403,
 		failed,
+		again(userinfo, 2),
 		revoke
 	];
 });
@@ -65,7 +65,7 @@ function runAsPrinted(script: string, command: string, env: Record<string, strin
 }
 
 describe('the script for a code', () => {
-	test('one token request with $CODE, then the reads after it, each once: no refresh, no revocation, no write', () => {
+	test('one token request with $CODE, then the transcript’s reads, each once: no refresh, no revocation, no write', () => {
 		const built = toCodeScript(flow)!;
 		// The latest code exchange that got tokens is the one it repeats.
 		expect(built.from).toBe(7);

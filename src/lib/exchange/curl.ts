@@ -568,7 +568,7 @@ function curlScript(
 		'#!/usr/bin/env bash',
 		comment(
 			opts.forCode
-				? 'One authorization code exchanged with curl, then the reads that followed the code exchange in the playground, each once.'
+				? 'One authorization code exchanged with curl, then the playground’s reads of user-info and the API, each once, with the token it brings.'
 				: 'The feed-reader OAuth playground transcript as curl commands, one per exchange, in order.'
 		),
 		...(opts.generatedAt ? [comment(`Generated ${opts.generatedAt.toISOString()}.`)] : []),
@@ -688,9 +688,10 @@ const READS = new Set(['GET', 'HEAD']);
 
 /**
  * The script for a code kept for it: the transcript's code exchange (the latest that got tokens,
- * else the latest) with this code as `$CODE`, then the reads of user-info and the API that came
- * after it, each once. Never a refresh, a revocation or anything else that spends: the code is
- * sent once. Undefined when the transcript holds no code exchange to repeat.
+ * else the latest) with this code as `$CODE`, then the transcript's reads of user-info and the API
+ * (GET or HEAD), each once, in order, with the token the exchange brings. Never a refresh, a
+ * revocation, a write or anything else that spends: the code is sent once. Undefined when the
+ * transcript holds no code exchange to repeat.
  */
 export function toCodeScript(exchanges: Exchange[]): CodeScript | undefined {
 	const codes = exchanges.flatMap((ex, i) => (spends(ex) === 'code' ? [i] : []));
@@ -701,7 +702,7 @@ export function toCodeScript(exchanges: Exchange[]): CodeScript | undefined {
 	const at = granted.at(-1) ?? codes.at(-1);
 	if (at === undefined) return undefined;
 	const seen = new Set<string>();
-	const reads = exchanges.slice(at + 1).filter((ex) => {
+	const reads = exchanges.filter((ex) => {
 		const key = `${ex.request.method} ${ex.request.url}`;
 		const read =
 			(ex.step === 'userinfo' || ex.step === 'api') &&
