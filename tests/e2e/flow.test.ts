@@ -3,6 +3,10 @@
  * Every response the browser receives, every URL it requests, and the server's log are scanned for
  * the client secret. Screenshots of each step go to test-output/screenshots/.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from '../helpers/browser';
@@ -366,30 +370,79 @@ describe('failures a user meets', () => {
 		expect(await p.getByTestId('replay-fork').count()).toBe(0);
 	});
 
-	test('"Get a code for the script": the code comes back shown for the script, and is not exchanged here', async ({
+	test('"Get a code for the script" after two code exchanges: its own script runs as printed, sends the code once and gets one 200; step 3 does not exchange it', async ({
 		srv,
 		newPage
 	}) => {
 		const p = await newPage({ width: 390, height: 844 });
-		await choosePreset(p, srv.url, 'Sandbox (read write)');
+		const exchanges = () =>
+			p
+				.locator('.transcript details.exchange[data-step="exchange"]')
+				.evaluateAll((els) => els.length);
+		// Two earlier code exchanges in the transcript: sign in, read the user info, sign in again.
+		await signIn(p, srv.url, 'Sandbox (read write)');
+		await p.getByRole('button', { name: 'Read the user info' }).click();
+		await expect
+			.poll(() => p.locator('#userinfo details.exchange').first().textContent())
+			.toContain('"userId"');
+		await p.locator('#consent').getByRole('button', { name: 'Prepare a new one' }).click();
+		await decide(p);
+		await p.waitForURL(flowUrl(srv.url));
+		await expect.poll(exchanges).toBe(2);
+		await p.locator('#consent').getByRole('button', { name: 'Prepare a new one' }).click();
 		await p.getByTestId('code-for-script').click();
 		await p.waitForURL(/\/sandbox\/oauth2\/auth/);
 		await p.getByRole('button', { name: 'Authorize' }).click();
 		await p.waitForURL(flowUrl(srv.url));
 		const box = p.getByTestId('script-code');
-		await box.waitFor();
-		expect(await box.innerText()).toMatch(/CODE='.{4}….{4}'/);
+		const command = box.getByTestId('script-command');
+		await command.waitFor();
 		expect(await box.getByRole('button', { name: 'Copy the code' }).count()).toBe(1);
-		// Not exchanged: the code waits, and no token request was sent.
-		await p.getByRole('button', { name: 'Exchange the code' }).waitFor();
-		const steps = await p
-			.locator('.transcript details.exchange')
-			.evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
-		expect(steps).not.toContain('exchange');
-		expect(await p.getByTestId('access-token').count()).toBe(0);
+		expect(await box.getByRole('button', { name: 'Copy the command' }).count()).toBe(1);
+		// Not exchanged here: step 3 says whose the code is, and no token request was sent.
+		await p.getByTestId('code-for-script-held').waitFor();
+		expect(await p.getByRole('button', { name: 'Exchange the code' }).count()).toBe(0);
+		expect(await exchanges()).toBe(2);
 		expect(await axeProblems(p)).toEqual([]);
+
+		// The script as the box downloads it, run by the command as printed, the secret in the environment.
+		const printed = (await command.innerText()).trim();
+		expect(printed).toMatch(
+			/^RUN_SPENDING_STEPS=1 CLIENT_SECRET="\$CLIENT_SECRET" CODE='[^']+' bash oauth-playground-code-[\d-]+\.sh$/
+		);
+		const dir = mkdtempSync(join(tmpdir(), 'script-code-'));
+		try {
+			const [download] = await Promise.all([
+				p.waitForEvent('download'),
+				box.getByRole('button', { name: /^Download / }).click()
+			]);
+			expect(printed.endsWith(` bash ${download.suggestedFilename()}`)).toBe(true);
+			await download.saveAs(`${dir}/${download.suggestedFilename()}`);
+			const script = readFileSync(`${dir}/${download.suggestedFilename()}`, 'utf8');
+			expect(script).not.toContain('sandbox-rw-secret');
+			expect(script).not.toMatch(/grant_type=refresh_token|\/revoke/);
+			const run = spawnSync('bash', ['--norc', '--noprofile', '-c', printed], {
+				cwd: dir,
+				env: { PATH: process.env.PATH ?? '/usr/bin:/bin', CLIENT_SECRET: 'sandbox-rw-secret' },
+				encoding: 'utf8'
+			});
+			expect(run.stderr).toBe('');
+			expect(run.status).toBe(0);
+			// The token endpoint answered once, with tokens; the user-info read used them.
+			expect(run.stdout).not.toContain('invalid_grant');
+			expect(run.stdout).not.toContain('Skipped');
+			expect(run.stdout.match(/"access_token"/g)).toHaveLength(1);
+			expect(run.stdout.match(/^HTTP\/\S+ \d+/gm)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+			expect(run.stdout).toContain('"userId"');
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 		await box.scrollIntoViewIfNeeded();
+		await shot(box, '12f-code-for-script-box-390');
 		await shot(p, '12f-code-for-script-390', { screen: true });
+		await p.setViewportSize({ width: 1280, height: 800 });
+		await box.scrollIntoViewIfNeeded();
+		await shot(box, '12f-code-for-script-box-1280');
 	});
 
 	test('an expired token (short-lifetime client) is refreshed before user-info', async ({
