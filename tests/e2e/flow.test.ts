@@ -397,6 +397,7 @@ describe('failures a user meets', () => {
 		const box = p.getByTestId('script-code');
 		const command = box.getByTestId('script-command');
 		await command.waitFor();
+		expect(await box.innerText()).toContain('the token request the playground would send');
 		expect(await box.getByRole('button', { name: 'Copy the code' }).count()).toBe(1);
 		expect(await box.getByRole('button', { name: 'Copy the command' }).count()).toBe(1);
 		// Not exchanged here: step 3 says whose the code is, and no token request was sent.

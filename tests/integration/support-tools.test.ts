@@ -215,6 +215,14 @@ describe('"Get a code for the script", against the sandbox', () => {
 		const page = unescapeHtml(await c.page());
 		const code = back.searchParams.get('code')!;
 		expect(page).toContain('data-testid="script-code"');
+		// The page data holds the code's own exchange for its script, as it would be sent, the secret redacted.
+		const body = /"(code=[^"]*grant_type=authorization_code[^"]*)"/
+			.exec(page)?.[1]
+			?.replaceAll('\\u003C', '<');
+		expect(body).toBe(
+			`code=${encodeURIComponent(code)}&redirect_uri=${encodeURIComponent(`${srv.url}/callback`)}&client_id=sandbox-rw&client_secret=<redacted>&scope=&grant_type=authorization_code`
+		);
+		expect(page).not.toContain('sandbox-rw-secret');
 		// The script's exchange, as the exported script sends it, with the code from the page.
 		const res = await fetch(`${srv.url}/sandbox/oauth2/token`, {
 			method: 'POST',

@@ -137,6 +137,29 @@ describe('the script for a code', () => {
 		);
 	});
 
+	test('the code’s own exchange, built by the playground and not sent, is the one it sends, with or without a code exchange in the transcript', () => {
+		const exchange = flow[6]!;
+		const own: Exchange = {
+			...exchange,
+			id: 'own',
+			request: {
+				...exchange.request,
+				body: exchange.request.body
+					.replace(CODE, NEW_CODE)
+					.replace('redirect_uri=', 'redirect_uri=own')
+			},
+			response: undefined
+		};
+		for (const transcript of [flow, flow.filter((ex) => ex.step !== 'exchange')]) {
+			const built = toCodeScript(transcript, own)!;
+			expect(built.from).toBeUndefined();
+			expect(built.script.match(/redirect_uri=own/g)).toHaveLength(2); // sent once, printed once when skipped
+			expect(built.script.match(/--data-urlencode "code=\$CODE"/g)).toHaveLength(2);
+			expect(built.script).not.toContain(NEW_CODE);
+			expect(built.script).toMatch(/^# ── 2\. User-info: GET /m);
+		}
+	});
+
 	test('no code exchange in the transcript: no script', () => {
 		expect(toCodeScript(flow.filter((ex) => ex.step !== 'exchange'))).toBeUndefined();
 	});

@@ -680,27 +680,33 @@ export interface CodeScript {
 	script: string;
 	/** What the script checks for with the spending steps on, in the order they are listed. */
 	env: CurlEnv[];
-	/** The step of the transcript whose token request it repeats, numbered as the transcript is. */
-	from: number;
+	/**
+	 * The step of the transcript whose token request it repeats, numbered as the transcript is;
+	 * undefined when it sends the code's own exchange, which the playground built and never sent.
+	 */
+	from?: number;
 }
 
 const READS = new Set(['GET', 'HEAD']);
 
 /**
- * The script for a code kept for it: the transcript's code exchange (the latest that got tokens,
- * else the latest) with this code as `$CODE`, then the transcript's reads of user-info and the API
+ * The script for a code kept for it: the code's own exchange (`own`: the request the playground
+ * would send for it, not sent), else the transcript's code exchange (the latest that got tokens,
+ * else the latest), with the code as `$CODE`, then the transcript's reads of user-info and the API
  * (GET or HEAD), each once, in order, with the token the exchange brings. Never a refresh, a
  * revocation, a write or anything else that spends: the code is sent once. Undefined when the
  * transcript holds no code exchange to repeat.
  */
-export function toCodeScript(exchanges: Exchange[]): CodeScript | undefined {
+export function toCodeScript(exchanges: Exchange[], own?: Exchange): CodeScript | undefined {
 	const codes = exchanges.flatMap((ex, i) => (spends(ex) === 'code' ? [i] : []));
 	const granted = codes.filter((i) => {
 		const status = exchanges[i]!.response?.status ?? 0;
 		return status >= 200 && status < 300;
 	});
 	const at = granted.at(-1) ?? codes.at(-1);
-	if (at === undefined) return undefined;
+	const exchange =
+		own && spends(own) === 'code' ? own : at !== undefined ? exchanges[at] : undefined;
+	if (!exchange) return undefined;
 	const seen = new Set<string>();
 	const reads = exchanges.filter((ex) => {
 		const key = `${ex.request.method} ${ex.request.url}`;
@@ -712,8 +718,8 @@ export function toCodeScript(exchanges: Exchange[]): CodeScript | undefined {
 		seen.add(key);
 		return read;
 	});
-	const { script, spendingEnv } = curlScript([exchanges[at]!, ...reads], { forCode: true });
-	return { script, env: spendingEnv, from: at + 1 };
+	const { script, spendingEnv } = curlScript([exchange, ...reads], { forCode: true });
+	return { script, env: spendingEnv, from: exchange === own ? undefined : at! + 1 };
 }
 
 /**

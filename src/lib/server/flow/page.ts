@@ -5,7 +5,7 @@
  */
 import { CONSENT_PARAM_HELP } from '$lib/oauth/consent';
 import { endpoints, setupWith, type Setup } from '$lib/oauth/setup';
-import { consentExchange } from '../steps/flow-steps';
+import { consentExchange, scriptCodeExchange } from '../steps/flow-steps';
 import type { Playground } from '../playground';
 import type { Presets } from './presets';
 import { hasPrefill, parsePrefill, prefillLink, type Prefill } from '$lib/oauth/prefill';
@@ -80,6 +80,7 @@ export function view(app: Playground, session: Session, origin: string) {
 	// What came from the service or the wire goes out redacted (the setup is the user's own).
 	const shown = <T>(v: T) => outward(app.redactors, v, session);
 	const consent = consentExchange(session);
+	const forScript = scriptCodeExchange(session);
 	const defaults = defaultSetup(app.presets, origin);
 	return {
 		origin,
@@ -112,6 +113,8 @@ export function view(app: Playground, session: Session, origin: string) {
 			: null,
 		callback: shown(session.callback ?? null),
 		hasCode: !!session.code,
+		/** The code exchange a code kept for the script is to be sent as, by its script (redacted). */
+		scriptExchange: forScript ? outward(app.redactors, forScript, session) : null,
 		/** The issuer check (RFC 9207) held the code back: no automatic exchange. */
 		codeHeld: !!session.code?.held,
 		tokens: shown(session.tokens ?? null),

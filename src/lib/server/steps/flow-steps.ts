@@ -23,6 +23,7 @@ import { codeChallenge, newVerifier } from '../flow/pkce';
 import type { StepContext } from '../flow/context';
 import { registeredRedirect } from './registered-redirect';
 import { sendStep } from './send-step';
+import { prepare } from '../outbound/send';
 import { outward } from '../flow/way-out';
 import { ok, refused, type FormInput } from '../flow/step-forms';
 import { apiUrl, parseApiCall, type ApiCall } from '$lib/oauth/api-request';
@@ -120,6 +121,40 @@ function tokenHeaders(auth: HeaderList): HeaderList {
 function needSetup(session: Session) {
 	// The secret goes only with the client id and URLs it was entered for (secret.ts).
 	return clientAuth(session, 'token_endpoint');
+}
+
+/**
+ * The code exchange of a code kept for the script ("Get a code for the script"), as the sender
+ * would write it but not sent: what the code's own script repeats (exchange/curl.ts toCodeScript).
+ * It holds the secret until it is redacted on the way out, like every exchange.
+ */
+export function scriptCodeExchange(session: Session): Exchange | undefined {
+	const code = session.code;
+	if (!code || !session.callback?.for_script) return undefined;
+	const need = needSetup(session);
+	if (!need.ok) return undefined;
+	const prepared = prepare({
+		step: 'exchange',
+		method: 'POST',
+		url: need.url,
+		headers: tokenHeaders(need.headers),
+		body: exchangeBody({
+			code: code.value,
+			redirect_uri: code.redirect_uri,
+			...need.body,
+			code_verifier: code.code_verifier
+		})
+	});
+	if ('failure' in prepared) return undefined;
+	return {
+		id: randomUUID(),
+		step: 'exchange',
+		startedAt: new Date().toISOString(),
+		request: prepared.request,
+		timing: { total: 0 },
+		findings: [],
+		note: 'The code exchange of the code kept for the script: sent by the script, not by the playground.'
+	};
 }
 
 /**
