@@ -711,7 +711,7 @@ export function toCodeScript(exchanges: Exchange[], own?: Exchange): CodeScript 
 	const reads = exchanges.filter((ex) => {
 		const key = `${ex.request.method} ${ex.request.url}`;
 		const read =
-			(ex.step === 'userinfo' || ex.step === 'api') &&
+			!!specOf(ex.step).sendsAccessToken &&
 			READS.has(ex.request.method.toUpperCase()) &&
 			!spends(ex) &&
 			!seen.has(key);
