@@ -440,6 +440,10 @@ describe('failures a user meets', () => {
 		}
 		await box.scrollIntoViewIfNeeded();
 		await shot(box, '12f-code-for-script-box-390');
+		// With no step under way, the empty progress bar is not kept over the page as it scrolls.
+		expect(
+			await p.evaluate(() => !!document.elementFromPoint(195, 8)?.closest('.sticky-bar'))
+		).toBe(false);
 		await shot(p, '12f-code-for-script-390', { screen: true });
 		await p.setViewportSize({ width: 1280, height: 800 });
 		await box.scrollIntoViewIfNeeded();
