@@ -1,7 +1,7 @@
 /**
  * In real Chromium, against the sandbox: every outcome of the consent gets the one-line verdict at
  * the top, in the first screen, with the focus when the user had not moved it, at desktop and phone
- * widths: a consent refused (a read-only registration asking for write), a consent declined after
+ * widths (each state is looked at in one window at 1280 × 800, then 390 × 844): a consent refused (a read-only registration asking for write), a consent declined after
  * tokens, a code for the script, and "Check the consent URL" (what it checked and what it did not).
  * On the way, the refused scope's card offers "Try again with scope read", which asks for read and
  * completes the flow.
@@ -24,13 +24,37 @@ const focused = (p: Page) =>
 		return el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}:${el.textContent?.trim()}`;
 	});
 
-/** The verdict's text, and that it is wholly inside the first screen (`height` tall). */
-async function verdictInView(p: Page, height: number): Promise<string> {
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+/** The verdict's text, and that it is wholly inside the first screen at the window's size. */
+async function verdictInView(p: Page): Promise<string> {
+	const { height } = p.viewportSize()!;
 	const verdict = p.locator('#verdict');
 	const box = (await verdict.boundingBox())!;
 	expect(box.y).toBeGreaterThanOrEqual(0);
 	expect(box.y + box.height).toBeLessThanOrEqual(height);
 	return (await verdict.innerText()).trim();
+}
+
+/**
+ * The state the page is in, at both widths: the verdict with the focus and `text`, in the first
+ * screen at 1280 × 800 and at 390 × 844, axe at each (light and dark on the phone: PASSES), and
+ * its screenshots; then the window is the desktop's again.
+ */
+async function atBothWidths(p: Page, text: string, name: string): Promise<void> {
+	await expect.poll(() => focused(p)).toBe('#verdict');
+	expect(await verdictInView(p)).toBe(text);
+	expect(await axeAt(p, 'desktop'), `axe: ${name}, 1280 px`).toEqual([]);
+	await shot(p, `verdict-${name}-1280`, { screen: true });
+	await p.setViewportSize(PHONE);
+	// Scrolled to the top, as the page is when it lands with the verdict.
+	await p.evaluate(() => window.scrollTo(0, 0));
+	expect(await verdictInView(p)).toBe(text);
+	expect(await focused(p)).toBe('#verdict');
+	expect(await axeAt(p, 'phone'), `axe: ${name}, 390 px`).toEqual([]);
+	await shot(p, `verdict-${name}-390`, { screen: true });
+	await p.setViewportSize(DESKTOP);
 }
 
 /** Opens the consent page from the consent step (a link or the script's button) and decides. */
@@ -43,89 +67,73 @@ async function consentAndBack(p: Page, base: string, decision?: 'Authorize' | 'D
 	await p.locator('main[data-ready="true"]').waitFor();
 }
 
-for (const [width, height] of [
-	[1280, 800],
-	[390, 844]
-] as const)
-	test(`the consent's outcomes are the verdict, in the first screen with the focus, at ${width} px`, async ({
-		srv,
-		newPage
-	}) => {
-		const p = await newPage({ width, height }, OFF_LOOPBACK);
-		const size = width === 390 ? 'phone' : 'desktop';
+test("the consent's outcomes are the verdict, in the first screen with the focus, at 1280 and 390 px", async ({
+	srv,
+	newPage
+}) => {
+	const p = await newPage(DESKTOP, OFF_LOOPBACK);
 
-		// A read-only registration asking for write: the service refuses it on the redirect back.
-		await choosePreset(p, srv.url, 'Sandbox (read only)');
-		await p.getByTestId('setup-summary').click();
-		await p.getByLabel('Scope', { exact: true }).fill('read write');
-		await p.getByRole('button', { name: 'Save setup' }).click();
-		await expect
-			.poll(() => p.getByTestId('consent-url').textContent())
-			.toContain('scope=read+write');
-		await p.getByRole('link', { name: 'Open the consent page' }).click();
-		await consentAndBack(p, srv.url);
-		await expect.poll(() => focused(p)).toBe('#verdict');
-		expect(await verdictInView(p, height)).toBe(
-			'✕ Step 2, consent refused: invalid_scope, this application is registered as "Read only" and cannot request write'
+	// A read-only registration asking for write: the service refuses it on the redirect back.
+	await choosePreset(p, srv.url, 'Sandbox (read only)');
+	await p.getByTestId('setup-summary').click();
+	await p.getByLabel('Scope', { exact: true }).fill('read write');
+	await p.getByRole('button', { name: 'Save setup' }).click();
+	await expect.poll(() => p.getByTestId('consent-url').textContent()).toContain('scope=read+write');
+	await p.getByRole('link', { name: 'Open the consent page' }).click();
+	await consentAndBack(p, srv.url);
+	await atBothWidths(
+		p,
+		'✕ Step 2, consent refused: invalid_scope, this application is registered as "Read only" and cannot request write',
+		'consent-refused'
+	);
+	expect(await p.title()).toMatch(/^✕ Step 2, consent refused: invalid_scope/);
+	expect(await p.locator('#verdict a').getAttribute('href')).toBe('#callback');
+	// The verdict's link leads to the card, where "Try again" is.
+	await p.keyboard.press('Tab');
+	await p.keyboard.press('Enter');
+	await expect.poll(() => p.evaluate(() => location.hash)).toBe('#callback');
+
+	// The card explains it and offers the scope the registration allows.
+	const alert = p.getByTestId('auth-error');
+	expect(await alert.textContent()).toContain('invalid_scope');
+	expect(await alert.textContent()).toContain('ask for "read" only');
+	// Try again with that scope: tokens, and the line says so.
+	await alert.getByRole('button', { name: 'Try again with scope read' }).click();
+	await expect.poll(() => p.getByTestId('consent-url').textContent()).toMatch(/scope=read&/);
+	expect(await p.getByLabel('Scope', { exact: true }).inputValue()).toBe('read');
+	await shot(p, '11-try-again-with-scope-read');
+	await p.getByRole('link', { name: 'Open the consent page' }).click();
+	await consentAndBack(p, srv.url, 'Authorize');
+	await p.getByTestId('access-token').waitFor();
+	await expect
+		.poll(() => p.locator('#verdict').innerText())
+		.toMatch(/^✓ Tokens received: read, expires in/);
+	const tokensFrom = await p
+		.locator('.transcript details.exchange[data-step="exchange"]')
+		.last()
+		.locator(':scope > summary')
+		.innerText();
+	const n = /#(\d+)/.exec(tokensFrom)?.[1];
+	expect(n).toBeDefined();
+
+	// A new consent request, declined: nothing failed, and the tokens still work.
+	await p.locator('#consent').getByRole('button', { name: 'Prepare a new one' }).click();
+	await p.getByRole('link', { name: 'Open the consent page' }).click();
+	await consentAndBack(p, srv.url, 'Deny');
+	await atBothWidths(p, `⊘ Consent declined; the tokens from #${n} still work`, 'consent-declined');
+
+	// "Check the consent URL": the line says what was checked, and what was not.
+	await p.locator('#consent').getByRole('button', { name: 'Prepare a new one' }).click();
+	await p.getByRole('button', { name: 'Check the consent URL' }).click();
+	await expect
+		.poll(() => p.locator('#verdict').innerText())
+		.toBe(
+			'✓ Registration check: client_id and redirect_uri accepted; the secret and the scope are not checked here'
 		);
-		expect(await p.title()).toMatch(/^✕ Step 2, consent refused: invalid_scope/);
-		expect(await p.locator('#verdict a').getAttribute('href')).toBe('#callback');
-		expect(await axeAt(p, size), `axe: the refused consent, ${width} px`).toEqual([]);
-		await shot(p, `verdict-consent-refused-${width}`, { screen: true });
-		// The verdict's link leads to the card, where "Try again" is.
-		await p.keyboard.press('Tab');
-		await p.keyboard.press('Enter');
-		await expect.poll(() => p.evaluate(() => location.hash)).toBe('#callback');
 
-		// The card explains it and offers the scope the registration allows.
-		const alert = p.getByTestId('auth-error');
-		expect(await alert.textContent()).toContain('invalid_scope');
-		expect(await alert.textContent()).toContain('ask for "read" only');
-		// Try again with that scope: tokens, and the line says so.
-		await alert.getByRole('button', { name: 'Try again with scope read' }).click();
-		await expect.poll(() => p.getByTestId('consent-url').textContent()).toMatch(/scope=read&/);
-		expect(await p.getByLabel('Scope', { exact: true }).inputValue()).toBe('read');
-		if (width === 1280) await shot(p, '11-try-again-with-scope-read');
-		await p.getByRole('link', { name: 'Open the consent page' }).click();
-		await consentAndBack(p, srv.url, 'Authorize');
-		await p.getByTestId('access-token').waitFor();
-		await expect
-			.poll(() => p.locator('#verdict').innerText())
-			.toMatch(/^✓ Tokens received: read, expires in/);
-		const tokensFrom = await p
-			.locator('.transcript details.exchange[data-step="exchange"]')
-			.last()
-			.locator(':scope > summary')
-			.innerText();
-		const n = /#(\d+)/.exec(tokensFrom)?.[1];
-		expect(n).toBeDefined();
-
-		// A new consent request, declined: nothing failed, and the tokens still work.
-		await p.locator('#consent').getByRole('button', { name: 'Prepare a new one' }).click();
-		await p.getByRole('link', { name: 'Open the consent page' }).click();
-		await consentAndBack(p, srv.url, 'Deny');
-		await expect.poll(() => focused(p)).toBe('#verdict');
-		expect(await verdictInView(p, height)).toBe(
-			`⊘ Consent declined; the tokens from #${n} still work`
-		);
-		expect(await axeAt(p, size), `axe: the declined consent, ${width} px`).toEqual([]);
-		await shot(p, `verdict-consent-declined-${width}`, { screen: true });
-
-		// "Check the consent URL": the line says what was checked, and what was not.
-		await p.locator('#consent').getByRole('button', { name: 'Prepare a new one' }).click();
-		await p.getByRole('button', { name: 'Check the consent URL' }).click();
-		await expect
-			.poll(() => p.locator('#verdict').innerText())
-			.toBe(
-				'✓ Registration check: client_id and redirect_uri accepted; the secret and the scope are not checked here'
-			);
-
-		// A code for the script: kept, not exchanged, and the line says so, with the focus.
-		await p.getByTestId('code-for-script').click();
-		await consentAndBack(p, srv.url, 'Authorize');
-		await p.getByTestId('script-code').waitFor();
-		await expect.poll(() => focused(p)).toBe('#verdict');
-		expect(await verdictInView(p, height)).toBe('Code ready for the script, not exchanged');
-		expect(await axeAt(p, size), `axe: the code for the script, ${width} px`).toEqual([]);
-		await shot(p, `verdict-code-for-script-${width}`, { screen: true });
-	});
+	// A code for the script: kept, not exchanged, and the line says so, with the focus.
+	await p.getByTestId('code-for-script').click();
+	await consentAndBack(p, srv.url, 'Authorize');
+	await p.getByTestId('script-code').waitFor();
+	await atBothWidths(p, 'Code ready for the script, not exchanged', 'code-for-script');
+});
