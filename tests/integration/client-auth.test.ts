@@ -135,6 +135,16 @@ test('a client that requires PKCE: off, the consent is refused and the finding s
 		await signInAndConsent(new Client(oidc.origin), consentUrlFrom(await off.page()))
 	);
 	expect(back.searchParams.get('error')).toBe('invalid_request');
+	// The same redirect pasted back: its one error finding is the precise one, PKCE, alone.
+	const pasted = new Client(srv.url);
+	await setUp(pasted, 'oidc-pkce', POST_SECRET, {});
+	const again = new URL(
+		await signInAndConsent(new Client(oidc.origin), consentUrlFrom(await pasted.page()))
+	);
+	const [callback] = exchanges(await pasted.action('pasteback', { pasted: again.toString() }));
+	expect(callback!.findings.filter((f) => f.level === 'error').map((f) => f.code)).toEqual([
+		'pkce-required'
+	]);
 	await off.fetch(back.toString());
 	expect(await off.page()).toContain('The server requires PKCE for this client');
 

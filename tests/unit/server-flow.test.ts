@@ -149,6 +149,21 @@ describe('present: what leaves the server', () => {
 		expect(out.findings.map((f) => f.code)).toContain('invalid_grant');
 	});
 
+	test('PKCE required and off: the refused exchange gets the PKCE finding alone, not invalid_grant as well', () => {
+		const required = raw();
+		required.response = {
+			...required.response!,
+			body: '{"error":"invalid_grant","error_description":"code_verifier is required"}'
+		};
+		const out = present(step, required, session({ setup: setup({ pkce: 'off' }) }));
+		expect(out.findings.filter((f) => f.level === 'error').map((f) => f.code)).toEqual([
+			'pkce-required'
+		]);
+		// With PKCE on, the same refusal is a mismatch, beside the invalid_grant it explains.
+		const on = present(step, required, session({ setup: setup({ pkce: 'S256' }) }));
+		expect(on.findings.map((f) => f.code)).toContain('invalid_grant');
+	});
+
 	test('without a secret in the session there is nothing to redact', () => {
 		const out = present(step, raw(), session({ client_secret: undefined }));
 		expect(out.request.body).toContain(`client_secret=${SECRET}`);
@@ -343,6 +358,23 @@ describe('handleCallback', () => {
 		// A consent not asked for the script says nothing of the kind.
 		const plain = handleCallback(step, pending(), url, new Headers());
 		expect(plain.exchange.findings.map((f) => f.code)).not.toContain('code-for-script');
+	});
+
+	test('PKCE required and off: the consent refused gets the PKCE finding alone, not invalid_request as well', () => {
+		const url = callbackUrl(
+			'error=invalid_request&error_description=code_challenge+is+required&state=st-1'
+		);
+		const off = handleCallback(step, pending(), url, new Headers());
+		const errors = off.exchange.findings.filter((f) => f.level === 'error');
+		expect(errors.map((f) => f.code)).toEqual(['pkce-required']);
+		// Another invalid_request, or PKCE on, keeps the service's error as its finding.
+		const other = handleCallback(
+			step,
+			pending(),
+			callbackUrl('error=invalid_request&error_description=state+too+long&state=st-1'),
+			new Headers()
+		);
+		expect(other.exchange.findings.map((f) => f.code)).toContain('invalid_request');
 	});
 
 	test('a query string exactly at the limit is read', () => {

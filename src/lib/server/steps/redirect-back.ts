@@ -145,14 +145,18 @@ function judgeCallback(here: Here, session: Session, { url, tooLong }: Arrived):
 				})
 			: undefined;
 	if (strict) findings.push(strict);
-	if (session.setup)
-		findings.push(
-			...pkceCallbackFindings(
+	const pkce = session.setup
+		? pkceCallbackFindings(
 				verdict.kind === 'error' ? verdict.error : undefined,
 				verdict.kind === 'error' ? verdict.description : undefined,
 				session.setup.pkce
 			)
-		);
+		: [];
+	// One finding per failure, the precise one: PKCE required and off is the invalid_request's
+	// cause, and its finding says it alone.
+	if (pkce.some((f) => f.code === 'pkce-required') && verdict.kind === 'error')
+		findings.splice(0, findings.length, ...findings.filter((f) => f.code !== verdict.error));
+	findings.push(...pkce);
 	return { verdict, matched, stale: route.kind === 'recent', iss, findings };
 }
 

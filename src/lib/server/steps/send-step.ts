@@ -47,12 +47,16 @@ export function present(
 				supported
 			})
 		: [];
-	// One finding per failure: where the method is the cause, it says so instead of "check the
-	// client id and secret", whose fix it already ends with.
+	// One finding per failure, the precise one: where the method is the cause, it says so instead
+	// of "check the client id and secret", whose fix it already ends with; where PKCE is required
+	// and was off, that is the invalid_grant's cause, and its finding says it alone.
 	const replaces = client.some(
 		(f) => hasCode(f, 'client-auth-method') || hasCode(f, 'public-client-refused')
 	);
-	const kept = replaces ? findings.filter((f) => !hasCode(f, 'invalid_client')) : findings;
+	const pkce = client.some((f) => hasCode(f, 'pkce-required'));
+	const kept = findings.filter(
+		(f) => !(replaces && hasCode(f, 'invalid_client')) && !(pkce && hasCode(f, 'invalid_grant'))
+	);
 	return { ...clean, findings: [...clean.findings, ...kept, ...client] };
 }
 
