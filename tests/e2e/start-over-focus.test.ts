@@ -88,7 +88,8 @@ async function verdictOnReturn(p: Page, base: string, width: number): Promise<vo
 }
 
 describe('Start over', () => {
-	// One sign-in at 1280 px for three checks: the verdict on return (as at 390 px below), the focus
+	// One sign-in at 1280 px for three checks: the verdict on return (at 390 px too in
+	// verdicts.test.ts), the focus
 	// after "Read the user info", then Start over and Undo.
 	test('the exchange on return lands on the verdict, in the first screen, at 1280 px; after "Read the user info" the focus lands on its result; Start over asks first, clears the flow, and Undo brings the flow and the transcript back', async ({
 		srv,
@@ -216,14 +217,6 @@ describe('errors and results in view, focus only for what the user started', () 
 		expect(await error.isVisible()).toBe(true);
 		expect(await pasted.inputValue()).toBe('nothing useful here');
 		await shot(p, 'undo-pasteback-error');
-	});
-
-	test('the exchange on return lands on the verdict, in the first screen, at 390 px', async ({
-		srv,
-		newPage
-	}) => {
-		const p = await open(newPage, { width: 390 });
-		await verdictOnReturn(p, srv.url, 390);
 	});
 
 	test('with a wrong secret, the failed exchange is the verdict, in the first screen with the focus', async ({

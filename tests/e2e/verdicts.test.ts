@@ -4,12 +4,12 @@
  * widths (each state is looked at in one window at 1280 × 800, then 390 × 844): a consent refused (a read-only registration asking for write), a consent declined after
  * tokens, a code for the script, and "Check the consent URL" (what it checked and what it did not).
  * On the way, the refused scope's card offers "Try again with scope read", which asks for read and
- * completes the flow.
+ * completes the flow, and the exchange on return lands on its verdict, "✓ Tokens received".
  * Never a stale line: each outcome replaces the one before it.
  */
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import { shot } from '../helpers/browser';
+import { SCREENSHOTS, shot } from '../helpers/browser';
 import { choosePreset, flowUrl, OFF_LOOPBACK } from '../helpers/e2e';
 import { axeAt } from '../helpers/axe';
 import { e2eTest } from '../helpers/fixtures';
@@ -42,18 +42,23 @@ async function verdictInView(p: Page): Promise<string> {
  * screen at 1280 × 800 and at 390 × 844, axe at each (light and dark on the phone: PASSES), and
  * its screenshots; then the window is the desktop's again.
  */
-async function atBothWidths(p: Page, text: string, name: string): Promise<void> {
+async function atBothWidths(p: Page, text: string | RegExp, name: string): Promise<void> {
 	await expect.poll(() => focused(p)).toBe('#verdict');
-	expect(await verdictInView(p)).toBe(text);
+	expect(await verdictInView(p)).toMatch(text);
 	expect(await axeAt(p, 'desktop'), `axe: ${name}, 1280 px`).toEqual([]);
 	await shot(p, `verdict-${name}-1280`, { screen: true });
 	await p.setViewportSize(PHONE);
 	// Scrolled to the top, as the page is when it lands with the verdict.
 	await p.evaluate(() => window.scrollTo(0, 0));
-	expect(await verdictInView(p)).toBe(text);
+	expect(await verdictInView(p)).toMatch(text);
 	expect(await focused(p)).toBe('#verdict');
 	expect(await axeAt(p, 'phone'), `axe: ${name}, 390 px`).toEqual([]);
 	await shot(p, `verdict-${name}-390`, { screen: true });
+	if (SCREENSHOTS) {
+		await p.emulateMedia({ colorScheme: 'dark' });
+		await shot(p, `verdict-${name}-dark-390`, { screen: true });
+		await p.emulateMedia({ colorScheme: 'light' });
+	}
 	await p.setViewportSize(DESKTOP);
 }
 
@@ -105,9 +110,16 @@ test("the consent's outcomes are the verdict, in the first screen with the focus
 	await p.getByRole('link', { name: 'Open the consent page' }).click();
 	await consentAndBack(p, srv.url, 'Authorize');
 	await p.getByTestId('access-token').waitFor();
-	await expect
-		.poll(() => p.locator('#verdict').innerText())
-		.toMatch(/^✓ Tokens received: read, expires in/);
+	// The exchange on return lands on the verdict. A 60-minute token read in the second it was
+	// issued has exactly an hour left: "1 h".
+	await atBothWidths(p, /^✓ Tokens received: read, expires in (59 min|1 h)$/, 'ok');
+	expect(await p.title()).toMatch(/^✓ Tokens received: read, expires in (\d+ min|1 h) · /);
+	// Focused, it is said once: the live region stays quiet.
+	expect((await p.locator('.progress[role="status"]').textContent())?.trim()).toBe('');
+	// The tokens are one activation away.
+	await p.keyboard.press('Tab');
+	await p.keyboard.press('Enter');
+	await expect.poll(() => p.evaluate(() => location.hash)).toBe('#tokens');
 	const tokensFrom = await p
 		.locator('.transcript details.exchange[data-step="exchange"]')
 		.last()
