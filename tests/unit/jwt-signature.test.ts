@@ -15,8 +15,14 @@ import {
 const JWKS_URI = 'https://issuer.test/jwks';
 const b64url = (s: string | Uint8Array) => Buffer.from(s).toString('base64url');
 
+/**
+ * An RSA key pair for `kid`, made once per kid in this file (making one costs about a second of
+ * CPU), and its public JWK, a fresh object on every call.
+ */
+const pairs = new Map<string, Promise<CryptoKeyPair>>();
 async function rsa(kid = 'test-1') {
-	const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+	if (!pairs.has(kid)) pairs.set(kid, generateKeyPair('RS256', { extractable: true }));
+	const { privateKey, publicKey } = await pairs.get(kid)!;
 	const jwk: JWK = { ...(await exportJWK(publicKey)), kid, use: 'sig', alg: 'RS256' };
 	return { privateKey, publicKey, jwk };
 }
