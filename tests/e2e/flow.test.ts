@@ -248,26 +248,6 @@ describe('failures a user meets', () => {
 	});
 
 	// Also the sandbox's half of start-over-focus.test.ts's "a denial, worded for its provider".
-	test('Deny on the consent page shows access_denied; against the sandbox: declined, start the consent step again, and choose Authorize', async ({
-		srv,
-		newPage
-	}) => {
-		const p = await newPage();
-		await choosePreset(p, srv.url, 'Sandbox (read write)');
-		await decide(p, 'Deny');
-		await p.waitForURL(flowUrl(srv.url));
-		const alert = p.getByTestId('auth-error');
-		await alert.waitFor();
-		expect(await alert.textContent()).toContain('access_denied');
-		expect(await alert.textContent()).toMatch(/declined consent/);
-		const text = (await alert.textContent()) ?? '';
-		expect(text).toContain('access_denied');
-		expect(text).toContain('declined consent');
-		expect(text).toContain('start the consent step again');
-		expect(text).toContain('choose Authorize');
-		await shot(p, '10-access-denied');
-	});
-
 	test('a redirect URI one slash away from the registration: warned after Save, "Try again with" the registered one sends it, and the flow completes', async ({
 		srv,
 		newPage

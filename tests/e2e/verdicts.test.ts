@@ -2,7 +2,7 @@
  * In real Chromium, against the sandbox: every outcome of the consent gets the one-line verdict at
  * the top, in the first screen, with the focus when the user had not moved it, at desktop and phone
  * widths (each state is looked at in one window at 1280 × 800, then 390 × 844): a consent refused (a read-only registration asking for write), a consent declined after
- * tokens, a code for the script, and "Check the consent URL" (what it checked and what it did not).
+ * tokens (its card in the sandbox's words), a code for the script, and "Check the consent URL" (what it checked and what it did not).
  * On the way, the refused scope's card offers "Try again with scope read", which asks for read and
  * completes the flow, and the exchange on return lands on its verdict, "✓ Tokens received".
  * Never a stale line: each outcome replaces the one before it.
@@ -133,6 +133,16 @@ test("the consent's outcomes are the verdict, in the first screen with the focus
 	await p.getByRole('link', { name: 'Open the consent page' }).click();
 	await consentAndBack(p, srv.url, 'Deny');
 	await atBothWidths(p, `⊘ Consent declined; the tokens from #${n} still work`, 'consent-declined');
+	// The card shows access_denied, in the sandbox's words: declined, start the consent step again,
+	// and choose Authorize.
+	const denied = p.getByTestId('auth-error');
+	const text = (await denied.textContent()) ?? '';
+	expect(text).toContain('access_denied');
+	expect(text).toContain('declined consent');
+	expect(text).toContain('start the consent step again');
+	expect(text).toContain('choose Authorize');
+	await denied.scrollIntoViewIfNeeded();
+	await shot(p, '10-access-denied');
 
 	// "Check the consent URL": the line says what was checked, and what was not.
 	await p.locator('#consent').getByRole('button', { name: 'Prepare a new one' }).click();
