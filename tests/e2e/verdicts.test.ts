@@ -128,8 +128,18 @@ test("the consent's outcomes are the verdict, in the first screen with the focus
 	const n = /#(\d+)/.exec(tokensFrom)?.[1];
 	expect(n).toBeDefined();
 
-	// A new consent request, declined: nothing failed, and the tokens still work.
+	// A new consent request, opened, and the user comes back with Back instead of deciding: the
+	// card says what to do when the service does not send the browser back.
 	await p.locator('#consent').getByRole('button', { name: 'Prepare a new one' }).click();
+	const notBack = p.getByTestId('not-sent-back');
+	expect(await notBack.count()).toBe(0);
+	await p.getByRole('link', { name: 'Open the consent page' }).click();
+	await p.waitForURL(/\/sandbox\/oauth2\/auth/);
+	await p.goBack();
+	await p.locator('main[data-ready="true"]').waitFor();
+	await notBack.waitFor();
+	expect(await notBack.innerText()).toMatch(/^Not sent back\? .*"Check the consent URL".*a HAR/);
+	// Then declined: nothing failed, and the tokens still work.
 	await p.getByRole('link', { name: 'Open the consent page' }).click();
 	await consentAndBack(p, srv.url, 'Deny');
 	await atBothWidths(p, `⊘ Consent declined; the tokens from #${n} still work`, 'consent-declined');
