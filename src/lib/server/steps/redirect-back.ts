@@ -154,10 +154,9 @@ function judgeCallback(here: Here, session: Session, { url, tooLong }: Arrived):
 		: [];
 	// One finding per failure, the precise one: PKCE required and off is the invalid_request's
 	// cause, and its finding says it alone.
-	if (pkce.some((f) => f.code === 'pkce-required') && verdict.kind === 'error')
-		findings.splice(0, findings.length, ...findings.filter((f) => f.code !== verdict.error));
-	findings.push(...pkce);
-	return { verdict, matched, stale: route.kind === 'recent', iss, findings };
+	const precise = pkce.some((f) => f.code === 'pkce-required') && verdict.kind === 'error';
+	const kept = precise ? findings.filter((f) => f.code !== verdict.error) : findings;
+	return { verdict, matched, stale: route.kind === 'recent', iss, findings: [...kept, ...pkce] };
 }
 
 /**
