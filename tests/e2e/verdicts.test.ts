@@ -2,7 +2,8 @@
  * In real Chromium, against the sandbox: every outcome of the consent gets the one-line verdict at
  * the top, in the first screen, with the focus when the user had not moved it, at desktop and phone
  * widths (each state is looked at in one window at 1280 × 800, then 390 × 844): a consent refused (a read-only registration asking for write), a consent declined after
- * tokens (its card in the sandbox's words), a code for the script, and "Check the consent URL" (what it checked and what it did not).
+ * tokens (its card in the sandbox's words), a code for the script, and "Check the consent URL" (what it checked and what it did not);
+ * and "Check the client secret" with a wrong secret, then the right one, without a consent.
  * On the way, the refused scope's card offers "Try again with scope read", which asks for read and
  * completes the flow, and the exchange on return lands on its verdict, "✓ Tokens received".
  * Never a stale line: each outcome replaces the one before it.
@@ -160,7 +161,7 @@ test("the consent's outcomes are the verdict, in the first screen with the focus
 	await expect
 		.poll(() => p.locator('#verdict').innerText())
 		.toBe(
-			'✓ Registration check: client_id and redirect_uri accepted; the secret and the scope are not checked here'
+			'✓ Registration check: client_id and redirect_uri accepted; not checked here: the scope, and the secret ("Check the client secret" does)'
 		);
 
 	// A code for the script: kept, not exchanged, and the line says so, with the focus.
@@ -168,4 +169,66 @@ test("the consent's outcomes are the verdict, in the first screen with the focus
 	await consentAndBack(p, srv.url, 'Authorize');
 	await p.getByTestId('script-code').waitFor();
 	await atBothWidths(p, 'Code ready for the script, not exchanged', 'code-for-script');
+});
+
+test('"Check the client secret", without a consent: a wrong secret refused, the right one accepted, in the line and the card', async ({
+	srv,
+	newPage
+}) => {
+	const p = await newPage(DESKTOP, OFF_LOOPBACK);
+	await choosePreset(p, srv.url, 'Sandbox (read only)');
+	// A support engineer types the customer's secret, one character off.
+	await p.getByTestId('setup-summary').click();
+	await p.getByLabel('Client secret', { exact: true }).fill('sandbox-ro-secreT');
+	await p.getByRole('button', { name: 'Save setup' }).click();
+	await p.getByTestId('consent-url').waitFor();
+	await p.getByRole('button', { name: 'Check the client secret' }).click();
+	const result = p.locator('[data-result-of="secret"]');
+	// The result has the focus, in view; the line at the top says it too.
+	await expect
+		.poll(() => p.evaluate(() => document.activeElement?.getAttribute('data-result-of')))
+		.toBe('secret');
+	// Its top in the first screen, once the scroll to the focus has ended.
+	const inView = () =>
+		expect
+			.poll(async () => {
+				const y = (await result.boundingBox())!.y;
+				return y >= 0 && y < p.viewportSize()!.height - 100;
+			})
+			.toBe(true);
+	await inView();
+	expect((await p.locator('#verdict').innerText()).trim()).toBe(
+		'✕ Client secret check: the service refused the client credentials (invalid_client)'
+	);
+	const card = (await result.innerText()).replace(/\s+/g, ' ');
+	expect(card).toContain('The service refused the client credentials: it answered invalid_client');
+	expect(card).toContain(
+		'Not checked here: the redirect URI against the registration, and the scope'
+	);
+	expect(card).not.toContain('sandbox-ro-secreT');
+	expect(await axeAt(p, 'desktop'), 'axe: secret refused, 1280 px').toEqual([]);
+	await shot(p, 'verdict-secret-refused-1280', { screen: true });
+	// On the phone, the same check lands the same way.
+	await p.setViewportSize(PHONE);
+	await p.evaluate(() => window.scrollTo(0, 0));
+	await p.getByRole('button', { name: 'Check the client secret' }).click();
+	await expect
+		.poll(() => p.locator('.transcript details.exchange[data-step="secret"]').count())
+		.toBe(2);
+	await inView();
+	expect(await axeAt(p, 'phone'), 'axe: secret refused, 390 px').toEqual([]);
+	await shot(p, 'verdict-secret-refused-390', { screen: true });
+	await p.setViewportSize(DESKTOP);
+
+	// The right secret: accepted, for certain against the sandbox; no consent page was opened.
+	const secretField = p.getByLabel('Client secret', { exact: true });
+	if (!(await secretField.isVisible())) await p.getByTestId('setup-summary').click();
+	await secretField.fill('sandbox-ro-secret');
+	await p.getByRole('button', { name: 'Save setup' }).click();
+	await p.getByRole('button', { name: 'Check the client secret' }).click();
+	await expect
+		.poll(() => p.locator('#verdict').innerText())
+		.toBe('✓ Client secret check: the service accepted the client credentials');
+	expect(await p.locator('.transcript details.exchange[data-step="consent"]').count()).toBe(0);
+	expect(await p.locator('.transcript details.exchange[data-step="secret"]').count()).toBe(3);
 });

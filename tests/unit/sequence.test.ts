@@ -23,6 +23,7 @@ function ex(step: Step, over: Partial<Exchange> = {}): Exchange {
 		userinfo: `${SANDBOX}/reader/api/0/user-info`,
 		api: `${SANDBOX}/reader/api/0/subscription/list?output=json`,
 		check: `${SANDBOX}/oauth2/auth?client_id=x`,
+		secret: `${SANDBOX}/oauth2/token`,
 		introspect: `${SANDBOX}/oauth2/introspect`,
 		revoke: `${SANDBOX}/oauth2/revoke`,
 		discovery: `${SANDBOX}/.well-known/openid-configuration`,

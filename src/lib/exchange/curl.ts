@@ -333,9 +333,10 @@ function build(
 	const givesRefresh = typeof body?.refresh_token === 'string';
 	if (ex.note) notes.push(comment(ex.note));
 
-	const { travels } = specOf(ex.step);
-	if (travels !== 'server') {
-		notes.push(comment(SHOWN_ONLY[travels]));
+	const spec = specOf(ex.step);
+	const only = spec.travels !== 'server' ? SHOWN_ONLY[spec.travels] : spec.exportsShowOnly;
+	if (only) {
+		notes.push(comment(only));
 		// Shown, not sent: a code in it stays shortened (or in full with includeTokens), never $CODE.
 		const w = word(shown.request.url);
 		envIn(w, env);
@@ -647,7 +648,8 @@ function curlScript(
 			return lines.join('\n');
 		}
 		// A body need not end with a line break: `echo` keeps the next step's output on its own line.
-		const printOnly = specOf(b.shown.step).travels !== 'server';
+		const { travels, exportsShowOnly } = specOf(b.shown.step);
+		const printOnly = travels !== 'server' || !!exportsShowOnly;
 		if (!b.spend) return [...lines, b.command, ...(printOnly ? [] : ['echo'])].join('\n');
 		const what = `step ${n} (${STEPS[b.shown.step].title.toLowerCase()})`;
 		const takes = b.spend === 'code' || b.spend === 'refresh';

@@ -145,9 +145,10 @@ export function toNodeFetch(original: Exchange, opts: NodeFetchOptions = {}): st
 	const head = [comment(title(ex))];
 	if (ex.note) head.push(comment(ex.note));
 
-	const { travels } = specOf(ex.step);
-	if (travels !== 'server') {
-		head.push(comment(SHOWN_ONLY[travels]), `console.log(${lit(ex.request.url)});`);
+	const spec = specOf(ex.step);
+	const only = spec.travels !== 'server' ? SHOWN_ONLY[spec.travels] : spec.exportsShowOnly;
+	if (only) {
+		head.push(comment(only), `console.log(${lit(ex.request.url)});`);
 		return head.join('\n') + '\n';
 	}
 

@@ -34,6 +34,7 @@
  * defeats this; the secret's binding to its client and URLs is the guarantee, not this module.
  */
 import { specOf } from '$lib/steps/registry';
+import { isMadeUp } from '$lib/steps/secret-step';
 import type { Exchange, HeaderList, Redaction } from './types';
 import { createLru } from './lru';
 import {
@@ -666,7 +667,9 @@ export function collectTokens(exchanges: Exchange[]): string[] {
 			const form = formFields(ex.request.body);
 			for (const [n, v] of form) if (TOKEN_FIELDS.has(n)) add(v);
 			if (form.some(([n, v]) => n === 'grant_type' && v === 'authorization_code'))
-				for (const [n, v] of form) if (n === 'code' || n === 'code_verifier') add(v);
+				for (const [n, v] of form)
+					// A made-up code (the client secret check's) is no credential: it stays as sent.
+					if ((n === 'code' && !isMadeUp(v)) || n === 'code_verifier') add(v);
 		} else fromJson(ex.request.body);
 		if (ex.response) fromJson(ex.response.body);
 		// Authorization codes: the redirect back (the callback, or any address with a state beside

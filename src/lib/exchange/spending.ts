@@ -41,11 +41,12 @@ export function requestFields(req: Exchange['request']): Map<string, string> {
 /**
  * What sending this request again would spend, if anything: by the grant it sends, or a
  * revocation's by its step's spec or its URL. A request the playground server did not send (the
- * consent page the browser opened, the redirect back) is shown by the exports, never sent.
+ * consent page the browser opened, the redirect back) is shown by the exports, never sent, and so
+ * is a check whose spec says so (the client secret check's made-up code): neither spends anything.
  */
 export function spends(ex: Exchange): Spend | undefined {
 	const spec = specOf(ex.step);
-	if (spec.travels !== 'server') return undefined;
+	if (spec.travels !== 'server' || spec.exportsShowOnly) return undefined;
 	const grant = requestFields(ex.request).get('grant_type');
 	if (grant === 'authorization_code') return 'code';
 	if (grant === 'refresh_token') return 'refresh';

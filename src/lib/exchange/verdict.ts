@@ -3,7 +3,8 @@
  * step it reached. The steps that have a verdict say so in their spec (`verdict`): a token request
  * (the code exchange, or a refresh after it) brought tokens or which step failed and why; the
  * redirect back brought a code, or the consent was refused or declined; the registration check
- * accepted the client or not, and what it did not check. The page shows the line at the top, in
+ * accepted the client or not, and what it did not check; the client secret check accepted the
+ * credentials or refused them, and how surely. The page shows the line at the top, in
  * the document's title and to screen readers; the Markdown report opens with it. One function, so
  * the page and the exports never say two different things.
  */
@@ -182,7 +183,50 @@ function registrationVerdict(ex: Exchange): Verdict {
 		};
 	return {
 		tone: 'ok',
-		text: '✓ Registration check: client_id and redirect_uri accepted; the secret and the scope are not checked here',
+		text: '✓ Registration check: client_id and redirect_uri accepted; not checked here: the scope, and the secret ("Check the client secret" does)',
+		target
+	};
+}
+
+/** The client secret check's line for each of its findings (oauth/catalogue/secret-check.ts). */
+const SECRET_LINES: Record<string, Pick<Verdict, 'tone' | 'text'>> = {
+	'secret-refused': {
+		tone: 'fail',
+		text: '✕ Client secret check: the service refused the client credentials (invalid_client)'
+	},
+	'secret-likely-refused': {
+		tone: 'fail',
+		text: '✕ Client secret check: the client credentials were most likely refused (401)'
+	},
+	'secret-accepted': {
+		tone: 'ok',
+		text: '✓ Client secret check: the service accepted the client credentials'
+	},
+	'secret-likely-accepted': {
+		tone: 'ok',
+		text: '✓ Client secret check: the client credentials were most likely accepted; a real code exchange is the proof'
+	},
+	'secret-grant-refused': {
+		tone: 'fail',
+		text: '✕ Client secret check: the credentials were most likely accepted, but this client may not use the authorization-code grant'
+	}
+};
+
+/**
+ * The verdict on the client secret check: accepted or refused, and how surely, by the finding its
+ * judgement raised; a request that went wrong, why; any other answer did not tell.
+ */
+function secretVerdict(ex: Exchange): Verdict {
+	const target = 'consent';
+	const line = ex.findings.map((f) => SECRET_LINES[f.code]).find((l) => l !== undefined);
+	if (line) return { ...line, target };
+	// The request went wrong (a wrong URL, a redirect, no answer): the check could not ask.
+	const failed = firstError(ex);
+	if (failed || ex.failure)
+		return { tone: 'fail', text: `✕ Client secret check, failed: ${why(ex)}`, target };
+	return {
+		tone: 'neutral',
+		text: `Client secret check: not told (${why(ex)}); a real code exchange is the proof`,
 		target
 	};
 }
@@ -216,6 +260,8 @@ export function verdictOf(
 			return consentVerdict(ex, exchanges.slice(0, i), now, numbers);
 		case 'registration':
 			return registrationVerdict(ex);
+		case 'secret':
+			return secretVerdict(ex);
 		default:
 			return tokensVerdict(ex, exchanges.slice(i + 1), now);
 	}

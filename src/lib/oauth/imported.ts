@@ -4,7 +4,9 @@
  * expiry of the token in use. The file's own findings are not trusted, except the callback's: its
  * state check can't be redone from a file (the saved state is not in it). A consent request the
  * browser recorded with its answer gets the live registration check's redirect-URI finding, from
- * the same signals (redirect-refusal.ts).
+ * the same signals (redirect-refusal.ts). A client secret check is judged as the live one is
+ * (judge-secret.ts), except that a file cannot show that its service was the sandbox, whose order
+ * of checks is known: an `invalid_grant` to its made-up code is "likely" accepted.
  */
 import { fromHar, type ImportOptions, type ImportResult } from '$lib/exchange/har/import';
 import { parseJson, queryFields, splitUrl } from '$lib/exchange/text';
@@ -16,6 +18,7 @@ import { hasCode, raise } from './catalogue/raise';
 import * as stateCheck from './catalogue/state-check';
 import * as consentUrl from './catalogue/consent-url';
 import { redirectRefusal } from './redirect-refusal';
+import { judgeSecretCheck } from './judge-secret';
 import { redirectUriFix } from './redirect-uri';
 
 /** The callback keeps the findings its file carried; without them, its error (if any) can be read. */
@@ -132,7 +135,9 @@ export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 				? [...callbackFindings(ex), ...unknownState(ex, states)]
 				: consent(ex)
 					? [...diagnose(ex, ctx), ...redirectUriRefused(ex)]
-					: diagnose(ex, ctx);
+					: specOf(ex.step).verdict === 'secret'
+						? [...diagnose(ex, ctx), ...judgeSecretCheck(ex)]
+						: diagnose(ex, ctx);
 		const code = codeSent(ex);
 		if (code !== undefined) {
 			const earlier = sent.get(code);

@@ -9,8 +9,8 @@
  *
  * The numbers follow the order of the flow, as the page shows the cards: the token is used
  * (user-info) before it is refreshed (the service's API docs §5 steps 5 and 6). Introspection and
- * revocation come last: revoking ends what the others use. The registration check and the metadata
- * fetch belong to the setup, the pushed request to the consent step and the key fetch to the
+ * revocation come last: revoking ends what the others use. The registration check, the client secret
+ * check and the metadata fetch belong to the setup, the pushed request to the consent step and the key fetch to the
  * tokens, so they have no number and no card of their own.
  */
 import type { HarRequest, StepAction, StepSpec } from './spec';
@@ -23,6 +23,7 @@ import { spec as api } from './api-step';
 import { spec as introspect } from './introspect-step';
 import { spec as revoke } from './revoke-step';
 import { spec as check } from './check-step';
+import { spec as secret } from './secret-step';
 import { spec as discovery } from './discovery-step';
 import { spec as par } from './par-step';
 import { spec as jwks } from './jwks-step';
@@ -38,6 +39,7 @@ const SPECS = [
 	introspect,
 	revoke,
 	check,
+	secret,
 	discovery,
 	par,
 	jwks

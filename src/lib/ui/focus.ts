@@ -16,9 +16,19 @@ function outcomeTarget(root: ParentNode, action: string): HTMLElement | null {
 	);
 }
 
-/** Once the page shows the answer, focuses its error or result. */
+/**
+ * Once the page shows the answer, focuses its error or result. One that is not wholly in view is
+ * scrolled to its top, below the sticky bar (the root's scroll-padding, app.css): the browser's own
+ * scroll on focus would show the end of a result taller than the screen, and hide its title and
+ * its findings above it.
+ */
 export async function focusOutcome(action: string): Promise<void> {
 	if (typeof document === 'undefined') return;
 	await tick();
-	outcomeTarget(document, action)?.focus();
+	const el = outcomeTarget(document, action);
+	if (!el) return;
+	el.focus({ preventScroll: true });
+	const { top, bottom } = el.getBoundingClientRect();
+	const below = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+	if (top < below || bottom > window.innerHeight) el.scrollIntoView({ block: 'start' });
 }

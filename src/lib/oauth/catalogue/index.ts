@@ -7,6 +7,7 @@
  * `tests/unit/catalogue.test.ts` holds that it names every file of the folder.
  */
 import * as consentUrl from './consent-url';
+import * as secretCheck from './secret-check';
 import * as pushedRequest from './pushed-request';
 import * as methodAndPkce from './method-and-pkce';
 import * as stateCheck from './state-check';
@@ -26,6 +27,7 @@ import type { Entry } from './raise';
 /** Each catalogue file's entries, by the file's name. */
 export const CATALOGUE = {
 	'consent-url': consentUrl,
+	'secret-check': secretCheck,
 	'pushed-request': pushedRequest,
 	'method-and-pkce': methodAndPkce,
 	'state-check': stateCheck,

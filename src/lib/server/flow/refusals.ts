@@ -190,6 +190,13 @@ export const PAR_NOT_ON: Refusal = {
 		'The setup does not use pushed authorization requests: tick "Use PAR" in the setup (Advanced settings) first.'
 };
 
+/** "Check the client secret" for a public client, which has no secret to check. */
+export const NO_SECRET_TO_CHECK: Refusal = {
+	status: 409,
+	message:
+		'This setup is a public client (Client authentication: none): it sends no secret, so there is none to check. "Check the consent URL" checks its client id and redirect URI.'
+};
+
 export const NO_CONSENT_TO_PUSH: Refusal = {
 	status: 409,
 	message: 'There is no consent request to push: prepare a new one first.'

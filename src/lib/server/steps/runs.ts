@@ -25,6 +25,7 @@ import {
 	type StepResult
 } from './flow-steps';
 import { pushConsent } from './push-consent';
+import { checkSecret } from './check-secret';
 import { checkJwt, jwtInput } from './jwt-check';
 import { adminToken, introspect, revoke } from './introspect-revoke';
 
@@ -59,6 +60,8 @@ export const STEP_RUNS = {
 	discover: stepRun(metadataLookup, fillFromMetadata),
 	/** Step 1's "Check the registration": the consent page asked, without a browser. */
 	check: stepRun(null, checkRegistration),
+	/** "Check the client secret": the client's credentials, with a made-up code or a pushed request. */
+	secret: stepRun(null, checkSecret),
 	/** Push the pending consent request (RFC 9126); the consent link then carries its request_uri. */
 	par: stepRun(null, pushConsent),
 	/** Paste-back mode: the address the user's application landed on, read as the callback. */

@@ -1,0 +1,86 @@
+/**
+ * What the client secret check found (its step: steps/secret-step.ts): whether the service accepted
+ * the client's credentials, and how surely, from a pushed authorization request (RFC 9126 §2.1: the
+ * client is authenticated as at the token endpoint) or from a code exchange with a made-up code. A
+ * server that refuses the credentials says `invalid_client` (RFC 6749 §5.2), or answers 401; one
+ * that accepted them refuses only the code (`invalid_grant`), but RFC 6749 §4.1.3 does not fix the
+ * order of the checks, so that is "likely" except where the order is known (the sandbox's).
+ * `judge-secret.ts` decides which applies.
+ */
+import { entry } from './raise';
+
+const RFC6749 = (s: string) => `RFC 6749 §${s}`;
+
+/** How the check sent the credentials, in the words of the setup's "Client authentication". */
+const sentAs = (basic: boolean) =>
+	basic ? 'in an HTTP Basic header (client_secret_basic)' : 'in the form body (client_secret_post)';
+
+/** The service's own words, quoted after the message's, or nothing. */
+const said = (words: string | undefined) => (words ? ` The service said: "${words}".` : '');
+
+/** What to check when the credentials are refused, with the other way to send them. */
+const refusedFix = (basic: boolean) =>
+	`Check the client id and the secret as the service registered them (a secret pasted with a space or a line break at its end is a different secret), and the client authentication: this check sent them ${sentAs(basic)}; the setup's "Client authentication" has the other way.`;
+
+/** The service said `invalid_client`, in JSON or on its error page: the credentials are refused. */
+export const SECRET_REFUSED = entry({
+	code: 'secret-refused',
+	level: 'error',
+	message: (inPage: boolean, words: string | undefined, _basic: boolean) =>
+		`The service refused the client credentials: it answered invalid_client${inPage ? ' on its error page' : ''}, so the secret, the client id or the authentication method (body or Basic) is wrong.${said(words)}`,
+	fix: (...args) => refusedFix(args[2]),
+	ref: RFC6749('5.2')
+});
+
+/** Another 401: how servers refuse client credentials, with their own error or none. */
+export const SECRET_LIKELY_REFUSED = entry({
+	code: 'secret-likely-refused',
+	level: 'error',
+	message: (error: string | undefined, words: string | undefined, _basic: boolean) =>
+		`The service most likely refused the client credentials: it answered 401${error ? ` ${error}` : ''}, and a 401 from a token endpoint is how servers refuse client credentials.${said(words)}`,
+	fix: (...args) => refusedFix(args[2]),
+	ref: RFC6749('5.2')
+});
+
+/**
+ * Accepted for certain: the pushed request was taken (201), or the sandbox, which checks the client
+ * before the code, refused only the made-up code.
+ */
+export const SECRET_ACCEPTED = entry({
+	code: 'secret-accepted',
+	level: 'info',
+	message: (how: 'pushed' | 'sandbox') =>
+		how === 'pushed'
+			? 'The service accepted the client credentials: it took the pushed authorization request (201 Created), which it does only for a client it has authenticated. Its request_uri is never used, so nothing is authorized.'
+			: 'The service accepted the client credentials: it refused only the made-up code (invalid_grant), and the sandbox checks the client before the code.',
+	ref: 'RFC 9126 §2.1; RFC 6749 §4.1.3'
+});
+
+/** `invalid_grant` to the made-up code: the client most likely passed, but the order is not fixed. */
+export const SECRET_LIKELY_ACCEPTED = entry({
+	code: 'secret-likely-accepted',
+	level: 'info',
+	message: (words: string | undefined) =>
+		`The service most likely accepted the client credentials: it refused only the made-up code (invalid_grant). Servers usually check the client first, but the standard does not fix the order: a real code exchange is the proof.${said(words)}`,
+	ref: RFC6749('4.1.3')
+});
+
+/** A 400 `unauthorized_client`: the credentials passed, but this client may not use the grant. */
+export const SECRET_GRANT_REFUSED = entry({
+	code: 'secret-grant-refused',
+	level: 'warning',
+	message: (words: string | undefined) =>
+		`The service most likely accepted the client credentials, but this client may not use the authorization-code grant (unauthorized_client).${said(words)}`,
+	fix: 'Allow the authorization-code grant (and the refresh token grant, for step 5) in the client’s registration at the service.',
+	ref: RFC6749('5.2')
+});
+
+/** Any other answer: it does not say whether the secret is right. */
+export const SECRET_NOT_TOLD = entry({
+	code: 'secret-not-told',
+	level: 'warning',
+	message: (status: number, error: string | undefined, words: string | undefined) =>
+		`Not told: the service answered ${status}${error ? ` ${error}` : ''}, which does not say whether the secret is right.${said(words)}`,
+	fix: 'A real code exchange (steps 1 to 3) is the proof.',
+	ref: RFC6749('5.2')
+});

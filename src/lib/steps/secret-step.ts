@@ -1,0 +1,42 @@
+/**
+ * The client secret check: the playground server asks the service to authenticate the client
+ * without a user and without issuing anything. Where the setup has a pushed authorization request
+ * endpoint, a pushed request (RFC 9126 §2: the client is authenticated as at the token endpoint);
+ * otherwise a code exchange with a made-up code, which no server can have issued. It belongs to the
+ * consent step, beside the registration check: no card of its own. Never automatic, never the next
+ * step, and the exports show it without sending it.
+ */
+import type { HarRequest, StepSpec } from './spec';
+
+/**
+ * What starts the check's made-up code (and the state of its pushed request), followed by 32
+ * random letters and digits: the transcript, the exports and a HAR import tell it from a real one.
+ */
+export const MADE_UP_PREFIX = 'oauth-playground-secret-check-';
+
+/** A value the check made up: its prefix and 32 letters and digits. */
+export function isMadeUp(value: string): boolean {
+	return (
+		value.length === MADE_UP_PREFIX.length + 32 &&
+		/^[A-Za-z0-9]{32}$/.test(value.slice(MADE_UP_PREFIX.length)) &&
+		value.startsWith(MADE_UP_PREFIX)
+	);
+}
+
+export const spec = {
+	id: 'secret',
+	title: 'Client secret check',
+	name: 'client secret check',
+	travels: 'server',
+	endpoint: 'token',
+	verdict: 'secret',
+	exportsShowOnly:
+		'The client secret check, shown for the record: a script never sends it. Its code is made up, so sending it again proves nothing a real code exchange does not, and the service may count it as a failed code exchange.',
+	action: { name: 'secret', busy: 'Checking the client secret with the service…' },
+	// A request carrying the check's made-up code (or state), whatever its endpoint: before the rest.
+	har: {
+		rank: 0,
+		matches: ({ form }: HarRequest) =>
+			form().some(([n, v]) => (n === 'code' || n === 'state') && isMadeUp(v))
+	}
+} as const satisfies StepSpec;

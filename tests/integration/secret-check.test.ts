@@ -1,0 +1,288 @@
+/**
+ * "Check the client secret" through the built playground, without any consent page opened: against
+ * the sandbox (whose order of checks is known), against oidc-provider (a server this project did not
+ * write) through its pushed authorization request endpoint and through its token endpoint, with
+ * Basic and body authentication; and against loopback look-alikes answering as other servers do:
+ * one that judges the code first, Auth0's and Keycloak's 401s, an error page with and without
+ * invalid_client in its text. Each answer gets its finding and the verdict line its certainty; the
+ * secret goes only to the endpoint it was entered for, and the flow's consent request is untouched.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { ClientMetadata } from 'oidc-provider';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { Client, consentUrlFrom } from '../helpers/client';
+import { baseConfiguration, startOidcProvider, type OidcServer } from '../helpers/oidc';
+import { startScriptedService, type ScriptedService } from '../helpers/scripted-service';
+import type { Exchange } from '../../src/lib/exchange/types';
+import { verdictOf } from '../../src/lib/exchange/verdict';
+
+let srv: TestServer;
+let oidc: OidcServer;
+let look: ScriptedService;
+
+const POST_SECRET = 'post-Secret-7Kq2';
+const BASIC_SECRET = 'b:a%s+i c/=~?';
+
+beforeAll(async () => {
+	const port = await freePort();
+	const cb = [`http://127.0.0.1:${port}/callback`];
+	const base = { redirect_uris: cb, grant_types: ['authorization_code', 'refresh_token'] };
+	const clients: ClientMetadata[] = [
+		{
+			...base,
+			client_id: 'oidc-post',
+			client_secret: POST_SECRET,
+			token_endpoint_auth_method: 'client_secret_post'
+		},
+		{
+			...base,
+			client_id: 'oidc-basic',
+			client_secret: BASIC_SECRET,
+			token_endpoint_auth_method: 'client_secret_basic'
+		}
+	];
+	oidc = await startOidcProvider({
+		clients,
+		configuration: {
+			features: {
+				...baseConfiguration().features!,
+				pushedAuthorizationRequests: { enabled: true }
+			}
+		}
+	});
+	look = await startScriptedService();
+	srv = await startServer({}, port);
+});
+afterAll(async () => {
+	await srv?.stop();
+	await oidc?.stop();
+	await look?.close();
+});
+beforeEach(() => look.reset());
+
+const exchanges = (r: { data: Record<string, unknown> }) => (r.data.exchanges as Exchange[]) ?? [];
+const codes = (ex: Exchange) => ex.findings.map((f) => f.code);
+
+/** Saves a setup, checks the secret, and returns the check's exchange and the verdict line. */
+async function check(c: Client, fields: Record<string, string>) {
+	const saved = await c.action('setup', {
+		redirect_uri: `${srv.url}/callback`,
+		scope: 'openid read',
+		...fields
+	});
+	expect(saved.type, JSON.stringify(saved.data)).toBe('success');
+	const consentBefore = consentUrlFrom(await c.page());
+	const r = await c.action('secret');
+	expect(r.type, JSON.stringify(r.data)).toBe('success');
+	const [ex, more] = exchanges(r);
+	expect(more).toBeUndefined();
+	expect(ex!.step).toBe('secret');
+	// Nothing of the flow changed: the same consent request waits, unopened.
+	expect(consentUrlFrom(await c.page())).toBe(consentBefore);
+	return { ex: ex!, verdict: verdictOf([ex!], Date.now())! };
+}
+
+describe('against the sandbox, whose order of checks is known', () => {
+	const sandbox = (c: Client, secret: string, method = 'client_secret_post') => ({
+		base_url: `${c.base}/sandbox`,
+		client_id: 'sandbox-rw',
+		client_secret: secret,
+		scope: 'read write',
+		token_endpoint_auth_method: method
+	});
+
+	for (const method of ['client_secret_post', 'client_secret_basic']) {
+		test(`${method}: a wrong secret is refused for certain, the right one accepted for certain`, async () => {
+			const c = new Client(srv.url);
+			const wrong = await check(c, sandbox(c, 'not-the-secret', method));
+			expect(wrong.ex.response!.status).toBe(401);
+			expect(codes(wrong.ex)).toEqual(['secret-refused']);
+			expect(wrong.verdict).toMatchObject({
+				tone: 'fail',
+				text: '✕ Client secret check: the service refused the client credentials (invalid_client)'
+			});
+			const right = await check(c, sandbox(c, 'sandbox-rw-secret', method));
+			expect(right.ex.response!.status).toBe(400);
+			expect(codes(right.ex)).toEqual(['secret-accepted']);
+			expect(right.verdict).toMatchObject({
+				tone: 'ok',
+				text: '✓ Client secret check: the service accepted the client credentials'
+			});
+			// The made-up code is shown as sent; the secret never is.
+			const sent = new URLSearchParams(right.ex.request.body);
+			expect(sent.get('code')).toMatch(/^oauth-playground-secret-check-[A-Za-z0-9]{32}$/);
+			expect(sent.get('grant_type')).toBe('authorization_code');
+			const basic = right.ex.request.headers.find(([n]) => n === 'Authorization');
+			expect(!!basic).toBe(method === 'client_secret_basic');
+			for (const s of c.seen) expect(s.body).not.toContain('sandbox-rw-secret');
+		});
+	}
+
+	test('a public client has no secret to check: a 409 with the reason, nothing sent', async () => {
+		const c = new Client(srv.url);
+		const saved = await c.action('setup', {
+			...sandbox(c, '', 'none'),
+			client_id: 'sandbox-public',
+			redirect_uri: `${srv.url}/callback`,
+			pkce: 'S256'
+		});
+		expect(saved.type, JSON.stringify(saved.data)).toBe('success');
+		const r = await c.action('secret');
+		expect(r.status).toBe(409);
+		expect(String(r.data.message)).toContain('public client');
+		expect(exchanges(r)).toEqual([]);
+	});
+});
+
+describe('against oidc-provider', () => {
+	const provider = (id: string, secret: string, par: boolean) => ({
+		base_url: oidc.issuer,
+		client_id: id,
+		client_secret: secret,
+		authorization_endpoint: oidc.endpoints.authorization,
+		token_endpoint: oidc.endpoints.token,
+		userinfo_endpoint: oidc.endpoints.userinfo,
+		token_endpoint_auth_method: id === 'oidc-basic' ? 'client_secret_basic' : 'client_secret_post',
+		...(par ? { pushed_authorization_request_endpoint: `${oidc.issuer}/request` } : {})
+	});
+
+	for (const [id, secret] of [
+		['oidc-post', POST_SECRET],
+		['oidc-basic', BASIC_SECRET]
+	] as const) {
+		test(`${id}, through the pushed request endpoint: refused for certain, accepted for certain`, async () => {
+			const c = new Client(srv.url);
+			const wrong = await check(c, provider(id, `${secret}x`, true));
+			expect(wrong.ex.request.url).toBe(`${oidc.issuer}/request`);
+			expect(wrong.ex.response!.status).toBe(401);
+			expect(codes(wrong.ex)).toEqual(['secret-refused']);
+			const right = await check(c, provider(id, secret, true));
+			expect(right.ex.response!.status).toBe(201);
+			expect(codes(right.ex)).toEqual(['secret-accepted']);
+			expect(right.ex.findings[0]!.message).toContain('pushed authorization request');
+			expect(right.verdict.text).toBe(
+				'✓ Client secret check: the service accepted the client credentials'
+			);
+			const state = new URLSearchParams(right.ex.request.body).get('state');
+			expect(state).toMatch(/^oauth-playground-secret-check-/);
+		});
+
+		test(`${id}, through the token endpoint: refused for certain, accepted as likely`, async () => {
+			const c = new Client(srv.url);
+			const wrong = await check(c, provider(id, `${secret}x`, false));
+			expect(wrong.ex.request.url).toBe(oidc.endpoints.token);
+			expect(codes(wrong.ex)).toEqual(['secret-refused']);
+			const right = await check(c, provider(id, secret, false));
+			expect(right.ex.response!.status).toBe(400);
+			expect(codes(right.ex)).toEqual(['secret-likely-accepted']);
+			expect(right.verdict).toMatchObject({
+				tone: 'ok',
+				text: '✓ Client secret check: the client credentials were most likely accepted; a real code exchange is the proof'
+			});
+		});
+	}
+});
+
+describe('against look-alikes of other servers', () => {
+	const json = (status: number, body: object, headers: [string, string][] = []) => ({
+		status,
+		headers: [['Content-Type', 'application/json'], ...headers] as [string, string][],
+		body: JSON.stringify(body)
+	});
+	const html = (status: number, body: string) => ({
+		status,
+		headers: [['Content-Type', 'text/html; charset=utf-8']] as [string, string][],
+		body
+	});
+	const setup = (secret = 'look-Secret-1') => ({
+		base_url: look.url,
+		client_id: 'look-client',
+		client_secret: secret,
+		token_endpoint_auth_method: 'client_secret_post'
+	});
+
+	test('a server that judges the code first: invalid_grant whatever the secret is "likely", never certain', async () => {
+		const c = new Client(srv.url);
+		for (const secret of ['look-Secret-1', 'wrong']) {
+			look.answer(
+				json(400, { error: 'invalid_grant', error_description: 'Invalid authorization code' })
+			);
+			const { ex, verdict } = await check(c, setup(secret));
+			expect(codes(ex)).toEqual(['secret-likely-accepted']);
+			expect(verdict.text).toContain('most likely accepted');
+		}
+		// The secret went to the token endpoint it was entered for, and nowhere else.
+		expect(look.received.map((r) => `${r.method} ${r.url}`)).toEqual([
+			'POST /oauth2/token',
+			'POST /oauth2/token'
+		]);
+		expect(look.unscripted).toEqual([]);
+	});
+
+	test.each([
+		[
+			"Auth0's 401 access_denied",
+			json(401, { error: 'access_denied', error_description: 'Unauthorized' }),
+			'secret-likely-refused'
+		],
+		[
+			"an older Keycloak's 401 unauthorized_client",
+			json(401, {
+				error: 'unauthorized_client',
+				error_description: 'Invalid client or Invalid client credentials'
+			}),
+			'secret-likely-refused'
+		],
+		[
+			"Keycloak's 401 invalid_client",
+			json(401, {
+				error: 'invalid_client',
+				error_description: 'Invalid client or Invalid client credentials'
+			}),
+			'secret-refused'
+		],
+		[
+			'an error page that says invalid_client',
+			html(
+				400,
+				'<!doctype html><html><head><title>Error</title></head><body><h1>Sign-in error</h1><p>Error: invalid_client</p><p>Client authentication failed.</p></body></html>'
+			),
+			'secret-refused'
+		],
+		[
+			'an error page without invalid_client',
+			html(
+				400,
+				'<!doctype html><html><head><title>400 Bad Request</title></head><body><h1>Bad Request</h1><p>Your browser sent a request that this server could not understand.</p></body></html>'
+			),
+			'secret-not-told'
+		],
+		[
+			'a 400 unauthorized_client',
+			json(400, {
+				error: 'unauthorized_client',
+				error_description: 'The client is not authorized to use this grant type'
+			}),
+			'secret-grant-refused'
+		],
+		[
+			'a 400 invalid_request',
+			json(400, { error: 'invalid_request', error_description: 'Missing parameter: code' }),
+			'secret-not-told'
+		]
+	])('%s', async (_name, answer, code) => {
+		const c = new Client(srv.url);
+		look.answer(answer);
+		const { ex, verdict } = await check(c, setup());
+		expect(codes(ex)).toEqual([code]);
+		const tone = {
+			'secret-refused': 'fail',
+			'secret-likely-refused': 'fail',
+			'secret-grant-refused': 'fail',
+			'secret-not-told': 'neutral'
+		}[code];
+		expect(verdict.tone).toBe(tone);
+		if (code === 'secret-not-told')
+			expect(verdict.text).toMatch(/^Client secret check: not told \(/);
+	});
+});

@@ -1,0 +1,260 @@
+/**
+ * The client secret check apart from the server: its judgement of any server's answer
+ * (oauth/judge-secret.ts), its verdict line, and what the exports and a HAR import make of it: the
+ * scripts never send it, its made-up code stays as sent, and a HAR of it imported again shows the
+ * check, judged again, not a code exchange.
+ */
+import { describe, expect, test } from 'vitest';
+import { judgeSecretCheck } from '$lib/oauth/judge-secret';
+import { verdictOf } from '$lib/exchange/verdict';
+import { toCurlScript } from '$lib/exchange/curl';
+import { toNodeFetch } from '$lib/exchange/node-fetch';
+import { toHar } from '$lib/exchange/har/export';
+import { importHar } from '$lib/oauth/imported';
+import { spends } from '$lib/exchange/spending';
+import { prepareForExport } from '$lib/exchange/redact';
+import { isMadeUp, MADE_UP_PREFIX } from '$lib/steps/secret-step';
+import { madeUp } from '$lib/server/steps/check-secret';
+import type { Exchange, HeaderList } from '$lib/exchange/types';
+import { transcript } from './transcript';
+
+const TOKEN_URL = 'https://reader.test/oauth2/token';
+const PAR_URL = 'https://reader.test/oauth2/par';
+const CODE = `${MADE_UP_PREFIX}${'aB3'.repeat(10)}xY`;
+const FORM: HeaderList = [['Content-Type', 'application/x-www-form-urlencoded']];
+const BASIC: HeaderList = [...FORM, ['Authorization', 'Basic c2FuZGJveDo8cmVkYWN0ZWQ+']];
+
+function check(
+	status: number | undefined,
+	body = '',
+	{
+		via = 'token',
+		headers = FORM,
+		type = 'application/json'
+	}: { via?: 'token' | 'par'; headers?: HeaderList; type?: string } = {}
+): Exchange {
+	const sent =
+		via === 'token'
+			? `code=${CODE}&redirect_uri=https%3A%2F%2Fapp.test%2Fcallback&client_id=app&client_secret=%3Credacted%3E&grant_type=authorization_code`
+			: `client_id=app&client_secret=%3Credacted%3E&redirect_uri=https%3A%2F%2Fapp.test%2Fcallback&response_type=code&scope=read&state=${CODE}`;
+	return {
+		id: 'c1',
+		step: 'secret',
+		startedAt: '2026-12-06T10:00:00.000Z',
+		request: {
+			method: 'POST',
+			url: via === 'token' ? TOKEN_URL : PAR_URL,
+			httpVersion: '1.1',
+			headers: [['Host', 'reader.test'], ...headers],
+			body: sent
+		},
+		response:
+			status === undefined
+				? undefined
+				: {
+						status,
+						statusText: '',
+						httpVersion: '1.1',
+						headers: [['Content-Type', type]],
+						body,
+						truncated: false
+					},
+		timing: { total: 12 },
+		findings: [],
+		...(status === undefined
+			? { failure: { kind: 'timeout' as const, message: 'No answer within 10 s.' } }
+			: {})
+	};
+}
+
+const err = (error: string, description?: string) =>
+	JSON.stringify({ error, ...(description ? { error_description: description } : {}) });
+const codes = (ex: Exchange, ctx = {}) => judgeSecretCheck(ex, ctx).map((f) => f.code);
+
+describe('the judgement of an answer, for any server', () => {
+	test('invalid_client, in JSON or on an error page, is refused for certain', () => {
+		expect(codes(check(401, err('invalid_client', 'Client authentication failed')))).toEqual([
+			'secret-refused'
+		]);
+		// A 400 too (RFC 6749 §5.2 allows it when no Authorization header was sent).
+		expect(codes(check(400, err('invalid_client')))).toEqual(['secret-refused']);
+		const page = check(
+			400,
+			'<html><head><title>Error</title></head><body><p>invalid_client: unknown client</p></body></html>',
+			{ type: 'text/html' }
+		);
+		const [found] = judgeSecretCheck(page);
+		expect(found!.code).toBe('secret-refused');
+		expect(found!.message).toContain('on its error page');
+		expect(found!.message).toContain('"invalid_client: unknown client"');
+		// Words in a comment or a script are not what the page shows.
+		const hidden = check(
+			400,
+			'<html><body><!-- invalid_client --><script>var e="invalid_client"</script><p>Bad Request</p></body></html>',
+			{ type: 'text/html' }
+		);
+		expect(codes(hidden)).toEqual(['secret-not-told']);
+	});
+
+	test('any other 401 is refused as likely, with the service’s own error', () => {
+		const [auth0] = judgeSecretCheck(check(401, err('access_denied', 'Unauthorized')));
+		expect(auth0!.code).toBe('secret-likely-refused');
+		expect(auth0!.message).toContain('it answered 401 access_denied');
+		expect(auth0!.message).toContain('The service said: "Unauthorized".');
+		expect(codes(check(401, ''))).toEqual(['secret-likely-refused']);
+	});
+
+	test('the fix names how the credentials went, and the other way', () => {
+		const [body] = judgeSecretCheck(check(401, err('invalid_client')));
+		expect(body!.fix).toContain('in the form body (client_secret_post)');
+		const [basic] = judgeSecretCheck(check(401, err('invalid_client'), { headers: BASIC }));
+		expect(basic!.fix).toContain('in an HTTP Basic header (client_secret_basic)');
+	});
+
+	test('a pushed request taken is accepted for certain; only through the pushed request', () => {
+		const pushed = err('x').replace('{"error":"x"}', '{"request_uri":"urn:x","expires_in":60}');
+		expect(codes(check(201, pushed, { via: 'par' }))).toEqual(['secret-accepted']);
+		expect(judgeSecretCheck(check(201, pushed, { via: 'par' }))[0]!.message).toContain(
+			'pushed authorization request'
+		);
+		// A 201 from the token endpoint accepts nothing.
+		expect(codes(check(201, pushed))).toEqual(['secret-not-told']);
+	});
+
+	test('invalid_grant to the made-up code is likely accepted; certain only for the sandbox', () => {
+		const answer = check(400, err('invalid_grant', 'Invalid authorization code'));
+		expect(codes(answer)).toEqual(['secret-likely-accepted']);
+		expect(codes(answer, { sandbox: false })).toEqual(['secret-likely-accepted']);
+		expect(codes(answer, { sandbox: true })).toEqual(['secret-accepted']);
+		// A pushed request has no code: its invalid_grant tells nothing.
+		expect(codes(check(400, err('invalid_grant'), { via: 'par' }), { sandbox: true })).toEqual([
+			'secret-not-told'
+		]);
+	});
+
+	test('a 400 unauthorized_client: the credentials passed, the grant is not allowed', () => {
+		expect(codes(check(400, err('unauthorized_client')))).toEqual(['secret-grant-refused']);
+	});
+
+	test('anything else is not told, with the status and the error', () => {
+		const [told] = judgeSecretCheck(check(400, err('invalid_request', 'Missing code')));
+		expect(told!.code).toBe('secret-not-told');
+		expect(told!.message).toBe(
+			'Not told: the service answered 400 invalid_request, which does not say whether the secret is right. The service said: "Missing code".'
+		);
+		expect(codes(check(200, err('server_error')))).toEqual(['secret-not-told']);
+		expect(codes(check(400, err('invalid_scope')), {})).toEqual(['secret-not-told']);
+	});
+
+	test('a 404 page is the wrong URL, not a judgement; a redirect, a 5xx or no answer get none here', () => {
+		const page = check(404, '<html><body><h1>Not Found</h1></body></html>', { type: 'text/html' });
+		expect(codes(page)).toEqual(['wrong-endpoint']);
+		expect(codes(check(302, ''))).toEqual([]);
+		expect(codes(check(503, 'busy'))).toEqual([]);
+		expect(codes(check(undefined))).toEqual([]);
+	});
+});
+
+describe('the verdict line', () => {
+	const judged = (ex: Exchange, ctx = {}) =>
+		verdictOf([{ ...ex, findings: judgeSecretCheck(ex, ctx) }], Date.now())!;
+
+	test('each answer in its words, tone and place', () => {
+		expect(judged(check(401, err('invalid_client')))).toEqual({
+			tone: 'fail',
+			text: '✕ Client secret check: the service refused the client credentials (invalid_client)',
+			target: 'consent'
+		});
+		expect(judged(check(401, err('access_denied'))).text).toBe(
+			'✕ Client secret check: the client credentials were most likely refused (401)'
+		);
+		expect(judged(check(400, err('invalid_grant')), { sandbox: true })).toEqual({
+			tone: 'ok',
+			text: '✓ Client secret check: the service accepted the client credentials',
+			target: 'consent'
+		});
+		expect(judged(check(400, err('invalid_grant'))).text).toBe(
+			'✓ Client secret check: the client credentials were most likely accepted; a real code exchange is the proof'
+		);
+		expect(judged(check(400, err('unauthorized_client'))).tone).toBe('fail');
+		expect(judged(check(400, err('invalid_request')))).toEqual({
+			tone: 'neutral',
+			text: 'Client secret check: not told (invalid_request); a real code exchange is the proof',
+			target: 'consent'
+		});
+	});
+
+	test('a check that could not ask fails, saying why', () => {
+		expect(judged(check(undefined))).toMatchObject({
+			tone: 'fail',
+			text: expect.stringMatching(/^✕ Client secret check, failed: /)
+		});
+	});
+
+	test('the newest check replaces the line of a token answer before it, and the other way round', () => {
+		const [, , tokens] = transcript();
+		const refused = { ...check(401, err('invalid_client')) };
+		refused.findings = judgeSecretCheck(refused);
+		expect(verdictOf([tokens!, refused], Date.now())!.text).toMatch(/^✕ Client secret check/);
+		expect(verdictOf([refused, tokens!], Date.now())!.text).toMatch(/^✓ Tokens received/);
+	});
+});
+
+describe('the exports and the HAR import', () => {
+	const withCheck = (): Exchange[] => [...transcript(), check(400, err('invalid_grant'))];
+
+	test('it spends nothing, and the scripts show it without sending it', () => {
+		const ex = check(400, err('invalid_grant'));
+		expect(spends(ex)).toBeUndefined();
+		const script = toCurlScript(withCheck());
+		const part = script.slice(script.lastIndexOf('# ── '));
+		expect(part).toMatch(/^# ── \d+\. Client secret check: POST /);
+		expect(part).toContain('a script never sends it');
+		expect(part).not.toMatch(/^curl /m);
+		expect(part).not.toContain('--data');
+		// The steps before it still run as they did.
+		expect(script).toMatch(/^curl /m);
+		const js = toNodeFetch(ex);
+		expect(js).toContain('a script never sends it');
+		expect(js).not.toContain('fetch(');
+	});
+
+	test('its made-up code is shown as sent, never shortened as a real code is', () => {
+		const [shown] = prepareForExport([check(400, err('invalid_grant'))]).slice(-1);
+		expect(new URLSearchParams(shown!.request.body).get('code')).toBe(CODE);
+	});
+
+	test('a HAR of it, imported again, is the check, judged again', () => {
+		for (const ex of [
+			check(400, err('invalid_grant')),
+			check(201, '{"request_uri":"urn:x","expires_in":60}', { via: 'par' })
+		]) {
+			const har = toHar([ex]);
+			const imported = importHar(JSON.stringify(har));
+			expect(imported.ok).toBe(true);
+			if (!imported.ok) return;
+			expect(imported.exchanges.map((e) => e.step)).toEqual(['secret']);
+			expect(imported.exchanges[0]!.findings.map((f) => f.code)).toEqual([
+				ex.request.url === PAR_URL ? 'secret-accepted' : 'secret-likely-accepted'
+			]);
+			// Without the playground's own step name, the made-up value still names it.
+			for (const entry of har.log.entries) delete (entry as { _step?: string })._step;
+			const bare = importHar(JSON.stringify(har));
+			expect(bare.ok && bare.exchanges.map((e) => e.step)).toEqual(['secret']);
+		}
+	});
+});
+
+test('a made-up value is the prefix and 32 letters and digits, random each time', () => {
+	const a = madeUp();
+	expect(a).toMatch(/^oauth-playground-secret-check-[A-Za-z0-9]{32}$/);
+	expect(isMadeUp(a)).toBe(true);
+	expect(madeUp()).not.toBe(a);
+	for (const other of [
+		`${MADE_UP_PREFIX}short`,
+		`${MADE_UP_PREFIX}${'a'.repeat(31)}-`,
+		`x${a}`,
+		'SplxlOBeZQQYbYS6WxSbIA'
+	])
+		expect(isMadeUp(other), other).toBe(false);
+});
