@@ -309,9 +309,14 @@ describe('the automatic exchange and the step states after the issuer check', ()
 
 describe('focus after a step: the user’s own steps move it, automatic ones never', () => {
 	/** A document whose step results are one focusable element each, by selector; its form posts `name`. */
-	function page(name: ActionName = 'exchange') {
+	function page(name: ActionName = 'exchange', box = { top: 100, bottom: 300 }) {
 		const focused: string[] = [];
-		const el = (sel: string) => ({ focus: () => focused.push(sel) });
+		const scrolled: string[] = [];
+		const el = (sel: string) => ({
+			focus: () => focused.push(sel),
+			getBoundingClientRect: () => box,
+			scrollIntoView: (o: ScrollIntoViewOptions) => scrolled.push(`${sel} ${o.block}`)
+		});
 		let answer: ((r: ActionResult) => Promise<void>) | undefined;
 		const exchangeForm = {
 			requestSubmit() {
@@ -321,8 +326,11 @@ describe('focus after a step: the user’s own steps move it, automatic ones nev
 		const querySelector = vi.fn((sel: string) =>
 			sel.startsWith('form[') ? exchangeForm : sel.includes(name) ? el(sel) : null
 		);
-		vi.stubGlobal('document', { querySelector });
-		return { focused, answer: (r: ActionResult) => answer!(r) };
+		vi.stubGlobal('document', { querySelector, documentElement: {} });
+		// An 800 px window whose root stops what is scrolled to 40 px below its top (the sticky bar).
+		vi.stubGlobal('window', { innerHeight: 800 });
+		vi.stubGlobal('getComputedStyle', () => ({ scrollPaddingTop: '40px' }));
+		return { focused, scrolled, answer: (r: ActionResult) => answer!(r) };
 	}
 	const ok: ActionResult = { type: 'success', status: 200, data: { exchanges: [] } };
 
@@ -330,6 +338,23 @@ describe('focus after a step: the user’s own steps move it, automatic ones nev
 		const { focused } = page();
 		await post('exchange').answer(ok);
 		expect(focused).toEqual(['[data-error-of~="exchange"]']);
+	});
+
+	test('a result wholly in view stays where it is; one that is not is scrolled to its top', async () => {
+		const inView = page('check');
+		await post('check').answer(ok);
+		expect(inView.focused).toEqual([`[data-error-of~="check"]`]);
+		expect(inView.scrolled).toEqual([]);
+		// Taller than the window: its top, not its end, is what the user sees first.
+		for (const box of [
+			{ top: 300, bottom: 1300 },
+			{ top: -200, bottom: 600 },
+			{ top: 20, bottom: 400 }
+		]) {
+			const tall = page('check', box);
+			await post('check').answer(ok);
+			expect(tall.scrolled, JSON.stringify(box)).toEqual([`[data-error-of~="check"] start`]);
+		}
 	});
 
 	test('focus theft: the automatic exchange on return, with no verdict to land on, is announced and leaves focus alone', async () => {

@@ -76,6 +76,7 @@ describe('the step registry', () => {
 			discover: ['Working…', 'Done.'],
 			restart: ['Preparing a new consent request…', 'Done.'],
 			check: ['Checking the consent URL with the service…', 'Done.'],
+			secret: ['Checking the client secret with the service…', 'Done.'],
 			par: ['Pushing the authorization request…', 'Done.'],
 			pasteback: ['Reading the pasted address…', 'Done.'],
 			exchange: ['Exchanging the code for tokens…', 'Step 3: the code was exchanged for tokens.'],
