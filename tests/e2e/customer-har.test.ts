@@ -329,6 +329,8 @@ test('attack: a secret sent in entry 1 and echoed in entry 2’s answer is hidde
 	for (const n of [0, 1])
 		if (!(await entries.nth(n).evaluate((d) => (d as HTMLDetailsElement).open)))
 			await entries.nth(n).locator(':scope > summary').click();
+	// On the phone the request is folded under the answer: the reader opens it.
+	await entries.nth(0).locator('details.whole-request > summary').click();
 	expect(await entries.nth(0).innerText()).toContain('client_secret=<redacted>');
 	expect(await entries.nth(1).innerText()).toContain('the app sent <redacted>');
 	expect(await p.content()).not.toContain(secret);

@@ -123,7 +123,36 @@ describe('every step and state fits the screen', () => {
 				await expect
 					.poll(() => p.locator('#userinfo details.exchange').textContent())
 					.toContain('"userId"');
+				// The answer first: the body's first line is in the first screen, below the sticky bar.
+				const body = p.locator('#userinfo pre[aria-label="Response body, pretty-printed"]');
+				await expect
+					.poll(async () => {
+						const top = (await body.boundingBox())?.y ?? -1;
+						return top > 0 && top + 24 < SIZES[size].height;
+					})
+					.toBe(true);
+				// On the phone the request is its first line, whole a click away.
+				const whole = p.locator('#userinfo details.whole-request > summary');
+				expect(await whole.count()).toBe(size === 'phone' ? 1 : 0);
 				await check('08-user-info');
+				if (size === 'phone') {
+					expect(await p.locator('#userinfo .request-line').innerText()).toBe(
+						'GET /sandbox/reader/api/0/user-info HTTP/1.1'
+					);
+					await whole.click();
+					await p.locator('#userinfo pre[aria-label="Request line and headers"]').waitFor();
+					expect(await p.locator('#userinfo .request-line').isVisible()).toBe(false);
+				}
+				// The bearer token is shortened on the page, said so, and shown whole on a click.
+				const shortened = p.locator('#userinfo .shortened');
+				expect(await shortened.innerText()).toMatch(
+					/^The bearer token is shortened here: \S{4}…\S{6}, \d+ characters\.\s*Show all$/
+				);
+				const head = p.locator('#userinfo pre[aria-label="Request line and headers"]');
+				expect(await head.innerText()).toMatch(/Authorization: Bearer \S{4}…\S{6}\n/);
+				await shortened.getByRole('button', { name: 'Show all' }).click();
+				expect(await head.innerText()).toMatch(/Authorization: Bearer \S{30,}\n/);
+				await check('08b-user-info-request');
 
 				await p.getByRole('button', { name: 'Refresh the access token' }).click();
 				await expect.poll(() => p.getByTestId('rotation').textContent()).toContain('rotated');

@@ -371,6 +371,8 @@ describe('provider-controlled strings stay text', () => {
 		await page.getByRole('button', { name: 'Read the user info' }).click();
 		await expect.poll(transcriptCount).toBe((expected += 1));
 		await expect.poll(() => text('#userinfo')).toContain(`OK ${HEADER_SAFE[4]}`);
+		// The bearer token, shortened on the page, shown whole: as text too.
+		await page.locator('#userinfo').getByRole('button', { name: 'Show all' }).click();
 		const userinfo = await text('#userinfo');
 		expectShown(
 			userinfo,
