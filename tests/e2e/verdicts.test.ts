@@ -161,7 +161,7 @@ test("the consent's outcomes are the verdict, in the first screen with the focus
 	await expect
 		.poll(() => p.locator('#verdict').innerText())
 		.toBe(
-			'✓ Registration check: client_id and redirect_uri accepted; not checked here: the scope, and the secret ("Check the client secret" does)'
+			'✓ Registration check: client_id and redirect_uri accepted; the scope and any client secret are not checked here'
 		);
 
 	// A code for the script: kept, not exchanged, and the line says so, with the focus.
@@ -225,10 +225,21 @@ test('"Check the client secret", without a consent: a wrong secret refused, the 
 	if (!(await secretField.isVisible())) await p.getByTestId('setup-summary').click();
 	await secretField.fill('sandbox-ro-secret');
 	await p.getByRole('button', { name: 'Save setup' }).click();
+	// The check of the old secret is no verdict on the new one: the card says so, the line drops it.
+	await p.getByTestId('secret-stale').waitFor();
+	expect(await p.getByTestId('secret-stale').innerText()).toMatch(
+		/^The last client secret check \(#\d+\) was of another secret/
+	);
+	expect(await result.count()).toBe(0);
+	expect(await p.locator('#verdict').count()).toBe(0);
 	await p.getByRole('button', { name: 'Check the client secret' }).click();
 	await expect
 		.poll(() => p.locator('#verdict').innerText())
 		.toBe('✓ Client secret check: the service accepted the client credentials');
+	// Accepted, though the made-up code was refused with a 400: a success on the card and the arrow.
+	expect(await result.locator('summary .badge').innerText()).toBe(
+		'400 Bad Request, credentials accepted'
+	);
 	expect(await p.locator('.transcript details.exchange[data-step="consent"]').count()).toBe(0);
 	expect(await p.locator('.transcript details.exchange[data-step="secret"]').count()).toBe(3);
 });

@@ -66,11 +66,18 @@ test('echo: a token endpoint that echoes the secret in every encoding leaks it i
 	const answer = JSON.parse(tokenEx!.response!.body);
 	expect(answer.echo_html).toBe('<redacted>');
 	expect(JSON.parse(answer.echo_json_in_json)).toEqual({ client_secret: '<redacted>' });
-	for (const step of ['refresh', 'userinfo']) {
+	for (const step of ['refresh', 'userinfo', 'secret']) {
 		const r = await c.action(step);
 		exchanges.push(...(r.data.exchanges as Exchange[]));
 	}
-	expect(exchanges.map((e) => e.response?.status)).toEqual([200, 200, 200, 200]);
+	// The client secret check went too: the echo service answers it as any token request.
+	expect(exchanges.map((e) => `${e.step} ${e.response?.status}`)).toEqual([
+		'exchange 200',
+		'exchange 200',
+		'refresh 200',
+		'userinfo 200',
+		'secret 200'
+	]);
 	// Paste-back mode: the address a redirect URI received, with the secret echoed in it.
 	await c.action('restart');
 	const pasted = await c.action('pasteback', {

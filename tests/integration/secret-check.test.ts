@@ -15,6 +15,7 @@ import { baseConfiguration, startOidcProvider, type OidcServer } from '../helper
 import { startScriptedService, type ScriptedService } from '../helpers/scripted-service';
 import type { Exchange } from '../../src/lib/exchange/types';
 import { verdictOf } from '../../src/lib/exchange/verdict';
+import { copiesIn } from '../helpers/copies';
 
 let srv: TestServer;
 let oidc: OidcServer;
@@ -114,9 +115,25 @@ describe('against the sandbox, whose order of checks is known', () => {
 			expect(sent.get('grant_type')).toBe('authorization_code');
 			const basic = right.ex.request.headers.find(([n]) => n === 'Authorization');
 			expect(!!basic).toBe(method === 'client_secret_basic');
-			for (const s of c.seen) expect(s.body).not.toContain('sandbox-rw-secret');
+			// In no encoding (a Basic header's base64 of id:secret included) in anything the page got.
+			for (const s of c.seen)
+				expect(copiesIn('sandbox-rw-secret', `${s.headers}\n${s.body}`), s.url).toEqual([]);
 		});
 	}
+
+	test('each check names the credentials it judged: new with another secret or method, the same when saved again unchanged', async () => {
+		const c = new Client(srv.url);
+		const first = await check(c, sandbox(c, 'not-the-secret'));
+		const again = await check(c, sandbox(c, 'not-the-secret'));
+		expect(first.ex.credentials).toMatch(/^[A-Za-z0-9_-]{12}$/);
+		expect(again.ex.credentials).toBe(first.ex.credentials);
+		const fixed = await check(c, sandbox(c, 'sandbox-rw-secret'));
+		expect(fixed.ex.credentials).not.toBe(first.ex.credentials);
+		const basic = await check(c, sandbox(c, 'sandbox-rw-secret', 'client_secret_basic'));
+		expect(basic.ex.credentials).not.toBe(fixed.ex.credentials);
+		// The page names the current ones.
+		expect(await c.page()).toContain(`credentialsId:"${basic.ex.credentials}"`);
+	});
 
 	test('a public client has no secret to check: a 409 with the reason, nothing sent', async () => {
 		const c = new Client(srv.url);
@@ -167,14 +184,36 @@ describe('against oidc-provider', () => {
 			expect(state).toMatch(/^oauth-playground-secret-check-/);
 		});
 
+		test(`${id}, through the pushed request endpoint with a redirect URI it does not know: the client most likely passed`, async () => {
+			const c = new Client(srv.url);
+			const { ex, verdict } = await check(c, {
+				...provider(id, secret, true),
+				redirect_uri: `${srv.url}/callback/not-registered`
+			});
+			expect(ex.response!.status).toBe(400);
+			expect(codes(ex)).toEqual(['secret-likely-accepted']);
+			expect(ex.findings[0]!.message).toContain(
+				"redirect_uri did not match any of the client's registered"
+			);
+			expect(verdict.tone).toBe('ok');
+			// A made-up S256 challenge goes with it, PKCE on or off in the setup.
+			const sent = new URLSearchParams(ex.request.body);
+			expect(sent.get('code_challenge_method')).toBe('S256');
+			expect(sent.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+		});
+
 		test(`${id}, through the token endpoint: refused for certain, accepted as likely`, async () => {
 			const c = new Client(srv.url);
 			const wrong = await check(c, provider(id, `${secret}x`, false));
 			expect(wrong.ex.request.url).toBe(oidc.endpoints.token);
 			expect(codes(wrong.ex)).toEqual(['secret-refused']);
-			const right = await check(c, provider(id, secret, false));
+			const right = await check(c, { ...provider(id, secret, false), pkce: 'S256' });
 			expect(right.ex.response!.status).toBe(400);
 			expect(codes(right.ex)).toEqual(['secret-likely-accepted']);
+			// With PKCE on, a made-up verifier goes with the made-up code.
+			const sent = new URLSearchParams(right.ex.request.body);
+			expect(sent.get('code_verifier')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+			expect(sent.get('code')).toMatch(/^oauth-playground-secret-check-/);
 			expect(right.verdict).toMatchObject({
 				tone: 'ok',
 				text: '✓ Client secret check: the client credentials were most likely accepted; a real code exchange is the proof'

@@ -619,7 +619,7 @@ describe('the registration check', () => {
 			'The service sends the browser straight back with error "invalid_scope": "no write". The client and redirect_uri are registered, but the request is refused.'
 		);
 		expect(msg('https://reader.test/interaction/xyz?a=1')).toBe(
-			'The service redirects to https://reader.test/interaction/xyz (typically its login page): client_id "app" and the redirect_uri are accepted. The client secret is not checked here: "Check the client secret" checks it.'
+			'The service redirects to https://reader.test/interaction/xyz (typically its login page): client_id "app" and the redirect_uri are accepted. It checks no client secret: for a client with one, "Check the client secret" does.'
 		);
 		const api = diagnose(
 			ex({ step: 'api', method: 'GET', status: 301, headers: [['Location', '/moved']] }),

@@ -345,15 +345,23 @@ describe('focus after a step: the user’s own steps move it, automatic ones nev
 		await post('check').answer(ok);
 		expect(inView.focused).toEqual([`[data-error-of~="check"]`]);
 		expect(inView.scrolled).toEqual([]);
-		// Taller than the window: its top, not its end, is what the user sees first.
+		// Taller than the window below the bar: its top, not its end, is what the user sees first.
 		for (const box of [
 			{ top: 300, bottom: 1300 },
-			{ top: -200, bottom: 600 },
-			{ top: 20, bottom: 400 }
+			{ top: -200, bottom: 600 }
 		]) {
 			const tall = page('check', box);
 			await post('check').answer(ok);
 			expect(tall.scrolled, JSON.stringify(box)).toEqual([`[data-error-of~="check"] start`]);
+		}
+		// Shorter, partly hidden (under the bar, or below the fold): the least scroll that shows it.
+		for (const box of [
+			{ top: 20, bottom: 400 },
+			{ top: 700, bottom: 900 }
+		]) {
+			const short = page('check', box);
+			await post('check').answer(ok);
+			expect(short.scrolled, JSON.stringify(box)).toEqual([`[data-error-of~="check"] nearest`]);
 		}
 	});
 

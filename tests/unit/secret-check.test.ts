@@ -6,7 +6,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import { judgeSecretCheck } from '$lib/oauth/judge-secret';
-import { verdictOf } from '$lib/exchange/verdict';
+import { importVerdict, judgedOk, verdictOf } from '$lib/exchange/verdict';
+import { exchangeStatus, otherCredentials } from '$lib/ui/step-status';
+import { statusCode } from '$lib/ui/sequence';
 import { toCurlScript } from '$lib/exchange/curl';
 import { toNodeFetch } from '$lib/exchange/node-fetch';
 import { toHar } from '$lib/exchange/har/export';
@@ -94,6 +96,29 @@ describe('the judgement of an answer, for any server', () => {
 			{ type: 'text/html' }
 		);
 		expect(codes(hidden)).toEqual(['secret-not-told']);
+		// Only a 4xx error page of the endpoint's own: a 200 page (a docs page at the wrong URL) or a
+		// 404 that mentions it is no refusal, nor is a JSON document that holds the word.
+		const docs = '<html><body><p>invalid_client: client authentication failed</p></body></html>';
+		expect(codes(check(200, docs, { type: 'text/html' }))).toEqual(['wrong-endpoint']);
+		expect(codes(check(404, docs, { type: 'text/html' }))).toEqual(['wrong-endpoint']);
+		expect(codes(check(400, '["invalid_client"]'))).toEqual(['secret-not-told']);
+	});
+
+	test('GitHub’s own words, in a 200: a wrong secret refused, a made-up code refused alone', () => {
+		const wrong = check(
+			200,
+			err(
+				'incorrect_client_credentials',
+				'The client_id and/or client_secret passed are incorrect.'
+			)
+		);
+		expect(judgeSecretCheck(wrong)[0]!.message).toContain(
+			'it answered incorrect_client_credentials'
+		);
+		expect(codes(wrong)).toEqual(['secret-refused']);
+		expect(
+			codes(check(200, err('bad_verification_code', 'The code passed is incorrect or expired.')))
+		).toEqual(['secret-likely-accepted']);
 	});
 
 	test('any other 401 is refused as likely, with the service’s own error', () => {
@@ -126,14 +151,39 @@ describe('the judgement of an answer, for any server', () => {
 		expect(codes(answer)).toEqual(['secret-likely-accepted']);
 		expect(codes(answer, { sandbox: false })).toEqual(['secret-likely-accepted']);
 		expect(codes(answer, { sandbox: true })).toEqual(['secret-accepted']);
-		// A pushed request has no code: its invalid_grant tells nothing.
+		// A pushed request has no code: its invalid_grant is a refusal of the request, never certain.
 		expect(codes(check(400, err('invalid_grant'), { via: 'par' }), { sandbox: true })).toEqual([
-			'secret-not-told'
+			'secret-likely-accepted'
 		]);
 	});
 
-	test('a 400 unauthorized_client: the credentials passed, the grant is not allowed', () => {
-		expect(codes(check(400, err('unauthorized_client')))).toEqual(['secret-grant-refused']);
+	test('a 400 unauthorized_client about the grant: the credentials passed, the grant is not allowed', () => {
+		const grant = err('unauthorized_client', 'The client is not authorized to use this grant type');
+		expect(codes(check(400, grant))).toEqual(['secret-grant-refused']);
+		expect(judgeSecretCheck(check(400, grant))[0]!.message).toContain(
+			'may not use the authorization-code grant'
+		);
+		expect(judgeSecretCheck(check(400, grant, { via: 'par' }))[0]!.message).toContain(
+			'may not use pushed authorization requests'
+		);
+		// Entra ID says it of a client it does not know: no word of the grant, nothing told.
+		const unknown = err(
+			'unauthorized_client',
+			"AADSTS700016: Application with identifier 'x' was not found in the directory 'y'."
+		);
+		expect(codes(check(400, unknown))).toEqual(['secret-not-told']);
+		expect(codes(check(400, err('unauthorized_client')))).toEqual(['secret-not-told']);
+	});
+
+	test('a pushed request refused for its parameters: the client most likely passed first', () => {
+		const [found] = judgeSecretCheck(
+			check(400, err('invalid_redirect_uri', 'redirect_uri did not match'), { via: 'par' })
+		);
+		expect(found!.code).toBe('secret-likely-accepted');
+		expect(found!.message).toContain('it refused the pushed request for its parameters');
+		expect(found!.fix).toContain('fix what the error names first');
+		// A token request's invalid_request is not told: the order there is the server's own.
+		expect(codes(check(400, err('invalid_redirect_uri')))).toEqual(['secret-not-told']);
 	});
 
 	test('anything else is not told, with the status and the error', () => {
@@ -149,6 +199,15 @@ describe('the judgement of an answer, for any server', () => {
 	test('a 404 page is the wrong URL, not a judgement; a redirect, a 5xx or no answer get none here', () => {
 		const page = check(404, '<html><body><h1>Not Found</h1></body></html>', { type: 'text/html' });
 		expect(codes(page)).toEqual(['wrong-endpoint']);
+		// Through a pushed request, a 404 tells nothing: the token endpoint's rules are not its own.
+		expect(
+			codes(
+				check(404, '<html><body><h1>Not Found</h1></body></html>', {
+					via: 'par',
+					type: 'text/html'
+				})
+			)
+		).toEqual(['secret-not-told']);
 		expect(codes(check(302, ''))).toEqual([]);
 		expect(codes(check(503, 'busy'))).toEqual([]);
 		expect(codes(check(undefined))).toEqual([]);
@@ -176,7 +235,9 @@ describe('the verdict line', () => {
 		expect(judged(check(400, err('invalid_grant'))).text).toBe(
 			'✓ Client secret check: the client credentials were most likely accepted; a real code exchange is the proof'
 		);
-		expect(judged(check(400, err('unauthorized_client'))).tone).toBe('fail');
+		expect(judged(check(400, err('unauthorized_client', 'grant type not allowed'))).tone).toBe(
+			'fail'
+		);
 		expect(judged(check(400, err('invalid_request')))).toEqual({
 			tone: 'neutral',
 			text: 'Client secret check: not told (invalid_request); a real code exchange is the proof',
@@ -197,6 +258,41 @@ describe('the verdict line', () => {
 		refused.findings = judgeSecretCheck(refused);
 		expect(verdictOf([tokens!, refused], Date.now())!.text).toMatch(/^✕ Client secret check/);
 		expect(verdictOf([refused, tokens!], Date.now())!.text).toMatch(/^✓ Tokens received/);
+	});
+});
+
+describe('an accepted check is a success, whatever its status', () => {
+	const judged = (ex: Exchange, ctx = {}) => ({ ...ex, findings: judgeSecretCheck(ex, ctx) });
+
+	test('its card, its badge words and its arrow', () => {
+		const likely = judged(check(400, err('invalid_grant')));
+		expect(exchangeStatus(likely)).toBe('ok');
+		expect(judgedOk(likely)).toBe('credentials likely accepted');
+		expect(statusCode(likely)).toBe('accepted');
+		const sure = judged(check(400, err('invalid_grant')), { sandbox: true });
+		expect(judgedOk(sure)).toBe('credentials accepted');
+		// Refused, or not told: a failure, by its OAuth error.
+		const refused = judged(check(401, err('invalid_client')));
+		expect(exchangeStatus(refused)).toBe('failed');
+		expect(judgedOk(refused)).toBeUndefined();
+		expect(statusCode(refused)).toBe('invalid_client');
+		expect(exchangeStatus(judged(check(400, err('invalid_request'))))).toBe('failed');
+	});
+
+	test('an imported recording of it, accepted, has no failure', () => {
+		const ok = judged(check(400, err('invalid_grant')));
+		expect(importVerdict('check.har', [ok])).toMatchObject({ tone: 'ok' });
+		const refused = judged(check(401, err('invalid_client')));
+		expect(importVerdict('check.har', [ok, refused]).text).toContain('first failure is #2');
+	});
+
+	test('a check of other credentials than the current ones is no verdict on them', () => {
+		const ex = { ...check(401, err('invalid_client')), credentials: 'c1' };
+		expect(otherCredentials(ex, 'c1')).toBe(false);
+		expect(otherCredentials(ex, 'c2')).toBe(true);
+		expect(otherCredentials(ex, null)).toBe(true);
+		// An exchange that judged no credentials is never another's.
+		expect(otherCredentials(check(401, err('invalid_client')), 'c2')).toBe(false);
 	});
 });
 
@@ -222,6 +318,11 @@ describe('the exports and the HAR import', () => {
 	test('its made-up code is shown as sent, never shortened as a real code is', () => {
 		const [shown] = prepareForExport([check(400, err('invalid_grant'))]).slice(-1);
 		expect(new URLSearchParams(shown!.request.body).get('code')).toBe(CODE);
+		// The same value in a code exchange's body is a code like any other: shortened.
+		const [exchanged] = prepareForExport([
+			{ ...check(400, err('invalid_grant')), step: 'exchange' }
+		]);
+		expect(new URLSearchParams(exchanged!.request.body).get('code')).not.toBe(CODE);
 	});
 
 	test('a HAR of it, imported again, is the check, judged again', () => {

@@ -290,7 +290,7 @@ describe('the verdict on the registration check', () => {
 			verdictOf([checked([{ level: 'info', code: 'registration-ok', message: 'Accepted.' }])], T0)
 		).toEqual({
 			tone: 'ok',
-			text: '✓ Registration check: client_id and redirect_uri accepted; not checked here: the scope, and the secret ("Check the client secret" does)',
+			text: '✓ Registration check: client_id and redirect_uri accepted; the scope and any client secret are not checked here',
 			target: 'consent'
 		});
 	});

@@ -657,6 +657,7 @@ export function collectTokens(exchanges: Exchange[]): string[] {
 		for (const k of TOKEN_FIELDS) add(v?.[k]);
 	};
 	for (const ex of exchanges) {
+		const madeUpStep = !!specOf(ex.step).exportsShowOnly;
 		for (const [n, v] of ex.request.headers) {
 			const m = /^\s*bearer\s+(\S+)\s*$/i.exec(v);
 			if (m && n.toLowerCase() === 'authorization') add(m[1]);
@@ -668,8 +669,9 @@ export function collectTokens(exchanges: Exchange[]): string[] {
 			for (const [n, v] of form) if (TOKEN_FIELDS.has(n)) add(v);
 			if (form.some(([n, v]) => n === 'grant_type' && v === 'authorization_code'))
 				for (const [n, v] of form)
-					// A made-up code (the client secret check's) is no credential: it stays as sent.
-					if ((n === 'code' && !isMadeUp(v)) || n === 'code_verifier') add(v);
+					// The client secret check's made-up code is no credential: it stays as sent. Any
+					// other step's code is shortened, whatever it looks like.
+					if ((n === 'code' && !(madeUpStep && isMadeUp(v))) || n === 'code_verifier') add(v);
 		} else fromJson(ex.request.body);
 		if (ex.response) fromJson(ex.response.body);
 		// Authorization codes: the redirect back (the callback, or any address with a state beside

@@ -140,6 +140,13 @@ export interface Exchange {
 	 * only the current setup's exchanges.
 	 */
 	setup?: string;
+	/**
+	 * The client secret check's (steps/secret-step.ts): the opaque id of the credentials it judged,
+	 * new with another secret, another way of sending it, or another setup (server/flow/setup-id.ts),
+	 * never derived from the secret. A check of other credentials than the current ones is no verdict
+	 * on them.
+	 */
+	credentials?: string;
 }
 
 export function headerValue(headers: HeaderList, name: string): string | undefined {

@@ -12,6 +12,17 @@ import { specOf, STEPS } from '$lib/steps/registry';
 import { jsonObject } from './text';
 import { FAILURE_WORDS, type Exchange } from './types';
 
+/**
+ * The words of an answer that is a success whatever its HTTP status, by its step's spec (`okWhen`:
+ * the client secret check's credentials accepted, though its made-up code was refused); none else.
+ */
+export function judgedOk(ex: Exchange): string | undefined {
+	const ok = specOf(ex.step).okWhen;
+	if (!ok) return undefined;
+	const found = ex.findings.find((f) => Object.hasOwn(ok, f.code));
+	return found && ok[found.code];
+}
+
 /** Whether `ex` has a finding of `code` (the catalogue's codes: oauth/catalogue/). */
 const hasFinding = (ex: Exchange, code: string) => ex.findings.some((f) => f.code === code);
 
@@ -183,7 +194,7 @@ function registrationVerdict(ex: Exchange): Verdict {
 		};
 	return {
 		tone: 'ok',
-		text: '✓ Registration check: client_id and redirect_uri accepted; not checked here: the scope, and the secret ("Check the client secret" does)',
+		text: '✓ Registration check: client_id and redirect_uri accepted; the scope and any client secret are not checked here',
 		target
 	};
 }
@@ -272,6 +283,7 @@ export function verdictOf(
  * declined is no failure (its finding is a warning).
  */
 function failedImport(ex: Exchange): boolean {
+	if (judgedOk(ex)) return false;
 	return (
 		!!ex.failure ||
 		(!!ex.response && ex.response.status >= 400) ||

@@ -28,10 +28,15 @@ export const spec = {
 	title: 'Client secret check',
 	name: 'client secret check',
 	travels: 'server',
-	endpoint: 'token',
+	// No endpoint of its own: it goes to the token endpoint or to the pushed request's, and its
+	// judgement (oauth/judge-secret.ts) reads its answer as the one it went to.
 	verdict: 'secret',
 	exportsShowOnly:
-		'The client secret check, shown for the record: a script never sends it. Its code is made up, so sending it again proves nothing a real code exchange does not, and the service may count it as a failed code exchange.',
+		'The client secret check, shown for the record: a script never sends it. It is no step of the flow (its code, or its pushed state, is made up); check the secret from the playground, which judges the answer.',
+	okWhen: {
+		'secret-accepted': 'credentials accepted',
+		'secret-likely-accepted': 'credentials likely accepted'
+	},
 	action: { name: 'secret', busy: 'Checking the client secret with the service…' },
 	// A request carrying the check's made-up code (or state), whatever its endpoint: before the rest.
 	har: {

@@ -119,6 +119,13 @@ export interface StepSpec {
 	 * its code is made up). It spends nothing.
 	 */
 	readonly exportsShowOnly?: string;
+	/**
+	 * Its answer is a success whatever its HTTP status when its judgement raised one of these
+	 * findings (by code), said in these words: its card's status, its badge, its arrow and a HAR
+	 * import's first failure (the client secret check: the credentials accepted, though the made-up
+	 * code was refused with a 400).
+	 */
+	readonly okWhen?: Readonly<Record<string, string>>;
 	/** Its form action, where it has a form: the page's progress words, and the run it names. */
 	readonly action?: StepAction;
 	/**

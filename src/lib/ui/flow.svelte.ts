@@ -21,6 +21,7 @@ import { importVerdict, verdictOf } from '$lib/exchange/verdict';
 import {
 	latestOf,
 	ofSetup,
+	otherCredentials,
 	stepViews,
 	type Attempt,
 	type StepName,
@@ -61,6 +62,8 @@ export interface FlowFacts {
 	tokens: unknown;
 	/** The current setup's id: only its exchanges count for the steps (step-status.ts). */
 	setupId?: string | null;
+	/** The current credentials' id: a client secret check of others is no verdict (step-status.ts). */
+	credentialsId?: string | null;
 }
 
 /**
@@ -154,9 +157,9 @@ export class Flow {
 	readonly verdict = $derived.by(() => {
 		// An imported recording is what the page shows: its verdict is the line.
 		if (this.imported) return importVerdict(this.imported.name, this.imported.exchanges);
-		const setupId = this.#facts().setupId;
+		const { setupId, credentialsId } = this.#facts();
 		return verdictOf(
-			transcript.items.filter((e) => ofSetup(e, setupId)),
+			transcript.items.filter((e) => ofSetup(e, setupId) && !otherCredentials(e, credentialsId)),
 			this.clock.now,
 			this.numbers
 		);

@@ -18,9 +18,9 @@ function outcomeTarget(root: ParentNode, action: string): HTMLElement | null {
 
 /**
  * Once the page shows the answer, focuses its error or result. One that is not wholly in view is
- * scrolled to its top, below the sticky bar (the root's scroll-padding, app.css): the browser's own
- * scroll on focus would show the end of a result taller than the screen, and hide its title and
- * its findings above it.
+ * scrolled into view, and one taller than the screen to its top, below the sticky bar (the root's
+ * scroll-padding, app.css): the browser's own scroll on focus would show the end of a tall result,
+ * and hide its title and its findings above it.
  */
 export async function focusOutcome(action: string): Promise<void> {
 	if (typeof document === 'undefined') return;
@@ -30,5 +30,8 @@ export async function focusOutcome(action: string): Promise<void> {
 	el.focus({ preventScroll: true });
 	const { top, bottom } = el.getBoundingClientRect();
 	const below = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
-	if (top < below || bottom > window.innerHeight) el.scrollIntoView({ block: 'start' });
+	if (top >= below && bottom <= window.innerHeight) return;
+	// Taller than the screen below the bar: its top. Else the least scroll that shows all of it.
+	const tall = bottom - top > window.innerHeight - below;
+	el.scrollIntoView({ block: tall ? 'start' : 'nearest' });
 }

@@ -10,6 +10,7 @@ import {
 	type Exchange
 } from '$lib/exchange/types';
 import { jsonObject } from '$lib/exchange/text';
+import { judgedOk } from '$lib/exchange/verdict';
 import { specOf, STEP_NAMES, STEPS, type Step } from '$lib/steps/registry';
 import type { Travels } from '$lib/steps/spec';
 import { exchangeStatus, ofSetup, type ExchangeStatus } from './step-status';
@@ -119,6 +120,7 @@ export function statusCode(ex: Exchange): string {
 	const error = redirectError(ex) ?? (kind === 'failed' ? answerError(ex) : undefined);
 	if ((kind === 'denied' || kind === 'failed') && error) return error;
 	if (bringsCode(ex)) return 'code';
+	if (kind === 'ok' && judgedOk(ex)) return 'accepted';
 	if (ex.response) return String(ex.response.status);
 	return isNavigation(ex) ? 'navigates' : 'no answer';
 }
@@ -134,6 +136,8 @@ function statusPhrase(ex: Exchange): string {
 	const error = redirectError(ex) ?? (kind === 'failed' ? answerError(ex) : undefined);
 	if ((kind === 'denied' || kind === 'failed') && error) return error;
 	if (bringsCode(ex)) return 'code received';
+	const ok = kind === 'ok' ? judgedOk(ex) : undefined;
+	if (ok) return ok;
 	if (ex.response) return statusLine(ex.response);
 	return isNavigation(ex) ? 'the browser navigates' : 'no answer';
 }

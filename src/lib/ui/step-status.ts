@@ -8,6 +8,7 @@
  * An exchange of another setup is never a step's result.
  */
 import type { Exchange } from '$lib/exchange/types';
+import { judgedOk } from '$lib/exchange/verdict';
 import { EXCHANGE_STEPS, specOf, type ExchangeStep } from '$lib/steps/registry';
 
 export type StepState = 'todo' | 'current' | 'done' | 'failed' | 'cancelled' | 'denied' | 'busy';
@@ -81,6 +82,8 @@ function isDenial(ex: Exchange): boolean {
  */
 export function exchangeStatus(ex: Exchange): ExchangeStatus {
 	if (isDenial(ex)) return 'denied';
+	// Judged a success whatever its status (a client secret check's credentials accepted).
+	if (judgedOk(ex)) return 'ok';
 	if (ex.failure) return 'failed';
 	if (ex.response && ex.response.status >= 400) return 'failed';
 	if (ex.findings.some((f) => f.level === 'error')) return 'failed';
@@ -96,6 +99,14 @@ function failed(ex: Exchange | undefined): boolean {
 /** The exchange belongs to the current setup (an exchange recorded before setups had ids, to none). */
 export function ofSetup(ex: Exchange, setupId: string | null | undefined): boolean {
 	return (ex.setup ?? null) === (setupId ?? null);
+}
+
+/**
+ * Whether `ex` is a client secret check of other credentials than the current ones (another secret,
+ * or another way of sending it): no verdict on these.
+ */
+export function otherCredentials(ex: Exchange, credentialsId: string | null | undefined): boolean {
+	return ex.credentials !== undefined && ex.credentials !== (credentialsId ?? undefined);
 }
 
 /** Where the step's newest exchange of the current setup is in `exchanges`, or -1. */

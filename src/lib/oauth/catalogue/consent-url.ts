@@ -185,7 +185,7 @@ export const ACCEPTED_STRAIGHT_BACK = entry({
 	code: 'registration-ok',
 	level: 'info',
 	message:
-		'The service redirects straight back to the redirect_uri: the registration is accepted (the user may have approved this application before). The client secret is not checked here: "Check the client secret" checks it.',
+		'The service redirects straight back to the redirect_uri: the registration is accepted (the user may have approved this application before). It checks no client secret: for a client with one, "Check the client secret" does.',
 	ref: undefined
 });
 
@@ -197,7 +197,7 @@ export const ACCEPTED_REDIRECT = entry({
 	code: 'registration-ok',
 	level: 'info',
 	message: (to: string | undefined, clientId: string | undefined) =>
-		`The service redirects to ${to ?? 'another page'} (typically its login page): ${clientOf(clientId)} and the redirect_uri are accepted. The client secret is not checked here: "Check the client secret" checks it.`,
+		`The service redirects to ${to ?? 'another page'} (typically its login page): ${clientOf(clientId)} and the redirect_uri are accepted. It checks no client secret: for a client with one, "Check the client secret" does.`,
 	ref: undefined
 });
 
@@ -209,7 +209,7 @@ export const ACCEPTED_PAGE = entry({
 	code: 'registration-ok',
 	level: 'info',
 	message: (clientId: string | undefined) =>
-		`The service shows its consent page: ${clientOf(clientId)} and the redirect_uri are accepted, as far as it shows before a person decides. The client secret is not checked here: "Check the client secret" checks it.`,
+		`The service shows its consent page: ${clientOf(clientId)} and the redirect_uri are accepted, as far as it shows before a person decides. It checks no client secret: for a client with one, "Check the client secret" does.`,
 	ref: undefined
 });
 

@@ -26,9 +26,9 @@ const refusedFix = (basic: boolean) =>
 export const SECRET_REFUSED = entry({
 	code: 'secret-refused',
 	level: 'error',
-	message: (inPage: boolean, words: string | undefined, _basic: boolean) =>
-		`The service refused the client credentials: it answered invalid_client${inPage ? ' on its error page' : ''}, so the secret, the client id or the authentication method (body or Basic) is wrong.${said(words)}`,
-	fix: (...args) => refusedFix(args[2]),
+	message: (error: string, inPage: boolean, words: string | undefined, _basic: boolean) =>
+		`The service refused the client credentials: it answered ${error}${inPage ? ' on its error page' : ''}, so the secret, the client id or the authentication method (body or Basic) is wrong.${said(words)}`,
+	fix: (...args) => refusedFix(args[3]),
 	ref: RFC6749('5.2')
 });
 
@@ -56,22 +56,31 @@ export const SECRET_ACCEPTED = entry({
 	ref: 'RFC 9126 §2.1; RFC 6749 §4.1.3'
 });
 
-/** `invalid_grant` to the made-up code: the client most likely passed, but the order is not fixed. */
+/**
+ * The client most likely passed: the service refused only the made-up code, or the pushed request
+ * for its own parameters. But the order of the checks is the server's.
+ */
 export const SECRET_LIKELY_ACCEPTED = entry({
 	code: 'secret-likely-accepted',
 	level: 'info',
-	message: (words: string | undefined) =>
-		`The service most likely accepted the client credentials: it refused only the made-up code (invalid_grant). Servers usually check the client first, but the standard does not fix the order: a real code exchange is the proof.${said(words)}`,
-	ref: RFC6749('4.1.3')
+	message: (refused: 'code' | 'pushed', error: string, words: string | undefined) =>
+		refused === 'code'
+			? `The service most likely accepted the client credentials: it refused only the made-up code (${error}). Servers usually check the client first, but the standard does not fix the order: a real code exchange is the proof.${said(words)}`
+			: `The service most likely accepted the client credentials: it refused the pushed request for its parameters (${error}), which it judges after it has authenticated the client. A server may order its checks its own way: a real code exchange is the proof.${said(words)}`,
+	fix: (...args) =>
+		args[0] === 'pushed'
+			? 'The pushed parameters are the setup’s (the redirect URI, the scope, PKCE): the consent would be refused the same way, so fix what the error names first.'
+			: undefined,
+	ref: 'RFC 6749 §4.1.3; RFC 9126 §2.1'
 });
 
-/** A 400 `unauthorized_client`: the credentials passed, but this client may not use the grant. */
+/** A 400 `unauthorized_client` about the grant: the credentials passed, the grant is not allowed. */
 export const SECRET_GRANT_REFUSED = entry({
 	code: 'secret-grant-refused',
 	level: 'warning',
-	message: (words: string | undefined) =>
-		`The service most likely accepted the client credentials, but this client may not use the authorization-code grant (unauthorized_client).${said(words)}`,
-	fix: 'Allow the authorization-code grant (and the refresh token grant, for step 5) in the client’s registration at the service.',
+	message: (via: 'par' | 'token', words: string | undefined) =>
+		`The service most likely accepted the client credentials, but this client may not use ${via === 'par' ? 'pushed authorization requests or this response type' : 'the authorization-code grant'} (unauthorized_client).${said(words)}`,
+	fix: 'Allow it in the client’s registration at the service (for the flow: the authorization-code grant, and the refresh token grant for step 5).',
 	ref: RFC6749('5.2')
 });
 

@@ -139,6 +139,8 @@ export function view(app: Playground, session: Session, origin: string) {
 		notice: session.notice ?? null,
 		/** The current setup's id: a step counts only the exchanges that carry it (ui/step-status.ts). */
 		setupId: session.setup_id ?? null,
+		/** The current credentials' id: a client secret check of others is no verdict (setup-id.ts). */
+		credentialsId: session.credentials_id ?? null,
 		/** The code this flow exchanged may be replayed on purpose, in a fork (replay.ts). */
 		canReplay: canReplay(session),
 		/** This flow is a fork made to replay a code of that flow (fork.ts). */

@@ -27,7 +27,7 @@ import { handleCallback } from '../steps/redirect-back';
 import { presetSession, secretAfterSave } from './secret';
 import { tokensAfterSave } from './tokens';
 import { keepRegisteredRedirect } from '../steps/registered-redirect';
-import { newSetupId, nextSetupId, stampSetup } from './setup-id';
+import { newSetupId, nextCredentialsId, nextSetupId, stampSetup } from './setup-id';
 import { outward } from './way-out';
 import {
 	freshSession,
@@ -288,7 +288,10 @@ export class SealedFlow {
 			setup_id: nextSetupId(session, parsed.data),
 			iss_param_for: issParamFor(session, parsed.data.issuer, form.get('iss_parameter_supported'))
 		};
-		next = prepareConsent(next, this.#now());
+		next = prepareConsent(
+			{ ...next, credentials_id: nextCredentialsId(session, next) },
+			this.#now()
+		);
 		if (tokens.dropped) this.#set(withUndo(next, session, this.#now()), true);
 		else this.#set(next);
 		return {
@@ -310,6 +313,7 @@ export class SealedFlow {
 			v: 1,
 			...presetSession(preset, origin),
 			setup_id: newSetupId(),
+			credentials_id: newSetupId(),
 			recent_states: session.recent_states
 		};
 		if (session.setup?.auto_exchange === false) next.setup!.auto_exchange = false;

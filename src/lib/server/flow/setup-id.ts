@@ -16,6 +16,8 @@ declare module '../session/session' {
 	interface Session {
 		/** The setup's id, which every exchange made with it carries. */
 		setup_id?: string;
+		/** The id of the client's credentials, which a client secret check carries. */
+		credentials_id?: string;
 	}
 }
 
@@ -30,6 +32,21 @@ export function nextSetupId(session: Session, setup: Setup): string {
 		!!session.setup &&
 		bindingChanges(bindSecret(session.setup), setup).length === 0;
 	return same ? session.setup_id! : newSetupId();
+}
+
+/**
+ * The id of the credentials of `after` (the session a save or a preset makes of `before`): the same
+ * while the setup, the secret and the way it is sent stay the same, else new. A client secret check
+ * carries it, so the page never shows a check of another secret as a verdict on this one.
+ */
+export function nextCredentialsId(before: Session, after: Session): string {
+	const same =
+		!!before.credentials_id &&
+		before.setup_id === after.setup_id &&
+		before.client_secret === after.client_secret &&
+		before.preset === after.preset &&
+		before.setup?.token_endpoint_auth_method === after.setup?.token_endpoint_auth_method;
+	return same ? before.credentials_id! : newSetupId();
 }
 
 /** The exchanges, each marked with the session's setup id (none before a setup was saved). */

@@ -32,9 +32,12 @@ export function madeUp(): string {
 	return MADE_UP_PREFIX + tail;
 }
 
-/** What the check does not check, and what it may leave at the service: said with every answer. */
-const LIMITS =
-	'Not checked here: the redirect URI against the registration, and the scope (only a real code carries them). The service may log this check as a failed request and count it in a rate limit.';
+/** What each way of checking does not check, and what it may leave at the service. */
+const LIMITS = {
+	token:
+		'Not checked here: the redirect URI against the registration, and the scope (only a real code carries them). The service may log this check as a failed code exchange and count it in a rate limit.',
+	par: 'The service judges the pushed redirect URI and scope too, after the client: a refusal of them names them. The service may log the pushed request and count it in a rate limit.'
+};
 
 export async function checkSecret(c: StepContext, session: Session): Promise<StepResult> {
 	const setup = session.setup;
@@ -46,8 +49,12 @@ export async function checkSecret(c: StepContext, session: Session): Promise<Ste
 		via === 'par' ? 'pushed_authorization_request_endpoint' : 'token_endpoint'
 	);
 	if (!auth.ok) return auth;
+	// With PKCE on, a made-up verifier. A pushed request always carries a made-up S256 challenge: a
+	// server that requires PKCE would otherwise refuse it before it says anything of the client, and
+	// its request_uri is never used.
 	const pkce = setup.pkce === 'off' ? undefined : setup.pkce;
-	const verifier = pkce && newVerifier();
+	const verifier = (pkce || via === 'par') && newVerifier();
+	const method = pkce ?? 'S256';
 	const body =
 		via === 'par'
 			? pushedBody(
@@ -56,8 +63,8 @@ export async function checkSecret(c: StepContext, session: Session): Promise<Ste
 						redirect_uri: setup.redirect_uri,
 						scope: setup.scope,
 						state: madeUp(),
-						...(pkce && verifier
-							? { code_challenge: codeChallenge(verifier, pkce), code_challenge_method: pkce }
+						...(verifier
+							? { code_challenge: codeChallenge(verifier, method), code_challenge_method: method }
 							: {})
 					}),
 					auth.body
@@ -66,7 +73,7 @@ export async function checkSecret(c: StepContext, session: Session): Promise<Ste
 					code: madeUp(),
 					redirect_uri: setup.redirect_uri,
 					...auth.body,
-					code_verifier: verifier
+					code_verifier: pkce && verifier ? verifier : undefined
 				});
 	// The sandbox checks the client before the code: known only when the check went to its token
 	// endpoint on this playground.
@@ -86,8 +93,8 @@ export async function checkSecret(c: StepContext, session: Session): Promise<Ste
 			body,
 			note:
 				via === 'par'
-					? `Client secret check, from the playground server: a pushed authorization request (RFC 9126 §2.1) with a made-up state, whose request_uri is never used. ${LIMITS}`
-					: `Client secret check, from the playground server: a code exchange with a made-up code, which no server issued, so nothing is issued or revoked. ${LIMITS}`
+					? `Client secret check, from the playground server: a pushed authorization request (RFC 9126 §2.1) with a made-up state and PKCE challenge, whose request_uri is never used. ${LIMITS.par}`
+					: `Client secret check, from the playground server: a code exchange with a made-up code, which no server issued, so nothing is issued or revoked. ${LIMITS.token}`
 		},
 		{
 			judge: (answer) => ({
@@ -98,5 +105,11 @@ export async function checkSecret(c: StepContext, session: Session): Promise<Ste
 			})
 		}
 	);
-	return { ok: true, session, exchanges };
+	// Which credentials it judged: a check of others is no verdict on these (flow/setup-id.ts).
+	const credentials = session.credentials_id;
+	return {
+		ok: true,
+		session,
+		exchanges: credentials ? exchanges.map((ex) => ({ ...ex, credentials })) : exchanges
+	};
 }
