@@ -6,6 +6,7 @@
  * consent URL's and the redirect back's).
  */
 import type { Exchange, FailureKind, Finding } from '$lib/exchange/types';
+import { refreshRefusal, type RefreshHistory } from './refresh-cause';
 import { specOf } from '$lib/steps/registry';
 import type { GrantType } from '$lib/steps/spec';
 import { headerValue } from '$lib/exchange/types';
@@ -38,6 +39,8 @@ export interface DiagnoseContext {
 	tokenExpiresAt?: number;
 	/** The playground's own origin, so that a base URL on it is named (wrong-endpoint.ts). */
 	playground?: PlaygroundInfo;
+	/** For a refresh: what is on record of the refresh token it sent (refresh-cause.ts). */
+	refreshHistory?: RefreshHistory;
 }
 
 /** Number.isInteger, which also tells the type checker that the value is a number. */
@@ -366,11 +369,13 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		if (wrong) out.push(wrong);
 		else if (body && typeof body.error === 'string')
 			out.push(
-				tokenErrorFinding(
-					grant,
-					body.error,
-					typeof body.error_description === 'string' ? body.error_description : undefined
-				)
+				// A refused refresh token: its most likely cause, in place of the generic finding.
+				refreshRefusal(ex, ctx.refreshHistory) ??
+					tokenErrorFinding(
+						grant,
+						body.error,
+						typeof body.error_description === 'string' ? body.error_description : undefined
+					)
 			);
 		// A 2xx (a recorded response is final, never 1xx; a 3xx returned above).
 		else if (Math.floor(res.status / 100) === 2 && body)

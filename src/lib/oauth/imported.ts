@@ -19,6 +19,7 @@ import * as stateCheck from './catalogue/state-check';
 import * as consentUrl from './catalogue/consent-url';
 import { redirectRefusal } from './redirect-refusal';
 import { judgeSecretCheck } from './judge-secret';
+import { refreshHistories } from './refresh-cause';
 import { redirectUriFix } from './redirect-uri';
 
 /** The callback keeps the findings its file carried; without them, its error (if any) can be read. */
@@ -122,6 +123,8 @@ export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 			consent(ex) ? queryFields(ex.request.url).flatMap(([n, v]) => (n === 'state' ? [v] : [])) : []
 		)
 	);
+	/** What is on record of the refresh token each refresh sent (refresh-cause.ts). */
+	const histories = refreshHistories(exchanges);
 	/** Each code sent to the token endpoint, and the first exchange (#n) that sent it. */
 	const sent = new Map<string, number>();
 	return exchanges.map((ex, i) => {
@@ -129,7 +132,11 @@ export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 			const scope = queryFields(ex.request.url).find(([n]) => n === 'scope');
 			if (scope) requestedScope = scope[1];
 		}
-		const ctx: DiagnoseContext = { requestedScope, tokenExpiresAt };
+		const ctx: DiagnoseContext = {
+			requestedScope,
+			tokenExpiresAt,
+			refreshHistory: histories.get(i)
+		};
 		let findings =
 			specOf(ex.step).travels === 'redirect-back'
 				? [...callbackFindings(ex), ...unknownState(ex, states)]

@@ -14,6 +14,7 @@ import * as stateCheck from './state-check';
 import * as authorizationError from './authorization-error';
 import * as mixUp from './mix-up';
 import * as token from './token';
+import * as refreshFailure from './refresh-failure';
 import * as codeReplay from './code-replay';
 import * as resourceCall from './resource-call';
 import * as signedJwt from './signed-jwt';
@@ -34,6 +35,7 @@ export const CATALOGUE = {
 	'authorization-error': authorizationError,
 	'mix-up': mixUp,
 	token,
+	'refresh-failure': refreshFailure,
 	'code-replay': codeReplay,
 	'resource-call': resourceCall,
 	'signed-jwt': signedJwt,
