@@ -126,6 +126,27 @@ describe('the whole flow', () => {
 		expect(await p.getByTestId('access-token').textContent()).not.toBe(before);
 		await expect.poll(() => refreshButton.isEnabled()).toBe(true);
 		expect(dataLoads, 'the refresh changed the tokens: one reload').toHaveLength(1);
+		// A second refresh: the panel lists the three refresh tokens, each with the answer that gave
+		// it, when, and the refresh that replaced it.
+		await refreshButton.click();
+		const generations = p.getByTestId('generation');
+		await expect.poll(() => generations.count()).toBe(3);
+		const listed = (await generations.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+		const at = '\\d\\d:\\d\\d:\\d\\d';
+		expect(listed[0]).toMatch(
+			new RegExp(`^\\S{4}…\\S{4} from #\\d+ \\(code exchange\\) at ${at} replaced by #\\d+$`)
+		);
+		expect(listed[1]).toMatch(
+			new RegExp(`^\\S{4}…\\S{4} from #\\d+ \\(refresh\\) at ${at} replaced by #\\d+$`)
+		);
+		expect(listed[2]).toMatch(
+			new RegExp(`^\\S{4}…\\S{4} from #\\d+ \\(refresh\\) at ${at} current$`)
+		);
+		// Each is replaced by the refresh that gave the next one.
+		const from = listed.map((t) => /from #(\d+)/.exec(t)![1]);
+		const replaced = listed.slice(0, 2).map((t) => /replaced by #(\d+)/.exec(t)![1]);
+		expect(replaced).toEqual(from.slice(1));
+		await expect.poll(() => refreshButton.isEnabled()).toBe(true);
 		await shot(p, '06-refresh');
 
 		await p.getByRole('button', { name: 'Read the user info' }).click();
@@ -135,14 +156,14 @@ describe('the whole flow', () => {
 				.evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
 		await expect
 			.poll(transcriptSteps)
-			.toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'userinfo']);
+			.toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'refresh', 'userinfo']);
 
 		// The transcript survives a reload.
 		await p.reload();
 		await p.locator('main[data-ready="true"]').waitFor();
 		await expect
 			.poll(transcriptSteps)
-			.toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'userinfo']);
+			.toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh', 'refresh', 'userinfo']);
 		await shot(p, '07-after-reload');
 
 		// Going back does not replay the callback: the previous entry is the consent page.

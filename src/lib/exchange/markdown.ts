@@ -9,6 +9,7 @@
  * change the report's structure: prose is escaped, and code blocks get a fence longer than any run
  * of backticks inside them.
  */
+import { refreshGenerations } from './generations';
 import { latestAttempt, verdictOf } from './verdict';
 import { prepareForExport } from './redact';
 import { prettyJson, requestHead, responseHead } from './raw';
@@ -202,6 +203,32 @@ function section(ex: Exchange, n: number, level = '##'): string[] {
 	return out;
 }
 
+/**
+ * The refresh tokens the transcript holds, generation by generation (generations.ts), shortened
+ * whatever `includeTokens` says: the list is about which answer gave which, not the tokens.
+ */
+function generationsSection(exchanges: Exchange[]): string[] {
+	const generations = refreshGenerations(exchanges);
+	if (generations.length === 0) return [];
+	const lines = generations.map((g, i) => {
+		const state =
+			g.replacedBy !== undefined
+				? `replaced by #${g.replacedBy}`
+				: i === generations.length - 1
+					? 'current'
+					: 'not replaced: a later code exchange started another grant';
+		const more = [
+			g.returnedBy.length
+				? `sent back unchanged by ${g.returnedBy.map((n) => `#${n}`).join(', ')}`
+				: '',
+			g.keptBy.length ? `kept by ${g.keptBy.map((n) => `#${n}`).join(', ')}` : '',
+			g.expiresAt !== undefined ? `expires ${new Date(g.expiresAt).toISOString()} (${g.field})` : ''
+		].filter(Boolean);
+		return `${i + 1}. ${code(g.short)} from #${g.from} (${g.byCode ? 'code exchange' : 'refresh'}) at ${g.at}; ${[state, ...more].join('; ')}`;
+	});
+	return ['## Refresh tokens', '', ...lines, ''];
+}
+
 export function toMarkdown(exchanges: Exchange[], opts: MarkdownOptions = {}): string {
 	const shown = prepareForExport(exchanges, opts.includeTokens);
 	const generatedAt = opts.generatedAt ?? new Date();
@@ -227,6 +254,7 @@ export function toMarkdown(exchanges: Exchange[], opts: MarkdownOptions = {}): s
 		);
 	});
 	out.push('');
+	out.push(...generationsSection(exchanges));
 	// Each exchange keeps its number in the summary (its place in the list, as exchangeNumbers
 	// counts on the page); the metadata documents come last.
 	const numbered = shown.map((ex, i) => ({ ex, n: i + 1 }));
