@@ -190,7 +190,9 @@ function sandboxOn(clock: Clock, env: Record<string, string>): Sandbox {
 	const sandbox = createSandbox(
 		createBase(
 			parseConfig({
-				PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'refresh-reuse-window-tests').toString('base64url'),
+				PLAYGROUND_SESSION_KEY: Buffer.alloc(32, 'refresh-reuse-window-tests').toString(
+					'base64url'
+				),
 				...env
 			}),
 			clock
