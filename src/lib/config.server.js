@@ -58,6 +58,7 @@ import { z } from 'zod';
  * @property {number} accessTtl
  * @property {number} codeTtl
  * @property {number} refreshTtl
+ * @property {number} refreshReuseWindow SANDBOX_REFRESH_REUSE_SECONDS: how many seconds the previous refresh token is accepted again after it was replaced; 0, never.
  * @property {number} zone1Limit
  * @property {number} zone2Limit
  * @property {number} limitWindow
@@ -154,20 +155,26 @@ const DAY = 24 * 60 * 60;
 const MAX_SANDBOX_NUMBER = 10 * 365 * DAY;
 
 /**
- * A positive whole number of `unit`, digits only, at most ten years' worth.
+ * A whole number of `unit` from `min` (0 or 1) to ten years' worth, digits only.
  * @param {number} fallback
  * @param {string} unit
+ * @param {0 | 1} min
  */
-const positiveCount = (fallback, unit) =>
+const count = (fallback, unit, min) =>
 	variable((raw, fail) => {
 		if (isBlank(raw)) return fallback;
 		const digits = /** @type {string} */ (raw).trim();
-		if (!/^\d+$/.test(digits) || Number(digits) < 1 || Number(digits) > MAX_SANDBOX_NUMBER)
+		if (!/^\d+$/.test(digits) || Number(digits) < min || Number(digits) > MAX_SANDBOX_NUMBER)
 			return fail(
-				` must be a positive whole number of ${unit} (at most ${MAX_SANDBOX_NUMBER}), got ${JSON.stringify(raw)}`
+				min === 1
+					? ` must be a positive whole number of ${unit} (at most ${MAX_SANDBOX_NUMBER}), got ${JSON.stringify(raw)}`
+					: ` must be a whole number of ${unit} from 0 to ${MAX_SANDBOX_NUMBER}, got ${JSON.stringify(raw)}`
 			);
 		return Number(digits);
 	});
+
+/** A positive whole number of `unit`, digits only, at most ten years' worth. @param {number} fallback @param {string} unit */
+const positiveCount = (fallback, unit) => count(fallback, unit, 1);
 
 /**
  * THE loader of values that hold inline JSON (starting with `[` or `{`) or the path of a JSON file.
@@ -751,6 +758,10 @@ export const variables = z.object({
 	SANDBOX_REFRESH_TTL: positiveCount(30 * DAY, 'seconds').meta({
 		description: 'refresh-token lifetime, seconds'
 	}),
+	SANDBOX_REFRESH_REUSE_SECONDS: count(0, 'seconds', 0).meta({
+		description:
+			"the refresh-token reuse window, seconds, as Auth0's rotation overlap and Cognito's grace period have one: the immediately previous refresh token, sent less than this long after it was replaced, is accepted any number of times, each time with a new access token and a new refresh token of the same grant, and the current refresh token stays valid. An older one, or the previous one later, revokes every token of the grant. `0`: no window, any replaced refresh token revokes the grant (RFC 9700 §4.14.2). See [the sandbox](sandbox.md)"
+	}),
 	SANDBOX_ZONE1_LIMIT: positiveCount(100, 'requests').meta({
 		description: 'zone-1 (read) calls per client per window'
 	}),
@@ -911,6 +922,7 @@ export function parseConfig(env) {
 			accessTtl: v.SANDBOX_ACCESS_TTL,
 			codeTtl: v.SANDBOX_CODE_TTL,
 			refreshTtl: v.SANDBOX_REFRESH_TTL,
+			refreshReuseWindow: v.SANDBOX_REFRESH_REUSE_SECONDS,
 			zone1Limit: v.SANDBOX_ZONE1_LIMIT,
 			zone2Limit: v.SANDBOX_ZONE2_LIMIT,
 			limitWindow: v.SANDBOX_LIMIT_WINDOW,

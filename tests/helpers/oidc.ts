@@ -23,6 +23,10 @@
  * - `clientBasedCORS` is off for every origin: the playground calls the provider from its server;
  * - `ttl` is explicit, so a test can read the lifetimes here.
  *
+ * `rotateRefreshToken` stays the provider's default, under which a confidential client gets the
+ * same refresh token back for most of its life; `rotatingRefreshTokens` below makes it rotate on
+ * every use for the clients it names.
+ *
  * oidc-provider answers at `/auth`, `/token`, `/me` (user-info, needs the `openid` scope), `/jwks`
  * and `/.well-known/openid-configuration`, all under the issuer's path, and adds `iss` to the
  * redirect back (RFC 9207).
@@ -164,6 +168,30 @@ export function providerSizedTokens(): Partial<Configuration> {
 			resourceIndicators: jwtAccessTokens()
 		},
 		extraTokenClaims: () => ({ groups: GROUPS })
+	};
+}
+
+/**
+ * Configuration that makes the provider rotate the refresh token on every use for the clients
+ * `clientIds` names, as the sandbox does: each refresh consumes the refresh token sent and answers
+ * a new one, and a consumed one sent again revokes the grant (oidc-provider's `rotateRefreshToken`).
+ * Without it the provider rotates a confidential client's refresh token only late in its life, so
+ * such a client gets the same refresh token back. Every other client keeps that default policy,
+ * restated from oidc-provider 9's documentation of the option: no rotation once the token has
+ * lived a year in all; always for a public client whose tokens are not sender-constrained; else
+ * only once 70% of the token's lifetime has passed. Spread it into `configuration`.
+ */
+export function rotatingRefreshTokens(
+	clientIds: readonly string[]
+): Pick<Configuration, 'rotateRefreshToken'> {
+	return {
+		rotateRefreshToken(ctx) {
+			const { RefreshToken: token, Client: client } = ctx.oidc.entities;
+			if (client && clientIds.includes(client.clientId)) return true;
+			if (!token || token.totalLifetime() >= 365.25 * 24 * 60 * 60) return false;
+			if (client?.clientAuthMethod === 'none' && !token.isSenderConstrained()) return true;
+			return token.ttlPercentagePassed() >= 70;
+		}
 	};
 }
 

@@ -4,7 +4,9 @@
  * - used authorization codes, so a code works once (RFC 6749 §4.1.2); a second use revokes the
  *   family (§4.1.2 "SHOULD revoke all tokens previously issued based on that authorization code");
  * - the current refresh token of each family, so refresh tokens rotate and a replayed old one
- *   revokes the family (OAuth 2.0 Security BCP, RFC 9700 §4.14.2).
+ *   revokes the family (OAuth 2.0 Security BCP, RFC 9700 §4.14.2); and the previous one with the
+ *   time it was replaced, for the reuse window (SANDBOX_REFRESH_REUSE_SECONDS), within which the
+ *   previous one is answered beside the current one instead.
  *
  * Entries are dropped once everything they guard has expired, and the store is capped: when it is
  * full the oldest families that are not revoked go first. A family the store does not know (after a
@@ -17,12 +19,21 @@ interface Family {
 	client_id: string;
 	/** The jti of the one refresh token that may be used next. */
 	refreshJti: string;
+	/** The jti of the refresh token it replaced, and when (milliseconds), for the reuse window. */
+	previous?: { jti: string; at: number };
 	revoked: boolean;
 	/** Unix seconds after which nothing of this family is valid any more. */
 	until: number;
 }
 
-export type RotateResult = 'ok' | 'revoked' | 'reused';
+/**
+ * What using a refresh token did: `ok`, it was the current one and rotated; `revoked`, the family
+ * was revoked already; `reused`, an older one, and the family is now revoked (with no reuse window,
+ * the previous one too); `late`, the previous one, sent when its reuse window had ended, and the
+ * family is now revoked; `{ beside }`, the previous one within its reuse window: nothing changes,
+ * and the new token stands beside the current one, whose jti `beside` is.
+ */
+export type RotateResult = 'ok' | 'revoked' | 'reused' | 'late' | { beside: string };
 
 const MAX_FAMILIES = 50_000;
 const PRUNE_EVERY_MS = 60_000;
@@ -73,27 +84,43 @@ export class GrantStore {
 
 	/**
 	 * Uses the refresh token `presentedJti` of a family and makes `nextJti` the current one.
-	 * A token that is not the current one is a replay: the family is revoked.
+	 * A token that is not the current one is a replay: the family is revoked. With a reuse window
+	 * (`reuseSeconds` > 0), the previous one sent less than that long after it was replaced is no
+	 * replay: it is answered beside the current one, and nothing changes.
 	 */
 	rotate(
 		fam: string,
 		client_id: string,
 		presentedJti: string,
 		nextJti: string,
-		until: number
+		until: number,
+		reuseSeconds = 0
 	): RotateResult {
 		this.maybePrune();
 		const family = this.families.get(fam);
 		if (family?.revoked) return 'revoked';
+		const now = this.now();
 		if (family && family.refreshJti !== presentedJti) {
+			const previous = reuseSeconds > 0 ? family.previous : undefined;
+			const isPrevious = previous?.jti === presentedJti;
+			if (isPrevious && now - previous.at < reuseSeconds * 1000)
+				return { beside: family.refreshJti };
 			family.revoked = true;
-			return 'reused';
+			return isPrevious ? 'late' : 'reused';
 		}
+		const replaced = { jti: presentedJti, at: now };
 		if (family) {
 			family.refreshJti = nextJti;
+			family.previous = replaced;
 			family.until = Math.max(family.until, until);
 		} else {
-			this.families.set(fam, { client_id, refreshJti: nextJti, revoked: false, until });
+			this.families.set(fam, {
+				client_id,
+				refreshJti: nextJti,
+				previous: replaced,
+				revoked: false,
+				until
+			});
 			this.enforceCap();
 		}
 		return 'ok';

@@ -4,8 +4,10 @@
  * remembers. Each decision is one Lua script, which the server runs atomically:
  *
  * - `sandbox:code:<jti>` = the family the code started, until the code's own expiry;
- * - `sandbox:fam:<fam>` = a hash (client_id, refresh, revoked, until), expiring at `until`, the
- *   expiry of the longest token the family holds: a revocation lives exactly as long as it matters;
+ * - `sandbox:fam:<fam>` = a hash (client_id, refresh, revoked, until; and previous, replaced: the
+ *   refresh token the current one replaced and when, in milliseconds of the sandbox's clock, for the
+ *   reuse window), expiring at `until`, the expiry of the longest token the family holds: a
+ *   revocation lives exactly as long as it matters;
  * - `sandbox:decision:<ticket jti>` = the first consent decision of a ticket, until the ticket expires;
  * - `sandbox:generation` = the store's generation (store.server.ts), a random id set once (SET NX)
  *   and never expiring: emptied, the server gets a new one, and what was issued before is refused;
@@ -36,17 +38,27 @@ redis.call('HSET', KEYS[1], 'revoked', '1', 'until', u)
 redis.call('EXPIREAT', KEYS[1], u)
 return 1`;
 
+// ARGV: client_id, presented jti, next jti, until, now (ms), reuse window (ms; 0: none).
 const ROTATE = `
-local f = redis.call('HMGET', KEYS[1], 'revoked', 'refresh', 'until')
+local f = redis.call('HMGET', KEYS[1], 'revoked', 'refresh', 'until', 'previous', 'replaced')
 if f[1] == '1' then return 'revoked' end
 if f[2] and f[2] ~= ARGV[2] then
+  local previous = tonumber(ARGV[6]) > 0 and f[4] == ARGV[2]
+  if previous and tonumber(ARGV[5]) - tonumber(f[5]) < tonumber(ARGV[6]) then
+    return 'beside:' .. f[2]
+  end
   redis.call('HSET', KEYS[1], 'revoked', '1')
+  if previous then return 'late' end
   return 'reused'
 end
 local u = math.max(tonumber(f[3] or '0'), tonumber(ARGV[4]))
-redis.call('HSET', KEYS[1], 'client_id', ARGV[1], 'refresh', ARGV[3], 'revoked', '0', 'until', u)
+redis.call('HSET', KEYS[1], 'client_id', ARGV[1], 'refresh', ARGV[3], 'previous', ARGV[2],
+  'replaced', ARGV[5], 'revoked', '0', 'until', u)
 redis.call('EXPIREAT', KEYS[1], u)
 return 'ok'`;
+
+/** The prefix of ROTATE's answer for the previous token within the reuse window, before the current jti. */
+const BESIDE = 'beside:';
 
 const DECIDE = `
 local first = redis.call('GET', KEYS[1])
@@ -63,7 +75,7 @@ interface Scripts {
 	sandboxWriteState(key: string, previous: string, next: string, until: number): Promise<number>;
 	sandboxRedeem(code: string, fam: string, ...args: (string | number)[]): Promise<number>;
 	sandboxRevoke(fam: string, until: number): Promise<number>;
-	sandboxRotate(fam: string, ...args: (string | number)[]): Promise<RotateResult>;
+	sandboxRotate(fam: string, ...args: (string | number)[]): Promise<string>;
 	sandboxDecide(key: string, location: string, exp: number): Promise<string>;
 }
 
@@ -144,17 +156,24 @@ export class RedisStore implements SandboxStore {
 		client_id: string,
 		presentedJti: string,
 		nextJti: string,
-		until: number
+		until: number,
+		reuseSeconds = 0
 	): Promise<RotateResult> {
-		return this.run(() =>
-			this.redis.sandboxRotate(
+		return this.run(async () => {
+			// The time comes from the sandbox's clock, as every other expiry here, not the server's.
+			const answer = await this.redis.sandboxRotate(
 				PREFIX + 'fam:' + fam,
 				client_id,
 				presentedJti,
 				nextJti,
-				this.atLeastNow(until)
-			)
-		);
+				this.atLeastNow(until),
+				this.now(),
+				reuseSeconds * 1000
+			);
+			return answer.startsWith(BESIDE)
+				? { beside: answer.slice(BESIDE.length) }
+				: (answer as Exclude<RotateResult, object>);
+		});
 	}
 
 	decideOnce(ticketJti: string, location: string, exp: number): Promise<string> {

@@ -8,6 +8,8 @@
  * Because the key comes from PLAYGROUND_SESSION_KEY, a restart keeps their signatures valid. The
  * ticket, the code and the refresh token also carry `gen`, the generation of the store that
  * remembers their use (store.server.ts): redeemed under another generation, they are refused.
+ * A refresh token answered within the reuse window (token-route.server.ts) carries `rot` besides
+ * its own `jti`: the jti of the current refresh token it stands beside, which the store tracks for it.
  */
 import { SignJWT, jwtVerify, errors } from 'jose';
 import { randomBytes } from 'node:crypto';
@@ -54,7 +56,8 @@ const schemas = {
 		client_id: z.string(),
 		scope: scopeSchema,
 		fam: z.string().min(1),
-		gen
+		gen,
+		rot: z.string().min(1).optional()
 	}),
 	access: z.object({
 		...base,

@@ -4,8 +4,8 @@
  * - `RedisStore` (`redis-store.server.ts`, when REDIS_URL is set): any Redis-protocol server
  *   (Valkey or Redis), shared by every process and instance that uses it.
  *
- * It holds the used authorization codes, the grant families (current refresh-token id, revoked
- * mark), the consent decisions and the demo data (read, starred, labels) of each namespace. Every operation that decides something is atomic in both
+ * It holds the used authorization codes, the grant families (current refresh-token id, the previous
+ * one and when it was replaced, revoked mark), the consent decisions and the demo data (read, starred, labels) of each namespace. Every operation that decides something is atomic in both
  * backends: a code is redeemed once even when two instances receive it in the same millisecond.
  * A revocation is kept until the longest token it covers has expired, never evicted early.
  *
@@ -53,13 +53,19 @@ export interface SandboxStore {
 	isRevoked(fam: string): Promise<boolean>;
 	/** Revokes every token of a family, until `until` (Unix seconds) at least. */
 	revoke(fam: string, until: number): Promise<void>;
-	/** Uses refresh token `presentedJti` of a family; `nextJti` becomes the current one (atomic). */
+	/**
+	 * Uses refresh token `presentedJti` of a family; `nextJti` becomes the current one (atomic).
+	 * With `reuseSeconds` > 0, the previous one, used less than that long after it was replaced (by
+	 * the store's clock), is answered `{ beside }` the current one and changes nothing
+	 * (grants.server.ts `RotateResult`).
+	 */
 	rotate(
 		fam: string,
 		client_id: string,
 		presentedJti: string,
 		nextJti: string,
-		until: number
+		until: number,
+		reuseSeconds?: number
 	): Promise<RotateResult>;
 	/**
 	 * The consent decision of a ticket, made once: the first call stores `location` (the redirect
@@ -134,9 +140,11 @@ export class MemoryStore implements SandboxStore {
 		client_id: string,
 		presentedJti: string,
 		nextJti: string,
-		until: number
+		until: number,
+		reuseSeconds = 0
 	): Promise<RotateResult> {
-		return this.grants.rotate(fam, client_id, presentedJti, nextJti, until);
+		// One synchronous call: the check and the change are one step in this process.
+		return this.grants.rotate(fam, client_id, presentedJti, nextJti, until, reuseSeconds);
 	}
 
 	async decideOnce(ticketJti: string, location: string, exp: number): Promise<string> {

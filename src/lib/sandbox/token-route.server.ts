@@ -5,7 +5,11 @@
  * - Client authentication (§2.3.1): client_id + client_secret in the body, or HTTP Basic with both
  *   form-urlencoded first. Never both at once (§2.3).
  * - Codes are single use (§4.1.2); a replay revokes what the code produced (§10.5).
- * - Refresh tokens rotate; a replayed old one revokes the family (RFC 9700 §4.14.2).
+ * - Refresh tokens rotate; a replayed old one revokes the family (RFC 9700 §4.14.2). With a reuse
+ *   window (SANDBOX_REFRESH_REUSE_SECONDS, as Auth0's rotation overlap and Cognito's grace period),
+ *   the previous one, sent less than that many seconds after it was replaced, is answered again, any
+ *   number of times, with a new access token and a new refresh token of the family that stands beside
+ *   the current one: either of them rotates next, and the other then becomes the previous one.
  * - A code or refresh token issued under another generation of the store (one that has since
  *   forgotten what was used) is refused with invalid_grant: its use cannot be checked.
  */
@@ -166,7 +170,10 @@ function clampScope(client: SandboxClient, scope: SandboxScope): SandboxScope {
 	return client.default_scope === 'read' && hasWrite(scope) ? 'read' : scope;
 }
 
-/** The token response of the service's API docs §2.3: exactly these five fields. */
+/**
+ * The token response of the service's API docs §2.3: exactly these five fields. `rot`: the jti of
+ * the current refresh token the new one stands beside (an answer within the reuse window).
+ */
 async function issueTokens(
 	sandbox: Sandbox,
 	client: SandboxClient,
@@ -175,7 +182,8 @@ async function issueTokens(
 	refreshJti: string,
 	origin: string,
 	now: number,
-	gen: string
+	gen: string,
+	rot?: string
 ): Promise<Response> {
 	const { refreshTtl } = sandbox.settings;
 	const expires_in = accessTtlFor(sandbox.settings, client);
@@ -194,7 +202,7 @@ async function issueTokens(
 	);
 	const refresh = await signRefreshToken(
 		sandbox,
-		{ client_id: client.client_id, scope, fam, gen, jti: refreshJti },
+		{ client_id: client.client_id, scope, fam, gen, jti: refreshJti, ...(rot && { rot }) },
 		refreshTtl,
 		now
 	);
@@ -342,12 +350,15 @@ async function refreshTokenGrant(
 	const gen = await grants.generation();
 	if (claims.gen !== gen) return tokenError(400, 'invalid_grant', forgotten('refresh token'));
 	const nextJti = newId();
+	const window = sandbox.settings.refreshReuseWindow;
+	// A token answered within the reuse window is tracked as the current one it stands beside.
 	const rotated = await grants.rotate(
 		claims.fam,
 		client.client_id,
-		claims.jti,
+		claims.rot ?? claims.jti,
 		nextJti,
-		familyUntil(sandbox, client, now)
+		familyUntil(sandbox, client, now),
+		window
 	);
 	if (rotated === 'revoked')
 		return tokenError(400, 'invalid_grant', 'The refresh token has been revoked');
@@ -355,7 +366,16 @@ async function refreshTokenGrant(
 		return tokenError(
 			400,
 			'invalid_grant',
-			'The refresh token was already used (refresh tokens rotate); every token of this grant is now revoked'
+			window > 0
+				? `The refresh token was already used and is older than the previous one (refresh tokens rotate; only the previous one is accepted again, for ${window} seconds after it was replaced); every token of this grant is now revoked`
+				: 'The refresh token was already used (refresh tokens rotate); every token of this grant is now revoked'
+		);
+	}
+	if (rotated === 'late') {
+		return tokenError(
+			400,
+			'invalid_grant',
+			`The refresh token was already used and replaced ${window} seconds ago or more (refresh tokens rotate; the previous one is accepted again only for ${window} seconds after it was replaced); every token of this grant is now revoked`
 		);
 	}
 	return issueTokens(
@@ -366,7 +386,8 @@ async function refreshTokenGrant(
 		nextJti,
 		origin,
 		now,
-		gen
+		gen,
+		rotated === 'ok' ? undefined : rotated.beside
 	);
 }
 
