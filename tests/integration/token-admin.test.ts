@@ -118,6 +118,13 @@ test('revoking the refresh token ends the grant: the refresh grant is refused', 
 	expect(await c.page()).toContain('data-testid="refresh-revoked"');
 	const intro = await c.action('introspect', { which: 'refresh_token' });
 	expect(JSON.parse(exchanges(intro)[0]!.response!.body)).toEqual({ active: false });
+	// A refresh after it: refused, and its one finding names the cause this flow knows.
+	const [again] = exchanges(await c.action('refresh'));
+	const errors = again!.findings.filter((f) => f.level === 'error');
+	expect(errors.map((f) => f.code)).toEqual(['refresh-revoked']);
+	expect(errors[0]!.message).toMatch(
+		/^The refresh token sent was revoked by this flow \(step 8\): a revoked refresh token is refused\./
+	);
 });
 
 test('a revocation endpoint that answers 200 and revokes nothing: the proof says the token still works', async () => {

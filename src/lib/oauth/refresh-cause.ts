@@ -16,8 +16,11 @@ import * as said from './catalogue/refresh-failure';
 export interface RefreshHistory {
 	/** A refresh on record (#n) sent it and got another in its place: it was rotated away. */
 	superseded?: number;
-	/** A revocation on record (#n) of it, or of the access token issued with it. */
-	revoked?: { by: number; what: 'refresh' | 'access' };
+	/**
+	 * A revocation on record of it, or of the access token issued with it: by the exchange #n, or
+	 * by this flow's revocation step when its number is not known (the server's own record).
+	 */
+	revoked?: { by?: number; what: 'refresh' | 'access' };
 	/** The answer that issued it (#n) gave it an expiry (in this field), and it was sent after it. */
 	expired?: { from: number; field: string };
 }

@@ -39,12 +39,15 @@ export const REFRESH_SUPERSEDED = entry({
 	ref: 'RFC 9700 §4.14.2; RFC 6749 §6'
 });
 
+/** Who revoked it: the exchange #n, or this flow's revocation step. */
+const revokedBy = (by: number | undefined) => (by === undefined ? 'this flow (step 8)' : `#${by}`);
+
 /** The refresh token sent was revoked on record (#n). */
 export const REFRESH_REVOKED = entry({
 	code: 'refresh-revoked',
 	level: 'error',
-	message: (by: number, words: string | undefined, answered: string | undefined) =>
-		`The refresh token sent was revoked by #${by}: a revoked refresh token is refused.${said(words)}${shape(answered)}`,
+	message: (by: number | undefined, words: string | undefined, answered: string | undefined) =>
+		`The refresh token sent was revoked by ${revokedBy(by)}: a revoked refresh token is refused.${said(words)}${shape(answered)}`,
 	fix: NEW_CONSENT,
 	ref: 'RFC 7009 §2.1'
 });
@@ -53,8 +56,8 @@ export const REFRESH_REVOKED = entry({
 export const REFRESH_ACCESS_REVOKED = entry({
 	code: 'refresh-access-revoked',
 	level: 'error',
-	message: (by: number, words: string | undefined, answered: string | undefined) =>
-		`Most likely revoked: #${by} revoked the access token of this grant, and a server may revoke the refresh token with it.${said(words)}${shape(answered)}`,
+	message: (by: number | undefined, words: string | undefined, answered: string | undefined) =>
+		`Most likely revoked: ${revokedBy(by)} revoked the access token of this grant, and a server may revoke the refresh token with it.${said(words)}${shape(answered)}`,
 	fix: NEW_CONSENT,
 	ref: 'RFC 7009 §2.1'
 });

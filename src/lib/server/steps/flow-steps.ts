@@ -342,7 +342,18 @@ export async function refreshTokens(
 			body: refreshBody({ ...body, refresh_token: tokens.refresh_token }),
 			note
 		},
-		{ diagnosis: { requestedScope: tokens.requested_scope } }
+		{
+			diagnosis: {
+				requestedScope: tokens.requested_scope,
+				// What this flow knows of the refresh token it sends: a revocation in step 8, of it
+				// or of its access token (refresh-cause.ts names it as the likely cause of a refusal).
+				refreshHistory: session.tokens?.revoked?.refresh
+					? { revoked: { what: 'refresh' } }
+					: session.tokens?.revoked?.access
+						? { revoked: { what: 'access' } }
+						: undefined
+			}
+		}
 	);
 	return {
 		ok: true,
