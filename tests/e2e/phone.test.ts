@@ -271,8 +271,8 @@ describe('a docs link on a phone', () => {
 
 		await p.getByLabel('Client secret').fill('sandbox-rw-secret');
 		await p.getByRole('button', { name: 'Save setup' }).click();
-		// The focus moves to the consent step, below the setup.
-		await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('consent-open');
+		// The focus moves to the consent step's heading, under the folded setup.
+		await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('consent-title');
 		expect.soft(await bannerInReach(p, '31-docs-link-focus-on-consent')).toBe('');
 		await checkLayout(p, 'phone', '31-docs-link-focus-on-consent');
 

@@ -18,7 +18,11 @@ const ORIGIN = 'http://127.0.0.1:5173';
 const DEFAULTS = setupWith({ base_url: `${ORIGIN}/sandbox`, redirect_uri: `${ORIGIN}/callback` });
 
 /** The form's controls that carry a setup field, in the order they appear, inside or outside Advanced. */
-function renderForm(setup: Setup | null, guardMode: 'local' | 'hosted' = 'hosted') {
+function renderForm(
+	setup: Setup | null,
+	guardMode: 'local' | 'hosted' = 'hosted',
+	prefill: Partial<Setup> | null = null
+) {
 	const { body } = render(SetupFormInFlow, {
 		props: {
 			facts: {
@@ -40,7 +44,8 @@ function renderForm(setup: Setup | null, guardMode: 'local' | 'hosted' = 'hosted
 				presets: [],
 				guardMode,
 				submitSetup: () => {},
-				submitPreset: () => {}
+				submitPreset: () => {},
+				prefill
 			}
 		}
 	});
@@ -68,10 +73,28 @@ function renderForm(setup: Setup | null, guardMode: 'local' | 'hosted' = 'hosted
 		],
 		advanced: [...new Set(inAdvanced.map(nameOf))],
 		/** The first control of a field, by its name. */
-		control: (name: FieldName) => controls(doc).find((e) => e.attribs.name === name)!
+		control: (name: FieldName) => controls(doc).find((e) => e.attribs.name === name)!,
+		/** The element the keyboard reaches next after the secret field, and whether it is in its form. */
+		afterSecret: () => {
+			const stops = DomUtils.findAll(
+				(e) =>
+					(['input', 'select', 'textarea', 'button', 'summary'].includes(e.name) &&
+						e.attribs.type !== 'hidden') ||
+					(e.name === 'a' && 'href' in e.attribs),
+				doc.children
+			);
+			const at = stops.findIndex((e) => e.attribs.id === 'client_secret');
+			const next = stops[at + 1]!;
+			return { next, sameForm: formOf(next) === formOf(stops[at]!) };
+		}
 	};
 }
 const nameOf = (e: Element) => String(e.attribs.name);
+/** The form an element is in. */
+function formOf(e: Element): Element | null {
+	for (let p = e.parent; p; p = p.parent) if ('name' in p && p.name === 'form') return p as Element;
+	return null;
+}
 
 describe('the setup form, from the table of setup fields', () => {
 	test('the basic fields come first; the others under "Advanced settings", each group in its place', () => {
@@ -190,6 +213,18 @@ describe('the setup form, from the table of setup fields', () => {
 		expect(renderForm(basicOnly).open).toBe(false);
 		expect(renderForm({ ...basicOnly, token_location: 'query' }).open).toBe(true);
 		expect(renderForm({ ...basicOnly, jwks_uri: 'https://as.example/jwks' }).open).toBe(true);
+	});
+});
+
+describe('a docs link’s reader', () => {
+	test('opened from a docs link, Save comes right after the secret field, in the setup form; else the scope does', () => {
+		const reader = renderForm(null, 'hosted', { client_id: 'sandbox-rw' }).afterSecret();
+		expect(reader.next.name).toBe('button');
+		expect(reader.next.attribs.type).toBe('submit');
+		expect(DomUtils.textContent(reader.next).trim()).toBe('Save');
+		expect(reader.sameForm).toBe(true);
+		const own = renderForm(null).afterSecret();
+		expect(own.next.attribs.id).toBe('scope');
 	});
 });
 
