@@ -192,3 +192,32 @@ test('the sandbox publishes no revocation endpoint: the step refuses, and nothin
 	expect(bad.type).toBe('failure');
 	expect(bad.status).toBe(400);
 });
+
+test('an OpenID user-info endpoint the metadata named refuses a token without openid: one finding naming it, the scope to ask for, and with it the call works', async () => {
+	const c = new Client(srv.url);
+	expect((await c.action('discover', { base_url: oidc.issuer, issuer: '' })).type).toBe('success');
+	await withTokens(c, { scope: 'read' });
+	const [refused] = exchanges(await c.action('userinfo'));
+	// oidc-provider's own answer: 403 insufficient_scope, "access token missing openid scope".
+	expect(refused!.response!.status).toBe(403);
+	const errors = refused!.findings.filter((f) => f.level === 'error');
+	expect(errors.map((f) => f.code)).toEqual(['openid-scope-missing']);
+	expect(errors[0]!.message).toMatch(/^The user-info endpoint is OpenID Connect's/);
+	expect(errors[0]!.suggest).toEqual({ field: 'scope', value: 'openid read' });
+	expect(refused!.findings.map((f) => f.code)).not.toContain('wrong-endpoint');
+	// Try again with that scope: a new consent, and the user-info read works.
+	expect((await c.action('restart', { scope: 'openid read' })).type).toBe('success');
+	const back = await signInAndConsent(new Client(oidc.origin), consentUrlFrom(await c.page()));
+	expect((await c.fetch(back)).res.status).toBe(303);
+	expect(exchanges(await c.action('exchange'))[0]!.response!.status).toBe(200);
+	const [read] = exchanges(await c.action('userinfo'));
+	expect(read!.response!.status).toBe(200);
+	expect(read!.findings.filter((f) => f.level === 'error')).toEqual([]);
+});
+
+test('the same endpoint typed by hand, with no metadata fetched: a 403 stays a refusal of the scope', async () => {
+	const c = new Client(srv.url);
+	await withTokens(c, { scope: 'read' });
+	const [refused] = exchanges(await c.action('userinfo'));
+	expect(refused!.findings.map((f) => f.code)).not.toContain('openid-scope-missing');
+});

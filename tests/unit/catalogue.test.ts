@@ -29,13 +29,14 @@ function allExports(): [string, unknown][] {
 const LEVELS = ['error', 'warning', 'info'];
 
 /**
- * What a ref may be: an RFC section or a section of the service's API docs; or, where neither
+ * What a ref may be: an RFC section, an OpenID Connect Core section (the user-info endpoint of a
+ * server whose metadata is OpenID's) or a section of the service's API docs; or, where none
  * covers the case, the Google Reader conventions the sandbox follows (item ids, which the API docs
  * do not describe) or the documentation of the oauth4webapi function whose verdict the entry
  * reports. Each such entry says why in its file.
  */
 const REF =
-	/^(RFC \d+ §|the service's API docs|Google Reader API conventions, |https:\/\/github\.com\/panva\/oauth4webapi\/blob\/main\/docs\/functions\/\w+\.md$)/;
+	/^(RFC \d+ §|OpenID Connect Core 1\.0 §|the service's API docs|Google Reader API conventions, |https:\/\/github\.com\/panva\/oauth4webapi\/blob\/main\/docs\/functions\/\w+\.md$)/;
 
 /** Entries that rest on no RFC or API docs section, on purpose: each says why in its file. */
 const WITHOUT_REF = new Set([

@@ -41,6 +41,11 @@ export interface DiagnoseContext {
 	playground?: PlaygroundInfo;
 	/** For a refresh: what is on record of the refresh token it sent (refresh-cause.ts). */
 	refreshHistory?: RefreshHistory;
+	/**
+	 * The user-info endpoint called is the one OpenID metadata named, with the scope the token was
+	 * granted: a refusal of a token without `openid` is named as such, and never laid on the URL.
+	 */
+	openidUserinfo?: { scope: string };
 }
 
 /** Number.isInteger, which also tells the type checker that the value is a number. */
@@ -128,6 +133,28 @@ function rateLimitFindings(ex: Exchange): Finding[] {
 	const res = ex.response!;
 	const reset = headerValue(res.headers, 'X-Reader-Limits-Reset-After');
 	return res.status === 429 ? [raise(resourceCall.RATE_LIMITED, reset)] : [];
+}
+
+/**
+ * A refusal by an OpenID Connect user-info endpoint (named by the metadata) of a token granted no
+ * `openid` (OpenID Connect Core §5.3: the user-info endpoint serves tokens granted it): certain when
+ * the server says it wants that scope (403 insufficient_scope, or a challenge naming `openid`),
+ * likely for a bare 401 (django-oauth-toolkit's invalid_token).
+ */
+function openidScopeMissing(ex: Exchange, ctx: DiagnoseContext): Finding | undefined {
+	const scope = ctx.openidUserinfo?.scope;
+	const res = ex.response!;
+	if (scope === undefined || specOf(ex.step).endpoint !== 'userinfo') return undefined;
+	if (scope.split(/\s+/).includes('openid') || (res.status !== 401 && res.status !== 403))
+		return undefined;
+	const www = headerValue(res.headers, 'WWW-Authenticate') ?? '';
+	const body = jsonObject(res.body);
+	const says =
+		/insufficient_scope/.test(www) ||
+		body?.error === 'insufficient_scope' ||
+		/scope="[^"]*\bopenid\b/.test(www);
+	if (res.status === 403 && !says) return undefined;
+	return raise(resourceCall.OPENID_SCOPE_MISSING, scope, says);
 }
 
 function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
@@ -351,7 +378,7 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	const res = ex.response;
 	if (!res) return out;
 	// An answer that is not OAuth names the URL as probably wrong, in place of the generic findings.
-	const wrong = wrongEndpointFinding(ex, ctx.playground);
+	let wrong = wrongEndpointFinding(ex, ctx.playground);
 	const redirects = spec.travels === 'redirect-back' || spec.endpoint === 'authorization';
 	if (res.status >= 300 && res.status < 400 && !redirects) {
 		out.push(wrong ?? raise(answer.REDIRECT, res.status, headerValue(res.headers, 'Location')));
@@ -389,6 +416,10 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		return out;
 	}
 	if (spec.sendsAccessToken) {
+		const openid = openidScopeMissing(ex, ctx);
+		if (openid) return [...out, openid, ...rateLimitFindings(ex)];
+		// An endpoint the metadata gave is the server's own: no guess that it is another.
+		if (spec.endpoint === 'userinfo' && ctx.openidUserinfo) wrong = undefined;
 		out.push(...apiFindings(ex, ctx));
 		out.push(...(wrong ? [wrong] : jsonExpected(ex)));
 		const item = badItemIdFinding(ex);

@@ -127,6 +127,11 @@ export interface VouchedOrigins {
 	origins: string[];
 	/** The client authentication methods the token endpoint takes, as the metadata lists them. */
 	auth_methods?: string[];
+	/**
+	 * The user-info endpoint the metadata named, when it lists `openid` in scopes_supported: an
+	 * OpenID Connect user-info endpoint, which answers only a token granted `openid`.
+	 */
+	openid_userinfo?: string;
 }
 
 /** What metadata vouches for the flow's tokens: the issuer it speaks for, and the origins it names. */

@@ -19,6 +19,9 @@ export const TOKEN_EXPIRED = entry({
 	ref: BEARER_ERRORS
 });
 
+/** A scope with `openid` first, the rest as they were. */
+const openidScope = (scope: string) => ['openid', ...scope.split(/\s+/).filter(Boolean)].join(' ');
+
 /**
  * A 401 on a call with an access token that had not expired: invalid, revoked, or sent in the wrong
  * place.
@@ -30,6 +33,22 @@ export const TOKEN_REFUSED = entry({
 		`The service refused the access token (401${saidInvalidToken ? ', invalid_token' : ''}).`,
 	fix: 'The token may be expired, revoked, or sent in the wrong place. Refresh it, or check where the token goes (header or query).',
 	ref: BEARER_ERRORS
+});
+
+/**
+ * An OpenID Connect user-info endpoint (the one the metadata named) refused a token granted no
+ * `openid`: certain when it says it wants that scope, likely for a bare 401. The fix asks for the
+ * same scope with `openid` (the metadata lists it in scopes_supported).
+ */
+export const OPENID_SCOPE_MISSING = entry({
+	code: 'openid-scope-missing',
+	level: 'error',
+	message: (scope: string, says: boolean) =>
+		`${says ? 'The' : 'Most likely, the'} user-info endpoint is OpenID Connect's (the metadata named it, and lists openid in scopes_supported), and it answers only an access token granted the openid scope: this one was granted "${scope}".`,
+	fix: (scope: string) =>
+		`Ask for the scope "${openidScope(scope)}" and authorize again; the user-info endpoint is the right one.`,
+	ref: 'OpenID Connect Core 1.0 §5.3',
+	suggest: (scope: string) => ({ field: 'scope', value: openidScope(scope) })
 });
 
 /**

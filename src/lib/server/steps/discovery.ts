@@ -218,7 +218,10 @@ export async function fillFromMetadata(
 		issuer: discovery.values.issuer ?? '',
 		token_endpoint: discovery.values.token_endpoint ?? '',
 		origins: metadataOrigins(discovery.values),
-		auth_methods: discovery.authMethods.slice(0, 16)
+		auth_methods: discovery.authMethods.slice(0, 16),
+		...(discovery.values.userinfo_endpoint && discovery.scopes.includes('openid')
+			? { openid_userinfo: discovery.values.userinfo_endpoint }
+			: {})
 	};
 	const vouched = session.tokens ? vouchFor(session.tokens_for, metadata_for) : null;
 	return {

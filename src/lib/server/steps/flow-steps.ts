@@ -484,7 +484,15 @@ export async function callApi(
 			retry: true,
 			diagnosis: {
 				tokenExpiresAt: current.tokens!.expires_at,
-				requestedScope: current.tokens!.requested_scope
+				requestedScope: current.tokens!.requested_scope,
+				// The user-info endpoint is the one OpenID metadata named: it wants `openid`.
+				...(!api && current.metadata_for?.openid_userinfo === ep.userinfo
+					? {
+							openidUserinfo: {
+								scope: current.tokens!.granted_scope ?? current.tokens!.requested_scope
+							}
+						}
+					: {})
 			}
 		}
 	);
