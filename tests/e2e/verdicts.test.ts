@@ -94,6 +94,13 @@ test("the consent's outcomes are the verdict, in the first screen with the focus
 	);
 	expect(await p.title()).toMatch(/^✕ Step 2, consent refused: invalid_scope/);
 	expect(await p.locator('#verdict a').getAttribute('href')).toBe('#callback');
+	// The transcript's badge names the refusal, not only the playground's own 303.
+	expect(
+		await p
+			.locator('.transcript details.exchange[data-step="callback"] > summary .badge')
+			.last()
+			.innerText()
+	).toBe('303 See Other, consent refused: invalid_scope');
 	// The verdict's link leads to the card, where "Try again" is.
 	await p.keyboard.press('Tab');
 	await p.keyboard.press('Enter');
