@@ -97,7 +97,15 @@ const SHARED_CODES = {
 		'consent-url.INVALID_REQUEST_URI_AT_ONCE'
 	],
 	// invalid_grant for a code or for a refresh token.
-	invalid_grant: ['token.CODE_REFUSED', 'token.REFRESH_TOKEN_REFUSED'],
+	// For a code: refused for a cause its words name (expired, used already, its redirect_uri),
+	// or for one of them.
+	invalid_grant: [
+		'token.CODE_ALREADY_USED',
+		'token.CODE_EXPIRED',
+		'token.CODE_REDIRECT_URI',
+		'token.CODE_REFUSED',
+		'token.REFRESH_TOKEN_REFUSED'
+	],
 	'content-type': ['token.CONTENT_TYPE_NOT_SENT', 'token.CONTENT_TYPE_REFUSED'],
 	'expires_in-range': ['token.EXPIRES_IN_NOT_POSITIVE', 'token.EXPIRES_IN_TOO_LONG'],
 	// Tokens for a code already exchanged: read in a recording, or seen on a replay.

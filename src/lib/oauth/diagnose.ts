@@ -77,9 +77,30 @@ const failureFindings: Record<FailureKind, Entry<[message: string]>> = {
  * it, for the grant that got it; an invalid_request whose description names the Content-Type is
  * about that header; an error the catalogue has no words for keeps the service's own.
  */
+/**
+ * A refused code whose refusal says why, in any server's words: expired ("authorization code has
+ * expired"), used already ("has already been used", "already redeemed"), or its redirect_uri
+ * (Keycloak's "Incorrect redirect_uri"). Words that weigh several causes prove none: then the
+ * likely causes, most likely first.
+ */
+function codeRefusal(desc: string | undefined): Finding | undefined {
+	// Words that weigh causes ("invalid or has expired", "whether it was used is not known") prove
+	// none of them.
+	if (!desc || /\b(or|whether|unknown|not known)\b/i.test(desc)) return undefined;
+	if (/\bexpired?\b/i.test(desc)) return raise(token.CODE_EXPIRED, desc);
+	if (/\b(already|previously)\b.*\b(used|redeemed|exchanged|consumed)\b|\breused?\b/i.test(desc))
+		return raise(token.CODE_ALREADY_USED, desc);
+	if (/\bredirect[_ ]?ur[il]\b/i.test(desc)) return raise(token.CODE_REDIRECT_URI, desc);
+	return undefined;
+}
+
 function tokenErrorFinding(grant: GrantType, err: string, desc: string | undefined): Finding {
 	if (err === 'invalid_request' && /content-type/i.test(desc ?? ''))
 		return raise(token.CONTENT_TYPE_REFUSED, desc);
+	if (grant === 'authorization_code' && err === 'invalid_grant') {
+		const why = codeRefusal(desc);
+		if (why) return why;
+	}
 	const e = explaining(Object.values(token), err, grant);
 	return e ? raise(e, desc) : raise(token.OTHER_ERROR, err, desc);
 }

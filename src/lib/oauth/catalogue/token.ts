@@ -46,6 +46,42 @@ export const REFRESH_TOKEN_REFUSED = entry({
 });
 
 /**
+ * invalid_grant on the code exchange whose words say the code expired: certain, and the fix is to
+ * exchange at once (the code's lifetime is the server's; RFC 6749 §4.1.2 recommends 10 minutes at
+ * most).
+ */
+export const CODE_EXPIRED = entry({
+	code: 'invalid_grant',
+	level: 'error',
+	message: (desc: string) => `The authorization code had expired.${said(desc)}`,
+	fix: 'Exchange a code at once: leave "Exchange the code on return" on, or exchange it by hand as soon as it is back. Start the flow again for a new code.',
+	ref: RFC6749('4.1.2')
+});
+
+/** invalid_grant on the code exchange whose words say the code was used already: certain. */
+export const CODE_ALREADY_USED = entry({
+	code: 'invalid_grant',
+	level: 'error',
+	message: (desc: string) =>
+		`The authorization code had been used already: a code is exchanged once.${said(desc)}`,
+	fix: 'Start the flow again for a new code. If nothing of yours sent it before, something else holds your codes (a second exchange in your application, a proxy or a browser extension that retries): a compliant service then revokes the tokens the first exchange gave (RFC 6749 §4.1.2).',
+	ref: RFC6749('4.1.2')
+});
+
+/**
+ * invalid_grant on the code exchange whose words name the redirect URI: it is not the one the
+ * consent request sent (RFC 6749 §4.1.3 asks for the same value).
+ */
+export const CODE_REDIRECT_URI = entry({
+	code: 'invalid_grant',
+	level: 'error',
+	message: (desc: string) =>
+		`The code was refused for its redirect_uri: the code exchange must send the same redirect_uri as the consent request that brought the code.${said(desc)}`,
+	fix: 'Send exactly the redirect_uri of the consent request, character for character (a trailing slash, http against https, a port).',
+	ref: RFC6749('4.1.3')
+});
+
+/**
  * invalid_grant on the code exchange: the code is invalid, expired or used already, or the
  * redirect_uri is not the one sent at consent.
  */

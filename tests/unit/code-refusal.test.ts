@@ -1,0 +1,81 @@
+/**
+ * `invalid_grant` on a code exchange, with what the service's words say (diagnose.ts): expired,
+ * used already, or its redirect_uri, each certain, in several servers' real wording; words that
+ * weigh causes or prove nothing keep the list of likely causes.
+ */
+import { expect, test } from 'vitest';
+import { diagnose } from '$lib/oauth/diagnose';
+import type { Exchange } from '$lib/exchange/types';
+
+const exchange = (description?: string): Exchange => ({
+	id: 'x1',
+	step: 'exchange',
+	startedAt: '2026-12-06T10:00:00.000Z',
+	request: {
+		method: 'POST',
+		url: 'https://id.example.test/oauth2/token',
+		httpVersion: '1.1',
+		headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+		body: 'grant_type=authorization_code&code=abc&redirect_uri=https%3A%2F%2Fapp.test%2Fcb'
+	},
+	response: {
+		status: 400,
+		statusText: 'Bad Request',
+		httpVersion: '1.1',
+		headers: [
+			['Content-Type', 'application/json'],
+			['Cache-Control', 'no-store']
+		],
+		body: JSON.stringify({
+			error: 'invalid_grant',
+			...(description ? { error_description: description } : {})
+		}),
+		truncated: false
+	},
+	timing: { total: 4 },
+	findings: []
+});
+const first = (description?: string) => {
+	const errors = diagnose(exchange(description)).filter((f) => f.level === 'error');
+	expect(errors).toHaveLength(1);
+	return errors[0]!.message;
+};
+
+test.each([
+	[
+		"the sandbox's expiry",
+		'The authorization code has expired (codes are valid for 60 seconds): exchange it at once',
+		/^The authorization code had expired\./
+	],
+	[
+		"the sandbox's reuse",
+		'The authorization code has already been used; the tokens issued from it are now revoked',
+		/^The authorization code had been used already: a code is exchanged once\./
+	],
+	[
+		"Keycloak's redirect_uri",
+		'Incorrect redirect_uri',
+		/^The code was refused for its redirect_uri/
+	],
+	[
+		"the sandbox's redirect_uri",
+		'The redirect_uri does not match the one used in the consent request',
+		/^The code was refused for its redirect_uri/
+	]
+])('%s: certain, in one finding', (_name, words, message) => {
+	expect(first(words)).toMatch(message);
+});
+
+test.each([
+	["Okta's", 'The authorization code is invalid or has expired.'],
+	["GitHub's", 'The code passed is incorrect or expired.'],
+	[
+		"the sandbox's forgotten store",
+		"The authorization code was issued before the sandbox's store was emptied or replaced, so whether it was already used is not known: start a new consent"
+	],
+	["Keycloak's", 'Code not valid'],
+	["oidc-provider's", 'grant request is invalid'],
+	['no words', undefined]
+])('%s words prove no one cause: the likely causes', (_name, words) => {
+	expect(first(words)).toMatch(/^The authorization code was refused\./);
+});
