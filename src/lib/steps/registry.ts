@@ -95,6 +95,8 @@ export function specOf(step: Step): StepSpec {
 export interface ActionSpec {
 	readonly n?: number;
 	readonly action: StepAction;
+	/** The shape of its verdict, when it has one (spec.ts `verdict`). */
+	readonly verdict?: StepSpec['verdict'];
 }
 
 /** Each step's form action, by its name: the specs that have one, in the order of the table. */

@@ -14,7 +14,12 @@ import type { ActionResult, SubmitFunction } from '@sveltejs/kit';
 import { exchangeNumbers, type Exchange } from '$lib/exchange/types';
 import type { LeftOut } from '$lib/exchange/har/import';
 import { busyText, doneText, type ActionName } from '$lib/exchange/step-registry';
-import { EXCHANGE_STEPS, type ExchangeStep } from '$lib/steps/registry';
+import {
+	EXCHANGE_STEPS,
+	STEP_ACTIONS,
+	type ActionSpec,
+	type ExchangeStep
+} from '$lib/steps/registry';
 import type { FieldErrors } from '$lib/oauth/setup';
 import { issuerStops, type IssuerVerdict } from '$lib/oauth/issuer';
 import { importVerdict, verdictOf } from '$lib/exchange/verdict';
@@ -198,7 +203,7 @@ export class Flow {
 				const outcome = await this.#settle(name, result, auto);
 				this.#end();
 				await after?.(outcome, formElement);
-				if (!auto) await focusOutcome(name);
+				if (!auto && !(await this.#landOnCheck(name))) await focusOutcome(name);
 				else if (name === 'exchange') await this.#landOnVerdict(outcome);
 			};
 		};
@@ -300,6 +305,23 @@ export class Flow {
 	async landOnReturn(outbox: readonly Exchange[]): Promise<void> {
 		if (outbox.some((e) => !e.findings.some((f) => f.code === 'callback-ignored')))
 			await this.#landOnVerdict();
+	}
+
+	/**
+	 * A check the user started (the registration check, the client secret check: a step whose verdict
+	 * is a check's, `STEP_ACTIONS`) lands on its line when it answered: the verdict is the news, in
+	 * the first screen with the focus, and its link leads to the card with the details. A refusal of
+	 * the action itself (its error) lands on the error, as any step's does. Whether it landed.
+	 */
+	async #landOnCheck(name: ActionName): Promise<boolean> {
+		const shape = (STEP_ACTIONS as Record<string, ActionSpec | undefined>)[name]?.verdict;
+		if ((shape !== 'registration' && shape !== 'secret') || this.errors[name]) return false;
+		await tick();
+		const el = this.verdict && document.getElementById('verdict');
+		if (!el) return false;
+		this.announce = '';
+		el.focus();
+		return true;
 	}
 
 	/**
