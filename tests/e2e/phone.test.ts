@@ -152,7 +152,7 @@ describe('every step and state fits the screen', () => {
 				expect(await head.innerText()).toMatch(/Authorization: Bearer \S{4}…\S{6}\n/);
 				await shortened.getByRole('button', { name: 'Show all' }).click();
 				expect(await head.innerText()).toMatch(/Authorization: Bearer \S{30,}\n/);
-				await check('08b-user-info-request');
+				await shot(p, `${size}-08b-user-info-request`);
 
 				await p.getByRole('button', { name: 'Refresh the access token' }).click();
 				await expect.poll(() => p.getByTestId('rotation').textContent()).toContain('rotated');
