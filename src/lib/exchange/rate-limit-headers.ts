@@ -307,7 +307,7 @@ export function readBudget(headers: HeaderList, receivedAt?: number): Budget | u
 }
 
 /** When an exchange's answer came, ms since the epoch (its start plus its time). */
-function receivedAtOf(ex: Pick<Exchange, 'startedAt' | 'timing'>): number | undefined {
+export function receivedAtOf(ex: Pick<Exchange, 'startedAt' | 'timing'>): number | undefined {
 	const start = Date.parse(ex.startedAt);
 	return Number.isNaN(start) ? undefined : start + ex.timing.total;
 }

@@ -7,6 +7,7 @@
  */
 import type { Exchange, FailureKind, Finding } from '$lib/exchange/types';
 import { refreshRefusal, type RefreshHistory } from './refresh-cause';
+import { budgetOf, rateLimits, receivedAtOf } from '$lib/exchange/rate-limit-headers';
 import { specOf } from '$lib/steps/registry';
 import type { GrantType } from '$lib/steps/spec';
 import { headerValue } from '$lib/exchange/types';
@@ -41,6 +42,8 @@ export interface DiagnoseContext {
 	playground?: PlaygroundInfo;
 	/** For a refresh: what is on record of the refresh token it sent (refresh-cause.ts). */
 	refreshHistory?: RefreshHistory;
+	/** Whose rate-limit budget a call spends, as far as the playground knows (a 429's words). */
+	budget?: { owner: 'client' | 'sign-in' | undefined; clientId?: string };
 	/**
 	 * The user-info endpoint called is the one OpenID metadata named, with the scope the token was
 	 * granted: a refusal of a token without `openid` is named as such, and never laid on the URL.
@@ -150,10 +153,31 @@ function tokenResponseFindings(
 	return out;
 }
 
-function rateLimitFindings(ex: Exchange): Finding[] {
-	const res = ex.response!;
-	const reset = headerValue(res.headers, 'X-Reader-Limits-Reset-After');
-	return res.status === 429 ? [raise(resourceCall.RATE_LIMITED, reset)] : [];
+/**
+ * A 429: the budget its headers show spent (exchange/rate-limit-headers.ts, any service's shape),
+ * when it resets and when the service asks to be called again, and whose it is (`ctx.budget`).
+ */
+function rateLimitFindings(ex: Exchange, ctx: DiagnoseContext = {}): Finding[] {
+	if (ex.response!.status !== 429) return [];
+	const budget = budgetOf(ex);
+	const at = receivedAtOf(ex);
+	const spent = budget?.meters.find(
+		(m) => m.left === 0 || (m.limit !== undefined && m.used !== undefined && m.used >= m.limit)
+	);
+	const secondsTo = (ms: number | undefined) =>
+		ms === undefined || at === undefined ? undefined : Math.max(0, Math.round((ms - at) / 1000));
+	const label = spent && spent.label.charAt(0).toLowerCase() + spent.label.slice(1);
+	return [
+		raise(
+			resourceCall.RATE_LIMITED,
+			label,
+			secondsTo(spent?.resetAt ?? budget?.meters.find((m) => m.resetAt !== undefined)?.resetAt) ??
+				rateLimits(ex.response!.headers)?.resetAfter,
+			secondsTo(budget?.retryAt),
+			ctx.budget?.owner,
+			ctx.budget?.clientId
+		)
+	];
 }
 
 /**
@@ -194,7 +218,7 @@ function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		const scope = /insufficient_scope/.test(www) || body?.error === 'insufficient_scope';
 		out.push(raise(scope ? resourceCall.INSUFFICIENT_SCOPE : resourceCall.FORBIDDEN));
 	}
-	out.push(...rateLimitFindings(ex));
+	out.push(...rateLimitFindings(ex, ctx));
 	return out;
 }
 
@@ -438,7 +462,7 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	}
 	if (spec.sendsAccessToken) {
 		const openid = openidScopeMissing(ex, ctx);
-		if (openid) return [...out, openid, ...rateLimitFindings(ex)];
+		if (openid) return [...out, openid, ...rateLimitFindings(ex, ctx)];
 		// An endpoint the metadata gave is the server's own: no guess that it is another.
 		if (spec.endpoint === 'userinfo' && ctx.openidUserinfo) wrong = undefined;
 		out.push(...apiFindings(ex, ctx));

@@ -74,13 +74,37 @@ export const FORBIDDEN = entry({
 	ref: apiDocs('§5 step 7')
 });
 
-/** The service answered 429: over its rate limit. */
+/** Whose budget a 429 spent, as far as the playground knows it. */
+export type BudgetOwner = 'client' | 'sign-in' | undefined;
+
+/** Whose budget it is, in words: the sandbox's own count, or what such services usually do. */
+function whose(owner: BudgetOwner, clientId: string | undefined): string {
+	const client = clientId ? `client id "${clientId}"` : 'this client id';
+	if (owner === 'client')
+		return ` The sandbox counts this budget per client: every user of ${client} spends the same one.`;
+	if (owner === 'sign-in')
+		return ' The hosted sandbox counts this budget per sign-in: only this sign-in spent it.';
+	return ` Feed-reader services usually count limits per application, so every user of ${client} may be spending the same budget.`;
+}
+
+/**
+ * The service answered 429: over its rate limit. Which budget ran out (a zone, or another
+ * service's named one), when it resets and when the service asks to be called again (Retry-After),
+ * and whose budget it is: the sandbox's own count (per client locally, per sign-in when hosted), or
+ * for another service the likely one.
+ */
 export const RATE_LIMITED = entry({
 	code: 'rate-limited',
 	level: 'error',
-	message: (resetAfter: string | undefined) =>
-		`The service's rate limit is reached (429).${resetAfter ? ` The limits reset in ${resetAfter} s.` : ''}`,
-	fix: 'Wait for the reset; zone-1 (reads) and zone-2 (writes) are counted apart.',
+	message: (
+		spent: string | undefined,
+		resetAfter: number | undefined,
+		retryAfter: number | undefined,
+		owner: BudgetOwner,
+		clientId: string | undefined
+	) =>
+		`The service's rate limit is reached (429)${spent ? `: ${spent} is spent` : ''}.${resetAfter !== undefined ? ` It resets in ${resetAfter} s.` : ''}${retryAfter !== undefined ? ` The service asks to be called again in ${retryAfter} s (Retry-After).` : ''}${whose(owner, clientId)}`,
+	fix: 'Wait for the reset, and spend fewer calls: read the reading list (stream/contents/user/-/state/com.google/reading-list) rather than feed by feed, and keep what was read. Zone 1 (reads) and zone 2 (writes) are counted apart.',
 	// The status code's own definition: the API docs give no rate-limit figures (§8).
 	ref: 'RFC 6585 §4'
 });

@@ -485,6 +485,15 @@ export async function callApi(
 			diagnosis: {
 				tokenExpiresAt: current.tokens!.expires_at,
 				requestedScope: current.tokens!.requested_scope,
+				// Whose budget a 429 spent: the sandbox counts per client, or per sign-in when hosted.
+				budget: {
+					owner: c.app.presets.isSandboxTarget(current.setup, c.origin)
+						? c.app.config.policy.mode === 'hosted'
+							? 'sign-in'
+							: 'client'
+						: undefined,
+					clientId: current.setup!.client_id
+				},
 				// The user-info endpoint is the one OpenID metadata named: it wants `openid`.
 				...(!api && current.metadata_for?.openid_userinfo === ep.userinfo
 					? {
