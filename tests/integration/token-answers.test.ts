@@ -14,11 +14,14 @@
  * active", Google's "Token has been expired or revoked.", Auth0's 403 "Unknown or invalid refresh
  * token.", a server answering invalid_request): one error finding each, with its cause, "most
  * likely" where the words do not prove it, and the verdict line names it.
+ *
+ * A 429 from the sandbox (its zone-1 budget set to 2 here), through the playground: the spent zone,
+ * its reset, and whose budget it is as the sandbox counts it locally (per client).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { ClientMetadata } from 'oidc-provider';
 import { freePort, startServer, type TestServer } from '../helpers/server';
-import { Client, consentUrlFrom } from '../helpers/client';
+import { Client, consentUrlFrom, decide } from '../helpers/client';
 import { baseConfiguration, startOidcProvider, type OidcServer } from '../helpers/oidc';
 import { startScriptedService, type ScriptedService } from '../helpers/scripted-service';
 import type { Exchange } from '../../src/lib/exchange/types';
@@ -60,7 +63,8 @@ beforeAll(async () => {
 		}
 	});
 	look = await startScriptedService();
-	srv = await startServer({}, port);
+	// A zone-1 budget of 2 for the sandbox's clients: the 429 test below spends it.
+	srv = await startServer({ SANDBOX_ZONE1_LIMIT: '2' }, port);
 });
 afterAll(async () => {
 	await srv?.stop();
@@ -423,5 +427,36 @@ describe('why a refresh failed, against look-alikes of other servers', () => {
 			expect(verdict.text).toMatch(/^✕ Step 5, refresh, failed: /);
 			expect(verdict.text.toLowerCase()).toContain(errors[0]!.message.slice(0, 20).toLowerCase());
 		}
+	);
+});
+
+test('a 429 from the sandbox names the spent zone and whose budget it is: every user of the client id, as the sandbox counts locally', async () => {
+	const c = new Client(srv.url);
+	const saved = await c.action('setup', {
+		base_url: `${srv.url}/sandbox`,
+		client_id: 'sandbox-rw',
+		client_secret: 'sandbox-rw-secret',
+		scope: 'read write',
+		redirect_uri: `${srv.url}/callback`,
+		auto_exchange: 'false'
+	});
+	expect(saved.type, JSON.stringify(saved.data)).toBe('success');
+	const back = await decide(c, consentUrlFrom(await c.page()));
+	expect((await c.fetch(back)).res.status).toBe(303);
+	expect(exchanges(await c.action('exchange'))[0]!.response!.status).toBe(200);
+	const statuses: number[] = [];
+	let last: Exchange | undefined;
+	for (let i = 0; i < 3; i++) {
+		[last] = exchanges(await c.action('userinfo'));
+		statuses.push(last!.response!.status);
+	}
+	expect(statuses).toEqual([200, 200, 429]);
+	const limited = last!.findings.filter((f) => f.code === 'rate-limited');
+	expect(limited).toHaveLength(1);
+	expect(limited[0]!.message).toMatch(
+		/^The service's rate limit is reached \(429\): zone 1 \(reads\) is spent\. It resets in \d+ s\./
+	);
+	expect(limited[0]!.message).toContain(
+		'The sandbox counts this budget per client: every user of client id "sandbox-rw" spends the same one.'
 	);
 });
