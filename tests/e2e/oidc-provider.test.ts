@@ -59,6 +59,18 @@ async function signInAndConsent(
 	await p.waitForURL(flowUrl(srv.url));
 }
 
+/**
+ * The page landed on its verdict: the line has the focus, lies wholly in the first screen at the
+ * window's size, and says `text`.
+ */
+async function landedOn(p: Page, text: string | RegExp): Promise<void> {
+	await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('verdict');
+	const box = (await p.locator('#verdict').boundingBox())!;
+	expect(box.y).toBeGreaterThanOrEqual(0);
+	expect(box.y + box.height).toBeLessThanOrEqual(p.viewportSize()!.height);
+	expect(await p.locator('#verdict').innerText()).toMatch(text);
+}
+
 /** Waits for the automatic exchange's record, then wants it to be a 200 with the tokens shown. */
 async function exchanged(p: Page): Promise<void> {
 	const exchange = p.locator('#exchange details.exchange');
@@ -83,8 +95,9 @@ describe('against oidc-provider', () => {
 		await shot(p, 'oidc-01-setup');
 
 		await signInAndConsent(p, srv, oidc, 'oidc-02');
-		// Exchanged automatically on return.
+		// Exchanged automatically on return, and the page lands on the verdict.
 		await exchanged(p);
+		await landedOn(p, /^✓ Tokens received: openid read write, expires in \d+ min$/);
 		expect(p.url()).toMatch(flowUrl(srv.url));
 		expect(await p.getByTestId('saved-state').textContent()).toBe(
 			await p.getByTestId('returned-state').textContent()
@@ -123,8 +136,23 @@ describe('against oidc-provider', () => {
 		const p = await newPage({ width: 390, height: 844 }, OFF_LOOPBACK);
 		await openPlayground(p, srv.url);
 		await fillSetup(p, oidc);
+		// The provider's "[ Cancel ]" on its sign-in page: access_denied, in its words, and the line
+		// says the consent was declined, with the focus, in the phone's first screen.
+		await p.getByRole('link', { name: 'Open the consent page' }).click();
+		await p.waitForURL((u) => u.origin === oidc.origin);
+		await p.getByRole('link', { name: '[ Cancel ]' }).click();
+		await p.waitForURL(flowUrl(srv.url));
+		await landedOn(p, /^⊘ Consent declined$/);
+		expect(await p.getByTestId('auth-error').textContent()).toContain(
+			'End-User aborted interaction'
+		);
+		await shot(p, 'oidc-05-phone-declined');
+		// A new request prepared after a decline leaves the line as it was: it is still true.
+		await p.locator('#consent').getByRole('button', { name: 'Prepare a new one' }).click();
+		await expect.poll(() => p.locator('#verdict').innerText()).toBe('⊘ Consent declined');
 		await signInAndConsent(p, srv, oidc, 'oidc-05-phone');
 		await exchanged(p);
+		await landedOn(p, /^✓ Tokens received: openid read write, expires in \d+ min$/);
 		// No issuer in the setup: iss is on the authorization endpoint's origin, shown, not checked.
 		expect(await p.getByTestId('issuer-verdict').textContent()).toBe(
 			'not checked: no issuer known'
@@ -165,6 +193,10 @@ describe('mix-up (RFC 9207) against oidc-provider', () => {
 			expect(text).toContain(oidc.issuer);
 			expect(text).toMatch(/In a mix-up attack/);
 			expect(await p.getByTestId('issuer-verdict').textContent()).toBe('✕ mismatch');
+			await landedOn(
+				p,
+				/^✕ Step 2, callback, failed: possible mix-up attack: the redirect names the issuer /
+			);
 			expect(await p.locator('#callback').getAttribute('class')).toContain('step-failed');
 			// The automatic exchange did not run: nothing in flight, no exchange, no token.
 			expect(await p.getByTestId('busy').count()).toBe(0);

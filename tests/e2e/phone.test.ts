@@ -112,6 +112,13 @@ describe('every step and state fits the screen', () => {
 				await p.getByRole('button', { name: 'Authorize' }).click();
 				await p.waitForURL(flowUrl(srv.url));
 				await p.getByTestId('access-token').waitFor();
+				// Back from the consent in a window that was this size from the start: the exchange
+				// lands on its verdict, with the focus, wholly in the first screen.
+				await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('verdict');
+				const verdict = (await p.locator('#verdict').boundingBox())!;
+				expect(verdict.y).toBeGreaterThanOrEqual(0);
+				expect(verdict.y + verdict.height).toBeLessThanOrEqual(SIZES[size].height);
+				expect(await p.locator('#verdict').innerText()).toMatch(/^✓ Tokens received: read,/);
 				await openExchanges(p, '.flow');
 				await check('06-callback-exchange-tokens');
 

@@ -6,7 +6,8 @@
  * and "Check the client secret" with a wrong secret, then the right one, without a consent.
  * On the way, the refused scope's card offers "Try again with scope read", which asks for read and
  * completes the flow, and the exchange on return lands on its verdict, "✓ Tokens received".
- * Never a stale line: each outcome replaces the one before it.
+ * Never a stale line: each outcome replaces the one before it, and a new consent request, ready or
+ * opened with nothing back yet, is the line until something comes back.
  */
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -114,6 +115,10 @@ test("the consent's outcomes are the verdict, in the first screen with the focus
 	await alert.getByRole('button', { name: 'Try again with scope read' }).click();
 	await expect.poll(() => p.getByTestId('consent-url').textContent()).toMatch(/scope=read&/);
 	expect(await p.getByLabel('Scope', { exact: true }).inputValue()).toBe('read');
+	// The line speaks of the new request, and of the refusal as earlier: never a stale line.
+	expect(await p.locator('#verdict').innerText()).toBe(
+		'Step 1, a new consent request for scope read is ready to open (earlier: consent refused: invalid_scope, this application is registered as "Read only" and cannot request write)'
+	);
 	await shot(p, '11-try-again-with-scope-read');
 	await p.getByRole('link', { name: 'Open the consent page' }).click();
 	await consentAndBack(p, srv.url, 'Authorize');
@@ -147,6 +152,10 @@ test("the consent's outcomes are the verdict, in the first screen with the focus
 	await p.locator('main[data-ready="true"]').waitFor();
 	await notBack.waitFor();
 	expect(await notBack.innerText()).toMatch(/^Not sent back\? .*"Check the consent URL".*a HAR/);
+	// The line says the consent page was opened and nothing came back, and that the tokens work.
+	expect(await p.locator('#verdict').innerText()).toBe(
+		`Step 1, consent page opened for scope read; nothing came back yet; the tokens from #${n} still work`
+	);
 	// Then declined: nothing failed, and the tokens still work.
 	await p.getByRole('link', { name: 'Open the consent page' }).click();
 	await consentAndBack(p, srv.url, 'Deny');

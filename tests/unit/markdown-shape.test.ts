@@ -40,7 +40,7 @@ describe('toMarkdown: the report reads as Markdown blocks, one blank line apart'
 		expect(md).toBe(EXPECTED_API);
 	});
 
-	test('the consent step says the browser opened it; a call with no response and no failure says so', () => {
+	test('the consent step says the browser opened it, and the report opens with the line saying so; a call with no response and no failure says so', () => {
 		const consent = exchange('consent', 'https://svc.test/oauth2/authorize?client_id=c');
 		const api = exchange('api', 'https://svc.test/reader/api/0/user-info', {
 			findings: [{ level: 'info', code: 'note', message: 'Only info' }]
@@ -176,7 +176,7 @@ const EXPECTED_API = [
 	''
 ].join('\n');
 const EXPECTED_CONSENT = [
-	'# Feed-reader OAuth playground transcript',
+	'# Step 1, consent page opened; nothing came back yet · Feed-reader OAuth playground transcript',
 	'',
 	'Generated 2026-03-14T10:00:00.000Z. 2 exchanges. Tokens and codes are shortened to their first and last 4 characters. The client secret is never in a transcript.',
 	'',

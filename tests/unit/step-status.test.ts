@@ -175,7 +175,12 @@ describe('another setup', () => {
 	test('a new setup starts with its steps not done', () => {
 		transcript.add([ex('userinfo', 'setup-A'), ex('refresh', 'setup-A')]);
 		expect(flow.steps.refresh).toBe('done');
-		facts = { ...signedIn('setup-B'), tokens: null, callback: null, pending: {} };
+		facts = {
+			...signedIn('setup-B'),
+			tokens: null,
+			callback: null,
+			pending: { consent_url: 'https://svc.test/oauth2/auth?state=s' }
+		};
 		expect(flow.steps).toMatchObject({ userinfo: 'todo', refresh: 'todo', exchange: 'todo' });
 	});
 });

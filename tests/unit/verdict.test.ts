@@ -39,9 +39,12 @@ const tokens = { access_token: 'at', token_type: 'Bearer', expires_in: 3600, sco
 const consent: Exchange = { ...answer('consent', 302, ''), response: undefined };
 
 describe('the verdict on the flow', () => {
-	test('none before the first token request', () => {
+	test('none before the first attempt', () => {
 		expect(verdictOf([], T0)).toBeUndefined();
-		expect(verdictOf([consent], T0)).toBeUndefined();
+		// A consent request prepared and not opened is no attempt yet.
+		expect(verdictOf([], T0, undefined, { url: 'https://svc.test/oauth2/auth?scope=read' })).toBe(
+			undefined
+		);
 	});
 
 	test('tokens received: the scope granted and the time left, at the time asked', () => {
@@ -267,6 +270,74 @@ describe('the verdict on the redirect back (RFC 6749 §4.1.2)', () => {
 			'✕ Step 2, callback, failed: the returned state does not match the saved one'
 		);
 		expect(verdictOf([back('state=s')], T0)?.text).toBe('✕ Step 2, callback, failed');
+	});
+
+	const opened = (scope: string, id = `consent-${scope}`): Exchange => ({
+		...consent,
+		id,
+		request: {
+			...consent.request,
+			method: 'GET',
+			url: `https://svc.test/oauth2/auth?client_id=c&scope=${encodeURIComponent(scope)}&state=s2`
+		}
+	});
+
+	test('a consent page opened that nothing came back from: said, with the tokens held before', () => {
+		const numbers = new Map([[ok.id, 3]]);
+		expect(verdictOf([opened('read write')], T0)).toEqual({
+			tone: 'neutral',
+			text: 'Step 1, consent page opened for scope read write; nothing came back yet',
+			target: 'consent'
+		});
+		// Opened again after tokens: they still work, or have expired, by their number.
+		expect(verdictOf([ok, opened('read')], T0 + 60_000, numbers)?.text).toBe(
+			'Step 1, consent page opened for scope read; nothing came back yet; the tokens from #3 still work'
+		);
+		expect(verdictOf([ok, opened('read')], T0 + 3_600_000, numbers)?.text).toBe(
+			'Step 1, consent page opened for scope read; nothing came back yet; the access token from #3 has expired'
+		);
+		// What came back after it is the line: the redirect back, then the exchange.
+		const refused = back('error=invalid_scope&state=s2');
+		expect(verdictOf([opened('read write'), refused], T0)?.text).toBe(
+			'✕ Step 2, consent refused: invalid_scope'
+		);
+		expect(verdictOf([opened('read'), back('code=abc&state=s2'), ok], T0)?.tone).toBe('ok');
+		// Without a scope in its address (a pushed request's handle), none is named.
+		const pushed = {
+			...consent,
+			request: { ...consent.request, url: 'https://svc.test/oauth2/auth?client_id=c&request_uri=u' }
+		};
+		expect(verdictOf([pushed], T0)?.text).toBe(
+			'Step 1, consent page opened; nothing came back yet'
+		);
+	});
+
+	test('after a refusal, a new consent request ready to open is the line, with the refusal as earlier', () => {
+		const refused = back('error=invalid_scope&error_description=Read+only+application.&state=s2');
+		const retry = { url: 'https://svc.test/oauth2/auth?client_id=c&scope=read&state=s3' };
+		expect(verdictOf([opened('read write'), refused], T0, undefined, retry)).toEqual({
+			tone: 'neutral',
+			text: 'Step 1, a new consent request for scope read is ready to open (earlier: consent refused: invalid_scope, read only application)',
+			target: 'consent'
+		});
+		// Opened, it is the line until something comes back.
+		expect(verdictOf([opened('read write'), refused, opened('read', 'retry')], T0)?.text).toBe(
+			'Step 1, consent page opened for scope read; nothing came back yet'
+		);
+		// A consent page opened earlier and a newer request prepared since: the newer one is the line.
+		const numbers = new Map([[ok.id, 3]]);
+		expect(verdictOf([ok, opened('read write')], T0, numbers, retry)?.text).toBe(
+			'Step 1, a new consent request for scope read is ready to open; the tokens from #3 still work'
+		);
+		// A request prepared after tokens, a code or a declined consent changes nothing: those lines
+		// are still true.
+		expect(verdictOf([ok], T0 + 60_000, undefined, retry)?.text).toBe(
+			'✓ Tokens received: read write, expires in 59 min'
+		);
+		const denied = back('error=access_denied&state=s2');
+		expect(verdictOf([denied], T0, undefined, retry)?.text).toBe('⊘ Consent declined');
+		const code = back('code=abc&state=s2');
+		expect(verdictOf([code], T0, undefined, retry)?.tone).toBe('ok');
 	});
 
 	test('an ignored redirect (stale or unsolicited) is no attempt of the flow', () => {

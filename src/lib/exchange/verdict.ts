@@ -118,6 +118,51 @@ function returned(ex: Exchange): URLSearchParams {
 }
 
 /**
+ * Whether the tokens the flow held before `before`'s end still work, as a clause of a line whose
+ * attempt brought none ("; the tokens from #3 still work"), by their running number; nothing
+ * when it held none.
+ */
+function tokensHeld(
+	before: readonly Exchange[],
+	now: number,
+	numbers: ReadonlyMap<string, number> | undefined
+): string {
+	const held = before.findLast((e) => specOf(e.step).verdict === 'tokens' && !e.replay);
+	const tokens = held && tokensVerdict(held, [], now);
+	if (tokens?.tone !== 'ok') return '';
+	const n = numbers?.get(held!.id);
+	const from = n ? ` from #${n}` : '';
+	return tokens.text.endsWith('has expired')
+		? `; the access token${from} has expired`
+		: `; the tokens${from} still work`;
+}
+
+/** " for scope read write": the scope a consent request's address asks for; nothing without one. */
+function forScope(url: string): string {
+	const scope = URL.canParse(url) ? new URL(url).searchParams.get('scope')?.trim() : undefined;
+	return scope ? ` for scope ${scope}` : '';
+}
+
+/**
+ * The verdict on a consent page opened (step 1's navigation) that nothing came back from yet: the
+ * service has the browser, and may keep it on a page of its own; the tokens held before still work
+ * or not.
+ */
+function openedVerdict(
+	ex: Exchange,
+	before: readonly Exchange[],
+	now: number,
+	numbers: ReadonlyMap<string, number> | undefined
+): Verdict {
+	const step = STEPS[ex.step];
+	return {
+		tone: 'neutral',
+		text: `Step ${step.n}, consent page opened${forScope(ex.request.url)}; nothing came back yet${tokensHeld(before, now, numbers)}`,
+		target: ex.step
+	};
+}
+
+/**
  * The verdict on the redirect back (RFC 6749 §4.1.2): a consent refused with the service's error
  * and its description, a consent declined (`access_denied`, and whether the tokens the flow held
  * before still work), a callback that failed its checks, a code kept for the script, or a code
@@ -132,19 +177,12 @@ function consentVerdict(
 	const step = STEPS[ex.step];
 	const params = returned(ex);
 	const error = params.get('error');
-	if (error === 'access_denied') {
-		const held = before.findLast((e) => specOf(e.step).verdict === 'tokens' && !e.replay);
-		const tokens = held && tokensVerdict(held, [], now);
-		const n = held && numbers?.get(held.id);
-		const from = n ? ` from #${n}` : '';
-		const still =
-			tokens?.tone !== 'ok'
-				? ''
-				: tokens.text.endsWith('has expired')
-					? `; the access token${from} has expired`
-					: `; the tokens${from} still work`;
-		return { tone: 'neutral', text: `⊘ Consent declined${still}`, target: ex.step };
-	}
+	if (error === 'access_denied')
+		return {
+			tone: 'neutral',
+			text: `⊘ Consent declined${tokensHeld(before, now, numbers)}`,
+			target: ex.step
+		};
 	if (error !== null) {
 		const description = params.get('error_description')?.trim();
 		return {
@@ -244,7 +282,8 @@ function secretVerdict(ex: Exchange): Verdict {
 
 /**
  * Where the newest attempt of `exchanges` is, the exchange the verdict is on (-1 before the first):
- * the newest of a step that has a verdict. A replay sent on purpose (server/steps/replay.ts) is no
+ * the newest of a step that has a verdict (a consent page opened is one, until something comes
+ * back). A replay sent on purpose (server/steps/replay.ts) is no
  * attempt of the flow's own, nor a redirect back that the flow ignored (a stale or unsolicited one,
  * oauth/callback.ts).
  */
@@ -255,20 +294,53 @@ export function latestAttempt(exchanges: readonly Exchange[]): number {
 }
 
 /**
+ * A consent request prepared and not opened yet (the page data's pending one, whose navigation is
+ * not in the transcript): after a refusal ("Try again with scope read", "Prepare a new one"), the
+ * line speaks of it, not of the request it replaced.
+ */
+export interface PreparedConsent {
+	/** Its consent URL, as step 1 shows it. */
+	url: string;
+}
+
+/** The line while a new consent request waits to be opened; `more` adds what came before it. */
+function preparedVerdict(prepared: PreparedConsent, more: string): Verdict {
+	return {
+		tone: 'neutral',
+		text: `Step ${STEPS.consent.n}, a new consent request${forScope(prepared.url)} is ready to open${more}`,
+		target: 'consent'
+	};
+}
+
+/**
  * The verdict on the newest attempt of `exchanges` (at `now`, for the time left; `numbers`, the
- * transcript's running numbers, to name an earlier exchange), or none before the first one.
+ * transcript's running numbers, to name an earlier exchange; `prepared`, a consent request waiting
+ * to be opened), or none before the first one.
  */
 export function verdictOf(
 	exchanges: readonly Exchange[],
 	now: number,
-	numbers?: ReadonlyMap<string, number>
+	numbers?: ReadonlyMap<string, number>,
+	prepared?: PreparedConsent
 ): Verdict | undefined {
 	const i = latestAttempt(exchanges);
 	const ex = exchanges[i];
 	if (!ex) return undefined;
+	const before = exchanges.slice(0, i);
 	switch (specOf(ex.step).verdict) {
-		case 'consent':
-			return consentVerdict(ex, exchanges.slice(0, i), now, numbers);
+		case 'opened':
+			// A newer request prepared since: the one opened is no longer the flow's.
+			return prepared && prepared.url !== ex.request.url
+				? preparedVerdict(prepared, tokensHeld(before, now, numbers))
+				: openedVerdict(ex, before, now, numbers);
+		case 'consent': {
+			const consent = consentVerdict(ex, before, now, numbers);
+			// Refused or failed, and a new request is ready: the line says what comes next, and
+			// what the last one came to, as earlier.
+			return prepared && consent.tone === 'fail'
+				? preparedVerdict(prepared, ` (earlier: ${consent.text.replace(/^✕ Step \d+, /, '')})`)
+				: consent;
+		}
 		case 'registration':
 			return registrationVerdict(ex);
 		case 'secret':

@@ -13,5 +13,6 @@ export const spec = {
 	name: 'consent',
 	travels: 'navigation',
 	endpoint: 'authorization',
+	verdict: 'opened',
 	har: { rank: 1, matches: ({ path }) => path.endsWith('/oauth2/auth') }
 } as const satisfies StepSpec;

@@ -108,12 +108,13 @@ export interface StepSpec {
 	readonly strictJudge?: StrictJudge;
 	/**
 	 * The shape of its verdict, the flow's one line when it is the newest attempt
-	 * (exchange/verdict.ts): `tokens`, on a token answer; `consent`, on the redirect back (a code, or
+	 * (exchange/verdict.ts): `tokens`, on a token answer; `opened`, on the consent page opened (while
+	 * nothing came back); `consent`, on the redirect back (a code, or
 	 * the consent refused or declined); `registration`, on the registration check; `secret`, on the
 	 * client secret check (whether the service accepted the client's credentials, and how surely).
 	 * A step without one never replaces the line.
 	 */
-	readonly verdict?: 'tokens' | 'consent' | 'registration' | 'secret';
+	readonly verdict?: 'tokens' | 'opened' | 'consent' | 'registration' | 'secret';
 	/**
 	 * The exports show its request and never send it, and this says why (the client secret check:
 	 * its code is made up). It spends nothing.

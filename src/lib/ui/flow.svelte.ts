@@ -59,7 +59,8 @@ export interface FlowFacts {
 	flow: string;
 	setup: unknown;
 	secret: string | null;
-	pending: unknown;
+	/** The consent request waiting for its redirect back (its URL, as step 1 shows it); null: none. */
+	pending: { consent_url: string } | null;
 	callback: { verdict: string; error?: string; iss?: IssuerVerdict } | null;
 	hasCode: boolean;
 	/** The issuer check held the code back (RFC 9207): only "Exchange anyway" exchanges it. */
@@ -162,11 +163,16 @@ export class Flow {
 	readonly verdict = $derived.by(() => {
 		// An imported recording is what the page shows: its verdict is the line.
 		if (this.imported) return importVerdict(this.imported.name, this.imported.exchanges);
-		const { setupId, credentialsId } = this.#facts();
+		const { setupId, credentialsId, pending } = this.#facts();
+		// A consent request waiting to be opened: its navigation is not in the transcript yet.
+		const url = pending?.consent_url;
+		const prepared =
+			url && !transcript.items.some((e) => e.request.url === url) ? { url } : undefined;
 		return verdictOf(
 			transcript.items.filter((e) => ofSetup(e, setupId) && !otherCredentials(e, credentialsId)),
 			this.clock.now,
-			this.numbers
+			this.numbers,
+			prepared
 		);
 	});
 	/** In the step cards only the newest exchange starts open; the rest fold, so the page reads at a glance. */
