@@ -102,6 +102,13 @@ test('oidc-provider, registered one trailing slash away: warned after Save, then
 		`It was registered with a trailing slash: ${srv.url}/callback/; send exactly that, or add ${srv.url}/callback to the registration.`
 	);
 	expect(await p.locator('#consent li.finding-error').count()).toBe(1);
+	// The check lands on its line, with the focus, in the first screen: what it found.
+	await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('verdict');
+	const line = p.locator('#verdict');
+	expect((await line.boundingBox())!.y + (await line.boundingBox())!.height).toBeLessThanOrEqual(
+		p.viewportSize()!.height
+	);
+	expect(await line.innerText()).toMatch(/^✕ Registration check: .*redirect/i);
 	await finding.scrollIntoViewIfNeeded();
 	await shot(p, '63-redirect-uri-oidc-provider-1280', { screen: true });
 	expect(await axeProblems(p), 'axe: the warning and the finding').toEqual([]);
