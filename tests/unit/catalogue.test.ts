@@ -77,11 +77,22 @@ const SHARED_CODES = {
 		'consent-url.INVALID_REQUEST_AT_ONCE',
 		'token.INVALID_REQUEST'
 	],
+	// invalid_scope also in words for a server other than the feed-reader service (oauth/advice.ts).
 	invalid_scope: [
 		'authorization-error.INVALID_SCOPE',
+		'authorization-error.INVALID_SCOPE_ELSEWHERE',
 		'consent-url.INVALID_SCOPE_AT_ONCE',
-		'token.INVALID_SCOPE'
+		'consent-url.INVALID_SCOPE_AT_ONCE_ELSEWHERE',
+		'token.INVALID_SCOPE',
+		'token.INVALID_SCOPE_ELSEWHERE'
 	],
+	// A 403 from the API, and no metadata: the feed-reader service's words, or any server's.
+	insufficient_scope: [
+		'resource-call.INSUFFICIENT_SCOPE',
+		'resource-call.INSUFFICIENT_SCOPE_ELSEWHERE'
+	],
+	forbidden: ['resource-call.FORBIDDEN', 'resource-call.FORBIDDEN_ELSEWHERE'],
+	'metadata-none': ['server-metadata.METADATA_NONE', 'server-metadata.METADATA_NONE_ELSEWHERE'],
 	unauthorized_client: [
 		'authorization-error.UNAUTHORIZED_CLIENT',
 		'consent-url.UNAUTHORIZED_CLIENT_AT_ONCE',

@@ -6,6 +6,7 @@
 import { API_DOCS } from './docs';
 import { explaining, raise } from './catalogue/raise';
 import * as authorizationError from './catalogue/authorization-error';
+import type { Advice } from './advice';
 // Kept here, not in setup.ts: the page imports this module, and setup.ts would bring zod into the
 // browser bundle (zod probes for eval on load, which the page's CSP reports as a violation).
 export const MAX_STATE_BYTES = 500; // the service's API docs §4.1, §8
@@ -142,12 +143,15 @@ export function checkCallback(
  * Plain words for an authorization error that came back on the redirect (RFC 6749 §4.1.2.1): the
  * fix of its entry in `catalogue/authorization-error.ts`, or of the entry for any other error. They
  * name the sandbox's own buttons only when `target.sandbox` says the consent page was the built-in
- * sandbox's; any other provider's page has its own.
+ * sandbox's; any other provider's page has its own. An invalid_scope names the service's "Read
+ * only" and two scopes only when `target.advice` (advice.ts) does not say the setup is another's.
  */
 export function explainAuthorizationError(
 	error: string,
-	target: { sandbox?: boolean } = {}
+	target: { sandbox?: boolean; advice?: Advice } = {}
 ): string {
+	if (error === 'invalid_scope' && target.advice && !target.advice.service)
+		return raise(authorizationError.INVALID_SCOPE_ELSEWHERE, undefined, target.advice.scopes).fix!;
 	const explained = explaining(Object.values(authorizationError), error);
 	const finding = explained
 		? raise(explained, undefined, target.sandbox)

@@ -27,6 +27,7 @@ import { redirectUriFix, retryRedirect, type RedirectUriOptions } from './redire
 import { pageText } from './page-text';
 import { redirectRefusal } from './redirect-refusal';
 import { signInPage, signInRedirect } from './sign-in-first';
+import type { Advice } from './advice';
 
 export interface DiagnoseContext {
 	requestedScope?: string;
@@ -49,7 +50,16 @@ export interface DiagnoseContext {
 	 * granted: a refusal of a token without `openid` is named as such, and never laid on the URL.
 	 */
 	openidUserinfo?: { scope: string };
+	/**
+	 * Whose advice fits the setup (advice.ts): the feed-reader service's own words (its documented
+	 * paths, its `userId`, its "Read only" registrations and two scopes) only where the setup is the
+	 * service's; otherwise generic words, with the scopes its metadata lists. Not given: the service's.
+	 */
+	advice?: Advice;
 }
+
+/** Whether the service's own advice fits (`ctx.advice`); yes when nothing says otherwise. */
+const forService = (ctx: DiagnoseContext) => ctx.advice?.service ?? true;
 
 /** Number.isInteger, which also tells the type checker that the value is a number. */
 const isInteger = (v: unknown): v is number => Number.isInteger(v);
@@ -97,9 +107,16 @@ function codeRefusal(desc: string | undefined): Finding | undefined {
 	return undefined;
 }
 
-function tokenErrorFinding(grant: GrantType, err: string, desc: string | undefined): Finding {
+function tokenErrorFinding(
+	grant: GrantType,
+	err: string,
+	desc: string | undefined,
+	ctx: DiagnoseContext
+): Finding {
 	if (err === 'invalid_request' && /content-type/i.test(desc ?? ''))
 		return raise(token.CONTENT_TYPE_REFUSED, desc);
+	if (err === 'invalid_scope' && !forService(ctx))
+		return raise(token.INVALID_SCOPE_ELSEWHERE, desc, ctx.advice?.scopes);
 	if (grant === 'authorization_code' && err === 'invalid_grant') {
 		const why = codeRefusal(desc);
 		if (why) return why;
@@ -143,7 +160,8 @@ function tokenResponseFindings(
 					token.SCOPE_DIFFERS,
 					body.scope,
 					ctx.requestedScope,
-					asked.has('write') && !got.has('write')
+					// Zone 2 and "Read only" are the service's (its API docs §5 step 7, §4.1).
+					forService(ctx) && asked.has('write') && !got.has('write')
 				)
 			);
 	}
@@ -216,7 +234,18 @@ function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		);
 	} else if (res.status === 403) {
 		const scope = /insufficient_scope/.test(www) || body?.error === 'insufficient_scope';
-		out.push(raise(scope ? resourceCall.INSUFFICIENT_SCOPE : resourceCall.FORBIDDEN));
+		if (forService(ctx))
+			out.push(raise(scope ? resourceCall.INSUFFICIENT_SCOPE : resourceCall.FORBIDDEN));
+		else
+			out.push(
+				scope
+					? raise(
+							resourceCall.INSUFFICIENT_SCOPE_ELSEWHERE,
+							/\bscope="([^"]*)"/.exec(www)?.[1] || undefined,
+							ctx.advice?.scopes
+						)
+					: raise(resourceCall.FORBIDDEN_ELSEWHERE)
+			);
 	}
 	out.push(...rateLimitFindings(ex, ctx));
 	return out;
@@ -323,6 +352,8 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 			const error = target.searchParams.get('error')!;
 			const description = target.searchParams.get('error_description');
 			const explained = explaining(Object.values(consentUrl), error);
+			if (error === 'invalid_scope' && !forService(ctx))
+				return [raise(consentUrl.INVALID_SCOPE_AT_ONCE_ELSEWHERE, description, ctx.advice?.scopes)];
 			return [
 				explained
 					? raise(explained, description)
@@ -423,7 +454,7 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	const res = ex.response;
 	if (!res) return out;
 	// An answer that is not OAuth names the URL as probably wrong, in place of the generic findings.
-	let wrong = wrongEndpointFinding(ex, ctx.playground);
+	let wrong = wrongEndpointFinding(ex, ctx.playground, forService(ctx));
 	const redirects = spec.travels === 'redirect-back' || spec.endpoint === 'authorization';
 	if (res.status >= 300 && res.status < 400 && !redirects) {
 		out.push(wrong ?? raise(answer.REDIRECT, res.status, headerValue(res.headers, 'Location')));
@@ -446,7 +477,8 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 					tokenErrorFinding(
 						grant,
 						body.error,
-						typeof body.error_description === 'string' ? body.error_description : undefined
+						typeof body.error_description === 'string' ? body.error_description : undefined,
+						ctx
 					)
 			);
 		// A 2xx (a recorded response is final, never 1xx; a 3xx returned above).
@@ -469,7 +501,8 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		out.push(...(wrong ? [wrong] : jsonExpected(ex)));
 		const item = badItemIdFinding(ex);
 		if (item) out.push(item);
-		if (spec.endpoint === 'userinfo' && res.status === 200) {
+		// The userId that clients of the feed-reader service read: a note for its setup only.
+		if (spec.endpoint === 'userinfo' && res.status === 200 && forService(ctx)) {
 			const body = jsonObject(res.body);
 			if (body && !('userId' in body)) out.push(raise(resourceCall.USERINFO_FIELDS));
 		}
@@ -478,8 +511,16 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	return out;
 }
 
-/** Findings for the redirect back from the consent page, by the callback's verdict. */
-export function diagnoseCallback(verdict: string, error?: string, description?: string): Finding[] {
+/**
+ * Findings for the redirect back from the consent page, by the callback's verdict; `advice`: whose
+ * words fit an invalid_scope (advice.ts), the service's when not given.
+ */
+export function diagnoseCallback(
+	verdict: string,
+	error?: string,
+	description?: string,
+	advice?: Advice
+): Finding[] {
 	switch (verdict) {
 		case 'state-mismatch':
 			return [raise(stateCheck.STATE_MISMATCH, description)];
@@ -488,6 +529,8 @@ export function diagnoseCallback(verdict: string, error?: string, description?: 
 		case 'malformed':
 			return [raise(stateCheck.MALFORMED_CALLBACK, description)];
 		case 'error': {
+			if (error === 'invalid_scope' && advice && !advice.service)
+				return [raise(authorizationError.INVALID_SCOPE_ELSEWHERE, description, advice.scopes)];
 			// The entry of the error sent back, or the one of any other error.
 			const explained =
 				error === undefined ? undefined : explaining(Object.values(authorizationError), error);

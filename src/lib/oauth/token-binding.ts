@@ -127,6 +127,8 @@ export interface VouchedOrigins {
 	origins: string[];
 	/** The client authentication methods the token endpoint takes, as the metadata lists them. */
 	auth_methods?: string[];
+	/** The scopes the metadata lists (`scopes_supported`), for the words of a scope refusal (advice.ts). */
+	scopes?: string[];
 	/**
 	 * The user-info endpoint the metadata named, when it lists `openid` in scopes_supported: an
 	 * OpenID Connect user-info endpoint, which answers only a token granted `openid`.

@@ -242,11 +242,13 @@ const NOT_THE: Record<Documented, Entry<[string, string, boolean, EndpointFix]>>
 
 /**
  * The finding for an answer that is not OAuth, or undefined when the answer is one (or the step
- * calls no documented endpoint).
+ * calls no documented endpoint). `service`: the setup is the feed-reader service's (advice.ts), so
+ * its fix may name the service's documented endpoints; otherwise it names the setup's own.
  */
 export function wrongEndpointFinding(
 	ex: Exchange,
-	playground?: PlaygroundInfo
+	playground?: PlaygroundInfo,
+	service = true
 ): Finding | undefined {
 	const endpoint = documentedEndpoint(ex.step);
 	if (endpoint === undefined || !isNotOAuthAnswer(ex)) return undefined;
@@ -258,13 +260,16 @@ export function wrongEndpointFinding(
 		!(playground.sandbox && /^\/sandbox(\/|$)/.test(new URL(url).pathname));
 	const meant = meantBase(ex, playground);
 	const base = calledBase(ex.step, url);
-	const where: EndpointFix = meant
-		? { meant, endpoints: documentedEndpoints(meant) }
-		: base !== undefined
-			? { called: base, endpoints: documentedEndpoints(base) }
-			: // A custom endpoint, or a URL that does not parse: the documented path below the base URL.
-				// An API call gets here only when its URL does not parse; it names the token endpoint's.
-				{ path: DOCUMENTED_PATHS[endpoint === 'api' ? 'token' : endpoint] };
+	// A setup that is not the service's (advice.ts) gets none of the service's documented paths.
+	const where: EndpointFix = !service
+		? { custom: true }
+		: meant
+			? { meant, endpoints: documentedEndpoints(meant) }
+			: base !== undefined
+				? { called: base, endpoints: documentedEndpoints(base) }
+				: // A custom endpoint, or a URL that does not parse: the documented path below the base URL.
+					// An API call gets here only when its URL does not parse; it names the token endpoint's.
+					{ path: DOCUMENTED_PATHS[endpoint === 'api' ? 'token' : endpoint] };
 	const refresh = endpoint === 'token' && specOf(ex.step).grantType === 'refresh_token';
 	return raise(
 		refresh ? A.NOT_THE_TOKEN_ENDPOINT_ON_REFRESH : NOT_THE[endpoint],

@@ -66,17 +66,24 @@ export const NOT_JSON_CUT_OFF = entry({
 /**
  * Where a wrong endpoint's fix points (wrong-endpoint.ts works it out): the base URL probably
  * meant, or the one called, each with its documented endpoints; or, when neither is known, the
- * documented path of the endpoint below the base URL.
+ * documented path of the endpoint below the base URL. For a setup that is not the feed-reader
+ * service's (custom endpoints, advice.ts), none of the service's paths: the setup's own endpoints
+ * (`custom`).
  */
 export type EndpointFix =
-	{ meant: string; endpoints: string } | { called: string; endpoints: string } | { path: string };
+	| { meant: string; endpoints: string }
+	| { called: string; endpoints: string }
+	| { path: string }
+	| { custom: true };
 
 const endpointFix = (where: EndpointFix) =>
-	'meant' in where
-		? `The base URL was probably meant to be ${where.meant}. Its documented endpoints are: ${where.endpoints}. Change the base URL in the setup (or the custom endpoint under Advanced settings).`
-		: 'called' in where
-			? `Check the base URL in the setup. For the base URL ${where.called} the documented endpoints are: ${where.endpoints}; if the service lives elsewhere, use its base URL.`
-			: `Check the custom endpoint under Advanced settings, or leave it empty to use the documented path below the base URL (${where.path}).`;
+	'custom' in where
+		? 'Check the base URL and the endpoints under Advanced settings against the server’s own documentation (Fill from metadata sets them from its metadata, when it publishes any).'
+		: 'meant' in where
+			? `The base URL was probably meant to be ${where.meant}. Its documented endpoints are: ${where.endpoints}. Change the base URL in the setup (or the custom endpoint under Advanced settings).`
+			: 'called' in where
+				? `Check the base URL in the setup. For the base URL ${where.called} the documented endpoints are: ${where.endpoints}; if the service lives elsewhere, use its base URL.`
+				: `Check the custom endpoint under Advanced settings, or leave it empty to use the documented path below the base URL (${where.path}).`;
 
 /**
  * An answer its endpoint never sends, so most likely not the service's endpoint at all

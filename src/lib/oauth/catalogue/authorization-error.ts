@@ -7,7 +7,7 @@
  * step shows, in the sandbox's own words where it has them and the consent page was the sandbox's.
  */
 import { STEPS } from '$lib/steps/registry';
-import { entry } from './raise';
+import { entry, scopesOf } from './raise';
 
 const ERROR_RESPONSE = 'RFC 6749 §4.1.2.1';
 
@@ -54,6 +54,20 @@ export const ACCESS_DENIED = explained('access_denied', {
 export const INVALID_SCOPE = explained('invalid_scope', {
 	meaning:
 		'The service refused the requested scope. A registration set to "Read only" cannot ask for write: ask for "read" only, or leave the scope empty to get the registration’s default. A word the service does not know ("read" and "write" are its scopes) is refused too.'
+});
+
+/**
+ * invalid_scope from a server other than the feed-reader service: the fix names the scopes its
+ * metadata lists, when the flow has its metadata, never the service's "Read only" and its two.
+ */
+export const INVALID_SCOPE_ELSEWHERE = entry({
+	code: 'invalid_scope',
+	level: 'error',
+	message: (description: string | undefined, _scopes?: readonly string[]) =>
+		sentBack('invalid_scope', description),
+	fix: (_description: string | undefined, scopes?: readonly string[]) =>
+		`The server refused the requested scope: ask only for scopes this client is registered for (${scopesOf(scopes)}), or leave the scope empty for the registration’s default.`,
+	ref: ERROR_RESPONSE
 });
 
 /** invalid_request: the consent request was malformed. */

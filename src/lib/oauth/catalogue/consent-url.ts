@@ -8,7 +8,7 @@
  */
 import { MAX_STATE_BYTES } from '../consent';
 import { apiDocs } from '../docs';
-import { entry } from './raise';
+import { entry, scopesOf } from './raise';
 
 const RFC6749 = (s: string) => `RFC 6749 §${s}`;
 
@@ -137,6 +137,20 @@ export const INVALID_SCOPE_AT_ONCE = refusedAtOnce(
 	'invalid_scope',
 	'A registration set to "Read only" cannot ask for write: ask for "read" only, or leave the scope empty to get the registration’s default. "read" and "write" are the service’s scopes.'
 );
+
+/**
+ * invalid_scope at once from a server other than the feed-reader service: the fix names the scopes
+ * its metadata lists, when the flow has its metadata, never the service's "Read only" and its two.
+ */
+export const INVALID_SCOPE_AT_ONCE_ELSEWHERE = entry({
+	code: 'invalid_scope',
+	level: 'error',
+	message: (description: string | null, _scopes?: readonly string[]) =>
+		straightBack('invalid_scope', description),
+	fix: (_description: string | null, scopes?: readonly string[]) =>
+		`Ask only for scopes this client is registered for: ${scopesOf(scopes)}. Or leave the scope empty for the registration’s default.`,
+	ref: RFC6749('4.1.2.1')
+});
 
 /** invalid_request at once: a parameter of the consent URL is missing, repeated or malformed. */
 export const INVALID_REQUEST_AT_ONCE = refusedAtOnce(

@@ -73,6 +73,17 @@ const text = <A extends readonly unknown[], R>(w: R | ((...args: A) => R), args:
 	typeof w === 'function' ? (w as (...args: A) => R)(...args) : w;
 
 /**
+ * Which scopes a server takes, in the words of a fix: those its metadata lists
+ * (`scopes_supported`), or, when no metadata is known, where they are named. For servers other
+ * than the feed-reader service, whose two scopes are its own (the service's API docs §4.1).
+ */
+export function scopesOf(scopes: readonly string[] | undefined): string {
+	return scopes?.length
+		? `the server's metadata lists these scopes: ${scopes.map((s) => `"${s}"`).join(', ')}`
+		: 'the server’s documentation (or its metadata’s scopes_supported) names the scopes it takes';
+}
+
+/**
  * The Finding of an entry, given what its check found. The fields come in the order every finding
  * has had (level, code, message, fix, ref, then the suggestion), and one that is not there is left
  * out.

@@ -6,7 +6,7 @@
  */
 import { STEPS } from '$lib/steps/registry';
 import { API_DOCS, apiDocs } from '../docs';
-import { entry } from './raise';
+import { entry, scopesOf } from './raise';
 
 const BEARER_ERRORS = 'RFC 6750 §3.1';
 
@@ -72,6 +72,31 @@ export const FORBIDDEN = entry({
 		'The service refused the call (403). For this service that means the application credentials were rejected, or the call needs "read write" (zone 2).',
 	fix: 'Check the registration and the granted scope.',
 	ref: apiDocs('§5 step 7')
+});
+
+/**
+ * A 403 that names insufficient_scope, from a server other than the feed-reader service: the token
+ * lacks a scope the call needs; the scope the server asks for (its challenge's `scope`), when it
+ * names one, and the scopes its metadata lists, when the flow has its metadata.
+ */
+export const INSUFFICIENT_SCOPE_ELSEWHERE = entry({
+	code: 'insufficient_scope',
+	level: 'error',
+	message: (wanted: string | undefined, _scopes?: readonly string[]) =>
+		`The token was not granted a scope this call needs (403 insufficient_scope)${wanted ? `: the server asks for "${wanted}"` : ''}.`,
+	fix: (wanted: string | undefined, scopes?: readonly string[]) =>
+		`Ask for ${wanted ? `"${wanted}"` : 'the scope this call needs'} at consent, and authorize again (${scopesOf(scopes)}).`,
+	ref: BEARER_ERRORS
+});
+
+/** A 403 from a server other than the feed-reader service, without insufficient_scope. */
+export const FORBIDDEN_ELSEWHERE = entry({
+	code: 'forbidden',
+	level: 'error',
+	message:
+		'The server refused the call (403): the token is valid, but not allowed this call (its scope, or the user’s or the client’s rights).',
+	fix: 'Check the granted scope and what the client and the user may do on this server.',
+	ref: 'RFC 9110 §15.5.4'
 });
 
 /** Whose budget a 429 spent, as far as the playground knows it. */

@@ -52,3 +52,15 @@ export const METADATA_NONE = entry({
 		`No metadata at either well-known URL of ${issuer}: this server publishes none (the feed-reader service’s API docs describe none), so the documented endpoints stay.`,
 	ref: RFC8414('3')
 });
+
+/**
+ * Neither well-known URL gave a metadata document, for a server other than the feed-reader
+ * service: it publishes none, so the endpoints in the form stay as they are.
+ */
+export const METADATA_NONE_ELSEWHERE = entry({
+	code: 'metadata-none',
+	level: 'info',
+	message: (issuer: string) =>
+		`No metadata at either well-known URL of ${issuer}: this server publishes none, so the endpoints in the form stay as they are. Enter them from the server’s own documentation.`,
+	ref: RFC8414('3')
+});

@@ -8,7 +8,7 @@
  * the service complained about or one the request lacked). `tests/unit/catalogue.test.ts` names them.
  */
 import { API_DOCS, apiDocs } from '../docs';
-import { entry } from './raise';
+import { entry, scopesOf } from './raise';
 
 const RFC6749 = (s: string) => `RFC 6749 §${s}`;
 /** The service's API docs on the token response, which most of its findings rest on. */
@@ -128,6 +128,20 @@ export const INVALID_SCOPE = entry({
 	level: 'error',
 	message: (desc: string | undefined) => `The requested scope was refused.${said(desc)}`,
 	fix: 'A read-only registration cannot ask for write: ask for "read" only, or leave the scope empty for the registration’s default.',
+	ref: RFC6749('5.2')
+});
+
+/**
+ * invalid_scope from a server other than the feed-reader service: the fix names the scopes its
+ * metadata lists, when the flow has its metadata, never the service's read-only registrations.
+ */
+export const INVALID_SCOPE_ELSEWHERE = entry({
+	code: 'invalid_scope',
+	level: 'error',
+	message: (desc: string | undefined, _scopes?: readonly string[]) =>
+		`The requested scope was refused.${said(desc)}`,
+	fix: (_desc: string | undefined, scopes?: readonly string[]) =>
+		`Ask only for scopes this client is registered for: ${scopesOf(scopes)}. Or leave the scope empty for the registration’s default.`,
 	ref: RFC6749('5.2')
 });
 

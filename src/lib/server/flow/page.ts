@@ -21,6 +21,7 @@ import { stampSetup } from './setup-id';
 import { apiSuggestions } from './api-examples';
 import { canReplay } from '../steps/replay';
 import { registeredRedirectHint, refusalAhead } from '../steps/registered-redirect';
+import { flowAdvice } from './advice';
 
 function defaultSetup(presets: Presets, origin: string): Setup {
 	return setupWith({
@@ -131,6 +132,8 @@ export function view(app: Playground, session: Session, origin: string) {
 		sandbox: app.presets.sandboxEnabled,
 		/** The setup's consent page is the built-in sandbox's (wording may name its buttons). */
 		sandboxTarget: app.presets.isSandboxTarget(setup, origin),
+		/** Whose advice fits the setup: the service's own words only for its setup (oauth/advice.ts). */
+		advice: flowAdvice(app.presets, session, origin),
 		/** The sandbox's own registration, to prefill an empty "Redirect URI as registered". */
 		registeredHint: registeredRedirectHint(app.presets, setup, origin),
 		/** The pending consent's redirect_uri will be refused: the near miss, named before consent. */

@@ -24,6 +24,7 @@ import { responseOf } from '$lib/oauth/strict-client';
 import { metadataOrigins, vouchFor } from '$lib/oauth/token-binding';
 import type { StepResult } from './flow-steps';
 import { moveSecretQuestion } from '../flow/secret';
+import { flowAdvice } from '../flow/advice';
 import { sendStep } from './send-step';
 import type { Session } from '../session/session';
 import { ok, refused, type FormInput } from '../flow/step-forms';
@@ -63,12 +64,16 @@ async function judgeDocument(
 	url: string,
 	identifier: string,
 	current: { token_endpoint_auth_method: AuthMethod; pkce: PkceMethod },
-	last: boolean
+	last: boolean,
+	service: boolean
 ): Promise<DocumentVerdict> {
 	const finish = (discovery: Discovery, finding: Finding) => ({ discovery, findings: [finding] });
 	if (!isDocument(ex))
 		return last
-			? finish({ outcome: 'none' }, raise(said.METADATA_NONE, identifier))
+			? finish(
+					{ outcome: 'none' },
+					raise(service ? said.METADATA_NONE : said.METADATA_NONE_ELSEWHERE, identifier)
+				)
 			: { findings: [] };
 	const invalid = (why: string): Finding => raise(said.METADATA_INVALID, url, why);
 	let json: unknown;
@@ -124,7 +129,8 @@ async function discover(
 	c: StepContext,
 	session: Session,
 	identifier: string,
-	current: { token_endpoint_auth_method: AuthMethod; pkce: PkceMethod }
+	current: { token_endpoint_auth_method: AuthMethod; pkce: PkceMethod },
+	service: boolean
 ): Promise<{ discovery: Discovery; exchanges: Exchange[] }> {
 	const exchanges: Exchange[] = [];
 	const urls = wellKnownUrls(identifier);
@@ -146,7 +152,7 @@ async function discover(
 			{
 				retry: true,
 				diagnosis: false,
-				judge: (answer) => judgeDocument(answer, url, identifier, current, last)
+				judge: (answer) => judgeDocument(answer, url, identifier, current, last, service)
 			}
 		);
 		exchanges.push(...sent.exchanges);
@@ -203,7 +209,14 @@ export async function fillFromMetadata(
 	session: Session,
 	{ base_url, issuer, current }: MetadataLookup
 ): Promise<StepResult> {
-	const { discovery, exchanges } = await discover(c, session, issuer || base_url, current);
+	// "None" is the feed-reader service's own (its API docs describe no metadata) only when the base
+	// URL looked up is that of the saved setup, and that setup is the service's (oauth/advice.ts).
+	const saved = session.setup?.base_url.replace(/\/+$/, '');
+	const service =
+		!issuer &&
+		(saved === undefined || saved === base_url.replace(/\/+$/, '')) &&
+		flowAdvice(c.app.presets, session, c.origin).service;
+	const { discovery, exchanges } = await discover(c, session, issuer || base_url, current, service);
 	if (discovery.outcome !== 'found')
 		return {
 			ok: true,
@@ -219,6 +232,7 @@ export async function fillFromMetadata(
 		token_endpoint: discovery.values.token_endpoint ?? '',
 		origins: metadataOrigins(discovery.values),
 		auth_methods: discovery.authMethods.slice(0, 16),
+		...(discovery.scopes.length ? { scopes: discovery.scopes.slice(0, 32) } : {}),
 		...(discovery.values.userinfo_endpoint && discovery.scopes.includes('openid')
 			? { openid_userinfo: discovery.values.userinfo_endpoint }
 			: {})

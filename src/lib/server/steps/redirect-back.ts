@@ -29,6 +29,7 @@ import { ignoreCallback, issuerOnCallback } from './callback-trust';
 import type { StepContext } from '../flow/context';
 import { redirectMismatchFix, redirectRetry } from './registered-redirect';
 import { rememberState, type Session } from '../session/session';
+import { flowAdvice } from '../flow/advice';
 
 /** The request headers a callback's exchange shows (the cookie by name only). */
 const CALLBACK_HEADERS = new Set([
@@ -105,6 +106,7 @@ function judgeCallback(here: Here, session: Session, { url, tooLong }: Arrived):
 		matched && (verdict.kind === 'code' || verdict.kind === 'error')
 			? issuerOnCallback(session, url.searchParams, metadata)
 			: undefined;
+	const advice = flowAdvice(presets, session, url.origin);
 	const findings = diagnoseCallback(
 		verdict.kind,
 		verdict.kind === 'error' ? verdict.error : undefined,
@@ -112,11 +114,13 @@ function judgeCallback(here: Here, session: Session, { url, tooLong }: Arrived):
 			? verdict.description
 			: verdict.kind === 'malformed' || verdict.kind === 'state-mismatch'
 				? verdict.detail
-				: undefined
+				: undefined,
+		advice
 	);
 	if (verdict.kind === 'error') {
 		findings[0]!.fix = explainAuthorizationError(verdict.error, {
-			sandbox: presets.isSandboxTarget(session.setup, url.origin)
+			sandbox: presets.isSandboxTarget(session.setup, url.origin),
+			advice
 		});
 		// invalid_scope for a scope with write: the scope to try again with (oauth/consent.ts).
 		const scope = scopeRetry(verdict.error, session.pending?.scope ?? session.setup?.scope);

@@ -18,6 +18,7 @@ import type { StepContext } from '../flow/context';
 import type { SendInput } from '../outbound/send';
 import type { Session } from '../session/session';
 import { outward } from '../flow/way-out';
+import { flowAdvice } from '../flow/advice';
 
 /**
  * Redact, then diagnose: what leaves the server. The diagnosis knows the playground itself: its own
@@ -32,7 +33,9 @@ export function present(
 ): Exchange {
 	const clean = outward(c.app.redactors, ex, session);
 	const playground = { origin: c.origin, sandbox: c.app.presets.sandboxEnabled };
-	const findings = diagnose(clean, { playground, ...ctx });
+	// Whose advice fits this flow's setup: the service's own words only for its setup (advice.ts).
+	const advice = flowAdvice(c.app.presets, session, c.origin);
+	const findings = diagnose(clean, { playground, advice, ...ctx });
 	const setup = session.setup;
 	// The metadata's methods count only for the token endpoint it was fetched for.
 	const metadata = session.metadata_for;
