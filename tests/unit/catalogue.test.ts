@@ -113,8 +113,10 @@ const SHARED_CODES = {
 	invalid_grant: [
 		'token.CODE_ALREADY_USED',
 		'token.CODE_EXPIRED',
+		'token.CODE_EXPIRED_BY_AGE',
 		'token.CODE_REDIRECT_URI',
 		'token.CODE_REFUSED',
+		'token.CODE_SENT_BEFORE',
 		'token.REFRESH_TOKEN_REFUSED'
 	],
 	'content-type': ['token.CONTENT_TYPE_NOT_SENT', 'token.CONTENT_TYPE_REFUSED'],

@@ -79,3 +79,46 @@ test.each([
 ])('%s words prove no one cause: the likely causes', (_name, words) => {
 	expect(first(words)).toMatch(/^The authorization code was refused\./);
 });
+
+/** What the page knows of the code (diagnose.ts `code`): times on a fake clock, epoch ms. */
+const T = Date.parse('2026-12-06T10:00:00.000Z');
+const known = (
+	description: string | undefined,
+	code: { receivedAt: number; sentAt: number; lifetime?: number; sentBefore?: boolean }
+) => {
+	const errors = diagnose(exchange(description), { code }).filter((f) => f.level === 'error');
+	expect(errors).toHaveLength(1);
+	return errors[0]!;
+};
+
+test('a code back 63 s before its exchange, never sent, where codes live 60 s: expired, certain', () => {
+	const f = known('grant request is invalid', { receivedAt: T, sentAt: T + 63_000, lifetime: 60 });
+	expect(f.code).toBe('invalid_grant');
+	expect(f.message).toMatch(
+		/^The authorization code had expired: it came back 63 s before this exchange, and the server’s codes live 60 s\. It was never sent before\./
+	);
+	expect(f.message).toContain('"grant request is invalid"');
+});
+
+test('within the lifetime, or with no known lifetime: the likely causes, most likely first', () => {
+	expect(known(undefined, { receivedAt: T, sentAt: T + 60_000, lifetime: 60 }).message).toMatch(
+		/^The authorization code was refused\./
+	);
+	expect(known(undefined, { receivedAt: T, sentAt: T + 3_600_000 }).message).toMatch(
+		/^The authorization code was refused\./
+	);
+});
+
+test('a code the transcript shows sent before: used twice, even when old', () => {
+	const f = known(undefined, { receivedAt: T, sentAt: T + 90_000, lifetime: 60, sentBefore: true });
+	expect(f.message).toMatch(/^The authorization code was sent before, by the exchange above/);
+});
+
+test('the server’s own words still decide first', () => {
+	const f = known('The authorization code has already been used', {
+		receivedAt: T,
+		sentAt: T + 90_000,
+		lifetime: 60
+	});
+	expect(f.message).toMatch(/^The authorization code had been used already/);
+});

@@ -56,6 +56,12 @@ export interface DiagnoseContext {
 	 * service's; otherwise generic words, with the scopes its metadata lists. Not given: the service's.
 	 */
 	advice?: Advice;
+	/**
+	 * For a code exchange: what the page knows of the code (epoch ms by the app's clock): when it
+	 * came back, when this exchange sent it, the server's known code lifetime in seconds (the
+	 * sandbox's; none for other servers), and whether an exchange sent it before.
+	 */
+	code?: { receivedAt: number; sentAt: number; lifetime?: number; sentBefore?: boolean };
 }
 
 /** Whether the service's own advice fits (`ctx.advice`); yes when nothing says otherwise. */
@@ -107,6 +113,19 @@ function codeRefusal(desc: string | undefined): Finding | undefined {
 	return undefined;
 }
 
+/**
+ * A refused code whose cause the page knows: sent before by an exchange of this flow (used twice),
+ * or never sent and older than the server's known code lifetime (expired).
+ */
+function codeKnown(desc: string | undefined, code: DiagnoseContext['code']): Finding | undefined {
+	if (!code) return undefined;
+	if (code.sentBefore) return raise(token.CODE_SENT_BEFORE, desc);
+	const age = (code.sentAt - code.receivedAt) / 1000;
+	if (code.lifetime !== undefined && age > code.lifetime)
+		return raise(token.CODE_EXPIRED_BY_AGE, Math.floor(age), code.lifetime, desc);
+	return undefined;
+}
+
 function tokenErrorFinding(
 	grant: GrantType,
 	err: string,
@@ -118,7 +137,7 @@ function tokenErrorFinding(
 	if (err === 'invalid_scope' && !forService(ctx))
 		return raise(token.INVALID_SCOPE_ELSEWHERE, desc, ctx.advice?.scopes);
 	if (grant === 'authorization_code' && err === 'invalid_grant') {
-		const why = codeRefusal(desc);
+		const why = codeRefusal(desc) ?? codeKnown(desc, ctx.code);
 		if (why) return why;
 	}
 	const e = explaining(Object.values(token), err, grant);

@@ -58,6 +58,33 @@ export const CODE_EXPIRED = entry({
 	ref: RFC6749('4.1.2')
 });
 
+/**
+ * invalid_grant on the code exchange of a code the page knows came back longer ago than the
+ * server's known code lifetime (the sandbox's configured one; the service's API docs give none),
+ * and never sent before: expired, certain.
+ */
+export const CODE_EXPIRED_BY_AGE = entry({
+	code: 'invalid_grant',
+	level: 'error',
+	message: (age: number, lifetime: number, desc: string | undefined) =>
+		`The authorization code had expired: it came back ${age} s before this exchange, and the server’s codes live ${lifetime} s. It was never sent before.${said(desc)}`,
+	fix: 'Exchange a code at once: leave "Exchange the code on return" on, or exchange it by hand as soon as it is back. Start the flow again for a new code.',
+	ref: RFC6749('4.1.2')
+});
+
+/**
+ * invalid_grant on the code exchange of a code this flow had sent already (an exchange whose
+ * connection closed before any answer, shown in the transcript): used twice.
+ */
+export const CODE_SENT_BEFORE = entry({
+	code: 'invalid_grant',
+	level: 'error',
+	message: (desc: string | undefined) =>
+		`The authorization code was sent before, by the exchange above whose connection closed before any answer: the service most likely received it then and spent it, and a code is exchanged once.${said(desc)}`,
+	fix: 'Start the flow again for a new code. The first exchange may have given tokens that never arrived; a compliant service revokes them now (RFC 6749 §4.1.2).',
+	ref: RFC6749('4.1.2')
+});
+
 /** invalid_grant on the code exchange whose words say the code was used already: certain. */
 export const CODE_ALREADY_USED = entry({
 	code: 'invalid_grant',

@@ -116,6 +116,8 @@ export interface Session {
 		value: string;
 		redirect_uri: string;
 		scope: string;
+		/** Sent once already, by an exchange whose connection closed before any answer. */
+		sent?: true;
 		/** Held back: the issuer check failed; only "Exchange anyway" exchanges it. */
 		held?: 'issuer';
 		/** The PKCE verifier of the consent request this code answers (RFC 7636 §4.5). Never shown unredacted. */

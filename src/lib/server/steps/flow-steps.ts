@@ -276,6 +276,22 @@ export async function exchangeCode(
 	if (session.code.held && !anyway) return refuse(CODE_HELD);
 	const { url, headers, body } = need;
 	const code = session.code;
+	// What the page knows of the code (diagnose.ts): when it came back, when it is sent, the
+	// sandbox's code lifetime (the service's API docs give none), whether it was sent before.
+	const received = session.callback?.verdict === 'code' ? session.callback.received_at : undefined;
+	const known =
+		received === undefined
+			? {}
+			: {
+					code: {
+						receivedAt: received,
+						sentAt: c.app.sender.clock(),
+						lifetime: c.app.presets.isSandboxTarget(session.setup, c.origin)
+							? c.app.config.sandbox.codeTtl
+							: undefined,
+						sentBefore: !!code.sent
+					}
+				};
 	const { raw, shown } = await sendStep(
 		c,
 		session,
@@ -295,14 +311,14 @@ export async function exchangeCode(
 				: 'The code exchange, from the playground server.'
 		},
 		{
-			diagnosis: { requestedScope: code.scope },
+			diagnosis: { requestedScope: code.scope, ...known },
 			pkce: { verifier: code.code_verifier, challenge: code.code_challenge }
 		}
 	);
 	// The connection closed before any answer: the code may not be spent, so it stays, and
 	// exchanging it again shows which (diagnose.ts, code-maybe-spent).
 	const unanswered = raw.failure?.kind === 'reset' && !raw.response;
-	const next: Session = { ...session, code: unanswered ? session.code : undefined };
+	const next: Session = { ...session, code: unanswered ? { ...code, sent: true } : undefined };
 	// Tokens for it: the code this flow may replay on purpose (replay.ts), and no other.
 	const granted = !!raw.response && raw.response.status >= 200 && raw.response.status < 300;
 	if (granted) next.spent = { ...code, setup_id: session.setup_id };
