@@ -523,7 +523,8 @@ describe('exchangeCode', () => {
 		const r = await exchangeCode(step, s);
 		expect(r.ok).toBe(true);
 		if (!r.ok) return;
-		expect(r.session.code).toEqual(s.code);
+		// Kept, and marked as sent once: a refusal when it is sent again is the second use.
+		expect(r.session.code).toEqual({ ...s.code, sent: true });
 		// A new connection to an http:// URL closed without a byte: a TLS port, perhaps (a hint).
 		expect(r.exchanges[0]!.findings.map((f) => f.code)).toEqual([
 			'connection-reset',
@@ -862,6 +863,51 @@ describe("the app's clock, not the machine's", () => {
 		service.answer(tokenAnswer('at-2', 'rt-2'), json(200, { userId: '1' }));
 		const after = await callApi(timedStep, session({ tokens: fresh }), 'userinfo');
 		expect(after.ok && after.exchanges.map((e) => e.step)).toEqual(['refresh', 'userinfo']);
+	});
+
+	// invalid_grant with what the page knows (diagnose.ts): the code came back at T, by this clock.
+	const refused = () => json(400, { error: 'invalid_grant' });
+	const returned = (code: NonNullable<Session['code']>, over: Partial<Setup> = {}) =>
+		session({
+			setup: setup(over),
+			code,
+			callback: { params: [], verdict: 'code', received_at: T }
+		});
+	/** The sandbox's consent page on the step's origin: its code lifetime is known. */
+	const onSandbox = { authorization_endpoint: 'http://127.0.0.1:5173/sandbox/oauth2/auth' };
+	const codeOf = { value: 'the-code', redirect_uri: REDIRECT, scope: 'read' };
+	const errorOf = (r: Awaited<ReturnType<typeof exchangeCode>>) =>
+		r.ok ? r.exchanges[0]!.findings.filter((f) => f.level === 'error') : [];
+
+	test('a code exchanged longer after it came back than the sandbox’s code lifetime, never sent: expired, certain', async () => {
+		const ttl = timed.config.sandbox.codeTtl;
+		clock.set(T + (ttl + 3) * 1000);
+		service.answer(refused());
+		const [f, ...more] = errorOf(await exchangeCode(timedStep, returned(codeOf, onSandbox)));
+		expect(more).toEqual([]);
+		expect(f!.message).toBe(
+			`The authorization code had expired: it came back ${ttl + 3} s before this exchange, and the server’s codes live ${ttl} s. It was never sent before.`
+		);
+		// Within the lifetime, or on another server (no known lifetime): the likely causes.
+		clock.set(T + ttl * 1000);
+		service.answer(refused());
+		const within = errorOf(await exchangeCode(timedStep, returned(codeOf, onSandbox)));
+		expect(within[0]!.message).toBe('The authorization code was refused.');
+		clock.set(T + 3_600_000);
+		service.answer(refused());
+		const elsewhere = errorOf(await exchangeCode(timedStep, returned(codeOf)));
+		expect(elsewhere[0]!.message).toBe('The authorization code was refused.');
+	});
+
+	test('a code sent by an exchange that got no answer, refused when sent again: used twice', async () => {
+		service.answer({ cut: 'before-answer' });
+		const first = await exchangeCode(timedStep, returned(codeOf));
+		expect(first.ok && first.session.code).toMatchObject({ value: 'the-code', sent: true });
+		service.answer(refused());
+		const again = await exchangeCode(timedStep, first.ok ? first.session : returned(codeOf));
+		const [f, ...more] = errorOf(again);
+		expect(more).toEqual([]);
+		expect(f!.message).toMatch(/^The authorization code was sent before, by the exchange above/);
 	});
 
 	test("a pushed request's handle expires by it", async () => {
