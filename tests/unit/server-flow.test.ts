@@ -918,6 +918,45 @@ describe("the app's clock, not the machine's", () => {
 	});
 });
 
+describe('the service’s own advice only for its setup (oauth/advice.ts, through the steps’ context)', () => {
+	const custom = () => ({
+		userinfo_endpoint: `${BASE}/o/userinfo/`,
+		token_endpoint: `${BASE}/o/token/`
+	});
+	const codeOf = { value: 'the-code', redirect_uri: REDIRECT, scope: 'read write' };
+
+	test('user-info on a setup with custom endpoints: no userId note; the documented setup keeps it', async () => {
+		service.answer(json(200, { sub: '1' }), json(200, { sub: '1' }));
+		const other = await callApi(
+			step,
+			session({ setup: setup(custom()), tokens: tokens() }),
+			'userinfo'
+		);
+		const own = await callApi(step, session({ tokens: tokens() }), 'userinfo');
+		const codes = (r: typeof own) => (r.ok ? r.exchanges.at(-1)!.findings.map((f) => f.code) : []);
+		expect(codes(other)).not.toContain('userinfo-fields');
+		expect(codes(own)).toContain('userinfo-fields');
+	});
+
+	test('invalid_scope at the token endpoint names the scopes the metadata listed for it, no "Read only"', async () => {
+		const s = session({
+			setup: setup(custom()),
+			code: codeOf,
+			metadata_for: {
+				issuer: BASE,
+				token_endpoint: `${BASE}/o/token/`,
+				origins: [BASE],
+				scopes: ['openid', 'profile']
+			}
+		});
+		service.answer(json(400, { error: 'invalid_scope' }));
+		const r = await exchangeCode(step, s);
+		const f = r.ok ? r.exchanges[0]!.findings.find((x) => x.code === 'invalid_scope') : undefined;
+		expect(f!.fix).toContain('"openid", "profile"');
+		expect(f!.fix).not.toMatch(/read-only|Read only|"read"/);
+	});
+});
+
 describe('checkRegistration', () => {
 	test('needs a setup', async () => {
 		expect(await checkRegistration(step, { v: 1 })).toMatchObject({ ok: false, status: 409 });
