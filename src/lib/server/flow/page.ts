@@ -21,7 +21,7 @@ import { stampSetup } from './setup-id';
 import { apiSuggestions } from './api-examples';
 import { canReplay } from '../steps/replay';
 import { registeredRedirectHint, refusalAhead } from '../steps/registered-redirect';
-import { flowAdvice } from './advice';
+import { flowAdvice } from './flow-advice';
 
 function defaultSetup(presets: Presets, origin: string): Setup {
 	return setupWith({

@@ -24,7 +24,7 @@ import { responseOf } from '$lib/oauth/strict-client';
 import { metadataOrigins, vouchFor } from '$lib/oauth/token-binding';
 import type { StepResult } from './flow-steps';
 import { moveSecretQuestion } from '../flow/secret';
-import { flowAdvice } from '../flow/advice';
+import { flowAdvice } from '../flow/flow-advice';
 import { sendStep } from './send-step';
 import type { Session } from '../session/session';
 import { ok, refused, type FormInput } from '../flow/step-forms';

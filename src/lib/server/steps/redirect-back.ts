@@ -29,7 +29,7 @@ import { ignoreCallback, issuerOnCallback } from './callback-trust';
 import type { StepContext } from '../flow/context';
 import { redirectMismatchFix, redirectRetry } from './registered-redirect';
 import { rememberState, type Session } from '../session/session';
-import { flowAdvice } from '../flow/advice';
+import { flowAdvice } from '../flow/flow-advice';
 
 /** The request headers a callback's exchange shows (the cookie by name only). */
 const CALLBACK_HEADERS = new Set([

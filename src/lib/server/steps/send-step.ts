@@ -18,7 +18,7 @@ import type { StepContext } from '../flow/context';
 import type { SendInput } from '../outbound/send';
 import type { Session } from '../session/session';
 import { outward } from '../flow/way-out';
-import { flowAdvice } from '../flow/advice';
+import { flowAdvice } from '../flow/flow-advice';
 
 /**
  * Redact, then diagnose: what leaves the server. The diagnosis knows the playground itself: its own
