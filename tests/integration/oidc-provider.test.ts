@@ -119,6 +119,8 @@ test('the whole flow: setup, sign-in and consent on the provider, callback, exch
 	expect(uiEx!.request.url).toBe(oidc.endpoints.userinfo);
 	expect(uiEx!.response!.status).toBe(200);
 	expect(JSON.parse(uiEx!.response!.body)).toEqual({ sub: 'alice' });
+	// Not the feed-reader service: none of its advice (its user record's userId) on this answer.
+	expect(uiEx!.findings.map((f) => f.code)).not.toContain('userinfo-fields');
 
 	const rf = await c.action('refresh');
 	const [rfEx] = exchanges(rf);

@@ -121,18 +121,23 @@ test('a denial names the sandbox’s buttons only when the sandbox is the target
 });
 
 describe('the scope "Try again" asks for after invalid_scope', () => {
+	const SERVICE = { service: true };
 	test('write dropped, the other words kept, read added when it was not there', () => {
-		expect(scopeRetry('invalid_scope', 'read write')).toBe('read');
-		expect(scopeRetry('invalid_scope', 'write  read')).toBe('read');
-		expect(scopeRetry('invalid_scope', 'write')).toBe('read');
-		expect(scopeRetry('invalid_scope', 'openid read write')).toBe('openid read');
+		expect(scopeRetry('invalid_scope', 'read write', SERVICE)).toBe('read');
+		expect(scopeRetry('invalid_scope', 'write  read', SERVICE)).toBe('read');
+		expect(scopeRetry('invalid_scope', 'write', SERVICE)).toBe('read');
+		expect(scopeRetry('invalid_scope', 'openid read write', SERVICE)).toBe('openid read');
 	});
 	test('no guess without write in the scope, or for another error', () => {
-		expect(scopeRetry('invalid_scope', 'read')).toBeUndefined();
-		expect(scopeRetry('invalid_scope', 'openid profile')).toBeUndefined();
-		expect(scopeRetry('invalid_scope', '')).toBeUndefined();
-		expect(scopeRetry('invalid_scope', undefined)).toBeUndefined();
-		expect(scopeRetry('access_denied', 'read write')).toBeUndefined();
-		expect(scopeRetry(undefined, 'read write')).toBeUndefined();
+		expect(scopeRetry('invalid_scope', 'read', SERVICE)).toBeUndefined();
+		expect(scopeRetry('invalid_scope', 'openid profile', SERVICE)).toBeUndefined();
+		expect(scopeRetry('invalid_scope', '', SERVICE)).toBeUndefined();
+		expect(scopeRetry('invalid_scope', undefined, SERVICE)).toBeUndefined();
+		expect(scopeRetry('access_denied', 'read write', SERVICE)).toBeUndefined();
+		expect(scopeRetry(undefined, 'read write', SERVICE)).toBeUndefined();
+	});
+	test('no guess for a server that is not the service: its scopes are its own', () => {
+		expect(scopeRetry('invalid_scope', 'read write', { service: false })).toBeUndefined();
+		expect(scopeRetry('invalid_scope', 'openid read write', { service: false })).toBeUndefined();
 	});
 });

@@ -163,13 +163,16 @@ export function explainAuthorizationError(
  * The scope to try again with after `invalid_scope`, where the cause is plain: the service's API
  * docs (§4.1) let a registration set to "Read only" ask for `read` and nothing more, so a scope that
  * asked for write is tried again without it (the other words kept). Undefined when the scope asked
- * for no write: then the Scope field is the place to change, and no guess is made.
+ * for no write, or when the setup is not the service's (`advice`, oauth/advice.ts: another server's
+ * scopes mean what it says they mean): then the Scope field is the place to change, and no guess is
+ * made.
  */
 export function scopeRetry(
 	error: string | undefined,
-	requested: string | undefined
+	requested: string | undefined,
+	advice: Pick<Advice, 'service'>
 ): string | undefined {
-	if (error !== 'invalid_scope') return undefined;
+	if (error !== 'invalid_scope' || !advice.service) return undefined;
 	const words = (requested ?? '').split(/\s+/).filter(Boolean);
 	if (!words.includes('write')) return undefined;
 	const rest = words.filter((w) => w !== 'write');

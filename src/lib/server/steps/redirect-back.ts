@@ -122,8 +122,9 @@ function judgeCallback(here: Here, session: Session, { url, tooLong }: Arrived):
 			sandbox: presets.isSandboxTarget(session.setup, url.origin),
 			advice
 		});
-		// invalid_scope for a scope with write: the scope to try again with (oauth/consent.ts).
-		const scope = scopeRetry(verdict.error, session.pending?.scope ?? session.setup?.scope);
+		// invalid_scope for a scope with write, from the service: the scope to try again with
+		// (oauth/consent.ts).
+		const scope = scopeRetry(verdict.error, session.pending?.scope ?? session.setup?.scope, advice);
 		if (scope !== undefined) findings[0]!.suggest = { field: 'scope', value: scope };
 	}
 	// A service that sends redirect_uri_mismatch back: name the near miss (redirect-uri.ts).
