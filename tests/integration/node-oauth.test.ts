@@ -16,6 +16,8 @@
  * - PKCE (S256): the consent request's challenge reaches the library, which checks the verifier.
  * - A code exchanged after its 60 seconds: the library says "authorization code has expired", and
  *   the playground says so for certain.
+ * - "Replay this code": the library refuses the code the second time but leaves the tokens issued
+ *   from it working, and the playground says both.
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { freePort, startServer, type TestServer } from '../helpers/server';
@@ -261,4 +263,27 @@ test(`a code exchanged after its ${CODE_LIFETIME_S} seconds: the library says it
 	} finally {
 		vi.useRealTimers();
 	}
+});
+
+test('"Replay this code": the library refuses the code the second time, and leaves the tokens issued from it working, which the playground says', async () => {
+	const c = new Client(srv.url);
+	await toCallback(c);
+	const [tokenEx] = exchanges(await c.action('exchange'));
+	expect(tokenEx!.response!.status).toBe(200);
+	const r = await c.action('replay', { confirm: 'replay' });
+	expect(r.type).toBe('success');
+	const [again, check] = r.data.forkExchanges as Exchange[];
+	expect(again!.request.url).toBe(node.endpoints.token);
+	expect(again!.response!.status).toBe(400);
+	expect(JSON.parse(again!.response!.body)).toEqual({
+		error: 'invalid_grant',
+		error_description: 'Invalid grant: authorization code is invalid'
+	});
+	expect(again!.findings.map((f) => [f.code, f.level])).toEqual([['code-replay-refused', 'info']]);
+	// The library revokes the code, not the tokens the first exchange gave (RFC 6749 §4.1.2 says
+	// it SHOULD): the access token still opens the protected route, and the playground says so.
+	expect(check!.request.url).toBe(node.endpoints.userinfo);
+	expect(check!.response!.status).toBe(200);
+	expect(check!.findings.map((f) => f.code)).toContain('tokens-not-revoked');
+	expect(check!.findings.filter((f) => f.level === 'error')).toEqual([]);
 });
