@@ -40,17 +40,17 @@ import type OAuth2Server from '@node-oauth/oauth2-server';
 import type { Client } from './client';
 import { listen } from './listen';
 
-export const NODE_OAUTH_AUTHORIZE = '/oauth/authorize';
-export const NODE_OAUTH_TOKEN = '/oauth/token';
-export const NODE_OAUTH_ME = '/api/me';
+const NODE_OAUTH_AUTHORIZE = '/oauth/authorize';
+const NODE_OAUTH_TOKEN = '/oauth/token';
+const NODE_OAUTH_ME = '/api/me';
 
 /** Codes live 60 seconds, as the trial server had them. */
 export const CODE_LIFETIME_S = 60;
 
 /** The one user, and the password the sign-in form takes. */
-export const NODE_OAUTH_USER = { username: 'alice', password: 'alice-Passw0rd' } as const;
+const NODE_OAUTH_USER = { username: 'alice', password: 'alice-Passw0rd' } as const;
 
-export interface NodeOAuthClient {
+interface NodeOAuthClient {
 	id: string;
 	/** Empty for a public client (PKCE only). */
 	secret: string;
@@ -227,7 +227,7 @@ export async function startNodeOAuth(clients: NodeOAuthClient[]): Promise<NodeOA
 }
 
 /** What the sign-in form's POST answered. */
-export interface SignInAnswer {
+interface SignInAnswer {
 	status: number;
 	location: string | undefined;
 	contentType: string | undefined;
