@@ -4,6 +4,9 @@
  * check's finding names the difference and the fix, and its long URIs wrap inside the finding. At
  * 1280 px: oidc-provider, a server this project did not write, with the client registered one
  * trailing slash away; the page warns after Save, and the check reads the provider's own error page.
+ * Then, on the same page, @node-oauth/oauth2-server behind express-oauth-server with its client the
+ * same slash away: it answers its sign-in page, so the card and the verdict line say that nothing
+ * was judged yet, under the same near-miss warning, and never "accepted".
  */
 import { expect } from 'vitest';
 import { shot } from '../helpers/browser';
@@ -11,6 +14,7 @@ import { fillOidcSetup, OFF_LOOPBACK, openPlayground } from '../helpers/e2e';
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, oidcClient } from '../helpers/oidc';
 import { axeProblems } from '../helpers/axe';
 import { e2eTest } from '../helpers/fixtures';
+import { nodeOAuthClient, startNodeOAuth } from '../helpers/node-oauth';
 
 const path = `/sandbox/landing/${'a-rather-long-path-segment/'.repeat(16)}end`;
 
@@ -27,7 +31,14 @@ const test = e2eTest(
 	}),
 	// The provider's client is registered one trailing slash away from the playground's callback.
 	{ oidc: (redirectUris) => ({ clients: [oidcClient(redirectUris.map((u) => u + '/'))] }) }
-);
+).extend('node', { scope: 'file' }, async ({ srv }, { onCleanup }) => {
+	// @node-oauth/oauth2-server, its client registered the same trailing slash away.
+	const node = await startNodeOAuth([
+		nodeOAuthClient('node-slash', 'node-Secret-4Lp9', [`${srv.url}/callback/`])
+	]);
+	onCleanup(() => node.stop());
+	return node;
+});
 
 test('a client registered for localhost only: the check names the difference, and the long URIs wrap at 390 px', async ({
 	srv,
@@ -76,9 +87,10 @@ test('a client registered for localhost only: the check names the difference, an
 	expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
 });
 
-test('oidc-provider, registered one trailing slash away: warned after Save, then named from its error page', async ({
+test('oidc-provider, registered one trailing slash away: warned after Save, then named from its error page; @node-oauth/oauth2-server the same slash away: not judged yet, behind its sign-in page', async ({
 	srv,
 	oidc,
+	node,
 	newPage,
 	problems
 }) => {
@@ -112,5 +124,43 @@ test('oidc-provider, registered one trailing slash away: warned after Save, then
 	await finding.scrollIntoViewIfNeeded();
 	await shot(p, '63-redirect-uri-oidc-provider-1280', { screen: true });
 	expect(await axeProblems(p), 'axe: the warning and the finding').toEqual([]);
+
+	// The same page, moved to @node-oauth/oauth2-server: the warning stays, and the check, answered
+	// by the sign-in page, judged nothing (its card and the verdict line), never "accepted".
+	await p.getByTestId('setup-summary').click();
+	await p.getByLabel('Base URL of the service').fill(node.origin);
+	await p.getByLabel('Client id').fill('node-slash');
+	await p.getByLabel('Client secret').fill('node-Secret-4Lp9');
+	await p.getByLabel('Scope', { exact: true }).fill('read');
+	await p.getByLabel('Authorization endpoint').fill(node.endpoints.authorization);
+	await p.getByLabel('Token endpoint').fill(node.endpoints.token);
+	await p.getByLabel('User-info endpoint').fill(node.endpoints.userinfo);
+	await p.getByRole('button', { name: 'Save setup' }).click();
+	await expect
+		.poll(() => p.getByTestId('consent-url').textContent())
+		.toContain(node.endpoints.authorization);
+	// A registered URI belongs to the service it was entered for: the move dropped it; typed anew.
+	await p.getByTestId('setup-summary').click();
+	await p.getByLabel('Redirect URI as registered').fill(`${srv.url}/callback/`);
+	await p.getByRole('button', { name: 'Save setup' }).click();
+	await expect
+		.poll(() => p.getByTestId('redirect-refusal').textContent())
+		.toContain('the service will most likely show an error page');
+	await p.getByRole('button', { name: 'Check the consent URL' }).click();
+	const notJudged = p.locator('#consent li.finding[data-code="sign-in-first"]');
+	await notJudged.waitFor();
+	const host = new URL(node.origin).host;
+	expect(await notJudged.innerText()).toContain(
+		`Not judged yet: ${host} asks the user to sign in first`
+	);
+	expect(await p.locator('#consent li.finding').count()).toBe(1);
+	await expect
+		.poll(() => p.locator('#verdict').innerText())
+		.toContain(`Registration check: not judged yet: ${host} asks the user to sign in first`);
+	expect(await p.locator('#consent').innerText()).not.toMatch(/accepted/i);
+	expect(await p.locator('#verdict').innerText()).not.toMatch(/accepted/i);
+	await notJudged.scrollIntoViewIfNeeded();
+	await shot(p, '64-sign-in-first-node-oauth-1280', { screen: true });
+	expect(await axeProblems(p), 'axe: the finding').toEqual([]);
 	expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
 });

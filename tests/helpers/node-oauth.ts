@@ -93,7 +93,15 @@ export function nodeOAuthClient(
 	};
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const ENTITIES: Record<string, string> = {
+	'&': '&amp;',
+	'<': '&lt;',
+	'>': '&gt;',
+	'"': '&quot;',
+	"'": '&#39;'
+};
+/** HTML-escaped, as a template engine writes a value into the page. */
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 
 /** The sign-in page, as an express-oauth-server app renders it: no word of consent. */
 function signInPage(action: string, error = ''): string {
@@ -250,10 +258,8 @@ export async function signIn(
 		);
 	const action = /<form[^>]*action="([^"]+)"/.exec(page.body)?.[1];
 	if (!action) throw new Error(`no form on the sign-in page: ${page.body.slice(0, 300)}`);
-	const target = new URL(
-		action.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))),
-		consentUrl
-	);
+	// The consent request's query has only `&` to escape (its values are percent-encoded).
+	const target = new URL(action.replaceAll('&amp;', '&'), consentUrl);
 	const post = await browser.fetch(target.toString(), {
 		method: 'POST',
 		body: new URLSearchParams(fields),
