@@ -146,6 +146,14 @@ describe('"Check the consent URL" answered by the sign-in page', () => {
 				const back = new URL(answer.location!);
 				expect(back.origin + back.pathname).toBe(callback);
 				expect(back.searchParams.get('error')).toBe('invalid_scope');
+				// Followed to the playground: the refusal is explained in any server's words, not the
+				// feed-reader service's ("Read only", its two scopes), and no scope is guessed.
+				expect((await c.fetch(back.toString())).res.status).toBe(303);
+				const page = await c.page();
+				expect(page).toContain('invalid_scope');
+				expect(page).not.toContain('set to &quot;Read only&quot;');
+				expect(page).not.toContain('set to "Read only"');
+				expect(page).not.toContain('Try again with scope');
 			} else expect(answer.location).toBeUndefined();
 		}
 	);
@@ -177,6 +185,8 @@ test('the whole flow: sign-in, callback, code exchange, user-info on the protect
 		scope: 'read write'
 	});
 	expect(errors(uiEx!)).toEqual([]);
+	// Not the feed-reader service: none of its advice (its user record's userId) on this answer.
+	expect(uiEx!.findings.map((f) => f.code)).not.toContain('userinfo-fields');
 
 	const [rfEx] = exchanges(await c.action('refresh'));
 	expect(rfEx!.request.body).toContain('grant_type=refresh_token');
