@@ -76,6 +76,38 @@ test('a fresh visit loads no later step; they load, and work, once the flow reac
 	expect(loaded(later, LATER).sort()).toEqual(Object.keys(LATER).sort());
 });
 
+test('what is typed in the setup before the page’s script runs is kept, and saved', async ({
+	srv,
+	newPage
+}) => {
+	const p = await newPage();
+	// The page's script is held back: the form the server rendered is there, not yet live.
+	let release!: () => void;
+	const held = new Promise<void>((ok) => (release = ok));
+	await p.route(/\/_app\/immutable\/.*\.js$/, async (route) => {
+		await held;
+		await route.continue();
+	});
+	await p.goto(`${srv.url}/`, { waitUntil: 'domcontentloaded' });
+	expect(await p.locator('main').getAttribute('data-ready')).toBe('false');
+	await p.getByLabel('Base URL of the service').fill(`${srv.url}/sandbox`);
+	await p.getByLabel('Client id').fill('sandbox-ro');
+	await p.getByLabel('Client secret').fill('sandbox-ro-secret');
+	await p.getByLabel('Scope', { exact: true }).fill('read');
+	await p.getByLabel(/Exchange the code automatically/).uncheck();
+	release();
+	await p.locator('main[data-ready="true"]').waitFor();
+	expect(await p.getByLabel('Client id').inputValue()).toBe('sandbox-ro');
+	expect(await p.getByLabel('Scope', { exact: true }).inputValue()).toBe('read');
+	expect(await p.getByLabel('Base URL of the service').inputValue()).toBe(`${srv.url}/sandbox`);
+	expect(await p.getByLabel(/Exchange the code automatically/).isChecked()).toBe(false);
+	// Saved as typed: the consent request asks for it.
+	await p.getByRole('button', { name: 'Save setup' }).click();
+	await expect
+		.poll(() => p.getByTestId('consent-url').textContent())
+		.toMatch(/client_id=sandbox-ro&.*scope=read&/);
+});
+
 test('the dialogs load when they open, and keep their keyboard behaviour', async ({
 	srv,
 	newPage
