@@ -108,13 +108,15 @@ const SHARED_CODES = {
 		'consent-url.INVALID_REQUEST_URI_AT_ONCE'
 	],
 	// invalid_grant for a code or for a refresh token.
-	// For a code: refused for a cause its words name (expired, used already, its redirect_uri),
-	// or for one of them.
+	// For a code: refused for a cause its words name (expired, used already, its redirect_uri), a
+	// cause the page knows (sent before, too old, another redirect_uri than its consent's), or for
+	// one of them.
 	invalid_grant: [
 		'token.CODE_ALREADY_USED',
 		'token.CODE_EXPIRED',
 		'token.CODE_EXPIRED_BY_AGE',
 		'token.CODE_REDIRECT_URI',
+		'token.CODE_REDIRECT_URI_DIFFERS',
 		'token.CODE_REFUSED',
 		'token.CODE_SENT_BEFORE',
 		'token.REFRESH_TOKEN_REFUSED'

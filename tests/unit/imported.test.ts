@@ -384,3 +384,75 @@ describe('a consent request whose recorded answer refuses its redirect URI (as t
 		expect(all).not.toContain('redirect-uri-likely-refused');
 	});
 });
+
+describe('a code exchange that sent another redirect_uri than the consent that brought the code', () => {
+	const APP = 'https://app.example/callback';
+	const consentTo = (uri: string, state: string) =>
+		ex(
+			'consent',
+			`${BASE}/oauth2/auth?client_id=c&response_type=code&redirect_uri=${encodeURIComponent(uri)}&state=${state}`
+		);
+	const back = (code: string, state: string) =>
+		ex('callback', `${APP}?code=${code}&state=${state}`);
+	const exchangeWith = (code: string, uri: string | undefined, body: string, status = 400) => {
+		const e = ex('exchange', `${BASE}/oauth2/token`, { status, body });
+		e.request = {
+			...e.request,
+			method: 'POST',
+			headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+			body: `grant_type=authorization_code&code=${code}${uri === undefined ? '' : `&redirect_uri=${encodeURIComponent(uri)}`}&client_id=c`
+		};
+		return e;
+	};
+	const generic = '{"error":"invalid_grant","error_description":"Invalid authorization code"}';
+
+	test('refused: the finding names both values, in place of the list of causes', () => {
+		const out = diagnoseImported([
+			consentTo(APP, 's1'),
+			back('k1', 's1'),
+			exchangeWith('k1', `${APP}/`, generic)
+		]);
+		const errors = out[2]!.findings.filter((f) => f.level === 'error');
+		expect(errors).toHaveLength(1);
+		expect(errors[0]!.code).toBe('invalid_grant');
+		expect(errors[0]!.message).toContain(
+			`this exchange sent redirect_uri ${APP}/, where the consent request that brought the code sent ${APP}`
+		);
+		expect(errors[0]!.message).toContain('"Invalid authorization code"');
+	});
+
+	test('the same value, another consent’s code, no redirect_uri sent, or the words of another cause: not said', () => {
+		const said = (list: Exchange[]) =>
+			diagnoseImported(list)
+				.at(-1)!
+				.findings.some((f) => f.message.includes('where the consent request that brought'));
+		expect(said([consentTo(APP, 's2'), back('k2', 's2'), exchangeWith('k2', APP, generic)])).toBe(
+			false
+		);
+		// The code came back for another consent request, whose redirect_uri is the one sent.
+		expect(
+			said([
+				consentTo(`${APP}/`, 's3'),
+				consentTo(APP, 's4'),
+				back('k3', 's4'),
+				exchangeWith('k3', APP, generic)
+			])
+		).toBe(false);
+		expect(
+			said([consentTo(APP, 's5'), back('k5', 's5'), exchangeWith('k5', undefined, generic)])
+		).toBe(false);
+		// The service's own words name another cause: they decide.
+		const expired = '{"error":"invalid_grant","error_description":"Code has expired"}';
+		expect(
+			said([consentTo(APP, 's6'), back('k6', 's6'), exchangeWith('k6', `${APP}/`, expired)])
+		).toBe(false);
+		// Tokens given for it: no refusal to explain.
+		expect(
+			said([
+				consentTo(APP, 's7'),
+				back('k7', 's7'),
+				exchangeWith('k7', `${APP}/`, '{"access_token":"a","token_type":"Bearer"}', 200)
+			])
+		).toBe(false);
+	});
+});

@@ -61,7 +61,17 @@ export interface DiagnoseContext {
 	 * came back, when this exchange sent it, the server's known code lifetime in seconds (the
 	 * sandbox's; none for other servers), and whether an exchange sent it before.
 	 */
-	code?: { receivedAt: number; sentAt: number; lifetime?: number; sentBefore?: boolean };
+	code?: {
+		receivedAt?: number;
+		sentAt?: number;
+		lifetime?: number;
+		sentBefore?: boolean;
+		/**
+		 * The redirect_uri of the consent request that brought the code, and the one this exchange
+		 * sent, where a recording shows both (imported.ts; the live flow always sends the consent's).
+		 */
+		redirectUri?: { consent: string; sent: string };
+	};
 }
 
 /** Whether the service's own advice fits (`ctx.advice`); yes when nothing says otherwise. */
@@ -115,11 +125,16 @@ function codeRefusal(desc: string | undefined): Finding | undefined {
 
 /**
  * A refused code whose cause the page knows: sent before by an exchange of this flow (used twice),
- * or never sent and older than the server's known code lifetime (expired).
+ * sent with another redirect_uri than the consent request that brought it (a recording shows
+ * both), or never sent and older than the server's known code lifetime (expired).
  */
 function codeKnown(desc: string | undefined, code: DiagnoseContext['code']): Finding | undefined {
 	if (!code) return undefined;
 	if (code.sentBefore) return raise(token.CODE_SENT_BEFORE, desc);
+	const uri = code.redirectUri;
+	if (uri && uri.sent !== uri.consent)
+		return raise(token.CODE_REDIRECT_URI_DIFFERS, uri.consent, uri.sent, desc);
+	if (code.sentAt === undefined || code.receivedAt === undefined) return undefined;
 	const age = (code.sentAt - code.receivedAt) / 1000;
 	if (code.lifetime !== undefined && age > code.lifetime)
 		return raise(token.CODE_EXPIRED_BY_AGE, Math.floor(age), code.lifetime, desc);

@@ -112,6 +112,25 @@ function reusedCode(findings: Finding[], ex: Exchange, earlier: number): Finding
 	return findings.map((f) => (f === refused ? raise(token.CODE_REUSED, earlier, desc) : f));
 }
 
+/**
+ * The redirect_uri a code exchange sent, and the one of the consent request that brought its code
+ * (the redirect back that carried the code names that request by its state), when the recording
+ * holds both.
+ */
+function codeRedirect(
+	ex: Exchange,
+	consentRedirect: ReadonlyMap<string, string>,
+	codeState: ReadonlyMap<string, string>
+): Pick<DiagnoseContext, 'code'> {
+	const code = codeSent(ex);
+	const state = code === undefined ? undefined : codeState.get(code);
+	const consent = state === undefined ? undefined : consentRedirect.get(state);
+	const sentUri = new URLSearchParams(ex.request.body).get('redirect_uri');
+	return consent === undefined || sentUri === null
+		? {}
+		: { code: { redirectUri: { consent, sent: sentUri } } };
+}
+
 /** Findings worked out again for imported exchanges, in transcript order. */
 export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 	let requestedScope: string | undefined;
@@ -127,15 +146,26 @@ export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 	const histories = refreshHistories(exchanges);
 	/** Each code sent to the token endpoint, and the first exchange (#n) that sent it. */
 	const sent = new Map<string, number>();
+	/** The redirect_uri of each consent request, by its state; the state each code came back with. */
+	const consentRedirect = new Map<string, string>();
+	const codeState = new Map<string, string>();
 	return exchanges.map((ex, i) => {
+		const fields = queryFields(ex.request.url);
+		const field = (name: string) => fields.find(([n]) => n === name)?.[1];
 		if (consent(ex)) {
-			const scope = queryFields(ex.request.url).find(([n]) => n === 'scope');
-			if (scope) requestedScope = scope[1];
+			const scope = field('scope');
+			if (scope !== undefined) requestedScope = scope;
+			const [state, uri] = [field('state'), field('redirect_uri')];
+			if (state !== undefined && uri !== undefined) consentRedirect.set(state, uri);
+		} else if (specOf(ex.step).travels === 'redirect-back') {
+			const [code, state] = [field('code'), field('state')];
+			if (code !== undefined && state !== undefined) codeState.set(code, state);
 		}
 		const ctx: DiagnoseContext = {
 			requestedScope,
 			tokenExpiresAt,
-			refreshHistory: histories.get(i)
+			refreshHistory: histories.get(i),
+			...codeRedirect(ex, consentRedirect, codeState)
 		};
 		let findings =
 			specOf(ex.step).travels === 'redirect-back'

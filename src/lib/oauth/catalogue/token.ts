@@ -109,6 +109,19 @@ export const CODE_REDIRECT_URI = entry({
 });
 
 /**
+ * invalid_grant on a code exchange that sent another redirect_uri than the consent request that
+ * brought the code, as a recording shows both: the service must refuse it (RFC 6749 §4.1.3).
+ */
+export const CODE_REDIRECT_URI_DIFFERS = entry({
+	code: 'invalid_grant',
+	level: 'error',
+	message: (consent: string, sent: string, desc: string | undefined) =>
+		`The code was refused, and this exchange sent redirect_uri ${sent}, where the consent request that brought the code sent ${consent}: the code exchange must send the same value, character for character, and a service refuses the code otherwise.${said(desc)}`,
+	fix: 'Send the redirect_uri of the consent request, exactly (a trailing slash, http against https, a port or a path differ), or start the consent again with the one the code exchange sends.',
+	ref: RFC6749('4.1.3')
+});
+
+/**
  * invalid_grant on the code exchange: the code is invalid, expired or used already, or the
  * redirect_uri is not the one sent at consent.
  */
