@@ -16,7 +16,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, expect } from 'vitest';
 import { shot } from '../helpers/browser';
 import { openPlayground } from '../helpers/e2e';
-import { axeProblems } from '../helpers/axe';
+import { axeAt, axeProblems } from '../helpers/axe';
 import { e2eTest } from '../helpers/fixtures';
 import { longTasksSince, mainThreadClock, pageNow, watchLongTasks } from '../helpers/long-tasks';
 import { manySecretsHar } from '../helpers/many-secrets-har';
@@ -77,7 +77,23 @@ async function recordProgress(
 		);
 }
 
-test("a customer's browser HAR: the redirect back to its application shows its invalid_scope, with the fix, at 390 px", async ({
+/**
+ * The landed import at the other width: the verdict keeps the focus and lies wholly in the first
+ * screen (scrolled to the top, as the page lands); then the window is as it was.
+ */
+async function atTheOtherWidth(p: Page, size: { width: number; height: number }): Promise<void> {
+	const before = p.viewportSize()!;
+	await p.setViewportSize(size);
+	await p.evaluate(() => window.scrollTo(0, 0));
+	const box = (await p.locator('#verdict').boundingBox())!;
+	expect(box.y).toBeGreaterThanOrEqual(0);
+	expect(box.y + box.height).toBeLessThanOrEqual(size.height);
+	expect(await p.evaluate(() => document.activeElement?.id)).toBe('verdict');
+	expect(await axeAt(p, size.width < 600 ? 'phone' : 'desktop')).toEqual([]);
+	await p.setViewportSize(before);
+}
+
+test("a customer's browser HAR: the redirect back to its application shows its invalid_scope, with the fix, at 390 px (its verdict at 1280 px too)", async ({
 	srv,
 	newPage,
 	problems
@@ -99,6 +115,7 @@ test("a customer's browser HAR: the redirect back to its application shows its i
 	const box = (await verdict.boundingBox())!;
 	expect(box.y + box.height).toBeLessThanOrEqual(844);
 	expect(await back.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+	await atTheOtherWidth(p, { width: 1280, height: 800 });
 	await shot(p, '65a-customer-har-verdict-390', { screen: true });
 	const finding = back.locator('li.finding[data-code="invalid_scope"]');
 	await finding.waitFor();
@@ -125,7 +142,7 @@ test("a customer's browser HAR: the redirect back to its application shows its i
 	expect(problems, 'no console errors, page errors or CSP violations').toEqual([]);
 });
 
-test("a customer's HAR whose consent request the service refused for its redirect URI: the live check's finding, and the verdict, at 1280 px", async ({
+test("a customer's HAR whose consent request the service refused for its redirect URI: the live check's finding, and the verdict, at 1280 px (and 390 px)", async ({
 	srv,
 	newPage
 }) => {
@@ -171,6 +188,7 @@ test("a customer's HAR whose consent request the service refused for its redirec
 	);
 	const consent = p.locator('.transcript details.exchange').first();
 	expect(await consent.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+	await atTheOtherWidth(p, { width: 390, height: 844 });
 	const finding = consent.locator('li.finding[data-code="redirect_uri_mismatch"]');
 	await finding.waitFor();
 	expect(await axeProblems(p), 'axe: the refused redirect URI, imported').toEqual([]);

@@ -119,6 +119,7 @@ test("the consent's outcomes are the verdict, in the first screen with the focus
 	expect(await p.locator('#verdict').innerText()).toBe(
 		'Step 1, a new consent request for scope read is ready to open (earlier: consent refused: invalid_scope, this application is registered as "Read only" and cannot request write)'
 	);
+	expect(await axeAt(p, 'desktop'), 'axe: a new consent request ready').toEqual([]);
 	await shot(p, '11-try-again-with-scope-read');
 	await p.getByRole('link', { name: 'Open the consent page' }).click();
 	await consentAndBack(p, srv.url, 'Authorize');
