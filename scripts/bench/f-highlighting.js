@@ -84,7 +84,13 @@ async function importOnce(page, file, marker) {
 			const b = body();
 			const seen = b?.checkVisibility();
 			if (seen && !w.__run.plain) w.__run.plain = performance.now();
-			if (seen && b?.getAttribute('aria-busy') === 'false' && b.querySelector('span')) {
+			// Highlighted: token spans inside its blocks (a block of plain text is a span of text
+			// alone), and no longer busy. A block is highlighted once it is on the screen.
+			if (
+				seen &&
+				b?.getAttribute('aria-busy') === 'false' &&
+				b.querySelector('code > span > span')
+			) {
 				w.__run.done = performance.now();
 				return;
 			}

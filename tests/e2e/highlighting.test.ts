@@ -1,7 +1,8 @@
 /**
- * A large body is highlighted off the page's main thread: a HAR holding an answer with a 100 KB
- * JSON body is imported, the body shows as its plain text, the highlighter's Web Worker does the
- * tokenizing, and the body ends highlighted with exactly the same text; the page is then checked at
+ * A large body is highlighted off the page's main thread, when it is shown: a HAR holding an
+ * answer with a 100 KB JSON body is imported, its exchange folded, with the body's text in the page
+ * and no highlighter started; opened, the body shows as its plain text, the highlighter's Web
+ * Worker does the tokenizing, and the body ends highlighted with exactly the same text; the page is then checked at
  * desktop and phone widths.
  */
 import { expect } from 'vitest';
@@ -46,13 +47,25 @@ test('a 100 KB body shows as text at once and is highlighted by a worker, text u
 	await p.goto(srv.url + '/');
 	await p.locator('main[data-ready="true"]').waitFor();
 	await p.getByTestId('import-har').setInputFiles(file);
-	await p.locator('.transcript details.exchange > summary').first().click();
 	const pre = p.getByLabel('Response body, pretty-printed');
+	await pre.waitFor({ state: 'attached' });
+	// Folded, the exchange's text is in the page, and nothing is highlighted: no worker starts for
+	// what cannot be seen.
+	expect(await pre.textContent()).toBe(body);
+	expect(await pre.isVisible()).toBe(false);
+	await p.locator('main[data-ready="true"]').waitFor();
+	await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+	const highlighters = () => workers.filter((w) => w.includes('/workers/highlight.worker'));
+	expect(highlighters()).toEqual([]);
+	await p.locator('.transcript details.exchange > summary').first().click();
 	await pre.waitFor();
 	// The whole text is there from the start, whatever the highlighting has done so far.
 	expect(await pre.textContent()).toBe(body);
+	await expect
+		.poll(() => pre.locator('.chunk > span').count(), { timeout: 30_000 })
+		.toBeGreaterThan(0);
 	await expect.poll(() => pre.getAttribute('aria-busy'), { timeout: 30_000 }).toBe('false');
-	expect(workers.filter((w) => w.includes('/workers/highlight.worker'))).toHaveLength(1);
+	expect(highlighters()).toHaveLength(1);
 	// Highlighted: one span per token, the text exactly the body's, and none of it markup.
 	expect(await pre.locator('.chunk > span').count()).toBeGreaterThan(5_000);
 	expect(await pre.textContent()).toBe(body);
