@@ -97,7 +97,7 @@ describe('against oidc-provider', () => {
 		await signInAndConsent(p, srv, oidc, 'oidc-02');
 		// Exchanged automatically on return, and the page lands on the verdict.
 		await exchanged(p);
-		await landedOn(p, /^✓ Tokens received: openid read write, expires in \d+ min$/);
+		await landedOn(p, /^✓ Tokens received: openid read write, expires in (\d+ min|1 h)$/);
 		expect(p.url()).toMatch(flowUrl(srv.url));
 		expect(await p.getByTestId('saved-state').textContent()).toBe(
 			await p.getByTestId('returned-state').textContent()
@@ -152,7 +152,7 @@ describe('against oidc-provider', () => {
 		await expect.poll(() => p.locator('#verdict').innerText()).toBe('⊘ Consent declined');
 		await signInAndConsent(p, srv, oidc, 'oidc-05-phone');
 		await exchanged(p);
-		await landedOn(p, /^✓ Tokens received: openid read write, expires in \d+ min$/);
+		await landedOn(p, /^✓ Tokens received: openid read write, expires in (\d+ min|1 h)$/);
 		// No issuer in the setup: iss is on the authorization endpoint's origin, shown, not checked.
 		expect(await p.getByTestId('issuer-verdict').textContent()).toBe(
 			'not checked: no issuer known'
