@@ -56,7 +56,19 @@ async function withTokensAtLookalike(): Promise<Client> {
 /** When the exchange's answer came, ms: the moment its meter counts from. */
 const receivedAt = (ex: Exchange) => Date.parse(ex.startedAt) + ex.timing.total;
 /** "HH:MM" of a moment, in UTC, as plain Date arithmetic has it. */
-const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+/**
+ * A reset as the meter says it in UTC, from the answer's time `at`: "HH:MM" the same day, with the
+ * date before it on another (a reset hours away may fall after midnight; clockWords' own rule is
+ * unit-tested).
+ */
+const hhmm = (ms: number, at: number) => {
+	const time = new Date(ms).toISOString().slice(11, 16);
+	if (new Date(ms).toISOString().slice(0, 10) === new Date(at).toISOString().slice(0, 10))
+		return time;
+	const [, day, month, year] = new Date(ms).toUTCString().match(/^\w+, (\d+) (\w+) (\d+)/)!;
+	const sameYear = new Date(ms).getUTCFullYear() === new Date(at).getUTCFullYear();
+	return `${Number(day)} ${month}${sameYear ? '' : ` ${year}`} ${time}`;
+};
 const utc = clockWords('UTC');
 const json = ['Content-Type', 'application/json; charset=utf-8'] as [string, string];
 
@@ -87,7 +99,7 @@ test("GitHub's headers: 56 of 60 left, the epoch reset read against the answer's
 	// Within the float's rounding of a time in ms with a fraction.
 	expect(meter!.resetAt! - at).toBeCloseTo(1247_000, 0);
 	expect(meterWords(meter!, at, utc)).toBe(
-		`56 of 60 left, resets at ${hhmm(at + 1247_000)} (in 20 min)`
+		`56 of 60 left, resets at ${hhmm(at + 1247_000, at)} (in 20 min)`
 	);
 });
 
@@ -108,7 +120,7 @@ test("Feedly's headers: 57 used and no limit, the reset 23,841 s after the answe
 	expect(meter).toMatchObject({ limit: undefined, used: 57, left: undefined });
 	expect(meter!.resetAt! - at).toBeCloseTo(23841_000, 0);
 	expect(meterWords(meter!, at, utc)).toBe(
-		`57 used, resets at ${hhmm(at + 23841_000)} (in 6 h 37 min)`
+		`57 used, resets at ${hhmm(at + 23841_000, at)} (in 6 h 37 min)`
 	);
 	// A count with no limit is never "nearly spent".
 	expect(budgetWarnings([ex!], 1, at, utc)).toEqual([]);
@@ -134,7 +146,7 @@ test('nearly spent at a look-alike: the next call in any zone is warned of, unti
 	const { resetAt } = budgetOf(ex!)!.meters[0]!;
 	expect(Math.abs(resetAt! - reset * 1000)).toBeLessThan(1000);
 	expect(budgetWarnings([ex!], 2, at, utc).map((w) => w.said)).toEqual([
-		`Requests: nearly spent, 1 of 60 left, resets at ${hhmm(resetAt!)}.`
+		`Requests: nearly spent, 1 of 60 left, resets at ${hhmm(resetAt!, at)}.`
 	]);
 	expect(budgetWarnings([ex!], 1, at, utc)).toHaveLength(1);
 	expect(budgetWarnings([ex!], 1, resetAt!, utc)).toEqual([]);
