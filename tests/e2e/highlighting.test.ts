@@ -97,8 +97,11 @@ test('a 100 KB body shows as text at once and is highlighted by a worker, text u
 		// headings above it sit under the sticky bars, "partially obscured", which it cannot decide.
 		// So it checks the page as the import left it, and the block is scrolled to for the picture.
 		// The colours of the highlighted tokens on the phone, light and dark (PASSES).
+		// The body's first two blocks of lines hold every kind of token of the rest (the items
+		// repeat): its later blocks are left out, which spares axe some 5,000 spans of the same
+		// colours.
 		expect(
-			await axeAt(p, size.passes),
+			await axeAt(p, size.passes, { skip: ['pre.code .chunk:nth-child(n+3)'] }),
 			`axe at ${size.name} width, with the large body highlighted`
 		).toEqual([]);
 		expect(await pre.textContent()).toBe(body);

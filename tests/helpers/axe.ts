@@ -101,11 +101,15 @@ export const PASSES: Record<'phone' | 'desktop', AxePass[]> = {
  * The problems axe finds in the passes of `PASSES[size]`, each labelled with its theme; the page is
  * left in the light theme.
  */
-export async function axeAt(page: Page, size: 'phone' | 'desktop'): Promise<string[]> {
+export async function axeAt(
+	page: Page,
+	size: 'phone' | 'desktop',
+	{ skip }: { skip?: string[] } = {}
+): Promise<string[]> {
 	const found: string[] = [];
 	for (const { scheme, rules, except } of PASSES[size]) {
 		await page.emulateMedia({ colorScheme: scheme });
-		for (const v of await axeProblems(page, { rules, except }))
+		for (const v of await axeProblems(page, { rules, except, skip }))
 			found.push(`${scheme}: ${v.kind} ${v.id} (${v.impact}) ${v.help} → ${v.nodes.join(' | ')}`);
 	}
 	await page.emulateMedia({ colorScheme: 'light' });
@@ -114,25 +118,29 @@ export async function axeAt(page: Page, size: 'phone' | 'desktop'): Promise<stri
 
 /**
  * axe's problems on the page as it is: every rule, only those named in `rules`, or all but those
- * named in `except`.
+ * named in `except`; the elements `skip` selects are left out (the repeated blocks of a long body,
+ * whose first blocks hold every kind of token its later ones do).
  */
 export async function axeProblems(
 	page: Page,
-	{ rules, except }: { rules?: string[]; except?: string[] } = {}
+	{ rules, except, skip }: { rules?: string[]; except?: string[]; skip?: string[] } = {}
 ): Promise<AxeProblem[]> {
 	// Once per document: a state checked in both themes parses the half-megabyte source once.
 	if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${source}\n;0`);
 	const r = await page.evaluate(
-		async ({ rules, except }) => {
+		async ({ rules, except, skip }) => {
 			const w = window as unknown as {
 				axe: {
 					run: (
-						ctx: Document,
+						ctx: Document | object,
 						opts: object
 					) => Promise<{ violations: RawResult[]; incomplete: RawResult[] }>;
 				};
 			};
-			const out = await w.axe.run(document, {
+			const context = skip?.length
+				? { include: [['html']], exclude: skip.map((sel) => [sel]) }
+				: document;
+			const out = await w.axe.run(context, {
 				resultTypes: ['violations', 'incomplete'],
 				...(rules ? { runOnly: { type: 'rule', values: rules } } : {}),
 				...(except
@@ -141,7 +149,7 @@ export async function axeProblems(
 			});
 			return { violations: out.violations, incomplete: out.incomplete };
 		},
-		{ rules, except }
+		{ rules, except, skip }
 	);
 	const show = (nodes: RawNode[]) =>
 		nodes.slice(0, 5).map((n) => {
