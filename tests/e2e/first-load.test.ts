@@ -5,7 +5,9 @@
  * text only its own component holds, in the JavaScript the page fetched.
  */
 import { expect } from 'vitest';
+import { statSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { FIRST_LOAD_BUDGET } from '../../scripts/bench/config.js';
 import { openPlayground, signIn } from '../helpers/e2e';
 import { e2eTest } from '../helpers/fixtures';
 
@@ -62,6 +64,15 @@ test('a fresh visit loads no later step; they load, and work, once the flow reac
 	await p.waitForLoadState('networkidle');
 	const first = await read();
 	expect(loaded(first, LATER), 'later steps in the first load').toEqual([]);
+	// Within its budget: the gzip bytes of the JavaScript it loaded, as the build's own .gz files
+	// (what the server sends for Accept-Encoding: gzip) have them.
+	const gzip = [...first.keys()]
+		.map((url) => statSync(`build/client${new URL(url).pathname}.gz`).size)
+		.reduce((a, b) => a + b, 0);
+	expect(
+		gzip,
+		`the first load's JS, ${gzip} bytes gzip in ${first.size} files: over its budget (scripts/bench/config.js FIRST_LOAD_BUDGET)`
+	).toBeLessThanOrEqual(FIRST_LOAD_BUDGET.jsGzipBytes);
 	expect(loaded(first, ON_DEMAND), 'dialogs and the banner in the first load').toEqual([]);
 	// The cards of the later steps are there, in order, before any of their script.
 	const ids = await p.locator('main .flow > section.step').evaluateAll((s) => s.map((e) => e.id));

@@ -57,6 +57,23 @@ describe('what the tests need, before any suite runs', () => {
 		expect(m.printed.join('\n')).toContain('chromium-headless-shell redis-server');
 	});
 
+	test('for the bench: the same packages, and its own command to run again', () => {
+		const has = new Set(all);
+		has.delete('chromium-headless-shell');
+		const m = { ...machine(has), command: 'npm run bench' as const };
+		expect(checkNeeds(m)).toBe(false);
+		expect(m.ran).toEqual([]);
+		expect(m.printed.join('\n')).toBe(
+			'The bench needs chromium-headless-shell, which this machine lacks. Install them, then run npm run bench again:\n\n  sudo apt-get install -y chromium-headless-shell\n'
+		);
+		const root = {
+			...machine(new Set(['apt-get', 'redis-server', 'curl', 'openssl']), { root: true }),
+			command: 'npm run bench' as const
+		};
+		expect(checkNeeds(root)).toBe(true);
+		expect(root.printed).toEqual(['Installing chromium-headless-shell for the bench…']);
+	});
+
 	test('with passwordless sudo, through sudo', () => {
 		const has = new Set(all);
 		has.delete('curl');
