@@ -367,6 +367,19 @@ describe.each([
 		});
 		expect(await userInfoStatus(sandbox, second.access_token)).toBe(401);
 	});
+
+	test('a window of 1 s is said in the singular: "1 second"', async () => {
+		const clock = movableClock();
+		const sandbox = sandboxOn(clock, { ...storeEnv(), SANDBOX_REFRESH_REUSE_SECONDS: '1' });
+		const first = await firstTokens(sandbox);
+		await refreshed(sandbox, first.refresh_token!);
+		clock.advance(1_000);
+		expect(await refusal(sandbox, first.refresh_token!)).toEqual({
+			error: 'invalid_grant',
+			error_description:
+				'The refresh token was already used and replaced 1 second ago or more (refresh tokens rotate; the previous one is accepted again only for 1 second after it was replaced); every token of this grant is now revoked'
+		});
+	});
 });
 
 describe('the built server over HTTP', () => {

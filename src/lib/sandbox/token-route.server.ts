@@ -45,6 +45,9 @@ export type TokenErrorCode =
 	// Not in RFC 6749 §5.2's list (it is §4.1.2.1's), the usual word for a 503 at the token endpoint.
 	| 'temporarily_unavailable';
 
+/** "1 second", "30 seconds": a number of seconds in the sandbox's words. */
+const secondsWords = (n: number) => (n === 1 ? '1 second' : `${n} seconds`);
+
 /** The answer while the sandbox's store cannot be reached: 503, the reason, and when to try again. */
 function storeDown(e: StoreUnavailable): Response {
 	return tokenError(503, 'temporarily_unavailable', `The sandbox cannot answer now: ${e.message}`, {
@@ -257,7 +260,7 @@ async function authorizationCodeGrant(
 			? tokenError(
 					400,
 					'invalid_grant',
-					`The authorization code has expired (codes are valid for ${sandbox.settings.codeTtl} seconds): exchange it at once`
+					`The authorization code has expired (codes are valid for ${secondsWords(sandbox.settings.codeTtl)}): exchange it at once`
 				)
 			: tokenError(400, 'invalid_grant', 'The authorization code is invalid');
 	}
@@ -367,7 +370,7 @@ async function refreshTokenGrant(
 			400,
 			'invalid_grant',
 			window > 0
-				? `The refresh token was already used and is older than the previous one (refresh tokens rotate; only the previous one is accepted again, for ${window} seconds after it was replaced); every token of this grant is now revoked`
+				? `The refresh token was already used and is older than the previous one (refresh tokens rotate; only the previous one is accepted again, for ${secondsWords(window)} after it was replaced); every token of this grant is now revoked`
 				: 'The refresh token was already used (refresh tokens rotate); every token of this grant is now revoked'
 		);
 	}
@@ -375,7 +378,7 @@ async function refreshTokenGrant(
 		return tokenError(
 			400,
 			'invalid_grant',
-			`The refresh token was already used and replaced ${window} seconds ago or more (refresh tokens rotate; the previous one is accepted again only for ${window} seconds after it was replaced); every token of this grant is now revoked`
+			`The refresh token was already used and replaced ${secondsWords(window)} ago or more (refresh tokens rotate; the previous one is accepted again only for ${secondsWords(window)} after it was replaced); every token of this grant is now revoked`
 		);
 	}
 	return issueTokens(
