@@ -6,6 +6,8 @@ import { startSandbox } from './sandbox-helpers';
 let srv: TestServer;
 beforeAll(async () => {
 	srv = await startSandbox({
+		// A reuse window, so that the page is seen saying it (docs/sandbox.md).
+		SANDBOX_REFRESH_REUSE_SECONDS: '90',
 		SANDBOX_CLIENTS: JSON.stringify([
 			{
 				client_id: 'listed-app',
@@ -44,6 +46,10 @@ describe('/sandbox', () => {
 		expect(html).toMatch(/<a href="\/"/);
 		expect(html).toContain('listed-app');
 		expect(html).not.toContain('never-shown-secret');
+		// The refresh token's reuse window, as SANDBOX_REFRESH_REUSE_SECONDS sets it.
+		expect(html.replace(/\s+/g, ' ')).toContain(
+			'the one it replaced is accepted again for 90 seconds after it was replaced'
+		);
 	});
 });
 

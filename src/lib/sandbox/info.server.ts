@@ -54,7 +54,9 @@ export function sandboxInfo({ settings: config, mode }: Sandbox, origin: string)
 			code: config.codeTtl,
 			access: config.accessTtl,
 			refresh: config.refreshTtl,
-			consentForm: TICKET_TTL
+			consentForm: TICKET_TTL,
+			/** SANDBOX_REFRESH_REUSE_SECONDS: how long the previous refresh token is accepted again (0: never). */
+			refreshReuse: config.refreshReuseWindow
 		},
 		limits: { zone1: config.zone1Limit, zone2: config.zone2Limit, window: config.limitWindow },
 		/** Hosted mode: demo data and budgets per grant (sign-in), and a cap of grants per address. */
