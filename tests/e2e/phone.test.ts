@@ -85,6 +85,15 @@ describe('every step and state fits the screen', () => {
 
 				await p.getByRole('button', { name: 'Sandbox (read only)' }).click();
 				await p.getByTestId('consent-url').waitFor();
+				// What each button does, in words a phone shows (no hover): opened, it is laid out and
+				// checked with the rest.
+				await p.getByText('What these buttons do').click();
+				expect(await p.getByTestId('button-help').locator('dt').allInnerTexts()).toEqual([
+					'Open the consent page',
+					'Get a code for the script',
+					'Check the consent URL',
+					'Check the client secret'
+				]);
 				await check('03-consent-shown');
 
 				// The registration check with a redirect URI the sandbox does not know: the mismatch.
