@@ -910,6 +910,42 @@ describe("the app's clock, not the machine's", () => {
 		expect(f!.message).toMatch(/^The authorization code was sent before, by the exchange above/);
 	});
 
+	test('a refresh refused after the expiry its answer gave the refresh token: expired, certain; before it, the generic refusal', async () => {
+		// Keycloak's field, from the answer that gave the tokens at T: the refresh token lives 1,800 s.
+		const held = tokens({
+			obtained_at: T,
+			expires_at: T + 300_000,
+			extra: { refresh_expires_in: 1800 }
+		});
+		const refusedRefresh = () =>
+			json(400, { error: 'invalid_grant', error_description: 'Token is not active' });
+		clock.set(T + 1_800_000);
+		service.answer(refusedRefresh());
+		const late = await refreshTokens(timedStep, session({ tokens: held }));
+		const codes = late.ok ? late.exchanges[0]!.findings.filter((f) => f.level === 'error') : [];
+		expect(codes.map((f) => f.code)).toEqual(['refresh-expired']);
+		expect(codes[0]!.message).toBe(
+			'The refresh token had expired: the answer that gave it gave it refresh_expires_in, and it was sent after that. The service said: "Token is not active".'
+		);
+		// A second before its expiry, the service's words decide, "most likely".
+		clock.set(T + 1_799_000);
+		service.answer(refusedRefresh());
+		const early = await refreshTokens(timedStep, session({ tokens: held }));
+		expect(early.ok && early.exchanges[0]!.findings.map((f) => f.code)).toContain(
+			'refresh-not-active'
+		);
+		// 0 is no expiry (an offline token): nothing is claimed.
+		clock.set(T + 3_600_000_000);
+		service.answer(refusedRefresh());
+		const offline = await refreshTokens(
+			timedStep,
+			session({ tokens: { ...held, extra: { refresh_expires_in: 0 } } })
+		);
+		expect(offline.ok && offline.exchanges[0]!.findings.map((f) => f.code)).not.toContain(
+			'refresh-expired'
+		);
+	});
+
 	test("a pushed request's handle expires by it", async () => {
 		service.answer(json(201, { request_uri: 'urn:example:r1', expires_in: 60 }));
 		const par = setup({ use_par: true, pushed_authorization_request_endpoint: `${BASE}/par` });

@@ -21,8 +21,11 @@ export interface RefreshHistory {
 	 * by this flow's revocation step when its number is not known (the server's own record).
 	 */
 	revoked?: { by?: number; what: 'refresh' | 'access' };
-	/** The answer that issued it (#n) gave it an expiry (in this field), and it was sent after it. */
-	expired?: { from: number; field: string };
+	/**
+	 * The answer that issued it (#n, when its number is known: a recording) gave it an expiry (in
+	 * this field), and it was sent after it.
+	 */
+	expired?: { from?: number; field: string };
 }
 
 /** The errors that refuse the client or the request itself, never the refresh token. */
@@ -97,6 +100,25 @@ function fieldOf(ex: Exchange, name: string): string | undefined {
 
 /** The fields a refresh token's expiry comes in: the common one, and Keycloak's. */
 const EXPIRY_FIELDS = ['refresh_token_expires_in', 'refresh_expires_in'] as const;
+
+/**
+ * The live flow's refresh token past the expiry the answer that gave it said (`extra`, the fields
+ * of the token answer beyond the service's API docs, received at `obtainedAt`), at `now`; none
+ * when no answer gave it one, or while it holds.
+ */
+export function expiredAt(
+	extra: Readonly<Record<string, unknown>>,
+	obtainedAt: number,
+	now: number
+): RefreshHistory['expired'] {
+	for (const field of EXPIRY_FIELDS) {
+		const seconds = extra[field];
+		// 0 is no expiry (Keycloak's refresh_expires_in for an offline token): only a positive number.
+		if (typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0)
+			return now >= obtainedAt + seconds * 1000 ? { field } : undefined;
+	}
+	return undefined;
+}
 
 /**
  * Each refresh's history in a recording (by the exchange's index), from the exchanges before it:

@@ -66,8 +66,13 @@ export const REFRESH_ACCESS_REVOKED = entry({
 export const REFRESH_EXPIRED = entry({
 	code: 'refresh-expired',
 	level: 'error',
-	message: (from: number, field: string, words: string | undefined, answered: string | undefined) =>
-		`The refresh token had expired: the answer #${from} gave it ${field}, and it was sent after that.${said(words)}${shape(answered)}`,
+	message: (
+		from: number | undefined,
+		field: string,
+		words: string | undefined,
+		answered: string | undefined
+	) =>
+		`The refresh token had expired: the answer ${from === undefined ? 'that gave it' : `#${from}`} gave it ${field}, and it was sent after that.${said(words)}${shape(answered)}`,
 	fix: `${NEW_CONSENT} A client should refresh before the refresh token's own expiry, or sign the user in again.`,
 	ref: RFC6749('6')
 });

@@ -12,7 +12,8 @@ import { consentUrl, makeState } from '$lib/oauth/consent';
 import { endpoints } from '$lib/oauth/setup';
 import { specOf } from '$lib/steps/registry';
 import { exchangeBody, FORM_CONTENT_TYPE, refreshBody } from '$lib/oauth/token-endpoint';
-import { isExpired } from '$lib/oauth/token-set';
+import { isExpired, type TokenSet } from '$lib/oauth/token-set';
+import { expiredAt, type RefreshHistory } from '$lib/oauth/refresh-cause';
 import { API_DOCS } from '$lib/oauth/docs';
 import { handleCallback } from './redirect-back';
 import type { Exchange, HeaderList } from '$lib/exchange/types';
@@ -332,6 +333,19 @@ export async function exchangeCode(
 	};
 }
 
+/** What the live flow knows of the refresh token it is about to send (refresh-cause.ts). */
+function liveHistory(tokens: TokenSet, now: number): RefreshHistory | undefined {
+	const revoked = tokens.revoked?.refresh
+		? ({ what: 'refresh' } as const)
+		: tokens.revoked?.access
+			? ({ what: 'access' } as const)
+			: undefined;
+	const expired = expiredAt(tokens.extra, tokens.obtained_at, now);
+	return revoked || expired
+		? { ...(revoked && { revoked }), ...(expired && { expired }) }
+		: undefined;
+}
+
 /** The refresh: sent by the switch under the tokens before the token expires (`auto=1`). */
 export const refreshChoice: FormInput<{ auto: boolean }> = (form) =>
 	ok({ auto: form.get('auto') === '1' });
@@ -362,12 +376,9 @@ export async function refreshTokens(
 			diagnosis: {
 				requestedScope: tokens.requested_scope,
 				// What this flow knows of the refresh token it sends: a revocation in step 8, of it
-				// or of its access token (refresh-cause.ts names it as the likely cause of a refusal).
-				refreshHistory: session.tokens?.revoked?.refresh
-					? { revoked: { what: 'refresh' } }
-					: session.tokens?.revoked?.access
-						? { revoked: { what: 'access' } }
-						: undefined
+				// or of its access token, and an expiry its answer gave that has passed
+				// (refresh-cause.ts names the cause of a refusal from it).
+				refreshHistory: session.tokens && liveHistory(session.tokens, c.app.sender.clock())
 			}
 		}
 	);
