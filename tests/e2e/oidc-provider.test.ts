@@ -147,9 +147,11 @@ describe('against oidc-provider', () => {
 			'End-User aborted interaction'
 		);
 		await shot(p, 'oidc-05-phone-declined');
-		// A new request prepared after a decline leaves the line as it was: it is still true.
+		// A new request prepared after the decline: the line speaks of it.
 		await p.locator('#consent').getByRole('button', { name: 'Prepare a new one' }).click();
-		await expect.poll(() => p.locator('#verdict').innerText()).toBe('⊘ Consent declined');
+		await expect
+			.poll(() => p.locator('#verdict').innerText())
+			.toBe('Step 1, a new consent request for scope openid read write is ready to open');
 		await signInAndConsent(p, srv, oidc, 'oidc-05-phone');
 		await exchanged(p);
 		await landedOn(p, /^✓ Tokens received: openid read write, expires in (\d+ min|1 h)$/);

@@ -441,6 +441,16 @@ describe('a code exchange that sent another redirect_uri than the consent that b
 		expect(
 			said([consentTo(APP, 's5'), back('k5', 's5'), exchangeWith('k5', undefined, generic)])
 		).toBe(false);
+		// A later consent request with the same state (a custom one) and another redirect_uri does
+		// not change which consent the code came back for.
+		expect(
+			said([
+				consentTo(APP, 's8'),
+				back('k8', 's8'),
+				consentTo(`${APP}/other`, 's8'),
+				exchangeWith('k8', APP, generic)
+			])
+		).toBe(false);
 		// The service's own words name another cause: they decide.
 		const expired = '{"error":"invalid_grant","error_description":"Code has expired"}';
 		expect(

@@ -329,15 +329,65 @@ describe('the verdict on the redirect back (RFC 6749 §4.1.2)', () => {
 		expect(verdictOf([ok, opened('read write')], T0, numbers, retry)?.text).toBe(
 			'Step 1, a new consent request for scope read is ready to open; the tokens from #3 still work'
 		);
-		// A request prepared after tokens, a code or a declined consent changes nothing: those lines
-		// are still true.
+		// A request prepared after tokens changes nothing: they still work.
 		expect(verdictOf([ok], T0 + 60_000, undefined, retry)?.text).toBe(
 			'✓ Tokens received: read write, expires in 59 min'
 		);
+		// After a declined consent, or a code not exchanged (a new request drops it): the new request,
+		// and whether the tokens held still work.
 		const denied = back('error=access_denied&state=s2');
-		expect(verdictOf([denied], T0, undefined, retry)?.text).toBe('⊘ Consent declined');
+		expect(verdictOf([ok, denied], T0, numbers, retry)?.text).toBe(
+			'Step 1, a new consent request for scope read is ready to open; the tokens from #3 still work'
+		);
 		const code = back('code=abc&state=s2');
-		expect(verdictOf([code], T0, undefined, retry)?.tone).toBe('ok');
+		expect(verdictOf([code], T0, undefined, retry)).toEqual({
+			tone: 'neutral',
+			text: 'Step 1, a new consent request for scope read is ready to open',
+			target: 'consent'
+		});
+		const forScript = back('code=abc&state=s2', [
+			{ level: 'info', code: 'code-for-script', message: 'Kept for the script.' }
+		]);
+		expect(verdictOf([forScript], T0, undefined, retry)?.text).toBe(
+			'Step 1, a new consent request for scope read is ready to open'
+		);
+	});
+
+	test('tokens revoked since, or refused since, are not said to still work', () => {
+		const numbers = new Map([[ok.id, 3]]);
+		const revoke = {
+			...answer('revoke', 200, ''),
+			request: { ...ok.request, url: 'https://svc.test/oauth2/revoke' }
+		};
+		expect(verdictOf([ok, revoke, opened('read')], T0, numbers)?.text).toBe(
+			'Step 1, consent page opened for scope read; nothing came back yet'
+		);
+		const refusedCall = answer('userinfo', 401, { error: 'invalid_token' });
+		expect(
+			verdictOf([ok, refusedCall, back('error=access_denied&state=s')], T0, numbers)?.text
+		).toBe('⊘ Consent declined');
+		// A revocation the service refused leaves them working.
+		const notRevoked = { ...revoke, response: { ...revoke.response!, status: 400 } };
+		expect(verdictOf([ok, notRevoked, opened('read')], T0, numbers)?.text).toBe(
+			'Step 1, consent page opened for scope read; nothing came back yet; the tokens from #3 still work'
+		);
+	});
+
+	test('a recorded consent request with its answer (a HAR) says what the service answered, not "nothing yet"', () => {
+		const withAnswer = (status: number, findings: Finding[] = []) => ({
+			...opened('read'),
+			response: { ...answer('consent', status, '').response!, body: '<html>Error</html>' },
+			findings
+		});
+		expect(verdictOf([withAnswer(400)], T0)).toEqual({
+			tone: 'fail',
+			text: '✕ Step 1, consent, failed: HTTP 400',
+			target: 'consent'
+		});
+		expect(verdictOf([withAnswer(200)], T0)?.text).toBe(
+			'Step 1, consent page answered 200 for scope read; no redirect back is recorded'
+		);
+		expect(verdictOf([withAnswer(302)], T0)?.tone).toBe('neutral');
 	});
 
 	test('an ignored redirect (stale or unsolicited) is no attempt of the flow', () => {

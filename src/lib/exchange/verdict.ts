@@ -127,9 +127,22 @@ function tokensHeld(
 	now: number,
 	numbers: ReadonlyMap<string, number> | undefined
 ): string {
-	const held = before.findLast((e) => specOf(e.step).verdict === 'tokens' && !e.replay);
-	const tokens = held && tokensVerdict(held, [], now);
+	const at = before.findLastIndex((e) => specOf(e.step).verdict === 'tokens' && !e.replay);
+	const held = before[at];
+	const after = before.slice(at + 1);
+	const tokens = held && tokensVerdict(held, after, now);
 	if (tokens?.tone !== 'ok') return '';
+	// Revoked since (a revocation answered 2xx), or refused since (a call with them got a 401):
+	// they are not said to work.
+	const status = (e: Exchange) => e.response?.status ?? 0;
+	if (
+		after.some(
+			(e) =>
+				(specOf(e.step).endpoint === 'revocation' && status(e) >= 200 && status(e) < 300) ||
+				(specOf(e.step).sendsAccessToken && status(e) === 401)
+		)
+	)
+		return '';
 	const n = numbers?.get(held!.id);
 	const from = n ? ` from #${n}` : '';
 	return tokens.text.endsWith('has expired')
@@ -155,6 +168,22 @@ function openedVerdict(
 	numbers: ReadonlyMap<string, number> | undefined
 ): Verdict {
 	const step = STEPS[ex.step];
+	// A recording (a HAR) holds what the service answered the browser: that, not "nothing yet".
+	const res = ex.response;
+	if (res || ex.failure) {
+		const failed = !!ex.failure || (!!res && res.status >= 400) || !!firstError(ex);
+		return failed
+			? {
+					tone: 'fail',
+					text: `✕ Step ${step.n}, ${step.name}, failed: ${why(ex)}`,
+					target: ex.step
+				}
+			: {
+					tone: 'neutral',
+					text: `Step ${step.n}, consent page answered ${res!.status}${forScope(ex.request.url)}; no redirect back is recorded`,
+					target: ex.step
+				};
+	}
 	return {
 		tone: 'neutral',
 		text: `Step ${step.n}, consent page opened${forScope(ex.request.url)}; nothing came back yet${tokensHeld(before, now, numbers)}`,
@@ -295,8 +324,8 @@ export function latestAttempt(exchanges: readonly Exchange[]): number {
 
 /**
  * A consent request prepared and not opened yet (the page data's pending one, whose navigation is
- * not in the transcript): after a refusal ("Try again with scope read", "Prepare a new one"), the
- * line speaks of it, not of the request it replaced.
+ * not in the transcript): after a redirect back ("Try again with scope read", "Prepare a new one",
+ * a save), the line speaks of it, not of the request it replaced, whose code (if any) is gone.
  */
 export interface PreparedConsent {
 	/** Its consent URL, as step 1 shows it. */
@@ -335,11 +364,16 @@ export function verdictOf(
 				: openedVerdict(ex, before, now, numbers);
 		case 'consent': {
 			const consent = consentVerdict(ex, before, now, numbers);
-			// Refused or failed, and a new request is ready: the line says what comes next, and
-			// what the last one came to, as earlier.
-			return prepared && consent.tone === 'fail'
-				? preparedVerdict(prepared, ` (earlier: ${consent.text.replace(/^✕ Step \d+, /, '')})`)
-				: consent;
+			// A new request is ready: the redirect back it replaced is used up (its code too, when
+			// it brought one), so the line says what comes next; a refusal or a failure is said as
+			// earlier, and otherwise whether the tokens held still work.
+			if (!prepared) return consent;
+			return preparedVerdict(
+				prepared,
+				consent.tone === 'fail'
+					? ` (earlier: ${consent.text.replace(/^✕ Step \d+, /, '')})`
+					: tokensHeld(before, now, numbers)
+			);
 		}
 		case 'registration':
 			return registrationVerdict(ex);

@@ -114,17 +114,15 @@ function reusedCode(findings: Finding[], ex: Exchange, earlier: number): Finding
 
 /**
  * The redirect_uri a code exchange sent, and the one of the consent request that brought its code
- * (the redirect back that carried the code names that request by its state), when the recording
- * holds both.
+ * (the redirect back that carried the code named that request by its state, as it stood then),
+ * when the recording holds both.
  */
 function codeRedirect(
 	ex: Exchange,
-	consentRedirect: ReadonlyMap<string, string>,
-	codeState: ReadonlyMap<string, string>
+	codeRedirectUri: ReadonlyMap<string, string>
 ): Pick<DiagnoseContext, 'code'> {
 	const code = codeSent(ex);
-	const state = code === undefined ? undefined : codeState.get(code);
-	const consent = state === undefined ? undefined : consentRedirect.get(state);
+	const consent = code === undefined ? undefined : codeRedirectUri.get(code);
 	const sentUri = new URLSearchParams(ex.request.body).get('redirect_uri');
 	return consent === undefined || sentUri === null
 		? {}
@@ -146,9 +144,12 @@ export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 	const histories = refreshHistories(exchanges);
 	/** Each code sent to the token endpoint, and the first exchange (#n) that sent it. */
 	const sent = new Map<string, number>();
-	/** The redirect_uri of each consent request, by its state; the state each code came back with. */
+	/**
+	 * The redirect_uri of each consent request, by its state; and of the consent each code came
+	 * back for, read when it came back (a later request may reuse the state).
+	 */
 	const consentRedirect = new Map<string, string>();
-	const codeState = new Map<string, string>();
+	const codeRedirectUri = new Map<string, string>();
 	return exchanges.map((ex, i) => {
 		const fields = queryFields(ex.request.url);
 		const field = (name: string) => fields.find(([n]) => n === name)?.[1];
@@ -159,13 +160,14 @@ export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 			if (state !== undefined && uri !== undefined) consentRedirect.set(state, uri);
 		} else if (specOf(ex.step).travels === 'redirect-back') {
 			const [code, state] = [field('code'), field('state')];
-			if (code !== undefined && state !== undefined) codeState.set(code, state);
+			const uri = state === undefined ? undefined : consentRedirect.get(state);
+			if (code !== undefined && uri !== undefined) codeRedirectUri.set(code, uri);
 		}
 		const ctx: DiagnoseContext = {
 			requestedScope,
 			tokenExpiresAt,
 			refreshHistory: histories.get(i),
-			...codeRedirect(ex, consentRedirect, codeState)
+			...codeRedirect(ex, codeRedirectUri)
 		};
 		let findings =
 			specOf(ex.step).travels === 'redirect-back'

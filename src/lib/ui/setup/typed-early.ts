@@ -9,6 +9,17 @@
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
 
+/**
+ * Whether this page was opened afresh (a link, an address typed), not come back to (Back, Forward,
+ * a reload), where the browser itself fills the fields in from before: a field that differs from
+ * what the server rendered is then the browser's, not the user's.
+ */
+export function freshNavigation(): boolean {
+	const entry = performance.getEntriesByType?.('navigation')[0] as
+		PerformanceNavigationTiming | undefined;
+	return !entry || entry.type === 'navigate';
+}
+
 /** A field the user changed: its text, or its checked state. */
 export type Typed = { el: Field; value: string } | { el: HTMLInputElement; checked: boolean };
 
