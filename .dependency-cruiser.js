@@ -13,7 +13,9 @@
  *   shared    src/lib/{config,env,keys}.server.*: the one configuration (parseConfig of the
  *             environment) and the key material, used by server and sandbox alike; they import
  *             only each other
- *   ui        browser code (with every .svelte file and highlight.ts): no server-only module
+ *   ui        browser code (with every .svelte file and highlight.ts): no server-only module,
+ *             but the sandbox's table of reader endpoints (sandbox/reader-endpoints.ts), plain
+ *             data that imports nothing, read by the API console to say a call's zone
  *
  * Paths are relative to the project root. Type-only imports count in .ts files; in .svelte files
  * dependency-cruiser sees what the Svelte compiler leaves, so there only value imports count.
@@ -30,6 +32,8 @@ const SANDBOX = '^src/lib/sandbox/';
  */
 const KEYS = '^src/lib/(base|keys|config|redis|fixed-window|proxy)\\.server\\.[jt]s$';
 const UI = '^src/lib/ui/';
+/** The sandbox's table of reader endpoints and zones: the sandbox's own, which the browser reads too. */
+const SANDBOX_TABLE = '^src/lib/sandbox/reader-endpoints\\.ts$';
 const APP = ['^src/routes/', '^src/hooks\\.'];
 /** Server-only by SvelteKit's own rule: $lib/server and any *.server.* module. */
 const SERVER_ONLY = [SERVER, SANDBOX, KEYS, '\\.server\\.[jt]s$'];
@@ -91,7 +95,15 @@ export default {
 				'UI modules, .svelte files and highlight.ts run in the browser: no server-only module (SvelteKit would refuse the build; this says so earlier).',
 			severity: 'error',
 			from: { path: [UI, '\\.svelte$', '^src/lib/highlight\\.ts$'] },
-			to: { path: SERVER_ONLY }
+			to: { path: SERVER_ONLY, pathNot: SANDBOX_TABLE }
+		},
+		{
+			name: 'sandbox-table-imports-nothing',
+			comment:
+				"The sandbox's table of reader endpoints (method and zone of each) is read by the API console in the browser as well as by the sandbox: plain data, it imports nothing.",
+			severity: 'error',
+			from: { path: SANDBOX_TABLE },
+			to: {}
 		},
 		{
 			name: 'setup-table-loads-no-zod',

@@ -22,20 +22,22 @@ import {
 	type StreamQuery
 } from './demo.server';
 import { isFormContentType, jsonResponse, readBodyCapped } from './http.server';
-import { usageHeaders, type Usage, type Zone } from './zone-limits.server';
+import { usageHeaders, type Usage } from './zone-limits.server';
+import {
+	READER_ENDPOINTS,
+	readerEndpointAt,
+	type ReaderEndpoint,
+	type ReaderEndpointName,
+	type ReaderZone
+} from './reader-endpoints';
 import { hasWrite } from './scope.server';
 import { verifyAccessToken, type AccessClaims } from './signing.server';
 import type { Sandbox } from './sandbox.server';
 import { loadReader, namespaceOf, updateReader } from './state.server';
 import { StoreUnavailable } from './store.server';
 
-type Method = 'GET' | 'POST';
-
-interface Endpoint {
-	method: Method;
-	zone: Zone;
-	/** True when the path may continue after the name (stream/contents/<stream id>). */
-	prefix?: boolean;
+/** An endpoint of the table (reader-endpoints.ts: method, zone) with the handler that answers it. */
+interface Endpoint extends ReaderEndpoint {
 	handle: (ctx: Context) => Response | Promise<Response>;
 }
 
@@ -95,89 +97,59 @@ function unknownStream(ctx: Context, id: string): Response {
 const stateUntil = ({ clock, settings }: Sandbox) =>
 	Math.floor(clock() / 1000) + settings.refreshTtl;
 
-const ENDPOINTS: Record<string, Endpoint> = {
-	'user-info': { method: 'GET', zone: 1, handle: (ctx) => ok(ctx, DEMO_USER) },
-	'subscription/list': { method: 'GET', zone: 1, handle: (ctx) => ok(ctx, subscriptionList()) },
-	'tag/list': { method: 'GET', zone: 1, handle: (ctx) => ok(ctx, tagList()) },
-	'unread-count': {
-		method: 'GET',
-		zone: 1,
-		handle: async (ctx) => ok(ctx, unreadCount(await loadReader(ctx.sandbox, ctx.ns)))
+/** How each endpoint of the table answers. */
+const HANDLERS: Record<ReaderEndpointName, Endpoint['handle']> = {
+	'user-info': (ctx) => ok(ctx, DEMO_USER),
+	'subscription/list': (ctx) => ok(ctx, subscriptionList()),
+	'tag/list': (ctx) => ok(ctx, tagList()),
+	'unread-count': async (ctx) => ok(ctx, unreadCount(await loadReader(ctx.sandbox, ctx.ns))),
+	'stream/contents': async (ctx) => {
+		const id = ctx.rest || ctx.params.get('s') || READING_LIST;
+		const body = streamContents(id, streamQuery(ctx.params), await loadReader(ctx.sandbox, ctx.ns));
+		return body ? ok(ctx, body) : unknownStream(ctx, id);
 	},
-	'stream/contents': {
-		method: 'GET',
-		zone: 1,
-		prefix: true,
-		handle: async (ctx) => {
-			const id = ctx.rest || ctx.params.get('s') || READING_LIST;
-			const body = streamContents(
-				id,
-				streamQuery(ctx.params),
-				await loadReader(ctx.sandbox, ctx.ns)
-			);
-			return body ? ok(ctx, body) : unknownStream(ctx, id);
-		}
+	'stream/items/ids': async (ctx) => {
+		const id = ctx.params.get('s');
+		if (!id)
+			return apiError(400, 'invalid_request', 'Parameter s (stream id) is required', ctx.headers);
+		const body = streamItemIds(id, streamQuery(ctx.params), await loadReader(ctx.sandbox, ctx.ns));
+		return body ? ok(ctx, body) : unknownStream(ctx, id);
 	},
-	'stream/items/ids': {
-		method: 'GET',
-		zone: 1,
-		handle: async (ctx) => {
-			const id = ctx.params.get('s');
-			if (!id)
-				return apiError(400, 'invalid_request', 'Parameter s (stream id) is required', ctx.headers);
-			const body = streamItemIds(
-				id,
-				streamQuery(ctx.params),
-				await loadReader(ctx.sandbox, ctx.ns)
-			);
-			return body ? ok(ctx, body) : unknownStream(ctx, id);
-		}
+	'edit-tag': async (ctx) => {
+		const p = ctx.params;
+		const result = await updateReader(ctx.sandbox, ctx.ns, stateUntil(ctx.sandbox), (state) =>
+			editTag(state, p.getAll('i'), p.getAll('a'), p.getAll('r'))
+		);
+		return result.ok
+			? plainOk(ctx)
+			: apiError(400, 'invalid_request', result.description, ctx.headers);
 	},
-	'edit-tag': {
-		method: 'POST',
-		zone: 2,
-		handle: async (ctx) => {
-			const p = ctx.params;
-			const result = await updateReader(ctx.sandbox, ctx.ns, stateUntil(ctx.sandbox), (state) =>
-				editTag(state, p.getAll('i'), p.getAll('a'), p.getAll('r'))
-			);
-			return result.ok
-				? plainOk(ctx)
-				: apiError(400, 'invalid_request', result.description, ctx.headers);
-		}
-	},
-	'mark-all-as-read': {
-		method: 'POST',
-		zone: 2,
-		handle: async (ctx) => {
-			const p = ctx.params;
-			const result = await updateReader(ctx.sandbox, ctx.ns, stateUntil(ctx.sandbox), (state) =>
-				markAllAsRead(state, p.get('s') ?? undefined, p.get('ts') ?? undefined)
-			);
-			return result.ok
-				? plainOk(ctx)
-				: apiError(400, 'invalid_request', result.description, ctx.headers);
-		}
+	'mark-all-as-read': async (ctx) => {
+		const p = ctx.params;
+		const result = await updateReader(ctx.sandbox, ctx.ns, stateUntil(ctx.sandbox), (state) =>
+			markAllAsRead(state, p.get('s') ?? undefined, p.get('ts') ?? undefined)
+		);
+		return result.ok
+			? plainOk(ctx)
+			: apiError(400, 'invalid_request', result.description, ctx.headers);
 	}
 };
 
-/** The endpoint a path names, and the rest of the path after it. */
+/** The endpoint a path names (the table's row with its handler), and the rest of the path after it. */
 export function findEndpoint(
 	path: string
-): { name: string; endpoint: Endpoint; rest: string } | undefined {
-	const clean = path.replace(/^\/+|\/+$/g, '');
-	const exact = ENDPOINTS[clean];
-	if (exact) return { name: clean, endpoint: exact, rest: '' };
-	for (const [name, endpoint] of Object.entries(ENDPOINTS)) {
-		if (endpoint.prefix && clean.startsWith(name + '/'))
-			return { name, endpoint, rest: clean.slice(name.length + 1) };
-	}
-	return undefined;
+): { name: ReaderEndpointName; endpoint: Endpoint; rest: string } | undefined {
+	const found = readerEndpointAt(path);
+	return found && { ...found, endpoint: { ...found.endpoint, handle: HANDLERS[found.name] } };
 }
 
 /** The names of every endpoint, with method and zone (shown on the /sandbox page). */
-export function endpointList(): { path: string; method: Method; zone: Zone }[] {
-	return Object.entries(ENDPOINTS).map(([name, e]) => ({
+export function endpointList(): {
+	path: string;
+	method: ReaderEndpoint['method'];
+	zone: ReaderZone;
+}[] {
+	return Object.entries(READER_ENDPOINTS).map(([name, e]: [string, ReaderEndpoint]) => ({
 		path: e.prefix ? `${name}/<stream id>` : name,
 		method: e.method,
 		zone: e.zone
