@@ -2,7 +2,7 @@
  * The API console in real Chromium: sandbox tokens, the API base moved to a loopback service that
  * echoes the bytes it received; a PATCH with a JSON body and a custom header goes exactly as shown;
  * a reserved header is refused at the console with the reason, and nothing is sent. Screenshots at
- * 1280 and 390 px.
+ * 1280 and 390 px. Before Send, the call's zone: certain from the sandbox's table, a guess elsewhere.
  */
 import { expect } from 'vitest';
 import { shot } from '../helpers/browser';
@@ -23,6 +23,14 @@ test.for([1280, 390])(
 	async (width, { srv, echo, newPage }) => {
 		const p = await newPage({ width, height: 900 });
 		await signIn(p, srv.url, 'Sandbox (read write)');
+		// Before Send, a typed path of the sandbox's has its zone from the sandbox's own table.
+		const card = p.locator('#api');
+		const zone = card.getByTestId('api-zone');
+		await card
+			.getByLabel(/^Path below/)
+			.fill('stream/contents/user/-/state/com.google/reading-list');
+		await expect.poll(() => zone.innerText()).toBe('Zone 1 (reads), as the sandbox counts it.');
+		expect(await zone.getAttribute('data-certain')).toBe('true');
 		// The API base moves to the echo; the sandbox keeps the sign-in, and the tokens go along
 		// once the form's question is answered yes (token-binding.ts).
 		await p.getByTestId('setup-summary').click();
@@ -40,12 +48,13 @@ test.for([1280, 390])(
 			.poll(() => p.getByTestId('consent-url').textContent())
 			.toContain('/sandbox/oauth2/auth');
 
-		const card = p.locator('#api');
 		await card.getByLabel('Method').selectOption('PATCH');
 		await card.getByLabel(/^Path below/).fill('things/7');
 		await card.getByLabel('Request headers').fill('X-Trace: abc');
 		await card.getByLabel('Body', { exact: true }).selectOption('json');
 		await card.getByLabel('JSON body').fill('{"name":"é"}');
+		// Another service: a guess by the method, said to be one.
+		await expect.poll(() => zone.innerText()).toMatch(/^Likely zone 2: it writes/);
 		const before = echo.received.length;
 		await card.getByRole('button', { name: 'Send' }).click();
 		await expect.poll(() => echo.received.length).toBe(before + 1);

@@ -526,6 +526,10 @@ describe('failures a user meets', () => {
 		await p.getByLabel('Method').selectOption('POST');
 		await p.getByLabel(/Path below/).fill('edit-tag');
 		await p.getByLabel('Form body').fill('i=item-1&a=user/-/state/com.google/starred');
+		// Said before Send, which it does not stop.
+		await expect
+			.poll(() => p.getByTestId('api-zone').innerText())
+			.toMatch(/granted only read, so the sandbox will most likely refuse the call \(403\)/);
 		await p.getByRole('button', { name: 'Send' }).click();
 		const api = p.locator('#api details.exchange');
 		await expect.poll(() => api.textContent()).toContain('403');

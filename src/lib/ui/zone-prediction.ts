@@ -187,7 +187,7 @@ export function predictZone(call: ZoneCall, ctx: ZoneContext): ZonePrediction | 
  * no zone usage.
  */
 export function zoneAfterAnswer(ex: Exchange, ctx: ZoneContext): string | undefined {
-	const i = ctx.exchanges.indexOf(ex);
+	const i = ctx.exchanges.findIndex((e) => e.id === ex.id);
 	if (i < 0) return undefined;
 	const reading = zoneReadings(ctx.exchanges.slice(0, i + 1)).get(ex.id);
 	if (!reading) return undefined;
