@@ -2,7 +2,8 @@
  * The API console in real Chromium: sandbox tokens, the API base moved to a loopback service that
  * echoes the bytes it received; a PATCH with a JSON body and a custom header goes exactly as shown;
  * a reserved header is refused at the console with the reason, and nothing is sent. Screenshots at
- * 1280 and 390 px. Before Send, the call's zone: certain from the sandbox's table, a guess elsewhere.
+ * 1280 and 390 px. Before Send, the call's zone: certain from the sandbox's table, a guess elsewhere;
+ * and its cost, once an answer has shown that zone's budget.
  */
 import { expect } from 'vitest';
 import { shot } from '../helpers/browser';
@@ -31,6 +32,13 @@ test.for([1280, 390])(
 			.fill('stream/contents/user/-/state/com.google/reading-list');
 		await expect.poll(() => zone.innerText()).toBe('Zone 1 (reads), as the sandbox counts it.');
 		expect(await zone.getAttribute('data-certain')).toBe('true');
+		// Once an answer has shown the zone's budget (the user-info call's), its cost too.
+		await p.getByRole('button', { name: 'Read the user info' }).click();
+		await expect
+			.poll(() => zone.innerText())
+			.toMatch(
+				/^Zone 1 \(reads\), as the sandbox counts it\. It spends 1 of the [\d,]+ left of [\d,]+ in Zone 1 \(reads\), resets at \d\d:\d\d \(in [^)]+\)\.$/
+			);
 		// The API base moves to the echo; the sandbox keeps the sign-in, and the tokens go along
 		// once the form's question is answered yes (token-binding.ts).
 		await p.getByTestId('setup-summary').click();

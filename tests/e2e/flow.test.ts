@@ -529,7 +529,9 @@ describe('failures a user meets', () => {
 		// Said before Send, which it does not stop.
 		await expect
 			.poll(() => p.getByTestId('api-zone').innerText())
-			.toMatch(/granted only read, so the sandbox will most likely refuse the call \(403\)/);
+			.toMatch(
+				/counts it\. This token was granted only read, so the sandbox will most likely refuse the call \(403\)/
+			);
 		await p.getByRole('button', { name: 'Send' }).click();
 		const api = p.locator('#api details.exchange');
 		await expect.poll(() => api.textContent()).toContain('403');

@@ -9,6 +9,7 @@ import type { Exchange, HeaderList } from '$lib/exchange/types';
 import {
 	budgetWarnings,
 	clockWords,
+	costWords,
 	latestMeters,
 	meterLabel,
 	meterWords,
@@ -261,5 +262,33 @@ describe('budgetWarnings: before a call, the budget it draws on when nearly spen
 			])
 		];
 		expect(budgetWarnings(list, 1, NOW, utc)).toEqual([]);
+	});
+});
+
+describe('costWords: before Send, what a call spends of its zone', () => {
+	test('one of what the newest reading left in that zone, and when it resets', () => {
+		const list = [answered('userinfo', NOW - MIN, zones(1, 3))];
+		expect(costWords(list, 1, NOW, utc)).toBe(
+			'It spends 1 of the 4 left of 5 in Zone 1 (reads), resets at 14:04 (in 8 min).'
+		);
+		expect(costWords(list, 2, NOW, utc)).toBe(
+			'It spends 1 of the 7 left of 10 in Zone 2 (writes), resets at 14:04 (in 8 min).'
+		);
+	});
+
+	test('a reading that has reset since: said so, with what it had left', () => {
+		const list = [answered('api', NOW - 10 * MIN, zones(5, 10))];
+		expect(costWords(list, 1, NOW, utc)).toBe(
+			'It spends 1 call of Zone 1 (reads), whose last reading (0 left) reset at 13:55 (1 min ago).'
+		);
+	});
+
+	test('no reading of that zone (none yet, or a budget with no zone): nothing', () => {
+		expect(costWords([], 1, NOW, utc)).toBeUndefined();
+		const github = answered('api', NOW, [
+			['X-RateLimit-Limit', '60'],
+			['X-RateLimit-Remaining', '59']
+		]);
+		expect(costWords([github], 1, NOW, utc)).toBeUndefined();
 	});
 });

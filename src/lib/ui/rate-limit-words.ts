@@ -119,6 +119,28 @@ export function latestMeters(exchanges: readonly Exchange[]): Meter[] {
 	return [...seen.values()];
 }
 
+/**
+ * What a call in `zone` costs, before Send: one call of the budget the newest answers showed for
+ * that zone, with what is left and when it resets ("It spends 1 of the 4 left in Zone 1 (reads),
+ * resets at 14:05 (in 9 min)."); once that reading has reset, only that it has. None without a
+ * reading of the zone's budget.
+ */
+export function costWords(
+	exchanges: readonly Exchange[],
+	zone: 1 | 2,
+	now: number,
+	clock: ClockWords
+): string | undefined {
+	const m = latestMeters(exchanges).find((m) => m.zone === zone && m.left !== undefined);
+	if (!m) return undefined;
+	const unit = m.unit ? ` ${m.unit}` : '';
+	if (m.resetAt !== undefined && m.resetAt <= now)
+		return `It spends 1 call of ${m.label}, whose last reading (${count(m.left!)}${unit} left) ${resetWords(m.resetAt, now, clock, true)}.`;
+	const of = m.limit !== undefined ? ` of ${count(m.limit)}` : '';
+	const reset = m.resetAt === undefined ? '' : `, ${resetWords(m.resetAt, now, clock, true)}`;
+	return `It spends 1 of the ${count(m.left!)}${unit} left${of} in ${m.label}${reset}.`;
+}
+
 /** A line before the next call: `text` shown, `said` by the live region (no time to go in it). */
 export interface BudgetWarning {
 	key: string;
