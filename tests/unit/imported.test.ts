@@ -466,3 +466,34 @@ describe('a code exchange that sent another redirect_uri than the consent that b
 		).toBe(false);
 	});
 });
+
+describe('the service’s own advice only for a recording of the service (advice.ts)', () => {
+	const OTHER = 'https://id.example/oidc';
+	const userInfo = (base: string, path: string) =>
+		ex('userinfo', `${base}${path}`, { status: 200, body: '{"sub":"alice"}' });
+	const scopeRefused = (redirect: string) =>
+		ex('callback', `${redirect}?error=invalid_scope&state=s`);
+
+	test('another server’s recording: no userId note, no "Read only" in a scope refusal', () => {
+		const token = tokens('exchange', { access_token: 'a'.repeat(20) });
+		token.request = { ...token.request, url: `${OTHER}/token` };
+		const out = diagnoseImported([
+			ex('consent', `${OTHER}/auth?client_id=c&scope=read+write&state=s`),
+			scopeRefused('https://app.example/cb'),
+			token,
+			userInfo(OTHER, '/me')
+		]);
+		expect(out[3]!.findings.map((f) => f.code)).not.toContain('userinfo-fields');
+		expect(JSON.stringify(out[1]!.findings)).not.toContain('Read only');
+	});
+
+	test('the service’s recording (its documented paths, below any base URL): its words', () => {
+		const out = diagnoseImported([
+			consent('read write'),
+			scopeRefused('https://app.example/cb'),
+			userInfo(BASE, '/reader/api/0/user-info')
+		]);
+		expect(out[2]!.findings.map((f) => f.code)).toContain('userinfo-fields');
+		expect(JSON.stringify(out[1]!.findings)).toContain('Read only');
+	});
+});

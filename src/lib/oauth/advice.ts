@@ -8,6 +8,8 @@
  */
 import { ENDPOINT_FIELDS, rowOf, type EndpointName } from './setup-fields';
 import type { EndpointFields } from './endpoints';
+import type { Exchange } from '$lib/exchange/types';
+import { specOf } from '$lib/steps/registry';
 
 export interface Advice {
 	/** The setup is the service's (its documented endpoints, or the sandbox): its own words fit. */
@@ -43,4 +45,27 @@ export function adviceFor(
 ): Advice {
 	const service = !setup || sandbox || isDocumentedSetup(setup);
 	return service ? { service } : { service, ...(scopes?.length ? { scopes } : {}) };
+}
+
+/**
+ * The advice for a recording (an imported HAR): the service's where every request it holds to an
+ * endpoint the service's API docs document went to that endpoint's documented path (below any
+ * base URL: a HAR does not say which was set up); any other server's as soon as one did not (an
+ * OpenID provider's `/oidc/token`, django-oauth-toolkit's `/o/token/`). A recording of none of
+ * them: the service's, as the playground is set up for it.
+ */
+export function adviceForRecording(exchanges: readonly Exchange[]): Advice {
+	const documented = new Map<string, string>(
+		ENDPOINT_FIELDS.flatMap((name: EndpointName) => {
+			const e = rowOf(name).endpoint!;
+			return e.path ? [[e.key, e.path] as [string, string]] : [];
+		})
+	);
+	const service = exchanges.every((ex) => {
+		const endpoint = specOf(ex.step).endpoint;
+		const path = endpoint === undefined ? undefined : documented.get(endpoint);
+		if (path === undefined || !URL.canParse(ex.request.url)) return true;
+		return new URL(ex.request.url).pathname.replace(/\/+$/, '').endsWith(path);
+	});
+	return { service };
 }

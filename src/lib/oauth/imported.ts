@@ -21,15 +21,16 @@ import { redirectRefusal } from './redirect-refusal';
 import { judgeSecretCheck } from './judge-secret';
 import { refreshHistories } from './refresh-cause';
 import { redirectUriFix } from './redirect-uri';
+import { adviceForRecording, type Advice } from './advice';
 
 /** The callback keeps the findings its file carried; without them, its error (if any) can be read. */
-function callbackFindings(ex: Exchange): Finding[] {
+function callbackFindings(ex: Exchange, advice: Advice): Finding[] {
 	if (ex.findings.length) return ex.findings;
 	// Without a query: no parameters, no error.
 	const params = new URLSearchParams(splitUrl(ex.request.url).query);
 	const error = params.get('error');
 	if (error === null) return [];
-	return diagnoseCallback('error', error, params.get('error_description') ?? undefined);
+	return diagnoseCallback('error', error, params.get('error_description') ?? undefined, advice);
 }
 
 /**
@@ -140,6 +141,8 @@ export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 			consent(ex) ? queryFields(ex.request.url).flatMap(([n, v]) => (n === 'state' ? [v] : [])) : []
 		)
 	);
+	/** The service's own advice only for a recording of the service (advice.ts). */
+	const advice = adviceForRecording(exchanges);
 	/** What is on record of the refresh token each refresh sent (refresh-cause.ts). */
 	const histories = refreshHistories(exchanges);
 	/** Each code sent to the token endpoint, and the first exchange (#n) that sent it. */
@@ -164,6 +167,7 @@ export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 			if (code !== undefined && uri !== undefined) codeRedirectUri.set(code, uri);
 		}
 		const ctx: DiagnoseContext = {
+			advice,
 			requestedScope,
 			tokenExpiresAt,
 			refreshHistory: histories.get(i),
@@ -171,7 +175,7 @@ export function diagnoseImported(exchanges: Exchange[]): Exchange[] {
 		};
 		let findings =
 			specOf(ex.step).travels === 'redirect-back'
-				? [...callbackFindings(ex), ...unknownState(ex, states)]
+				? [...callbackFindings(ex, advice), ...unknownState(ex, states)]
 				: consent(ex)
 					? [...diagnose(ex, ctx), ...redirectUriRefused(ex)]
 					: specOf(ex.step).verdict === 'secret'
