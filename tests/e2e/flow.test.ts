@@ -569,5 +569,19 @@ describe('failures a user meets', () => {
 		expect(
 			await p.locator('.finding-error[data-folded], .finding-warning[data-folded]').count()
 		).toBe(0);
+
+		// The 403 offers the step-up in one click: it asks for read write and opens the consent page.
+		// This registration can only read, so the service refuses it on the way back: the truth.
+		const stepUp = p.getByTestId('step-up');
+		expect(await stepUp.innerText()).toBe('Ask for read write and authorize again');
+		await stepUp.click();
+		await p.waitForURL(flowUrl(srv.url));
+		await p.locator('main[data-ready="true"]').waitFor();
+		await expect
+			.poll(() => p.locator('#verdict').innerText())
+			.toMatch(
+				/^✕ Step 2, consent refused: invalid_scope, this application is registered as "Read only"/
+			);
+		expect(await p.getByLabel('Scope', { exact: true }).inputValue()).toBe('read write');
 	});
 });

@@ -89,7 +89,8 @@ const SHARED_CODES = {
 	// A 403 from the API, and no metadata: the feed-reader service's words, or any server's.
 	insufficient_scope: [
 		'resource-call.INSUFFICIENT_SCOPE',
-		'resource-call.INSUFFICIENT_SCOPE_ELSEWHERE'
+		'resource-call.INSUFFICIENT_SCOPE_ELSEWHERE',
+		'resource-call.INSUFFICIENT_SCOPE_READ_ONLY'
 	],
 	forbidden: ['resource-call.FORBIDDEN', 'resource-call.FORBIDDEN_ELSEWHERE'],
 	'metadata-none': ['server-metadata.METADATA_NONE', 'server-metadata.METADATA_NONE_ELSEWHERE'],

@@ -31,6 +31,8 @@ import type { Advice } from './advice';
 
 export interface DiagnoseContext {
 	requestedScope?: string;
+	/** For a call with the access token: the scope its token answer granted, when it said one. */
+	grantedScope?: string;
 	/** For the registration check: the redirect_uri and client_id that were sent. */
 	redirectUri?: string;
 	clientId?: string;
@@ -268,16 +270,31 @@ function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 		);
 	} else if (res.status === 403) {
 		const scope = /insufficient_scope/.test(www) || body?.error === 'insufficient_scope';
-		if (forService(ctx))
-			out.push(raise(scope ? resourceCall.INSUFFICIENT_SCOPE : resourceCall.FORBIDDEN));
-		else
+		// The scope to ask for: the one the server's challenge names (RFC 6750 §3.1), else the
+		// token's own words with read and write (the service's zone 2).
+		const wanted = /\bscope="([^"]*)"/.exec(www)?.[1]?.trim() || undefined;
+		const had = [...words(ctx.grantedScope ?? ctx.requestedScope ?? '')];
+		const ask = (more: string[]) => [...new Set([...had, ...more])].join(' ');
+		if (forService(ctx)) {
+			const requested = words(ctx.requestedScope ?? '');
+			const granted = ctx.grantedScope === undefined ? undefined : words(ctx.grantedScope);
+			// Asked for write and granted read: the registration can only read.
+			const readOnly = requested.has('write') && granted !== undefined && !granted.has('write');
+			out.push(
+				!scope
+					? raise(resourceCall.FORBIDDEN)
+					: readOnly
+						? raise(
+								resourceCall.INSUFFICIENT_SCOPE_READ_ONLY,
+								ctx.requestedScope!,
+								ctx.grantedScope!
+							)
+						: raise(resourceCall.INSUFFICIENT_SCOPE, wanted ?? ask(['read', 'write']))
+			);
+		} else
 			out.push(
 				scope
-					? raise(
-							resourceCall.INSUFFICIENT_SCOPE_ELSEWHERE,
-							/\bscope="([^"]*)"/.exec(www)?.[1] || undefined,
-							ctx.advice?.scopes
-						)
+					? raise(resourceCall.INSUFFICIENT_SCOPE_ELSEWHERE, wanted, ctx.advice?.scopes, wanted)
 					: raise(resourceCall.FORBIDDEN_ELSEWHERE)
 			);
 	}

@@ -58,9 +58,24 @@ export const OPENID_SCOPE_MISSING = entry({
 export const INSUFFICIENT_SCOPE = entry({
 	code: 'insufficient_scope',
 	level: 'error',
-	message:
+	message: (_ask: string) =>
 		'This call needs write permission: it is a zone-2 call, and the token was granted "read" only (403).',
-	fix: `Ask for scope "read write" at consent, with a registration that is not "Read only" (${API_DOCS} §5 step 7).`,
+	fix: (ask: string) =>
+		`Ask for scope "${ask}" at consent and authorize again, with a registration that is not "Read only" (${API_DOCS} §5 step 7).`,
+	ref: BEARER_ERRORS,
+	suggest: (ask: string) => ({ field: 'scope', value: ask })
+});
+
+/**
+ * The same 403 for a token whose consent asked for write and was granted read only: the
+ * registration can only read, so asking again would be refused too; the fix names the registration.
+ */
+export const INSUFFICIENT_SCOPE_READ_ONLY = entry({
+	code: 'insufficient_scope',
+	level: 'error',
+	message: (requested: string, granted: string) =>
+		`This call needs write permission: it is a zone-2 call, and the token was granted "${granted}" though the consent asked for "${requested}" (403). The registration most likely can only read.`,
+	fix: `Set the registration to "Read and write" in the service's developer settings, then ask for "read write" again; asking again with a registration set to "Read only" is refused (${API_DOCS} §5 step 7).`,
 	ref: BEARER_ERRORS
 });
 
@@ -82,11 +97,14 @@ export const FORBIDDEN = entry({
 export const INSUFFICIENT_SCOPE_ELSEWHERE = entry({
 	code: 'insufficient_scope',
 	level: 'error',
-	message: (wanted: string | undefined, _scopes?: readonly string[]) =>
+	message: (wanted: string | undefined, _scopes?: readonly string[], _ask?: string) =>
 		`The token was not granted a scope this call needs (403 insufficient_scope)${wanted ? `: the server asks for "${wanted}"` : ''}.`,
-	fix: (wanted: string | undefined, scopes?: readonly string[]) =>
+	fix: (wanted: string | undefined, scopes?: readonly string[], _ask?: string) =>
 		`Ask for ${wanted ? `"${wanted}"` : 'the scope this call needs'} at consent, and authorize again (${scopesOf(scopes)}).`,
-	ref: BEARER_ERRORS
+	ref: BEARER_ERRORS,
+	// The scope to ask for: the one the server's challenge names (RFC 6750 §3.1).
+	suggest: (_wanted: string | undefined, _scopes?: readonly string[], ask?: string) =>
+		ask ? { field: 'scope', value: ask } : undefined
 });
 
 /** A 403 from a server other than the feed-reader service, without insufficient_scope. */

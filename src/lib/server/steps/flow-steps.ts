@@ -512,6 +512,9 @@ export async function callApi(
 			diagnosis: {
 				tokenExpiresAt: current.tokens!.expires_at,
 				requestedScope: current.tokens!.requested_scope,
+				...(current.tokens!.granted_scope !== undefined
+					? { grantedScope: current.tokens!.granted_scope }
+					: {}),
 				// Whose budget a 429 spent: the sandbox counts per client, or per sign-in when hosted.
 				budget: {
 					owner: c.app.presets.isSandboxTarget(current.setup, c.origin)
