@@ -282,14 +282,14 @@ describe('a docs link on a phone', () => {
 		);
 		await p.getByTestId('prefill-banner').waitFor();
 		await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('client_secret');
-		expect.soft(await bannerInReach(p, '30-docs-link')).toBe('');
+		await expect.poll(() => bannerInReach(p, '30-docs-link')).toBe('');
 		await checkLayout(p, 'phone', '30-docs-link');
 
 		await p.getByLabel('Client secret').fill('sandbox-rw-secret');
 		await p.getByRole('button', { name: 'Save setup' }).click();
 		// The focus moves to the consent step's heading, under the folded setup.
 		await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('consent-title');
-		expect.soft(await bannerInReach(p, '31-docs-link-focus-on-consent')).toBe('');
+		await expect.poll(() => bannerInReach(p, '31-docs-link-focus-on-consent')).toBe('');
 		await checkLayout(p, 'phone', '31-docs-link-focus-on-consent');
 
 		// The check lands on its line at the top; its link takes the focus down to the card.
@@ -299,12 +299,12 @@ describe('a docs link on a phone', () => {
 		await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('consent');
 		// The banner went off the top: its reminder comes into the sticky bar.
 		await p.getByTestId('prefill-banner-reminder').waitFor();
-		expect.soft(await bannerInReach(p, '32-docs-link-focus-on-check')).toBe('');
+		await expect.poll(() => bannerInReach(p, '32-docs-link-focus-on-check')).toBe('');
 		await checkLayout(p, 'phone', '32-docs-link-focus-on-check');
 
 		// The reminder's Details goes back to the whole banner, below the sticky bar.
 		await p.getByTestId('prefill-banner-reminder').getByRole('button', { name: 'Details' }).click();
 		await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('prefill-banner');
-		expect.soft(await bannerInReach(p, '33-docs-link-details')).toBe('');
+		await expect.poll(() => bannerInReach(p, '33-docs-link-details')).toBe('');
 	});
 });
