@@ -583,5 +583,46 @@ describe('failures a user meets', () => {
 				/^✕ Step 2, consent refused: invalid_scope, this application is registered as "Read only"/
 			);
 		expect(await p.getByLabel('Scope', { exact: true }).inputValue()).toBe('read write');
+		// Known now: this registration cannot have read write, so the refused call offers nothing.
+		await expect.poll(() => p.locator('#api [data-code="insufficient_scope"]').count()).toBe(1);
+		expect(await p.getByTestId('step-up').count()).toBe(0);
+
+		// A registration that can write, signed in for read only: the same call is refused, the
+		// step-up's consent grants read write, and the refused call is sent again as it was typed.
+		await p.getByTestId('setup-summary').click();
+		await p.getByRole('button', { name: 'Sandbox (read write)' }).click();
+		await p.getByTestId('setup-summary').click();
+		await p.getByLabel('Scope', { exact: true }).fill('read');
+		await p.getByRole('button', { name: 'Save setup' }).click();
+		await expect.poll(() => p.getByTestId('consent-url').textContent()).toMatch(/scope=read&/);
+		await decide(p);
+		await p.waitForURL(flowUrl(srv.url));
+		await p.getByTestId('access-token').waitFor();
+		await p.getByLabel('Method').selectOption('POST');
+		await p.getByLabel(/Path below/).fill('edit-tag');
+		await p.getByLabel('Form body').fill('i=1001&a=user/-/state/com.google/starred');
+		await p.getByRole('button', { name: 'Send' }).click();
+		await expect.poll(() => stepUp.count()).toBe(1);
+		await stepUp.click();
+		await p.waitForURL(/\/sandbox\/oauth2\/auth/);
+		await p.getByRole('button', { name: 'Authorize' }).click();
+		await p.waitForURL(flowUrl(srv.url));
+		await expect
+			.poll(() => p.locator('#verdict').innerText())
+			.toMatch(/^✓ Tokens received: read write/);
+		const again = p.getByTestId('send-again');
+		expect(await again.innerText()).toBe('Send the call again (POST edit-tag)');
+		expect(await stepUp.count()).toBe(0);
+		await again.scrollIntoViewIfNeeded();
+		await shot(p, '12c-send-again-offered', { screen: true });
+		await again.click();
+		await expect
+			.poll(() => p.locator('#api .step-result details.exchange .badge').first().innerText())
+			.toBe('200 OK');
+		expect(await p.getByLabel('Form body').inputValue()).toBe(
+			'i=1001&a=user/-/state/com.google/starred'
+		);
+		expect(await again.count()).toBe(0);
+		await shot(p, '12d-step-up-sent-again', { screen: true });
 	});
 });
