@@ -2,8 +2,11 @@
  * The API console in real Chromium: sandbox tokens, the API base moved to a loopback service that
  * echoes the bytes it received; a PATCH with a JSON body and a custom header goes exactly as shown;
  * a reserved header is refused at the console with the reason, and nothing is sent. Screenshots at
- * 1280 and 390 px. Before Send, the call's zone: certain from the sandbox's table, a guess elsewhere;
- * and its cost, once an answer has shown that zone's budget.
+ * 1280 and 390 px. Before Send, the call's zone: certain from the sandbox's table, a guess elsewhere
+ * (the echo answers with the sandbox's zone headers, a look-alike of the service), and after the
+ * answer the zone its headers show; its cost, once an answer has shown that zone's budget. With a
+ * zone-1 limit of 5: the meter after one call, the line before the call that spends the last, and
+ * the sixth call's 429, which says whose budget it is.
  */
 import { expect } from 'vitest';
 import { shot } from '../helpers/browser';
@@ -12,12 +15,16 @@ import { startEchoApi } from '../helpers/echo-api';
 import { e2eTest } from '../helpers/fixtures';
 
 // The echo, a file's own like the server: its `received` list grows through the file's tests.
-// eslint-disable-next-line no-empty-pattern
-const test = e2eTest().extend('echo', { scope: 'file' }, async ({}, { onCleanup }) => {
-	const echo = await startEchoApi();
-	onCleanup(() => echo.stop());
-	return echo;
-});
+const test = e2eTest({ SANDBOX_ZONE1_LIMIT: '5' }).extend(
+	'echo',
+	{ scope: 'file' },
+	// eslint-disable-next-line no-empty-pattern
+	async ({}, { onCleanup }) => {
+		const echo = await startEchoApi({ zones: true });
+		onCleanup(() => echo.stop());
+		return echo;
+	}
+);
 
 test.for([1280, 390])(
 	'at %i px: a PATCH with JSON and a header, then a refused header',
@@ -72,12 +79,62 @@ test.for([1280, 390])(
 		expect(wire).toContain('\r\nContent-Type: application/json\r\n');
 		expect(wire.endsWith('\r\n\r\n{"name":"é"}')).toBe(true);
 		await expect.poll(() => card.textContent()).toContain('HTTP/1.1 200 OK');
+		const after = card.getByTestId('api-zone-after');
+
+		// A read of a path no answer has shown yet: likely zone 1, then what the headers say.
+		await card.getByLabel('Method').selectOption('GET');
+		await card.getByLabel(/^Path below/).fill('things/7/notes');
+		await expect.poll(() => zone.innerText()).toMatch(/^Likely zone 1: it reads\./);
+		await card.getByRole('button', { name: 'Send' }).click();
+		await expect.poll(() => echo.received.length).toBe(before + 2);
+		await expect
+			.poll(() => after.innerText())
+			.toBe("Sent as likely zone 1; the answer's headers confirm zone 1.");
 
 		await card.getByLabel('Request headers').fill('Host: evil.test');
 		await card.getByRole('button', { name: 'Send' }).click();
 		await expect.poll(() => card.textContent()).toContain('Host can’t be set here');
-		expect(echo.received.length).toBe(before + 1);
+		expect(echo.received.length).toBe(before + 2);
 		await card.scrollIntoViewIfNeeded();
 		await shot(p, `api-console-${width}`);
 	}
 );
+
+test('zone 1 with a limit of 5, at 1280 px: "4 of 5 left" after one call, the line before the last, and the sixth call\'s 429 naming the zone, its reset and whose budget it is', async ({
+	srv,
+	newPage
+}) => {
+	const p = await newPage();
+	// The read-only client: its budget is its own (the sandbox counts per client locally).
+	await signIn(p, srv.url, 'Sandbox (read only)');
+	const card = p.locator('#userinfo');
+	const read = p.getByRole('button', { name: 'Read the user info' });
+	const calls = p.locator('.transcript details.exchange');
+	const meter = card.locator('[data-testid="rate-limits"] [data-meter] .words').first();
+	const note = card.getByTestId('budget-note');
+	for (let n = 1; n <= 6; n++) {
+		const count = await calls.count();
+		await read.click();
+		await expect.poll(() => calls.count()).toBe(count + 1);
+		if (n === 1)
+			await expect
+				.poll(() => meter.innerText())
+				.toMatch(/^4 of 5 left, resets at \d\d:\d\d \(in (10|9) min\)$/);
+		// One call left: said before the call that spends it.
+		if (n === 4)
+			await expect
+				.poll(() => note.innerText())
+				.toMatch(/^Zone 1 \(reads\): nearly spent, 1 of 5 left, resets at \d\d:\d\d/);
+	}
+	const refused = card.locator('.step-result details.exchange').first();
+	await expect.poll(() => refused.locator('.badge').innerText()).toBe('429 Too Many Requests');
+	const finding = await refused.locator('[data-code="rate-limited"]').innerText();
+	expect(finding).toMatch(
+		/The service's rate limit is reached \(429\): zone 1 \(reads\) is spent\. It resets in \d+ s\./
+	);
+	expect(finding).toContain(
+		'The sandbox counts this budget per client: every user of client id "sandbox-ro" spends the same one.'
+	);
+	await card.scrollIntoViewIfNeeded();
+	await shot(p, 'api-console-zone1-spent', { screen: true });
+});

@@ -1,7 +1,9 @@
 /**
  * A loopback service that answers every request with the exact bytes it received (request line,
  * headers as sent, body), as `200 text/plain`, one request per connection. The console's tests
- * compare those bytes with what the playground recorded.
+ * compare those bytes with what the playground recorded. With `zones`, it is a look-alike of the
+ * feed-reader service's budget too: every answer carries the zone headers the sandbox sends
+ * (`X-Reader-Zone1-Usage` and the rest), a read counted in zone 1 and a write in zone 2.
  */
 import net from 'node:net';
 import { listen } from './listen';
@@ -13,8 +15,9 @@ export interface EchoApi {
 	stop: () => Promise<void>;
 }
 
-export async function startEchoApi(): Promise<EchoApi> {
+export async function startEchoApi({ zones = false } = {}): Promise<EchoApi> {
 	const received: Buffer[] = [];
+	const usage = { 1: 0, 2: 0 };
 	const sockets = new Set<net.Socket>();
 	const server = net.createServer((socket) => {
 		sockets.add(socket);
@@ -29,10 +32,14 @@ export async function startEchoApi(): Promise<EchoApi> {
 			if (buf.length < end + 4 + length) return;
 			const request = buf.subarray(0, end + 4 + length);
 			received.push(Buffer.from(request));
+			usage[/^(GET|HEAD) /.test(head) ? 1 : 2]++;
+			const limits = zones
+				? `X-Reader-Zone1-Usage: ${usage[1]}\r\nX-Reader-Zone1-Limit: 5000\r\nX-Reader-Zone2-Usage: ${usage[2]}\r\nX-Reader-Zone2-Limit: 100\r\nX-Reader-Limits-Reset-After: 3600\r\n`
+				: '';
 			socket.end(
 				Buffer.concat([
 					Buffer.from(
-						`HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${request.length}\r\nConnection: close\r\n\r\n`,
+						`HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n${limits}Content-Length: ${request.length}\r\nConnection: close\r\n\r\n`,
 						'latin1'
 					),
 					request

@@ -179,6 +179,20 @@ describe('zoneReadings: the zone whose usage rose since the reading before', () 
 		expect(r.get(c.id)).toStrictEqual({ zone: 1 });
 	});
 
+	test("another service's counters are its own: each answer is compared with the reading before from its origin", () => {
+		// The sandbox's reads, then the API base moved to another service, and back.
+		const a = answered('GET', `${SANDBOX_API}user-info`, usage(7, 0), T0);
+		const b = answered('PATCH', `${OTHER_API}things/7`, usage(2, 3), T0 + MIN);
+		const c = answered('GET', `${OTHER_API}things/7/notes`, usage(3, 3), T0 + 2 * MIN);
+		const d = answered('POST', `${SANDBOX_API}edit-tag`, usage(7, 1), T0 + 3 * MIN);
+		const r = zoneReadings([a, b, c, d]);
+		// The other service's first reading counts from 0: both its zones show use.
+		expect(r.get(b.id)).toStrictEqual({ why: 'both-rose' });
+		expect(r.get(c.id)).toStrictEqual({ zone: 1 });
+		// Against the sandbox's own reading before, not the other service's.
+		expect(r.get(d.id)).toStrictEqual({ zone: 2 });
+	});
+
 	test('answers without the usage headers are skipped, and not compared against', () => {
 		const a = answered('GET', `${OTHER_API}a`, usage(3, 1), T0);
 		const token = answered('POST', 'http://127.0.0.1:9000/oauth2/token', [], T0 + MIN);

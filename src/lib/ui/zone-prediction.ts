@@ -75,16 +75,19 @@ function decoded(path: string): string {
 
 /**
  * Every answer's zone, by exchange id, for the answers that carry the service's usage headers. A
- * zone's usage counts from the reading before, or from 0 when there is none, when that reading's
- * reset time has passed, or when the usage fell (its window started again).
+ * zone's usage counts from the reading before from the same origin (another service's counters
+ * are its own), or from 0 when there is none, when that reading's reset time has passed, or when
+ * the usage fell (its window started again).
  */
 export function zoneReadings(exchanges: readonly Exchange[]): Map<string, ZoneReading> {
 	const out = new Map<string, ZoneReading>();
-	let before: { limits: RateLimits; at?: number } | undefined;
+	const readings = new Map<string, { limits: RateLimits; at?: number }>();
 	for (const ex of exchanges) {
 		if (!ex.response) continue;
 		const limits = rateLimits(ex.response.headers);
 		if (!limits?.zones.length) continue;
+		const origin = URL.canParse(ex.request.url) ? new URL(ex.request.url).origin : '';
+		const before = readings.get(origin);
 		const at = receivedAtOf(ex);
 		const reset =
 			before?.limits.resetAfter !== undefined &&
@@ -99,7 +102,7 @@ export function zoneReadings(exchanges: readonly Exchange[]): Map<string, ZoneRe
 			ex.id,
 			rose.length === 1 ? { zone: rose[0]!.zone } : { why: rose.length ? 'both-rose' : 'none-rose' }
 		);
-		before = { limits, at };
+		readings.set(origin, { limits, at });
 	}
 	return out;
 }
