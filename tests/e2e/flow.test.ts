@@ -613,8 +613,16 @@ describe('failures a user meets', () => {
 		const again = p.getByTestId('send-again');
 		expect(await again.innerText()).toBe('Send the call again (POST edit-tag)');
 		expect(await stepUp.count()).toBe(0);
+		// The scope the step-up saved can be put back; the new tokens stay, and so does the offer.
+		const undo = p.getByTestId('step-up-undo');
+		expect(await undo.innerText()).toMatch(
+			/^The step-up saved scope read write to the setup \(it was read\)\.\s*Undo$/
+		);
 		await again.scrollIntoViewIfNeeded();
-		await shot(p, '12c-send-again-offered', { screen: true });
+		await shot(p.locator('#api'), '12c-send-again-offered');
+		await undo.getByRole('button', { name: 'Undo' }).click();
+		await expect.poll(() => undo.count()).toBe(0);
+		expect(await p.getByLabel('Scope', { exact: true }).inputValue()).toBe('read');
 		await again.click();
 		await expect
 			.poll(() => p.locator('#api .step-result details.exchange .badge').first().innerText())

@@ -13,6 +13,7 @@ import {
 	cannotHave,
 	keepCall,
 	keptCall,
+	scopeToRestore,
 	stepUpScope,
 	type CallFields,
 	type KeptCall
@@ -176,6 +177,29 @@ describe('the call sent again', () => {
 	});
 });
 
+describe("the step-up's Undo", () => {
+	const call = refused();
+	const kept: KeptCall = {
+		exchange: call.id,
+		fields: FIELDS,
+		scopeBefore: 'read',
+		scopeAsked: 'read write'
+	};
+	test('the scope before, while the setup holds the one the step-up saved', () => {
+		expect(scopeToRestore(kept, call, 'read write')).toBe('read');
+		// An empty scope before (the default) is a scope to put back too.
+		expect(scopeToRestore({ ...kept, scopeBefore: '' }, call, 'read write')).toBe('');
+	});
+	test('none once the setup changed, another call was made, or no step-up was made', () => {
+		expect(scopeToRestore(kept, call, 'read')).toBeUndefined();
+		expect(scopeToRestore(kept, refused(), 'read write')).toBeUndefined();
+		expect(
+			scopeToRestore({ exchange: call.id, fields: FIELDS }, call, 'read write')
+		).toBeUndefined();
+		expect(scopeToRestore(undefined, call, 'read write')).toBeUndefined();
+	});
+});
+
 describe('kept in the tab', () => {
 	afterEach(() => vi.unstubAllGlobals());
 	function tab(): Map<string, string> {
@@ -192,6 +216,12 @@ describe('kept in the tab', () => {
 		keepCall('flow-a', { exchange: 'ex-1', fields: FIELDS });
 		expect(keptCall('flow-a')).toEqual({ exchange: 'ex-1', fields: FIELDS });
 		expect(keptCall('flow-b')).toBeUndefined();
+		const stepped = { exchange: 'ex-1', fields: FIELDS, scopeBefore: '', scopeAsked: 'read write' };
+		keepCall('flow-a', stepped);
+		expect(keptCall('flow-a')).toEqual(stepped);
+		// Half a step-up record is none.
+		items.set('playground.api-call.flow-a', JSON.stringify({ ...stepped, scopeAsked: 1 }));
+		expect(keptCall('flow-a')).toEqual({ exchange: 'ex-1', fields: FIELDS });
 		expect([...items.keys()]).toEqual(['playground.api-call.flow-a']);
 	});
 

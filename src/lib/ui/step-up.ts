@@ -98,10 +98,16 @@ export interface CallFields {
 	content_type: string;
 }
 
-/** The API console's last call: its fields and the exchange it brought back. */
+/**
+ * The API console's last call: its fields and the exchange it brought back; after a step-up for
+ * it, the setup's scope before (`scopeBefore`) and the one the step-up saved (`scopeAsked`), for
+ * its Undo.
+ */
 export interface KeptCall {
 	exchange: string;
 	fields: CallFields;
+	scopeBefore?: string;
+	scopeAsked?: string;
 }
 
 const FIELDS = ['method', 'path', 'query', 'headers', 'body_kind', 'body', 'content_type'] as const;
@@ -137,6 +143,19 @@ export function callToSendAgain(
 export function callWords(kept: KeptCall, refused: Exchange): string {
 	const path = kept.fields.path.trim() || new URL(refused.request.url).pathname;
 	return `${kept.fields.method || refused.request.method} ${path}`;
+}
+
+/**
+ * The step-up's Undo: while the refused call is the console's newest and the setup still holds
+ * the scope the step-up saved, the scope it had before (to save again); else none.
+ */
+export function scopeToRestore(
+	kept: KeptCall | undefined,
+	refused: Exchange | undefined,
+	setupScope: string | undefined
+): string | undefined {
+	if (!kept?.scopeAsked || kept.exchange !== refused?.id) return undefined;
+	return setupScope === kept.scopeAsked ? kept.scopeBefore : undefined;
 }
 
 const KEY = (flow: string) => `playground.api-call.${flow}`;
@@ -179,7 +198,10 @@ export function keptCall(flow: string): KeptCall | undefined {
 			!FIELDS.every((k) => typeof kept.fields[k] === 'string')
 		)
 			return undefined;
-		return kept;
+		const { exchange, fields, scopeBefore, scopeAsked } = kept;
+		return typeof scopeBefore === 'string' && typeof scopeAsked === 'string'
+			? { exchange, fields, scopeBefore, scopeAsked }
+			: { exchange, fields };
 	} catch {
 		return undefined;
 	}
