@@ -92,9 +92,14 @@ export interface AxePass {
  * desktop runs every other rule, on its own layout. The colour rules are about three quarters of
  * what axe costs on a page.
  */
-export const PASSES: Record<'phone' | 'desktop', AxePass[]> = {
+export const PASSES: Record<'phone' | 'desktop' | 'colours', AxePass[]> = {
 	phone: [{ scheme: 'light' }, { scheme: 'dark', rules: COLOUR_RULES }],
-	desktop: [{ scheme: 'light', except: COLOUR_RULES }]
+	desktop: [{ scheme: 'light', except: COLOUR_RULES }],
+	/** The colour rules alone, in both themes: for a state that adds nothing but colours. */
+	colours: [
+		{ scheme: 'light', rules: COLOUR_RULES },
+		{ scheme: 'dark', rules: COLOUR_RULES }
+	]
 };
 
 /**
@@ -103,7 +108,7 @@ export const PASSES: Record<'phone' | 'desktop', AxePass[]> = {
  */
 export async function axeAt(
 	page: Page,
-	size: 'phone' | 'desktop',
+	size: keyof typeof PASSES,
 	{ skip }: { skip?: string[] } = {}
 ): Promise<string[]> {
 	const found: string[] = [];
