@@ -3,7 +3,12 @@ import { flowParam, newFlowId } from '$lib/oauth/flow-id';
 import { prefillFrom, view } from '$lib/server/flow/page';
 import { SealedFlow } from '$lib/server/flow/sealed-flow';
 import { flowAction, flowContext, stepAction, stepActions } from '$lib/server/flow/action';
-import { forkToClose, replayConfirmed, wholeForm } from '$lib/server/flow/step-forms';
+import {
+	forkToClose,
+	replayConfirmed,
+	replayRefreshConfirmed,
+	wholeForm
+} from '$lib/server/flow/step-forms';
 import { STEP_RUNS } from '$lib/server/steps/runs';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -52,6 +57,8 @@ export const actions: Actions = {
 	restart: flowAction(wholeForm, (flow, form) => flow.restart(form)),
 	/** "Replay this code", confirmed: in a fork of this flow (server/steps/replay.ts). */
 	replay: stepAction(replayConfirmed, (flow) => flow.replay()),
+	/** "Replay the previous refresh token", confirmed: in a fork of this flow (replay.ts). */
+	replayrefresh: stepAction(replayRefreshConfirmed, (flow) => flow.replayRefresh()),
 	/** "Close that fork", confirmed: drops this flow's fork, so that it may replay again. */
 	closefork: flowAction(forkToClose, (flow, fork) => flow.closeFork(fork)),
 	/** "Get a code for the script": the consent's code comes back shown, not exchanged. */

@@ -151,3 +151,57 @@ for (const size of [
 			.filter({ hasText: /This flow was a fork, closed from the flow it was made from/ })
 			.waitFor();
 	});
+
+test('"Replay the previous refresh token": offered after a rotation, asked first naming the client and the host (opened on Cancel, Escape sends nothing), then run in a fork that says the sandbox revoked the family (390 px)', async ({
+	srv,
+	newPage
+}) => {
+	const p = await newPage({ width: 390, height: 844 }, { isMobile: true, hasTouch: true });
+	await signIn(p, srv.url, 'Sandbox (read write)');
+	const original = flowOf(p);
+	const offer = p.getByTestId('replay-refresh');
+	expect(await offer.count()).toBe(0);
+	await p.getByRole('button', { name: 'Refresh the access token' }).click();
+	await expect.poll(() => p.getByTestId('rotation').textContent()).toContain('rotated');
+	const calls = p.locator('.transcript details.exchange');
+	const before = await calls.count();
+
+	await offer.click();
+	const dialog = p.getByTestId('replay-refresh-dialog');
+	await dialog.waitFor();
+	const host = new URL(srv.url).host;
+	expect(await dialog.getByRole('heading').innerText()).toBe(
+		`Send a superseded refresh token of sandbox-rw to ${host}?`
+	);
+	expect(await focused(p)).toBe('Cancel');
+	expect(await dialog.innerText()).toContain('revoke every token of this grant');
+	await shot(p, 'refresh-replay-dialog-390', { screen: true });
+	expect(await axeProblems(p)).toEqual([]);
+	await p.keyboard.press('Escape');
+	await expect.poll(() => dialog.isVisible()).toBe(false);
+	expect(await focused(p)).toBe('replay-refresh');
+	expect(await calls.count()).toBe(before);
+	expect(flowOf(p)).toBe(original);
+
+	await offer.click();
+	await dialog.getByRole('button', { name: 'Send it in a fork' }).click();
+	await p.waitForURL((u) => u.searchParams.get('flow') !== original);
+	await p.getByTestId('refresh-try-fork').waitFor();
+	// The fork's transcript: this flow's exchanges, then the try's three.
+	await expect.poll(() => calls.count()).toBe(before + 3);
+	const found = await p
+		.locator('.transcript details.exchange')
+		.evaluateAll((els) =>
+			els.slice(-3).map((e) => e.querySelector('[data-code]')?.getAttribute('data-code'))
+		);
+	expect(found).toEqual([
+		'refresh-replay-refused',
+		'refresh-replay-family-revoked',
+		'refresh-replay-access-revoked'
+	]);
+	expect(await p.locator('#verdict').innerText()).toBe(
+		'✕ Tokens revoked: the service revoked them when a superseded refresh token came back'
+	);
+	await shot(p, 'refresh-replay-fork-390', { screen: true });
+	expect(await axeProblems(p, { skip: ['.transcript'] })).toEqual([]);
+});

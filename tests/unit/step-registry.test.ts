@@ -87,6 +87,7 @@ describe('the step registry', () => {
 			introspect: ['Asking the server about the token (introspection)…', 'Done.'],
 			revoke: ['Revoking the token, then trying it once more…', 'Done.'],
 			replay: ['Replaying the code in a fork of this flow…', 'Done.'],
+			replayrefresh: ['Trying the previous refresh token in a fork of this flow…', 'Done.'],
 			closefork: ['Closing the fork…', 'Done.'],
 			forscript: ['Opening the consent page for the script…', 'Done.'],
 			reset: ['Starting over…', 'Started over.'],

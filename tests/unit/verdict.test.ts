@@ -176,6 +176,16 @@ describe('a replay in a fork (server/steps/replay.ts)', () => {
 		expect(verdictOf([ok, { ...check(401), replay: undefined }], T0)?.tone).toBe('ok');
 	});
 
+	test('after a try of the previous refresh token, the line names that as the cause', () => {
+		const tried: Exchange = {
+			...check(401),
+			findings: [{ level: 'info', code: 'refresh-replay-access-revoked', message: 'm' }]
+		};
+		expect(verdictOf([ok, tried], T0)?.text).toBe(
+			'✕ Tokens revoked: the service revoked them when a superseded refresh token came back'
+		);
+	});
+
 	test('only a replay’s user-info check after the tokens says they were revoked', () => {
 		const refused401: Exchange = { ...answer('exchange', 401, { error: 'invalid_client' }) };
 		// A replay's 401 that is no user-info call, a check before the newest tokens, a check that

@@ -52,7 +52,7 @@ import {
 	scrubSecrets,
 	type Redactors
 } from './redact';
-import { RUN_SPENDING, SPENDS, SPEND_WHY, requestFields, spends } from './spending';
+import { RUN_SPENDING, SPENDS, SPEND_WHY, notResent, requestFields, spends } from './spending';
 import type { Spend, Travels } from '$lib/steps/spec';
 import { statusLine, type Exchange } from './types';
 import { specOf, STEPS } from '$lib/steps/registry';
@@ -334,7 +334,9 @@ function build(
 	if (ex.note) notes.push(comment(ex.note));
 
 	const spec = specOf(ex.step);
-	const only = spec.travels !== 'server' ? SHOWN_ONLY[spec.travels] : spec.exportsShowOnly;
+	const only =
+		(spec.travels !== 'server' ? SHOWN_ONLY[spec.travels] : spec.exportsShowOnly) ??
+		notResent(clean);
 	if (only) {
 		notes.push(comment(only));
 		// Shown, not sent: a code in it stays shortened (or in full with includeTokens), never $CODE.

@@ -15,7 +15,7 @@
  *   the secret must not reach a browser.
  */
 import { REDACTED, collectTokens, redactTokens, scrubSecrets } from './redact';
-import { RUN_SPENDING, SPENDS, SPEND_WHY, requestFields, spends } from './spending';
+import { RUN_SPENDING, SPENDS, SPEND_WHY, notResent, requestFields, spends } from './spending';
 import { bearerToken, formDecode, isFormBody, placeholder, splitPair, splitUrl } from './text';
 import { statusLine, type Exchange } from './types';
 import { specOf, STEPS } from '$lib/steps/registry';
@@ -146,7 +146,9 @@ export function toNodeFetch(original: Exchange, opts: NodeFetchOptions = {}): st
 	if (ex.note) head.push(comment(ex.note));
 
 	const spec = specOf(ex.step);
-	const only = spec.travels !== 'server' ? SHOWN_ONLY[spec.travels] : spec.exportsShowOnly;
+	const only =
+		(spec.travels !== 'server' ? SHOWN_ONLY[spec.travels] : spec.exportsShowOnly) ??
+		notResent(clean);
 	if (only) {
 		head.push(comment(only), `console.log(${lit(ex.request.url)});`);
 		return head.join('\n') + '\n';

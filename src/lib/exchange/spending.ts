@@ -54,3 +54,18 @@ export function spends(ex: Exchange): Spend | undefined {
 		return 'revoke';
 	return undefined;
 }
+
+/**
+ * Why an export shows a deliberate replay and never sends it, not even with `RUN_SPENDING_STEPS=1`:
+ * a code replayed, or a superseded refresh token tried (and the current one after it), from a fork
+ * of the flow (server/steps/replay.ts). None for any other request.
+ */
+export function notResent(ex: Exchange): string | undefined {
+	if (!ex.replay) return undefined;
+	const spend = spends(ex);
+	if (spend === 'refresh')
+		return 'Not re-sent: part of a deliberate replay of a superseded refresh token, sent once on purpose from a fork of the flow; sending it again could make the service revoke the grant.';
+	if (spend === 'code')
+		return 'Not re-sent: a deliberate replay of a code already exchanged, sent once on purpose from a fork of the flow.';
+	return undefined;
+}

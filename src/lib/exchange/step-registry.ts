@@ -31,6 +31,7 @@ export const PAGE_ACTIONS = {
 	preset: { busy: 'Filling in the sandbox client…' },
 	restart: { busy: 'Preparing a new consent request…' },
 	replay: { busy: 'Replaying the code in a fork of this flow…' },
+	replayrefresh: { busy: 'Trying the previous refresh token in a fork of this flow…' },
 	closefork: { busy: 'Closing the fork…' },
 	forscript: { busy: 'Opening the consent page for the script…' },
 	reset: { busy: 'Starting over…', done: 'Started over.' },

@@ -87,14 +87,17 @@ function tokensVerdict(ex: Exchange, after: readonly Exchange[], now: number): V
 			text: `✕ Step ${step.n}, ${step.name}, failed: ${why(ex)}`,
 			target: ex.step
 		};
-	// A replay's check of revocation after it (server/steps/replay.ts): the tokens no longer work.
-	const revoked = after.some(
+	// A replay's check of revocation after it (server/steps/replay.ts): the tokens no longer work,
+	// revoked when their code was replayed, or when a superseded refresh token came back.
+	const revoked = after.find(
 		(e) => e.replay && specOf(e.step).endpoint === 'userinfo' && e.response?.status === 401
 	);
 	if (revoked)
 		return {
 			tone: 'fail',
-			text: '✕ Tokens revoked: the service revoked them when their code was replayed',
+			text: revoked.findings.some((f) => f.code === 'refresh-replay-access-revoked')
+				? '✕ Tokens revoked: the service revoked them when a superseded refresh token came back'
+				: '✕ Tokens revoked: the service revoked them when their code was replayed',
 			target: 'tokens'
 		};
 	const scope = typeof body.scope === 'string' && body.scope.trim() ? body.scope.trim() : '';

@@ -16,6 +16,7 @@ import * as mixUp from './mix-up';
 import * as token from './token';
 import * as refreshFailure from './refresh-failure';
 import * as codeReplay from './code-replay';
+import * as refreshReplay from './refresh-replay';
 import * as resourceCall from './resource-call';
 import * as signedJwt from './signed-jwt';
 import * as revocationIntrospection from './revocation-introspection';
@@ -37,6 +38,7 @@ export const CATALOGUE = {
 	token,
 	'refresh-failure': refreshFailure,
 	'code-replay': codeReplay,
+	'refresh-replay': refreshReplay,
 	'resource-call': resourceCall,
 	'signed-jwt': signedJwt,
 	'revocation-introspection': revocationIntrospection,

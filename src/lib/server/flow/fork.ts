@@ -1,7 +1,7 @@
 /**
  * One fork at a time. A fork is a flow made from another under a new id, with a copy of its setup
- * and tokens: today "Replay this code" makes one (replay.ts); a replay of the refresh token would
- * make another. The fork records its parent (`fork_of` in its sealed session: the parent's id and
+ * and tokens: "Replay this code" makes one, "Replay the previous refresh token" another
+ * (replay.ts). The fork records its parent (`fork_of` in its sealed session: the parent's id and
  * what made it); the parent records nothing, so making a fork never writes it, and it finds its
  * fork among the browser's flows by that record. The server stays stateless: the link between the
  * two lives in the fork's own cookie, and goes with it.

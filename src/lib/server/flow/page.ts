@@ -19,7 +19,7 @@ import { outward } from './way-out';
 import { undoSlot } from './start-over';
 import { stampSetup } from './setup-id';
 import { apiSuggestions } from './api-examples';
-import { canReplay } from '../steps/replay';
+import { canReplay, canReplayRefresh } from '../steps/replay';
 import { registeredRedirectHint, refusalAhead } from '../steps/registered-redirect';
 import { flowAdvice } from './flow-advice';
 
@@ -147,6 +147,13 @@ export function view(app: Playground, session: Session, origin: string) {
 		/** The code this flow exchanged may be replayed on purpose, in a fork (replay.ts). */
 		canReplay: canReplay(session),
 		/** This flow is a fork made to replay a code of that flow (fork.ts). */
-		replayOf: session.fork_of?.by === 'code' ? session.fork_of.flow : null
+		replayOf: session.fork_of?.by === 'code' ? session.fork_of.flow : null,
+		/**
+		 * The refresh token a rotation of this flow replaced may be sent again on purpose, in a fork
+		 * (replay.ts): when it was replaced (ms), for the dialog's words.
+		 */
+		previousRefresh: canReplayRefresh(session) ? session.previous_refresh!.replaced_at : null,
+		/** This flow is a fork made to try the previous refresh token of that flow. */
+		refreshTryOf: session.fork_of?.by === 'refresh' ? session.fork_of.flow : null
 	};
 }

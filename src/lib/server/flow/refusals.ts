@@ -113,6 +113,20 @@ export const NOTHING_TO_REPLAY: Refusal = {
 		'There is no code to replay: only the code this flow exchanged for its tokens, under the current setup, can be replayed.'
 };
 
+/** "Replay the previous refresh token" with none to replay (replay.ts). */
+export const NO_PREVIOUS_REFRESH: Refusal = {
+	status: 409,
+	message:
+		'There is no previous refresh token to send: only the one a refresh of this flow replaced (the service rotated it), under the current setup and while the flow holds the tokens that replaced it, can be sent again. A service that returns the same refresh token has no older one to try.'
+};
+
+/** A try of the previous refresh token, refused while the flow's fork exists. */
+export const REFRESH_FORK_HELD: Refusal = {
+	status: 409,
+	message:
+		'This flow already has a fork: a flow keeps one fork at a time, so the previous refresh token is not sent while that fork exists. Open the fork, or close it to try here. Nothing was sent.'
+};
+
 // What a step needs before it sends anything.
 
 /** The URL a request with the client's credentials goes to is not in the setup (client-auth.ts). */

@@ -21,7 +21,13 @@ import { newFlowId } from '$lib/oauth/flow-id';
 import type { Exchange } from '$lib/exchange/types';
 import { prepareConsent, type StepResult } from '../steps/flow-steps';
 import type { StepRun } from '../steps/runs';
-import { canReplay, replayCode, replayFork } from '../steps/replay';
+import {
+	canReplay,
+	canReplayRefresh,
+	replayCode,
+	replayFork,
+	replayRefresh
+} from '../steps/replay';
 import { forkIn } from './fork';
 import { handleCallback } from '../steps/redirect-back';
 import { presetSession, secretAfterSave } from './secret';
@@ -52,6 +58,7 @@ import type { FlowContext } from './context';
 import {
 	flowDropped,
 	FORK_HELD,
+	REFRESH_FORK_HELD,
 	FORK_TOO_LARGE,
 	formRefused,
 	NO_CONSENT_TO_OPEN,
@@ -168,6 +175,32 @@ export class SealedFlow {
 				if (!(await forkFits(copy, c.source))) return refuse(FORK_TOO_LARGE);
 			}
 			const r = await replayCode(c, s, this.id!);
+			if (!r.ok || !r.fork) return r;
+			const fork = this.#make(r.fork).id!;
+			return {
+				ok: true,
+				session: r.session,
+				exchanges: [],
+				answer: { fork, forkExchanges: stampSetup(r.exchanges, s) }
+			};
+		});
+	}
+
+	/**
+	 * "Replay the previous refresh token" (replay.ts), confirmed: as the replay of a code, in a fork
+	 * of this flow under a new id, whose exchanges come back beside its id; this flow stays as it
+	 * was. One fork at a time (fork.ts).
+	 */
+	replayRefresh() {
+		const c = this.context;
+		return this.step(async (s): Promise<StepResult> => {
+			if (canReplayRefresh(s)) {
+				const fork = await this.liveFork();
+				if (fork) return refuse(REFRESH_FORK_HELD, { answer: { fork } });
+				const copy = replayFork(s, this.id!, this.#now(), 'refresh');
+				if (!(await forkFits(copy, c.source))) return refuse(FORK_TOO_LARGE);
+			}
+			const r = await replayRefresh(c, s, this.id!);
 			if (!r.ok || !r.fork) return r;
 			const fork = this.#make(r.fork).id!;
 			return {

@@ -35,6 +35,19 @@ export const replayConfirmed: FormInput<true> = (form) =>
 					'A code is replayed only after its confirmation: the service may revoke the tokens issued from it.'
 			};
 
+/**
+ * "Replay the previous refresh token": only once confirmed, since the service may revoke every
+ * token of the grant.
+ */
+export const replayRefreshConfirmed: FormInput<true> = (form) =>
+	form.get('confirm') === 'replay-refresh'
+		? ok(true)
+		: {
+				ok: false,
+				message:
+					'The previous refresh token is sent only after its confirmation: the service may revoke every token of the grant.'
+			};
+
 /** "Close that fork", confirmed: the fork's flow id, as the refusal of a second replay named it. */
 export const forkToClose: FormInput<string> = (form) => {
 	const fork = form.get('fork');

@@ -55,8 +55,18 @@ export function receiveTokens(
 	if (real.refresh) page.refresh = real.refresh;
 	const differs =
 		page.access_token !== real.access_token || page.refresh_token !== real.refresh_token;
+	// The refresh token a rotation replaced: the one sent, kept in full for its replay; the one
+	// before it is dropped (the cookie budget is shared by every flow). New tokens from a code
+	// start a new grant, with none.
+	const sent = refresh ? realTokens(session)?.refresh_token : undefined;
+	const previous_refresh = !refresh
+		? undefined
+		: real.refresh?.rotated && sent
+			? { value: sent, replaced_at: now, by: shown.id, setup_id: session.setup_id }
+			: session.previous_refresh;
 	return {
 		...session,
+		previous_refresh,
 		tokens: page,
 		tokens_for:
 			refresh && session.tokens_for

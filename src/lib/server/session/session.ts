@@ -134,6 +134,12 @@ export interface Session {
 	fork_of?: ForkOf;
 	/** The token set as the page sees it: built from the redacted token response (tokens.ts). */
 	tokens?: TokenSet;
+	/**
+	 * The refresh token a refresh of this flow replaced (the service rotated it): its real value, when
+	 * it was replaced and by which exchange, under which setup. Only it may be sent again on purpose
+	 * ("Replay the previous refresh token", replay.ts), in a fork of the flow.
+	 */
+	previous_refresh?: { value: string; replaced_at: number; by: string; setup_id?: string };
 	/** The real tokens, kept only when redaction changed the shown ones (a token that held the secret). */
 	token_values?: { access_token: string; refresh_token?: string };
 	/** The origins the tokens were issued for (oauth/token-binding.ts): the access token goes nowhere else. */
@@ -159,11 +165,12 @@ export interface Session {
 
 /**
  * What a fork records of its parent: the flow's id, and what made the fork (`code`: "Replay this
- * code", replay.ts). The parent records nothing: it finds its fork among the browser's flows.
+ * code"; `refresh`: "Replay the previous refresh token"; replay.ts). The parent records nothing: it
+ * finds its fork among the browser's flows.
  */
 export interface ForkOf {
 	flow: string;
-	by: 'code';
+	by: 'code' | 'refresh';
 }
 
 export const emptySession = (): Session => ({ v: 1 });

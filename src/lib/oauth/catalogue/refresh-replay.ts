@@ -1,0 +1,66 @@
+/**
+ * What "Replay the previous refresh token" (server/steps/replay.ts) found: how the service treats a
+ * refresh token it replaced by rotation when it comes back. A server that rotates refresh tokens
+ * should detect such a reuse and revoke the grant's tokens (RFC 9700 §4.14.2); some accept the
+ * previous token for a while after the rotation (a grace window). Information, not failures:
+ * sending it is what the try is for. replay.ts decides which applies.
+ */
+import { entry } from './raise';
+
+const BCP = 'RFC 9700 §4.14.2';
+
+/** The superseded refresh token was refused (the first half of what a rotating server does). */
+export const REFRESH_REPLAY_REFUSED = entry({
+	code: 'refresh-replay-refused',
+	level: 'info',
+	message: (status: number, error: string | undefined, age: number) =>
+		`The service refused the refresh token it had replaced ${seconds(age)} ago (HTTP ${status}${error ? `, ${error}` : ''}): a refresh token it rotated is not taken back. The current one was sent next, to see whether the reuse cost the grant.`,
+	ref: BCP
+});
+
+/** The superseded refresh token was accepted: a grace window at least this long. */
+export const REFRESH_REPLAY_ACCEPTED = entry({
+	code: 'refresh-replay-accepted',
+	level: 'info',
+	message: (age: number) =>
+		`The service accepted the refresh token it had replaced ${seconds(age)} ago, and answered with new tokens: this service has a grace window of at least ${seconds(age)} for the previous refresh token (a reuse interval, as some servers allow so that a client whose answer was lost can retry). Past that window, it may revoke the grant on reuse (${BCP}).`,
+	ref: BCP
+});
+
+/** After the refused reuse, the current refresh token still works: the family was kept. */
+export const REFRESH_REPLAY_CURRENT_KEPT = entry({
+	code: 'refresh-replay-current-kept',
+	level: 'info',
+	message: `After refusing the previous refresh token, the service still accepted the current one: it did not revoke the grant on the reuse, which ${BCP} recommends for a server that rotates refresh tokens. The fork's refresh replaced the current token, so the original flow's refresh token is now the previous one: a refresh there is itself a reuse.`,
+	ref: BCP
+});
+
+/** After the refused reuse, the current refresh token was refused too: the family was revoked. */
+export const REFRESH_REPLAY_FAMILY_REVOKED = entry({
+	code: 'refresh-replay-family-revoked',
+	level: 'info',
+	message: (status: number, error: string | undefined) =>
+		`After the previous refresh token came back, the service refused the current one too (HTTP ${status}${error ? `, ${error}` : ''}): it revoked the grant's refresh tokens on the reuse, as ${BCP} recommends. The original flow's refresh token is the current one, so it no longer works either.`,
+	ref: BCP
+});
+
+/** The check after the try: the newest access token still works. */
+export const REFRESH_REPLAY_ACCESS_WORKS = entry({
+	code: 'refresh-replay-access-works',
+	level: 'info',
+	message:
+		'The newest access token the fork holds still works (the user-info call answered 2xx) after the try.',
+	ref: BCP
+});
+
+/** The check after the try: the newest access token no longer works. */
+export const REFRESH_REPLAY_ACCESS_REVOKED = entry({
+	code: 'refresh-replay-access-revoked',
+	level: 'info',
+	message: `The newest access token the fork holds no longer works (HTTP 401) after the try: the service revoked the grant's access tokens as well. The original flow holds the same access token, unless the fork's try gave new ones.`,
+	ref: BCP
+});
+
+function seconds(n: number): string {
+	return `${n} second${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,159 @@
+/**
+ * "Replay the previous refresh token", over HTTP: only after a rotation this flow saw, only once
+ * confirmed, in a fork of the flow whose id comes back, and the original flow's session as it was.
+ * What the service did, in the findings: the sandbox revokes the family (its default), accepts the
+ * previous token within its reuse window (SANDBOX_REFRESH_REUSE_SECONDS), and oidc-provider, set to
+ * rotate on every use, revokes the grant. A server that returns the same refresh token has no older
+ * one to try: nothing is offered, and the action is refused.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { freePort, startServer, type TestServer } from '../helpers/server';
+import { Client, consentUrlFrom, unescapeHtml } from '../helpers/client';
+import {
+	oidcClient,
+	rotatingRefreshTokens,
+	startOidcProvider,
+	OIDC_CLIENT_ID
+} from '../helpers/oidc';
+import type { OidcServer } from '../helpers/oidc';
+import { oidcServer, sandboxServer, type FlowServer } from '../helpers/two-servers';
+import type { Exchange } from '../../src/lib/exchange/types';
+
+let srv: TestServer;
+let windowed: TestServer;
+let oidc: OidcServer;
+let keeping: OidcServer;
+
+beforeAll(async () => {
+	const [port, port2] = [await freePort(), await freePort()];
+	const uris = [`http://127.0.0.1:${port}/callback`];
+	[oidc, keeping, srv, windowed] = await Promise.all([
+		startOidcProvider({
+			clients: [oidcClient(uris)],
+			configuration: rotatingRefreshTokens([OIDC_CLIENT_ID])
+		}),
+		startOidcProvider({ clients: [oidcClient(uris)] }),
+		startServer({}, port),
+		startServer({ SANDBOX_REFRESH_REUSE_SECONDS: '600' }, port2)
+	]);
+});
+afterAll(async () => {
+	await Promise.all([srv?.stop(), windowed?.stop(), oidc?.stop(), keeping?.stop()]);
+});
+
+const exchangesOf = (r: { data: Record<string, unknown> }) =>
+	(r.data.exchanges as Exchange[] | undefined) ?? [];
+const codes = (ex: Exchange | undefined) => ex?.findings.map((f) => f.code) ?? [];
+
+/** Setup, consent, exchange and one refresh on `on`'s playground: the flow saw a rotation. */
+async function refreshed(on: TestServer, t: FlowServer): Promise<Client> {
+	const c = new Client(on.url);
+	const saved = await c.action('setup', {
+		redirect_uri: `${on.url}/callback`,
+		auto_exchange: 'false',
+		...t.setup()
+	});
+	expect(saved.type, JSON.stringify(saved.data)).toBe('success');
+	const back = await t.consent(c, consentUrlFrom(await c.page()));
+	expect((await c.action('pasteback', { pasted: back })).type).toBe('success');
+	expect(exchangesOf(await c.action('exchange'))[0]!.response!.status).toBe(200);
+	expect(exchangesOf(await c.action('refresh'))[0]!.response!.status).toBe(200);
+	return c;
+}
+
+/** The try, confirmed: the fork's id and its exchanges. */
+async function tryPrevious(c: Client) {
+	const r = await c.action('replayrefresh', { confirm: 'replay-refresh' });
+	expect(r.type, JSON.stringify(r.data)).toBe('success');
+	const fork = String(r.data.fork);
+	expect(fork).toMatch(/^[\w-]{16}$/);
+	expect(fork).not.toBe(c.flow);
+	return { fork, sent: (r.data.forkExchanges as Exchange[]) ?? [] };
+}
+
+describe('against the sandbox, which revokes the family on reuse', () => {
+	test('offered after a rotation; refused without its confirmation; in a fork: the previous token refused, the current one too, the access token revoked; this flow as it was', async () => {
+		const c = new Client(srv.url);
+		expect((await c.action('replayrefresh', { confirm: 'replay-refresh' })).status).toBe(409);
+		const flow = await refreshed(
+			srv,
+			sandboxServer(() => srv)
+		);
+		expect(unescapeHtml(await flow.page())).toContain('data-testid="replay-refresh"');
+		const unconfirmed = await flow.action('replayrefresh');
+		expect(unconfirmed.status).toBe(400);
+		expect(String(unconfirmed.data.message)).toMatch(/confirmation/);
+
+		const { fork, sent } = await tryPrevious(flow);
+		const [previous, current, check, ...rest] = sent;
+		expect(rest).toEqual([]);
+		expect(previous).toMatchObject({ step: 'refresh', replay: true });
+		expect(previous!.response!.status).toBe(400);
+		expect(codes(previous)[0]).toBe('refresh-replay-refused');
+		expect(previous!.findings[0]!.message).toMatch(
+			/^The service refused the refresh token it had replaced \d+ seconds? ago \(HTTP 400, invalid_grant\)/
+		);
+		expect(current).toMatchObject({ step: 'refresh', replay: true });
+		expect(current!.response!.status).toBe(400);
+		expect(codes(current)[0]).toBe('refresh-replay-family-revoked');
+		expect(check).toMatchObject({ step: 'userinfo', replay: true });
+		expect(check!.response!.status).toBe(401);
+		expect(codes(check)[0]).toBe('refresh-replay-access-revoked');
+		// The previous token went out as the refresh token, not the current one.
+		expect(previous!.request.body).not.toBe(current!.request.body);
+		// The fork's page says what it is; the original flow was not written.
+		const forkPage = unescapeHtml(await flow.tab(fork).page());
+		expect(forkPage).toContain('data-testid="refresh-try-fork"');
+		expect(unescapeHtml(await flow.page())).toContain('data-testid="replay-refresh"');
+		// One fork at a time: a second try names the fork.
+		const second = await flow.action('replayrefresh', { confirm: 'replay-refresh' });
+		expect(second.status).toBe(409);
+		expect(second.data.fork).toBe(fork);
+	});
+});
+
+describe('against the sandbox with a reuse window of 600 seconds', () => {
+	test('the previous token is accepted: a grace window of at least the time since it was replaced', async () => {
+		const flow = await refreshed(
+			windowed,
+			sandboxServer(() => windowed)
+		);
+		const { sent } = await tryPrevious(flow);
+		const [previous, check, ...rest] = sent;
+		expect(rest).toEqual([]);
+		expect(previous!.response!.status).toBe(200);
+		expect(codes(previous)[0]).toBe('refresh-replay-accepted');
+		expect(previous!.findings[0]!.message).toMatch(
+			/this service has a grace window of at least \d+ seconds? for the previous refresh token/
+		);
+		expect(check!.response!.status).toBe(200);
+		expect(codes(check)[0]).toBe('refresh-replay-access-works');
+	});
+});
+
+describe('against oidc-provider', () => {
+	test('rotating on every use: the consumed token is refused and the grant revoked', async () => {
+		const flow = await refreshed(
+			srv,
+			oidcServer(() => oidc)
+		);
+		const { sent } = await tryPrevious(flow);
+		const [previous, current, check] = sent;
+		expect(previous!.response!.status).toBe(400);
+		expect(codes(previous)[0]).toBe('refresh-replay-refused');
+		expect(current!.response!.status).toBe(400);
+		expect(codes(current)[0]).toBe('refresh-replay-family-revoked');
+		expect(check!.response!.status).toBe(401);
+	});
+
+	test('returning the same refresh token: no older one to try, nothing offered, the action refused', async () => {
+		const flow = await refreshed(
+			srv,
+			oidcServer(() => keeping)
+		);
+		expect(unescapeHtml(await flow.page())).not.toContain('data-testid="replay-refresh"');
+		const r = await flow.action('replayrefresh', { confirm: 'replay-refresh' });
+		expect(r.status).toBe(409);
+		expect(String(r.data.message)).toMatch(/returns the same refresh token has no older one/);
+	});
+});
