@@ -32,10 +32,12 @@ export const load: PageServerLoad = async (event) => {
 	const outbox = flow.takeOutbox();
 	flow.tidy();
 	await flow.seal();
+	const fork = await flow.liveForkOf();
 	return {
 		...view(locals.app, session, url.origin),
-		/** This flow's fork (server/flow/fork.ts): one at a time. */
-		fork: (await flow.liveFork()) ?? null,
+		/** This flow's fork (server/flow/fork.ts): one at a time, and what made it. */
+		fork: fork?.id ?? null,
+		forkBy: fork?.by ?? null,
 		flow: param.id,
 		outbox,
 		prefill: prefillFrom(locals.app, url, session.setup)

@@ -67,7 +67,7 @@ for (const size of [
 		await refusal.waitFor();
 		expect(await refusal.getAttribute('role')).toBe('alert');
 		expect(await refusal.innerText()).toMatch(
-			/This flow already has a fork, made to replay its code: a flow keeps one fork at a time/
+			/This flow already has a fork: a flow keeps one fork at a time/
 		);
 		// Focus lands on the refusal; the link to the fork and Close that fork are the next stops.
 		await expect.poll(() => focused(p)).toMatch(/already has a fork/);

@@ -84,7 +84,12 @@ describe('against the sandbox, which revokes the family on reuse', () => {
 		expect(unconfirmed.status).toBe(400);
 		expect(String(unconfirmed.data.message)).toMatch(/confirmation/);
 
+		const parentCookie = () => flow.jar.get(`pg_flow_${flow.flow}`);
+		const sealed = parentCookie();
+		expect(sealed).toBeTruthy();
 		const { fork, sent } = await tryPrevious(flow);
+		// The original flow was not written: its sealed cookie is byte for byte the same.
+		expect(parentCookie()).toBe(sealed);
 		const [previous, current, check, ...rest] = sent;
 		expect(rest).toEqual([]);
 		expect(previous).toMatchObject({ step: 'refresh', replay: true });
@@ -101,10 +106,12 @@ describe('against the sandbox, which revokes the family on reuse', () => {
 		expect(codes(check)[0]).toBe('refresh-replay-access-revoked');
 		// The previous token went out as the refresh token, not the current one.
 		expect(previous!.request.body).not.toBe(current!.request.body);
-		// The fork's page says what it is; the original flow was not written.
+		// The fork's page says what it is; the original names its fork, where the try was offered.
 		const forkPage = unescapeHtml(await flow.tab(fork).page());
 		expect(forkPage).toContain('data-testid="refresh-try-fork"');
-		expect(unescapeHtml(await flow.page())).toContain('data-testid="replay-refresh"');
+		const parentPage = unescapeHtml(await flow.page());
+		expect(parentPage).toContain('data-testid="refresh-fork-held"');
+		expect(parentPage).toContain(`?flow=${fork}`);
 		// One fork at a time: a second try names the fork.
 		const second = await flow.action('replayrefresh', { confirm: 'replay-refresh' });
 		expect(second.status).toBe(409);
@@ -112,8 +119,26 @@ describe('against the sandbox, which revokes the family on reuse', () => {
 	});
 });
 
+describe('after a code replay', () => {
+	test('while its fork exists the try is not offered; once closed, not again (the replay may have revoked the grant)', async () => {
+		const flow = await refreshed(
+			srv,
+			sandboxServer(() => srv)
+		);
+		const replay = await flow.action('replay', { confirm: 'replay' });
+		expect(replay.type).toBe('success');
+		const fork = String(replay.data.fork);
+		const held = unescapeHtml(await flow.page());
+		expect(held).not.toContain('data-testid="replay-refresh"');
+		expect(held).toContain('data-testid="refresh-fork-held"');
+		expect((await flow.action('closefork', { fork })).type).toBe('success');
+		expect(unescapeHtml(await flow.page())).not.toContain('data-testid="replay-refresh"');
+		expect((await flow.action('replayrefresh', { confirm: 'replay-refresh' })).status).toBe(409);
+	});
+});
+
 describe('against the sandbox with a reuse window of 600 seconds', () => {
-	test('the previous token is accepted: a grace window of at least the time since it was replaced', async () => {
+	test('the previous token is accepted: a reuse window of at least the time since it was replaced', async () => {
 		const flow = await refreshed(
 			windowed,
 			sandboxServer(() => windowed)
@@ -124,7 +149,7 @@ describe('against the sandbox with a reuse window of 600 seconds', () => {
 		expect(previous!.response!.status).toBe(200);
 		expect(codes(previous)[0]).toBe('refresh-replay-accepted');
 		expect(previous!.findings[0]!.message).toMatch(
-			/this service has a grace window of at least \d+ seconds? for the previous refresh token/
+			/either it has a reuse window of at least \d+ seconds? for the previous refresh token/
 		);
 		expect(check!.response!.status).toBe(200);
 		expect(codes(check)[0]).toBe('refresh-replay-access-works');

@@ -125,6 +125,18 @@ describe('the step-up offer', () => {
 		expect(cannotHave('read write', [consent('read write'), replayed])).toBe(false);
 	});
 
+	test('a refresh answers for its grant, not for a consent opened and left: the offer stays', () => {
+		const call = refused();
+		// The step-up's consent opened, then abandoned; a refresh of the read token answers read.
+		const refreshed = { ...tokens('read'), step: 'refresh' as const };
+		const flow = [consent('read'), tokens('read'), call, consent('read write'), refreshed];
+		expect(stepUpScope(call, flow)).toBe('read write');
+		// Nor does a refresh make the call ready to send again (a server may leave scope out of it).
+		const kept: KeptCall = { exchange: call.id, fields: FIELDS };
+		const quiet = { ...tokens(undefined), step: 'refresh' as const };
+		expect(callToSendAgain(kept, call, [...flow.slice(0, 4), quiet])).toBeUndefined();
+	});
+
 	test('none without a finding that names a scope', () => {
 		const call = refused();
 		call.findings = [];

@@ -702,7 +702,8 @@ const READS = new Set(['GET', 'HEAD']);
  * transcript holds no code exchange to repeat.
  */
 export function toCodeScript(exchanges: Exchange[], own?: Exchange): CodeScript | undefined {
-	const codes = exchanges.flatMap((ex, i) => (spends(ex) === 'code' ? [i] : []));
+	// A replayed code (sent on purpose from a fork) is shown by the exports, never sent: not this one.
+	const codes = exchanges.flatMap((ex, i) => (spends(ex) === 'code' && !ex.replay ? [i] : []));
 	const granted = codes.filter((i) => {
 		const status = exchanges[i]!.response?.status ?? 0;
 		return status >= 200 && status < 300;

@@ -49,8 +49,10 @@ function returnedError(ex: Exchange): string | null {
 }
 
 /**
- * Each token answer and refused consent of `exchanges` (one setup's, in order), with the scope its
- * consent request asked for and the scope granted (none for a refusal).
+ * Each code exchange's token answer and each refused consent of `exchanges` (one setup's, in
+ * order), with the scope its consent request asked for and the scope granted (none for a
+ * refusal). A refresh answers for the grant it refreshes, not for the consent opened last (which
+ * may have been left without a decision), so it counts for neither.
  */
 function* grants(
 	exchanges: readonly Exchange[]
@@ -62,7 +64,8 @@ function* grants(
 		if (shape === 'opened' && URL.canParse(ex.request.url))
 			asked = new URL(ex.request.url).searchParams.get('scope') ?? undefined;
 		else if (shape === 'consent' && returnedError(ex) === 'invalid_scope') yield { index, asked };
-		else if (shape === 'tokens' && ok(ex)) yield { index, asked, granted: granted(ex, asked) };
+		else if (shape === 'tokens' && specOf(ex.step).grantType === 'authorization_code' && ok(ex))
+			yield { index, asked, granted: granted(ex, asked) };
 	}
 }
 

@@ -9,7 +9,7 @@ import { entry } from './raise';
 
 const BCP = 'RFC 9700 §4.14.2';
 
-/** The superseded refresh token was refused (the first half of what a rotating server does). */
+/** The superseded refresh token was refused (`invalid_grant`): the first half of what a rotating server does. */
 export const REFRESH_REPLAY_REFUSED = entry({
 	code: 'refresh-replay-refused',
 	level: 'info',
@@ -18,12 +18,33 @@ export const REFRESH_REPLAY_REFUSED = entry({
 	ref: BCP
 });
 
-/** The superseded refresh token was accepted: a grace window at least this long. */
+/**
+ * The superseded refresh token was accepted: a reuse window at least this long, or refresh tokens
+ * that are not single-use.
+ */
 export const REFRESH_REPLAY_ACCEPTED = entry({
 	code: 'refresh-replay-accepted',
 	level: 'info',
 	message: (age: number) =>
-		`The service accepted the refresh token it had replaced ${seconds(age)} ago, and answered with new tokens: this service has a grace window of at least ${seconds(age)} for the previous refresh token (a reuse interval, as some servers allow so that a client whose answer was lost can retry). Past that window, it may revoke the grant on reuse (${BCP}).`,
+		`The service accepted the refresh token it had replaced ${seconds(age)} ago, and answered with new tokens: either it has a reuse window of at least ${seconds(age)} for the previous refresh token (some servers allow one, so that a client whose answer was lost can retry), or it does not make refresh tokens single-use at all. A server that rotates them should revoke the grant on a reuse past any such window (${BCP}).`,
+	ref: BCP
+});
+
+/** An answer to the try that is no refusal of the token: the try stops there. */
+export const REFRESH_REPLAY_UNTOLD = entry({
+	code: 'refresh-replay-untold',
+	level: 'info',
+	message: (answer: string, which: 'previous' | 'current') =>
+		`The ${which} refresh token got ${answer}: not a refusal of the token itself (that is invalid_grant, RFC 6749 §5.2), so this says nothing about what the service does with a reused refresh token. The try stopped here${which === 'previous' ? ': the current token was not sent' : ''}.`,
+	ref: 'RFC 6749 §5.2'
+});
+
+/** The newest access token had expired: the check after the try was not made. */
+export const REFRESH_REPLAY_NOT_CHECKED = entry({
+	code: 'refresh-replay-not-checked',
+	level: 'info',
+	message:
+		'The newest access token the fork holds had expired, so it was not sent to the user-info endpoint: an expired token is refused whether revoked or not, and refreshing it would send a refresh token once more. Whether the service revoked the access tokens is not known.',
 	ref: BCP
 });
 

@@ -18,10 +18,19 @@
  */
 import type { Session } from '../session/session';
 
-/** The fork of the flow `parent` among a browser's flows, if it has one. */
+/** The fork of the flow `parent` among a browser's flows, if it has one: its id, and what made it. */
+export function forkOf(
+	flows: { id: string; session: Session }[],
+	parent: string
+): { id: string; by: NonNullable<Session['fork_of']>['by'] } | undefined {
+	const found = flows.find((f) => f.id !== parent && f.session.fork_of?.flow === parent);
+	return found && { id: found.id, by: found.session.fork_of!.by };
+}
+
+/** The id of the fork of the flow `parent` among a browser's flows, if it has one. */
 export function forkIn(
 	flows: { id: string; session: Session }[],
 	parent: string
 ): string | undefined {
-	return flows.find((f) => f.id !== parent && f.session.fork_of?.flow === parent)?.id;
+	return forkOf(flows, parent)?.id;
 }

@@ -90,7 +90,7 @@ export const undoTooLate = (seconds: number): Refusal => ({
 export const FORK_HELD: Refusal = {
 	status: 409,
 	message:
-		'This flow already has a fork, made to replay its code: a flow keeps one fork at a time, so its code is not replayed again while that fork exists. Open the fork, or close it to replay the code here. Nothing was sent.'
+		'This flow already has a fork: a flow keeps one fork at a time, so its code is not replayed while that fork exists. Open the fork, or close it to replay the code here. Nothing was sent.'
 };
 
 /** A fork that could not be written beside its parent. */

@@ -28,7 +28,7 @@ import {
 	replayFork,
 	replayRefresh
 } from '../steps/replay';
-import { forkIn } from './fork';
+import { forkOf } from './fork';
 import { handleCallback } from '../steps/redirect-back';
 import { presetSession, secretAfterSave } from './secret';
 import { tokensAfterSave } from './tokens';
@@ -214,8 +214,13 @@ export class SealedFlow {
 
 	/** This flow's fork (fork.ts), found among the browser's flows; none when it has none. */
 	async liveFork(): Promise<string | undefined> {
+		return (await this.liveForkOf())?.id;
+	}
+
+	/** This flow's fork and what made it (a code replay, or a try of the previous refresh token). */
+	async liveForkOf(): Promise<ReturnType<typeof forkOf>> {
 		if (!this.id) return undefined;
-		return forkIn(await readAllFlows(this.context.cookies, this.context.source), this.id);
+		return forkOf(await readAllFlows(this.context.cookies, this.context.source), this.id);
 	}
 
 	/**
@@ -229,6 +234,10 @@ export class SealedFlow {
 		if (!found) return { closed: fork, gone: true };
 		if (!this.id || found.session.fork_of?.flow !== this.id) return refuse(NOT_ITS_FORK);
 		this.#closed.push(fork);
+		// A code replay may have revoked the grant: its previous refresh token is no longer offered
+		// (a try now could only say what the replay did).
+		if (found.session.fork_of.by === 'code' && this.#session.previous_refresh)
+			this.#set({ ...this.#session, previous_refresh: undefined });
 		return { closed: fork };
 	}
 

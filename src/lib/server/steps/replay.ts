@@ -23,6 +23,7 @@ import {
 	type StepResult
 } from './flow-steps';
 import { realTokens } from '../flow/tokens';
+import { isExpired } from '$lib/oauth/token-set';
 import type { StepContext } from '../flow/context';
 import type { Session } from '../session/session';
 import { NO_PREVIOUS_REFRESH, NOTHING_TO_REPLAY, refuse } from '../flow/refusals';
@@ -111,18 +112,14 @@ export async function replayCode(
 		note: `The code this flow exchanged, sent again on purpose, from a fork of the flow: how the service answers a code used twice (${RFC}).`,
 		findings: replayFindings(ex)
 	}));
-	// The token the original exchange gave (the fork's copy), whatever the replay gave.
-	const checked = await callApi(c, fork, 'userinfo');
-	const check = checked.ok
-		? checked.exchanges
-				.filter((ex) => specOf(ex.step).endpoint === 'userinfo')
-				.map((ex) => ({
-					...ex,
-					replay: true as const,
-					note: 'A check of revocation: the access token issued from the replayed code, sent to the user-info endpoint.',
-					findings: revocationFindings(ex)
-				}))
-		: [];
+	// The token the original exchange gave (the fork's copy), whatever the replay gave; not sent
+	// once expired (checkAccess).
+	const { exchanges: check } = await checkAccess(
+		c,
+		fork,
+		'A check of revocation: the access token issued from the replayed code, sent to the user-info endpoint.',
+		revocationFindings
+	);
 	const after = replayed.session ?? fork;
 	return {
 		ok: true,
@@ -136,36 +133,96 @@ export async function replayCode(
 /**
  * Whether this flow may send its previous refresh token on purpose: a refresh of this flow replaced
  * it (the service rotated it), under the setup it still has, and the flow holds the tokens that
- * replaced it.
+ * replaced it, none of them revoked (step 8 proved one no longer works: a refusal then could not
+ * be told from what the try caused).
  */
 export function canReplayRefresh(session: Session): boolean {
 	const previous = session.previous_refresh;
 	return (
-		!!previous && !!realTokens(session)?.refresh_token && previous.setup_id === session.setup_id
+		!!previous &&
+		!!realTokens(session)?.refresh_token &&
+		!session.tokens?.revoked &&
+		previous.setup_id === session.setup_id
 	);
 }
 
 const ok2xx = (ex: Exchange | undefined) =>
 	!!ex?.response && ex.response.status >= 200 && ex.response.status < 300;
 
-/** The try's exchange marked as sent on purpose, its findings replaced by what it showed. */
-function tryOf(ex: Exchange, note: string, finding: Finding): Exchange {
+/**
+ * A refusal of the refresh token itself (RFC 6749 §5.2): `invalid_grant`, on a 400 or a 401. Any
+ * other answer (no answer, a 5xx, a 429, `invalid_client`) says nothing about the token.
+ */
+const tokenRefused = (ex: Exchange) =>
+	(ex.response?.status === 400 || ex.response?.status === 401) &&
+	oauthErrorOf(ex) === 'invalid_grant';
+
+/** The try's exchange marked as sent on purpose, with what it showed first. */
+function tryOf(ex: Exchange, finding: Finding, keepErrors = false): Exchange {
 	return {
 		...ex,
 		replay: true,
-		note,
-		findings: [finding, ...ex.findings.filter((f) => f.level !== 'error')]
+		findings: [finding, ...ex.findings.filter((f) => keepErrors || f.level !== 'error')]
 	};
 }
 
 /**
+ * After a try that answered with new tokens (`answered`, from the fork `fork`): when the answer
+ * carried no refresh token, the service did not rotate, and the fork keeps its own current one
+ * (the try's session holds the previous one in its place).
+ */
+function afterAccepted(answered: Session, fork: Session): Session {
+	const refresh = realTokens(answered)!;
+	if (refresh.refresh?.rotated) return answered;
+	const own = realTokens(fork)!.refresh_token;
+	return {
+		...answered,
+		tokens: { ...answered.tokens!, refresh_token: fork.tokens!.refresh_token },
+		token_values: answered.token_values && { ...answered.token_values, refresh_token: own }
+	};
+}
+
+/** The check after a try or a replay: the access token `session` holds, sent to user-info. */
+async function checkAccess(
+	c: StepContext,
+	session: Session,
+	note: string,
+	judge: (ex: Exchange) => Finding[]
+): Promise<{ exchanges: Exchange[]; session: Session }> {
+	// An expired token answers 401 whether revoked or not, and the call would refresh it first:
+	// not sent, and said so.
+	if (session.tokens && isExpired(session.tokens, c.app.sender.clock()))
+		return { exchanges: [], session };
+	const checked = await callApi(c, session, 'userinfo');
+	const sent = 'exchanges' in checked && Array.isArray(checked.exchanges) ? checked.exchanges : [];
+	return {
+		exchanges: sent.map((ex) =>
+			specOf(ex.step).endpoint === 'userinfo'
+				? { ...ex, replay: true as const, note, findings: judge(ex) }
+				: { ...ex, replay: true as const }
+		),
+		session: (checked.ok ? checked.session : undefined) ?? session
+	};
+}
+
+/** The try's check of access: whether the newest access token still works. */
+function accessFindings(ex: Exchange): Finding[] {
+	const status = ex.response?.status;
+	const others = ex.findings.filter((f) => f.level !== 'error');
+	if (status === 401) return [raise(tried.REFRESH_REPLAY_ACCESS_REVOKED), ...others];
+	if (ok2xx(ex)) return [raise(tried.REFRESH_REPLAY_ACCESS_WORKS), ...others];
+	return ex.findings;
+}
+
+/**
  * "Replay the previous refresh token", confirmed, in a fork of `session` (flow `from`): the
- * previous refresh token sent again; if the service refused it, the current one, to see whether
- * the reuse cost the grant; then the newest access token to the user-info endpoint. What the
- * service did is in the findings: the previous token accepted (a grace window of at least the time
- * since it was replaced), or refused with the current one kept, or refused with the family revoked.
- * Returns the fork's session and the exchanges; nothing is written here, and the original flow's
- * session is returned as it was.
+ * previous refresh token sent again; if the service refused it (`invalid_grant`), the current one,
+ * to see whether the reuse cost the grant; then the newest access token to the user-info endpoint
+ * (unless it has expired). What the service did is in the findings: the previous token accepted
+ * (reused N s after it was replaced), or refused with the current one kept, or refused with the
+ * family revoked. An answer that is no refusal of the token (none, a 5xx, `invalid_client`) stops
+ * the try there, said so. Returns the fork's session and the exchanges; nothing is written here,
+ * and the original flow's session is returned as it was.
  */
 export async function replayRefresh(
 	c: StepContext,
@@ -173,8 +230,7 @@ export async function replayRefresh(
 	from: string
 ): Promise<StepResult & { fork?: Session }> {
 	if (!canReplayRefresh(session)) return refuse(NO_PREVIOUS_REFRESH);
-	const now = c.app.clock();
-	const fork = replayFork(session, from, now, 'refresh');
+	const fork = replayFork(session, from, c.app.clock(), 'refresh');
 	const previous = session.previous_refresh!;
 	const age = Math.max(0, Math.round((c.app.sender.clock() - previous.replaced_at) / 1000));
 	const real = realTokens(fork)!;
@@ -188,19 +244,25 @@ export async function replayRefresh(
 		'The previous refresh token, which a refresh of this flow replaced, sent again on purpose from a fork of the flow.'
 	);
 	if (!first.ok) return first;
-	const exchanges: Exchange[] = [];
 	const [sent] = first.exchanges;
 	if (!sent) return first;
-	let newest: Session;
-	if (ok2xx(sent)) {
-		exchanges.push(tryOf(sent, sent.note ?? '', raise(tried.REFRESH_REPLAY_ACCEPTED, age)));
-		newest = first.session ?? fork;
+	const exchanges: Exchange[] = [];
+	let newest = fork;
+	let check = true;
+	const gaveTokens = first.session !== withPrevious;
+	if (ok2xx(sent) && gaveTokens) {
+		exchanges.push(tryOf(sent, raise(tried.REFRESH_REPLAY_ACCEPTED, age)));
+		newest = afterAccepted(first.session, fork);
+	} else if (!tokenRefused(sent)) {
+		exchanges.push(
+			tryOf(sent, raise(tried.REFRESH_REPLAY_UNTOLD, answerWords(sent), 'previous'), true)
+		);
+		check = false;
 	} else {
 		exchanges.push(
 			tryOf(
 				sent,
-				sent.note ?? '',
-				raise(tried.REFRESH_REPLAY_REFUSED, sent.response?.status ?? 0, oauthErrorOf(sent), age)
+				raise(tried.REFRESH_REPLAY_REFUSED, sent.response!.status, oauthErrorOf(sent), age)
 			)
 		);
 		const second = await refreshTokens(
@@ -210,48 +272,56 @@ export async function replayRefresh(
 		);
 		if (!second.ok) return second;
 		const [current] = second.exchanges;
-		if (current)
-			exchanges.push(
-				tryOf(
-					current,
-					current.note ?? '',
-					ok2xx(current)
-						? raise(tried.REFRESH_REPLAY_CURRENT_KEPT)
-						: raise(
-								tried.REFRESH_REPLAY_FAMILY_REVOKED,
-								current.response?.status ?? 0,
-								oauthErrorOf(current)
-							)
-				)
-			);
-		newest = second.session ?? fork;
-	}
-	const checked = await callApi(c, newest, 'userinfo');
-	if (checked.ok)
-		for (const ex of checked.exchanges) {
-			if (specOf(ex.step).endpoint !== 'userinfo') continue;
-			const status = ex.response?.status;
-			const finding =
-				status === 401
-					? raise(tried.REFRESH_REPLAY_ACCESS_REVOKED)
-					: ok2xx(ex)
-						? raise(tried.REFRESH_REPLAY_ACCESS_WORKS)
-						: undefined;
-			exchanges.push(
-				finding
-					? tryOf(
-							ex,
-							'A check after the try: the newest access token the fork holds, sent to the user-info endpoint.',
-							finding
+		if (current) {
+			if (ok2xx(current) && second.session !== fork) {
+				exchanges.push(tryOf(current, raise(tried.REFRESH_REPLAY_CURRENT_KEPT)));
+				newest = second.session;
+			} else if (tokenRefused(current))
+				exchanges.push(
+					tryOf(
+						current,
+						raise(
+							tried.REFRESH_REPLAY_FAMILY_REVOKED,
+							current.response!.status,
+							oauthErrorOf(current)
 						)
-					: { ...ex, replay: true }
-			);
+					)
+				);
+			else {
+				exchanges.push(
+					tryOf(current, raise(tried.REFRESH_REPLAY_UNTOLD, answerWords(current), 'current'), true)
+				);
+				check = false;
+			}
 		}
-	const after = (checked.ok ? checked.session : undefined) ?? newest;
+	}
+	let after = newest;
+	if (check) {
+		const checked = await checkAccess(
+			c,
+			newest,
+			'A check after the try: the newest access token the fork holds, sent to the user-info endpoint.',
+			accessFindings
+		);
+		if (checked.exchanges.length) exchanges.push(...checked.exchanges);
+		else
+			exchanges[exchanges.length - 1] = {
+				...exchanges.at(-1)!,
+				findings: [...exchanges.at(-1)!.findings, raise(tried.REFRESH_REPLAY_NOT_CHECKED)]
+			};
+		after = checked.session;
+	}
 	return {
 		ok: true,
 		session,
 		fork: { ...after, previous_refresh: undefined },
 		exchanges
 	};
+}
+
+/** An answer in a few words: "HTTP 503", "HTTP 401, invalid_client", "no answer". */
+function answerWords(ex: Exchange): string {
+	if (!ex.response) return `no answer${ex.failure ? ` (${ex.failure.message})` : ''}`;
+	const error = oauthErrorOf(ex);
+	return `HTTP ${ex.response.status}${error ? `, ${error}` : ''}`;
 }
