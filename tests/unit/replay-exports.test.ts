@@ -83,3 +83,19 @@ describe('a deliberate replay in the exports', () => {
 		expect(toNodeFetch(own)).toContain('fetch(');
 	});
 });
+
+describe('a deliberate replay through a HAR', () => {
+	test('exported with `_replay`, imported as a replay: the curl script still does not send it', async () => {
+		const { toHar } = await import('$lib/exchange/har/export');
+		const { fromHar } = await import('$lib/exchange/har/import');
+		const har = toHar([own, tried]);
+		expect(har.log.entries.map((e) => e._replay)).toEqual([undefined, true]);
+		const back = fromHar(JSON.stringify(har));
+		expect(back.ok).toBe(true);
+		if (!back.ok) return;
+		expect(back.exchanges.map((e) => e.replay)).toEqual([undefined, true]);
+		expect(toCurlScript(back.exchanges)).toContain(
+			'Not re-sent: part of a deliberate replay of a superseded refresh token'
+		);
+	});
+});

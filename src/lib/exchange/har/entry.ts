@@ -146,6 +146,7 @@ export function toExchange(e: HarInEntry, step: Step, id: string): Exchange {
 	if (response) ex.response = response;
 	if (failure) ex.failure = failure;
 	if (e._note) ex.note = e._note;
+	if (e._replay) ex.replay = true;
 	if (e._redactions?.length) ex.redactions = e._redactions;
 	return ex;
 }

@@ -1,7 +1,7 @@
 /**
  * HAR 1.2 export of the transcript (`toHar`): one entry per Exchange, in transcript order. What HAR
  * has no field for travels in custom fields: `_id`, `_step`, `_findings`, `_failure`, `_note`,
- * `_redactions`, `_truncated`. An exchange without a response (the consent redirect, which the
+ * `_redactions`, `_truncated`, `_replay` (a request sent again on purpose, from a fork). An exchange without a response (the consent redirect, which the
  * browser makes, or a failure) gets `response.status: 0`, as Chromium's own HAR export does for
  * failed requests. Timings: `ssl` is also counted in `connect` (the spec's rule, kept for HAR 1.1
  * readers), so `time` is the sum of the non-negative blocked, dns, connect, send, wait and receive.
@@ -180,6 +180,7 @@ function toEntry(ex: Exchange): HarEntry {
 	if (ex.note) entry._note = ex.note;
 	if (ex.redactions?.length) entry._redactions = ex.redactions;
 	if (res?.truncated) entry._truncated = true;
+	if (ex.replay) entry._replay = true;
 	return entry;
 }
 

@@ -84,6 +84,8 @@ export interface HarEntry {
 	_note?: string;
 	_redactions?: Redaction[];
 	_truncated?: boolean;
+	/** Sent again on purpose, from a fork (a replayed code, a try of a superseded refresh token). */
+	_replay?: true;
 }
 
 export interface Har {

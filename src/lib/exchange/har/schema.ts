@@ -85,7 +85,8 @@ export const entrySchema = z.object({
 		.catch(undefined),
 	_note: optStr(10_000),
 	_redactions: listOf(z.object({ what: str(1_000), length: z.number().int().min(0) })).optional(),
-	_truncated: z.boolean().optional().catch(undefined)
+	_truncated: z.boolean().optional().catch(undefined),
+	_replay: z.literal(true).optional().catch(undefined)
 });
 
 export type HarInEntry = z.output<typeof entrySchema>;
