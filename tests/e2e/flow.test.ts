@@ -589,10 +589,16 @@ describe('failures a user meets', () => {
 
 		// A registration that can write, signed in for read only: the same call is refused, the
 		// step-up's consent grants read write, and the refused call is sent again as it was typed.
-		await p.getByTestId('setup-summary').click();
+		const scopeField = p.getByLabel('Scope', { exact: true });
+		if (!(await scopeField.isVisible())) await p.getByTestId('setup-summary').click();
 		await p.getByRole('button', { name: 'Sandbox (read write)' }).click();
+		// The preset is saved (its consent request names its client), and the setup folds.
+		await expect
+			.poll(() => p.getByTestId('consent-url').textContent())
+			.toContain('client_id=sandbox-rw');
+		await expect.poll(() => scopeField.isVisible()).toBe(false);
 		await p.getByTestId('setup-summary').click();
-		await p.getByLabel('Scope', { exact: true }).fill('read');
+		await scopeField.fill('read');
 		await p.getByRole('button', { name: 'Save setup' }).click();
 		await expect.poll(() => p.getByTestId('consent-url').textContent()).toMatch(/scope=read&/);
 		await decide(p);
