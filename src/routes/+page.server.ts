@@ -38,6 +38,8 @@ export const load: PageServerLoad = async (event) => {
 		/** This flow's fork (server/flow/fork.ts): one at a time, and what made it. */
 		fork: fork?.id ?? null,
 		forkBy: fork?.by ?? null,
+		/** This flow's refresh token is superseded by its fork's: refreshes are held (replay.ts). */
+		refreshHeld: fork?.by === 'refresh' && fork.superseded,
 		flow: param.id,
 		outbox,
 		prefill: prefillFrom(locals.app, url, session.setup)
@@ -61,6 +63,8 @@ export const actions: Actions = {
 	replay: stepAction(replayConfirmed, (flow) => flow.replay()),
 	/** "Replay the previous refresh token", confirmed: in a fork of this flow (replay.ts). */
 	replayrefresh: stepAction(replayRefreshConfirmed, (flow) => flow.replayRefresh()),
+	/** "Take the fork's newest tokens": after a try that superseded this flow's refresh token. */
+	takefork: flowAction(null, (flow) => flow.takeForkTokens()),
 	/** "Close that fork", confirmed: drops this flow's fork, so that it may replay again. */
 	closefork: flowAction(forkToClose, (flow, fork) => flow.closeFork(fork)),
 	/** "Get a code for the script": the consent's code comes back shown, not exchanged. */

@@ -156,6 +156,52 @@ describe('against the sandbox with a reuse window of 600 seconds', () => {
 	});
 });
 
+describe('the original flow after a try that refreshed', () => {
+	test('its refreshes are held while the fork holds the newer tokens; "Take the fork\'s newest tokens" brings them here and closes the fork', async () => {
+		const flow = await refreshed(
+			windowed,
+			sandboxServer(() => windowed)
+		);
+		const { fork } = await tryPrevious(flow);
+		const page = unescapeHtml(await flow.page());
+		expect(page).toContain('data-testid="refresh-held"');
+		const held = await flow.action('refresh');
+		expect(held.status).toBe(409);
+		expect(String(held.data.message)).toMatch(
+			/^This flow's refresh token was superseded by its fork's check/
+		);
+		expect(exchangesOf(held)).toEqual([]);
+		const forkTokens = flow.tab(fork);
+		const forkPage = unescapeHtml(await forkTokens.page());
+		const taken = await flow.action('takefork');
+		expect(taken.type, JSON.stringify(taken.data)).toBe('success');
+		expect(taken.data.taken).toBe(fork);
+		// The fork is closed; this flow refreshes again, with the tokens the fork held.
+		expect(flow.jar.has(`pg_flow_${fork}`)).toBe(false);
+		const after = unescapeHtml(await flow.page());
+		expect(after).not.toContain('data-testid="refresh-held"');
+		const [again] = exchangesOf(await flow.action('refresh'));
+		expect(again!.response!.status).toBe(200);
+		const sentToken = new URLSearchParams(again!.request.body).get('refresh_token') ?? '';
+		expect(sentToken.length).toBeGreaterThan(0);
+		expect(forkPage).toContain(sentToken);
+		// Taking twice: nothing left to take.
+		expect((await flow.action('takefork')).status).toBe(409);
+	});
+
+	test('a try that got no new tokens holds nothing: the original flow refreshes, and the service answers', async () => {
+		const flow = await refreshed(
+			srv,
+			sandboxServer(() => srv)
+		);
+		await tryPrevious(flow);
+		expect(unescapeHtml(await flow.page())).not.toContain('data-testid="refresh-held"');
+		const [refused] = exchangesOf(await flow.action('refresh'));
+		// The sandbox revoked the family on the reuse: the truth, from the service.
+		expect(refused!.response!.status).toBe(400);
+	});
+});
+
 describe('against oidc-provider', () => {
 	test('rotating on every use: the consumed token is refused and the grant revoked', async () => {
 		const flow = await refreshed(

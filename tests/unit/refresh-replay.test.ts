@@ -109,7 +109,8 @@ describe('what each answer is taken to mean', () => {
 		]);
 		expect(r.exchanges[0]!.findings[0]!.message).toContain('replaced 12 seconds ago');
 		expect(realTokens(r.fork)?.refresh_token).toBe('rt-3');
-		expect(r.fork.fork_of).toEqual({ flow: 'parent-flow', by: 'refresh' });
+		// Its refresh gave the fork new tokens: the parent's refresh token is superseded by them.
+		expect(r.fork.fork_of).toEqual({ flow: 'parent-flow', by: 'refresh', superseded: true });
 		// The original flow's session is handed back as it was.
 		expect(r.session).toBe(s);
 	});
@@ -152,6 +153,7 @@ describe('what each answer is taken to mean', () => {
 	test('family revoked, with the access token expired: no check is sent, and that is said', async () => {
 		service.answer(refused, refused);
 		const now = app.sender.clock();
+		// (No new tokens: nothing of the parent's is superseded, below.)
 		const r = await tryIt(flow({ obtained_at: now - 7_200_000, expires_at: now - 3_600_000 }));
 		expect(sentRefresh()).toEqual(['rt-1', 'rt-2']);
 		expect(r.exchanges).toHaveLength(2);
@@ -159,6 +161,7 @@ describe('what each answer is taken to mean', () => {
 			'refresh-replay-family-revoked',
 			'refresh-replay-not-checked'
 		]);
+		expect(r.fork.fork_of).toEqual({ flow: 'parent-flow', by: 'refresh' });
 	});
 });
 

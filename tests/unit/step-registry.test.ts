@@ -89,6 +89,10 @@ describe('the step registry', () => {
 			replay: ['Replaying the code in a fork of this flow…', 'Done.'],
 			replayrefresh: ['Trying the previous refresh token in a fork of this flow…', 'Done.'],
 			closefork: ['Closing the fork…', 'Done.'],
+			takefork: [
+				'Taking the fork’s newest tokens…',
+				'The fork’s newest tokens are this flow’s now, and the fork is closed.'
+			],
 			forscript: ['Opening the consent page for the script…', 'Done.'],
 			reset: ['Starting over…', 'Started over.'],
 			undo: ['Bringing the flow back…', 'The flow is back as it was before Start over.'],

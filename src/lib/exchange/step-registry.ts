@@ -33,6 +33,10 @@ export const PAGE_ACTIONS = {
 	replay: { busy: 'Replaying the code in a fork of this flow…' },
 	replayrefresh: { busy: 'Trying the previous refresh token in a fork of this flow…' },
 	closefork: { busy: 'Closing the fork…' },
+	takefork: {
+		busy: 'Taking the fork’s newest tokens…',
+		done: 'The fork’s newest tokens are this flow’s now, and the fork is closed.'
+	},
 	forscript: { busy: 'Opening the consent page for the script…' },
 	reset: { busy: 'Starting over…', done: 'Started over.' },
 	undo: { busy: 'Bringing the flow back…', done: 'The flow is back as it was before Start over.' },

@@ -20,6 +20,11 @@ export interface StepContext {
 	readonly client?: string;
 	/** Aborted when the browser gives up on the request. */
 	readonly signal?: AbortSignal;
+	/**
+	 * Whether this flow's refresh token is superseded by its fork's (a try of the previous refresh
+	 * token that refreshed, replay.ts): a refresh is then held, asked only when one would be sent.
+	 */
+	readonly refreshHeld?: () => Promise<boolean>;
 }
 
 /** What a flow is opened with: its steps' context, and the request's cookies. */

@@ -22,9 +22,15 @@ import type { Session } from '../session/session';
 export function forkOf(
 	flows: { id: string; session: Session }[],
 	parent: string
-): { id: string; by: NonNullable<Session['fork_of']>['by'] } | undefined {
+): { id: string; by: NonNullable<Session['fork_of']>['by']; superseded: boolean } | undefined {
 	const found = flows.find((f) => f.id !== parent && f.session.fork_of?.flow === parent);
-	return found && { id: found.id, by: found.session.fork_of!.by };
+	return (
+		found && {
+			id: found.id,
+			by: found.session.fork_of!.by,
+			superseded: !!found.session.fork_of!.superseded
+		}
+	);
 }
 
 /** The id of the fork of the flow `parent` among a browser's flows, if it has one. */

@@ -127,6 +127,20 @@ export const REFRESH_FORK_HELD: Refusal = {
 		'This flow already has a fork: a flow keeps one fork at a time, so the previous refresh token is not sent while that fork exists. Open the fork, or close it to try here. Nothing was sent.'
 };
 
+/** A refresh held: this flow's fork superseded its refresh token (replay.ts). */
+export const REFRESH_HELD: Refusal = {
+	status: 409,
+	message:
+		"This flow's refresh token was superseded by its fork's check: the fork's refresh replaced it, so a refresh here would send a superseded token, which the service may take as a reuse and answer by revoking the grant. Take the fork's newest tokens into this flow (step 5), or close the fork. Nothing was sent."
+};
+
+/** "Take the fork's newest tokens" with no such fork. */
+export const NOTHING_TO_TAKE: Refusal = {
+	status: 409,
+	message:
+		"There are no fork's tokens to take: only a fork whose try of the previous refresh token refreshed, under this setup, holds newer tokens for this flow. Nothing was changed."
+};
+
 // What a step needs before it sends anything.
 
 /** The URL a request with the client's credentials goes to is not in the setup (client-auth.ts). */

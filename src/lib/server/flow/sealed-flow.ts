@@ -58,6 +58,7 @@ import type { FlowContext } from './context';
 import {
 	flowDropped,
 	FORK_HELD,
+	NOTHING_TO_TAKE,
 	REFRESH_FORK_HELD,
 	FORK_TOO_LARGE,
 	formRefused,
@@ -155,7 +156,46 @@ export class SealedFlow {
 	 * below: it makes a fork of the flow.
 	 */
 	run<T>(step: StepRun<T>, input: T): Promise<StepResult> {
-		return this.step((s) => step.run(this.context, s, input));
+		const c = { ...this.context, refreshHeld: () => this.#refreshHeld() };
+		return this.step((s) => step.run(c, s, input));
+	}
+
+	/** Whether this flow's fork superseded its refresh token (fork.ts): refreshes are held then. */
+	async #refreshHeld(): Promise<boolean> {
+		const fork = await this.liveForkOf();
+		return fork?.by === 'refresh' && fork.superseded;
+	}
+
+	/**
+	 * "Take the fork's newest tokens": after a try whose refresh superseded this flow's refresh
+	 * token, the fork's current tokens come into this flow, and the fork is closed (two flows never
+	 * hold one refresh token, where one's refresh would supersede the other's).
+	 */
+	async takeForkTokens() {
+		const { cookies, source } = this.context;
+		if (!this.id) return refuse(NOTHING_TO_TAKE);
+		const fork = (await readAllFlows(cookies, source)).find(
+			(f) => f.id !== this.id && f.session.fork_of?.flow === this.id
+		);
+		const from = fork?.session;
+		if (
+			!fork ||
+			!from?.fork_of?.superseded ||
+			!from.tokens ||
+			from.setup_id !== this.#session.setup_id
+		)
+			return refuse(NOTHING_TO_TAKE);
+		const { tokens, token_values, tokens_for } = from;
+		this.#set({
+			...this.#session,
+			tokens,
+			token_values,
+			tokens_for,
+			token_note: undefined,
+			previous_refresh: undefined
+		});
+		this.#closed.push(fork.id);
+		return { taken: fork.id };
 	}
 
 	/**

@@ -171,6 +171,11 @@ export interface Session {
 export interface ForkOf {
 	flow: string;
 	by: 'code' | 'refresh';
+	/**
+	 * A try of the previous refresh token whose refresh gave the fork new tokens: the parent's
+	 * refresh token is superseded by them, and the parent holds its refreshes while the fork exists.
+	 */
+	superseded?: true;
 }
 
 export const emptySession = (): Session => ({ v: 1 });

@@ -311,10 +311,16 @@ export async function replayRefresh(
 			};
 		after = checked.session;
 	}
+	// A refresh of the try gave the fork new tokens: the parent's refresh token is superseded.
+	const superseded = newest !== fork;
 	return {
 		ok: true,
 		session,
-		fork: { ...after, previous_refresh: undefined },
+		fork: {
+			...after,
+			previous_refresh: undefined,
+			fork_of: { flow: from, by: 'refresh', ...(superseded ? { superseded: true } : {}) }
+		},
 		exchanges
 	};
 }
