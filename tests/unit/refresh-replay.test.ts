@@ -23,7 +23,7 @@ import {
 
 const app = testApp(3);
 const step = stepOf(app);
-const { replayRefresh, canReplayRefresh } = await import('$lib/server/steps/replay');
+const { replayRefresh, replayCode, canReplayRefresh } = await import('$lib/server/steps/replay');
 const { realTokens } = await import('$lib/server/flow/tokens');
 
 let service: ScriptedService;
@@ -171,5 +171,27 @@ describe('when the try is offered', () => {
 		expect(canReplayRefresh(flow({ revoked: { refresh: true } }))).toBe(false);
 		expect(canReplayRefresh(flow({ revoked: { access: true } }))).toBe(false);
 		expect(canReplayRefresh({ ...flow(), setup_id: 'set-2' })).toBe(false);
+	});
+});
+
+describe("a code's replay with the access token expired", () => {
+	test('the check of revocation is not sent, and the replay says so', async () => {
+		service.answer(json(400, { error: 'invalid_grant' }));
+		const now = app.sender.clock();
+		const s: Session = {
+			...flow({ obtained_at: now - 7_200_000, expires_at: now - 3_600_000 }),
+			spent: {
+				value: 'c0de',
+				redirect_uri: 'http://127.0.0.1:5173/callback',
+				scope: 'read',
+				setup_id: 'set-1'
+			}
+		};
+		const r = await replayCode(step, s, 'parent-flow');
+		expect(r.ok).toBe(true);
+		if (!r.ok) return;
+		expect(service.received).toHaveLength(1);
+		expect(r.exchanges).toHaveLength(1);
+		expect(codes(r.exchanges[0])).toEqual(['code-replay-refused', 'tokens-not-checked']);
 	});
 });

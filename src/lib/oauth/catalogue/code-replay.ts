@@ -46,3 +46,15 @@ export const TOKENS_NOT_REVOKED = entry({
 	message: `The access token issued from the replayed code still works: the service did not revoke the tokens issued from a reused code, which ${RFC} says it SHOULD.`,
 	ref: RFC
 });
+
+/**
+ * After a replay, the access token issued from the code had expired: the check of revocation was
+ * not sent.
+ */
+export const TOKENS_NOT_CHECKED = entry({
+	code: 'tokens-not-checked',
+	level: 'info',
+	message:
+		'The access token issued from the replayed code had expired, so it was not sent to the user-info endpoint: an expired token is refused whether revoked or not, and refreshing it would spend the refresh token. Whether the service revoked the tokens issued from the code is not known.',
+	ref: RFC
+});

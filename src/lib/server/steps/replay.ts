@@ -120,6 +120,9 @@ export async function replayCode(
 		'A check of revocation: the access token issued from the replayed code, sent to the user-info endpoint.',
 		revocationFindings
 	);
+	// Not sent (the access token had expired): said on the replay, so nothing is left unsaid.
+	const last = replay.at(-1);
+	if (!check.length && last) last.findings = [...last.findings, raise(found.TOKENS_NOT_CHECKED)];
 	const after = replayed.session ?? fork;
 	return {
 		ok: true,
