@@ -6,6 +6,7 @@ import { flowAction, flowContext, stepAction, stepActions } from '$lib/server/fl
 import {
 	forkToClose,
 	replayConfirmed,
+	raceConfirmed,
 	replayRefreshConfirmed,
 	wholeForm
 } from '$lib/server/flow/step-forms';
@@ -63,6 +64,8 @@ export const actions: Actions = {
 	replay: stepAction(replayConfirmed, (flow) => flow.replay()),
 	/** "Replay the previous refresh token", confirmed: in a fork of this flow (replay.ts). */
 	replayrefresh: stepAction(replayRefreshConfirmed, (flow) => flow.replayRefresh()),
+	/** "Two refreshes at once", confirmed: in a fork of this flow (replay.ts). */
+	tworefreshes: stepAction(raceConfirmed, (flow) => flow.raceRefresh()),
 	/** "Take the fork's newest tokens": after a try that superseded this flow's refresh token. */
 	takefork: flowAction(null, (flow) => flow.takeForkTokens()),
 	/** "Close that fork", confirmed: drops this flow's fork, so that it may replay again. */

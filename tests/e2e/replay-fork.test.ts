@@ -152,7 +152,7 @@ for (const size of [
 			.waitFor();
 	});
 
-test('"Replay the previous refresh token": offered after a rotation, asked first naming the client and the host (opened on Cancel, Escape sends nothing), then run in a fork that says the sandbox revoked the family (390 px)', async ({
+test('"Replay the previous refresh token" and "Two refreshes at once": offered after a rotation, each asked first naming the client and the host (opened on Cancel, Escape sends nothing), then run in forks that say the sandbox revoked the family and refused both (390 px)', async ({
 	srv,
 	newPage
 }) => {
@@ -165,6 +165,19 @@ test('"Replay the previous refresh token": offered after a rotation, asked first
 	await expect.poll(() => p.getByTestId('rotation').textContent()).toContain('rotated');
 	const calls = p.locator('.transcript details.exchange');
 	const before = await calls.count();
+
+	// "Two refreshes at once" asks first too, in its own words; Escape sends nothing.
+	await p.getByTestId('two-refreshes').click();
+	const both = p.getByTestId('two-refreshes-dialog');
+	await both.waitFor();
+	expect(await both.getByRole('heading').innerText()).toBe(
+		`Send two refreshes at once for sandbox-rw to ${new URL(srv.url).host}?`
+	);
+	expect(await focused(p)).toBe('Cancel');
+	expect(await both.innerText()).toContain('the second is a reuse');
+	await p.keyboard.press('Escape');
+	await expect.poll(() => both.isVisible()).toBe(false);
+	expect(await focused(p)).toBe('two-refreshes');
 
 	await offer.click();
 	const dialog = p.getByTestId('replay-refresh-dialog');
@@ -204,4 +217,22 @@ test('"Replay the previous refresh token": offered after a rotation, asked first
 	);
 	await shot(p, 'refresh-replay-fork-390', { screen: true });
 	expect(await axeProblems(p, { skip: ['.transcript'] })).toEqual([]);
+
+	// In the fork, "Two refreshes at once": both answers reported, in a fork of its own. The family
+	// is revoked already, so the sandbox refuses both.
+	const fork = flowOf(p);
+	await p.getByTestId('two-refreshes').click();
+	await p
+		.getByTestId('two-refreshes-dialog')
+		.getByRole('button', { name: 'Send both in a fork' })
+		.click();
+	await p.waitForURL((u) => u.searchParams.get('flow') !== fork);
+	await expect.poll(() => calls.count()).toBe(before + 5);
+	expect(
+		await p
+			.locator('.transcript details.exchange')
+			.evaluateAll((els) =>
+				els.slice(-2).map((e) => e.querySelector('[data-code]')?.getAttribute('data-code'))
+			)
+	).toEqual(['refresh-race-both-refused', 'refresh-race-both-refused']);
 });

@@ -228,3 +228,75 @@ describe('against oidc-provider', () => {
 		expect(String(r.data.message)).toMatch(/returns the same refresh token has no older one/);
 	});
 });
+
+describe('"Two refreshes at once"', () => {
+	/** Setup, consent and exchange: the flow holds a refresh token. */
+	async function exchanged(on: TestServer, t: FlowServer): Promise<Client> {
+		const c = new Client(on.url);
+		const saved = await c.action('setup', {
+			redirect_uri: `${on.url}/callback`,
+			auto_exchange: 'false',
+			...t.setup()
+		});
+		expect(saved.type, JSON.stringify(saved.data)).toBe('success');
+		const back = await t.consent(c, consentUrlFrom(await c.page()));
+		expect((await c.action('pasteback', { pasted: back })).type).toBe('success');
+		expect(exchangesOf(await c.action('exchange'))[0]!.response!.status).toBe(200);
+		return c;
+	}
+	async function race(c: Client) {
+		const r = await c.action('tworefreshes', { confirm: 'two-refreshes' });
+		expect(r.type, JSON.stringify(r.data)).toBe('success');
+		const sent = (r.data.forkExchanges as Exchange[]) ?? [];
+		expect(sent).toHaveLength(2);
+		for (const ex of sent) expect(ex).toMatchObject({ step: 'refresh', replay: true });
+		// The same refresh token, twice.
+		const tokens = sent.map((ex) => new URLSearchParams(ex.request.body).get('refresh_token'));
+		expect(tokens[0]).toBe(tokens[1]);
+		return { fork: String(r.data.fork), sent, codes: sent.map((ex) => codes(ex)[0]).sort() };
+	}
+
+	test('offered with a refresh token; refused without its confirmation', async () => {
+		const c = await exchanged(
+			srv,
+			sandboxServer(() => srv)
+		);
+		expect(unescapeHtml(await c.page())).toContain('data-testid="two-refreshes"');
+		const unconfirmed = await c.action('tworefreshes');
+		expect(unconfirmed.status).toBe(400);
+		expect(String(unconfirmed.data.message)).toMatch(/confirmation/);
+	});
+
+	test('oidc-provider rotating on every use: one answers new tokens, the other is refused as a reuse', async () => {
+		const c = await exchanged(
+			srv,
+			oidcServer(() => oidc)
+		);
+		const { codes: found, sent } = await race(c);
+		expect(found).toEqual(['refresh-race-accepted', 'refresh-race-refused']);
+		expect(sent.map((ex) => ex.response!.status).sort()).toEqual([200, 400]);
+		// One gave the fork new tokens: this flow's refresh token is superseded, its refreshes held.
+		expect(unescapeHtml(await c.page())).toContain('data-testid="refresh-held"');
+	});
+
+	test('oidc-provider keeping the refresh token: both answer new tokens', async () => {
+		const c = await exchanged(
+			srv,
+			oidcServer(() => keeping)
+		);
+		const { codes: found } = await race(c);
+		expect(found).toEqual(['refresh-race-both-accepted', 'refresh-race-both-accepted']);
+	});
+
+	test('the sandbox: the second is a reuse (invalid_grant), the first answers new tokens', async () => {
+		const c = await exchanged(
+			srv,
+			sandboxServer(() => srv)
+		);
+		const { codes: found, sent } = await race(c);
+		expect(sent.map((ex) => ex.response!.status).sort()).toEqual([200, 400]);
+		expect(found).toEqual(['refresh-race-accepted', 'refresh-race-refused']);
+		const refused = sent.find((ex) => ex.response!.status === 400)!;
+		expect(JSON.parse(refused.response!.body).error).toBe('invalid_grant');
+	});
+});

@@ -23,7 +23,8 @@ import {
 
 const app = testApp(3);
 const step = stepOf(app);
-const { replayRefresh, replayCode, canReplayRefresh } = await import('$lib/server/steps/replay');
+const { replayRefresh, replayCode, raceRefresh, canReplayRefresh } =
+	await import('$lib/server/steps/replay');
 const { realTokens } = await import('$lib/server/flow/tokens');
 
 let service: ScriptedService;
@@ -193,5 +194,44 @@ describe("a code's replay with the access token expired", () => {
 		expect(service.received).toHaveLength(1);
 		expect(r.exchanges).toHaveLength(1);
 		expect(codes(r.exchanges[0])).toEqual(['code-replay-refused', 'tokens-not-checked']);
+	});
+});
+
+describe('two refreshes at once', () => {
+	const race = async (...answers: ScriptedAnswer[]) => {
+		service.answer(...answers);
+		const r = await raceRefresh(step, flow(), 'parent-flow');
+		expect(r.ok).toBe(true);
+		if (!r.ok) throw new Error('refused');
+		// The current refresh token, twice, and nothing else: the tokens they return are not tried.
+		expect(sentRefresh()).toEqual(['rt-2', 'rt-2']);
+		expect(service.received).toHaveLength(2);
+		return {
+			...(r as typeof r & { fork: Session }),
+			found: r.exchanges.map((ex) => codes(ex)[0]).sort()
+		};
+	};
+
+	test('one refused as a reuse: each answer says so, and the fork keeps the new tokens', async () => {
+		const r = await race(tokenAnswer('at-3', 'rt-3'), refused);
+		expect(r.found).toEqual(['refresh-race-accepted', 'refresh-race-refused']);
+		expect(realTokens(r.fork)?.refresh_token).toBe('rt-3');
+		expect(r.fork.fork_of).toEqual({ flow: 'parent-flow', by: 'refresh', superseded: true });
+	});
+
+	test('both accepted, both refused, and an answer that is no refusal of the token', async () => {
+		expect((await race(tokenAnswer('a', 'r3'), tokenAnswer('b', 'r4'))).found).toEqual([
+			'refresh-race-both-accepted',
+			'refresh-race-both-accepted'
+		]);
+		service.reset();
+		const both = await race(refused, refused);
+		expect(both.found).toEqual(['refresh-race-both-refused', 'refresh-race-both-refused']);
+		expect(both.fork.fork_of).toEqual({ flow: 'parent-flow', by: 'refresh' });
+		service.reset();
+		expect((await race(refused, json(503, {}))).found).toEqual([
+			'refresh-race-refused-alone',
+			'refresh-replay-untold'
+		]);
 	});
 });

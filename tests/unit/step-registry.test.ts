@@ -88,6 +88,7 @@ describe('the step registry', () => {
 			revoke: ['Revoking the token, then trying it once more…', 'Done.'],
 			replay: ['Replaying the code in a fork of this flow…', 'Done.'],
 			replayrefresh: ['Trying the previous refresh token in a fork of this flow…', 'Done.'],
+			tworefreshes: ['Sending two refreshes at once in a fork of this flow…', 'Done.'],
 			closefork: ['Closing the fork…', 'Done.'],
 			takefork: [
 				'Taking the fork’s newest tokens…',

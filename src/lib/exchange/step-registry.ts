@@ -32,6 +32,7 @@ export const PAGE_ACTIONS = {
 	restart: { busy: 'Preparing a new consent request…' },
 	replay: { busy: 'Replaying the code in a fork of this flow…' },
 	replayrefresh: { busy: 'Trying the previous refresh token in a fork of this flow…' },
+	tworefreshes: { busy: 'Sending two refreshes at once in a fork of this flow…' },
 	closefork: { busy: 'Closing the fork…' },
 	takefork: {
 		busy: 'Taking the fork’s newest tokens…',

@@ -85,3 +85,48 @@ export const REFRESH_REPLAY_ACCESS_REVOKED = entry({
 function seconds(n: number): string {
 	return `${n} second${n === 1 ? '' : 's'}`;
 }
+
+/** "Two refreshes at once": both answered new tokens. */
+export const RACE_BOTH_ACCEPTED = entry({
+	code: 'refresh-race-both-accepted',
+	level: 'info',
+	message:
+		'Two refreshes with the same refresh token, sent at once, both answered new tokens: the service took the second as a retry, not a reuse (a reuse window, or refresh tokens that are not single-use). The tokens they returned were not tried: that would spend them.',
+	ref: BCP
+});
+
+/** "Two refreshes at once": this one was refused, the other answered new tokens. */
+export const RACE_REFUSED = entry({
+	code: 'refresh-race-refused',
+	level: 'info',
+	message: (status: number, error: string | undefined) =>
+		`Of two refreshes with the same refresh token sent at once, this one was refused (HTTP ${status}${error ? `, ${error}` : ''}) and the other answered new tokens: the service treats a second, concurrent use as a reuse. A service that revokes the grant on reuse (${BCP}) has revoked the other's new tokens too; they were not tried, since that would spend them.`,
+	ref: BCP
+});
+
+/** "Two refreshes at once": this one answered new tokens, the other was refused. */
+export const RACE_ACCEPTED = entry({
+	code: 'refresh-race-accepted',
+	level: 'info',
+	message:
+		'Of two refreshes with the same refresh token sent at once, this one answered new tokens and the other was refused. The new tokens were not tried: that would spend them, and a service that revokes the grant on reuse may have revoked them already.',
+	ref: BCP
+});
+
+/** "Two refreshes at once": both were refused. */
+export const RACE_BOTH_REFUSED = entry({
+	code: 'refresh-race-both-refused',
+	level: 'info',
+	message:
+		'Two refreshes with the same refresh token, sent at once, were both refused (invalid_grant): the service revoked the grant on the concurrent use, or the refresh token no longer worked before them.',
+	ref: BCP
+});
+
+/** "Two refreshes at once": this one was refused, and the other's answer tells nothing. */
+export const RACE_REFUSED_ALONE = entry({
+	code: 'refresh-race-refused-alone',
+	level: 'info',
+	message: (status: number, error: string | undefined, other: string) =>
+		`Of two refreshes with the same refresh token sent at once, this one was refused (HTTP ${status}${error ? `, ${error}` : ''}), and the other got ${other}, which says nothing about the token: whether the service took this one as a reuse, or the token no longer worked, is not known.`,
+	ref: BCP
+});

@@ -19,7 +19,7 @@ import { outward } from './way-out';
 import { undoSlot } from './start-over';
 import { stampSetup } from './setup-id';
 import { apiSuggestions } from './api-examples';
-import { canReplay, canReplayRefresh } from '../steps/replay';
+import { canRaceRefresh, canReplay, canReplayRefresh } from '../steps/replay';
 import { registeredRedirectHint, refusalAhead } from '../steps/registered-redirect';
 import { flowAdvice } from './flow-advice';
 
@@ -153,6 +153,8 @@ export function view(app: Playground, session: Session, origin: string) {
 		 * (replay.ts): when it was replaced (ms), for the dialog's words.
 		 */
 		previousRefresh: canReplayRefresh(session) ? session.previous_refresh!.replaced_at : null,
+		/** "Two refreshes at once" may be sent, in a fork (replay.ts). */
+		canRace: canRaceRefresh(session),
 		/** This flow is a fork made to try the previous refresh token of that flow. */
 		refreshTryOf: session.fork_of?.by === 'refresh' ? session.fork_of.flow : null
 	};

@@ -120,6 +120,13 @@ export const NO_PREVIOUS_REFRESH: Refusal = {
 		'There is no previous refresh token to send: only the one a refresh of this flow replaced (the service rotated it), under the current setup and while the flow holds the tokens that replaced it, can be sent again. A service that returns the same refresh token has no older one to try.'
 };
 
+/** "Two refreshes at once" with no refresh token to send. */
+export const NO_TOKENS_TO_RACE: Refusal = {
+	status: 409,
+	message:
+		'There is no refresh token to send twice: "Two refreshes at once" needs this flow to hold a refresh token that no revocation has proven dead.'
+};
+
 /** A try of the previous refresh token, refused while the flow's fork exists. */
 export const REFRESH_FORK_HELD: Refusal = {
 	status: 409,

@@ -23,7 +23,9 @@ import { prepareConsent, type StepResult } from '../steps/flow-steps';
 import type { StepRun } from '../steps/runs';
 import {
 	canReplay,
+	canRaceRefresh,
 	canReplayRefresh,
+	raceRefresh,
 	replayCode,
 	replayFork,
 	replayRefresh
@@ -241,6 +243,31 @@ export class SealedFlow {
 				if (!(await forkFits(copy, c.source))) return refuse(FORK_TOO_LARGE);
 			}
 			const r = await replayRefresh(c, s, this.id!);
+			if (!r.ok || !r.fork) return r;
+			const fork = this.#make(r.fork).id!;
+			return {
+				ok: true,
+				session: r.session,
+				exchanges: [],
+				answer: { fork, forkExchanges: stampSetup(r.exchanges, s) }
+			};
+		});
+	}
+
+	/**
+	 * "Two refreshes at once" (replay.ts), confirmed: in a fork of this flow, as the try of the
+	 * previous refresh token. One fork at a time (fork.ts).
+	 */
+	raceRefresh() {
+		const c = this.context;
+		return this.step(async (s): Promise<StepResult> => {
+			if (canRaceRefresh(s)) {
+				const fork = await this.liveFork();
+				if (fork) return refuse(REFRESH_FORK_HELD, { answer: { fork } });
+				const copy = replayFork(s, this.id!, this.#now(), 'refresh');
+				if (!(await forkFits(copy, c.source))) return refuse(FORK_TOO_LARGE);
+			}
+			const r = await raceRefresh(c, s, this.id!);
 			if (!r.ok || !r.fork) return r;
 			const fork = this.#make(r.fork).id!;
 			return {

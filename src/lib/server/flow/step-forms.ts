@@ -48,6 +48,19 @@ export const replayRefreshConfirmed: FormInput<true> = (form) =>
 					'The previous refresh token is sent only after its confirmation: the service may revoke every token of the grant.'
 			};
 
+/**
+ * "Two refreshes at once": only once confirmed, since on a rotating server the second is a reuse
+ * and may get the grant revoked.
+ */
+export const raceConfirmed: FormInput<true> = (form) =>
+	form.get('confirm') === 'two-refreshes'
+		? ok(true)
+		: {
+				ok: false,
+				message:
+					'Two refreshes are sent at once only after their confirmation: on a rotating server the second is a reuse, and the service may revoke the grant.'
+			};
+
 /** "Close that fork", confirmed: the fork's flow id, as the refusal of a second replay named it. */
 export const forkToClose: FormInput<string> = (form) => {
 	const fork = form.get('fork');

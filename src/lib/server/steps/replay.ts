@@ -26,7 +26,12 @@ import { realTokens } from '../flow/tokens';
 import { isExpired } from '$lib/oauth/token-set';
 import type { StepContext } from '../flow/context';
 import type { Session } from '../session/session';
-import { NO_PREVIOUS_REFRESH, NOTHING_TO_REPLAY, refuse } from '../flow/refusals';
+import {
+	NO_PREVIOUS_REFRESH,
+	NO_TOKENS_TO_RACE,
+	NOTHING_TO_REPLAY,
+	refuse
+} from '../flow/refusals';
 
 const RFC = 'RFC 6749 §4.1.2';
 
@@ -333,4 +338,75 @@ function answerWords(ex: Exchange): string {
 	if (!ex.response) return `no answer${ex.failure ? ` (${ex.failure.message})` : ''}`;
 	const error = oauthErrorOf(ex);
 	return `HTTP ${ex.response.status}${error ? `, ${error}` : ''}`;
+}
+
+/**
+ * Whether this flow may send "Two refreshes at once": it holds a refresh token, under its setup,
+ * none of its tokens revoked.
+ */
+export function canRaceRefresh(session: Session): boolean {
+	return !!session.setup && !!realTokens(session)?.refresh_token && !session.tokens?.revoked;
+}
+
+/**
+ * "Two refreshes at once", confirmed, in a fork of `session` (flow `from`): two refreshes with the
+ * same refresh token, started in the same tick, each on a connection of its own (the refresh step
+ * never shares one), and what each answer returned. The tokens they return are not tried: that
+ * would spend them. The fork keeps the tokens of the first answer that gave some (then the
+ * original flow's refresh token is superseded, and its refreshes are held); nothing is written
+ * here, and the original flow's session is returned as it was.
+ */
+export async function raceRefresh(
+	c: StepContext,
+	session: Session,
+	from: string
+): Promise<StepResult & { fork?: Session }> {
+	if (!canRaceRefresh(session)) return refuse(NO_TOKENS_TO_RACE);
+	const fork = replayFork(session, from, c.app.clock(), 'refresh');
+	const note = (which: string) =>
+		`The ${which} of two refreshes with the same refresh token, sent at once on purpose from a fork of the flow: whether the service takes the second as a reuse.`;
+	const results = await Promise.all([
+		refreshTokens(c, fork, note('first')),
+		refreshTokens(c, fork, note('second'))
+	]);
+	const refused = results.find((r) => !r.ok);
+	if (refused) return refused;
+	const sent = results.map((r) => (r.ok ? r.exchanges[0] : undefined));
+	const gave = results.map((r) => r.ok && r.session !== fork && ok2xx(r.exchanges[0]));
+	const denied = sent.map((ex) => !!ex && tokenRefused(ex));
+	const exchanges: Exchange[] = [];
+	for (const [i, ex] of sent.entries()) {
+		if (!ex) continue;
+		const other = 1 - i;
+		const finding =
+			gave[i] && gave[other]
+				? raise(tried.RACE_BOTH_ACCEPTED)
+				: gave[i] && denied[other]
+					? raise(tried.RACE_ACCEPTED)
+					: denied[i] && gave[other]
+						? raise(tried.RACE_REFUSED, ex.response!.status, oauthErrorOf(ex))
+						: denied[i] && denied[other]
+							? raise(tried.RACE_BOTH_REFUSED)
+							: denied[i] && sent[other]
+								? raise(
+										tried.RACE_REFUSED_ALONE,
+										ex.response!.status,
+										oauthErrorOf(ex),
+										answerWords(sent[other])
+									)
+								: raise(tried.REFRESH_REPLAY_UNTOLD, answerWords(ex), 'current');
+		exchanges.push(tryOf(ex, finding, !gave[i] && !denied[i]));
+	}
+	const first = results.find((r, i) => gave[i] && r.ok);
+	const after = first?.ok ? first.session : fork;
+	return {
+		ok: true,
+		session,
+		fork: {
+			...after,
+			previous_refresh: undefined,
+			fork_of: { flow: from, by: 'refresh', ...(first ? { superseded: true } : {}) }
+		},
+		exchanges
+	};
 }
