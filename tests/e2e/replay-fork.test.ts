@@ -4,7 +4,9 @@
  * replay confirmed on a page shown before the fork existed is refused with the same link, where the
  * replay is, and focused; "Close that fork" asks first (opened on Cancel, Escape keeps the fork),
  * then drops the fork, and the code may be replayed again. Driven from the keyboard where a user
- * would use it; axe checks each state. Screenshots at 1280 × 800 and 390 × 844.
+ * would use it; axe checks each state. Screenshots at 1280 × 800 and 390 × 844. The same for the
+ * refresh token: "Replay the previous refresh token" and "Two refreshes at once", each asked first,
+ * and the original flow holding its refreshes after a fork refreshed with its token.
  */
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -235,4 +237,38 @@ test('"Replay the previous refresh token" and "Two refreshes at once": offered a
 				els.slice(-2).map((e) => e.querySelector('[data-code]')?.getAttribute('data-code'))
 			)
 	).toEqual(['refresh-race-both-refused', 'refresh-race-both-refused']);
+});
+
+test("after a fork refreshed with its refresh token, the original flow holds its refreshes and offers the fork's newest tokens (1280 px)", async ({
+	srv,
+	newPage
+}) => {
+	const p = await newPage();
+	await signIn(p, srv.url, 'Sandbox (read write)');
+	const original = flowOf(p);
+	// Two refreshes at once against the sandbox: one answers new tokens, so the fork's refresh
+	// token supersedes this flow's.
+	await p.getByTestId('two-refreshes').click();
+	await p
+		.getByTestId('two-refreshes-dialog')
+		.getByRole('button', { name: 'Send both in a fork' })
+		.click();
+	await p.waitForURL((u) => u.searchParams.get('flow') !== original);
+	await p.getByTestId('refresh-try-fork').getByRole('link').click();
+	await p.waitForURL((u) => u.searchParams.get('flow') === original);
+	const held = p.getByTestId('refresh-held');
+	await held.waitFor();
+	expect(await held.innerText()).toMatch(
+		/^This flow's refresh token was superseded by its fork's check/
+	);
+	const refresh = p.getByRole('button', { name: 'Refresh the access token' });
+	expect(await refresh.isDisabled()).toBe(true);
+	expect(await p.getByLabel('Refresh automatically before expiry').isDisabled()).toBe(true);
+	await shot(p.locator('#refresh'), 'refresh-held-1280');
+	expect(await axeProblems(p, { skip: ['.transcript'] })).toEqual([]);
+
+	await held.getByRole('button', { name: "Take the fork's newest tokens" }).click();
+	await expect.poll(() => focused(p)).toBe('fork-taken');
+	expect(await held.count()).toBe(0);
+	expect(await refresh.isEnabled()).toBe(true);
 });
