@@ -45,8 +45,8 @@ const exchangesOf = (r: { data: Record<string, unknown> }) =>
 	(r.data.exchanges as Exchange[] | undefined) ?? [];
 const codes = (ex: Exchange | undefined) => ex?.findings.map((f) => f.code) ?? [];
 
-/** Setup, consent, exchange and one refresh on `on`'s playground: the flow saw a rotation. */
-async function refreshed(on: TestServer, t: FlowServer): Promise<Client> {
+/** Setup, consent and exchange on `on`'s playground: the flow holds a refresh token. */
+async function exchanged(on: TestServer, t: FlowServer): Promise<Client> {
 	const c = new Client(on.url);
 	const saved = await c.action('setup', {
 		redirect_uri: `${on.url}/callback`,
@@ -57,6 +57,12 @@ async function refreshed(on: TestServer, t: FlowServer): Promise<Client> {
 	const back = await t.consent(c, consentUrlFrom(await c.page()));
 	expect((await c.action('pasteback', { pasted: back })).type).toBe('success');
 	expect(exchangesOf(await c.action('exchange'))[0]!.response!.status).toBe(200);
+	return c;
+}
+
+/** The same, and one refresh: the flow saw a rotation. */
+async function refreshed(on: TestServer, t: FlowServer): Promise<Client> {
+	const c = await exchanged(on, t);
 	expect(exchangesOf(await c.action('refresh'))[0]!.response!.status).toBe(200);
 	return c;
 }
@@ -230,20 +236,6 @@ describe('against oidc-provider', () => {
 });
 
 describe('"Two refreshes at once"', () => {
-	/** Setup, consent and exchange: the flow holds a refresh token. */
-	async function exchanged(on: TestServer, t: FlowServer): Promise<Client> {
-		const c = new Client(on.url);
-		const saved = await c.action('setup', {
-			redirect_uri: `${on.url}/callback`,
-			auto_exchange: 'false',
-			...t.setup()
-		});
-		expect(saved.type, JSON.stringify(saved.data)).toBe('success');
-		const back = await t.consent(c, consentUrlFrom(await c.page()));
-		expect((await c.action('pasteback', { pasted: back })).type).toBe('success');
-		expect(exchangesOf(await c.action('exchange'))[0]!.response!.status).toBe(200);
-		return c;
-	}
 	async function race(c: Client) {
 		const r = await c.action('tworefreshes', { confirm: 'two-refreshes' });
 		expect(r.type, JSON.stringify(r.data)).toBe('success');

@@ -71,7 +71,8 @@ import {
 	SETUP_NEEDS_FIXING,
 	STATE_TAKEN,
 	UNKNOWN_PRESET,
-	VERIFIER_STAYS_HERE
+	VERIFIER_STAYS_HERE,
+	type Refusal
 } from './refusals';
 
 const presetSchema = z.object({ preset: z.string().min(1).max(100) });
@@ -202,72 +203,45 @@ export class SealedFlow {
 
 	/**
 	 * "Replay this code" (replay.ts), confirmed: the replay runs in a fork of this flow, made under a
-	 * new flow id. Its exchanges belong to the fork's transcript, not this tab's: they come back
-	 * under their own name (`forkExchanges`), beside the fork's id, and this flow stays as it was.
-	 * One fork at a time (fork.ts): while this flow's fork exists, the replay is refused with the
-	 * fork's id, and so is a fork that could not be kept beside this flow; nothing is sent then.
+	 * new flow id (#inFork).
 	 */
 	replay() {
-		const c = this.context;
-		return this.step(async (s): Promise<StepResult> => {
-			if (canReplay(s)) {
-				const fork = await this.liveFork();
-				if (fork) return refuse(FORK_HELD, { answer: { fork } });
-				const copy = replayFork(s, this.id!, this.#now());
-				if (!(await forkFits(copy, c.source))) return refuse(FORK_TOO_LARGE);
-			}
-			const r = await replayCode(c, s, this.id!);
-			if (!r.ok || !r.fork) return r;
-			const fork = this.#make(r.fork).id!;
-			return {
-				ok: true,
-				session: r.session,
-				exchanges: [],
-				answer: { fork, forkExchanges: stampSetup(r.exchanges, s) }
-			};
-		});
+		return this.#inFork(canReplay, 'code', FORK_HELD, replayCode);
 	}
 
-	/**
-	 * "Replay the previous refresh token" (replay.ts), confirmed: as the replay of a code, in a fork
-	 * of this flow under a new id, whose exchanges come back beside its id; this flow stays as it
-	 * was. One fork at a time (fork.ts).
-	 */
+	/** "Replay the previous refresh token" (replay.ts), confirmed: in a fork, as a code's replay. */
 	replayRefresh() {
-		const c = this.context;
-		return this.step(async (s): Promise<StepResult> => {
-			if (canReplayRefresh(s)) {
-				const fork = await this.liveFork();
-				if (fork) return refuse(REFRESH_FORK_HELD, { answer: { fork } });
-				const copy = replayFork(s, this.id!, this.#now(), 'refresh');
-				if (!(await forkFits(copy, c.source))) return refuse(FORK_TOO_LARGE);
-			}
-			const r = await replayRefresh(c, s, this.id!);
-			if (!r.ok || !r.fork) return r;
-			const fork = this.#make(r.fork).id!;
-			return {
-				ok: true,
-				session: r.session,
-				exchanges: [],
-				answer: { fork, forkExchanges: stampSetup(r.exchanges, s) }
-			};
-		});
+		return this.#inFork(canReplayRefresh, 'refresh', REFRESH_FORK_HELD, replayRefresh);
+	}
+
+	/** "Two refreshes at once" (replay.ts), confirmed: in a fork, as a code's replay. */
+	raceRefresh() {
+		return this.#inFork(canRaceRefresh, 'refresh', REFRESH_FORK_HELD, raceRefresh);
 	}
 
 	/**
-	 * "Two refreshes at once" (replay.ts), confirmed: in a fork of this flow, as the try of the
-	 * previous refresh token. One fork at a time (fork.ts).
+	 * A deliberate send in a fork of this flow (replay.ts). Its exchanges belong to the fork's
+	 * transcript, not this tab's: they come back under their own name (`forkExchanges`), beside the
+	 * fork's id, and this flow stays as it was. One fork at a time (fork.ts): while this flow's fork
+	 * exists, the send is refused with the fork's id (`held`), and so is a fork that could not be
+	 * kept beside this flow; nothing is sent then. `can` says whether this flow may send it at all
+	 * (else `send` refuses, with its own reason).
 	 */
-	raceRefresh() {
+	#inFork(
+		can: (s: Session) => boolean,
+		by: 'code' | 'refresh',
+		held: Refusal,
+		send: (c: FlowContext, s: Session, from: string) => Promise<StepResult & { fork?: Session }>
+	) {
 		const c = this.context;
 		return this.step(async (s): Promise<StepResult> => {
-			if (canRaceRefresh(s)) {
+			if (can(s)) {
 				const fork = await this.liveFork();
-				if (fork) return refuse(REFRESH_FORK_HELD, { answer: { fork } });
-				const copy = replayFork(s, this.id!, this.#now(), 'refresh');
+				if (fork) return refuse(held, { answer: { fork } });
+				const copy = replayFork(s, this.id!, this.#now(), by);
 				if (!(await forkFits(copy, c.source))) return refuse(FORK_TOO_LARGE);
 			}
-			const r = await raceRefresh(c, s, this.id!);
+			const r = await send(c, s, this.id!);
 			if (!r.ok || !r.fork) return r;
 			const fork = this.#make(r.fork).id!;
 			return {
