@@ -75,5 +75,5 @@ export const actions: Actions = {
 	reset: flowAction(null, (flow) => flow.reset()),
 	undo: flowAction(null, (flow) => flow.undo()),
 	/** A duplicated tab: a copy of this flow's setup under a new flow id. */
-	fork: flowAction(null, (flow) => flow.fork())
+	fork: flowAction(null, (flow) => flow.fork(), { inFork: true })
 };

@@ -18,6 +18,7 @@ import {
 import type { OidcServer } from '../helpers/oidc';
 import { oidcServer, sandboxServer, type FlowServer } from '../helpers/two-servers';
 import type { Exchange } from '../../src/lib/exchange/types';
+import { ACTIONS } from '../../src/lib/exchange/step-registry';
 
 let srv: TestServer;
 let windowed: TestServer;
@@ -122,6 +123,59 @@ describe('against the sandbox, which revokes the family on reuse', () => {
 		const second = await flow.action('replayrefresh', { confirm: 'replay-refresh' });
 		expect(second.status).toBe(409);
 		expect(second.data.fork).toBe(fork);
+	});
+});
+
+describe('a fork is a record', () => {
+	test('every step, save and try asked of a fork is refused, whatever its form holds, and nothing is written; its page offers no step; a duplicated tab still gets a flow of its own', async () => {
+		const flow = await refreshed(
+			srv,
+			sandboxServer(() => srv)
+		);
+		const { fork } = await tryPrevious(flow);
+		const inFork = flow.tab(fork);
+		const sealed = flow.jar.get(`pg_flow_${fork}`);
+		expect(sealed).toBeTruthy();
+		// Each with a form that would pass its check: the fork refuses before reading it.
+		const form = {
+			confirm: 'replay',
+			scope: 'read',
+			which: 'access_token',
+			method: 'GET',
+			path: 'user-info',
+			pasted: `${srv.url}/callback?code=x&state=y`
+		};
+		const refused = Object.keys(ACTIONS).filter((name) => name !== 'fork');
+		expect(refused).toEqual(expect.arrayContaining(['exchange', 'refresh', 'userinfo', 'setup']));
+		for (const name of refused) {
+			const r = await inFork.action(name, form);
+			expect(r.status, name).toBe(409);
+			expect(String(r.data.message), name).toMatch(
+				/^This flow is a fork, kept as the record of what the service did/
+			);
+			expect(r.data.exchanges ?? [], name).toEqual([]);
+		}
+		// Nothing was written: the fork's sealed cookie is byte for byte the same.
+		expect(flow.jar.get(`pg_flow_${fork}`)).toBe(sealed);
+
+		// The original offers its steps; the fork none of them, and says why in step 1.
+		const forms = (page: string) =>
+			new Set([...page.matchAll(/data-action="([a-z]+)"/g)].map((m) => m[1]));
+		const parentPage = unescapeHtml(await flow.page());
+		expect([...forms(parentPage)]).toEqual(
+			expect.arrayContaining(['userinfo', 'refresh', 'api', 'pasteback', 'restart', 'secret'])
+		);
+		expect(parentPage).not.toContain('data-testid="record-note"');
+		const forkPage = unescapeHtml(await inFork.page());
+		expect([...forms(forkPage)]).toEqual([]);
+		expect(forkPage).not.toContain('Open the consent page');
+		expect(forkPage).toContain('data-testid="record-note"');
+
+		// A duplicated tab's own flow: a new flow with the setup, not a fork, and not a record.
+		const dup = await inFork.action('fork');
+		expect(dup.type, JSON.stringify(dup.data)).toBe('success');
+		const own = flow.tab(String(dup.data.flow));
+		expect(unescapeHtml(await own.page())).not.toContain('data-testid="record-note"');
 	});
 });
 

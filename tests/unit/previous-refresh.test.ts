@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { createRedactors } from '$lib/exchange/redact';
 import type { Exchange } from '$lib/exchange/types';
 import { receiveTokens } from '$lib/server/flow/tokens';
-import { canReplayRefresh } from '$lib/server/steps/replay';
+import { canRaceRefresh, canReplay, canReplayRefresh } from '$lib/server/steps/replay';
 import type { Session } from '$lib/server/session/session';
 
 let n = 0;
@@ -136,5 +136,23 @@ describe('the previous refresh token', () => {
 		expect(canReplayRefresh({ ...rotated, tokens: undefined, token_values: undefined })).toBe(
 			false
 		);
+		// A fork is the record of a try: it offers none of its own, though it holds what a flow
+		// that offers them holds.
+		const spent = {
+			...rotated,
+			setup: rotated.setup ?? { client_id: 'sandbox-rw' },
+			spent: { setup_id: rotated.setup_id! }
+		} as typeof rotated;
+		expect([canReplayRefresh(spent), canRaceRefresh(spent), canReplay(spent)]).toEqual([
+			true,
+			true,
+			true
+		]);
+		const fork = { ...spent, fork_of: { flow: 'parent-flow-id-0', by: 'refresh' as const } };
+		expect([canReplayRefresh(fork), canRaceRefresh(fork), canReplay(fork)]).toEqual([
+			false,
+			false,
+			false
+		]);
 	});
 });

@@ -70,6 +70,8 @@ export interface FlowFacts {
 	setupId?: string | null;
 	/** The current credentials' id: a client secret check of others is no verdict (step-status.ts). */
 	credentialsId?: string | null;
+	/** This flow is a fork, the record of a try (server/flow/page.ts): it sends nothing more. */
+	record?: boolean;
 }
 
 /**
@@ -137,11 +139,18 @@ export class Flow {
 			busy: this.busy
 		});
 	});
+	/**
+	 * This flow is a fork, kept as the record of a try (server/flow/page.ts): its cards show what it
+	 * holds and offer no step, and no step of it is next.
+	 */
+	readonly record = $derived.by(() => !!this.#facts().record);
 	readonly steps = $derived(
-		Object.fromEntries(Object.entries(this.views).map(([k, v]) => [k, v.state])) as Record<
-			StepName,
-			StepState
-		>
+		Object.fromEntries(
+			Object.entries(this.views).map(([k, v]) => [
+				k,
+				this.record && v.state === 'current' ? 'todo' : v.state
+			])
+		) as Record<StepName, StepState>
 	);
 	/** The current setup's id (page data): exchanges of any other setup are earlier ones. */
 	readonly setupId = $derived.by(() => this.#facts().setupId ?? null);

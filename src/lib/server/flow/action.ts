@@ -1,14 +1,15 @@
 /**
  * The one way a form action of the page runs (+page.server.ts: the steps' actions made from the
  * table of runs by `stepActions`, the page's own one line each). `flowAction`: the request must
- * name its flow (`?flow=<id>`, flow-id.ts; 400 with the reason before anything is read), the form
- * is read and checked (the input a step's run names, or the page's own in step-forms.ts; a form
- * that does not pass answers 400 with the reason and its field), the flow is opened from its cookie (sealed-flow.ts) with everything
- * it needs of the request (`flowContext`: the cookies, the URL, the app, the visitor, the abort
- * signal; the page's `load` and /callback open theirs the same way), the verb runs, the
- * flow is sealed, and the verb's answer goes back as it is (the page's own verbs answer with nothing
- * that came from a service). A verb that refuses returns a named refusal (refusals.ts): this module,
- * and no other, turns it into the action's failure (`fail`), with its status and words.
+ * name its flow (`?flow=<id>`, flow-id.ts; 400 with the reason before anything is read), the flow
+ * is opened from its cookie (sealed-flow.ts) with everything it needs of the request (`flowContext`:
+ * the cookies, the URL, the app, the visitor, the abort signal; the page's `load` and /callback
+ * open theirs the same way), a fork refuses at once (it is the record of a try, FORK_IS_RECORD),
+ * the form is read and checked (the input a step's run names, or the page's own in step-forms.ts;
+ * a form that does not pass answers 400 with the reason and its field), the verb runs, the flow is
+ * sealed, and the verb's answer goes back as it is (the page's own verbs answer with nothing that
+ * came from a service). A verb that refuses returns a named refusal (refusals.ts): this module, and
+ * no other, turns it into the action's failure (`fail`), with its status and words.
  *
  * A step that calls the service runs through `stepAction`, the same with three more things: the
  * abuse limit and the in-flight cap (abuse.ts), a 409 for a flow dropped to make room, and its answer
@@ -30,7 +31,14 @@ import { outward } from './way-out';
 import type { FormInput } from './step-forms';
 import type { StepRuns } from '../steps/runs';
 import type { StepActionName } from '$lib/steps/registry';
-import { flowDropped, formRefused, isRefused, refuse, type Refused } from './refusals';
+import {
+	FORK_IS_RECORD,
+	flowDropped,
+	formRefused,
+	isRefused,
+	refuse,
+	type Refused
+} from './refusals';
 
 type Event = Pick<
 	RequestEvent,
@@ -46,6 +54,12 @@ function failure({ ok: _ok, status, ...data }: Refused) {
 	return fail(status, data);
 }
 
+/** The flow the request names (`?flow=<id>`, flow-id.ts): a 400 with the reason before anything is read. */
+function namesFlow(event: Event): void {
+	const flow = flowParam(event.url.searchParams);
+	if (!flow.ok) error(400, flow.message);
+}
+
 /** The form's input for the verb (`null`: the verb takes nothing from it, and the body is not read). */
 async function readInput<T>(
 	event: Event,
@@ -53,8 +67,6 @@ async function readInput<T>(
 ): Promise<
 	{ ok: true; value: T } | { ok: false; failure: ActionFailure<Record<string, unknown>> }
 > {
-	const flow = flowParam(event.url.searchParams);
-	if (!flow.ok) error(400, flow.message);
 	if (!input) return { ok: true, value: undefined as T };
 	const body = await readForm(event.request);
 	if (!body.ok) return body;
@@ -76,15 +88,23 @@ export function flowContext(event: Event): FlowContext {
 	};
 }
 
-/** An action of the page's own (the setup, a preset, Start over, …): read, open, verb, seal, answer. */
+/**
+ * An action of the page's own (the setup, a preset, Start over, …): read, open, verb, seal, answer.
+ * A fork (replay.ts) is a record and runs none of them (FORK_IS_RECORD), but those that `inFork`
+ * allows: a duplicated tab's own flow, a new flow with a copy of the setup.
+ */
 export function flowAction<T>(
 	input: FormInput<T> | null,
-	verb: (flow: SealedFlow, input: T) => Answer | Promise<Answer>
+	verb: (flow: SealedFlow, input: T) => Answer | Promise<Answer>,
+	{ inFork = false }: { inFork?: boolean } = {}
 ) {
 	return async (event: Event) => {
+		namesFlow(event);
+		const flow = await SealedFlow.open(flowContext(event));
+		// Before the form is read: whatever it holds, a fork runs none of these.
+		if (flow.opened.fork_of && !inFork) return failure(refuse(FORK_IS_RECORD));
 		const read = await readInput(event, input);
 		if (!read.ok) return read.failure;
-		const flow = await SealedFlow.open(flowContext(event));
 		const answer = await verb(flow, read.value);
 		await flow.seal();
 		return isRefused(answer) ? failure(answer) : answer;
@@ -101,13 +121,20 @@ export function stepAction<T>(
 	verb: (flow: SealedFlow, input: T) => Promise<StepResult>
 ) {
 	return async (event: Event) => {
+		namesFlow(event);
+		const flow = await SealedFlow.open(flowContext(event));
+		const before = flow.opened;
+		// A fork is a record (replay.ts): it sends nothing more, not even a try of its own, whatever
+		// the form holds.
+		if (before.fork_of) {
+			const { status, message } = FORK_IS_RECORD;
+			return fail(status, { message, exchanges: [] });
+		}
 		const read = await readInput(event, input);
 		if (!read.ok) return read.failure;
 		const { limits, redactors } = event.locals.app;
 		const limited = await overLimit(limits, event);
 		if (limited) return limited;
-		const flow = await SealedFlow.open(flowContext(event));
-		const before = flow.opened;
 		if (before.dropped) {
 			const { status, message } = flowDropped(before.notice!);
 			return fail(status, { message, exchanges: [] });

@@ -156,6 +156,11 @@ export function view(app: Playground, session: Session, origin: string) {
 		/** "Two refreshes at once" may be sent, in a fork (replay.ts). */
 		canRace: canRaceRefresh(session),
 		/** This flow is a fork made to try the previous refresh token of that flow. */
-		refreshTryOf: session.fork_of?.by === 'refresh' ? session.fork_of.flow : null
+		refreshTryOf: session.fork_of?.by === 'refresh' ? session.fork_of.flow : null,
+		/**
+		 * This flow is a fork: the record of a try, which sends nothing more (flow/action.ts). Its
+		 * cards show what it holds and offer no step.
+		 */
+		record: !!session.fork_of
 	};
 }

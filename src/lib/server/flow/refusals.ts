@@ -100,6 +100,16 @@ export const FORK_TOO_LARGE: Refusal = {
 		'This flow is too large to keep a fork beside it: the two together would go over the cap on the playground’s cookies, and a flow is never dropped to make room for its own fork. Shorten the longest setup fields, or start over with a shorter setup. Nothing was sent.'
 };
 
+/**
+ * A step, a save or a try asked of a fork: a fork is the record of what the service did with a
+ * replayed code or refresh token (replay.ts), and sends nothing more.
+ */
+export const FORK_IS_RECORD: Refusal = {
+	status: 409,
+	message:
+		'This flow is a fork, kept as the record of what the service did with a replayed code or refresh token: it sends nothing more, and its setup stays as it was. Go on in the flow it was made from (the link at the top of the page). Nothing was sent.'
+};
+
 /** "Close that fork" naming a flow that is not this flow's fork. */
 export const NOT_ITS_FORK: Refusal = {
 	status: 409,

@@ -35,9 +35,17 @@ import {
 
 const RFC = 'RFC 6749 §4.1.2';
 
-/** Whether this flow may replay a code: the one it exchanged, under the setup it still has. */
+/**
+ * Whether this flow may replay a code: the one it exchanged, under the setup it still has. A fork
+ * is a record of a try, and tries nothing of its own (FORK_IS_RECORD), nor does any below.
+ */
 export function canReplay(session: Session): boolean {
-	return !!session.spent && !!session.tokens && session.spent.setup_id === session.setup_id;
+	return (
+		!session.fork_of &&
+		!!session.spent &&
+		!!session.tokens &&
+		session.spent.setup_id === session.setup_id
+	);
 }
 
 /**
@@ -147,6 +155,7 @@ export async function replayCode(
 export function canReplayRefresh(session: Session): boolean {
 	const previous = session.previous_refresh;
 	return (
+		!session.fork_of &&
 		!!previous &&
 		!!realTokens(session)?.refresh_token &&
 		!session.tokens?.revoked &&
@@ -345,7 +354,12 @@ function answerWords(ex: Exchange): string {
  * none of its tokens revoked.
  */
 export function canRaceRefresh(session: Session): boolean {
-	return !!session.setup && !!realTokens(session)?.refresh_token && !session.tokens?.revoked;
+	return (
+		!session.fork_of &&
+		!!session.setup &&
+		!!realTokens(session)?.refresh_token &&
+		!session.tokens?.revoked
+	);
 }
 
 /**
