@@ -41,6 +41,12 @@ export const load: PageServerLoad = async (event) => {
 		forkBy: fork?.by ?? null,
 		/** This flow's refresh token is superseded by its fork's: refreshes are held (replay.ts). */
 		refreshHeld: fork?.by === 'refresh' && fork.superseded,
+		/**
+		 * The fork's check found the tokens this flow holds revoked (replay.ts): by a replay of their
+		 * code, or a superseded refresh token. The verdict says so (exchange/verdict.ts).
+		 */
+		revokedByFork:
+			fork?.revoked !== undefined && fork.revoked === session.tokens?.obtained_at ? fork.by : null,
 		flow: param.id,
 		outbox,
 		prefill: prefillFrom(locals.app, url, session.setup)

@@ -126,10 +126,14 @@ for (const size of [
 		expect(second).not.toBe(forkId);
 		expect(second).not.toBe(original);
 
-		// The flow it was made from, shown again: its fork named up front, no second replay offered.
+		// The flow it was made from, shown again: its fork named up front, no second replay offered,
+		// and its verdict says what the fork found about the tokens both hold.
 		await p.goto(`${srv.url}/?flow=${original}`);
 		await held.waitFor();
 		expect(await p.getByTestId('replay-code').count()).toBe(0);
+		expect(await p.locator('#verdict').innerText()).toBe(
+			"✕ Tokens revoked: the service revoked them when their code was replayed, in this flow's fork"
+		);
 		expect(await held.innerText()).toMatch(/replayed in a fork of this flow.*one fork at a time/s);
 		expect(await link.getAttribute('href')).toBe(`/?flow=${second}`);
 		expect(await axeProblems(p)).toEqual([]);
@@ -233,6 +237,15 @@ test('"Replay the previous refresh token" and "Two refreshes at once": offered a
 	// Its results stay: the tokens it holds, and its transcript.
 	await p.getByTestId('access-token').waitFor();
 	await shot(p, 'refresh-replay-fork-record-390');
+
+	// The original flow's verdict says what the fork found about the tokens both hold.
+	await p.getByTestId('refresh-try-fork').getByRole('link', { name: 'another flow' }).click();
+	await p.waitForURL((u) => u.searchParams.get('flow') === original);
+	await expect
+		.poll(() => p.locator('#verdict').innerText())
+		.toBe(
+			"✕ Tokens revoked: the service revoked them when a superseded refresh token came back, in this flow's fork"
+		);
 });
 
 test("after a fork refreshed with its refresh token, the original flow holds its refreshes and offers the fork's newest tokens (1280 px)", async ({

@@ -119,6 +119,8 @@ describe('against the sandbox, which revokes the family on reuse', () => {
 		const parentPage = unescapeHtml(await flow.page());
 		expect(parentPage).toContain('data-testid="refresh-fork-held"');
 		expect(parentPage).toContain(`?flow=${fork}`);
+		// The fork's check found the access token both hold refused: the original flow says so.
+		expect(parentPage).toContain('revokedByFork:"refresh"');
 		// One fork at a time: a second try names the fork.
 		const second = await flow.action('replayrefresh', { confirm: 'replay-refresh' });
 		expect(second.status).toBe(409);
@@ -191,8 +193,13 @@ describe('after a code replay', () => {
 		const held = unescapeHtml(await flow.page());
 		expect(held).not.toContain('data-testid="replay-refresh"');
 		expect(held).toContain('data-testid="refresh-fork-held"');
+		// The sandbox revoked the grant: the fork's check found the tokens both hold refused, and
+		// this flow's page data says so while the fork exists (its verdict line, verdict.ts).
+		expect(held).toContain('revokedByFork:"code"');
 		expect((await flow.action('closefork', { fork })).type).toBe('success');
-		expect(unescapeHtml(await flow.page())).not.toContain('data-testid="replay-refresh"');
+		const closed = unescapeHtml(await flow.page());
+		expect(closed).not.toContain('data-testid="replay-refresh"');
+		expect(closed).toContain('revokedByFork:null');
 		expect((await flow.action('replayrefresh', { confirm: 'replay-refresh' })).status).toBe(409);
 	});
 });
@@ -213,6 +220,8 @@ describe('against the sandbox with a reuse window of 600 seconds', () => {
 		);
 		expect(check!.response!.status).toBe(200);
 		expect(codes(check)[0]).toBe('refresh-replay-access-works');
+		// The fork's newest tokens work, and the original's were not found revoked.
+		expect(unescapeHtml(await flow.page())).toContain('revokedByFork:null');
 	});
 });
 

@@ -45,6 +45,12 @@ describe('toMarkdown', () => {
 			/^# ✓ Tokens received, expires in 27 min · Feed-reader OAuth playground transcript\n/
 		);
 		expect(md).toContain('Generated 2026-03-14T10:00:00.000Z. 7 exchanges.');
+		// What the flow's fork found about its tokens: the page's line, so the report's too.
+		expect(
+			toMarkdown(transcript(), { setup, generatedAt, revokedByFork: 'refresh' }).split('\n')[0]
+		).toBe(
+			"# ✕ Tokens revoked: the service revoked them when a superseded refresh token came back, in this flow's fork · Feed-reader OAuth playground transcript"
+		);
 		expect(md).toContain('| `client_id` | `sandbox-rw` |');
 		expect(md).toContain('| `redirect_uri` | `http://127.0.0.1:5173/callback` |');
 		expect(md).toContain('| `auto_exchange` | `yes` |');

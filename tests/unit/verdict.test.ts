@@ -186,6 +186,32 @@ describe('a replay in a fork (server/steps/replay.ts)', () => {
 		);
 	});
 
+	test('the flow a fork was made from: what the fork found about the tokens both hold is its line', () => {
+		// The fork's exchanges are in the fork's transcript: only the server's word (byFork) says it.
+		expect(verdictOf([ok], T0, undefined, undefined, 'code')).toEqual({
+			tone: 'fail',
+			text: "✕ Tokens revoked: the service revoked them when their code was replayed, in this flow's fork",
+			target: 'tokens'
+		});
+		expect(verdictOf([ok], T0, undefined, undefined, 'refresh')?.text).toBe(
+			"✕ Tokens revoked: the service revoked them when a superseded refresh token came back, in this flow's fork"
+		);
+		expect(verdictOf([ok], T0, undefined, undefined, null)?.tone).toBe('ok');
+		// Nor are they said to still work under a later line.
+		const numbers = new Map([[ok.id, 3]]);
+		const opened: Exchange = {
+			...consent,
+			id: 'opened',
+			request: { ...consent.request, method: 'GET', url: 'https://svc.test/oauth2/auth?scope=read' }
+		};
+		expect(verdictOf([ok, opened], T0, numbers)?.text).toBe(
+			'Step 1, consent page opened for scope read; nothing came back yet; the tokens from #3 still work'
+		);
+		expect(verdictOf([ok, opened], T0, numbers, undefined, 'code')?.text).toBe(
+			'Step 1, consent page opened for scope read; nothing came back yet'
+		);
+	});
+
 	test('only a replay’s user-info check after the tokens says they were revoked', () => {
 		const refused401: Exchange = { ...answer('exchange', 401, { error: 'invalid_client' }) };
 		// A replay's 401 that is no user-info call, a check before the newest tokens, a check that

@@ -10,7 +10,7 @@
  * of backticks inside them.
  */
 import { refreshGenerations } from './generations';
-import { latestAttempt, verdictOf } from './verdict';
+import { latestAttempt, verdictOf, type RevokedByFork } from './verdict';
 import { prepareForExport } from './redact';
 import { prettyJson, requestHead, responseHead } from './raw';
 import { statusLine, type Exchange, type Finding } from './types';
@@ -31,6 +31,8 @@ export interface MarkdownOptions {
 	/** Write access and refresh tokens in full. Default: shortened to their first and last 4 characters. */
 	includeTokens?: boolean;
 	generatedAt?: Date;
+	/** What the flow's fork found about its tokens: the page's verdict says it, so does the report's. */
+	revokedByFork?: RevokedByFork | null;
 }
 
 const NEVER_SHOWN = /secret|password|passwd/i;
@@ -232,7 +234,7 @@ function generationsSection(exchanges: Exchange[]): string[] {
 export function toMarkdown(exchanges: Exchange[], opts: MarkdownOptions = {}): string {
 	const shown = prepareForExport(exchanges, opts.includeTokens);
 	const generatedAt = opts.generatedAt ?? new Date();
-	const verdict = verdictOf(shown, generatedAt.getTime());
+	const verdict = verdictOf(shown, generatedAt.getTime(), undefined, undefined, opts.revokedByFork);
 	const out: string[] = [
 		// The page's verdict first, as its title has it.
 		`# ${verdict ? `${escape(verdict.text)} · ` : ''}Feed-reader OAuth playground transcript`,

@@ -76,8 +76,28 @@ function firstError(ex: Exchange): string | undefined {
 	return finding && clause(finding.message);
 }
 
-/** The verdict on a token answer: the tokens and their time left, or which step failed and why. */
-function tokensVerdict(ex: Exchange, after: readonly Exchange[], now: number): Verdict {
+/**
+ * What this flow's fork found about the tokens both hold (server/steps/replay.ts): the service
+ * revoked them when the fork replayed their code, or sent a superseded refresh token. Only the
+ * server knows: the fork's exchanges are in the fork's transcript, not this flow's.
+ */
+export type RevokedByFork = 'code' | 'refresh';
+
+const REVOKED = {
+	code: '✕ Tokens revoked: the service revoked them when their code was replayed',
+	refresh: '✕ Tokens revoked: the service revoked them when a superseded refresh token came back'
+} as const;
+
+/**
+ * The verdict on a token answer: the tokens and their time left, or which step failed and why. A
+ * fork's finding (`byFork`) is said as its own check would say it, and where to read it.
+ */
+function tokensVerdict(
+	ex: Exchange,
+	after: readonly Exchange[],
+	now: number,
+	byFork?: RevokedByFork | null
+): Verdict {
 	const step = STEPS[ex.step];
 	const res = ex.response;
 	const body = res && res.status >= 200 && res.status < 300 ? jsonObject(res.body) : undefined;
@@ -96,10 +116,12 @@ function tokensVerdict(ex: Exchange, after: readonly Exchange[], now: number): V
 		return {
 			tone: 'fail',
 			text: revoked.findings.some((f) => f.code === 'refresh-replay-access-revoked')
-				? '✕ Tokens revoked: the service revoked them when a superseded refresh token came back'
-				: '✕ Tokens revoked: the service revoked them when their code was replayed',
+				? REVOKED.refresh
+				: REVOKED.code,
 			target: 'tokens'
 		};
+	if (byFork)
+		return { tone: 'fail', text: `${REVOKED[byFork]}, in this flow's fork`, target: 'tokens' };
 	const scope = typeof body.scope === 'string' && body.scope.trim() ? body.scope.trim() : '';
 	const granted = scope ? `: ${scope}` : '';
 	const lifetime = typeof body.expires_in === 'number' ? body.expires_in * 1000 : undefined;
@@ -128,12 +150,13 @@ function returned(ex: Exchange): URLSearchParams {
 function tokensHeld(
 	before: readonly Exchange[],
 	now: number,
-	numbers: ReadonlyMap<string, number> | undefined
+	numbers: ReadonlyMap<string, number> | undefined,
+	byFork?: RevokedByFork | null
 ): string {
 	const at = before.findLastIndex((e) => specOf(e.step).verdict === 'tokens' && !e.replay);
 	const held = before[at];
 	const after = before.slice(at + 1);
-	const tokens = held && tokensVerdict(held, after, now);
+	const tokens = held && tokensVerdict(held, after, now, byFork);
 	if (tokens?.tone !== 'ok') return '';
 	// Revoked since (a revocation answered 2xx), or refused since (a call with them got a 401):
 	// they are not said to work.
@@ -168,7 +191,8 @@ function openedVerdict(
 	ex: Exchange,
 	before: readonly Exchange[],
 	now: number,
-	numbers: ReadonlyMap<string, number> | undefined
+	numbers: ReadonlyMap<string, number> | undefined,
+	byFork?: RevokedByFork | null
 ): Verdict {
 	const step = STEPS[ex.step];
 	// A recording (a HAR) holds what the service answered the browser: that, not "nothing yet".
@@ -189,7 +213,7 @@ function openedVerdict(
 	}
 	return {
 		tone: 'neutral',
-		text: `Step ${step.n}, consent page opened${forScope(ex.request.url)}; nothing came back yet${tokensHeld(before, now, numbers)}`,
+		text: `Step ${step.n}, consent page opened${forScope(ex.request.url)}; nothing came back yet${tokensHeld(before, now, numbers, byFork)}`,
 		target: ex.step
 	};
 }
@@ -204,7 +228,8 @@ function consentVerdict(
 	ex: Exchange,
 	before: readonly Exchange[],
 	now: number,
-	numbers: ReadonlyMap<string, number> | undefined
+	numbers: ReadonlyMap<string, number> | undefined,
+	byFork?: RevokedByFork | null
 ): Verdict {
 	const step = STEPS[ex.step];
 	const params = returned(ex);
@@ -212,7 +237,7 @@ function consentVerdict(
 	if (error === 'access_denied')
 		return {
 			tone: 'neutral',
-			text: `⊘ Consent declined${tokensHeld(before, now, numbers)}`,
+			text: `⊘ Consent declined${tokensHeld(before, now, numbers, byFork)}`,
 			target: ex.step
 		};
 	if (error !== null) {
@@ -347,13 +372,15 @@ function preparedVerdict(prepared: PreparedConsent, more: string): Verdict {
 /**
  * The verdict on the newest attempt of `exchanges` (at `now`, for the time left; `numbers`, the
  * transcript's running numbers, to name an earlier exchange; `prepared`, a consent request waiting
- * to be opened), or none before the first one.
+ * to be opened; `byFork`, what this flow's fork found about the tokens both hold), or none before
+ * the first one.
  */
 export function verdictOf(
 	exchanges: readonly Exchange[],
 	now: number,
 	numbers?: ReadonlyMap<string, number>,
-	prepared?: PreparedConsent
+	prepared?: PreparedConsent,
+	byFork?: RevokedByFork | null
 ): Verdict | undefined {
 	const i = latestAttempt(exchanges);
 	const ex = exchanges[i];
@@ -363,10 +390,10 @@ export function verdictOf(
 		case 'opened':
 			// A newer request prepared since: the one opened is no longer the flow's.
 			return prepared && prepared.url !== ex.request.url
-				? preparedVerdict(prepared, tokensHeld(before, now, numbers))
-				: openedVerdict(ex, before, now, numbers);
+				? preparedVerdict(prepared, tokensHeld(before, now, numbers, byFork))
+				: openedVerdict(ex, before, now, numbers, byFork);
 		case 'consent': {
-			const consent = consentVerdict(ex, before, now, numbers);
+			const consent = consentVerdict(ex, before, now, numbers, byFork);
 			// A new request is ready: the redirect back it replaced is used up (its code too, when
 			// it brought one), so the line says what comes next; a refusal or a failure is said as
 			// earlier, and otherwise whether the tokens held still work.
@@ -375,7 +402,7 @@ export function verdictOf(
 				prepared,
 				consent.tone === 'fail'
 					? ` (earlier: ${consent.text.replace(/^✕ Step \d+, /, '')})`
-					: tokensHeld(before, now, numbers)
+					: tokensHeld(before, now, numbers, byFork)
 			);
 		}
 		case 'registration':
@@ -383,7 +410,7 @@ export function verdictOf(
 		case 'secret':
 			return secretVerdict(ex);
 		default:
-			return tokensVerdict(ex, exchanges.slice(i + 1), now);
+			return tokensVerdict(ex, exchanges.slice(i + 1), now, byFork);
 	}
 }
 

@@ -22,7 +22,7 @@ import {
 } from '$lib/steps/registry';
 import type { FieldErrors } from '$lib/oauth/setup';
 import { issuerStops, type IssuerVerdict } from '$lib/oauth/issuer';
-import { importVerdict, verdictOf } from '$lib/exchange/verdict';
+import { importVerdict, verdictOf, type RevokedByFork } from '$lib/exchange/verdict';
 import {
 	latestOf,
 	ofSetup,
@@ -72,6 +72,8 @@ export interface FlowFacts {
 	credentialsId?: string | null;
 	/** This flow is a fork, the record of a try (server/flow/page.ts): it sends nothing more. */
 	record?: boolean;
+	/** This flow's fork found the tokens both hold revoked (exchange/verdict.ts, RevokedByFork). */
+	revokedByFork?: RevokedByFork | null;
 }
 
 /**
@@ -144,6 +146,8 @@ export class Flow {
 	 * holds and offer no step, and no step of it is next.
 	 */
 	readonly record = $derived.by(() => !!this.#facts().record);
+	/** What this flow's fork found about the tokens both hold (exchange/verdict.ts); null: nothing. */
+	readonly revokedByFork = $derived.by(() => this.#facts().revokedByFork ?? null);
 	readonly steps = $derived(
 		Object.fromEntries(
 			Object.entries(this.views).map(([k, v]) => [
@@ -181,7 +185,8 @@ export class Flow {
 			transcript.items.filter((e) => ofSetup(e, setupId) && !otherCredentials(e, credentialsId)),
 			this.clock.now,
 			this.numbers,
-			prepared
+			prepared,
+			this.revokedByFork
 		);
 	});
 	/** In the step cards only the newest exchange starts open; the rest fold, so the page reads at a glance. */

@@ -22,13 +22,23 @@ import type { Session } from '../session/session';
 export function forkOf(
 	flows: { id: string; session: Session }[],
 	parent: string
-): { id: string; by: NonNullable<Session['fork_of']>['by']; superseded: boolean } | undefined {
+):
+	| {
+			id: string;
+			by: NonNullable<Session['fork_of']>['by'];
+			superseded: boolean;
+			revoked?: number;
+	  }
+	| undefined {
 	const found = flows.find((f) => f.id !== parent && f.session.fork_of?.flow === parent);
+	const of = found?.session.fork_of;
 	return (
-		found && {
+		found &&
+		of && {
 			id: found.id,
-			by: found.session.fork_of!.by,
-			superseded: !!found.session.fork_of!.superseded
+			by: of.by,
+			superseded: !!of.superseded,
+			...(of.revoked === undefined ? {} : { revoked: of.revoked })
 		}
 	);
 }

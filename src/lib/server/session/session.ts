@@ -176,6 +176,12 @@ export interface ForkOf {
 	 * refresh token is superseded by them, and the parent holds its refreshes while the fork exists.
 	 */
 	superseded?: true;
+	/**
+	 * The fork's check found the access token it shares with the parent refused (401): the service
+	 * revoked the tokens both hold. The time they were received (`TokenSet.obtained_at`), so the
+	 * parent says so only while it holds that same set.
+	 */
+	revoked?: number;
 }
 
 export const emptySession = (): Session => ({ v: 1 });

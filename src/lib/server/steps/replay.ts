@@ -94,6 +94,16 @@ function oauthErrorOf(ex: Exchange): string | undefined {
 	return typeof body?.error === 'string' ? body.error : undefined;
 }
 
+/**
+ * What the fork records of the tokens it shares with the flow it was made from: revoked, when its
+ * check of their access token was refused (401), by the time they were received.
+ */
+function revokedBoth(session: Session, check: Exchange | undefined): { revoked?: number } {
+	return check?.response?.status === 401 && session.tokens
+		? { revoked: session.tokens.obtained_at }
+		: {};
+}
+
 /** The check of revocation: the access token issued from the code, still accepted or not. */
 function revocationFindings(ex: Exchange): Finding[] {
 	const status = ex.response?.status;
@@ -141,7 +151,12 @@ export async function replayCode(
 		ok: true,
 		// The original flow's session, as it was: nothing of it is written.
 		session,
-		fork: { ...after, spent: undefined, code: undefined },
+		fork: {
+			...after,
+			spent: undefined,
+			code: undefined,
+			fork_of: { ...after.fork_of!, ...revokedBoth(session, check.at(-1)) }
+		},
 		exchanges: [...replay, ...check]
 	};
 }
@@ -313,6 +328,7 @@ export async function replayRefresh(
 		}
 	}
 	let after = newest;
+	let revoked = {};
 	if (check) {
 		const checked = await checkAccess(
 			c,
@@ -327,6 +343,8 @@ export async function replayRefresh(
 				findings: [...exchanges.at(-1)!.findings, raise(tried.REFRESH_REPLAY_NOT_CHECKED)]
 			};
 		after = checked.session;
+		// The access token checked is the one both hold unless a refresh of the try replaced it.
+		if (newest === fork) revoked = revokedBoth(session, checked.exchanges.at(-1));
 	}
 	// A refresh of the try gave the fork new tokens: the parent's refresh token is superseded.
 	const superseded = newest !== fork;
@@ -336,7 +354,12 @@ export async function replayRefresh(
 		fork: {
 			...after,
 			previous_refresh: undefined,
-			fork_of: { flow: from, by: 'refresh', ...(superseded ? { superseded: true } : {}) }
+			fork_of: {
+				flow: from,
+				by: 'refresh',
+				...(superseded ? { superseded: true } : {}),
+				...revoked
+			}
 		},
 		exchanges
 	};
