@@ -6,8 +6,9 @@
  * then drops the fork, and the code may be replayed again. Driven from the keyboard where a user
  * would use it; axe checks each state. Screenshots at 1280 × 800 and 390 × 844. The same for the
  * refresh token: "Replay the previous refresh token" and "Two refreshes at once", each asked first,
- * the fork a record that offers no next step, and the original flow holding its refreshes after a
- * fork refreshed with its token.
+ * the fork a record that offers no next step, the original flow's verdict saying what the fork
+ * found, the previous token accepted by a sandbox with a reuse window, and the original flow
+ * holding its refreshes after a fork refreshed with its token.
  */
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -15,6 +16,7 @@ import { shot } from '../helpers/browser';
 import { flowOf, signIn } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
 import { e2eTest } from '../helpers/fixtures';
+import { startServer } from '../helpers/server';
 
 const test = e2eTest();
 
@@ -280,4 +282,48 @@ test("after a fork refreshed with its refresh token, the original flow holds its
 	await expect.poll(() => focused(p)).toBe('fork-taken');
 	expect(await held.count()).toBe(0);
 	expect(await refresh.isEnabled()).toBe(true);
+});
+
+test('against a sandbox that accepts the previous refresh token for 10 minutes: the try says it was accepted N seconds after it was replaced, and the original flow holds its refreshes (1280 px)', async ({
+	newPage
+}) => {
+	// A server of this test's own: the file's other tests need the sandbox's default, which
+	// revokes the family on a reuse.
+	const windowed = await startServer({ SANDBOX_REFRESH_REUSE_SECONDS: '600' });
+	try {
+		const p = await newPage();
+		await signIn(p, windowed.url, 'Sandbox (read write)');
+		await p.getByRole('button', { name: 'Refresh the access token' }).click();
+		await expect.poll(() => p.getByTestId('rotation').textContent()).toContain('rotated');
+		const original = flowOf(p);
+		await p.getByTestId('replay-refresh').click();
+		await p
+			.getByTestId('replay-refresh-dialog')
+			.getByRole('button', { name: 'Send it in a fork' })
+			.click();
+		await p.waitForURL((u) => u.searchParams.get('flow') !== original);
+		await p.getByTestId('refresh-try-fork').waitFor();
+		const tried = p.locator('.transcript details.exchange');
+		await expect
+			.poll(() =>
+				tried.evaluateAll((els) =>
+					els.slice(-2).map((e) => e.querySelector('[data-code]')?.getAttribute('data-code'))
+				)
+			)
+			.toEqual(['refresh-replay-accepted', 'refresh-replay-access-works']);
+		// Folded in its exchange: its text, not what the screen shows.
+		expect(await p.locator('[data-code="refresh-replay-accepted"]').first().textContent()).toMatch(
+			/info: The service accepted the refresh token it had replaced \d+ seconds? ago, and answered with new tokens: either it has a reuse window of at least \d+ seconds?/
+		);
+		// The fork's refresh replaced the original's refresh token: the original holds its refreshes.
+		await p.getByTestId('refresh-try-fork').getByRole('link', { name: 'another flow' }).click();
+		await p.waitForURL((u) => u.searchParams.get('flow') === original);
+		await p.getByTestId('refresh-held').waitFor();
+		expect(await p.getByRole('button', { name: 'Refresh the access token' }).isDisabled()).toBe(
+			true
+		);
+		expect(await p.locator('#verdict').innerText()).toMatch(/^✓ Tokens received/);
+	} finally {
+		await windowed.stop();
+	}
 });
