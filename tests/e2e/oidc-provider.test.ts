@@ -3,7 +3,9 @@
  * (oidc-provider, see tests/helpers/oidc.ts): the setup with the provider's endpoints in Advanced
  * settings, the provider's own sign-in and consent pages, back to the playground with the code
  * exchanged. Every response the browser receives, every URL it requests and the server's log are
- * scanned for the client secret. Screenshots at 1280 and 390 px go to test-output/screenshots/.
+ * scanned for the client secret. The provider rotates the refresh token on every use, and the
+ * previous one, tried in a fork, is refused and the grant revoked. Screenshots at 1280 and 390 px go
+ * to test-output/screenshots/
  */
 import { describe, expect } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -11,14 +13,32 @@ import type { TestServer } from '../helpers/server';
 import { shot } from '../helpers/browser';
 import { flowUrl, OFF_LOOPBACK, openPlayground } from '../helpers/e2e';
 import { axeProblems } from '../helpers/axe';
-import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_SCOPE, type OidcServer } from '../helpers/oidc';
+import {
+	OIDC_CLIENT_ID,
+	OIDC_CLIENT_SECRET,
+	OIDC_SCOPE,
+	oidcClient,
+	rotatingRefreshTokens,
+	type OidcServer
+} from '../helpers/oidc';
 import { e2eTest, type Recorded } from '../helpers/fixtures';
 
 /** Every page's traffic over the whole run, for the scan at its end. */
 const traffic: Recorded = { bodies: [], urls: [] };
 
-// eslint-disable-next-line no-empty-pattern
-const test = e2eTest({}, { record: true }).extend('traffic', async ({}) => traffic);
+// The provider rotates the client's refresh token on every use (by default oidc-provider rotates a
+// confidential client's only late in its life), so that a refresh leaves an older one to try.
+const test = e2eTest(
+	{},
+	{
+		record: true,
+		oidc: (uris) => ({
+			clients: [oidcClient(uris)],
+			configuration: rotatingRefreshTokens([OIDC_CLIENT_ID])
+		})
+	}
+	// eslint-disable-next-line no-empty-pattern
+).extend('traffic', async ({}) => traffic);
 
 /** Fills the setup as a developer would for this server: base URL = issuer, endpoints in Advanced settings. */
 async function fillSetup(p: Page, oidc: OidcServer, issuer = ''): Promise<void> {
@@ -130,6 +150,35 @@ describe('against oidc-provider', () => {
 			.evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
 		expect(steps).toEqual(['consent', 'callback', 'exchange', 'userinfo', 'refresh']);
 		await shot(p, 'oidc-04-userinfo-refresh');
+
+		// The provider rotated the refresh token: its previous one, tried in a fork, is refused as a
+		// reuse, and the provider revokes the grant (the current token and the access token too).
+		await expect.poll(() => p.getByTestId('rotation').textContent()).toContain('rotated');
+		const original = p.url();
+		await p.getByTestId('replay-refresh').click();
+		const dialog = p.getByTestId('replay-refresh-dialog');
+		expect(await dialog.getByRole('heading').innerText()).toBe(
+			`Send a superseded refresh token of ${OIDC_CLIENT_ID} to ${new URL(oidc.issuer).host}?`
+		);
+		await dialog.getByRole('button', { name: 'Send it in a fork' }).click();
+		await p.waitForURL((u) => u.href !== original);
+		await p.getByTestId('refresh-try-fork').waitFor();
+		await expect
+			.poll(() =>
+				p
+					.locator('.transcript details.exchange')
+					.evaluateAll((els) =>
+						els.slice(-3).map((e) => e.querySelector('[data-code]')?.getAttribute('data-code'))
+					)
+			)
+			.toEqual([
+				'refresh-replay-refused',
+				'refresh-replay-family-revoked',
+				'refresh-replay-access-revoked'
+			]);
+		expect(await p.locator('#verdict').innerText()).toBe(
+			'✕ Tokens revoked: the service revoked them when a superseded refresh token came back'
+		);
 	});
 
 	test('the same flow at phone width', async ({ srv, oidc, newPage }) => {
