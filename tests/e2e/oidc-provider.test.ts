@@ -5,7 +5,7 @@
  * exchanged. Every response the browser receives, every URL it requests and the server's log are
  * scanned for the client secret. The provider rotates the refresh token on every use, and the
  * previous one, tried in a fork, is refused and the grant revoked. Screenshots at 1280 and 390 px go
- * to test-output/screenshots/
+ * to test-output/screenshots/.
  */
 import { describe, expect } from 'vitest';
 import type { Page } from 'playwright-core';
