@@ -1,6 +1,7 @@
 import { dropLegacy, emptySession } from '$lib/server/session/session';
 import { flowParam, newFlowId } from '$lib/oauth/flow-id';
 import { prefillFrom, view } from '$lib/server/flow/page';
+import { revokedByFork } from '$lib/server/flow/fork';
 import { SealedFlow } from '$lib/server/flow/sealed-flow';
 import { flowAction, flowContext, stepAction, stepActions } from '$lib/server/flow/action';
 import {
@@ -45,8 +46,7 @@ export const load: PageServerLoad = async (event) => {
 		 * The fork's check found the tokens this flow holds revoked (replay.ts): by a replay of their
 		 * code, or a superseded refresh token. The verdict says so (exchange/verdict.ts).
 		 */
-		revokedByFork:
-			fork?.revoked !== undefined && fork.revoked === session.tokens?.obtained_at ? fork.by : null,
+		revokedByFork: revokedByFork(session, fork),
 		flow: param.id,
 		outbox,
 		prefill: prefillFrom(locals.app, url, session.setup)

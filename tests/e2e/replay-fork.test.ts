@@ -122,6 +122,12 @@ for (const size of [
 		expect(await holds(p, original)).toBe(true);
 		expect(await p.locator('[data-error-of="replay"]').count()).toBe(0);
 		expect(await held.count()).toBe(0);
+		// What the closed fork found stays said: the tokens this flow holds are the revoked ones.
+		await expect
+			.poll(() => p.locator('#verdict').innerText())
+			.toBe(
+				'✕ Tokens revoked: the service revoked them when their code was replayed, in a fork of this flow'
+			);
 
 		// A replay is allowed again: the tab moves to the new fork.
 		const second = await replayInFork(p);
@@ -134,7 +140,7 @@ for (const size of [
 		await held.waitFor();
 		expect(await p.getByTestId('replay-code').count()).toBe(0);
 		expect(await p.locator('#verdict').innerText()).toBe(
-			"✕ Tokens revoked: the service revoked them when their code was replayed, in this flow's fork"
+			'✕ Tokens revoked: the service revoked them when their code was replayed, in a fork of this flow'
 		);
 		expect(await held.innerText()).toMatch(/replayed in a fork of this flow.*one fork at a time/s);
 		expect(await link.getAttribute('href')).toBe(`/?flow=${second}`);
@@ -246,7 +252,7 @@ test('"Replay the previous refresh token" and "Two refreshes at once": offered a
 	await expect
 		.poll(() => p.locator('#verdict').innerText())
 		.toBe(
-			"✕ Tokens revoked: the service revoked them when a superseded refresh token came back, in this flow's fork"
+			'✕ Tokens revoked: the service revoked them when a superseded refresh token came back, in a fork of this flow'
 		);
 });
 

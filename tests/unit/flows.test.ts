@@ -23,7 +23,8 @@ import {
 	closedNotice
 } from '$lib/server/session/flow-cap';
 import { tabTarget } from '$lib/ui/tab-flow';
-import { forkIn } from '$lib/server/flow/fork';
+import { forkIn, forkOf, revokedByFork } from '$lib/server/flow/fork';
+import type { Session } from '$lib/server/session/session';
 
 const ID = 'AbCdEfGhIjKl-_09';
 const q = (s: string) => new URLSearchParams(s);
@@ -305,6 +306,25 @@ describe('one fork at a time', () => {
 		expect(forkIn(flows.slice(0, 3), 'parent')).toBeUndefined();
 		// A flow is never its own fork, whatever it records.
 		expect(forkIn([{ id: 'self', session: fork('self') }], 'self')).toBeUndefined();
+	});
+
+	test('what a fork found about the tokens both hold: the live fork’s word, else a closed one’s, only for that token set', () => {
+		const held = (obtained_at: number, more: Partial<Session> = {}): Session =>
+			({ v: 1, tokens: { obtained_at }, ...more }) as Session;
+		const revokedAt = (at: number, by: 'code' | 'refresh') =>
+			forkOf(
+				[{ id: 'fork', session: { v: 1, fork_of: { flow: 'parent', by, revoked: at } } }],
+				'parent'
+			);
+		expect(revokedByFork(held(10), revokedAt(10, 'refresh'))).toBe('refresh');
+		// Newer tokens than those the fork found revoked: not said of them.
+		expect(revokedByFork(held(11), revokedAt(10, 'refresh'))).toBeNull();
+		expect(revokedByFork({ v: 1 }, revokedAt(10, 'code'))).toBeNull();
+		expect(revokedByFork(held(10), forkOf([], 'parent'))).toBeNull();
+		// The fork closed: what it found stays, for the same set only.
+		const closed = { fork_found: { by: 'code' as const, revoked: 10 } };
+		expect(revokedByFork(held(10, closed), undefined)).toBe('code');
+		expect(revokedByFork(held(12, closed), undefined)).toBeNull();
 	});
 });
 

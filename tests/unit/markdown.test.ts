@@ -49,7 +49,7 @@ describe('toMarkdown', () => {
 		expect(
 			toMarkdown(transcript(), { setup, generatedAt, revokedByFork: 'refresh' }).split('\n')[0]
 		).toBe(
-			"# ✕ Tokens revoked: the service revoked them when a superseded refresh token came back, in this flow's fork · Feed-reader OAuth playground transcript"
+			'# ✕ Tokens revoked: the service revoked them when a superseded refresh token came back, in a fork of this flow · Feed-reader OAuth playground transcript'
 		);
 		expect(md).toContain('| `client_id` | `sandbox-rw` |');
 		expect(md).toContain('| `redirect_uri` | `http://127.0.0.1:5173/callback` |');

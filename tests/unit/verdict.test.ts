@@ -190,11 +190,11 @@ describe('a replay in a fork (server/steps/replay.ts)', () => {
 		// The fork's exchanges are in the fork's transcript: only the server's word (byFork) says it.
 		expect(verdictOf([ok], T0, undefined, undefined, 'code')).toEqual({
 			tone: 'fail',
-			text: "✕ Tokens revoked: the service revoked them when their code was replayed, in this flow's fork",
+			text: '✕ Tokens revoked: the service revoked them when their code was replayed, in a fork of this flow',
 			target: 'tokens'
 		});
 		expect(verdictOf([ok], T0, undefined, undefined, 'refresh')?.text).toBe(
-			"✕ Tokens revoked: the service revoked them when a superseded refresh token came back, in this flow's fork"
+			'✕ Tokens revoked: the service revoked them when a superseded refresh token came back, in a fork of this flow'
 		);
 		expect(verdictOf([ok], T0, undefined, undefined, null)?.tone).toBe('ok');
 		// Nor are they said to still work under a later line.

@@ -121,7 +121,7 @@ function tokensVerdict(
 			target: 'tokens'
 		};
 	if (byFork)
-		return { tone: 'fail', text: `${REVOKED[byFork]}, in this flow's fork`, target: 'tokens' };
+		return { tone: 'fail', text: `${REVOKED[byFork]}, in a fork of this flow`, target: 'tokens' };
 	const scope = typeof body.scope === 'string' && body.scope.trim() ? body.scope.trim() : '';
 	const granted = scope ? `: ${scope}` : '';
 	const lifetime = typeof body.expires_in === 'number' ? body.expires_in * 1000 : undefined;

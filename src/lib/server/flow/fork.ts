@@ -50,3 +50,18 @@ export function forkIn(
 ): string | undefined {
 	return forkOf(flows, parent)?.id;
 }
+
+/**
+ * What this flow's fork found about the tokens the flow holds (replay.ts): revoked, by a replay of
+ * their code or a try of a superseded refresh token. The live fork's word, else that of a fork
+ * since closed (`fork_found`), and only while the flow holds that same set.
+ */
+export function revokedByFork(
+	session: Session,
+	fork: ReturnType<typeof forkOf>
+): NonNullable<Session['fork_of']>['by'] | null {
+	const at = session.tokens?.obtained_at;
+	if (at === undefined) return null;
+	if (fork?.revoked === at) return fork.by;
+	return session.fork_found?.revoked === at ? session.fork_found.by : null;
+}

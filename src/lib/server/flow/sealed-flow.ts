@@ -275,10 +275,14 @@ export class SealedFlow {
 		if (!found) return { closed: fork, gone: true };
 		if (!this.id || found.session.fork_of?.flow !== this.id) return refuse(NOT_ITS_FORK);
 		this.#closed.push(fork);
+		const { by, revoked } = found.session.fork_of;
 		// A code replay may have revoked the grant: its previous refresh token is no longer offered
 		// (a try now could only say what the replay did).
-		if (found.session.fork_of.by === 'code' && this.#session.previous_refresh)
+		if (by === 'code' && this.#session.previous_refresh)
 			this.#set({ ...this.#session, previous_refresh: undefined });
+		// What the fork found about the tokens both hold outlives it: the verdict goes on saying it.
+		if (revoked !== undefined && revoked === this.#session.tokens?.obtained_at)
+			this.#set({ ...this.#session, fork_found: { by, revoked } });
 		return { closed: fork };
 	}
 

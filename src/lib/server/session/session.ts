@@ -132,6 +132,12 @@ export interface Session {
 	spent?: NonNullable<Session['code']> & { setup_id?: string };
 	/** This flow is a fork (fork.ts): the flow it was made from, and what made it. */
 	fork_of?: ForkOf;
+	/**
+	 * What a fork of this flow, since closed, found about the tokens both held: revoked (its
+	 * `ForkOf.revoked`), by a replay of their code or a try of a superseded refresh token. Said only
+	 * while this flow holds that same set (`TokenSet.obtained_at`).
+	 */
+	fork_found?: { by: ForkOf['by']; revoked: number };
 	/** The token set as the page sees it: built from the redacted token response (tokens.ts). */
 	tokens?: TokenSet;
 	/**
