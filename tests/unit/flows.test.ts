@@ -24,6 +24,7 @@ import {
 } from '$lib/server/session/flow-cap';
 import { tabTarget } from '$lib/ui/tab-flow';
 import { forkIn, forkOf, revokedByFork } from '$lib/server/flow/fork';
+import { callbackTargets } from '$lib/server/steps/callback-route';
 import type { Session } from '$lib/server/session/session';
 
 const ID = 'AbCdEfGhIjKl-_09';
@@ -141,6 +142,29 @@ describe('which flow a redirect finds', () => {
 		expect(new Set(said).size).toBe(3);
 		expect(ignoredFinding('stale').message).toBe(said[2]);
 		expect(ignoredFinding('unsolicited').message).toMatch(/forged \(cross-site request forgery/);
+	});
+});
+
+describe('a redirect and a fork', () => {
+	test('a fork waits for no redirect: its consent request’s state finds no flow, and the others are found as before', () => {
+		const flows = [
+			{ id: 'parent', session: { v: 1, pending: { state: 'p-state' }, recent_states: ['old'] } },
+			{
+				id: 'fork',
+				session: {
+					v: 1,
+					pending: { state: 'f-state' },
+					recent_states: ['f-old'],
+					fork_of: { flow: 'parent', by: 'code' }
+				}
+			}
+		] as unknown as { id: string; session: Session }[];
+		const targets = callbackTargets(flows);
+		const route = (q: string) => routeCallback(new URLSearchParams(q), targets);
+		expect(route('state=f-state&code=c')).toEqual({ kind: 'none' });
+		expect(route('state=f-old&code=c')).toEqual({ kind: 'none' });
+		expect(route('state=p-state&code=c')).toEqual({ kind: 'pending', id: 'parent' });
+		expect(route('state=old&code=c')).toEqual({ kind: 'recent', id: 'parent' });
 	});
 });
 

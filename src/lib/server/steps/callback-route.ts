@@ -10,11 +10,11 @@
  * one flow exchange a code with another flow's setup.
  */
 import { flowPage } from '$lib/oauth/flow-id';
-import { routeCallback } from '$lib/oauth/callback';
+import { routeCallback, type FlowStates } from '$lib/oauth/callback';
 import { raise } from '$lib/oauth/catalogue/raise';
 import { UNSOLICITED_CALLBACK } from '$lib/oauth/catalogue/state-check';
 import { MAX_CALLBACK_QUERY } from './redirect-back';
-import { readAllFlows, someFlowDropped } from '../session/session';
+import { readAllFlows, someFlowDropped, type Session } from '../session/session';
 import { SealedFlow } from '../flow/sealed-flow';
 import type { FlowContext } from '../flow/context';
 import { escapeHtml, plainPage } from '../plain-page';
@@ -27,14 +27,7 @@ export async function answerCallback(
 ): Promise<{ redirect: string } | { response: Response }> {
 	const { cookies, source } = context;
 	const flows = url.search.length > MAX_CALLBACK_QUERY ? [] : await readAllFlows(cookies, source);
-	const route = routeCallback(
-		url.searchParams,
-		flows.map(({ id, session }) => ({
-			id,
-			pending: session.pending?.state,
-			recent: session.recent_states
-		}))
-	);
+	const route = routeCallback(url.searchParams, callbackTargets(flows));
 	if (route.kind === 'none')
 		return {
 			response: unsolicitedPage(
@@ -48,6 +41,19 @@ export async function answerCallback(
 	flow.receiveCallback(url, headers, context.app.clock(), flowPage(route.id));
 	await flow.seal();
 	return { redirect: flowPage(route.id) };
+}
+
+/**
+ * The flows a redirect may go to, by the states they wait for or used lately. A fork is the record
+ * of a try (flow/action.ts, FORK_IS_RECORD): it waits for no redirect, so its consent request's
+ * state finds no flow (outcome 3) and the record stays as it was.
+ */
+export function callbackTargets(flows: readonly { id: string; session: Session }[]): FlowStates[] {
+	return flows.map(({ id, session }) =>
+		session.fork_of
+			? { id }
+			: { id, pending: session.pending?.state, recent: session.recent_states }
+	);
 }
 
 /** Outcome 3: a page in the house style (plain, like the host-name page), with nothing of the request in it. */
