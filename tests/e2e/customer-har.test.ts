@@ -7,7 +7,10 @@
  *
  * A file at the import's limits (5 MB, 16 different client secrets of 1,024 characters) is
  * imported without holding the page up, with its progress shown; one with a 17th secret is
- * refused at once; a secret sent in one entry is hidden where another entry echoes it.
+ * refused at once; a secret sent in one entry is hidden where another entry echoes it. A proxy's HAR
+ * of an application's token requests gets one finding per refused refresh, naming its cause: an
+ * older generation sent after a rotation (naming the refresh that replaced it), and other servers'
+ * refusals in their own words and shapes.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -373,4 +376,139 @@ test('an import under way can be cancelled: its progress goes, and nothing is im
 		'The import of 16-secrets.har was cancelled.'
 	);
 	expect(await p.getByTestId('imported-banner').count()).toBe(0);
+});
+
+/** A HAR 1.2 entry of a token request to `url` with `body`, answered `status` with `answer` (JSON). */
+function tokenEntry(at: number, body: string, status: number, answer: object) {
+	const text = JSON.stringify(answer);
+	return {
+		startedDateTime: new Date(Date.parse('2026-12-06T10:00:00.000Z') + at * 1000).toISOString(),
+		time: 5,
+		request: {
+			method: 'POST',
+			url: 'https://reader.example.test/oauth2/token',
+			httpVersion: 'HTTP/1.1',
+			headers: [{ name: 'Content-Type', value: 'application/x-www-form-urlencoded' }],
+			queryString: [],
+			cookies: [],
+			headersSize: -1,
+			bodySize: body.length,
+			postData: { mimeType: 'application/x-www-form-urlencoded', text: body }
+		},
+		response: {
+			status,
+			statusText: status === 200 ? 'OK' : 'Bad Request',
+			httpVersion: 'HTTP/1.1',
+			headers: [{ name: 'Content-Type', value: 'application/json' }],
+			cookies: [],
+			content: { size: text.length, mimeType: 'application/json', text },
+			redirectURL: '',
+			headersSize: -1,
+			bodySize: text.length
+		},
+		cache: {},
+		timings: { send: 0, wait: 5, receive: 0 }
+	};
+}
+
+test("a customer's HAR whose third refresh sends the first refresh token: one finding on it, naming the refresh that replaced that token, beside the service's own words; then refusals in Keycloak's, Google's and Auth0's words and shapes, one finding each (1280 px)", async ({
+	srv,
+	newPage
+}) => {
+	const tokens = (n: number) => ({
+		access_token: `access-token-${n}-abcdefgh`,
+		token_type: 'Bearer',
+		expires_in: 300,
+		refresh_token: `refresh-token-${n}-abcdefgh`,
+		scope: 'read'
+	});
+	const refresh = (n: number) =>
+		`grant_type=refresh_token&refresh_token=refresh-token-${n}-abcdefgh&client_id=feeds-app`;
+	const har = {
+		log: {
+			version: '1.2',
+			creator: { name: 'a proxy', version: '1' },
+			entries: [
+				tokenEntry(
+					0,
+					'grant_type=authorization_code&code=c-123456789&client_id=feeds-app',
+					200,
+					tokens(1)
+				),
+				tokenEntry(60, refresh(1), 200, tokens(2)),
+				tokenEntry(120, refresh(2), 200, tokens(3)),
+				tokenEntry(180, refresh(1), 400, {
+					error: 'invalid_grant',
+					error_description: 'This refresh token was already used.'
+				})
+			]
+		}
+	};
+	const path = join(dir, 'older-generation.har');
+	writeFileSync(path, JSON.stringify(har));
+
+	const p = await newPage({ width: 1280, height: 800 });
+	await openPlayground(p, srv.url);
+	await p.getByTestId('import-har').setInputFiles(path);
+	const entries = p.locator('.transcript details.exchange');
+	await expect.poll(() => entries.count()).toBe(4);
+	const refused = entries.nth(3);
+	expect(await refused.getAttribute('data-step')).toBe('refresh');
+	// One error finding, the cause, naming the refresh that replaced the token sent (#2).
+	const errors = refused.locator('li.finding-error');
+	await expect.poll(() => errors.count()).toBe(1);
+	const cause = refused.locator('li.finding[data-code="refresh-superseded"]');
+	expect(await cause.textContent()).toContain('the refresh #2 already returned a new one');
+	// The service's own words stay, quoted.
+	expect(await refused.textContent()).toContain('This refresh token was already used.');
+	expect(await p.locator('#verdict').innerText()).toMatch(
+		/^✕ Imported older-generation\.har: 4 exchanges; the first failure is #4 Refresh: invalid_grant/
+	);
+
+	// Refusals in the words and shapes of other servers, imported next: one finding each, its cause.
+	const lookalikes = [
+		[400, { error: 'invalid_grant', error_description: 'Session not active' }], // Keycloak
+		[400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' }], // Google
+		[403, { error: 'invalid_grant', error_description: 'Unknown or invalid refresh token.' }], // Auth0
+		[400, { error: 'invalid_request', error_description: 'Invalid refresh token' }]
+	] as const;
+	const others = {
+		log: {
+			version: '1.2',
+			creator: { name: 'a proxy', version: '1' },
+			entries: [
+				tokenEntry(
+					0,
+					'grant_type=authorization_code&code=c-123456789&client_id=feeds-app',
+					200,
+					tokens(1)
+				),
+				...lookalikes.map(([status, answer], i) =>
+					tokenEntry(60 * (i + 1), refresh(1), status, answer)
+				)
+			]
+		}
+	};
+	const path2 = join(dir, 'lookalikes.har');
+	writeFileSync(path2, JSON.stringify(others));
+	await p.getByTestId('import-har').setInputFiles(path2);
+	await expect.poll(() => entries.count()).toBe(5);
+	const causes = [];
+	for (let i = 1; i <= 4; i++)
+		causes.push(
+			await entries
+				.nth(i)
+				.locator('li.finding-error')
+				.evaluateAll((els) => els.map((e) => e.getAttribute('data-code')))
+		);
+	expect(causes).toEqual([
+		['refresh-session-ended'],
+		['refresh-not-active'],
+		['refresh-unknown'],
+		['refresh-unknown']
+	]);
+	// Auth0's 403 is said as a 403 where RFC 6749 §5.2 has 400 invalid_grant.
+	expect(await entries.nth(3).locator('li.finding-error').textContent()).toContain(
+		'It answered 403 invalid_grant where RFC 6749 §5.2 has 400 invalid_grant'
+	);
 });
