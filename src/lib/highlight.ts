@@ -7,6 +7,7 @@
  * time.
  */
 import type { HighlighterCore, ThemedToken } from 'shiki/core';
+import { jsonLines } from './highlight-json';
 
 export type Lang = 'http' | 'json';
 type Token = { content: string; style?: string };
@@ -135,6 +136,9 @@ export const CHUNK_LINES = 50;
 
 export async function highlight(code: string, lang: Lang): Promise<Line[] | undefined> {
 	if (code.length > MAX_HIGHLIGHT) return undefined;
+	// Valid JSON in the grammar's colours, without loading shiki (highlight-json.ts).
+	const fast = lang === 'json' ? jsonLines(code) : undefined;
+	if (fast) return fast;
 	const hl = await highlighter();
 	const { tokens, fg } = hl.codeToTokens(code, {
 		lang,
