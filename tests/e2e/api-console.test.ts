@@ -6,7 +6,7 @@
  * (the echo answers with the sandbox's zone headers, a look-alike of the service), and after the
  * answer the zone its headers show; its cost, once an answer has shown that zone's budget. With a
  * zone-1 limit of 5: the meter after one call, the line before the call that spends the last, and
- * the sixth call's 429, which says whose budget it is.
+ * the sixth call's 429, which says whose budget it is. An answer's two rate-limit meters line up.
  */
 import { expect } from 'vitest';
 import { shot } from '../helpers/browser';
@@ -54,6 +54,12 @@ test.for([1280, 390])(
 					String.raw`^Zone 1 \(reads\), as the sandbox counts it\. It spends 1 of the [\d,]+ left of [\d,]+ in Zone 1 \(reads\), resets at ${AT} \(in [^)]+\)\.$`
 				)
 			);
+		// The answer's two meters line up, one under the other, their bars at the same left edge.
+		const bars = p.locator('#userinfo [data-testid="rate-limits"]:visible meter');
+		await expect.poll(() => bars.count()).toBe(2);
+		const [one, two] = [(await bars.nth(0).boundingBox())!, (await bars.nth(1).boundingBox())!];
+		expect(two.x, 'the second bar starts where the first does').toBeCloseTo(one.x, 0);
+		expect(two.y, 'the second bar is under the first').toBeGreaterThan(one.y + one.height / 2);
 		// The API base moves to the echo; the sandbox keeps the sign-in, and the tokens go along
 		// once the form's question is answered yes (token-binding.ts).
 		await p.getByTestId('setup-summary').click();
