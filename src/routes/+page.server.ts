@@ -1,7 +1,7 @@
 import { dropLegacy, emptySession } from '$lib/server/session/session';
 import { flowParam, newFlowId } from '$lib/oauth/flow-id';
 import { prefillFrom, view } from '$lib/server/flow/page';
-import { revokedByFork } from '$lib/server/flow/fork';
+import { refreshHold, revokedByFork } from '$lib/server/flow/fork';
 import { SealedFlow } from '$lib/server/flow/sealed-flow';
 import { flowAction, flowContext, stepAction, stepActions } from '$lib/server/flow/action';
 import {
@@ -40,8 +40,11 @@ export const load: PageServerLoad = async (event) => {
 		/** This flow's fork (server/flow/fork.ts): one at a time, and what made it. */
 		fork: fork?.id ?? null,
 		forkBy: fork?.by ?? null,
-		/** This flow's refresh token is superseded by its fork's: refreshes are held (replay.ts). */
-		refreshHeld: fork?.by === 'refresh' && fork.superseded,
+		/**
+		 * This flow's refresh token is superseded by its fork's: refreshes are held (fork.ts). With
+		 * `fork` null, the fork that holds the newer tokens was dropped to make room.
+		 */
+		refreshHeld: !!refreshHold(session, fork),
 		/**
 		 * The fork's check found the tokens this flow holds revoked (replay.ts): by a replay of their
 		 * code, or a superseded refresh token. The verdict says so (exchange/verdict.ts).

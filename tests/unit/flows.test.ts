@@ -23,7 +23,7 @@ import {
 	closedNotice
 } from '$lib/server/session/flow-cap';
 import { tabTarget } from '$lib/ui/tab-flow';
-import { forkIn, forkOf, revokedByFork } from '$lib/server/flow/fork';
+import { forkIn, forkOf, refreshHold, revokedByFork } from '$lib/server/flow/fork';
 import { callbackTargets } from '$lib/server/steps/callback-route';
 import type { Session } from '$lib/server/session/session';
 
@@ -349,6 +349,36 @@ describe('one fork at a time', () => {
 		const closed = { fork_found: { by: 'code' as const, revoked: 10 } };
 		expect(revokedByFork(held(10, closed), undefined)).toBe('code');
 		expect(revokedByFork(held(12, closed), undefined)).toBeNull();
+	});
+
+	test('refreshes held: while the fork that superseded the refresh token lives, and after it was dropped, for that token set only', () => {
+		const held = (obtained_at: number, more: Partial<Session> = {}): Session =>
+			({ v: 1, tokens: { obtained_at }, ...more }) as Session;
+		const live = (by: 'code' | 'refresh', superseded: boolean) =>
+			forkOf(
+				[
+					{
+						id: 'fork',
+						session: {
+							v: 1,
+							fork_of: { flow: 'parent', by, ...(superseded ? { superseded } : {}) }
+						}
+					}
+				],
+				'parent'
+			);
+		expect(refreshHold(held(10), live('refresh', true))).toBe('fork');
+		expect(refreshHold(held(10), live('refresh', false))).toBeUndefined();
+		expect(refreshHold(held(10), live('code', true))).toBeUndefined();
+		expect(refreshHold(held(10), undefined)).toBeUndefined();
+		// The fork gone, the token it superseded is still superseded: held, said as such.
+		const superseded = { fork_superseded: 10 };
+		expect(refreshHold(held(10, superseded), undefined)).toBe('gone');
+		expect(refreshHold(held(10, superseded), live('code', false))).toBe('gone');
+		expect(refreshHold(held(10, superseded), live('refresh', true))).toBe('fork');
+		// Other tokens (taken from the fork, or a new flow's): nothing is held.
+		expect(refreshHold(held(11, superseded), undefined)).toBeUndefined();
+		expect(refreshHold({ v: 1, ...superseded }, undefined)).toBeUndefined();
 	});
 });
 

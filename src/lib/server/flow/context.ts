@@ -8,7 +8,8 @@
  */
 import type { Cookies } from '@sveltejs/kit';
 import type { Playground } from '../playground';
-import type { CookieSource } from '../session/session';
+import type { CookieSource, Session } from '../session/session';
+import type { Refusal } from './refusals';
 
 /** What a step needs of the request that runs it. */
 export interface StepContext {
@@ -21,10 +22,10 @@ export interface StepContext {
 	/** Aborted when the browser gives up on the request. */
 	readonly signal?: AbortSignal;
 	/**
-	 * Whether this flow's refresh token is superseded by its fork's (a try of the previous refresh
-	 * token that refreshed, replay.ts): a refresh is then held, asked only when one would be sent.
+	 * Why a refresh of this flow is held, if it is: its refresh token is superseded by its fork's (a
+	 * try that refreshed, replay.ts; fork.ts `refreshHold`). Asked only when one would be sent.
 	 */
-	readonly refreshHeld?: () => Promise<boolean>;
+	readonly refreshHeld?: (session: Session) => Promise<Refusal | undefined>;
 }
 
 /** What a flow is opened with: its steps' context, and the request's cookies. */

@@ -2,9 +2,10 @@
  * One fork at a time. A fork is a flow made from another under a new id, with a copy of its setup
  * and tokens: "Replay this code" makes one, "Replay the previous refresh token" another
  * (replay.ts). The fork records its parent (`fork_of` in its sealed session: the parent's id and
- * what made it); the parent records nothing, so making a fork never writes it, and it finds its
- * fork among the browser's flows by that record. The server stays stateless: the link between the
- * two lives in the fork's own cookie, and goes with it.
+ * what made it), and the parent finds its fork among the browser's flows by that record. The server
+ * stays stateless: the link between the two lives in the fork's own cookie, and goes with it. What
+ * the try found about the tokens both hold (revoked; the parent's refresh token superseded) the
+ * parent records too, when the try runs (`fork_found`, `fork_superseded`): it outlives the fork.
  *
  * A flow has at most one fork. A second is refused while the first exists, with the first's id, so
  * that the page links to it and offers "Close that fork", which drops it (session.ts `dropFlow`;
@@ -64,4 +65,19 @@ export function revokedByFork(
 	if (at === undefined) return null;
 	if (fork?.revoked === at) return fork.by;
 	return session.fork_found?.revoked === at ? session.fork_found.by : null;
+}
+
+/**
+ * Why this flow's refreshes are held, if they are: its fork's try refreshed and superseded its
+ * refresh token, and the fork holds the newer tokens ('fork': take them, or close the fork), or that
+ * fork was dropped to make room for newer flows, with them ('gone': the token here is superseded
+ * all the same, and a refresh would send it).
+ */
+export function refreshHold(
+	session: Session,
+	fork: ReturnType<typeof forkOf>
+): 'fork' | 'gone' | undefined {
+	if (fork?.by === 'refresh' && fork.superseded) return 'fork';
+	const at = session.tokens?.obtained_at;
+	return at !== undefined && session.fork_superseded === at ? 'gone' : undefined;
 }

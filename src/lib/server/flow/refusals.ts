@@ -151,6 +151,13 @@ export const REFRESH_HELD: Refusal = {
 		"This flow's refresh token was superseded by its fork's check: the fork's refresh replaced it, so a refresh here would send a superseded token, which the service may take as a reuse and answer by revoking the grant. Take the fork's newest tokens into this flow (step 5), or close the fork. Nothing was sent."
 };
 
+/** A refresh held: the fork whose try superseded this flow's refresh token was dropped (fork.ts). */
+export const REFRESH_HELD_FORK_GONE: Refusal = {
+	status: 409,
+	message:
+		"This flow's refresh token was superseded by its fork's check, and that fork, which held the newer tokens, was dropped to make room for newer flows: a refresh here would send a superseded token, which the service may take as a reuse and answer by revoking the grant. Start over for new tokens. Nothing was sent."
+};
+
 /** "Take the fork's newest tokens" with no such fork. */
 export const NOTHING_TO_TAKE: Refusal = {
 	status: 409,

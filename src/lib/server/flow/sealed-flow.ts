@@ -30,7 +30,7 @@ import {
 	replayFork,
 	replayRefresh
 } from '../steps/replay';
-import { forkOf } from './fork';
+import { forkOf, refreshHold } from './fork';
 import { handleCallback } from '../steps/redirect-back';
 import { presetSession, secretAfterSave } from './secret';
 import { tokensAfterSave } from './tokens';
@@ -62,6 +62,8 @@ import {
 	FORK_HELD,
 	NOTHING_TO_TAKE,
 	REFRESH_FORK_HELD,
+	REFRESH_HELD,
+	REFRESH_HELD_FORK_GONE,
 	FORK_TOO_LARGE,
 	formRefused,
 	NO_CONSENT_TO_OPEN,
@@ -159,14 +161,18 @@ export class SealedFlow {
 	 * below: it makes a fork of the flow.
 	 */
 	run<T>(step: StepRun<T>, input: T): Promise<StepResult> {
-		const c = { ...this.context, refreshHeld: () => this.#refreshHeld() };
+		const c = { ...this.context, refreshHeld: (s: Session) => this.#refreshHeld(s) };
 		return this.step((s) => step.run(c, s, input));
 	}
 
-	/** Whether this flow's fork superseded its refresh token (fork.ts): refreshes are held then. */
-	async #refreshHeld(): Promise<boolean> {
-		const fork = await this.liveForkOf();
-		return fork?.by === 'refresh' && fork.superseded;
+	/** Why a refresh is held, if it is: a fork superseded this flow's refresh token (fork.ts). */
+	async #refreshHeld(s: Session): Promise<Refusal | undefined> {
+		const at = s.tokens?.obtained_at;
+		// Only a flow a try superseded (or, recorded before the try said so here, one that saw a
+		// rotation) can be held: others are not, without reading the browser's other flows.
+		if (!s.previous_refresh && (at === undefined || s.fork_superseded !== at)) return undefined;
+		const hold = refreshHold(s, await this.liveForkOf());
+		return hold === 'fork' ? REFRESH_HELD : hold === 'gone' ? REFRESH_HELD_FORK_GONE : undefined;
 	}
 
 	/**
@@ -195,7 +201,8 @@ export class SealedFlow {
 			token_values,
 			tokens_for,
 			token_note: undefined,
-			previous_refresh: undefined
+			previous_refresh: undefined,
+			fork_superseded: undefined
 		});
 		this.#closed.push(fork.id);
 		return { taken: fork.id };
@@ -246,7 +253,7 @@ export class SealedFlow {
 			const fork = this.#make(r.fork).id!;
 			return {
 				ok: true,
-				session: r.session,
+				session: withForkFound(r.session ?? s, r.fork, by),
 				exchanges: [],
 				answer: { fork, forkExchanges: stampSetup(r.exchanges, s) }
 			};
@@ -281,8 +288,12 @@ export class SealedFlow {
 		if (by === 'code' && this.#session.previous_refresh)
 			this.#set({ ...this.#session, previous_refresh: undefined });
 		// What the fork found about the tokens both hold outlives it: the verdict goes on saying it.
+		// (A try records it here when it runs; a fork made before that did not.)
 		if (revoked !== undefined && revoked === this.#session.tokens?.obtained_at)
 			this.#set({ ...this.#session, fork_found: { by, revoked } });
+		// Closed on purpose: its newer tokens are given up, and this flow's refreshes go on.
+		if (this.#session.fork_superseded !== undefined)
+			this.#set({ ...this.#session, fork_superseded: undefined });
 		return { closed: fork };
 	}
 
@@ -530,4 +541,21 @@ function confirmedList(raw: FormDataEntryValue | null): string[] | undefined {
 	} catch {
 		return undefined;
 	}
+}
+
+/**
+ * The flow a try ran from, with what its fork found about the tokens both hold (fork.ts): revoked
+ * (`fork_found`), or this flow's refresh token superseded by the fork's refresh
+ * (`fork_superseded`). A code replay may have revoked the grant: the previous refresh token is no
+ * longer offered (a try could only say what the replay did). Recorded as the try runs, so that it
+ * outlives the fork, closed or dropped to make room.
+ */
+function withForkFound(session: Session, fork: Session, by: 'code' | 'refresh'): Session {
+	const at = session.tokens?.obtained_at;
+	const of = fork.fork_of;
+	let next = session;
+	if (at !== undefined && of?.revoked === at) next = { ...next, fork_found: { by, revoked: at } };
+	if (at !== undefined && of?.superseded) next = { ...next, fork_superseded: at };
+	if (by === 'code' && next.previous_refresh) next = { ...next, previous_refresh: undefined };
+	return next;
 }

@@ -133,11 +133,19 @@ export interface Session {
 	/** This flow is a fork (fork.ts): the flow it was made from, and what made it. */
 	fork_of?: ForkOf;
 	/**
-	 * What a fork of this flow, since closed, found about the tokens both held: revoked (its
-	 * `ForkOf.revoked`), by a replay of their code or a try of a superseded refresh token. Said only
-	 * while this flow holds that same set (`TokenSet.obtained_at`).
+	 * What a fork of this flow found about the tokens both held: revoked (its `ForkOf.revoked`), by a
+	 * replay of their code or a try of a superseded refresh token. Recorded here by the try itself,
+	 * so that it outlives the fork, closed or dropped to make room; said only while this flow holds
+	 * that same set (`TokenSet.obtained_at`).
 	 */
 	fork_found?: { by: ForkOf['by']; revoked: number };
+	/**
+	 * The token set (`TokenSet.obtained_at`) whose refresh token a fork's try superseded: the fork's
+	 * refresh replaced it (`ForkOf.superseded`). This flow's refreshes are held while it holds that
+	 * set, until it takes the fork's tokens or closes the fork; a fork dropped to make room leaves
+	 * them held, as the token is still superseded (fork.ts `refreshHold`).
+	 */
+	fork_superseded?: number;
 	/** The token set as the page sees it: built from the redacted token response (tokens.ts). */
 	tokens?: TokenSet;
 	/**

@@ -37,7 +37,6 @@ import {
 	NO_SETUP,
 	NO_TOKENS,
 	NOTHING_TO_REFRESH_WITH,
-	REFRESH_HELD,
 	PASTE_HOLDS_NOTHING,
 	PASTE_NOT_A_URL,
 	REFRESH_FIRST_FAILED,
@@ -361,8 +360,9 @@ export async function refreshTokens(
 	if (!need.ok) return need;
 	const tokens = realTokens(session);
 	if (!tokens?.refresh_token) return refuse(tokens ? NOTHING_TO_REFRESH_WITH : NO_TOKENS);
-	// Only a flow that saw a rotation can have a fork that superseded its refresh token.
-	if (session.previous_refresh && (await c.refreshHeld?.())) return refuse(REFRESH_HELD);
+	// A fork's try superseded this flow's refresh token (fork.ts `refreshHold`).
+	const held = await c.refreshHeld?.(session);
+	if (held) return refuse(held);
 	const { url, headers, body } = need;
 	const { raw, shown } = await sendStep(
 		c,
