@@ -284,6 +284,16 @@ test("after a fork refreshed with its refresh token, the original flow holds its
 	await shot(p.locator('#refresh'), 'refresh-held-1280');
 	expect(await axeProblems(p, { skip: ['.transcript'] })).toEqual([]);
 
+	// Closing the fork instead says first what it costs: the newest tokens, and the hold.
+	await p.getByRole('button', { name: 'Close that fork…' }).click();
+	const close = p.getByTestId('closefork-dialog');
+	await close.waitFor();
+	expect(await close.getByTestId('closefork-superseded').innerText()).toMatch(
+		/^The newest tokens go with it\. The fork’s refresh replaced this flow’s refresh token: once the fork is closed, this flow’s refreshes are no longer held/
+	);
+	expect(await close.innerText()).toContain('refresh token was tried in');
+	await p.keyboard.press('Escape');
+	await close.waitFor({ state: 'hidden' });
 	await held.getByRole('button', { name: "Take the fork's newest tokens" }).click();
 	await expect.poll(() => focused(p)).toBe('fork-taken');
 	expect(await held.count()).toBe(0);
