@@ -464,6 +464,11 @@ test("a customer's HAR whose third refresh sends the first refresh token: one fi
 	expect(await p.locator('#verdict').innerText()).toMatch(
 		/^✕ Imported older-generation\.har: 4 exchanges; the first failure is #4 Refresh: invalid_grant/
 	);
+	// The recording's refresh tokens, generation by generation, as the token panel lists a flow's.
+	const generations = p.locator(
+		'.transcript [data-testid="generations"] [data-testid="generation"]'
+	);
+	await expect.poll(() => generations.count()).toBe(3);
 
 	// Refusals in the words and shapes of other servers, imported next: one finding each, its cause.
 	const lookalikes = [
