@@ -323,9 +323,20 @@ describe('a fork dropped to make room for newer flows', () => {
 			/and that fork, which held the newer tokens, was dropped to make room for newer flows/
 		);
 		expect(exchangesOf(held)).toEqual([]);
-		// The refresh before an expired call is held the same way: the user-info call sends
-		// nothing but its own request.
 		expect((await flow.action('takefork')).status).toBe(409);
+		// Nor is the superseded token tried on purpose: a try would send it too.
+		for (const [action, confirm] of [
+			['tworefreshes', 'two-refreshes'],
+			['replayrefresh', 'replay-refresh']
+		] as const) {
+			const tried = await flow.action(action, { confirm });
+			expect(tried.status, action).toBe(409);
+			expect(String(tried.data.message)).toMatch(
+				/^This flow's refresh token was superseded by its fork's check: a try here would send a superseded token/
+			);
+			expect(tried.data.forkExchanges).toBeUndefined();
+		}
+		expect(page).not.toContain('data-testid="two-refreshes"');
 	});
 });
 

@@ -158,6 +158,13 @@ export const REFRESH_HELD_FORK_GONE: Refusal = {
 		"This flow's refresh token was superseded by its fork's check, and that fork, which held the newer tokens, was dropped to make room for newer flows: a refresh here would send a superseded token, which the service may take as a reuse and answer by revoking the grant. Start over for new tokens. Nothing was sent."
 };
 
+/** A try of this flow's refresh token, which a fork's try superseded (replay.ts). */
+export const TRY_SUPERSEDED: Refusal = {
+	status: 409,
+	message:
+		"This flow's refresh token was superseded by its fork's check: a try here would send a superseded token, as a refresh would, which the service may take as a reuse and answer by revoking the grant. Take the fork's newest tokens into this flow while the fork holds them, or start over. Nothing was sent."
+};
+
 /** "Take the fork's newest tokens" with no such fork. */
 export const NOTHING_TO_TAKE: Refusal = {
 	status: 409,

@@ -30,7 +30,8 @@ import {
 	NO_PREVIOUS_REFRESH,
 	NO_TOKENS_TO_RACE,
 	NOTHING_TO_REPLAY,
-	refuse
+	refuse,
+	TRY_SUPERSEDED
 } from '../flow/refusals';
 
 const RFC = 'RFC 6749 §4.1.2';
@@ -165,18 +166,26 @@ export async function replayCode(
  * Whether this flow may send its previous refresh token on purpose: a refresh of this flow replaced
  * it (the service rotated it), under the setup it still has, and the flow holds the tokens that
  * replaced it, none of them revoked (step 8 proved one no longer works: a refusal then could not
- * be told from what the try caused).
+ * be told from what the try caused), and no fork's try superseded them (`supersededHere`).
  */
 export function canReplayRefresh(session: Session): boolean {
 	const previous = session.previous_refresh;
 	return (
 		!session.fork_of &&
+		!supersededHere(session) &&
 		!!previous &&
 		!!realTokens(session)?.refresh_token &&
 		!session.tokens?.revoked &&
 		previous.setup_id === session.setup_id
 	);
 }
+
+/**
+ * Whether a fork's try superseded the refresh token this flow holds (`fork_superseded`): a try
+ * here would send that superseded token, as a refresh would (its refreshes are held).
+ */
+const supersededHere = (s: Session) =>
+	s.tokens?.obtained_at !== undefined && s.fork_superseded === s.tokens.obtained_at;
 
 const ok2xx = (ex: Exchange | undefined) =>
 	!!ex?.response && ex.response.status >= 200 && ex.response.status < 300;
@@ -261,6 +270,7 @@ export async function replayRefresh(
 	session: Session,
 	from: string
 ): Promise<StepResult & { fork?: Session }> {
+	if (supersededHere(session)) return refuse(TRY_SUPERSEDED);
 	if (!canReplayRefresh(session)) return refuse(NO_PREVIOUS_REFRESH);
 	const fork = replayFork(session, from, c.app.clock(), 'refresh');
 	const previous = session.previous_refresh!;
@@ -374,11 +384,12 @@ function answerWords(ex: Exchange): string {
 
 /**
  * Whether this flow may send "Two refreshes at once": it holds a refresh token, under its setup,
- * none of its tokens revoked.
+ * none of its tokens revoked, and no fork's try superseded it (`supersededHere`).
  */
 export function canRaceRefresh(session: Session): boolean {
 	return (
 		!session.fork_of &&
+		!supersededHere(session) &&
 		!!session.setup &&
 		!!realTokens(session)?.refresh_token &&
 		!session.tokens?.revoked
@@ -398,6 +409,7 @@ export async function raceRefresh(
 	session: Session,
 	from: string
 ): Promise<StepResult & { fork?: Session }> {
+	if (supersededHere(session)) return refuse(TRY_SUPERSEDED);
 	if (!canRaceRefresh(session)) return refuse(NO_TOKENS_TO_RACE);
 	const fork = replayFork(session, from, c.app.clock(), 'refresh');
 	const note = (which: string) =>
