@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import {
-	MAX_STATE_BYTES,
 	checkCallback,
 	consentUrl,
 	explainAuthorizationError,
@@ -8,6 +7,7 @@ import {
 	sameString,
 	stateBytes
 } from '$lib/oauth/consent';
+import { MAX_STATE_BYTES } from '$lib/oauth/setup-fields';
 import { raise } from '$lib/oauth/catalogue/raise';
 import * as authorizationError from '$lib/oauth/catalogue/authorization-error';
 

@@ -7,9 +7,7 @@ import { API_DOCS } from './docs';
 import { explaining, raise } from './catalogue/raise';
 import * as authorizationError from './catalogue/authorization-error';
 import type { Advice } from './advice';
-// Kept here, not in setup.ts: the page imports this module, and setup.ts would bring zod into the
-// browser bundle (zod probes for eval on load, which the page's CSP reports as a violation).
-export const MAX_STATE_BYTES = 500; // the service's API docs §4.1, §8
+import { MAX_STATE_BYTES } from './setup-fields';
 
 export interface ConsentRequest {
 	client_id: string;

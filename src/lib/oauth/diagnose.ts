@@ -12,7 +12,7 @@ import { specOf } from '$lib/steps/registry';
 import type { GrantType } from '$lib/steps/spec';
 import { headerValue } from '$lib/exchange/types';
 import { jsonObject } from '$lib/exchange/text';
-import { MAX_STATE_BYTES } from './consent';
+import { MAX_STATE_BYTES } from './setup-fields';
 import { explaining, raise, type Entry } from './catalogue/raise';
 import * as answer from './catalogue/answer';
 import * as authorizationError from './catalogue/authorization-error';

@@ -11,8 +11,15 @@
  * Pure, and imported by the browser as well as the server.
  */
 import type { z } from '$lib/zod';
-import { MAX_STATE_BYTES } from './consent';
 import { API_DOCS } from './docs';
+
+/**
+ * The longest state the service takes (the service's API docs §4.1, §8). Kept here, with the field
+ * it limits, not in consent.ts, which brings the authorization errors' words into the first load
+ * with it, nor in setup.ts, which would bring zod into the browser bundle (zod probes for eval on
+ * load, which the page's CSP reports as a violation).
+ */
+export const MAX_STATE_BYTES = 500;
 
 /**
  * zod, handed to each field's rule by the module that builds the schema (setup.ts). The table

@@ -6,7 +6,7 @@
  * first (nothing judged yet), or the registration accepted; and a state too long to send.
  * `diagnose.ts` decides which applies.
  */
-import { MAX_STATE_BYTES } from '../consent';
+import { MAX_STATE_BYTES } from '../setup-fields';
 import { apiDocs } from '../docs';
 import { entry, scopesOf } from './raise';
 
