@@ -1,7 +1,8 @@
 /**
- * In real Chromium: a fresh visit of `/` loads the script of its first render only (the setup, and
- * the later steps' cards as they stand before a setup). The steps after the setup, the dialogs and
- * the docs-link banner load when the page needs them, and then work. Each part is recognised by a
+ * In real Chromium: a fresh visit of `/` loads the script of its first render only (the setup, the
+ * later steps' cards as they stand before a setup, the diagram's empty frame). The steps after the
+ * setup, the diagram's arrows, the dialogs and the docs-link banner load when the page needs them,
+ * and then work. Each part is recognised by a
  * text only its own component holds, in the JavaScript the page fetched.
  */
 import { expect } from 'vitest';
@@ -23,7 +24,9 @@ const LATER = {
 	RefreshStep: 'data-action="refresh"',
 	ApiStep: 'Pick one to fill in the form',
 	TokenAdminStep: 'revocation-not-effective',
-	TokenPanel: 'data-testid="access-token"'
+	TokenPanel: 'data-testid="access-token"',
+	// The diagram's arrows: before the first exchange the page draws its frame alone.
+	SequenceDiagram: 'data-arrow'
 };
 const ON_DEMAND = {
 	ShortcutsDialog: 'Go to the next step',

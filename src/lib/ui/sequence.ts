@@ -14,16 +14,12 @@ import { judgedOk } from '$lib/exchange/verdict';
 import { specOf, STEP_NAMES, STEPS, type Step } from '$lib/steps/registry';
 import type { Travels } from '$lib/steps/spec';
 import { exchangeStatus, ofSetup, type ExchangeStatus } from './step-status';
+import { frameOf, GEOMETRY, type Lane, type SequenceFrame } from './sequence-frame';
 
-export type Lane = 'browser' | 'playground' | 'service';
+export { GEOMETRY, type Lane };
+
 /** An arrow's status: the exchange's own, worked out with the step statuses (step-status.ts). */
 export type StatusKind = ExchangeStatus;
-
-const LANES: readonly { id: Lane; name: string; short: string }[] = [
-	{ id: 'browser', name: 'Browser', short: 'Browser' },
-	{ id: 'playground', name: 'Playground server', short: 'Playground' },
-	{ id: 'service', name: 'Service', short: 'Service' }
-];
 
 /**
  * The step's number as the flow counts them (STEPS); the registration check, which is not a step
@@ -262,14 +258,6 @@ export function arrowAriaLabel(
 	return `${head}, ${f.status}${extra.length ? ` (${extra.join(', ')})` : ''}`;
 }
 
-interface LaneBox {
-	id: Lane;
-	name: string;
-	label: string;
-	x: number;
-	boxWidth: number;
-}
-
 interface ArrowRow {
 	id: string;
 	step: Step;
@@ -298,36 +286,12 @@ interface ArrowRow {
 	title: string;
 }
 
-export interface SequenceLayout {
-	width: number;
-	height: number;
-	/** True when the labels had to be shortened. */
-	compact: boolean;
-	lanes: LaneBox[];
-	laneTop: number;
-	laneBottom: number;
+export interface SequenceLayout extends SequenceFrame {
 	rows: ArrowRow[];
 	rowX: number;
 	rowWidth: number;
 	rowHeight: number;
-	/** Where the empty-state hint goes. */
-	hintY: number;
 }
-
-export const GEOMETRY = {
-	pad: 8,
-	headerTop: 6,
-	headerHeight: 28,
-	firstRow: 44,
-	rowHeight: 54,
-	emptyHeight: 64,
-	bottom: 10,
-	/** Estimated widths of one character: labels are 12 px monospace, lane names 13 px sans-serif. */
-	labelChar: 7.4,
-	nameChar: 7.6,
-	minWidth: 240,
-	defaultWidth: 640
-} as const;
 
 const HEAD = 9;
 
@@ -342,23 +306,10 @@ export function layoutSequence(
 	} = {}
 ): SequenceLayout {
 	const g = GEOMETRY;
-	const width = Math.max(
-		g.minWidth,
-		Math.round(opts.width && opts.width > 0 ? opts.width : g.defaultWidth)
-	);
-	const col = (width - 2 * g.pad) / 3;
-	const lanes: LaneBox[] = LANES.map((l, i) => {
-		const label = l.name.length * g.nameChar + 16 <= col - 8 ? l.name : l.short;
-		return {
-			id: l.id,
-			name: l.name,
-			label,
-			x: g.pad + col * (i + 0.5),
-			boxWidth: Math.min(col - 8, label.length * g.nameChar + 16)
-		};
-	});
+	const frame = frameOf(opts.width, exchanges.length);
+	const { width, lanes } = frame;
 	const xOf = (lane: Lane) => lanes.find((l) => l.id === lane)!.x;
-	let compact = lanes.some((l) => l.label !== l.name);
+	let compact = frame.compact;
 	const numbers = exchangeNumbers(exchanges);
 	const rows: ArrowRow[] = exchanges.map((ex, i) => {
 		const number = numbers.get(ex.id);
@@ -397,19 +348,12 @@ export function layoutSequence(
 			title: `${ex.request.method} ${ex.request.url.split('?')[0]} → ${statusPhrase(ex)}`
 		};
 	});
-	const body = exchanges.length ? exchanges.length * g.rowHeight : g.emptyHeight;
-	const laneBottom = g.firstRow + body;
 	return {
-		width,
-		height: laneBottom + g.bottom,
+		...frame,
 		compact,
-		lanes,
-		laneTop: g.headerTop + g.headerHeight,
-		laneBottom,
 		rows,
 		rowX: g.pad / 2,
 		rowWidth: width - g.pad,
-		rowHeight: g.rowHeight,
-		hintY: g.firstRow + g.emptyHeight / 2
+		rowHeight: g.rowHeight
 	};
 }
