@@ -3,7 +3,6 @@ import type { Exchange, Step } from '$lib/exchange/types';
 import {
 	arrowAriaLabel,
 	arrowLabels,
-	GEOMETRY,
 	lanesOf,
 	layoutSequence,
 	shortPath,
@@ -11,6 +10,7 @@ import {
 	statusCode,
 	statusKind
 } from '$lib/ui/sequence';
+import { GEOMETRY } from '$lib/ui/sequence-frame';
 
 const SANDBOX = 'http://127.0.0.1:5173/sandbox';
 

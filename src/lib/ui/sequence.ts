@@ -16,8 +16,6 @@ import type { Travels } from '$lib/steps/spec';
 import { exchangeStatus, ofSetup, type ExchangeStatus } from './step-status';
 import { frameOf, GEOMETRY, type Lane, type SequenceFrame } from './sequence-frame';
 
-export { GEOMETRY, type Lane };
-
 /** An arrow's status: the exchange's own, worked out with the step statuses (step-status.ts). */
 export type StatusKind = ExchangeStatus;
 
