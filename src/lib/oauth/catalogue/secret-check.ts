@@ -7,6 +7,7 @@
  * order of the checks, so that is "likely" except where the order is known (the sandbox's).
  * `judge-secret.ts` decides which applies.
  */
+import { STEPS } from '$lib/steps/registry';
 import { entry } from './raise';
 
 const RFC6749 = (s: string) => `RFC 6749 §${s}`;
@@ -80,7 +81,7 @@ export const SECRET_GRANT_REFUSED = entry({
 	level: 'warning',
 	message: (via: 'par' | 'token', words: string | undefined) =>
 		`The service most likely accepted the client credentials, but this client may not use ${via === 'par' ? 'pushed authorization requests or this response type' : 'the authorization-code grant'} (unauthorized_client).${said(words)}`,
-	fix: 'Allow it in the client’s registration at the service (for the flow: the authorization-code grant, and the refresh token grant for step 5).',
+	fix: `Allow it in the client’s registration at the service (for the flow: the authorization-code grant, and the refresh token grant for step ${STEPS.refresh.n}).`,
 	ref: RFC6749('5.2')
 });
 

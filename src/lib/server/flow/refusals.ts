@@ -9,6 +9,7 @@
  * protocol writes (a URL the token may not go to, why the secret is not sent) stay with that rule;
  * the refusal gives them their status.
  */
+import { STEPS } from '$lib/steps/registry';
 
 /** The statuses a refusal answers with: the request, the flow's state, too late, a step it needed. */
 type RefusalStatus = 400 | 409 | 410 | 424;
@@ -147,8 +148,7 @@ export const REFRESH_FORK_HELD: Refusal = {
 /** A refresh held: this flow's fork superseded its refresh token (replay.ts). */
 export const REFRESH_HELD: Refusal = {
 	status: 409,
-	message:
-		"This flow's refresh token was superseded by its fork's check: the fork's refresh replaced it, so a refresh here would send a superseded token, which the service may take as a reuse and answer by revoking the grant. Take the fork's newest tokens into this flow (step 5), or close the fork. Nothing was sent."
+	message: `This flow's refresh token was superseded by its fork's check: the fork's refresh replaced it, so a refresh here would send a superseded token, which the service may take as a reuse and answer by revoking the grant. Take the fork's newest tokens into this flow (step ${STEPS.refresh.n}), or close the fork. Nothing was sent.`
 };
 
 /** A refresh held: the fork whose try superseded this flow's refresh token was dropped (fork.ts). */
