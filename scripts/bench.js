@@ -5,6 +5,7 @@
 //
 // One module per figure in scripts/bench/ (a-exchange.js … g-cold-start.js), each with its table
 // row; the settings and the targets are in scripts/bench/config.js.
+import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import { resolve } from 'node:path';
@@ -50,11 +51,27 @@ function markdownTable(rows) {
 	return lines.join('\n');
 }
 
+/**
+ * The commit the run measured, and `+changes` when the checkout had uncommitted changes outside
+ * bench/ (the results file itself changes with every run); undefined outside a git checkout.
+ */
+function measuredCommit() {
+	try {
+		const git = (/** @type {string[]} */ ...args) =>
+			execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+		const changed = git('status', '--porcelain', '--', '.', ':!bench').length > 0;
+		return git('rev-parse', '--short', 'HEAD') + (changed ? '+changes' : '');
+	} catch {
+		return undefined;
+	}
+}
+
 async function main() {
 	const started = new Date();
 	ensureBuild();
 	const env = {
 		date: started.toISOString(),
+		commit: measuredCommit(),
 		node: process.version,
 		platform: `${os.type()} ${os.release()} ${os.arch()}`,
 		cpus: os.cpus().length,
@@ -66,7 +83,7 @@ async function main() {
 		serverEnv: SERVER_ENV
 	};
 	console.log(
-		`Benchmark${QUICK ? ' (--quick)' : ''}: ${env.date}, Node ${env.node}, ${env.cpus} CPUs (${env.cpuModel}), load average ${env.loadAverageAtStart.join(' ')}`
+		`Benchmark${QUICK ? ' (--quick)' : ''}: ${env.date}${env.commit ? ` at ${env.commit}` : ''}, Node ${env.node}, ${env.cpus} CPUs (${env.cpuModel}), load average ${env.loadAverageAtStart.join(' ')}`
 	);
 	console.log(
 		`The bench's servers run with ${Object.entries(SERVER_ENV)

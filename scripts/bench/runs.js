@@ -71,7 +71,7 @@ export function summary(runs) {
 	const figures = last.map(headline);
 	/** @type {string[]} */
 	const lines = [
-		`Last ${last.length} runs: ${last.map((r) => `${r.environment?.date} (load average ${r.environment?.loadAverageAtStart?.join(' ')})`).join('; ')}`
+		`Last ${last.length} runs: ${last.map((r) => `${r.environment?.date}${r.environment?.commit ? ` at ${r.environment.commit}` : ''} (load average ${r.environment?.loadAverageAtStart?.join(' ')})`).join('; ')}`
 	];
 	for (const name of Object.keys(figures[0] ?? {})) {
 		const xs = /** @type {number[]} */ (
