@@ -3,7 +3,7 @@
 // and adds every raw number to bench/results.json, which keeps every run (scripts/bench/runs.js),
 // then sums up the last three. `npm run bench -- --quick` is a smaller run.
 //
-// One module per figure in scripts/bench/ (a-exchange.js … g-cold-start.js), each with its table
+// One module per figure in scripts/bench/ (a-exchange.js … j-har-limits.js), each with its table
 // row; the settings and the targets are in scripts/bench/config.js.
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
@@ -23,6 +23,7 @@ import {
 } from './bench/f-highlighting.js';
 import { coldStartRow, measureColdStart } from './bench/g-cold-start.js';
 import { interactionDetails, interactionRow, measureInteraction } from './bench/h-interaction.js';
+import { harLimitsDetails, harLimitsRow, measureHarLimits } from './bench/j-har-limits.js';
 import { measureWorkers, workersCeiling, workersDetails, workersRow } from './bench/i-workers.js';
 import { CONFIG, MiB, QUICK, SERVER_ENV, TARGETS } from './bench/config.js';
 import { prepareSamples } from './bench/samples.js';
@@ -116,6 +117,8 @@ async function main() {
 	const hl = await measureHighlighting(p.base);
 	console.log('(h) click to drawn on the userinfo step in Chromium…');
 	const interaction = await measureInteraction(p.base);
+	console.log('(j) a 5 MB HAR at the import’s limits in Chromium…');
+	const harLimits = await measureHarLimits(p.base);
 	await p.srv.stop();
 
 	console.log(
@@ -135,7 +138,8 @@ async function main() {
 		highlightingRow(hl),
 		coldStartRow(cold),
 		interactionRow(interaction),
-		workersRow(workers, p.load)
+		workersRow(workers, p.load),
+		harLimitsRow(harLimits)
 	];
 
 	const results = {
@@ -151,6 +155,7 @@ async function main() {
 		highlighting: hl,
 		coldStart: cold,
 		interaction,
+		harLimits,
 		workers: { ...workers, limits: workersCeiling(workers, p.load, env.cpus) },
 		finished: new Date().toISOString(),
 		loadAverageAtEnd: os.loadavg().map((x) => round(x))
@@ -164,6 +169,7 @@ async function main() {
 	if (fl) console.log(firstLoadDetails(fl));
 	console.log(highlightingDetails(hl));
 	console.log(interactionDetails(interaction));
+	console.log(harLimitsDetails(harLimits));
 	for (const line of workersDetails(workers, p.load, env.cpus)) console.log(line);
 	console.log(`  load average at the end: ${results.loadAverageAtEnd.join(' ')}`);
 	console.log(`\n${summary(runs).join('\n')}`);

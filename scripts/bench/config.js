@@ -14,7 +14,8 @@ export const CONFIG = QUICK
 			memWarmup: 100,
 			coldRuns: 3,
 			highlightRuns: 3,
-			interactionRuns: 10
+			interactionRuns: 10,
+			harRuns: 2
 		}
 	: {
 			samples: 400,
@@ -27,7 +28,8 @@ export const CONFIG = QUICK
 			memWarmup: 200,
 			coldRuns: 5,
 			highlightRuns: 10,
-			interactionRuns: 40
+			interactionRuns: 40,
+			harRuns: 5
 		};
 export const PREP_CONCURRENCY = 4;
 export const SESSION_CONCURRENCY = 8;
@@ -51,7 +53,11 @@ export const TARGETS = {
 	highlightedMs: 300,
 	coldStartMs: 1500,
 	/** (h): click to drawn on the userinfo step, minus the action request's own time. */
-	interactionMs: 50
+	interactionMs: 50,
+	/** (j): while a 5 MB HAR with 16 secrets is imported, no main-thread task this long… */
+	harLongTaskMs: 200,
+	/** …and the one with a 17th secret refused within this much of the main thread's time. */
+	harRefusalMs: 200
 };
 
 /**

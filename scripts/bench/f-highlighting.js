@@ -51,7 +51,7 @@ function jsonBody(bytes) {
 
 // In the page: long tasks are recorded from the start, and one import is timed from the input's
 // change event to the body's first paint as plain text and to the last highlighted line.
-const OBSERVE = `window.__long = [];
+export const OBSERVE_LONG_TASKS = `window.__long = [];
 new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push({ start: e.startTime, ms: e.duration }); }).observe({ type: 'longtask', buffered: true });`;
 
 /** @param {import('playwright-core').Page} page @param {string} file @param {string} marker */
@@ -141,7 +141,7 @@ export async function measureHighlighting(base) {
 		for (let i = 0; i < CONFIG.highlightRuns; i++) {
 			const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 			const page = await context.newPage();
-			await page.addInitScript(OBSERVE);
+			await page.addInitScript(OBSERVE_LONG_TASKS);
 			await page.goto(base + '/');
 			await page.locator('main[data-ready="true"]').waitFor();
 			cold.push(await importOnce(page, file, marker));

@@ -57,7 +57,9 @@ export function headline(r) {
 		'(g) cold start, ms': r.coldStart?.medianMs,
 		'(h) click to drawn minus request, ms': r.interaction?.page.median,
 		'(i) two workers ÷ one process at 16': ratio(0),
-		'(i) two workers ÷ one process at 64': ratio(1)
+		'(i) two workers ÷ one process at 64': ratio(1),
+		'(j) 16-secret HAR, longest task, ms': r.harLimits?.importLongestTask.max,
+		'(j) 17-secret HAR, main thread to the refusal, ms': r.harLimits?.refusalMainThread.median
 	};
 }
 

@@ -6,8 +6,9 @@
  * application's own files are left out and counted.
  *
  * A file at the import's limits (5 MB, 16 different client secrets of 1,024 characters) is
- * imported without holding the page up, with its progress shown; one with a 17th secret is
- * refused at once; a secret sent in one entry is hidden where another entry echoes it. A proxy's HAR
+ * imported with its progress shown and announced, and none of its secrets on the page; one with a
+ * 17th secret is refused with the reason (what either costs the page's main thread is the bench's
+ * (j), scripts/bench/j-har-limits.js); a secret sent in one entry is hidden where another entry echoes it. A proxy's HAR
  * of an application's token requests gets one finding per refused refresh, naming its cause: an
  * older generation sent after a rotation (naming the refresh that replaced it), and other servers'
  * refusals in their own words and shapes.
@@ -21,8 +22,7 @@ import { shot } from '../helpers/browser';
 import { openPlayground } from '../helpers/e2e';
 import { axeAt, axeProblems } from '../helpers/axe';
 import { e2eTest } from '../helpers/fixtures';
-import { longTasksSince, mainThreadClock, pageNow, watchLongTasks } from '../helpers/long-tasks';
-import { manySecretsHar } from '../helpers/many-secrets-har';
+import { manySecretsHar } from '../../scripts/lib/many-secrets-har.js';
 
 const test = e2eTest();
 
@@ -198,16 +198,14 @@ test("a customer's HAR whose consent request the service refused for its redirec
 	await shot(p, '65c-customer-har-redirect-refused-1280', { screen: true });
 });
 
-test('attack: a 5 MB HAR with 16 different 1,024-character client secrets imports with no main-thread task over 200 ms, its progress shown and announced', async ({
+test('attack: a 5 MB HAR with 16 different 1,024-character client secrets imports, its progress shown and announced, none of its secrets on the page', async ({
 	srv,
 	newPage
 }) => {
 	const { path, secrets } = atTheLimits(16);
 	const p = await newPage();
-	await watchLongTasks(p);
 	await openPlayground(p, srv.url);
 	const progress = await recordProgress(p);
-	const from = await pageNow(p);
 	await p.getByTestId('import-har').setInputFiles(path);
 	if (process.env.SCREENSHOTS === '1') {
 		await p
@@ -221,13 +219,6 @@ test('attack: a 5 MB HAR with 16 different 1,024-character client secrets import
 	// The first exchanges are drawn, a few per task, the others a click away.
 	const entries = p.locator('.transcript details.exchange');
 	await expect.poll(() => entries.count()).toBe(25);
-	// The observer reports every task over 50 ms with its duration, from the choice of the file to
-	// the last of the 25 drawn: none may reach 200 ms.
-	const tasks = await longTasksSince(p, from);
-	expect(
-		tasks.filter((t) => t.ms >= 200),
-		`long tasks: ${JSON.stringify(tasks)}`
-	).toEqual([]);
 	expect(await banner.innerText()).toContain(`Showing ${ENTRIES} exchanges from 16-secrets.har`);
 	// The progress was on the page while the file was redacted, counting up, and was announced.
 	const { shown, said } = await progress();
@@ -265,27 +256,16 @@ test('attack: a 5 MB HAR with 16 different 1,024-character client secrets import
 	expect(secrets.filter((s) => fifty.includes(s))).toEqual([]);
 });
 
-test('attack: a 5 MB HAR with 17 different client secrets is refused with the reason, in under 200 ms of main-thread time, at 390 px', async ({
+test('attack: a 5 MB HAR with 17 different client secrets is refused with the reason, at 390 px', async ({
 	srv,
 	newPage
 }) => {
 	const { path } = atTheLimits(17);
 	const p = await newPage({ width: 390, height: 844 });
-	await watchLongTasks(p);
 	await openPlayground(p, srv.url);
-	const mainThread = await mainThreadClock(p);
-	const from = await pageNow(p);
-	const before = await mainThread();
 	await p.getByTestId('import-har').setInputFiles(path);
 	const refusal = p.getByTestId('import-error');
 	await refusal.waitFor({ timeout: 60_000 });
-	const tasks = await longTasksSince(p, from);
-	const spent = (await mainThread()) - before;
-	expect(
-		tasks.filter((t) => t.ms >= 200),
-		JSON.stringify(tasks)
-	).toEqual([]);
-	expect(spent, `main-thread time from the choice of the file to the refusal`).toBeLessThan(200);
 	expect(await refusal.innerText()).toBe(
 		'17-secrets.har: This HAR holds 17 different client secrets; the playground redacts at most 16 per file, so it did not import the file rather than show one it could not hide. Record one client’s flow at a time.'
 	);

@@ -1,22 +1,26 @@
 /**
  * A HAR of token requests sending `secrets` different client secrets of `length` characters, one
- * after another, for the tests of what an import may cost: the issue's file (1,000 token requests
+ * after another, for the e2e tests and the bench's (j), which import it: the issue's file (1,000 token requests
  * with different 1,024-character secrets froze the page for 26 s) at the import's limits. Each
  * answer echoes the secret of the request before it (under a name that is not `client_secret`), so
  * a secret is found in another entry than the one that sends it; a filler in each answer brings the
  * file to `bytes` bytes. Made by the test that needs it: megabytes are not committed.
  */
-export interface ManySecretsHar {
-	/** The file's text, exactly `bytes` bytes long (all ASCII). */
-	text: string;
-	/** The secrets, in the order the requests send them. */
-	secrets: string[];
-}
+/**
+ * @typedef {object} ManySecretsHar
+ * @property {string} text the file's text, exactly `bytes` bytes long (all ASCII)
+ * @property {string[]} secrets the secrets, in the order the requests send them
+ */
 
 const TOKEN = 'https://reader.test/oauth2/token';
 
-/** A secret of `length` characters made from `i`, of letters, digits and `-._~`. */
-export function secretOf(i: number, length: number): string {
+/**
+ * A secret of `length` characters made from `i`, of letters, digits and `-._~`.
+ * @param {number} i
+ * @param {number} length
+ * @returns {string}
+ */
+function secretOf(i, length) {
 	const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';
 	let out = `s${i}-`;
 	let x = i + 1;
@@ -27,19 +31,13 @@ export function secretOf(i: number, length: number): string {
 	return out.slice(0, length);
 }
 
-export function manySecretsHar({
-	secrets: count,
-	entries,
-	bytes,
-	length = 1024
-}: {
-	secrets: number;
-	entries: number;
-	bytes: number;
-	length?: number;
-}): ManySecretsHar {
+/**
+ * @param {{ secrets: number, entries: number, bytes: number, length?: number }} options
+ * @returns {ManySecretsHar}
+ */
+export function manySecretsHar({ secrets: count, entries, bytes, length = 1024 }) {
 	const secrets = Array.from({ length: count }, (_, i) => secretOf(i, length));
-	const make = (filler: (k: number) => string) =>
+	const make = (/** @type {(k: number) => string} */ filler) =>
 		JSON.stringify({
 			log: {
 				version: '1.2',
@@ -81,7 +79,8 @@ export function manySecretsHar({
 	if (each < 0) throw new Error(`${entries} entries take ${bare} bytes, over ${bytes}`);
 	const extra = bytes - bare - each * entries;
 	const sentence = 'The service refused the client; this text fills the answer. ';
-	const fill = (n: number) => sentence.repeat(Math.ceil(n / sentence.length)).slice(0, n);
+	const fill = (/** @type {number} */ n) =>
+		sentence.repeat(Math.ceil(n / sentence.length)).slice(0, n);
 	const text = make((k) => fill(each + (k < extra ? 1 : 0)));
 	if (text.length !== bytes) throw new Error(`made ${text.length} bytes, not ${bytes}`);
 	return { text, secrets };
