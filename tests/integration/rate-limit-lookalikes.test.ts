@@ -12,7 +12,12 @@ import { freePort, startServer, type TestServer } from '../helpers/server';
 import { Client, consentUrlFrom, decide } from '../helpers/client';
 import { startScriptedService, type ScriptedService } from '../helpers/scripted-service';
 import { budgetOf } from '../../src/lib/exchange/rate-limit-headers';
-import { budgetWarnings, clockWords, meterWords } from '../../src/lib/ui/rate-limit-words';
+import {
+	budgetWarnings,
+	clockWords,
+	latestMeters,
+	meterWords
+} from '../../src/lib/ui/rate-limit-words';
 import type { Exchange } from '../../src/lib/exchange/types';
 
 let srv: TestServer;
@@ -123,7 +128,7 @@ test("Feedly's headers: 57 used and no limit, the reset 23,841 s after the answe
 		`57 used, resets at ${hhmm(at + 23841_000, at)} (in 6 h 37 min)`
 	);
 	// A count with no limit is never "nearly spent".
-	expect(budgetWarnings([ex!], 1, at, utc)).toEqual([]);
+	expect(budgetWarnings(latestMeters([ex!]), 1, at, utc)).toEqual([]);
 });
 
 test('nearly spent at a look-alike: the next call in any zone is warned of, until the reset', async () => {
@@ -145,11 +150,11 @@ test('nearly spent at a look-alike: the next call in any zone is warned of, unti
 	// The reset in the server's clock, taken against its Date (whole seconds): within a second of it.
 	const { resetAt } = budgetOf(ex!)!.meters[0]!;
 	expect(Math.abs(resetAt! - reset * 1000)).toBeLessThan(1000);
-	expect(budgetWarnings([ex!], 2, at, utc).map((w) => w.said)).toEqual([
+	expect(budgetWarnings(latestMeters([ex!]), 2, at, utc).map((w) => w.said)).toEqual([
 		`Requests: nearly spent, 1 of 60 left, resets at ${hhmm(resetAt!, at)}.`
 	]);
-	expect(budgetWarnings([ex!], 1, at, utc)).toHaveLength(1);
-	expect(budgetWarnings([ex!], 1, resetAt!, utc)).toEqual([]);
+	expect(budgetWarnings(latestMeters([ex!]), 1, at, utc)).toHaveLength(1);
+	expect(budgetWarnings(latestMeters([ex!]), 1, resetAt!, utc)).toEqual([]);
 });
 
 test('a shape the meters do not know: its headers as received, and no meter', async () => {

@@ -203,32 +203,36 @@ describe('latestMeters: the newest reading of each budget, from the calls of the
 describe('budgetWarnings: before a call, the budget it draws on when nearly spent', () => {
 	test('zone 1 with one call left: said before a read, not before a write', () => {
 		const list = [answered('userinfo', NOW - MIN, zones(4, 0))];
-		expect(budgetWarnings(list, 1, NOW, utc)).toStrictEqual([
+		expect(budgetWarnings(latestMeters(list), 1, NOW, utc)).toStrictEqual([
 			{
 				key: 'zone1',
 				text: 'Zone 1 (reads): nearly spent, 1 of 5 left, resets at 14:04 (in 8 min).',
 				said: 'Zone 1 (reads): nearly spent, 1 of 5 left, resets at 14:04.'
 			}
 		]);
-		expect(budgetWarnings(list, 2, NOW, utc)).toStrictEqual([]);
+		expect(budgetWarnings(latestMeters(list), 2, NOW, utc)).toStrictEqual([]);
 	});
 
 	test('zone 2 spent: said before a write', () => {
 		const list = [answered('api', NOW, zones(0, 10))];
-		expect(budgetWarnings(list, 2, NOW, utc).map((w) => w.text)).toEqual([
+		expect(budgetWarnings(latestMeters(list), 2, NOW, utc).map((w) => w.text)).toEqual([
 			'Zone 2 (writes): spent, 0 of 10 left, resets at 14:05 (in 9 min).'
 		]);
 	});
 
 	test('more than 10% and more than one call left: nothing', () => {
-		expect(budgetWarnings([answered('api', NOW, zones(3, 8))], 1, NOW, utc)).toEqual([]);
-		expect(budgetWarnings([answered('api', NOW, zones(3, 8))], 2, NOW, utc)).toEqual([]);
+		expect(budgetWarnings(latestMeters([answered('api', NOW, zones(3, 8))]), 1, NOW, utc)).toEqual(
+			[]
+		);
+		expect(budgetWarnings(latestMeters([answered('api', NOW, zones(3, 8))]), 2, NOW, utc)).toEqual(
+			[]
+		);
 	});
 
 	test('once the budget has reset, nothing', () => {
 		const list = [answered('api', NOW - 10 * MIN, zones(5, 10))];
-		expect(budgetWarnings(list, 1, NOW, utc)).toEqual([]);
-		expect(budgetWarnings(list, 1, NOW - 2 * MIN, utc)).toHaveLength(1);
+		expect(budgetWarnings(latestMeters(list), 1, NOW, utc)).toEqual([]);
+		expect(budgetWarnings(latestMeters(list), 1, NOW - 2 * MIN, utc)).toHaveLength(1);
 	});
 
 	test('a newer answer with more left takes the warning back', () => {
@@ -236,7 +240,7 @@ describe('budgetWarnings: before a call, the budget it draws on when nearly spen
 			answered('api', NOW - 2 * MIN, zones(5, 0)),
 			answered('api', NOW - MIN, zones(0, 0))
 		];
-		expect(budgetWarnings(list, 1, NOW, utc)).toEqual([]);
+		expect(budgetWarnings(latestMeters(list), 1, NOW, utc)).toEqual([]);
 	});
 
 	test("another service's budget, with no zone, counts for every call", () => {
@@ -249,7 +253,7 @@ describe('budgetWarnings: before a call, the budget it draws on when nearly spen
 			])
 		];
 		for (const zone of [1, 2] as const)
-			expect(budgetWarnings(list, zone, NOW, utc).map((w) => w.text)).toEqual([
+			expect(budgetWarnings(latestMeters(list), zone, NOW, utc).map((w) => w.text)).toEqual([
 				'Requests: nearly spent, 6 of 60 left, resets at 14:16 (in 20 min).'
 			]);
 	});
@@ -261,34 +265,34 @@ describe('budgetWarnings: before a call, the budget it draws on when nearly spen
 				['X-Ratelimit-Reset', '60']
 			])
 		];
-		expect(budgetWarnings(list, 1, NOW, utc)).toEqual([]);
+		expect(budgetWarnings(latestMeters(list), 1, NOW, utc)).toEqual([]);
 	});
 });
 
 describe('costWords: before Send, what a call spends of its zone', () => {
 	test('one of what the newest reading left in that zone, and when it resets', () => {
 		const list = [answered('userinfo', NOW - MIN, zones(1, 3))];
-		expect(costWords(list, 1, NOW, utc)).toBe(
+		expect(costWords(latestMeters(list), 1, NOW, utc)).toBe(
 			'It spends 1 of the 4 left of 5 in Zone 1 (reads), resets at 14:04 (in 8 min).'
 		);
-		expect(costWords(list, 2, NOW, utc)).toBe(
+		expect(costWords(latestMeters(list), 2, NOW, utc)).toBe(
 			'It spends 1 of the 7 left of 10 in Zone 2 (writes), resets at 14:04 (in 8 min).'
 		);
 	});
 
 	test('a reading that has reset since: said so, with what it had left', () => {
 		const list = [answered('api', NOW - 10 * MIN, zones(5, 10))];
-		expect(costWords(list, 1, NOW, utc)).toBe(
+		expect(costWords(latestMeters(list), 1, NOW, utc)).toBe(
 			'It spends 1 call of Zone 1 (reads), whose last reading (0 left) reset at 13:55 (1 min ago).'
 		);
 	});
 
 	test('no reading of that zone (none yet, or a budget with no zone): nothing', () => {
-		expect(costWords([], 1, NOW, utc)).toBeUndefined();
+		expect(costWords(latestMeters([]), 1, NOW, utc)).toBeUndefined();
 		const github = answered('api', NOW, [
 			['X-RateLimit-Limit', '60'],
 			['X-RateLimit-Remaining', '59']
 		]);
-		expect(costWords([github], 1, NOW, utc)).toBeUndefined();
+		expect(costWords(latestMeters([github]), 1, NOW, utc)).toBeUndefined();
 	});
 });

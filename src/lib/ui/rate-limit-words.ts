@@ -13,19 +13,40 @@ import { specOf } from '$lib/steps/registry';
 /** A moment as the user reads it: "14:05" today, "2 Jul 14:05" another day, in their time zone. */
 export type ClockWords = (at: number, now: number) => string;
 
+/**
+ * The page's formatters, one per time zone ('' for the user's own): every answer's meters have
+ * their clock, and making a formatter takes longer than formatting with it.
+ */
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 /** `timeZone`: an IANA name; the user's own (the browser's) when not given. */
 export function clockWords(timeZone?: string): ClockWords {
-	const format = new Intl.DateTimeFormat('en-GB', {
-		timeZone,
-		year: 'numeric',
-		month: 'short',
-		day: 'numeric',
-		hour: '2-digit',
-		minute: '2-digit',
-		hourCycle: 'h23'
-	});
-	const parts = (ms: number) =>
-		Object.fromEntries(format.formatToParts(ms).map((p) => [p.type, p.value]));
+	let format = formats.get(timeZone ?? '');
+	if (!format) {
+		format = new Intl.DateTimeFormat('en-GB', {
+			timeZone,
+			year: 'numeric',
+			month: 'short',
+			day: 'numeric',
+			hour: '2-digit',
+			minute: '2-digit',
+			hourCycle: 'h23'
+		});
+		formats.set(timeZone ?? '', format);
+	}
+	const f = format;
+	// The meters under every answer are said again at each tick of the page's clock, with the same
+	// reset times and the same `now`: each moment is taken apart once (a handful are in use at a time).
+	const seen = new Map<number, Record<string, string>>();
+	const parts = (ms: number) => {
+		let p = seen.get(ms);
+		if (!p) {
+			if (seen.size >= 64) seen.clear();
+			p = Object.fromEntries(f.formatToParts(ms).map((x) => [x.type, x.value]));
+			seen.set(ms, p);
+		}
+		return p;
+	};
 	return (at, now) => {
 		const a = parts(at);
 		const n = parts(now);
@@ -47,7 +68,9 @@ export function spanWords(ms: number): string {
 	return `${s} s`;
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+// One formatter: `toLocaleString` makes one for every number it writes.
+const COUNT = new Intl.NumberFormat('en-US');
+const count = (n: number) => COUNT.format(n);
 
 /**
  * "resets at 14:05 (in 9 min)", or "reset at 14:05 (3 min ago)" once past; without the time to go
@@ -121,17 +144,18 @@ export function latestMeters(exchanges: readonly Exchange[]): Meter[] {
 
 /**
  * What a call in `zone` costs, before Send: one call of the budget the newest answers showed for
- * that zone, with what is left and when it resets ("It spends 1 of the 4 left in Zone 1 (reads),
- * resets at 14:05 (in 9 min)."); once that reading has reset, only that it has. None without a
- * reading of the zone's budget.
+ * that zone (`meters`, from `latestMeters`), with what is left and when it resets ("It spends 1 of
+ * the 4 left in Zone 1 (reads), resets at 14:05 (in 9 min)."); once that reading has reset, only
+ * that it has. None without a reading of the zone's budget. The meters are read from the answers
+ * once, not at every tick of the clock that moves `now`.
  */
 export function costWords(
-	exchanges: readonly Exchange[],
+	meters: readonly Meter[],
 	zone: 1 | 2,
 	now: number,
 	clock: ClockWords
 ): string | undefined {
-	const m = latestMeters(exchanges).find((m) => m.zone === zone && m.left !== undefined);
+	const m = meters.find((m) => m.zone === zone && m.left !== undefined);
 	if (!m) return undefined;
 	const unit = m.unit ? ` ${m.unit}` : '';
 	if (m.resetAt !== undefined && m.resetAt <= now)
@@ -149,16 +173,17 @@ export interface BudgetWarning {
 }
 
 /**
- * Before a call in `zone`: a line for each budget it draws on that the newest answers left nearly
- * spent and that has not reset since (a budget with no zone counts every call).
+ * Before a call in `zone`: a line for each budget it draws on that the newest answers (`meters`,
+ * from `latestMeters`) left nearly spent and that has not reset since (a budget with no zone counts
+ * every call).
  */
 export function budgetWarnings(
-	exchanges: readonly Exchange[],
+	meters: readonly Meter[],
 	zone: 1 | 2,
 	now: number,
 	clock: ClockWords
 ): BudgetWarning[] {
-	return latestMeters(exchanges)
+	return meters
 		.filter((m) => (m.zone === undefined || m.zone === zone) && nearlySpent(m))
 		.filter((m) => m.resetAt === undefined || m.resetAt > now)
 		.map((m) => {
