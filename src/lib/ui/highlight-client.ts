@@ -6,6 +6,7 @@
  */
 import { CHUNK_LINES, MAX_HIGHLIGHT, toChunks, type Chunks, type Lang } from '$lib/highlight';
 import type { HighlightRequest } from '$lib/highlight.worker';
+import { nextTask } from './next-task';
 
 type Answer = { id: number; chunks?: Chunks };
 
@@ -61,21 +62,30 @@ export async function highlightChunks(code: string, lang: Lang): Promise<Chunks 
 	});
 }
 
-/** How long one frame may spend drawing highlighted code, all the page's code blocks together. */
-const FRAME_BUDGET_MS = 8;
+/**
+ * How long one task may spend drawing highlighted code, all the page's code blocks together: short
+ * enough that a key or a click waits at most this long, and the browser draws a frame in between.
+ */
+const TASK_BUDGET_MS = 8;
 
 /** The code blocks waiting to draw a step, first come first served; `live` false once stopped. */
 const drawing: { step: () => boolean; live: boolean }[] = [];
-let frame = 0;
+let scheduled = false;
 
-function drawFrame() {
-	frame = 0;
+function schedule() {
+	if (scheduled) return;
+	scheduled = true;
+	void nextTask().then(drawTask);
+}
+
+function drawTask() {
+	scheduled = false;
 	const start = performance.now();
 	try {
-		while (drawing.length && performance.now() - start < FRAME_BUDGET_MS) {
+		while (drawing.length && performance.now() - start < TASK_BUDGET_MS) {
 			const job = drawing[0]!;
 			// A step may start others (appended) or stop this one (then it is dropped next time
-			// round); one that throws is dropped, and the others go on in the next frame.
+			// round); one that throws is dropped, and the others go on in the next task.
 			let more = false;
 			try {
 				more = job.live && job.step();
@@ -84,19 +94,22 @@ function drawFrame() {
 			}
 		}
 	} finally {
-		if (drawing.length) frame = requestAnimationFrame(drawFrame);
+		if (drawing.length) schedule();
 	}
 }
 
 /**
- * Runs `step` in animation frames until it returns false, with one budget per frame for every code
- * block of the page: each block had a budget of its own, and the hundred blocks of 25 imported
- * exchanges, highlighted at once, drew in one frame of 45 ms. Returns the function that stops it.
+ * Runs `step` in tasks of the page's event loop until it returns false, with one budget per task
+ * for every code block of the page: each block had a budget of its own, and the hundred blocks of
+ * 25 imported exchanges, highlighted at once, drew in one frame of 45 ms. A task follows the one
+ * before it (`nextTask`), not the next animation frame: waiting for frames left the page idle for
+ * half of each one, and a 100 KB body's colours came about 40 ms later, cold and warm (bench (f)).
+ * The browser still draws between two tasks when a frame is due. Returns the function that stops it.
  */
-export function drawInFrames(step: () => boolean): () => void {
+export function drawInTasks(step: () => boolean): () => void {
 	const job = { step, live: true };
 	drawing.push(job);
-	frame ||= requestAnimationFrame(drawFrame);
+	schedule();
 	return () => {
 		job.live = false;
 	};
