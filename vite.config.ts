@@ -36,8 +36,9 @@ export default defineConfig({
 	server: { host: '127.0.0.1', port: 5173 },
 	// Non-ASCII characters in the output are escaped: a script holding one beyond Latin-1 (29 of the
 	// 67 did: typographic quotes, other alphabets) is decoded into a two-byte string, which the
-	// browser decodes and compiles more slowly. The HAR import's worker, compiled afresh for each file, read a 20 KB file about
-	// 6 ms sooner of 140 (docs/history.md); the first load's gzip size did not grow.
+	// browser decodes and compiles more slowly. The HAR import's worker, compiled afresh for each
+	// file, read a 20 KB file about 6 ms sooner of 140 (docs/history.md); the first load's gzip size
+	// did not grow.
 	build: { rolldownOptions: { output: { charset: 'ascii' } } },
 	// The highlighter's worker loads shiki in chunks, on first use: a module worker can.
 	worker: { format: 'es', rolldownOptions: { output: { charset: 'ascii' } } },
