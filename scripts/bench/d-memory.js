@@ -79,7 +79,7 @@ export async function measureMemory() {
 export function memoryRow(mem) {
 	return {
 		figure: '(d) memory, RSS growth',
-		measured: `${mem.rssGrowthMiB >= 0 ? '+' : ''}${mem.rssGrowthMiB.toFixed(1)} MB after ${mem.sessions} sessions with tokens${mem.failed ? ` (${mem.failed} flows failed)` : ''} (${mem.before.vmRssMiB.toFixed(1)} → ${mem.after.vmRssMiB.toFixed(1)} MB, each after a full GC and idle)`,
+		measured: `${mem.rssGrowthMiB >= 0 ? '+' : ''}${mem.rssGrowthMiB.toFixed(1)} MB after ${mem.sessions} sessions with tokens${mem.failed ? ` (${mem.failed} flows failed)` : ''} (${mem.before.vmRssMiB.toFixed(1)} → ${mem.after.vmRssMiB.toFixed(1)} MB, each after a full GC and idle; the V8 heap in use ${mem.heapUsedGrowthMiB >= 0 ? '+' : ''}${mem.heapUsedGrowthMiB.toFixed(1)} MB)`,
 		target: `≤ ${TARGETS.rssGrowthMiB} MB after ${TARGETS.rssGrowthSessions}`,
 		met:
 			mem.sessions < TARGETS.rssGrowthSessions

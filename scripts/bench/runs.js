@@ -46,6 +46,8 @@ export function headline(r) {
 		'(c) own CPU per step at 16, ms': own[0],
 		'(c) own CPU per step at 64, ms': own[1],
 		'(d) RSS growth, MB': r.memory?.rssGrowthMiB,
+		// What the sessions keep, without the spread of V8's reserve and the allocator's around it.
+		'(d) V8 heap in use growth, MB': r.memory?.heapUsedGrowthMiB,
 		'(e) first-load JS gzip, KB': r.firstLoad?.js
 			? round(r.firstLoad.js.gzipBytes / 1024, 1)
 			: undefined,
