@@ -351,9 +351,14 @@ test('a made-up value is the prefix and 32 letters and digits, random each time'
 	expect(a).toMatch(/^oauth-playground-secret-check-[A-Za-z0-9]{32}$/);
 	expect(isMadeUp(a)).toBe(true);
 	expect(madeUp()).not.toBe(a);
+	const tail = a.slice(MADE_UP_PREFIX.length);
 	for (const other of [
 		`${MADE_UP_PREFIX}short`,
 		`${MADE_UP_PREFIX}${'a'.repeat(31)}-`,
+		// One character too many, after or before the 32, and another prefix of the same length.
+		`${a}b`,
+		`${MADE_UP_PREFIX}-${tail}`,
+		`O${MADE_UP_PREFIX.slice(1)}${tail}`,
 		`x${a}`,
 		'SplxlOBeZQQYbYS6WxSbIA'
 	])

@@ -14,12 +14,10 @@ import type { HarRequest, StepSpec } from './spec';
  */
 export const MADE_UP_PREFIX = 'oauth-playground-secret-check-';
 
-/** A value the check made up: its prefix and 32 letters and digits. */
+/** A value the check made up: its prefix and 32 letters and digits, nothing before or after. */
 export function isMadeUp(value: string): boolean {
 	return (
-		value.length === MADE_UP_PREFIX.length + 32 &&
-		/^[A-Za-z0-9]{32}$/.test(value.slice(MADE_UP_PREFIX.length)) &&
-		value.startsWith(MADE_UP_PREFIX)
+		value.startsWith(MADE_UP_PREFIX) && /^[A-Za-z0-9]{32}$/.test(value.slice(MADE_UP_PREFIX.length))
 	);
 }
 
