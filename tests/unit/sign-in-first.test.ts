@@ -43,11 +43,57 @@ describe('a sign-in asked for first', () => {
 		expect(signInRedirect('http://[bad', AUTHORIZE)).toBe(false);
 	});
 
+	test('the other spellings of a sign-in path and of the field that carries the consent URL back', () => {
+		// GitLab's /users/sign_in (Devise), /sign-in, /log-in, /log_in, /logon, /log-on.
+		for (const path of ['/users/sign_in', '/sign-in', '/log-in', '/log_in', '/logon', '/log-on'])
+			expect(signInRedirect(path, AUTHORIZE), path).toBe(true);
+		// Auth0's returnTo, GitHub's return_to; a field that only ends or starts like one is not one,
+		// and a field that is none carries nothing back, whatever its value.
+		const back = '/o/authorize/%3Fclient_id%3Ddot-nope';
+		expect(signInRedirect(`/account?returnTo=${back}`, AUTHORIZE)).toBe(true);
+		expect(signInRedirect(`/account?return_to=${back}`, AUTHORIZE)).toBe(true);
+		for (const field of ['skip_next', 'nextpage', 'client'])
+			expect(signInRedirect(`/account?${field}=${back}`, AUTHORIZE), field).toBe(false);
+		// The consent URL's path is compared without its trailing slashes: a value without them, or a
+		// consent URL written with two, is still the way back.
+		expect(signInRedirect('/account?next=/o/authorize%3Fx%3D1', AUTHORIZE)).toBe(true);
+		expect(
+			signInRedirect(
+				'/account?next=/o/authorize%3Fx%3D1',
+				'http://127.0.0.1:8000/o/authorize//?x=1'
+			)
+		).toBe(true);
+	});
+
+	test('a password field however its type is written: spaced, or unquoted', () => {
+		for (const input of [
+			'<input type = "password" name="p">',
+			'<input type= "password" name="p">',
+			'<input type=password name=p>'
+		])
+			expect(
+				signInPage(`<html><head><title>Sign in</title></head><body>${input}</body></html>`),
+				input
+			).toBe(true);
+	});
+
 	test('a page with a password field and no consent words', () => {
 		expect(signInPage(EXPRESS_SIGN_IN)).toBe(true);
 		expect(signInPage(KEYCLOAK_LOGIN)).toBe(true);
 		expect(signInPage(CONSENT)).toBe(false);
 		expect(signInPage(CONSENT_WITH_PASSWORD)).toBe(false);
+		// The consent word only in the title, before a heading: read as a word of its own.
+		expect(
+			signInPage(
+				'<html><head><title>Authorize</title></head><body><h1>Reader App</h1><input type="password"></body></html>'
+			)
+		).toBe(false);
+		// In British spelling too, with no other consent word.
+		expect(
+			signInPage(
+				'<html><body><h1>Authorise Reader App</h1><input type="password"><button>Authorise</button></body></html>'
+			)
+		).toBe(false);
 		expect(signInPage('<html><body>Welcome</body></html>')).toBe(false);
 	});
 });
