@@ -12,7 +12,7 @@
  * Why a refresh failed, against look-alikes of how other servers refuse a refresh token, in their
  * real wording and shapes (Keycloak's 400 invalid_grant "Session not active" and "Token is not
  * active", Google's "Token has been expired or revoked.", Auth0's 403 "Unknown or invalid refresh
- * token.", a server answering invalid_request): one error finding each, with its cause, "most
+ * token.", a server answering invalid_request, GitHub's 200 bad_refresh_token): one error finding each, with its cause, "most
  * likely" where the words do not prove it, and the verdict line names it.
  *
  * A 429 from the sandbox (its zone-1 budget set to 2 here), through the playground: the spent zone,
@@ -415,6 +415,15 @@ describe('why a refresh failed, against look-alikes of other servers', () => {
 			jsonAnswer(400, { error: 'invalid_request', error_description: 'Invalid refresh token' }),
 			'refresh-unknown',
 			/It answered 400 invalid_request where/
+		],
+		[
+			"GitHub's 200 with an error object",
+			jsonAnswer(200, {
+				error: 'bad_refresh_token',
+				error_description: 'The refresh token passed is incorrect or expired.'
+			}),
+			'refresh-not-active',
+			/It answered 200 bad_refresh_token where .* a client that checks only the status code takes it for tokens/
 		]
 	])(
 		'%s: one finding with its cause, and the verdict names it',

@@ -4,7 +4,8 @@
  * is on record of the refresh token it sent (`RefreshHistory`: worked out from a recording's
  * exchanges by `refreshHistories`, for a HAR import), then from the service's own words, for any
  * server. A refusal of the client (invalid_client), of the grant type or of the scope is no refusal
- * of the refresh token: the token endpoint's own findings say those.
+ * of the refresh token: the token endpoint's own findings say those. GitHub answers its refusal
+ * with 200 and an error object (`bad_refresh_token`): a refusal too, in a shape of its own.
  */
 import type { Exchange, Finding } from '$lib/exchange/types';
 import { formFields, isFormBody, jsonObject } from '$lib/exchange/text';
@@ -36,13 +37,16 @@ const NOT_THE_TOKEN = new Set([
 	'invalid_scope'
 ]);
 
+/** The errors that refuse the refresh token itself: RFC 6749 §5.2's, and GitHub's own. */
+const REFUSES_TOKEN = new Set(['invalid_grant', 'bad_refresh_token']);
+
 /** A refresh's answer that refuses its refresh token, read for its error and words; else none. */
 function refusal(
 	ex: Exchange
 ): { error: string; words: string | undefined; answered: string | undefined } | undefined {
 	if (specOf(ex.step).grantType !== 'refresh_token') return undefined;
 	const res = ex.response;
-	if (!res || res.status < 400 || res.status >= 500) return undefined;
+	if (!res || (res.status >= 300 && res.status < 400) || res.status >= 500) return undefined;
 	const body = jsonObject(res.body);
 	const error = typeof body?.error === 'string' ? body.error : undefined;
 	const description = body?.error_description;
@@ -51,7 +55,7 @@ function refusal(
 	if (!error || NOT_THE_TOKEN.has(error)) return undefined;
 	// invalid_request is the request's, unless its words are about the token.
 	if (error === 'invalid_request' && !/token/i.test(words ?? '')) return undefined;
-	if (error !== 'invalid_grant' && error !== 'invalid_request' && res.status !== 403)
+	if (!REFUSES_TOKEN.has(error) && error !== 'invalid_request' && res.status !== 403)
 		return undefined;
 	const answered =
 		res.status === 400 && error === 'invalid_grant' ? undefined : `${res.status} ${error}`;

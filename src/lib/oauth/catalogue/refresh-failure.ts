@@ -7,8 +7,8 @@
  * the server says has ended (Keycloak's "Session not active"), a token it says is no longer active
  * or has expired or been revoked (Keycloak's "Token is not active", Google's "Token has been
  * expired or revoked."), one it does not know (Auth0's "Unknown or invalid refresh token"). A
- * service that answers a 403 or `invalid_request` for what §5.2 calls a 400 `invalid_grant` is
- * said to, beside the cause. `refresh-cause.ts` decides which applies.
+ * service that answers a 403 or `invalid_request` for what §5.2 calls a 400 `invalid_grant`, or a
+ * 200 with an error object (GitHub's `bad_refresh_token`), is said to, beside the cause. `refresh-cause.ts` decides which applies.
  */
 import { entry } from './raise';
 
@@ -19,11 +19,12 @@ const said = (words: string | undefined) => (words ? ` The service said: "${word
 
 /**
  * How the service answered, when it is not RFC 6749 §5.2's 400 invalid_grant for a refused refresh
- * token: a client that acts on invalid_grant (a new sign-in) misses it, and may loop.
+ * token: a client that acts on invalid_grant (a new sign-in) misses it, and may loop; a success
+ * status (GitHub's 200) passes a client that checks only the status.
  */
 const shape = (answered: string | undefined) =>
 	answered
-		? ` It answered ${answered} where RFC 6749 §5.2 has 400 invalid_grant: a client that starts a new sign-in on invalid_grant misses this one, and may retry it in a loop.`
+		? ` It answered ${answered} where RFC 6749 §5.2 has 400 invalid_grant: a client that starts a new sign-in on invalid_grant misses this one, and may retry it in a loop.${answered.startsWith('2') ? ' And a client that checks only the status code takes it for tokens: read the error field of every answer.' : ''}`
 		: '';
 
 /** What to do when the refresh token is spent for good: a new consent. */
