@@ -246,8 +246,39 @@ describe('token endpoint errors (RFC 6749 §5.2)', () => {
 		);
 		expect(err({ error: 'invalid_request', error_description: 42 }).code).toBe('invalid_request');
 	});
-	test('a 200 carrying an error object is still an error, not a token response', () => {
-		expect(codes({ status: 200, body: '{"error":"invalid_grant"}' })).toEqual(['invalid_grant']);
+	test('a 200 carrying an error object is still an error, not a token response, and its status is said', () => {
+		expect(codes({ status: 200, body: '{"error":"invalid_grant"}' })).toEqual([
+			'invalid_grant',
+			'error-in-success'
+		]);
+		const said = run({ status: 200, body: '{"error":"invalid_grant"}' })[1]!;
+		expect(said.level).toBe('warning');
+		expect(said.message).toBe(
+			'The error invalid_grant came with HTTP 200, a success status, where RFC 6749 §5.2 sends errors with 400 (401 for invalid_client): a client that checks only the status code takes this answer for tokens, and finds none.'
+		);
+		// GitHub answers every token error with 200: its code exchange's refusal.
+		expect(
+			codes({
+				status: 200,
+				body: JSON.stringify({
+					error: 'bad_verification_code',
+					error_description: 'The code passed is incorrect or expired.'
+				})
+			})
+		).toEqual(['bad_verification_code', 'error-in-success']);
+		// A refused refresh token's cause says the status itself, in its one finding.
+		expect(
+			codes({
+				step: 'refresh',
+				status: 200,
+				body: JSON.stringify({
+					error: 'bad_refresh_token',
+					error_description: 'The refresh token passed is incorrect or expired.'
+				})
+			})
+		).toEqual(['refresh-not-active']);
+		// An error status is the standard's shape: nothing more said.
+		expect(codes({ status: 400, body: '{"error":"invalid_grant"}' })).toEqual(['invalid_grant']);
 	});
 	test('an error member that is not a string is no error object: the URL is probably not the token endpoint', () => {
 		expect(codes({ status: 400, body: '{"error":7}' })).toEqual(['wrong-endpoint']);

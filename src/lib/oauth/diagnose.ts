@@ -521,10 +521,12 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 			out.push(raise(token.CONTENT_TYPE_NOT_SENT, ct));
 		const body = jsonObject(res.body);
 		if (wrong) out.push(wrong);
-		else if (body && typeof body.error === 'string')
+		else if (body && typeof body.error === 'string') {
+			// A refused refresh token: its most likely cause, in place of the generic finding; its
+			// words say a success status themselves (catalogue/refresh-failure.ts).
+			const refused = refreshRefusal(ex, ctx.refreshHistory);
 			out.push(
-				// A refused refresh token: its most likely cause, in place of the generic finding.
-				refreshRefusal(ex, ctx.refreshHistory) ??
+				refused ??
 					tokenErrorFinding(
 						grant,
 						body.error,
@@ -532,6 +534,9 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 						ctx
 					)
 			);
+			if (!refused && res.status >= 200 && res.status < 300)
+				out.push(raise(token.ERROR_IN_SUCCESS, res.status, body.error));
+		}
 		// A 2xx (a recorded response is final, never 1xx; a 3xx returned above).
 		else if (Math.floor(res.status / 100) === 2 && body)
 			out.push(...tokenResponseFindings(grant, body, ctx));

@@ -250,6 +250,19 @@ export const NO_ERROR_OBJECT = entry({
 	ref: RFC6749('5.2')
 });
 
+/**
+ * An OAuth error object in a success status (GitHub answers every token error with 200): a client
+ * that checks only the status takes it for tokens.
+ */
+export const ERROR_IN_SUCCESS = entry({
+	code: 'error-in-success',
+	level: 'warning',
+	message: (status: number, error: string) =>
+		`The error ${error} came with HTTP ${status}, a success status, where RFC 6749 §5.2 sends errors with 400 (401 for invalid_client): a client that checks only the status code takes this answer for tokens, and finds none.`,
+	fix: 'In the client, read the error field of every token answer, whatever its status.',
+	ref: RFC6749('5.2')
+});
+
 // The request and the response's headers.
 
 /** The token request went out without the form Content-Type (or with another one). */
