@@ -210,7 +210,72 @@ describe('the judgement of an answer, for any server', () => {
 		).toEqual(['secret-not-told']);
 		expect(codes(check(302, ''))).toEqual([]);
 		expect(codes(check(503, 'busy'))).toEqual([]);
+		expect(codes(check(500, err('invalid_client')))).toEqual([]);
 		expect(codes(check(undefined))).toEqual([]);
+	});
+});
+
+describe('the edges of the judgement', () => {
+	const html = { type: 'text/html' };
+
+	test('an error page as servers style and indent it: its line quoted as shown, the error named', () => {
+		const styled = check(
+			400,
+			'<html><head><style>body { margin: 0 } h1 { color: #c00 }</style></head><body><pre>\n   invalid_client: unknown client   \n</pre></body></html>',
+			html
+		);
+		expect(judgeSecretCheck(styled)[0]!.message).toBe(
+			'The service refused the client credentials: it answered invalid_client on its error page, so the secret, the client id or the authentication method (body or Basic) is wrong. The service said: "invalid_client: unknown client".'
+		);
+	});
+
+	test('in JSON: no error page is named, and the words are trimmed', () => {
+		const [found] = judgeSecretCheck(
+			check(401, err('invalid_client', '  Client authentication failed \n'))
+		);
+		expect(found!.message).toBe(
+			'The service refused the client credentials: it answered invalid_client, so the secret, the client id or the authentication method (body or Basic) is wrong. The service said: "Client authentication failed".'
+		);
+	});
+
+	test('a 405 page is the wrong URL too, even one that says invalid_client', () => {
+		for (const body of [
+			'<html><body><h1>Method Not Allowed</h1></body></html>',
+			'<html><body><p>invalid_client</p></body></html>'
+		])
+			expect(codes(check(405, body, html))).toEqual(['wrong-endpoint']);
+	});
+
+	test('only the Authorization header is the client’s Basic authentication, not a proxy’s', () => {
+		const proxied = check(401, err('invalid_client'), {
+			headers: [...FORM, ['Proxy-Authorization', 'Basic cHJveHk6cGFzcw==']]
+		});
+		expect(judgeSecretCheck(proxied)[0]!.fix).toContain('in the form body (client_secret_post)');
+	});
+
+	test('the made-up code refused: which server, and which error, are said', () => {
+		const answer = check(400, err('invalid_grant'));
+		expect(judgeSecretCheck(answer, { sandbox: true })[0]!.message).toContain(
+			'the sandbox checks the client before the code'
+		);
+		expect(judgeSecretCheck(answer)[0]!.message).toContain(
+			'it refused only the made-up code (invalid_grant). Servers usually check the client first'
+		);
+	});
+
+	test('words of a grant in another error, or another status, do not make a grant refusal', () => {
+		expect(codes(check(400, err('invalid_request', 'Missing grant type')))).toEqual([
+			'secret-not-told'
+		]);
+	});
+
+	test('a pushed request: only a 400 with an error other than unauthorized_client passed the client', () => {
+		const par = { via: 'par' as const };
+		expect(codes(check(403, err('access_denied'), par))).toEqual(['secret-not-told']);
+		expect(
+			codes(check(400, '<html><body><h1>Bad Request</h1></body></html>', { ...par, ...html }))
+		).toEqual(['secret-not-told']);
+		expect(codes(check(400, err('unauthorized_client'), par))).toEqual(['secret-not-told']);
 	});
 });
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { diagnose, diagnoseCallback } from '$lib/oauth/diagnose';
-import { adviceFor, isDocumentedSetup, type Advice } from '$lib/oauth/advice';
+import { adviceFor, adviceForRecording, isDocumentedSetup, type Advice } from '$lib/oauth/advice';
 import { explainAuthorizationError } from '$lib/oauth/consent';
 import type { Exchange, Finding } from '$lib/exchange/types';
 import type { Step } from '$lib/steps/registry';
@@ -58,6 +58,37 @@ describe('the decision (advice.ts)', () => {
 		expect(isDocumentedSetup({ ...setup, token_endpoint: `${base}/oauth2/token/` })).toBe(true);
 		expect(isDocumentedSetup({ ...setup, token_endpoint: `${base}/o/token/` })).toBe(false);
 		expect(isDocumentedSetup({ ...setup, userinfo_endpoint: `${base}/o/userinfo/` })).toBe(false);
+	});
+
+	test('trailing slashes aside, on the base URL or the endpoint; an endpoint the docs give no path is no evidence', () => {
+		for (const typed of [`${base}/`, `${base}//`])
+			expect(
+				isDocumentedSetup({ ...setup, base_url: typed, token_endpoint: `${base}/oauth2/token` }),
+				typed
+			).toBe(true);
+		expect(isDocumentedSetup({ ...setup, token_endpoint: `${base}/oauth2/token//` })).toBe(true);
+		expect(
+			isDocumentedSetup({ ...setup, revocation_endpoint: 'https://elsewhere.test/o/revoke/' })
+		).toBe(true);
+	});
+
+	test('a recording is the service’s while every documented endpoint it called was at its documented path, below any base', () => {
+		const at = (step: Step, url: string) => exchange(step, url, 200, '{}');
+		const service = [
+			at('exchange', 'https://reader.example.test/base/oauth2/token'),
+			at('userinfo', 'https://reader.example.test/base/reader/api/0/user-info//'),
+			// A request to an endpoint the docs give no path, or with no URL to read, tells nothing.
+			at('revoke', 'https://reader.example.test/o/revoke/'),
+			at('refresh', 'not a url')
+		];
+		expect(adviceForRecording(service)).toEqual({ service: true });
+		expect(adviceForRecording([])).toEqual({ service: true });
+		expect(
+			adviceForRecording([...service, at('refresh', 'https://id.example.test/oidc/token')])
+		).toEqual({ service: false });
+		expect(adviceForRecording([at('userinfo', 'https://reader.example.test/o/userinfo/')])).toEqual(
+			{ service: false }
+		);
 	});
 
 	test('the sandbox is the service’s whatever its endpoints; the metadata’s scopes go only to another server', () => {
