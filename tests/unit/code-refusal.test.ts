@@ -122,3 +122,29 @@ test('the server’s own words still decide first', () => {
 	});
 	expect(f.message).toMatch(/^The authorization code had been used already/);
 });
+
+test('GitHub’s own errors, in its 200s, are read as the standard ones they stand for', () => {
+	const github = (error: string, words: string) => {
+		const ex = exchange();
+		ex.response = {
+			...ex.response!,
+			status: 200,
+			statusText: 'OK',
+			body: JSON.stringify({ error, error_description: words })
+		};
+		return diagnose(ex).filter((f) => f.level !== 'info');
+	};
+	// Its refused code: the likely causes, as for invalid_grant; and the status said beside it.
+	const code = github('bad_verification_code', 'The code passed is incorrect or expired.');
+	expect(code.map((f) => f.code)).toEqual(['invalid_grant', 'error-in-success']);
+	expect(code[0]!.message).toBe(
+		'The authorization code was refused. The service said: "The code passed is incorrect or expired.".'
+	);
+	expect(code[0]!.fix).toMatch(/^Likely causes: the code was already used/);
+	// Its refused client credentials: what invalid_client says.
+	const client = github(
+		'incorrect_client_credentials',
+		'The client_id and/or client_secret passed are incorrect.'
+	);
+	expect(client.map((f) => f.code)).toEqual(['invalid_client', 'error-in-success']);
+});

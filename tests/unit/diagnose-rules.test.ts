@@ -256,7 +256,8 @@ describe('token endpoint errors (RFC 6749 §5.2)', () => {
 		expect(said.message).toBe(
 			'The error invalid_grant came with HTTP 200, a success status, where RFC 6749 §5.2 sends errors with 400 (401 for invalid_client): a client that checks only the status code takes this answer for tokens, and finds none.'
 		);
-		// GitHub answers every token error with 200: its code exchange's refusal.
+		// GitHub answers every token error with 200: its code exchange's refusal, and an error of
+		// its own the catalogue has no entry for.
 		expect(
 			codes({
 				status: 200,
@@ -265,7 +266,16 @@ describe('token endpoint errors (RFC 6749 §5.2)', () => {
 					error_description: 'The code passed is incorrect or expired.'
 				})
 			})
-		).toEqual(['bad_verification_code', 'error-in-success']);
+		).toEqual(['invalid_grant', 'error-in-success']);
+		expect(
+			codes({
+				status: 200,
+				body: JSON.stringify({
+					error: 'unverified_user_email',
+					error_description: 'The user must have a verified primary email.'
+				})
+			})
+		).toEqual(['unverified_user_email', 'error-in-success']);
 		// A refused refresh token's cause says the status itself, in its one finding.
 		expect(
 			codes({

@@ -143,12 +143,23 @@ function codeKnown(desc: string | undefined, code: DiagnoseContext['code']): Fin
 	return undefined;
 }
 
+/**
+ * GitHub's own token errors (it answers them with 200), by the RFC 6749 §5.2 error each stands for:
+ * its refused code and its refused client credentials are explained as those are. Its refused
+ * refresh token, `bad_refresh_token`, is refresh-cause.ts's.
+ */
+const STANDS_FOR: Readonly<Record<string, string>> = {
+	bad_verification_code: 'invalid_grant',
+	incorrect_client_credentials: 'invalid_client'
+};
+
 function tokenErrorFinding(
 	grant: GrantType,
-	err: string,
+	error: string,
 	desc: string | undefined,
 	ctx: DiagnoseContext
 ): Finding {
+	const err = Object.hasOwn(STANDS_FOR, error) ? STANDS_FOR[error]! : error;
 	if (err === 'invalid_request' && /content-type/i.test(desc ?? ''))
 		return raise(token.CONTENT_TYPE_REFUSED, desc);
 	if (err === 'invalid_scope' && !forService(ctx))
