@@ -61,6 +61,22 @@ test.each([
 		"the sandbox's redirect_uri",
 		'The redirect_uri does not match the one used in the consent request',
 		/^The code was refused for its redirect_uri/
+	],
+	// Entra ID's "or" joins two tokens, or two remedies, never two causes.
+	[
+		"Entra ID's reuse",
+		'AADSTS70002: Error validating credentials. AADSTS54005: OAuth2 Authorization code was already redeemed, please retry with a new valid code or use an existing refresh token.',
+		/^The authorization code had been used already/
+	],
+	[
+		"Entra ID's expiry",
+		'AADSTS70002: Error validating credentials. AADSTS70008: The provided authorization code or refresh token is expired. Send a new interactive authorization request for this user and resource.\r\nTrace ID: 3939d04c-d7ba-42bf-9cb7-1e5854cdce9e\r\nCorrelation ID: a8125194-2dc8-4078-90ba-7b6592a7f231\r\nTimestamp: 2016-04-11 18:00:12Z',
+		/^The authorization code had expired\./
+	],
+	[
+		"Entra ID's expiry by inactivity",
+		'AADSTS70008: The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource.',
+		/^The authorization code had expired\./
 	]
 ])('%s: certain, in one finding', (_name, words, message) => {
 	expect(first(words)).toMatch(message);

@@ -103,21 +103,22 @@ const failureFindings: Record<FailureKind, Entry<[message: string]>> = {
 	network: transport.NETWORK_ERROR
 };
 
-/**
- * The token endpoint's OAuth error (RFC 6749 §5.2): the entry of the token catalogue that explains
- * it, for the grant that got it; an invalid_request whose description names the Content-Type is
- * about that header; an error the catalogue has no words for keeps the service's own.
- */
+/** Two causes of a refusal, one either side of an "or", in one sentence. */
+const CAUSE = String.raw`\b(invalid|incorrect|wrong|malformed|expired?|used|redeemed|revoked)\b`;
+const WEIGHS_CAUSES = new RegExp(String.raw`${CAUSE}[^.]*\bor\b[^.]*${CAUSE}`, 'i');
+
 /**
  * A refused code whose refusal says why, in any server's words: expired ("authorization code has
  * expired"), used already ("has already been used", "already redeemed"), or its redirect_uri
- * (Keycloak's "Incorrect redirect_uri"). Words that weigh several causes prove none: then the
- * likely causes, most likely first.
+ * (Keycloak's "Incorrect redirect_uri"), in Entra ID's words too. Words that weigh several causes
+ * prove none: then the likely causes, most likely first.
  */
 function codeRefusal(desc: string | undefined): Finding | undefined {
 	// Words that weigh causes ("invalid or has expired", "whether it was used is not known") prove
-	// none of them.
-	if (!desc || /\b(or|whether|unknown|not known)\b/i.test(desc)) return undefined;
+	// none of them. An "or" between two things that are no causes (Entra ID's "authorization code
+	// or refresh token", "a new valid code or use an existing refresh token") weighs nothing.
+	if (!desc || /\b(whether|unknown|not known)\b/i.test(desc) || WEIGHS_CAUSES.test(desc))
+		return undefined;
 	if (/\bexpired?\b/i.test(desc)) return raise(token.CODE_EXPIRED, desc);
 	if (/\b(already|previously)\b.*\b(used|redeemed|exchanged|consumed)\b|\breused?\b/i.test(desc))
 		return raise(token.CODE_ALREADY_USED, desc);
@@ -153,6 +154,11 @@ const STANDS_FOR: Readonly<Record<string, string>> = {
 	incorrect_client_credentials: 'invalid_client'
 };
 
+/**
+ * The token endpoint's OAuth error (RFC 6749 §5.2): the entry of the token catalogue that explains
+ * it, for the grant that got it; an invalid_request whose description names the Content-Type is
+ * about that header; an error the catalogue has no words for keeps the service's own.
+ */
 function tokenErrorFinding(
 	grant: GrantType,
 	error: string,
