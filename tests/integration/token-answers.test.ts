@@ -12,8 +12,10 @@
  * Why a refresh failed, against look-alikes of how other servers refuse a refresh token, in their
  * real wording and shapes (Keycloak's 400 invalid_grant "Session not active" and "Token is not
  * active", Google's "Token has been expired or revoked.", Auth0's 403 "Unknown or invalid refresh
- * token.", a server answering invalid_request, GitHub's 200 bad_refresh_token): one error finding each, with its cause, "most
- * likely" where the words do not prove it, and the verdict line names it.
+ * token.", a server answering invalid_request, GitHub's 200 bad_refresh_token): one error finding
+ * each, with its cause, "most likely" where the words do not prove it, and the verdict line names
+ * it. A refused code too, in Entra ID's words ("already redeemed") and in GitHub's 200
+ * bad_verification_code, with its status said beside it.
  *
  * A 429 from the sandbox (its zone-1 budget set to 2 here), through the playground: the spent zone,
  * its reset, and whose budget it is as the sandbox counts it locally (per client).
@@ -437,6 +439,62 @@ describe('why a refresh failed, against look-alikes of other servers', () => {
 			expect(verdict.text.toLowerCase()).toContain(errors[0]!.message.slice(0, 20).toLowerCase());
 		}
 	);
+});
+
+describe('a refused code, against look-alikes of other servers', () => {
+	const jsonAnswer = (status: number, body: object) => ({
+		status,
+		headers: [
+			['Content-Type', 'application/json'],
+			['Cache-Control', 'no-store']
+		] as [string, string][],
+		body: JSON.stringify(body)
+	});
+
+	test.each([
+		[
+			"Entra ID's code already redeemed",
+			jsonAnswer(400, {
+				error: 'invalid_grant',
+				error_description:
+					'AADSTS70002: Error validating credentials. AADSTS54005: OAuth2 Authorization code was already redeemed, please retry with a new valid code or use an existing refresh token.'
+			}),
+			['invalid_grant'],
+			/^The authorization code had been used already/
+		],
+		[
+			"GitHub's 200 bad_verification_code",
+			jsonAnswer(200, {
+				error: 'bad_verification_code',
+				error_description: 'The code passed is incorrect or expired.'
+			}),
+			['invalid_grant', 'error-in-success'],
+			/^The authorization code was refused\./
+		]
+	])('%s: its cause, and the verdict names it', async (_name, refusal, codes, words) => {
+		const c = new Client(srv.url);
+		const saved = await c.action('setup', {
+			base_url: look.url,
+			client_id: 'look-app',
+			client_secret: 'look-Secret-1',
+			scope: 'read',
+			redirect_uri: `${srv.url}/callback`,
+			auto_exchange: 'false'
+		});
+		expect(saved.type, JSON.stringify(saved.data)).toBe('success');
+		const state = new URL(consentUrlFrom(await c.page())).searchParams.get('state')!;
+		await c.fetch(`/callback?code=look-code-1&state=${encodeURIComponent(state)}`);
+		look.answer(refusal);
+		const [ex] = exchanges(await c.action('exchange'));
+		expect(look.unscripted).toEqual([]);
+		const shown = ex!.findings.filter((f) => f.level !== 'info');
+		expect(shown.map((f) => f.code)).toEqual(codes);
+		expect(shown[0]!.message).toMatch(words);
+		const verdict = verdictOf([ex!], Date.now())!;
+		expect(verdict.tone).toBe('fail');
+		expect(verdict.text).toMatch(/^✕ Step 3, code exchange, failed: /);
+		expect(verdict.text.toLowerCase()).toContain(shown[0]!.message.slice(0, 20).toLowerCase());
+	});
 });
 
 test('a 429 from the sandbox names the spent zone and whose budget it is: every user of the client id, as the sandbox counts locally', async () => {
