@@ -67,8 +67,8 @@ export const TARGETS = {
  * first load lighter sets it lower, so it cannot creep back up. The goal is TARGETS'.
  */
 export const FIRST_LOAD_BUDGET = {
-	/** 73,976 bytes in 21 files on 2026-12-07, plus 2,000. */
-	jsGzipBytes: 75_976
+	/** 71,356 bytes in 21 files on 2026-12-07 (the verdict loading with the later steps), plus 2,000. */
+	jsGzipBytes: 73_356
 };
 
 /** The bench's server runs with these on top of a minimal environment (and a fresh session key). */

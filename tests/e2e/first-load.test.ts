@@ -26,7 +26,9 @@ const LATER = {
 	TokenAdminStep: 'revocation-not-effective',
 	TokenPanel: 'data-testid="access-token"',
 	// The diagram's arrows: before the first exchange the page draws its frame alone.
-	SequenceDiagram: 'data-arrow'
+	SequenceDiagram: 'data-arrow',
+	// The verdict's words: a fresh page has nothing to judge.
+	verdict: 'Tokens received'
 };
 const ON_DEMAND = {
 	ShortcutsDialog: 'Go to the next step',

@@ -6,7 +6,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { judgeSecretCheck } from '$lib/oauth/judge-secret';
-import { importVerdict, judgedOk, verdictOf } from '$lib/exchange/verdict';
+import { importVerdict, verdictOf } from '$lib/exchange/verdict';
+import { judgedOk } from '$lib/exchange/judged-ok';
 import { exchangeStatus, otherCredentials } from '$lib/ui/step-status';
 import { statusCode } from '$lib/ui/sequence';
 import { toCurlScript } from '$lib/exchange/curl';

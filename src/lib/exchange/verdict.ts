@@ -6,22 +6,13 @@
  * accepted the client or not, and what it did not check; the client secret check accepted the
  * credentials or refused them, and how surely. The page shows the line at the top, in
  * the document's title and to screen readers; the Markdown report opens with it. One function, so
- * the page and the exports never say two different things.
+ * the page and the exports never say two different things. It loads with the steps after the setup
+ * (ui/steps/parts.ts), or when an import first needs it: a fresh page has nothing to judge.
  */
 import { specOf, STEPS } from '$lib/steps/registry';
+import { judgedOk } from './judged-ok';
 import { jsonObject } from './text';
 import { FAILURE_WORDS, type Exchange } from './types';
-
-/**
- * The words of an answer that is a success whatever its HTTP status, by its step's spec (`okWhen`:
- * the client secret check's credentials accepted, though its made-up code was refused); none else.
- */
-export function judgedOk(ex: Exchange): string | undefined {
-	const ok = specOf(ex.step).okWhen;
-	if (!ok) return undefined;
-	const found = ex.findings.find((f) => Object.hasOwn(ok, f.code));
-	return found && ok[found.code];
-}
 
 /** Whether `ex` has a finding of `code` (the catalogue's codes: oauth/catalogue/). */
 const hasFinding = (ex: Exchange, code: string) => ex.findings.some((f) => f.code === code);

@@ -22,7 +22,8 @@ import {
 } from '$lib/steps/registry';
 import type { FieldErrors } from '$lib/oauth/setup';
 import { issuerStops, type IssuerVerdict } from '$lib/oauth/issuer';
-import { importVerdict, verdictOf, type RevokedByFork } from '$lib/exchange/verdict';
+import type { RevokedByFork } from '$lib/exchange/verdict';
+import { loadVerdicts, type VerdictModule } from './steps/parts';
 import {
 	latestOf,
 	ofSetup,
@@ -74,6 +75,8 @@ export interface FlowFacts {
 	record?: boolean;
 	/** This flow's fork found the tokens both hold revoked (exchange/verdict.ts, RevokedByFork). */
 	revokedByFork?: RevokedByFork | null;
+	/** The verdict's module, when the page's parts brought it (steps/parts.ts). */
+	verdicts?: VerdictModule;
 }
 
 /**
@@ -174,9 +177,16 @@ export class Flow {
 	 * shows it at the top and in its title.
 	 */
 	readonly verdict = $derived.by(() => {
+		const { setupId, credentialsId, pending, verdicts = this.#verdicts } = this.#facts();
+		if (!verdicts) {
+			// Not loaded with the page's parts (they come with a setup): a transcript of an earlier
+			// setup has something to judge, so it loads, and the line follows.
+			if (transcript.items.length && typeof window !== 'undefined') void this.loadVerdicts();
+			return undefined;
+		}
+		const { importVerdict, verdictOf } = verdicts;
 		// An imported recording is what the page shows: its verdict is the line.
 		if (this.imported) return importVerdict(this.imported.name, this.imported.exchanges);
-		const { setupId, credentialsId, pending } = this.#facts();
 		// A consent request waiting to be opened: its navigation is not in the transcript yet.
 		const url = pending?.consent_url;
 		const prepared =
@@ -191,6 +201,21 @@ export class Flow {
 	});
 	/** In the step cards only the newest exchange starts open; the rest fold, so the page reads at a glance. */
 	readonly newestId = $derived(transcript.items.at(-1)?.id);
+
+	/** The verdict's module when this page loaded it itself (loadVerdicts). */
+	#verdicts = $state.raw<VerdictModule | undefined>();
+
+	/**
+	 * The verdict's module: the page's parts bring it once a setup is saved; an import (which may
+	 * come before any setup) or a transcript of an earlier setup loads it here first.
+	 */
+	async loadVerdicts(): Promise<VerdictModule> {
+		const loaded = this.#facts().verdicts ?? this.#verdicts;
+		if (loaded) return loaded;
+		const verdicts = await loadVerdicts();
+		this.#verdicts = verdicts;
+		return verdicts;
+	}
 
 	#facts: () => FlowFacts;
 	#invalidate: () => Promise<void>;

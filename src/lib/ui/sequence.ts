@@ -10,7 +10,7 @@ import {
 	type Exchange
 } from '$lib/exchange/types';
 import { jsonObject } from '$lib/exchange/text';
-import { judgedOk } from '$lib/exchange/verdict';
+import { judgedOk } from '$lib/exchange/judged-ok';
 import { specOf, STEP_NAMES, STEPS, type Step } from '$lib/steps/registry';
 import type { Travels } from '$lib/steps/spec';
 import { exchangeStatus, ofSetup, type ExchangeStatus } from './step-status';

@@ -8,7 +8,7 @@
  * An exchange of another setup is never a step's result.
  */
 import type { Exchange } from '$lib/exchange/types';
-import { judgedOk } from '$lib/exchange/verdict';
+import { judgedOk } from '$lib/exchange/judged-ok';
 import { EXCHANGE_STEPS, specOf, type ExchangeStep } from '$lib/steps/registry';
 
 export type StepState = 'todo' | 'current' | 'done' | 'failed' | 'cancelled' | 'denied' | 'busy';

@@ -4,6 +4,8 @@
  *
  * - the steps after the setup (FlowSteps), once there is something for them to show: a setup, a
  *   redirect back, an exchange sent to this tab, or an exchange of the tab's own transcript;
+ * - the verdict's module (exchange/verdict.ts), with the steps after the setup: before them there
+ *   is nothing to judge (an import, which may come first, loads it itself: Flow.loadVerdicts);
  * - a docs link's banner and its reminder, on the page that was opened with such a link.
  *
  * The page's universal load awaits them from the page data, on the server and in the browser
@@ -14,6 +16,7 @@ import type { Exchange } from '$lib/exchange/types';
 import { specOf } from '$lib/steps/registry';
 import type FlowStepsComponent from './FlowSteps.svelte';
 import type * as Prefill from '$lib/ui/prefill-parts';
+import type * as Verdicts from '$lib/exchange/verdict';
 
 /** The page data that decides which parts the page needs. */
 export interface PartsFacts {
@@ -38,20 +41,28 @@ export function needsFlowSteps(d: PartsFacts, transcript: readonly Exchange[] = 
 export const loadFlowSteps = async (): Promise<typeof FlowStepsComponent> =>
 	(await import('./FlowSteps.svelte')).default;
 
+export type VerdictModule = typeof Verdicts;
+
+export const loadVerdicts = (): Promise<VerdictModule> => import('$lib/exchange/verdict');
+
 export interface PageParts {
 	FlowSteps?: typeof FlowStepsComponent;
+	verdicts?: VerdictModule;
 	PrefillBanner?: typeof Prefill.PrefillBanner;
 	PrefillReminder?: typeof Prefill.PrefillReminder;
 }
 
 /** The parts the page data asks for, loaded. */
 export async function pageParts(d: PartsFacts): Promise<PageParts> {
-	const [FlowSteps, prefill] = await Promise.all([
-		needsFlowSteps(d) ? loadFlowSteps() : undefined,
+	const steps = needsFlowSteps(d);
+	const [FlowSteps, verdicts, prefill] = await Promise.all([
+		steps ? loadFlowSteps() : undefined,
+		steps ? loadVerdicts() : undefined,
 		d.prefill ? import('$lib/ui/prefill-parts') : undefined
 	]);
 	return {
 		FlowSteps,
+		verdicts,
 		PrefillBanner: prefill?.PrefillBanner,
 		PrefillReminder: prefill?.PrefillReminder
 	};
