@@ -340,30 +340,37 @@ describe('against look-alikes of other servers', () => {
 	});
 });
 
-describe('why a refresh failed, against look-alikes of other servers', () => {
-	const jsonAnswer = (status: number, body: object) => ({
-		status,
-		headers: [
-			['Content-Type', 'application/json'],
-			['Cache-Control', 'no-store']
-		] as [string, string][],
-		body: JSON.stringify(body)
-	});
+/** A JSON answer of a look-alike's token endpoint. */
+const jsonAnswer = (status: number, body: object) => ({
+	status,
+	headers: [
+		['Content-Type', 'application/json'],
+		['Cache-Control', 'no-store']
+	] as [string, string][],
+	body: JSON.stringify(body)
+});
 
+/** A setup for the look-alike saved, and a code back from it (no consent page: the redirect alone). */
+async function codeFromLookAlike(): Promise<Client> {
+	const c = new Client(srv.url);
+	const saved = await c.action('setup', {
+		base_url: look.url,
+		client_id: 'look-app',
+		client_secret: 'look-Secret-1',
+		scope: 'read',
+		redirect_uri: `${srv.url}/callback`,
+		auto_exchange: 'false'
+	});
+	expect(saved.type, JSON.stringify(saved.data)).toBe('success');
+	const state = new URL(consentUrlFrom(await c.page())).searchParams.get('state')!;
+	await c.fetch(`/callback?code=look-code-1&state=${encodeURIComponent(state)}`);
+	return c;
+}
+
+describe('why a refresh failed, against look-alikes of other servers', () => {
 	/** A flow with tokens from the look-alike, then a refresh that it refuses with `refusal`. */
 	async function refusedRefresh(refusal: ReturnType<typeof jsonAnswer>) {
-		const c = new Client(srv.url);
-		const saved = await c.action('setup', {
-			base_url: look.url,
-			client_id: 'look-app',
-			client_secret: 'look-Secret-1',
-			scope: 'read',
-			redirect_uri: `${srv.url}/callback`,
-			auto_exchange: 'false'
-		});
-		expect(saved.type, JSON.stringify(saved.data)).toBe('success');
-		const state = new URL(consentUrlFrom(await c.page())).searchParams.get('state')!;
-		await c.fetch(`/callback?code=look-code-1&state=${encodeURIComponent(state)}`);
+		const c = await codeFromLookAlike();
 		look.answer(
 			jsonAnswer(200, {
 				access_token: 'look-access-0123456789',
@@ -442,15 +449,6 @@ describe('why a refresh failed, against look-alikes of other servers', () => {
 });
 
 describe('a refused code, against look-alikes of other servers', () => {
-	const jsonAnswer = (status: number, body: object) => ({
-		status,
-		headers: [
-			['Content-Type', 'application/json'],
-			['Cache-Control', 'no-store']
-		] as [string, string][],
-		body: JSON.stringify(body)
-	});
-
 	test.each([
 		[
 			"Entra ID's code already redeemed",
@@ -472,18 +470,7 @@ describe('a refused code, against look-alikes of other servers', () => {
 			/^The authorization code was refused\./
 		]
 	])('%s: its cause, and the verdict names it', async (_name, refusal, codes, words) => {
-		const c = new Client(srv.url);
-		const saved = await c.action('setup', {
-			base_url: look.url,
-			client_id: 'look-app',
-			client_secret: 'look-Secret-1',
-			scope: 'read',
-			redirect_uri: `${srv.url}/callback`,
-			auto_exchange: 'false'
-		});
-		expect(saved.type, JSON.stringify(saved.data)).toBe('success');
-		const state = new URL(consentUrlFrom(await c.page())).searchParams.get('state')!;
-		await c.fetch(`/callback?code=look-code-1&state=${encodeURIComponent(state)}`);
+		const c = await codeFromLookAlike();
 		look.answer(refusal);
 		const [ex] = exchanges(await c.action('exchange'));
 		expect(look.unscripted).toEqual([]);
