@@ -164,3 +164,28 @@ test('GitHub’s own errors, in its 200s, are read as the standard ones they sta
 	);
 	expect(client.map((f) => f.code)).toEqual(['invalid_client', 'error-in-success']);
 });
+
+test('words of an expiry that is not the code’s: Entra ID’s expired client secret is what invalid_client says', () => {
+	const ex = exchange();
+	ex.response = {
+		...ex.response!,
+		status: 401,
+		statusText: 'Unauthorized',
+		body: JSON.stringify({
+			error: 'invalid_client',
+			error_description:
+				"AADSTS7000222: The provided client secret keys for app '6b2d1d92-7018-4182-b70e-821127bec509' are expired. Visit the Azure portal to create new keys for your app: https://aka.ms/NewClientSecret, or consider using certificate credentials for added security: https://aka.ms/certCreds"
+		})
+	};
+	const errors = diagnose(ex).filter((f) => f.level === 'error');
+	expect(errors.map((f) => f.code)).toEqual(['invalid_client']);
+	expect(errors[0]!.message).toMatch(/^The service did not accept the client credentials\./);
+});
+
+test('on another server’s setup, a refused code is still a refused code, not a scope', () => {
+	const errors = diagnose(exchange('Code not valid'), {
+		advice: { service: false, scopes: ['openid'] }
+	}).filter((f) => f.level === 'error');
+	expect(errors.map((f) => f.code)).toEqual(['invalid_grant']);
+	expect(errors[0]!.message).toMatch(/^The authorization code was refused\./);
+});
