@@ -64,10 +64,11 @@ async function stepState(p: Page, id: string) {
 }
 
 describe('the whole flow', () => {
-	test('setup, consent, Authorize, callback, exchange, user-info, refresh, user-info', async ({
+	test('setup (one too large for the server refused, with its reason, nothing typed lost), consent, Authorize, callback, exchange, user-info, refresh, user-info', async ({
 		srv,
 		newPage,
-		traffic
+		traffic,
+		problems
 	}) => {
 		const p = await newPage();
 		await openPlayground(p, srv.url);
@@ -75,6 +76,23 @@ describe('the whole flow', () => {
 		await p.getByLabel('Client id').fill('e2e-app');
 		await p.getByLabel('Client secret').fill(SECRET);
 		await p.getByLabel('Scope', { exact: true }).fill('read write');
+		// A base URL pasted with 70,000 characters more: the server refuses the body before any
+		// action reads it. The page says why, and keeps every field as typed.
+		const baseField = p.getByLabel('Base URL of the service');
+		const base = await baseField.inputValue();
+		await baseField.fill(`${base}/${'a'.repeat(70_000)}`);
+		await p.getByRole('button', { name: 'Save setup' }).click();
+		await expect
+			.poll(() => p.locator('#setup [role="alert"]').textContent())
+			.toMatch(/^\s*The request body is \d+ bytes; the playground accepts at most 65536\b/);
+		expect((await baseField.inputValue()).length).toBe(base.length + 70_001);
+		expect(await p.getByLabel('Client id').inputValue()).toBe('e2e-app');
+		expect(await p.getByLabel('Client secret').inputValue()).toBe(SECRET);
+		// Chromium logs the 413 in the console: expected here, once.
+		const logged = problems.filter((x) => /status of 413 \(Payload Too Large\)/.test(x));
+		expect(logged).toHaveLength(1);
+		problems.splice(problems.indexOf(logged[0]!), 1);
+		await baseField.fill(base);
 		await p.getByRole('button', { name: 'Save setup' }).click();
 		await expect
 			.poll(() => p.getByTestId('secret-hint').textContent())

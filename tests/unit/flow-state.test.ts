@@ -161,6 +161,7 @@ describe('what comes back', () => {
 			error: { message: 'Internal Error' }
 		});
 		expect(flow.errors.refresh).toBe('Internal Error');
+		expect(flow.announce).toBe('Internal Error');
 		expect(invalidate).not.toHaveBeenCalled();
 		expect(flow.busy).toBeNull();
 		expect(after).toHaveBeenCalledWith(undefined, form);
@@ -170,6 +171,32 @@ describe('what comes back', () => {
 		await post('userinfo').answer({ type: 'error', error: new TypeError('Failed to fetch') });
 		expect(flow.errors.userinfo).toBe(UNREACHABLE);
 		expect(flow.announce).toBe(UNREACHABLE);
+	});
+});
+
+describe('an answer that is no action result', () => {
+	// The server refuses some requests before any action runs, with a JSON reason of its own
+	// (hooks.server.ts): use:enhance hands that object on as the result, with no type.
+	const refused = (body: object) => body as unknown as ActionResult;
+
+	test('a save over the server’s size cap: its reason is shown at the step and announced', async () => {
+		const message =
+			'The request body is 70514 bytes; the playground accepts at most 65536 (PLAYGROUND_MAX_REQUEST_BYTES).';
+		const after = vi.fn();
+		await post('setup', after).answer(refused({ error: 'request_too_large', message }));
+		expect(flow.errors.setup).toBe(message);
+		expect(flow.announce).toBe(message);
+		expect(flow.busy).toBeNull();
+		expect(invalidate).not.toHaveBeenCalled();
+		expect(after).toHaveBeenCalledWith(undefined, form);
+	});
+
+	test('one without a reason still says the step got no result', async () => {
+		await post('userinfo').answer(refused({ ok: true }));
+		expect(flow.errors.userinfo).toBe(
+			'The server answered with something that is not a step’s result.'
+		);
+		expect(flow.attempts.userinfo?.outcome).toBe('failed');
 	});
 });
 

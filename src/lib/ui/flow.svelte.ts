@@ -403,19 +403,31 @@ export class Flow {
 			if (!(result.type === 'success' && d.unchanged === true)) await this.#invalidate();
 			return result.type === 'success' ? d : { failure: true, ...d };
 		}
+		if (result.type === 'redirect') {
+			location.assign(result.location);
+			return undefined;
+		}
+		this.#attempt(name, 'failed');
 		if (result.type === 'error') {
-			this.#attempt(name, 'failed');
 			// Without a status no action result came back: the request failed, or the answer was not one.
 			if (result.status === undefined) this.#fail(name, UNREACHABLE);
 			else
-				this.errors = {
-					...this.errors,
-					[name]:
-						(result.error as { message?: string } | undefined)?.message ??
+				this.#fail(
+					name,
+					(result.error as { message?: string } | undefined)?.message ??
 						'The server could not handle that.'
-				};
+				);
+		} else {
+			// JSON that is no action result: the server refused the request before any action ran
+			// (a body over its size cap, a host it does not serve), and says why in `message`.
+			const { message } = result as { message?: unknown };
+			this.#fail(
+				name,
+				typeof message === 'string' && message
+					? message
+					: 'The server answered with something that is not a step’s result.'
+			);
 		}
-		if (result.type === 'redirect') location.assign(result.location);
 		return undefined;
 	}
 
