@@ -135,6 +135,21 @@ describe('against the sandbox, whose order of checks is known', () => {
 		});
 	}
 
+	test('a base URL on the playground itself, its /sandbox left out: no service answered, and the sandbox is named', async () => {
+		const c = new Client(srv.url);
+		const { ex, verdict } = await check(c, {
+			...sandbox(c, 'sandbox-rw-secret'),
+			base_url: c.base
+		});
+		expect(ex.request.url).toBe(`${c.base}/oauth2/token`);
+		expect(codes(ex)).toEqual(['wrong-endpoint']);
+		const [found] = ex.findings;
+		expect(found!.message).toContain('That address is this playground itself, not the service');
+		expect(found!.fix).toContain(`${c.base}/sandbox`);
+		expect(verdict.tone).toBe('fail');
+		expect(verdict.text).toMatch(/^✕ Client secret check, failed: /);
+	});
+
 	test('each check names the credentials it judged: new with another secret or method, the same when saved again unchanged', async () => {
 		const c = new Client(srv.url);
 		const first = await check(c, sandbox(c, 'not-the-secret'));

@@ -105,6 +105,25 @@ describe('the judgement of an answer, for any server', () => {
 		expect(codes(check(400, '["invalid_client"]'))).toEqual(['secret-not-told']);
 	});
 
+	test('a base URL on the playground itself (outside /sandbox): its own refusal is no service’s answer, and the sandbox is named', () => {
+		const playground = { origin: 'http://127.0.0.1:5301', sandbox: true };
+		const base = check(
+			403,
+			JSON.stringify({ message: 'Cross-site POST form submissions are forbidden' })
+		);
+		const own = (url: string) => ({ ...base, request: { ...base.request, url } });
+		const [found] = judgeSecretCheck(own('http://127.0.0.1:5301/oauth2/token'), { playground });
+		expect(found!.code).toBe('wrong-endpoint');
+		expect(found!.message).toContain('That address is this playground itself, not the service');
+		expect(found!.fix).toContain('http://127.0.0.1:5301/sandbox');
+		// The same answer from a service's own address may be its endpoint refusing: not told.
+		expect(codes(base, { playground })).toEqual(['secret-not-told']);
+		// The sandbox's own token endpoint is the service's, not the playground's.
+		expect(codes(own('http://127.0.0.1:5301/sandbox/oauth2/token'), { playground })).toEqual([
+			'secret-not-told'
+		]);
+	});
+
 	test('GitHub’s own words, in a 200: a wrong secret refused, a made-up code refused alone', () => {
 		const wrong = check(
 			200,

@@ -15,8 +15,8 @@
  *   (RFC 9126 §2.1 authenticates the client before it judges the request);
  * - a 400 `unauthorized_client` that says it is about the grant: accepted, likely, but the client
  *   may not use the grant (without those words, Entra ID says it of an unknown client too);
- * - a 404, a 405 or a success that is no token endpoint's answer (a wrong URL): that finding
- *   (wrong-endpoint.ts);
+ * - a 404, a 405 or a success that is no token endpoint's answer (a wrong URL), or any such answer
+ *   from the playground itself (a base URL without its /sandbox): that finding (wrong-endpoint.ts);
  * - anything else: not told.
  *
  * A 3xx, a 5xx or no answer gets no finding here: the diagnosis every step gets says what it is,
@@ -27,7 +27,7 @@ import { formFields, isFormBody, jsonObject } from '$lib/exchange/text';
 import { raise } from './catalogue/raise';
 import * as said from './catalogue/secret-check';
 import { pageText } from './page-text';
-import { wrongEndpointFinding, type PlaygroundInfo } from './wrong-endpoint';
+import { reachesPlayground, wrongEndpointFinding, type PlaygroundInfo } from './wrong-endpoint';
 import { STEP_NAMES, specOf, type Step } from '$lib/steps/registry';
 
 /**
@@ -114,8 +114,13 @@ export function judgeSecretCheck(ex: Exchange, ctx: SecretCheckContext = {}): Fi
 	if (via === 'par' && res.status === 400 && error && error !== 'unauthorized_client')
 		return [raise(said.SECRET_LIKELY_ACCEPTED, 'pushed', error, words)];
 	// A 404, a 405 or a page in place of a token answer: probably not the token endpoint at all.
-	// Another error page (a 400 of HTML) may be the endpoint's own, and tells nothing.
-	const elsewhere = res.status < 300 || res.status === 404 || res.status === 405;
+	// Another error page (a 400 of HTML) may be the endpoint's own, and tells nothing, unless it
+	// came from the playground itself (a base URL without its /sandbox): no service's answer.
+	const elsewhere =
+		res.status < 300 ||
+		res.status === 404 ||
+		res.status === 405 ||
+		reachesPlayground(ex.request.url, ctx.playground);
 	const wrong =
 		via === 'token' && elsewhere
 			? wrongEndpointFinding({ ...ex, step: CODE_EXCHANGE }, ctx.playground)

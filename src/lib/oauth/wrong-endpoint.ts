@@ -245,6 +245,13 @@ const NOT_THE: Record<Documented, Entry<[string, string, boolean, EndpointFix]>>
  * calls no documented endpoint). `service`: the setup is the feed-reader service's (advice.ts), so
  * its fix may name the service's documented endpoints; otherwise it names the setup's own.
  */
+/** Whether `url` reaches the playground itself: its origin, outside the built-in sandbox. */
+export function reachesPlayground(url: string, playground: PlaygroundInfo | undefined): boolean {
+	if (playground === undefined || !URL.canParse(url)) return false;
+	const { origin, pathname } = new URL(url);
+	return origin === playground.origin && !(playground.sandbox && /^\/sandbox(\/|$)/.test(pathname));
+}
+
 export function wrongEndpointFinding(
 	ex: Exchange,
 	playground?: PlaygroundInfo,
@@ -253,11 +260,7 @@ export function wrongEndpointFinding(
 	const endpoint = documentedEndpoint(ex.step);
 	if (endpoint === undefined || !isNotOAuthAnswer(ex)) return undefined;
 	const url = ex.request.url;
-	const own =
-		playground !== undefined &&
-		URL.canParse(url) &&
-		new URL(url).origin === playground.origin &&
-		!(playground.sandbox && /^\/sandbox(\/|$)/.test(new URL(url).pathname));
+	const own = reachesPlayground(url, playground);
 	const meant = meantBase(ex, playground);
 	const base = calledBase(ex.step, url);
 	// A setup that is not the service's (advice.ts) gets none of the service's documented paths.
