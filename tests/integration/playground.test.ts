@@ -374,6 +374,17 @@ describe('registration check', () => {
 		const r = await c.action('check');
 		expect(exchanges(r)[0]!.response!.status).toBe(302);
 		expect(codes(r)).toEqual(['invalid_scope']);
+		expect(exchanges(r)[0]!.findings[0]!.fix).toMatch(/^A registration set to "Read only"/);
+	});
+	test('a scope word the service does not know: named in the fix, never blamed on "Read only"', async () => {
+		const c = new Client(srv.url);
+		await setUp(c, { client_id: 'sandbox-rw', client_secret: 'sandbox-rw-secret', scope: 'admin' });
+		const r = await c.action('check');
+		expect(codes(r)).toEqual(['invalid_scope']);
+		const [found] = exchanges(r)[0]!.findings;
+		expect(found!.message).toContain('Unknown scope value');
+		expect(found!.fix).toMatch(/^"admin" is not a scope of the service/);
+		expect(found!.fix).not.toContain('Read only');
 	});
 	test('"Try again with scope read": the setup asks for read, and the new consent URL carries it', async () => {
 		const c = new Client(srv.url);

@@ -640,6 +640,23 @@ describe('the registration check', () => {
 			back('/cb?error=access_denied', { redirectUri: 'https://reader.test/cb' })[0]!.code
 		).toBe('access_denied');
 	});
+	test('invalid_scope straight back: the fix names the words the service does not know, else the read-only cause', () => {
+		const fix = (requestedScope?: string) =>
+			check(302, '', [['Location', 'https://app.test/cb?error=invalid_scope']], {
+				...ctx,
+				requestedScope
+			})[0]!.fix;
+		expect(fix('admin')).toBe(
+			'"admin" is not a scope of the service, whose scopes are "read" and "write": ask for "read", or "read write" with a registration that may write, or leave the scope empty to get the registration’s default.'
+		);
+		expect(fix('read  admin feeds admin')).toMatch(
+			/^"admin", "feeds" are not scopes of the service,/
+		);
+		const readOnly = /^A registration set to "Read only" cannot ask for write/;
+		expect(fix('read write')).toMatch(readOnly);
+		expect(fix(undefined)).toMatch(readOnly);
+	});
+
 	test('a redirect straight back without an error, or elsewhere, means the registration is accepted', () => {
 		const back = (location: string, c: DiagnoseContext = ctx) =>
 			one(302, '', [['Location', location]], c);

@@ -420,8 +420,12 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 			const error = target.searchParams.get('error')!;
 			const description = target.searchParams.get('error_description');
 			const explained = explaining(Object.values(consentUrl), error);
-			if (error === 'invalid_scope' && !forService(ctx))
-				return [raise(consentUrl.INVALID_SCOPE_AT_ONCE_ELSEWHERE, description, ctx.advice?.scopes)];
+			if (error === 'invalid_scope')
+				return [
+					forService(ctx)
+						? raise(consentUrl.INVALID_SCOPE_AT_ONCE, description, ctx.requestedScope)
+						: raise(consentUrl.INVALID_SCOPE_AT_ONCE_ELSEWHERE, description, ctx.advice?.scopes)
+				];
 			return [
 				explained
 					? raise(explained, description)

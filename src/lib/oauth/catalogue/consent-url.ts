@@ -132,11 +132,30 @@ export const ACCESS_DENIED_AT_ONCE = refusedAtOnce(
 	'The service refused without asking the user. Check that the application is allowed to use this flow.'
 );
 
-/** invalid_scope at once: the requested scope is refused before any user is asked. */
-export const INVALID_SCOPE_AT_ONCE = refusedAtOnce(
-	'invalid_scope',
-	'A registration set to "Read only" cannot ask for write: ask for "read" only, or leave the scope empty to get the registration’s default. "read" and "write" are the service’s scopes.'
-);
+/** The service's scopes (the service's API docs §4.1). */
+const SERVICE_SCOPES: readonly string[] = ['read', 'write'];
+
+/**
+ * invalid_scope at once: the requested scope is refused before any user is asked. Words the
+ * service does not know are named; without any, the one other cause the service has: write asked
+ * by a registration set to "Read only".
+ */
+export const INVALID_SCOPE_AT_ONCE = entry({
+	code: 'invalid_scope',
+	oauthError: true,
+	level: 'error',
+	message: (description: string | null, _requested?: string) =>
+		straightBack('invalid_scope', description),
+	fix: (_description: string | null, requested?: string) => {
+		const unknown = [
+			...new Set((requested ?? '').split(/\s+/).filter((w) => w && !SERVICE_SCOPES.includes(w)))
+		];
+		return unknown.length
+			? `${unknown.map((w) => `"${w}"`).join(', ')} ${unknown.length === 1 ? 'is not a scope' : 'are not scopes'} of the service, whose scopes are "read" and "write": ask for "read", or "read write" with a registration that may write, or leave the scope empty to get the registration’s default.`
+			: 'A registration set to "Read only" cannot ask for write: ask for "read" only, or leave the scope empty to get the registration’s default. "read" and "write" are the service’s scopes.';
+	},
+	ref: RFC6749('4.1.2.1')
+});
 
 /**
  * invalid_scope at once from a server other than the feed-reader service: the fix names the scopes

@@ -189,6 +189,9 @@ export async function checkRegistration(c: StepContext, session: Session): Promi
 			diagnosis: {
 				redirectUri: setup.redirect_uri,
 				clientId: setup.client_id,
+				// The scope the consent URL asks for (a pushed request's URL carries none: the setup's).
+				requestedScope:
+					(URL.canParse(url) && new URL(url).searchParams.get('scope')) || setup.scope,
 				...registeredRedirect(c.app.presets, setup, c.origin)
 			}
 		}
