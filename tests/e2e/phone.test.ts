@@ -12,7 +12,7 @@ import { describe, expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SCREENSHOTS, shot } from '../helpers/browser';
 import { flowUrl, openPlayground, unhighlighted } from '../helpers/e2e';
-import { overflowProblems, smallTargets } from '../helpers/layout';
+import { clippedSelects, overflowProblems, smallTargets } from '../helpers/layout';
 import { axeProblems, PASSES } from '../helpers/axe';
 import { e2eTest, type NewPage } from '../helpers/fixtures';
 
@@ -73,13 +73,14 @@ const WITHIN_13B = new Set([
 
 /**
  * Checks the layout of the state the page is in, and saves its screenshot: nothing off the right
- * edge, (on the phone) no tap target under 44 px, and no axe violation or undecided result (in the
+ * edge, no select that cuts off its choice, (on the phone) no tap target under 44 px, and no axe violation or undecided result (in the
  * light theme, and on the phone the dark one where DARK_AT says: PASSES; none for a state WITHIN_13B).
  * Failures name the elements.
  */
 async function checkLayout(p: Page, size: Size, name: string): Promise<void> {
 	await shot(p, `${size}-${name}`);
 	expect.soft(await overflowProblems(p), `${name}: elements past the right edge`).toEqual([]);
+	expect.soft(await clippedSelects(p), `${name}: selects that cut off their choice`).toEqual([]);
 	if (size === 'phone')
 		expect.soft(await smallTargets(p), `${name}: tap targets under 44 × 44 px`).toEqual([]);
 	for (const { scheme, rules, except } of PASSES[size]) {

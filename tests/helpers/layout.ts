@@ -183,3 +183,52 @@ export async function smallTargets(page: Page, min = MIN_TARGET): Promise<SmallT
 		return found;
 	}, min);
 }
+
+/** A select narrower than its chosen option needs: what it shows is cut off. */
+export interface ClippedSelect {
+	selector: string;
+	width: number;
+	/** The width the same select takes, on its own, to show its chosen option whole. */
+	needs: number;
+	text: string;
+}
+
+/**
+ * Visible selects that show their chosen option cut off. A select's own width is measured against
+ * a copy of it, in the same place and styles, holding only that option at its natural width (what
+ * the browser itself makes room for: the text, the padding and the arrow).
+ */
+export async function clippedSelects(page: Page): Promise<ClippedSelect[]> {
+	return page.evaluate(() => {
+		const found: ClippedSelect[] = [];
+		for (const el of document.querySelectorAll('select')) {
+			if (el.multiple || !el.checkVisibility({ checkVisibilityCSS: true })) continue;
+			const chosen = el.selectedOptions[0];
+			if (!chosen) continue;
+			const copy = el.cloneNode(false) as HTMLSelectElement;
+			copy.removeAttribute('id');
+			copy.removeAttribute('name');
+			copy.append(chosen.cloneNode(true));
+			Object.assign(copy.style, {
+				position: 'absolute',
+				visibility: 'hidden',
+				width: 'auto',
+				minWidth: '0',
+				maxWidth: 'none',
+				flex: 'none'
+			});
+			el.after(copy);
+			const needs = copy.getBoundingClientRect().width;
+			copy.remove();
+			const width = el.getBoundingClientRect().width;
+			if (width + 0.5 < needs)
+				found.push({
+					selector: 'select' + (el.id ? `#${el.id}` : ''),
+					width: Math.round(width),
+					needs: Math.round(needs),
+					text: chosen.text.trim().slice(0, 40)
+				});
+		}
+		return found;
+	});
+}
