@@ -521,7 +521,7 @@ describe('failures a user meets', () => {
 
 	// One sign-in with the read-only client for two checks: the zone-2 call's 403 (its finding names
 	// zone 2) is the error whose card never folds.
-	test('quiet cards: the headers that matter first, the rest under "All headers"; an explanation seen before folds, an error never does; a zone-2 call with the read-only client gets its 403, explained', async ({
+	test('quiet cards: the headers that matter first, the rest under "All headers"; an explanation seen before folds, an error never does; a zone-2 call with the read-only client gets its 403, explained; its step-up refused, the typed call kept in the console; with a registration that can write, the step-up granted and the call sent again', async ({
 		srv,
 		newPage
 	}) => {
@@ -601,6 +601,12 @@ describe('failures a user meets', () => {
 				/^✕ Step 2, consent refused: invalid_scope, this application is registered as "Read only"/
 			);
 		expect(await p.getByLabel('Scope', { exact: true }).inputValue()).toBe('read write');
+		// The console still holds the refused call as it was typed, not its defaults.
+		await expect
+			.poll(() => p.getByLabel('Form body').inputValue())
+			.toBe('i=item-1&a=user/-/state/com.google/starred');
+		expect(await p.getByLabel('Method').inputValue()).toBe('POST');
+		expect(await p.getByLabel(/Path below/).inputValue()).toBe('edit-tag');
 		// Known now: this registration cannot have read write, so the refused call offers nothing.
 		await expect.poll(() => p.locator('#api [data-code="insufficient_scope"]').count()).toBe(1);
 		expect(await p.getByTestId('step-up').count()).toBe(0);
