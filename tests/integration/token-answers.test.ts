@@ -463,8 +463,23 @@ describe('why a refresh failed, against look-alikes of other servers', () => {
 	);
 });
 
-describe('a refused code, against look-alikes of other servers', () => {
+describe('a refused code exchange, against look-alikes of other servers', () => {
 	test.each([
+		[
+			"Keycloak's wrong secret, a 401 unauthorized_client",
+			jsonAnswer(401, {
+				error: 'unauthorized_client',
+				error_description: 'Invalid client secret'
+			}),
+			['invalid_client'],
+			/^The service refused the client credentials\. It answered unauthorized_client with HTTP 401/
+		],
+		[
+			"Auth0's wrong secret, a 401 access_denied",
+			jsonAnswer(401, { error: 'access_denied', error_description: 'Unauthorized' }),
+			['invalid_client'],
+			/^The service most likely refused the client credentials\./
+		],
 		[
 			"Entra ID's code already redeemed",
 			jsonAnswer(400, {

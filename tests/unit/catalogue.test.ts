@@ -100,6 +100,8 @@ const SHARED_CODES = {
 		'token.UNAUTHORIZED_CLIENT'
 	],
 	access_denied: ['authorization-error.ACCESS_DENIED', 'consent-url.ACCESS_DENIED_AT_ONCE'],
+	// The client's credentials refused as invalid_client, or under another error code.
+	invalid_client: ['token.CLIENT_REFUSED_AS', 'token.INVALID_CLIENT'],
 	unsupported_response_type: [
 		'authorization-error.UNSUPPORTED_RESPONSE_TYPE',
 		'consent-url.UNSUPPORTED_RESPONSE_TYPE_AT_ONCE'

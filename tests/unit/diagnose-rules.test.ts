@@ -237,6 +237,55 @@ describe('token endpoint errors (RFC 6749 §5.2)', () => {
 			ref: 'RFC 6749 §6'
 		});
 	});
+	test('the client’s credentials refused under another error code: by its words for certain, by HTTP 401 most likely', () => {
+		const at = (
+			status: number,
+			body: Record<string, unknown>,
+			step: Exchange['step'] = 'exchange'
+		) => only({ step, status, body: JSON.stringify(body) });
+		// Keycloak's answer to a wrong secret.
+		const keycloak = at(401, {
+			error: 'unauthorized_client',
+			error_description: 'Invalid client secret'
+		});
+		expect(keycloak).toMatchObject({
+			code: 'invalid_client',
+			level: 'error',
+			ref: 'RFC 6749 §5.2'
+		});
+		expect(keycloak.message).toBe(
+			'The service refused the client credentials. It answered unauthorized_client with HTTP 401, in words about the client’s credentials, where the standard error is invalid_client. The service said: "Invalid client secret".'
+		);
+		expect(keycloak.fix).toMatch(/^Check client_id and client_secret against the registration/);
+		// The words alone, at 400, on a refresh too.
+		expect(
+			at(
+				400,
+				{ error: 'unauthorized_client', error_description: 'Invalid client credentials' },
+				'refresh'
+			).message
+		).toMatch(
+			/^The service refused the client credentials\. It answered unauthorized_client with HTTP 400,/
+		);
+		// Auth0's 401: the status alone.
+		expect(at(401, { error: 'access_denied', error_description: 'Unauthorized' }).message).toMatch(
+			/^The service most likely refused the client credentials\. It answered access_denied with HTTP 401, the status RFC 6749 §5.2 keeps for invalid_client,/
+		);
+		// Not about the client: the grant, the scope, the grant type; and unauthorized_client of the grant.
+		expect(at(401, { error: 'invalid_grant' }).code).toBe('invalid_grant');
+		expect(at(401, { error: 'invalid_scope' }).code).toBe('invalid_scope');
+		expect(at(401, { error: 'unsupported_grant_type' }).code).toBe('unsupported_grant_type');
+		expect(
+			at(400, {
+				error: 'unauthorized_client',
+				error_description: 'The client is not authorized to use this grant type'
+			}).code
+		).toBe('unauthorized_client');
+		// invalid_client keeps its own entry.
+		expect(at(401, { error: 'invalid_client' }).message).toBe(
+			'The service did not accept the client credentials.'
+		);
+	});
 	test('invalid_request that names the Content-Type becomes content-type', () => {
 		expect(
 			err({ error: 'invalid_request', error_description: 'Bad content-type header' }).code

@@ -159,13 +159,29 @@ const STANDS_FOR: Readonly<Record<string, string>> = {
  * it, for the grant that got it; an invalid_request whose description names the Content-Type is
  * about that header; an error the catalogue has no words for keeps the service's own.
  */
+/** Words about the client's own credentials: its secret, its authentication. */
+const CLIENT_CREDENTIAL_WORDS =
+	/\bclient[ _-]?(secret|credentials?|authentication)\b|\binvalid client\b/i;
+
+/** Errors about the grant or the request's parameters, never about who the client is. */
+const NOT_ABOUT_THE_CLIENT = new Set(['invalid_grant', 'invalid_scope', 'unsupported_grant_type']);
+
 function tokenErrorFinding(
 	grant: GrantType,
 	error: string,
 	desc: string | undefined,
+	status: number,
 	ctx: DiagnoseContext
 ): Finding {
 	const err = Object.hasOwn(STANDS_FOR, error) ? STANDS_FOR[error]! : error;
+	// The client's credentials refused under another error code (token.CLIENT_REFUSED_AS).
+	const aboutCredentials = CLIENT_CREDENTIAL_WORDS.test(desc ?? '');
+	if (
+		err !== 'invalid_client' &&
+		!NOT_ABOUT_THE_CLIENT.has(err) &&
+		(aboutCredentials || status === 401)
+	)
+		return raise(token.CLIENT_REFUSED_AS, error, status, desc, aboutCredentials);
 	if (err === 'invalid_request' && /content-type/i.test(desc ?? ''))
 		return raise(token.CONTENT_TYPE_REFUSED, desc);
 	if (err === 'invalid_scope' && !forService(ctx))
@@ -552,6 +568,7 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 						grant,
 						body.error,
 						typeof body.error_description === 'string' ? body.error_description : undefined,
+						res.status,
 						ctx
 					)
 			);

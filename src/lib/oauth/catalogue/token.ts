@@ -20,6 +20,10 @@ const said = (desc: string | undefined) => (desc ? ` The service said: "${desc}"
 // The token endpoint's OAuth errors (RFC 6749 §5.2), each with the service's error_description. An
 // entry whose code is the error explains it (`oauthError`): diagnose.ts finds it by the error.
 
+/** What to check when the client's credentials were refused. */
+const CHECK_CREDENTIALS =
+	'Check client_id and client_secret against the registration; a secret that was regenerated invalidates the old one. If both are right, check how the client is registered to authenticate (its token_endpoint_auth_method, and whether it is a public client).';
+
 /**
  * invalid_client: the service did not accept the client's authentication (its id, its secret, or
  * the way it was sent).
@@ -30,7 +34,21 @@ export const INVALID_CLIENT = entry({
 	level: 'error',
 	message: (desc: string | undefined) =>
 		`The service did not accept the client credentials.${said(desc)}`,
-	fix: 'Check client_id and client_secret against the registration; a secret that was regenerated invalidates the old one. If both are right, check how the client is registered to authenticate (its token_endpoint_auth_method, and whether it is a public client).',
+	fix: CHECK_CREDENTIALS,
+	ref: RFC6749('5.2')
+});
+
+/**
+ * The client's authentication refused under another error code: its words say so (Keycloak's 401
+ * unauthorized_client "Invalid client secret"), or, less surely, HTTP 401, the status RFC 6749 §5.2
+ * keeps for invalid_client (Auth0's 401 access_denied "Unauthorized").
+ */
+export const CLIENT_REFUSED_AS = entry({
+	code: 'invalid_client',
+	level: 'error',
+	message: (error: string, status: number, desc: string | undefined, certain: boolean) =>
+		`The service ${certain ? 'refused' : 'most likely refused'} the client credentials. It answered ${error} with HTTP ${status}${certain ? ', in words about the client’s credentials' : ', the status RFC 6749 §5.2 keeps for invalid_client'}, where the standard error is invalid_client.${said(desc)}`,
+	fix: CHECK_CREDENTIALS,
 	ref: RFC6749('5.2')
 });
 
