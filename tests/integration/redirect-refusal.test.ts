@@ -6,7 +6,8 @@
  * "Redirect URI as registered" and the fix; no answer that merely mentions redirect_uri gets a
  * redirect-URI finding. The page warns of the difference right after Save. A server that asks for
  * a sign-in first (django-oauth-toolkit's login redirect, an express-oauth-server sign-in page) is
- * said to have judged nothing yet.
+ * said to have judged nothing yet; one that sends an unknown client to an error page of its own
+ * (Better Auth, eSignet) is said to have refused it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
@@ -22,6 +23,24 @@ let oidc: OidcServer;
 let lookAlike: http.Server;
 let lookAlikeUrl: string;
 const FIXTURES = [...POSITIVES, ...NEGATIVES];
+const ERROR_PAGES = [
+	{
+		server: 'Better Auth',
+		path: '/api/auth/oauth2/authorize',
+		location: '/api/auth/error?error=invalid_client&error_description=client_id%20is%20required',
+		codes: ['unknown-client'],
+		words:
+			/^The service does not know client_id "nope"\. The service said: "client_id is required"\.$/
+	},
+	{
+		server: 'eSignet',
+		path: '/v1/esignet/oauth2/authorize',
+		location: '/error?errorCode=server_error&errorMessage=Failed+to+process+authorization+request',
+		codes: ['server_error'],
+		words:
+			/^The service refused the consent URL: it sends the browser to http:\/\/127\.0\.0\.1:\d+\/error, its own error page, with error "server_error"\. The service said: "Failed to process authorization request"\.$/
+	}
+];
 
 beforeAll(async () => {
 	const port = await freePort();
@@ -45,6 +64,13 @@ beforeAll(async () => {
 				.end(
 					'<!DOCTYPE html><html><head><title>Login</title></head><body><h1>Login</h1><form method="post" action="/login"><input type="text" name="username"><input type="password" name="password"><button>Login</button></form></body></html>'
 				);
+			return;
+		}
+		// Servers that send an unknown client to an error page of their own: Better Auth (its
+		// /api/auth/error, "client_id is required"), eSignet (its /error, errorCode and errorMessage).
+		const errorPage = ERROR_PAGES.find((e) => e.path === u.pathname);
+		if (errorPage) {
+			res.writeHead(302, { location: errorPage.location }).end();
 			return;
 		}
 		const f = FIXTURES[Number(u.searchParams.get('client_id'))];
@@ -150,6 +176,23 @@ describe('look-alikes of other real servers', () => {
 		expect(ex.findings.map((x) => x.code)).not.toContain('redirect_uri_mismatch');
 		expect(ex.findings.map((x) => x.code)).not.toContain('redirect-uri-likely-refused');
 	});
+});
+
+describe('a server that sends an unknown client to an error page of its own', () => {
+	test.each(ERROR_PAGES.map((e) => [e.server, e] as const))(
+		'%s: refused, never "accepted"',
+		async (_, e) => {
+			const ex = await checkAgainst(
+				new Client(srv.url),
+				new URL(e.path, lookAlikeUrl).href,
+				'nope'
+			);
+			const errors = ex.findings.filter((f) => f.level === 'error');
+			expect(errors.map((f) => f.code)).toEqual(e.codes);
+			expect(errors[0]!.message).toMatch(e.words);
+			expect(JSON.stringify(ex.findings)).not.toContain('accepted');
+		}
+	);
 });
 
 describe('a server that asks for a sign-in before it judges the request', () => {

@@ -202,6 +202,7 @@ const SERVICE_CODES = [
 	'token.OTHER_ERROR',
 	'consent-url.CONSENT_REFUSED',
 	'consent-url.REFUSED_STRAIGHT_BACK',
+	'consent-url.REFUSED_TO_ERROR_PAGE',
 	'authorization-error.OTHER_ERROR'
 ];
 

@@ -706,6 +706,33 @@ describe('the registration check', () => {
 		expect(fix(undefined)).toMatch(readOnly);
 	});
 
+	test('a redirect to the server’s own error page with error= is a refusal; an unknown client is named', () => {
+		const to = (location: string) =>
+			check(302, '', [['Location', location]], ctx).map((f) => [f.code, f.message]);
+		// Auth0's answer to an unknown client id.
+		expect(
+			to(
+				'https://reader.test/error?error=invalid_request&error_description=Unknown%20client%3A%20app'
+			)
+		).toEqual([
+			[
+				'unknown-client',
+				'The service does not know client_id "app". The service said: "Unknown client: app".'
+			]
+		]);
+		expect(to('/error?error=unauthorized_client')[0]![0]).toBe('unknown-client');
+		expect(
+			to('https://reader.test/oops?error=temporarily_unavailable&error_description=Try%20later')
+		).toEqual([
+			[
+				'temporarily_unavailable',
+				'The service refused the consent URL: it sends the browser to https://reader.test/oops, its own error page, with error "temporarily_unavailable". The service said: "Try later".'
+			]
+		]);
+		// A sign-in asked for first is no refusal; nor is another origin's page (the app's own).
+		expect(to('https://reader.test/login?error=login_required')[0]![0]).toBe('sign-in-first');
+		expect(to('https://elsewhere.test/x?error=invalid_request')[0]![0]).toBe('registration-ok');
+	});
 	test('a redirect straight back without an error, or elsewhere, means the registration is accepted', () => {
 		const back = (location: string, c: DiagnoseContext = ctx) =>
 			one(302, '', [['Location', location]], c);

@@ -367,6 +367,9 @@ function pageError(html: string): { error?: string; description?: string } {
 	};
 }
 
+/** Errors that ask for a sign-in or a consent first (OpenID Connect Core §3.1.2.6): no refusal. */
+const SIGN_IN_ERRORS = /^(login|consent|interaction|account_selection)_required$/;
+
 /** What the consent URL, fetched without following redirects, says about the registration. */
 function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	const res = ex.response!;
@@ -446,6 +449,24 @@ function checkFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 				explained
 					? raise(explained, description)
 					: raise(consentUrl.REFUSED_STRAIGHT_BACK, error, description)
+			];
+		}
+		// To a page of the server's own origin with error= in the query: its error page (Auth0's
+		// /error?error=invalid_request&error_description=Unknown client: …), a refusal; but a sign-in
+		// it asks for first is not one.
+		const own =
+			!!target && URL.canParse(ex.request.url) && target.origin === new URL(ex.request.url).origin;
+		// (eSignet names them errorCode and errorMessage.)
+		const query = target?.searchParams;
+		const refused = !back && own ? (query!.get('error') ?? query!.get('errorCode')) : null;
+		if (target && refused && !SIGN_IN_ERRORS.test(refused)) {
+			const words = query!.get('error_description') ?? query!.get('errorMessage') ?? undefined;
+			return [
+				refused === 'invalid_client' ||
+				refused === 'unauthorized_client' ||
+				/client/i.test(words ?? '')
+					? raise(consentUrl.UNKNOWN_CLIENT, ctx.clientId, words)
+					: raise(consentUrl.REFUSED_TO_ERROR_PAGE, refused, target.origin + target.pathname, words)
 			];
 		}
 		// A sign-in first: nothing is judged yet (sign-in-first.ts).

@@ -95,6 +95,18 @@ export const CONSENT_REFUSED = entry({
 	ref: RFC6749('4.1.2.1')
 });
 
+/**
+ * The consent URL answered with a redirect to the service's own error page, its `error=` in the
+ * query (Auth0's /error?error=…): refused, with that error code.
+ */
+export const REFUSED_TO_ERROR_PAGE = entry({
+	code: (error: string, _to: string, _words: string | undefined) => error,
+	level: 'error',
+	message: (error: string, to: string, words: string | undefined) =>
+		`The service refused the consent URL: it sends the browser to ${to}, its own error page, with error "${error}".${said(words)}`,
+	ref: RFC6749('4.1.2.1')
+});
+
 /** The service failed with a 5xx on the consent URL. */
 export const CONSENT_SERVER_ERROR = entry({
 	code: 'server-error',
