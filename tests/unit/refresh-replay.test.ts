@@ -1,8 +1,9 @@
 /**
  * "Replay the previous refresh token" against a scripted service (server/steps/replay.ts): what
- * reaches the wire and what each answer is taken to mean. Only `invalid_grant` is a refusal of the
- * token; any other answer stops the try there, and the current token is not sent. The previous
- * token accepted without a new refresh token leaves the fork with its own current one. The check
+ * reaches the wire and what each answer is taken to mean. Only `invalid_grant` (or GitHub's
+ * `bad_refresh_token`), at whatever status but a 3xx or a 5xx, is a refusal of the token; any
+ * other answer stops the try there, and the current token is not sent. The previous token
+ * accepted without a new refresh token leaves the fork with its own current one. The check
  * after the try is not sent once the newest access token has expired (it would refresh first). No
  * try after step 8 revoked one of the tokens.
  */
@@ -114,6 +115,29 @@ describe('what each answer is taken to mean', () => {
 		expect(r.fork.fork_of).toEqual({ flow: 'parent-flow', by: 'refresh', superseded: true });
 		// The original flow's session is handed back as it was.
 		expect(r.session).toBe(s);
+	});
+
+	test('a refusal at the status another server gives it (Auth0’s 403 invalid_grant, GitHub’s 200 bad_refresh_token) is a refusal: the current token is sent next', async () => {
+		for (const previous of [
+			json(403, { error: 'invalid_grant', error_description: 'Unknown or invalid refresh token.' }),
+			json(200, {
+				error: 'bad_refresh_token',
+				error_description: 'The refresh token passed is incorrect or expired.'
+			})
+		]) {
+			service.reset();
+			service.answer(previous, tokenAnswer('at-3', 'rt-3'), json(200, { userId: '1' }));
+			const r = await tryIt(flow());
+			expect(sentRefresh()).toEqual(['rt-1', 'rt-2']);
+			expect(r.exchanges.map(codes).map((c) => c[0])).toEqual([
+				'refresh-replay-refused',
+				'refresh-replay-current-kept',
+				'refresh-replay-access-works'
+			]);
+			expect(r.exchanges[0]!.findings[0]!.message).toMatch(
+				/^The service refused the refresh token it had replaced 12 seconds ago \(HTTP (403, invalid_grant|200, bad_refresh_token)\)/
+			);
+		}
 	});
 
 	test('an answer that is no refusal of the token (503, invalid_client, none) stops the try: the current token is not sent', async () => {

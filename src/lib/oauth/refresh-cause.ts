@@ -63,6 +63,16 @@ function refusal(
 }
 
 /**
+ * Whether a refresh's answer refuses its refresh token by the error that says so (invalid_grant,
+ * GitHub's bad_refresh_token), whatever its status but a 3xx or a 5xx: Auth0 answers 403, GitHub
+ * 200.
+ */
+export function refusesRefreshToken(ex: Exchange): boolean {
+	const r = refusal(ex);
+	return !!r && REFUSES_TOKEN.has(r.error);
+}
+
+/**
  * The finding for a refused refresh token, its cause first from the record (certain, or likely
  * for an access token revoked), then from the service's words; undefined when the answer is no
  * refusal of the refresh token, or when neither the record nor the words name a cause and the

@@ -15,6 +15,7 @@ import * as found from '$lib/oauth/catalogue/code-replay';
 import * as tried from '$lib/oauth/catalogue/refresh-replay';
 import { raise } from '$lib/oauth/catalogue/raise';
 import { jsonObject } from '$lib/exchange/text';
+import { refusesRefreshToken } from '$lib/oauth/refresh-cause';
 import {
 	callApi,
 	exchangeCode,
@@ -191,12 +192,12 @@ const ok2xx = (ex: Exchange | undefined) =>
 	!!ex?.response && ex.response.status >= 200 && ex.response.status < 300;
 
 /**
- * A refusal of the refresh token itself (RFC 6749 §5.2): `invalid_grant`, on a 400 or a 401. Any
- * other answer (no answer, a 5xx, a 429, `invalid_client`) says nothing about the token.
+ * A refusal of the refresh token itself (RFC 6749 §5.2): `invalid_grant` (or GitHub's
+ * `bad_refresh_token`), at the standard's 400 or the status a server gives it (Auth0's 403,
+ * GitHub's 200; oauth/refresh-cause.ts). Any other answer (no answer, a 5xx, a 429,
+ * `invalid_client`) says nothing about the token.
  */
-const tokenRefused = (ex: Exchange) =>
-	(ex.response?.status === 400 || ex.response?.status === 401) &&
-	oauthErrorOf(ex) === 'invalid_grant';
+const tokenRefused = refusesRefreshToken;
 
 /** The try's exchange marked as sent on purpose, with what it showed first. */
 function tryOf(ex: Exchange, finding: Finding, keepErrors = false): Exchange {
