@@ -198,6 +198,32 @@ test("a customer's HAR whose consent request the service refused for its redirec
 	await shot(p, '65c-customer-har-redirect-refused-1280', { screen: true });
 });
 
+test('a HAR saved without the token answer’s body: the card and its finding say so, and nothing blames the URL (1280 px)', async ({
+	srv,
+	newPage
+}) => {
+	const har = JSON.parse(readFileSync('tests/fixtures/browser.har', 'utf8'));
+	const { content } = har.log.entries[5].response;
+	har.log.entries[5].response.content = { size: content.size, mimeType: content.mimeType };
+	const file = join(dir, 'no-body.har');
+	writeFileSync(file, JSON.stringify(har));
+	const p = await newPage({ width: 1280, height: 800 });
+	await openPlayground(p, srv.url);
+	await p.getByTestId('import-har').setInputFiles(file);
+	const exchange = p.locator('.transcript details.exchange', {
+		has: p.locator('li.finding[data-code="body-not-in-file"]')
+	});
+	await exchange.waitFor();
+	await exchange.evaluate((d) => ((d as HTMLDetailsElement).open = true));
+	expect(await exchange.getByTestId('body-missing').innerText()).toBe(
+		'The file does not hold this body (221 bytes): it was left out when the file was saved.'
+	);
+	expect(await p.locator('.transcript li.finding[data-code="wrong-endpoint"]').count()).toBe(0);
+	expect(await p.locator('#verdict').innerText()).not.toMatch(/probably not|empty body/);
+	await exchange.scrollIntoViewIfNeeded();
+	await shot(p, '65d-har-without-a-body', { screen: true });
+});
+
 test('attack: a 5 MB HAR with 16 different 1,024-character client secrets imports, its progress shown and announced, none of its secrets on the page', async ({
 	srv,
 	newPage

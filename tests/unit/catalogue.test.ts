@@ -62,6 +62,7 @@ const WITHOUT_REF = new Set([
 	'answer.SERVER_ERROR',
 	'answer.NOT_JSON',
 	'answer.NOT_JSON_CUT_OFF',
+	'answer.BODY_NOT_IN_FILE',
 	'resource-call.USERINFO_FIELDS'
 ]);
 

@@ -11,6 +11,8 @@ import { NEGATIVES, POSITIVES, fill, type RefusalFixture } from '../helpers/redi
 import { explainAuthorizationError } from '$lib/oauth/consent';
 import { diagnose, diagnoseCallback } from '$lib/oauth/diagnose';
 import { diagnoseImported, importHar } from '$lib/oauth/imported';
+import { toHar } from '$lib/exchange/har/export';
+import { verdictOf } from '$lib/exchange/verdict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -244,6 +246,54 @@ describe("a customer's own browser HAR (tests/fixtures/customer.har, recorded fr
 			['error', 'invalid_scope'],
 			['warning', 'state-mismatch']
 		]);
+	});
+});
+
+describe('a recording whose file does not hold a body (tests/fixtures/browser.har, its token answer left out)', () => {
+	type Content = { size: number; text?: string; encoding?: string };
+	const withTokenBody = (content: (c: Content) => Content) => {
+		const har = JSON.parse(
+			readFileSync(resolve(import.meta.dirname, '../fixtures/browser.har'), 'utf8')
+		) as { log: { entries: { response: { content: Content } }[] } };
+		const entry = har.log.entries[5]!;
+		entry.response.content = content(entry.response.content);
+		const r = importHar(JSON.stringify(har));
+		if (!r.ok) throw new Error(r.message);
+		return r.exchanges.find((e) => e.step === 'exchange')!;
+	};
+
+	test('left out when saved: said, with its size, and never judged as an empty body or a wrong URL', () => {
+		const ex = withTokenBody(({ size }) => ({ size }));
+		expect(ex.response).toMatchObject({
+			status: 200,
+			body: '',
+			bodyMissing: { why: 'not-recorded', size: 221 }
+		});
+		expect(ex.findings.map((f) => [f.level, f.code])).toEqual([['warning', 'body-not-in-file']]);
+		expect(ex.findings[0]!.message).toBe(
+			'The file does not hold this response’s body (221 bytes): it was left out when the file was saved, so what the service answered is not judged.'
+		);
+		expect(verdictOf([ex], T0)).toMatchObject({
+			tone: 'neutral',
+			text: 'Step 3, code exchange: HTTP 200, not judged: the file does not hold its body'
+		});
+		// Saved again by the playground, the body is still missing, not an empty one.
+		const again = importHar(JSON.stringify(toHar([ex])));
+		if (!again.ok) throw new Error(again.message);
+		expect(again.exchanges[0]!.response!.bodyMissing).toEqual({ why: 'not-recorded', size: 221 });
+	});
+
+	test('in a base64 that does not decode: said so; an empty text with a size of 0 is an empty body', () => {
+		const bad = withTokenBody(({ size }) => ({
+			size,
+			text: '!!!not base64@@@',
+			encoding: 'base64'
+		}));
+		expect(bad.response!.bodyMissing).toEqual({ why: 'undecodable' });
+		expect(bad.findings.map((f) => f.code)).toEqual(['body-not-in-file']);
+		const empty = withTokenBody(() => ({ size: 0, text: '' }));
+		expect(empty.response!.bodyMissing).toBeUndefined();
+		expect(empty.findings.map((f) => f.code)).toContain('wrong-endpoint');
 	});
 });
 

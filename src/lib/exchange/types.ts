@@ -31,6 +31,11 @@ export interface ExchangeResponse {
 	body: string;
 	/** True when the body was cut at the response size cap. */
 	truncated: boolean;
+	/**
+	 * An imported response whose body the file does not hold: left out when it was saved (`size`:
+	 * the bytes its `content.size` gives), or in a base64 that does not decode. Its `body` is ''.
+	 */
+	bodyMissing?: { why: 'not-recorded' | 'undecodable'; size?: number };
 }
 
 /** How a request got no (full) answer: the sender's failure kinds, read back by the HAR import too. */

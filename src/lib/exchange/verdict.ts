@@ -91,6 +91,13 @@ function tokensVerdict(
 ): Verdict {
 	const step = STEPS[ex.step];
 	const res = ex.response;
+	// An imported answer whose body the file does not hold: its status is all there is to say.
+	if (res?.bodyMissing)
+		return {
+			tone: 'neutral',
+			text: `Step ${step.n}, ${step.name}: HTTP ${res.status}, not judged: the file does not hold its body`,
+			target: ex.step
+		};
 	const body = res && res.status >= 200 && res.status < 300 ? jsonObject(res.body) : undefined;
 	if (!body || typeof body.access_token !== 'string')
 		return {

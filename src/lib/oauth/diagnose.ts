@@ -562,6 +562,12 @@ function answerFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 	}
 	const res = ex.response;
 	if (!res) return out;
+	// A body the imported file does not hold: nothing is judged by it, and that is said.
+	if (res.bodyMissing)
+		return [
+			...(res.status >= 500 ? [raise(answer.SERVER_ERROR, res.status)] : []),
+			raise(answer.BODY_NOT_IN_FILE, res.bodyMissing.why, res.bodyMissing.size)
+		];
 	// An answer that is not OAuth names the URL as probably wrong, in place of the generic findings.
 	let wrong = wrongEndpointFinding(ex, ctx.playground, forService(ctx));
 	const redirects = spec.travels === 'redirect-back' || spec.endpoint === 'authorization';

@@ -139,7 +139,7 @@ export async function strictVerdict(
 ): Promise<Finding | undefined> {
 	const spec = specOf(ex.step);
 	const judge = spec.strictJudge && JUDGES[spec.strictJudge];
-	if (!judge || !ex.response || ex.response.truncated) return undefined;
+	if (!judge || !ex.response || ex.response.truncated || ex.response.bodyMissing) return undefined;
 	if (ex.findings.some((f) => f.level === 'error' && NOT_OAUTH.some((c) => hasCode(f, c))))
 		return undefined;
 	const tokens = spec.grantType !== undefined;

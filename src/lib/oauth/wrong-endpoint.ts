@@ -100,7 +100,7 @@ const NOT_ITS_ANSWER: Record<Documented, (a: Answer) => boolean> = {
 
 export function isNotOAuthAnswer(ex: Exchange): boolean {
 	const res = ex.response;
-	if (!res || ex.failure || res.truncated) return false;
+	if (!res || ex.failure || res.truncated || res.bodyMissing) return false;
 	const endpoint = documentedEndpoint(ex.step);
 	const { status } = res;
 	if (status >= 500 || status < 200) return false;

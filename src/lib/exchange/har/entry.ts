@@ -116,15 +116,27 @@ export function toExchange(e: HarInEntry, step: Step, id: string): Exchange {
 	const r = e.response;
 	let response: ExchangeResponse | undefined;
 	if (r && r.status > 0) {
-		let text = r.content.text ?? '';
-		if (r.content.encoding?.toLowerCase() === 'base64') text = decodeBase64Utf8(text) ?? '';
+		// A body the file does not hold is said so, never shown or judged as an empty one.
+		const { size } = r.content;
+		let text = r.content.text;
+		let missing: ExchangeResponse['bodyMissing'];
+		if (text === undefined || (text === '' && size !== undefined && size > 0)) {
+			// No text and no size of 0: left out (a size below 0 is this playground's own export of
+			// such a body, whose size is not known).
+			if (size !== 0)
+				missing = { why: 'not-recorded', ...(size !== undefined && size > 0 && { size }) };
+		} else if (r.content.encoding?.toLowerCase() === 'base64') {
+			text = decodeBase64Utf8(text);
+			if (text === undefined) missing = { why: 'undecodable' };
+		}
 		response = {
 			status: r.status,
 			statusText: r.statusText,
 			httpVersion: httpVersionIn(r.httpVersion),
 			headers: importHeaders(r.headers, 'set-cookie'),
-			body: text,
-			truncated: e._truncated ?? false
+			body: text ?? '',
+			truncated: e._truncated ?? false,
+			...(missing && { bodyMissing: missing })
 		};
 	}
 	const failure = e._failure ?? (r?._error && !response ? chromiumFailure(r._error) : undefined);

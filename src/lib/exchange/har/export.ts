@@ -142,11 +142,18 @@ function toEntry(ex: Exchange): HarEntry {
 				httpVersion: harHttpVersion(res.httpVersion),
 				cookies: responseCookies(res.headers),
 				headers: res.headers.map(([name, value]) => ({ name, value })),
-				content: {
-					size: utf8Length(res.body),
-					mimeType: headerValue(res.headers, 'Content-Type') ?? 'x-unknown',
-					text: res.body
-				},
+				content: res.bodyMissing
+					? {
+							// Not in the file it was imported from: still not here, and said so.
+							size: res.bodyMissing.size ?? -1,
+							mimeType: headerValue(res.headers, 'Content-Type') ?? 'x-unknown',
+							comment: 'The body was not in the file this exchange was imported from.'
+						}
+					: {
+							size: utf8Length(res.body),
+							mimeType: headerValue(res.headers, 'Content-Type') ?? 'x-unknown',
+							text: res.body
+						},
 				redirectURL: headerValue(res.headers, 'Location') ?? '',
 				headersSize: -1,
 				// As received: Content-Length, also when the body shown differs from it (tokens shortened);

@@ -46,6 +46,8 @@ interface HarContent {
 	mimeType: string;
 	text?: string;
 	encoding?: string;
+	/** HAR 1.2's comment: why there is no text. */
+	comment?: string;
 }
 
 export interface HarResponse {

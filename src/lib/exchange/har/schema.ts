@@ -55,7 +55,7 @@ export const entrySchema = z.object({
 			statusText: z.string().max(1_000).catch(''),
 			httpVersion: z.string().max(32).catch(''),
 			headers: listOf(nameValue),
-			content: z.object({ text: optStr(), encoding: optStr(100) }).catch({}),
+			content: z.object({ text: optStr(), encoding: optStr(100), size: optNum }).catch({}),
 			_error: optStr(10_000)
 		})
 		.optional()

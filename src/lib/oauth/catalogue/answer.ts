@@ -28,6 +28,22 @@ export const REDIRECT = entry({
 	ref: undefined
 });
 
+/**
+ * An imported exchange whose response body the file does not hold (left out when it was saved, or
+ * in a base64 that does not decode): nothing is judged by the body, since it cannot be read.
+ */
+export const BODY_NOT_IN_FILE = entry({
+	code: 'body-not-in-file',
+	level: 'warning',
+	message: (why: 'not-recorded' | 'undecodable', size: number | undefined) =>
+		why === 'undecodable'
+			? 'The file holds this response’s body in a base64 that does not decode: what the service answered cannot be read, so it is not judged.'
+			: `The file does not hold this response’s body${size ? ` (${size} bytes)` : ''}: it was left out when the file was saved, so what the service answered is not judged.`,
+	fix: 'Ask for the file again with the bodies in it: in Chrome’s or Edge’s Network panel, “Save all as HAR with content” (or “Export HAR (sanitized)…”); in Firefox, “Save All As HAR”, with the requests still in the panel.',
+	// What the file lacks, not a rule of the protocol broken.
+	ref: undefined
+});
+
 /** The service failed with a 5xx. */
 export const SERVER_ERROR = entry({
 	code: 'server-error',
