@@ -562,6 +562,13 @@ describe('API calls', () => {
 	});
 	test('429 is rate-limited; other statuses are not', () => {
 		expect(api({ status: 429 }).map((f) => [f.code, f.level])).toEqual([['rate-limited', 'error']]);
+		// A rate limiter's plain-text page is its answer: no second finding that it is not JSON.
+		const plain = api({
+			status: 429,
+			body: 'Too Many Requests',
+			headers: [['Content-Type', 'text/plain; charset=utf-8']]
+		});
+		expect(plain.map((f) => [f.code, f.level])).toEqual([['rate-limited', 'error']]);
 		expect(api({ status: 200 })).toEqual([]);
 		expect(api({ status: 404 })).toEqual([]);
 	});

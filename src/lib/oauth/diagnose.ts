@@ -337,7 +337,9 @@ function apiFindings(ex: Exchange, ctx: DiagnoseContext): Finding[] {
 
 function jsonExpected(ex: Exchange): Finding[] {
 	const res = ex.response!;
-	if (!res.body.trim() || res.status === 204) return [];
+	// A 429 is the rate limit's answer, whatever its body (a proxy's "Too Many Requests"): its own
+	// finding says it (rateLimitFindings), once.
+	if (!res.body.trim() || res.status === 204 || res.status === 429) return [];
 	// A 3xx never gets here: diagnose reports it as a redirect first.
 	const ct = headerValue(res.headers, 'Content-Type');
 	if (jsonObject(res.body) !== undefined) return [];
