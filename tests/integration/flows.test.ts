@@ -230,6 +230,28 @@ describe('the callback finds its flow by state', () => {
 		expect(new URL(consentUrlFrom(await a.page())).searchParams.get('state')).toBe(state);
 	});
 
+	test('a consent authorized after it was declined (Deny, Back, Authorize): its code is ignored as a request already answered, not one replaced', async () => {
+		const c = new Client(srv.url);
+		await setUp(c, 'sandbox-rw');
+		const url = consentUrlFrom(await c.page());
+		const d = decisionRequest(url, await openConsent(c, url), 'deny');
+		const denied = (
+			await c.fetch(d.url, { method: 'POST', body: d.body, headers: d.headers })
+		).res.headers.get('location')!;
+		expect(new URL(denied, srv.url).searchParams.get('error')).toBe('access_denied');
+		await c.fetch(denied);
+		// Back to the consent page, which the sandbox shows again, and Authorize.
+		const back = await authorize(c, url, await openConsent(c, url));
+		expect(new URL(back, srv.url).searchParams.get('code')).toBeTruthy();
+		await c.fetch(back);
+		const html = unescapeHtml(await c.page());
+		expect(html).toContain(
+			'This address answers a consent request whose answer already came back in step 2, as an error (declined or refused).'
+		);
+		expect(html).not.toContain('since replaced');
+		expect(accessToken(html)).toBeUndefined();
+	});
+
 	test('paste-back names a forgery only for a state that is neither pending nor recent', async () => {
 		const a = new Client(srv.url);
 		await setUp(a, 'sandbox-rw', { redirect_uri: `${srv.url}/sandbox/landing` });

@@ -131,16 +131,16 @@ describe('which flow a redirect finds', () => {
 	});
 
 	test('only outcome 3 names a forgery', () => {
-		for (const why of ['exchanged', 'received', 'replaced'] as const) {
+		for (const why of ['exchanged', 'received', 'answered', 'replaced'] as const) {
 			expect(ignoredFinding('stale', why)).toEqual(raise(stateCheck.STALE_CALLBACK, why));
 			expect(ignoredFinding('stale', why).message).not.toMatch(/forg/i);
 		}
 		// Each case in its own words; a stale redirect is a replaced request unless told otherwise.
-		const said = ['exchanged', 'received', 'replaced'].map(
+		const said = ['exchanged', 'received', 'answered', 'replaced'].map(
 			(why) => ignoredFinding('stale', why as 'replaced').message
 		);
-		expect(new Set(said).size).toBe(3);
-		expect(ignoredFinding('stale').message).toBe(said[2]);
+		expect(new Set(said).size).toBe(4);
+		expect(ignoredFinding('stale').message).toBe(said[3]);
 		expect(ignoredFinding('unsolicited').message).toMatch(/forged \(cross-site request forgery/);
 	});
 });

@@ -41,11 +41,12 @@ export function routeCallback(params: URLSearchParams, flows: FlowStates[]): Cal
 
 /**
  * Outcome 2, in the user's terms: what became of the consent request this address answers. Its
- * code already came back (and was exchanged in step 3, or still waits for it), or the flow has
+ * code already came back (and was exchanged in step 3, or still waits for it), its answer came
+ * back already as an error (declined, or refused: Deny, then Back and Authorize), or the flow has
  * since replaced the request (restarted, or the setup saved again). The words of each, and of
  * outcome 3, are entries of `catalogue/state-check.ts`.
  */
-export type StaleWhy = 'exchanged' | 'received' | 'replaced';
+export type StaleWhy = 'exchanged' | 'received' | 'answered' | 'replaced';
 
 export type IgnoredKind = 'stale' | 'unsolicited';
 

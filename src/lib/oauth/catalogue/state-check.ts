@@ -57,6 +57,7 @@ export const STATE_OK = entry({
 const STALE: Record<StaleWhy, string> = {
 	exchanged: `This address’s code was already used: it came back in step ${STEPS.callback.n} and step ${STEPS.exchange.n} exchanged it. A code is used once, so nothing of it was sent again, and the flow’s tokens stay as they were.`,
 	received: `This address’s code already came back in step ${STEPS.callback.n} and waits for its exchange in step ${STEPS.exchange.n}: it was not taken a second time.`,
+	answered: `This address answers a consent request whose answer already came back in step ${STEPS.callback.n}, as an error (declined or refused). A consent request is answered once, so its code was not taken, and the flow stays as it was: to authorize now, prepare a new consent request (Try again) and open it.`,
 	replaced:
 		'This address answers a consent request this flow has since replaced (it was restarted, or its setup saved again), so nothing of it was exchanged, and the flow’s code and tokens stay as they were: start again from the consent step.'
 };

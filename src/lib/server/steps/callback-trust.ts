@@ -53,15 +53,21 @@ export function ignoreCallback(
 	kind: IgnoredKind
 ): { session: Session; exchange: Exchange } {
 	// A stale redirect said in the user's terms: the address of the consent whose code this flow
-	// took (exchanged since, or waiting for it), or of one it has since replaced.
+	// took (exchanged since, or waiting for it), of one whose answer came back as an error, or of
+	// one it has since replaced.
 	const state = URL.canParse(exchange.request.url)
 		? new URL(exchange.request.url).searchParams.get('state')
 		: null;
-	const taken =
-		session.callback?.verdict === 'code' &&
-		state !== null &&
-		session.callback.returned_state === state;
-	const why: StaleWhy = !taken ? 'replaced' : session.code ? 'received' : 'exchanged';
+	const same = state !== null && session.callback?.returned_state === state;
+	const verdict = same ? session.callback?.verdict : undefined;
+	const why: StaleWhy =
+		verdict === 'code'
+			? session.code
+				? 'received'
+				: 'exchanged'
+			: verdict === 'error'
+				? 'answered'
+				: 'replaced';
 	const url = exchange.request.url;
 	const shown: Exchange = {
 		...exchange,
