@@ -100,6 +100,37 @@ describe('prefilled links', () => {
 			await shot(p, `link-opened-${width}`);
 		});
 
+	test('a preset chosen on /link: the fields show what it sets, the link carries the preset and only what was changed, and the preview says what the reader sees', async ({
+		srv,
+		newPage
+	}) => {
+		const p = await open(newPage, { width: 1280 });
+		await p.goto(srv.url + '/link');
+		const builder = p.getByTestId('link-builder');
+		await builder.getByLabel('Preset').selectOption('sandbox-short');
+		expect(await builder.getByLabel('Client id').inputValue()).toBe('sandbox-short');
+		const link = p.getByTestId('built-link');
+		expect(await link.innerText()).toBe(`${srv.url}/?preset=sandbox-short`);
+		const preview = p.getByTestId('banner-preview');
+		expect(await preview.innerText()).toContain(
+			"The preset's client secret is configured on the server: press Save setup to use it."
+		);
+		// A change the writer makes is carried, and the preview says what it costs.
+		await builder.getByLabel('Client id').fill('my-app');
+		expect(await link.innerText()).toBe(`${srv.url}/?client_id=my-app&preset=sandbox-short`);
+		expect(await preview.innerText()).toContain(
+			"The link changes the client id of the preset, so the preset's secret is not used"
+		);
+		await builder.getByLabel('Client id').fill('sandbox-short');
+		await p.getByRole('link', { name: 'Open it' }).click();
+		const banner = p.getByTestId('prefill-banner');
+		await banner.waitFor();
+		expect(await banner.innerText()).toContain(
+			"The preset's client secret is configured on the server: press Save setup to use it."
+		);
+		expect(await p.getByLabel('Client id').inputValue()).toBe('sandbox-short');
+	});
+
 	test('a link carrying client_secret is refused, and the secret leaves the address bar', async ({
 		srv,
 		newPage
