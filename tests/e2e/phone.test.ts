@@ -348,5 +348,16 @@ describe('a docs link on a phone', () => {
 		await p.getByTestId('prefill-banner-reminder').getByRole('button', { name: 'Details' }).click();
 		await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('prefill-banner');
 		await expect.poll(() => bannerInReach(p, '33-docs-link-details')).toBe('');
+
+		// A link naming a long host: its reminder wraps the name, off no edge.
+		const host = 'sso.eu.staging.subscriptions.feedreaderservice.example';
+		await p.goto(`${srv.url}/?base_url=https://${host}/reader&client_id=x`);
+		await p.getByTestId('prefill-banner').waitFor();
+		await p.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+		const reminder = p.getByTestId('prefill-banner-reminder');
+		await reminder.waitFor();
+		expect(await reminder.innerText()).toContain(host);
+		expect(await overflowProblems(p)).toEqual([]);
+		await shot(p, 'phone-34-docs-link-long-host', { screen: true });
 	});
 });
