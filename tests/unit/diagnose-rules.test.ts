@@ -124,6 +124,24 @@ describe('failures', () => {
 		const f = diagnose(e);
 		expect(f.map((x) => [x.code, x.level])).toEqual([[code, level]]);
 	});
+	test('refused by the guard: a hosted copy’s list of hosts gets its own fix, a private address the usual one', () => {
+		const blocked = (message: string) =>
+			diagnose({
+				...ex({ step: 'userinfo', method: 'GET' }),
+				response: undefined,
+				failure: { kind: 'blocked', message }
+			})[0]!.fix;
+		expect(
+			blocked(
+				"evil.example.org is not on this playground's list of allowed hosts (PLAYGROUND_ALLOWED_HOSTS); the hosted playground only connects to listed hosts."
+			)
+		).toMatch(
+			/^This hosted playground connects only to the hosts \(and ports\) its operator listed/
+		);
+		expect(blocked('10.0.0.1 is a private address.')).toMatch(
+			/^Use a public http\(s\) address of the service/
+		);
+	});
 	test('http:// to a port that may speak TLS: a hint beside the failure or the answer, never for https://', () => {
 		const at = (url: string, rest: Partial<Exchange>): Exchange => ({
 			...ex({ step: 'userinfo', method: 'GET' }),

@@ -12,12 +12,18 @@ import { entry } from './raise';
 /** The sender's message, as it is. */
 const asSent = (message: string) => message;
 
-/** The outbound policy refused the address; the request never left. */
+/**
+ * The outbound policy refused the address; the request never left. A hosted copy's list of hosts
+ * (PLAYGROUND_ALLOWED_HOSTS) refuses public addresses too: its fix says so.
+ */
 export const BLOCKED = entry({
 	code: 'blocked',
 	level: 'error',
 	message: (m: string) => `The playground refused to send this request: ${m}`,
-	fix: 'Use a public http(s) address of the service, or run the playground locally to reach a server on your own machine.',
+	fix: (m: string) =>
+		/PLAYGROUND_ALLOWED_HOSTS/.test(m)
+			? 'This hosted playground connects only to the hosts (and ports) its operator listed: use one of them, ask the operator to list the service’s, or run the playground on your own machine (npm start), which reaches any server.'
+			: 'Use a public http(s) address of the service, or run the playground locally to reach a server on your own machine.',
 	ref: undefined
 });
 
