@@ -209,6 +209,11 @@ test('dark mode follows the system, the toggle is remembered, shortcuts work', a
 	expect(await bg()).toBe('rgb(17, 21, 28)');
 	await p.keyboard.press('t');
 	await expect.poll(bg).toBe('rgb(246, 247, 249)');
+	// The page writes the choice into document.cookie; the browser's cookie store, which the
+	// reload's request reads, gets it a moment later (under load, after a reload could start).
+	await expect
+		.poll(async () => (await p.context().cookies()).find((c) => c.name === 'pg_theme')?.value)
+		.toBe('light');
 	await p.reload();
 	expect(await bg()).toBe('rgb(246, 247, 249)');
 	await p.locator('main[data-ready="true"]').waitFor();
