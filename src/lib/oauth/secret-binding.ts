@@ -88,6 +88,19 @@ export function listChanges(changes: string[]): string {
 		: `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 }
 
+/**
+ * What a docs link changes of a preset that the preset's secret is bound to ("the client id and
+ * the token endpoint"), or undefined when the secret may go with the link's setup. The reader's
+ * page (server/flow/page.ts) and /link's preview of it judge by this one function.
+ */
+export function presetChanged(
+	preset: DestinationFields & Pick<Setup, 'client_id'>,
+	setup: DestinationFields & Pick<Setup, 'client_id'>
+): string | undefined {
+	const changes = bindingChanges(bindSecret(preset), setup);
+	return changes.length ? listChanges(changes) : undefined;
+}
+
 /** What the form says when a save dropped the secret, naming what changed. */
 export function secretClearedMessage(changes: string[], presetLabel?: string): string {
 	const what = listChanges(changes);

@@ -12,7 +12,7 @@ import { hasPrefill, parsePrefill, prefillLink, type Prefill } from '$lib/oauth/
 import type { Session } from '../session/session';
 import { FLOW_PARAM } from '$lib/oauth/flow-id';
 import { presetSetup, secretView } from './secret';
-import { bindingChanges, bindSecret, listChanges, secretHosts } from '$lib/oauth/secret-binding';
+import { presetChanged, secretHosts } from '$lib/oauth/secret-binding';
 import { vouchFor } from '$lib/oauth/token-binding';
 import { flowHosts } from '$lib/oauth/flow-hosts';
 import { outward } from './way-out';
@@ -64,14 +64,13 @@ export function prefillFrom(
 		};
 	const own = presetSetup(preset, url.origin);
 	const values = { ...own, ...p.values };
-	const changes = bindingChanges(bindSecret(own), { ...own, ...values });
 	return {
 		...p,
 		values,
 		host: new URL(values.base_url).host,
 		presetLabel: preset.label,
 		presetHasSecret: !!preset.client_secret,
-		presetChanged: changes.length ? listChanges(changes) : undefined,
+		presetChanged: presetChanged(own, values),
 		secretHosts: hostsFor(values)
 	};
 }
